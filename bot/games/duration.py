@@ -1,0 +1,48 @@
+"""Durations as players and hosts write them: ``8h``, ``10m``, ``1h30m``, ``2d``, ``45s``."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from bot.games.base import OptionError
+
+_PART = re.compile(r"(\d+)\s*(d|h|m|s)", re.IGNORECASE)
+_WHOLE = re.compile(r"^\s*(?:\d+\s*[dhms]\s*)+$", re.IGNORECASE)
+_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+
+
+def parse_duration(text: str) -> timedelta:
+    """``1h30m`` → 90 minutes. Raises OptionError with an example on anything else."""
+    if not _WHOLE.match(text):
+        raise OptionError(
+            f"expected a duration such as 8h, 10m or 1h30m; got {text.strip()!r}"
+        )
+    seconds = sum(int(n) * _SECONDS[unit.lower()] for n, unit in _PART.findall(text))
+    if seconds <= 0:
+        raise OptionError(f"a duration must be longer than zero; got {text.strip()!r}")
+    return timedelta(seconds=seconds)
+
+
+def format_duration(delta: timedelta) -> str:
+    """Canonical short form: 90 minutes → ``1h30m``; 8 hours → ``8h``."""
+    seconds = int(delta.total_seconds())
+    parts = []
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        amount, seconds = divmod(seconds, size)
+        if amount:
+            parts.append(f"{amount}{unit}")
+    return "".join(parts) or "0s"
+
+
+def humanize(delta: timedelta) -> str:
+    """For people: ``7 h 58 min``, ``3 min``, ``2 d 4 h``."""
+    seconds = max(0, int(delta.total_seconds()))
+    days, seconds = divmod(seconds, 86400)
+    hours, seconds = divmod(seconds, 3600)
+    minutes = seconds // 60
+    if days:
+        return f"{days} d {hours} h" if hours else f"{days} d"
+    if hours:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    return f"{minutes} min" if minutes else "less than a minute"
