@@ -1,0 +1,96 @@
+"""A captain's private board (rules §6): the public map plus the viewer's own ships (damage
+marked, sunk ships darker) and the viewer's own collisions of the turn just resolved.
+
+Everything drawn comes from the :class:`~bot.games.bst.views.PrivateView`, which holds only
+the viewer's own ships, so another captain's fleet cannot change this picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+from PIL import Image, ImageDraw
+
+from bot.games.bst.views import OwnShipView, PrivateView
+from renderers import board, style
+from renderers.board import BoardLayout
+from renderers.public_map import LegendItem, MapExtras, compose_map, png_bytes
+
+
+def ship_text(ship: OwnShipView) -> str:
+    """``carrier C1-C5 (hit C3)``, ``submarine A2``, ``cruiser E5-G5 (sunk)``."""
+    ordered = sorted(ship.cells)
+    where = str(ordered[0]) if len(ordered) == 1 else f"{ordered[0]}-{ordered[-1]}"
+    if ship.destroyed:
+        return f"{ship.kind.value} {where} (sunk)"
+    if ship.damaged:
+        return f"{ship.kind.value} {where} (hit {', '.join(str(c) for c in sorted(ship.damaged))})"
+    return f"{ship.kind.value} {where}"
+
+
+def fleet_line(view: PrivateView) -> str:
+    if not view.ships:
+        return "Your fleet: no ships placed yet"
+    return "Your fleet: " + ", ".join(ship_text(s) for s in view.ships)
+
+
+def render_private_board(
+    view: PrivateView,
+    *,
+    title: str,
+    deadline: datetime | None,
+    now: datetime | None,
+    avatars: Mapping[str, Image.Image] | None = None,
+) -> bytes:
+    """The viewer's board as PNG bytes. Same arguments, same bytes."""
+
+    def ships(image: Image.Image, layout: BoardLayout) -> None:
+        for ship in view.ships:
+            fill = style.OWN_SHIP_SUNK if ship.destroyed else style.OWN_SHIP
+            board.hull(image, layout, ship.cells, fill, style.OWN_SHIP_EDGE)
+        for ship in view.ships:
+            for cell in sorted(ship.damaged):
+                if not layout.on_board(cell):
+                    continue
+                box = layout.box(cell)
+                if layout.detailed:
+                    c = layout.cell
+                    board.cross(image, board.inset(box, c * 0.24), style.TEXT, c * 0.16)
+                    board.cross(image, board.inset(box, c * 0.27), style.HIT, c * 0.1)
+                else:
+                    board.cell_marker(image, layout, cell, style.HIT)
+
+    def collisions(image: Image.Image, layout: BoardLayout) -> None:
+        draw = ImageDraw.Draw(image)
+        for cell in sorted(set(view.collisions)):
+            if not layout.on_board(cell):
+                continue
+            x0, y0, x1, y1 = layout.box(cell)
+            if not layout.detailed:
+                draw.rectangle((x0 - 1, y0 - 1, x1, y1), outline=style.COLLISION)
+                continue
+            width = max(3, layout.cell // 10)
+            draw.rectangle((x0, y0, x1, y1), outline=style.COLLISION, width=width)
+            radius = layout.cell * 0.2
+            spot = (x1 - radius - 1, y0 + radius + 1)
+            board.disc(image, spot, radius, style.COLLISION)
+            draw.text(
+                spot,
+                "!",
+                font=style.font(max(9, round(radius * 1.6))),
+                fill=style.BACKGROUND,
+                anchor="mm",
+            )
+
+    extras = MapExtras(
+        lines=[f"{view.viewer_name}'s board. {fleet_line(view)}"],
+        legend=[LegendItem("own", "your ship"), LegendItem("damage", "damage")]
+        + ([LegendItem("collision", "collision")] if view.collisions else []),
+        under_shots=[ships],
+        over_shots=[collisions],
+    )
+    image = compose_map(
+        view.public, title=title, deadline=deadline, now=now, avatars=avatars, extras=extras
+    )
+    return png_bytes(image)

@@ -1,0 +1,377 @@
+"""The public map (rules §6): the board, this turn's shots with their shooters, the wrecks,
+and a caption with the turn, the next deadline and the captains still alive.
+
+The input is a :class:`~bot.games.bst.views.PublicView`, which has no field for live ships:
+the public map cannot show one because it is never given one. The private board draws on
+the same picture through :func:`compose_map`.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from PIL import Image, ImageDraw
+
+from bot.games.bst.cells import Cell
+from bot.games.bst.views import Phase, PublicView, ShotView
+from renderers import board, style
+from renderers.avatars import generated_avatar, round_avatar
+from renderers.board import BoardLayout
+from renderers.style import RGB
+
+MAX_WIDTH = 1600
+MAX_BOARD_HEIGHT = 1800
+MIN_WIDTH = 760
+MIN_CELL = 28
+MAX_CELL = 64
+TARGET_BOARD = 800
+PAD = 20
+TITLE_SIZE = 32
+LINE_SIZE = 22
+LEGEND_SIZE = 18
+LEGEND_ROW = LEGEND_SIZE + 14
+
+Layer = Callable[[Image.Image, BoardLayout], None]
+
+
+@dataclass(frozen=True)
+class LegendItem:
+    kind: str  # "hit", "miss", "wreck", "own", "damage", "collision"
+    label: str
+
+
+@dataclass
+class MapExtras:
+    """What the private board adds to the public picture."""
+
+    lines: list[str] = field(default_factory=list)
+    legend: list[LegendItem] = field(default_factory=list)
+    under_shots: list[Layer] = field(default_factory=list)
+    over_shots: list[Layer] = field(default_factory=list)
+
+
+def render_public_map(
+    view: PublicView,
+    *,
+    title: str,
+    deadline: datetime | None,
+    now: datetime | None,
+    avatars: Mapping[str, Image.Image] | None = None,
+) -> bytes:
+    """The public map as PNG bytes. Same arguments, same bytes."""
+    image = compose_map(
+        view, title=title, deadline=deadline, now=now, avatars=avatars, extras=MapExtras()
+    )
+    return png_bytes(image)
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.convert("RGB").save(out, format="PNG", optimize=False, compress_level=6)
+    return out.getvalue()
+
+
+def status_line(view: PublicView) -> str:
+    if view.phase is Phase.SETUP:
+        return "Setup: placing ships"
+    if view.phase is Phase.FINISHED:
+        names = {c.id: c.name for c in view.captains}
+        if view.draw:
+            return f"Finished after turn {view.turn}: a draw"
+        winners = [names.get(w, w) for w in view.winners]
+        if not winners:
+            return f"Finished after turn {view.turn}"
+        label = "Winner" if len(winners) == 1 else "Winners"
+        return f"Finished after turn {view.turn}. {label}: {', '.join(winners)}"
+    return f"Turn {view.turn}"
+
+
+def shots_line(view: PublicView) -> str | None:
+    if not view.shots:
+        return None if view.phase is Phase.SETUP else "No shots last turn"
+    hits = sum(1 for s in view.shots if s.hit)
+    which = "Last turn" if view.phase is Phase.FINISHED else f"Turn {view.turn - 1}"
+    noun = "shot" if len(view.shots) == 1 else "shots"
+    return f"{which}: {len(view.shots)} {noun}, {hits} {'hit' if hits == 1 else 'hits'}"
+
+
+def group_shots(shots: Sequence[ShotView]) -> list[tuple[Cell, list[ShotView]]]:
+    """Shots by cell, cells in board order, shooters in id order (input order never matters)."""
+    by_cell: dict[Cell, list[ShotView]] = {}
+    for shot in shots:
+        by_cell.setdefault(shot.cell, []).append(shot)
+    return [
+        (cell, sorted(by_cell[cell], key=lambda s: (s.shooter, s.shooter_name)))
+        for cell in sorted(by_cell)
+    ]
+
+
+def _header_lines(
+    view: PublicView, deadline: datetime | None, now: datetime | None, extras: MapExtras
+) -> list[tuple[str, RGB]]:
+    lines: list[tuple[str, RGB]] = []
+    shots = shots_line(view)
+    if shots:
+        lines.append((shots, style.TEXT_DIM))
+    if view.phase is not Phase.FINISHED:
+        when = style.deadline_text(deadline, now)
+        if when:
+            lines.append((when, style.TEXT))
+    lines.extend((line, style.TEXT) for line in extras.lines)
+    return lines
+
+
+def compose_map(
+    view: PublicView,
+    *,
+    title: str,
+    deadline: datetime | None,
+    now: datetime | None,
+    avatars: Mapping[str, Image.Image] | None,
+    extras: MapExtras,
+) -> Image.Image:
+    """The map picture (RGBA) with the public facts and whatever ``extras`` add."""
+    rows, cols = view.rows, view.cols
+    # two passes: margins depend on the label size, which depends on the cell size
+    left, top = board.margins(rows, cols, 20)
+    layout = board.plan_board(
+        rows,
+        cols,
+        x0=0,
+        y0=0,
+        max_board_width=MAX_WIDTH - left - PAD,
+        max_board_height=MAX_BOARD_HEIGHT,
+        min_cell=MIN_CELL,
+        max_cell=MAX_CELL,
+        target=TARGET_BOARD,
+    )
+    left, top = board.margins(rows, cols, layout.label_size)
+    board_w = 2 * left + layout.width
+    width = min(MAX_WIDTH, max(MIN_WIDTH, board_w))
+    width += width % 2
+    text_width = width - 2 * PAD
+
+    lines = _header_lines(view, deadline, now, extras)
+    alive = [c.name for c in view.alive]
+    captains_line = style.fit_names(
+        f"Captains alive ({len(alive)}): ", alive, LINE_SIZE, text_width
+    )
+    line_h = LINE_SIZE + 10
+    header_h = PAD + TITLE_SIZE + 12 + line_h * (len(lines) + 1) + 6
+    legend = _legend(layout, extras)
+    legend_rows = _legend_rows(legend, width - 2 * PAD)
+    legend_h = len(legend_rows) * LEGEND_ROW + 2 * PAD - (LEGEND_ROW - LEGEND_SIZE)
+    board_x = (width - (left + layout.width)) // 2 + left
+    board_y = header_h + top
+    layout = BoardLayout(
+        rows=rows,
+        cols=cols,
+        cell=layout.cell,
+        x0=board_x,
+        y0=board_y,
+        detailed=layout.detailed,
+        label_size=layout.label_size,
+        row_step=layout.row_step,
+        col_step=layout.col_step,
+    )
+    height = board_y + layout.height + legend_h
+    height += height % 2
+
+    image = Image.new("RGBA", (width, height), (*style.BACKGROUND, 255))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width, header_h - 8), fill=style.PANEL)
+    status = status_line(view)
+    status_w = style.text_width(status, TITLE_SIZE)
+    title_text = style.fit_text(title, TITLE_SIZE, text_width - status_w - 24)
+    draw.text(
+        (PAD, PAD),
+        title_text,
+        font=style.font(TITLE_SIZE),
+        fill=style.TEXT,
+        stroke_width=1,
+        stroke_fill=style.TEXT,
+    )
+    draw.text(
+        (width - PAD, PAD),
+        status,
+        font=style.font(TITLE_SIZE),
+        fill=style.HIT_LIGHT,
+        anchor="ra",
+        stroke_width=1,
+        stroke_fill=style.HIT_LIGHT,
+    )
+    y = PAD + TITLE_SIZE + 12
+    for text, colour in [*lines, (captains_line, style.TEXT_DIM)]:
+        draw.text(
+            (PAD, y),
+            style.fit_text(text, LINE_SIZE, text_width),
+            font=style.font(LINE_SIZE),
+            fill=colour,
+        )
+        y += line_h
+
+    board.draw_grid(image, layout)
+    draw_wrecks(image, layout, view)
+    for layer in extras.under_shots:
+        layer(image, layout)
+    draw_shots(image, layout, view.shots, avatars)
+    for layer in extras.over_shots:
+        layer(image, layout)
+    y = board_y + layout.height + PAD
+    for row in legend_rows:
+        _draw_legend(image, row, layout, y=y)
+        y += LEGEND_ROW
+    return image
+
+
+def draw_wrecks(image: Image.Image, layout: BoardLayout, view: PublicView) -> None:
+    for wreck in view.wrecks:
+        board.hull(image, layout, wreck.cells, style.WRECK, style.owner_colour(wreck.owner))
+    for wreck in view.wrecks:
+        board.hull_label(
+            image,
+            layout,
+            wreck.cells,
+            wreck.owner_name,
+            colour=style.TEXT,
+            background=style.WRECK_EDGE,
+        )
+
+
+# where mini avatars sit in a cell shared by several shooters (fractions of the cell)
+_FANS: dict[int, tuple[float, list[tuple[float, float]]]] = {
+    1: (0.38, [(0.5, 0.5)]),
+    2: (0.26, [(0.34, 0.34), (0.66, 0.66)]),
+    3: (0.23, [(0.5, 0.28), (0.28, 0.7), (0.72, 0.7)]),
+    4: (0.21, [(0.29, 0.29), (0.71, 0.29), (0.29, 0.71), (0.71, 0.71)]),
+}
+
+
+def draw_shots(
+    image: Image.Image,
+    layout: BoardLayout,
+    shots: Sequence[ShotView],
+    avatars: Mapping[str, Image.Image] | None,
+) -> None:
+    """Shots: avatars with hit/miss marks when detailed, coloured markers when compact."""
+    groups = group_shots(shots)
+    if not layout.detailed:
+        # misses first so that a hit is never hidden under a miss marker
+        for cell, group in groups:
+            if not any(s.hit for s in group):
+                board.cell_marker(image, layout, cell, style.MISS_MARKER)
+        for cell, group in groups:
+            if any(s.hit for s in group):
+                board.cell_marker(image, layout, cell, style.HIT)
+        return
+    cache: dict[tuple[str, int], Image.Image] = {}
+    c = layout.cell
+    for cell, group in groups:
+        if not layout.on_board(cell):
+            continue
+        x0, y0, _, _ = layout.box(cell)
+        hit = any(s.hit for s in group)
+        centre = (x0 + c / 2, y0 + c / 2)
+        if hit:
+            board.burst(image, centre, c * 0.54, style.HIT, points=12, inner=0.6)
+            board.burst(image, centre, c * 0.44, style.HIT_LIGHT, points=12, inner=0.68)
+        shown = group if len(group) <= 4 else group[:3]
+        radius_f, spots = _FANS[min(len(group), 4)]
+        radius = c * radius_f
+        ring_w = max(2.5, c * 0.09)
+        for shot, (fx, fy) in zip(shown, spots, strict=False):
+            spot = (x0 + c * fx, y0 + c * fy)
+            diameter = max(4, round(radius * 2))
+            key = (shot.shooter, diameter)
+            if key not in cache:
+                source = (avatars or {}).get(shot.shooter)
+                if source is None:
+                    source = generated_avatar(shot.shooter, shot.shooter_name, diameter * 2)
+                cache[key] = round_avatar(source, diameter)
+            board.disc(image, spot, radius + ring_w, style.HIT if hit else style.MISS)
+            avatar = cache[key]
+            image.alpha_composite(
+                avatar, (round(spot[0] - diameter / 2), round(spot[1] - diameter / 2))
+            )
+        if len(group) > 4:
+            fx, fy = spots[3]
+            spot = (x0 + c * fx, y0 + c * fy)
+            board.disc(image, spot, radius + ring_w, style.HIT if hit else style.MISS)
+            board.disc(image, spot, radius, style.BACKGROUND)
+            size = max(8, round(radius * 0.95))
+            ImageDraw.Draw(image).text(
+                spot, f"+{len(group) - 3}", font=style.font(size), fill=style.TEXT, anchor="mm"
+            )
+
+
+def _legend(layout: BoardLayout, extras: MapExtras) -> list[LegendItem]:
+    items = [LegendItem("hit", "hit"), LegendItem("miss", "miss"), LegendItem("wreck", "wreck")]
+    return items + extras.legend
+
+
+def _legend_item_width(item: LegendItem) -> int:
+    extra = 10 if item.kind in ("wreck", "own") else 0
+    return LEGEND_SIZE + 6 + extra + 8 + style.text_width(item.label, LEGEND_SIZE) + 24
+
+
+def _legend_rows(items: list[LegendItem], width: int) -> list[list[LegendItem]]:
+    rows: list[list[LegendItem]] = [[]]
+    used = 0
+    for item in items:
+        w = _legend_item_width(item)
+        if rows[-1] and used + w - 24 > width:
+            rows.append([])
+            used = 0
+        rows[-1].append(item)
+        used += w
+    return rows
+
+
+def _draw_legend(image: Image.Image, items: list[LegendItem], layout: BoardLayout, y: int) -> None:
+    draw = ImageDraw.Draw(image)
+    size = LEGEND_SIZE
+    icon = size + 6
+    x = float(PAD)
+    cy = y + size / 2 + 2
+    for item in items:
+        box = (x, cy - icon / 2, x + icon, cy + icon / 2)
+        centre = (x + icon / 2, cy)
+        if item.kind == "hit":
+            if layout.detailed:
+                board.burst(image, centre, icon / 2, style.HIT, points=10, inner=0.6)
+                board.disc(image, centre, icon * 0.26, style.HIT_LIGHT)
+            else:
+                board.disc(image, centre, icon * 0.4, style.HIT)
+        elif item.kind == "miss":
+            if layout.detailed:
+                board.ring(image, centre, icon * 0.42, max(2.0, icon * 0.12), style.MISS)
+            else:
+                board.disc(image, centre, icon * 0.4, style.MISS_MARKER)
+        elif item.kind == "wreck":
+            board.capsule(image, (box[0], box[1] + 4, box[2] + 10, box[3] - 4), style.WRECK)
+            x += 10
+        elif item.kind == "own":
+            board.capsule(
+                image,
+                (box[0], box[1] + 4, box[2] + 10, box[3] - 4),
+                style.OWN_SHIP,
+                style.OWN_SHIP_EDGE,
+                1.5,
+            )
+            x += 10
+        elif item.kind == "damage":
+            board.cross(
+                image,
+                board.inset((round(box[0]), round(box[1]), round(box[2]), round(box[3])), 3),
+                style.HIT,
+                3,
+            )
+        elif item.kind == "collision":
+            draw.rectangle(box, outline=style.COLLISION, width=3)
+            draw.text(centre, "!", font=style.font(size), fill=style.COLLISION, anchor="mm")
+        x += icon + 8
+        draw.text((x, cy), item.label, font=style.font(size), fill=style.TEXT_DIM, anchor="lm")
+        x += style.text_width(item.label, size) + 24

@@ -1,0 +1,209 @@
+"""Public map and private board: golden images, limits, determinism, no leaks.
+
+The golden PNGs under ``tests/renderers/golden/`` are compared byte for byte. They depend on
+the Pillow (and FreeType) build; after an intended change to the drawing, or a Pillow
+upgrade, look at the new pictures and regenerate them with::
+
+    BST_REGENERATE_GOLDEN=1 pytest tests/renderers
+
+The public renderer takes a :class:`PublicView`, which has no field for live ships at all:
+it cannot draw one. What can leak is a private board, so the leak test below checks that
+captain A's private board is the same bytes whatever captain B's ships are.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from render_views import (
+    DEADLINE,
+    NOW,
+    big_public,
+    cell,
+    cells,
+    medium_public,
+    small_private,
+    small_public,
+)
+
+from bot.games.bst.fleet import ShipKind
+from bot.games.bst.views import FleetView, OwnShipView, PrivateView, PublicView, RevealedView
+from renderers import (
+    generated_avatar,
+    private_alt_text,
+    public_alt_text,
+    render_private_board,
+    render_public_map,
+)
+from renderers.public_map import MAX_WIDTH, MIN_CELL
+from renderers.style import format_relative
+
+GOLDEN = Path(__file__).parent / "golden"
+REGENERATE = os.environ.get("BST_REGENERATE_GOLDEN") == "1"
+TITLE = "#bst game 3"
+
+
+def check_golden(name: str, data: bytes) -> None:
+    path = GOLDEN / name
+    if REGENERATE or not path.exists():
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        if not REGENERATE:
+            pytest.fail(f"golden {name} was missing and has been written; check it and rerun")
+        return
+    assert data == path.read_bytes(), (
+        f"{name} differs from the golden image; if the change is intended, look at it and "
+        "regenerate with BST_REGENERATE_GOLDEN=1 pytest tests/renderers"
+    )
+
+
+def decode(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    image.load()
+    return image.convert("RGB")
+
+
+def public_png(view: PublicView) -> bytes:
+    return render_public_map(view, title=TITLE, deadline=DEADLINE, now=NOW)
+
+
+def test_public_map_small_matches_golden() -> None:
+    check_golden("public_10x10.png", public_png(small_public()))
+
+
+def test_private_board_matches_golden() -> None:
+    data = render_private_board(small_private(), title=TITLE, deadline=DEADLINE, now=NOW)
+    check_golden("private_10x10.png", data)
+
+
+def test_public_map_big_board_uses_markers_and_matches_golden() -> None:
+    data = public_png(big_public())
+    check_golden("public_250x250.png", data)
+    image = decode(data)
+    assert image.width <= MAX_WIDTH
+
+
+def test_png_decodes_within_limits_and_cells_are_readable() -> None:
+    image = decode(public_png(small_public()))
+    assert image.width <= MAX_WIDTH and image.width % 2 == 0 and image.height % 2 == 0
+    medium = decode(public_png(medium_public()))
+    # 20 columns of at least MIN_CELL pixels fit in the picture
+    assert medium.width >= 20 * MIN_CELL
+
+
+def test_rendering_twice_gives_the_same_bytes() -> None:
+    assert public_png(small_public()) == public_png(small_public())
+    assert public_png(medium_public()) == public_png(medium_public())
+
+
+def test_shot_order_in_the_view_does_not_matter() -> None:
+    view = small_public()
+    reversed_view = dataclasses.replace(view, shots=tuple(reversed(view.shots)))
+    assert public_png(view) == public_png(reversed_view)
+
+
+def test_missing_avatar_is_generated_and_given_avatar_is_used() -> None:
+    view = small_public()
+    plain = public_png(view)
+    red = Image.new("RGB", (64, 64), (255, 0, 0))
+    with_avatar = render_public_map(
+        view, title=TITLE, deadline=DEADLINE, now=NOW, avatars={"u-carol": red}
+    )
+    assert with_avatar != plain
+    image = decode(with_avatar)
+    # the centre pixel of B8 (Carol's missed shot) is now her red avatar
+    generated = generated_avatar("u-carol", "Carol Danvers", 32)
+    assert generated.size == (32, 32)
+    assert _pixel_at(image, view, "B8") == (255, 0, 0)
+
+
+def _pixel_at(image: Image.Image, view: PublicView, name: str) -> tuple[int, int, int]:
+    """The centre pixel of a cell, found from the grid: the board is centred horizontally
+    and ends above the legend; we locate it by its water colour run on the row of A."""
+    from renderers import board
+    from renderers.public_map import TARGET_BOARD
+
+    target = cell(name)
+    size = max(MIN_CELL, min(64, TARGET_BOARD // max(view.rows, view.cols)))
+    left, _ = board.margins(view.rows, view.cols, max(12, min(20, int(size * 0.45))))
+    x0 = (image.width - (left + size * view.cols)) // 2 + left
+    # find the board's top edge: first row (scanning down) where x0+2 is water or checker
+    from renderers.style import WATER, WATER_ALT
+
+    y0 = next(y for y in range(image.height) if image.getpixel((x0 + 2, y)) in (WATER, WATER_ALT))
+    pixel = image.getpixel((x0 + target.col * size + size // 2, y0 + target.row * size + size // 2))
+    assert isinstance(pixel, tuple)
+    return (int(pixel[0]), int(pixel[1]), int(pixel[2]))
+
+
+def test_private_board_of_a_does_not_depend_on_b_ships() -> None:
+    """The private view of A holds only A's ships: B's fleet cannot reach A's picture. We
+    build two revealed boards that differ only in B's ships and take A's view of each the
+    way the rules do (public facts plus A's own fleet)."""
+    a_fleet = FleetView(
+        "u-alice",
+        "alice",
+        (OwnShipView(ShipKind.CARRIER, cells("C1-C5"), frozenset({cell("C3")}), False),),
+    )
+    boards = [
+        RevealedView(
+            public=small_public(),
+            fleets=(
+                a_fleet,
+                FleetView(
+                    "u-bob", "bob", (OwnShipView(ShipKind.CRUISER, b_ship, frozenset(), False),)
+                ),
+            ),
+        )
+        for b_ship in (cells("H7-H9"), cells("A8-C8"))
+    ]
+    pictures = []
+    for revealed in boards:
+        own = next(f for f in revealed.fleets if f.owner == "u-alice")
+        view = PrivateView("u-alice", "alice", revealed.public, own.ships, (cell("D5"),))
+        pictures.append(render_private_board(view, title=TITLE, deadline=DEADLINE, now=NOW))
+    assert pictures[0] == pictures[1]
+    assert "ships" not in {f.name for f in dataclasses.fields(PublicView)}
+
+
+def test_public_view_has_no_live_ship_field() -> None:
+    names = {f.name for f in dataclasses.fields(PublicView)}
+    assert names.isdisjoint({"ships", "fleets", "fleet"})
+
+
+def test_public_alt_text_names_shots_wrecks_captains_and_deadline() -> None:
+    text = public_alt_text(small_public(), title=TITLE, deadline=DEADLINE, now=NOW)
+    assert "10 by 10" in text and "Turn 4" in text
+    assert "alice hit E5" in text and "bob hit E5" in text and "Carol Danvers missed B8" in text
+    assert "dave's cruiser at G2-G4" in text
+    assert "Captains alive (3): alice, bob, Carol Danvers" in text
+    assert "2026-01-01 08:00 UTC (in 7 h 58 min)" in text
+
+
+def test_alt_text_is_cut_gracefully_at_1000_characters() -> None:
+    text = public_alt_text(big_public(), title=TITLE, deadline=DEADLINE, now=NOW)
+    assert len(text) <= 1000
+    assert "more" in text and text.endswith("(in 7 h 58 min).")
+
+
+def test_private_alt_text_adds_fleet_damage_and_collisions() -> None:
+    text = private_alt_text(small_private(), title=TITLE, deadline=DEADLINE, now=NOW)
+    assert "Your fleet: carrier C1-C5 (hit C3), submarine A2" in text
+    assert "collided at D5" in text
+    assert len(text) <= 1000
+
+
+@pytest.mark.parametrize(
+    ("minutes", "expected"),
+    [(478.5, "in 7 h 58 min"), (5, "in 5 min"), (0.5, "in under a minute"), (-3, "due now")],
+)
+def test_relative_deadline(minutes: float, expected: str) -> None:
+    from datetime import timedelta
+
+    assert format_relative(NOW + timedelta(minutes=minutes), NOW) == expected
