@@ -143,6 +143,8 @@ class Resolution(Generic[StateT]):
     state: StateT
     events: tuple[Event, ...]
     changed: frozenset[PlayerId]
+    notices: tuple[Notice, ...] = ()
+    """Private messages the resolution sends (random placements, collisions)."""
 
 
 class Game(Protocol[StateT, OrderT]):
@@ -241,6 +243,11 @@ class Game(Protocol[StateT, OrderT]):
 
     def record_board(self, state: StateT) -> dict[str, Any]:
         """Board facts for the record's ``game`` object (``rows``, ``cols``)."""
+        ...
+
+    def summary(self, state: StateT, viewer: PlayerId | None) -> str:
+        """A short text of what ``viewer`` sees (public when None): the text
+        beside every board image, and the whole board on a text-only console."""
         ...
 
     def help_text(self) -> str:

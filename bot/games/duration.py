@@ -15,9 +15,7 @@ _SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 def parse_duration(text: str) -> timedelta:
     """``1h30m`` → 90 minutes. Raises OptionError with an example on anything else."""
     if not _WHOLE.match(text):
-        raise OptionError(
-            f"expected a duration such as 8h, 10m or 1h30m; got {text.strip()!r}"
-        )
+        raise OptionError(f"expected a duration such as 8h, 10m or 1h30m; got {text.strip()!r}")
     seconds = sum(int(n) * _SECONDS[unit.lower()] for n, unit in _PART.findall(text))
     if seconds <= 0:
         raise OptionError(f"a duration must be longer than zero; got {text.strip()!r}")

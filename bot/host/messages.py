@@ -76,7 +76,9 @@ class Address:
     channel: str = ""  # public channel id (or, for a DM, the game's channel for context)
     user_id: str | None = None  # set for a DM
     user_name: str | None = None
-    reply_to: str | None = None  # platform message id this answers, where the platform threads replies
+    reply_to: str | None = (
+        None  # platform message id this answers, where the platform threads replies
+    )
 
     @property
     def is_dm(self) -> bool:

@@ -1,0 +1,27 @@
+"""Storage: the only package that imports the database layer (sqlmodel / SQLAlchemy)."""
+
+from bot.store.models import (
+    CursorRow,
+    GameRow,
+    InboundRow,
+    OrderRow,
+    OutboxRow,
+    PlayerRow,
+    TurnRow,
+)
+from bot.store.repository import DatabaseCursors, Store, Tx, dumps, loads
+
+__all__ = [
+    "CursorRow",
+    "DatabaseCursors",
+    "GameRow",
+    "InboundRow",
+    "OrderRow",
+    "OutboxRow",
+    "PlayerRow",
+    "Store",
+    "TurnRow",
+    "Tx",
+    "dumps",
+    "loads",
+]

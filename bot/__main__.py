@@ -1,0 +1,217 @@
+"""The ``bst`` command (``python -m bot`` is the same).
+
+Subcommands: ``run`` (the hosted bot), ``demo`` (a whole game with simulated
+captains), ``play`` (the console), ``script`` (play a script, write a record),
+``export`` (a game's record), ``check-config``, ``migrate`` and
+``discord sync``. Exit codes: 0 done, 1 failed while running, 2 bad input
+(a config, a script, an argument).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+
+from bot import __version__
+from bot.config import Config, ConfigError, load_config, missing_secrets
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(f"bst: {message}", file=sys.stderr)
+    return code
+
+
+def _load(path: str | None) -> Config:
+    if path is None and Path("config.toml").exists():
+        path = "config.toml"
+    return load_config(path)
+
+
+def cmd_check_config(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.file)
+    except ConfigError as error:
+        return _fail(str(error))
+    missing = missing_secrets(config)
+    if missing:
+        return _fail(f"{args.file}: " + "; ".join(missing))
+    platforms = ", ".join(config.enabled_platforms) or "none (the console runs)"
+    print(f"{args.file}: OK. Database {config.database.url}; platforms enabled: {platforms}.")
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from bot.store import Store
+
+    try:
+        config = _load(args.config)
+    except ConfigError as error:
+        return _fail(str(error))
+    store = Store(config.database.url, auto_migrate=False)
+    done = store.migrate()
+    print("migrated: " + ", ".join(done) if done else "the database is up to date")
+    return 0
+
+
+def cmd_script(args: argparse.Namespace) -> int:
+    from bot.adapters.script_adapter import ScriptError
+    from bot.cli.script import run_script
+
+    path = Path(args.file)
+    if not path.exists():
+        return _fail(f"{path}: no such script")
+    try:
+        asyncio.run(
+            run_script(
+                path,
+                record_path=Path(args.record) if args.record else None,
+                out_dir=Path(args.out) if args.out else None,
+            )
+        )
+    except ScriptError as error:
+        return _fail(str(error))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from bot.host.record import RecordError, game_record
+    from bot.store import Store
+
+    try:
+        config = _load(args.config)
+    except ConfigError as error:
+        return _fail(str(error))
+    import bot.games.bst  # noqa: F401  (registers the game)
+
+    store = Store(config.database.url)
+    try:
+        game_id = int(str(args.game).lstrip("#"))
+    except ValueError:
+        return _fail(f"expected a game number such as 3, got {args.game!r}")
+    try:
+        record = game_record(store, game_id)
+    except RecordError as error:
+        return _fail(str(error))
+    text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote the record of game {game_id} to {args.out}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from bot.cli.demo import run_demo
+
+    return run_demo(args)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from bot.cli.play import run_play
+
+    return run_play(args)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from bot.cli.run import run_hosted
+
+    try:
+        config = _load(args.config)
+    except ConfigError as error:
+        return _fail(str(error))
+    missing = missing_secrets(config)
+    if missing:
+        return _fail(f"{config.source}: " + "; ".join(missing))
+    return run_hosted(config, args)
+
+
+def cmd_discord_sync(args: argparse.Namespace) -> int:
+    from bot.cli.run import sync_discord
+
+    try:
+        config = _load(args.config)
+    except ConfigError as error:
+        return _fail(str(error))
+    return sync_discord(config, args.guild)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bst",
+        description="Host BattleshipTwitter (#bst) on Discord, X or your terminal.",
+    )
+    parser.add_argument("--version", action="version", version=f"bst {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log more")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run the bot (Discord/X from config; the console if none)")
+    run.add_argument("--config", help="config file (default: ./config.toml if present)")
+    run.set_defaults(func=cmd_run)
+
+    demo = sub.add_parser("demo", help="play a whole game with simulated captains, no tokens")
+    demo.add_argument("--players", type=int, default=12, help="captains (default 12)")
+    demo.add_argument("--size", default="20", help="board size, N or RxC (default 20)")
+    demo.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    demo.add_argument("--turn", default="8h", help="turn length (default 8h)")
+    demo.add_argument("--out", default="bst-demo", help="output folder (default ./bst-demo)")
+    demo.add_argument("--follow", default=None, help="captain whose DMs are written")
+    demo.set_defaults(func=cmd_demo)
+
+    play = sub.add_parser("play", help="play by hand in the terminal, speaking as any captain")
+    play.add_argument("--size", default="10", help="board size (default 10)")
+    play.add_argument("--out", default="bst-console", help="folder for images")
+    play.add_argument("--database", default=None, help="SQLite file (default: a fresh one)")
+    play.set_defaults(func=cmd_play)
+
+    script = sub.add_parser("script", help="play a script file and write the game record")
+    script.add_argument("file")
+    script.add_argument("--record", help="write the record JSON here")
+    script.add_argument("--out", help="folder for images and videos (default: a temp folder)")
+    script.set_defaults(func=cmd_script)
+
+    export = sub.add_parser("export", help="write the record of a game as JSON")
+    export.add_argument("game", help="game number")
+    export.add_argument("--out", help="file (default: standard output)")
+    export.add_argument("--config", help="config file (for the database URL)")
+    export.set_defaults(func=cmd_export)
+
+    check = sub.add_parser("check-config", help="check a config file")
+    check.add_argument("file")
+    check.set_defaults(func=cmd_check_config)
+
+    migrate = sub.add_parser("migrate", help="create or upgrade the database schema")
+    migrate.add_argument("--config", help="config file (for the database URL)")
+    migrate.set_defaults(func=cmd_migrate)
+
+    discord = sub.add_parser("discord", help="Discord tools")
+    discord_sub = discord.add_subparsers(dest="discord_command", metavar="ACTION")
+    sync = discord_sub.add_parser("sync", help="register the /bst slash commands with Discord")
+    sync.add_argument("--guild", type=int, default=None, help="only this server (instant)")
+    sync.add_argument("--config", help="config file")
+    sync.set_defaults(func=cmd_discord_sync)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

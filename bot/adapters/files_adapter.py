@@ -1,0 +1,73 @@
+"""The files adapter: a local platform whose channel and DMs are folders.
+
+Used by ``bst demo``: every public post is appended to ``public.txt`` with its
+images and video beside it, and the DMs of the captain being followed go to
+``dm-NAME.txt`` with their boards. The simulated captains do not read images,
+so the boards of the others are not drawn (``accepts_attachments``), which
+keeps the demo quick without changing anything in the host.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.host.messages import Address, CursorStore, InboundHandler, Outbound
+
+PLATFORM = "local"
+
+
+class FilesAdapter:
+    platform = PLATFORM
+
+    def __init__(self, out_dir: Path, *, follow: str | None) -> None:
+        self.out_dir = out_dir
+        self.follow = follow
+        self.sent = 0
+        self.files: list[Path] = []
+        self._handler: InboundHandler | None = None
+        self._keys: dict[str, str] = {}
+        out_dir.mkdir(parents=True, exist_ok=True)
+
+    async def start(self, on_inbound: InboundHandler) -> None:
+        self._handler = on_inbound
+
+    async def stop(self) -> None:
+        self._handler = None
+
+    async def fetch_since(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
+        return 0  # nothing is ever held back: messages arrive as they are made
+
+    def accepts_attachments(self, address: Address) -> bool:
+        return not address.is_dm or address.user_name == self.follow
+
+    def _log_for(self, address: Address) -> Path | None:
+        if not address.is_dm:
+            return self.out_dir / "public.txt"
+        if address.user_name == self.follow:
+            return self.out_dir / f"dm-{address.user_name}.txt"
+        return None
+
+    async def send(self, address: Address, outbound: Outbound) -> str:
+        if outbound.key in self._keys:
+            return self._keys[outbound.key]
+        self.sent += 1
+        message_id = f"local-{self.sent}"
+        if outbound.key:
+            self._keys[outbound.key] = message_id
+        log = self._log_for(address)
+        if log is None:
+            return message_id
+        names = []
+        for attachment in outbound.attachments:
+            folder = self.out_dir / ("public" if not address.is_dm else f"dm-{address.user_name}")
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / attachment.filename
+            path.write_bytes(attachment.data)
+            self.files.append(path)
+            names.append(str(path.relative_to(self.out_dir)))
+        with log.open("a", encoding="utf-8") as handle:
+            handle.write(outbound.text + "\n")
+            for name in names:
+                handle.write(f"  [attached: {name}]\n")
+            handle.write("\n")
+        return message_id

@@ -1,0 +1,175 @@
+"""The script adapter: a platform whose "server" is a text file.
+
+The format is shared/contracts/script-and-record.md: ``@game``, ``@start``,
+``@close``, ``@wait``, ``@host`` directives and ``NAME public:`` / ``NAME dm:``
+lines. Each player line becomes an :class:`Inbound` exactly as a Discord or X
+message would, and everything the host sends is printed as ``-> public: TEXT``
+or ``-> dm NAME: TEXT`` with attachments written to a folder. The clock is
+virtual and moves only when the script says, so a script replays a game (or a
+bug report) exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.host.clock import VirtualClock, to_datetime
+from bot.host.messages import (
+    Address,
+    CursorStore,
+    Inbound,
+    InboundHandler,
+    InboundKind,
+    Outbound,
+    Sender,
+)
+
+PLATFORM = "script"
+CHANNEL = "script"
+OPERATOR_ID = "operator"
+OPERATOR_NAME = "host"
+
+_PLAYER_LINE = re.compile(r"^([A-Za-z0-9_-]+)\s+(public|dm)\s*:\s?(.*)$")
+_DIRECTIVE = re.compile(r"^@(game|start|close|wait|host)\b\s*(.*)$")
+
+
+class ScriptError(Exception):
+    """A line the script adapter cannot read; the message names the line."""
+
+
+@dataclass(frozen=True)
+class ScriptLine:
+    number: int
+    action: str  # game | start | close | wait | host | public | dm
+    argument: str
+    name: str = ""
+
+
+def parse_script(text: str, source: str = "script") -> list[ScriptLine]:
+    """Read a whole script first, so a bad line stops it before anything runs."""
+    lines: list[ScriptLine] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        directive = _DIRECTIVE.match(line)
+        if directive:
+            action, argument = directive.group(1), directive.group(2).strip()
+            if action == "game" and not argument:
+                raise ScriptError(
+                    f"{source}, line {number}: expected `@game KIND [key=value …]`, e.g. `@game bst size=8x8`"
+                )
+            if action == "wait" and not argument:
+                raise ScriptError(
+                    f"{source}, line {number}: expected `@wait DURATION`, e.g. `@wait 8h`"
+                )
+            if action == "host" and not argument:
+                raise ScriptError(
+                    f"{source}, line {number}: expected `@host TEXT`, e.g. `@host pause`"
+                )
+            if action in ("start", "close") and argument:
+                raise ScriptError(f"{source}, line {number}: `@{action}` takes nothing after it")
+            lines.append(ScriptLine(number, action, argument))
+            continue
+        player = _PLAYER_LINE.match(line)
+        if player:
+            text_value = player.group(3).replace("\\n", "\n")
+            lines.append(ScriptLine(number, player.group(2), text_value, player.group(1)))
+            continue
+        raise ScriptError(
+            f"{source}, line {number}: cannot read {line[:60]!r}: expected `NAME public: TEXT`, "
+            "`NAME dm: TEXT`, or a directive (@game, @start, @close, @wait, @host)"
+        )
+    return lines
+
+
+class ScriptAdapter:
+    """Delivers script lines as inbound messages and prints what the host sends."""
+
+    platform = PLATFORM
+
+    def __init__(
+        self,
+        clock: VirtualClock,
+        out_dir: Path,
+        *,
+        echo: Callable[[str], None] = print,
+    ) -> None:
+        self.clock = clock
+        self.out_dir = out_dir
+        self.echo = echo
+        self.transcript: list[str] = []
+        self._handler: InboundHandler | None = None
+        self._written = 0
+        self._sent_keys: dict[str, str] = {}
+
+    async def start(self, on_inbound: InboundHandler) -> None:
+        self._handler = on_inbound
+
+    async def stop(self) -> None:
+        self._handler = None
+
+    async def fetch_since(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
+        # Every script line is delivered the moment it is read: nothing is held back.
+        return 0
+
+    def inbound(self, line: ScriptLine, text: str, *, operator: bool = False) -> Inbound:
+        name = OPERATOR_NAME if operator else line.name
+        user_id = OPERATOR_ID if operator else f"user:{line.name}"
+        kind = InboundKind.DM if line.action == "dm" else InboundKind.PUBLIC
+        return Inbound(
+            platform=PLATFORM,
+            channel=CHANNEL,
+            sender=Sender(PLATFORM, user_id, name),
+            kind=kind,
+            text=text,
+            message_id=f"line-{line.number}",
+            sent_at=to_datetime(self.clock.now()),
+        )
+
+    async def deliver(self, inbound: Inbound) -> None:
+        assert self._handler is not None, "start() the adapter first"
+        await self._handler(inbound)
+
+    async def send(self, address: Address, outbound: Outbound) -> str:
+        # A redelivered row (after a crash) is recognised by its key, as a
+        # platform's idempotency nonce would be.
+        if outbound.key and outbound.key in self._sent_keys:
+            return self._sent_keys[outbound.key]
+        text = outbound.text.replace("\n", "\\n")
+        head = f"-> dm {address.user_name or address.user_id}: " if address.is_dm else "-> public: "
+        parts = [head + text]
+        for attachment in outbound.attachments:
+            self._written += 1
+            path = self.out_dir / f"{self._written:04d}-{attachment.filename}"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(attachment.data)
+            parts.append(f"[{attachment.kind.value}: {path}]")
+        line = " ".join(parts)
+        self.transcript.append(line)
+        self.echo(line)
+        message_id = f"sent-{len(self.transcript)}"
+        if outbound.key:
+            self._sent_keys[outbound.key] = message_id
+        return message_id
+
+
+def operator_text(line: ScriptLine) -> str:
+    """The host command an operator directive stands for."""
+    if line.action == "game":
+        return f"new {line.argument}"
+    if line.action == "start":
+        return "start"
+    return line.argument
+
+
+__all__: Sequence[str] = [
+    "ScriptAdapter",
+    "ScriptError",
+    "ScriptLine",
+    "operator_text",
+    "parse_script",
+]

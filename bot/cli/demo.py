@@ -1,0 +1,217 @@
+"""``bst demo``: a whole game with simulated captains, through the real host.
+
+A fresh SQLite file, the same commands, turn clock (on a virtual clock),
+outbox and relay as in production, and the files adapter writing every public
+post and the followed captain's DMs into ``--out``. Nothing is special-cased:
+the captains send text orders like people and the host answers them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from bot.adapters.files_adapter import PLATFORM, FilesAdapter
+from bot.cli.demo_captains import SimulatedCaptain
+from bot.config import Config
+from bot.games.base import get_game
+from bot.games.duration import parse_duration
+from bot.host.clock import VirtualClock, to_datetime
+from bot.host.commands import Outcome
+from bot.host.messages import Inbound, InboundKind, Sender
+from bot.host.record import game_record
+from bot.store import Store, loads
+from bot.wiring import build_host, no_network, sqlite_url
+
+NAMES = [
+    "ahab",
+    "nemo",
+    "hornblower",
+    "aubrey",
+    "bligh",
+    "drake",
+    "raleigh",
+    "frobisher",
+    "nelson",
+    "jones",
+    "cook",
+    "queequeg",
+    "starbuck",
+    "flint",
+    "sparrow",
+    "kidd",
+    "morgan",
+    "barbossa",
+    "haddock",
+    "picard",
+    "janeway",
+    "kirk",
+    "sisko",
+    "archer",
+]
+CHANNEL = "demo"
+MAX_TURNS = 150
+
+
+def captain_names(count: int) -> list[str]:
+    names = []
+    for i in range(count):
+        base = NAMES[i % len(NAMES)]
+        names.append(base if i < len(NAMES) else f"{base}{i // len(NAMES) + 1}")
+    return names
+
+
+class Demo:
+    def __init__(self, args: argparse.Namespace, console: Console) -> None:
+        self.args = args
+        self.console = console
+        self.out = Path(args.out)
+        self.out.mkdir(parents=True, exist_ok=True)
+        for old in ("public.txt", "demo.db", "demo.db-wal", "demo.db-shm"):
+            (self.out / old).unlink(missing_ok=True)
+        for old in self.out.glob("dm-*.txt"):
+            old.unlink()
+        self.names = captain_names(args.players)
+        self.follow = args.follow or self.names[0]
+        self.clock = VirtualClock(datetime(2026, 1, 1, tzinfo=UTC).timestamp())
+        self.store = Store(sqlite_url(self.out / "demo.db"))
+        self.adapter = FilesAdapter(self.out, follow=self.follow)
+        config = Config()
+        self.host = build_host(
+            self.store, self.clock, {PLATFORM: self.adapter}, config, avatar_fetch=no_network
+        )
+        rng = random.Random(args.seed)
+        self.captains = {
+            name: SimulatedCaptain(name, random.Random(rng.random())) for name in self.names
+        }
+        self.sequence = 0
+
+    async def say(self, name: str, text: str, *, public: bool) -> Outcome:
+        self.sequence += 1
+        inbound = Inbound(
+            platform=PLATFORM,
+            channel=CHANNEL,
+            sender=Sender(PLATFORM, f"id-{name}", name, None, is_channel_admin=name == "host"),
+            kind=InboundKind.PUBLIC if public else InboundKind.DM,
+            text=text,
+            message_id=f"m{self.sequence}",
+            sent_at=to_datetime(self.clock.now()),
+        )
+        effect = await self.host.on_inbound(inbound)
+        return effect.outcome
+
+    def game(self) -> tuple[int, object, object]:
+        with self.store.transaction() as tx:
+            row = tx.latest_game_in(PLATFORM, CHANNEL)
+            assert row is not None and row.id is not None
+            players = {p.name: p.key for p in tx.players(row.id)}
+            return row.id, row, players
+
+    async def run(self) -> int:
+        args = self.args
+        if args.players < 2:
+            self.console.print("[red]bst demo: --players must be at least 2[/red]")
+            return 2
+        parse_duration(args.turn)
+        size = args.size
+        outcome = await self.say(
+            "host",
+            f"new size={size} turn={args.turn} seed={args.seed} max_turns={MAX_TURNS}",
+            public=True,
+        )
+        if outcome is not Outcome.HANDLED:
+            self.console.print(
+                f"[red]bst demo: the host refused the game options (size={size}, turn={args.turn})[/red]"
+            )
+            return 2
+        game_id, row, _ = self.game()
+        game = get_game("bst")
+        board = game.record_board(game.decode_state(loads(row.state)))  # type: ignore[attr-defined]
+        rows, cols = board["rows"], board["cols"]
+        for name in self.names:
+            await self.say(name, "#bst join", public=True)
+            placed = await self.say(name, self.captains[name].placement(rows, cols), public=False)
+            if placed is not Outcome.HANDLED:
+                await self.say(name, "random", public=False)  # someone was there first
+        await self.say("host", "start", public=True)
+        await self.host.relay.flush()
+        with Progress(
+            TextColumn("[bold blue]#bst demo"),
+            BarColumn(),
+            TextColumn("{task.description}"),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=False,
+        ) as progress:
+            task = progress.add_task("turn 1", total=MAX_TURNS)
+            while True:
+                _, row, players = self.game()
+                if row.phase != "battle":  # type: ignore[attr-defined]
+                    break
+                state = game.decode_state(loads(row.state))  # type: ignore[attr-defined]
+                turn = row.turn  # type: ignore[attr-defined]
+                alive = 0
+                for name in self.names:
+                    key = players[name]  # type: ignore[index]
+                    view = game.view(state, key)
+                    captain = self.captains[name]
+                    captain.observe(view)
+                    if all(ship.destroyed for ship in view.ships):
+                        continue
+                    alive += 1
+                    text, public = captain.order(view)
+                    await self.say(name, text, public=public)
+                progress.update(task, completed=turn, description=f"turn {turn}, {alive} afloat")
+                await self.host.tick()
+                deadline = row.deadline  # type: ignore[attr-defined]
+                self.clock.set(max(deadline or self.clock.now(), self.clock.now()))
+                await self.host.tick()
+            progress.update(task, description="drawing the replay", completed=MAX_TURNS)
+            await self.host.relay.flush()
+        record = game_record(self.store, game_id)
+        record_path = self.out / "record.json"
+        record_path.write_text(
+            json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        self.summary(record, record_path)
+        return 0
+
+    def summary(self, record: dict[str, object], record_path: Path) -> None:
+        info = record["game"]
+        assert isinstance(info, dict)
+        winners = info["winners"]
+        if info["draw"]:
+            result = "a draw between " + ", ".join(winners) if winners else "a draw"
+        else:
+            result = f"{winners[0]} wins" if winners else "no winner"
+        videos = [p for p in self.adapter.files if p.suffix in (".mp4", ".gif")]
+        maps = [p for p in self.adapter.files if re.search(r"-map\.png$", p.name)]
+        self.console.print()
+        self.console.print(f"[bold]Result:[/bold] {result} after {info['turn']} turns.")
+        self.console.print(f"[bold]Files[/bold] in {self.out}/:")
+        self.console.print(
+            f"  public posts  {self.out / 'public.txt'} ({len(maps)} maps in public/)"
+        )
+        self.console.print(f"  {self.follow}'s DMs  {self.out / f'dm-{self.follow}.txt'}")
+        for video in videos:
+            self.console.print(f"  replay        {video}")
+        self.console.print(f"  record        {record_path}")
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    console = Console()
+    demo = Demo(args, console)
+    if demo.follow not in demo.names:
+        console.print(
+            f"[red]bst demo: --follow {demo.follow!r} is not a captain; captains are {', '.join(demo.names)}[/red]"
+        )
+        return 2
+    return asyncio.run(demo.run())

@@ -1,0 +1,104 @@
+"""``bst script FILE --record OUT.json [--out DIR]``: play a script through the real host."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.adapters.script_adapter import (
+    CHANNEL,
+    PLATFORM,
+    ScriptAdapter,
+    ScriptLine,
+    operator_text,
+    parse_script,
+)
+from bot.config import Config
+from bot.games.duration import parse_duration
+from bot.host.clock import VirtualClock
+from bot.host.record import game_record
+from bot.host.service import Host
+from bot.store import Store
+from bot.wiring import build_host, no_network, sqlite_url
+
+
+@dataclass
+class ScriptRun:
+    host: Host
+    store: Store
+    adapter: ScriptAdapter
+    clock: VirtualClock
+
+    def game_id(self) -> int | None:
+        with self.store.transaction() as tx:
+            game = tx.latest_game_in(PLATFORM, CHANNEL)
+            return None if game is None else game.id
+
+    def record(self) -> dict[str, object] | None:
+        game_id = self.game_id()
+        return None if game_id is None else game_record(self.store, game_id)
+
+
+async def advance_to(run: ScriptRun, target: float) -> None:
+    """Move the clock to ``target``, firing every deadline on the way, in order."""
+    while True:
+        deadline = run.host.turns.next_deadline()
+        if deadline is None or deadline > target:
+            break
+        run.clock.set(max(deadline, run.clock.now()))
+        await run.host.tick()
+    run.clock.set(max(target, run.clock.now()))
+
+
+async def play_line(run: ScriptRun, line: ScriptLine) -> None:
+    adapter = run.adapter
+    if line.action in ("public", "dm"):
+        await adapter.deliver(adapter.inbound(line, line.argument))
+    elif line.action in ("game", "start", "host"):
+        await adapter.deliver(adapter.inbound(line, operator_text(line), operator=True))
+    elif line.action == "close":
+        game_id = run.game_id()
+        if game_id is not None:
+            with run.store.transaction() as tx:
+                game = tx.game(game_id)
+                deadline = game.deadline if game is not None else None
+            if deadline is not None:
+                await advance_to(run, max(deadline, run.clock.now()))
+    elif line.action == "wait":
+        seconds = parse_duration(line.argument).total_seconds()
+        await advance_to(run, run.clock.now() + seconds)
+    await run.host.relay.flush()
+
+
+async def run_script(
+    path: Path,
+    *,
+    record_path: Path | None,
+    out_dir: Path | None,
+    echo: Callable[[str], None] = print,
+    database: Path | None = None,
+) -> ScriptRun:
+    lines = parse_script(path.read_text(encoding="utf-8"), str(path))
+    out = out_dir or Path(tempfile.mkdtemp(prefix="bst-script-"))
+    out.mkdir(parents=True, exist_ok=True)
+    db = database or Path(tempfile.mkdtemp(prefix="bst-script-db-")) / "script.db"
+    if db.exists():
+        db.unlink()
+    store = Store(sqlite_url(db))
+    clock = VirtualClock()
+    adapter = ScriptAdapter(clock, out, echo=echo)
+    host = build_host(store, clock, {PLATFORM: adapter}, Config(), avatar_fetch=no_network)
+    await adapter.start(host.on_inbound)
+    run = ScriptRun(host, store, adapter, clock)
+    for line in lines:
+        await play_line(run, line)
+    if record_path is not None:
+        record = run.record()
+        record_path.parent.mkdir(parents=True, exist_ok=True)
+        record_path.write_text(
+            json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+    return run

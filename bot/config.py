@@ -1,0 +1,231 @@
+"""Configuration: a TOML file read into frozen dataclasses, checked at start-up.
+
+Tokens never live in the file: the file names the environment variables that
+hold them, and only :func:`secret` reads those. Every error names the file, the
+key and what was expected, and never prints a secret's value.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.games.duration import parse_duration
+
+
+class ConfigError(Exception):
+    """A configuration problem, worded for the person who wrote the file."""
+
+
+@dataclass(frozen=True)
+class DatabaseConfig:
+    url: str = "sqlite:///bst.db"
+
+
+@dataclass(frozen=True)
+class GamesConfig:
+    turn: str = "8h"  # default turn length for new games
+    admins: tuple[str, ...] = ()  # "platform:user_id" entries that may host any game
+    reminder_before: str = ""  # e.g. "1h"; empty = no reminders
+    late_policy: str = "full_window"  # after downtime: next turn gets a full window
+
+
+@dataclass(frozen=True)
+class RenderConfig:
+    avatar_cache_dir: str = ""  # empty = memory only
+    max_avatar_bytes: int = 1_000_000
+    replay_gif: bool = True
+
+
+@dataclass(frozen=True)
+class LoggingConfig:
+    level: str = "INFO"
+    json: bool = False
+
+
+@dataclass(frozen=True)
+class DiscordConfig:
+    enabled: bool = False
+    token_env: str = "DISCORD_TOKEN"
+    application_id_env: str = "DISCORD_APPLICATION_ID"
+    message_content: bool = False  # privileged intent: typed "#bst H14" in channels
+    host_role: str = ""  # members with this role may host any game in their server
+    shard_count: int = 0  # 0 = let Discord decide (one process)
+    shard_ids: tuple[int, ...] = ()
+    reminders: bool = True
+
+
+@dataclass(frozen=True)
+class TwitterConfig:
+    enabled: bool = False
+    api_key_env: str = "X_API_KEY"
+    api_secret_env: str = "X_API_SECRET"
+    access_token_env: str = "X_ACCESS_TOKEN"
+    access_secret_env: str = "X_ACCESS_SECRET"
+    bearer_token_env: str = "X_BEARER_TOKEN"
+    bot_user_id: str = ""  # the bot account's numeric id (looked up at start if empty)
+    mentions_poll: str = "1m"
+    dm_poll: str = "1m"
+    search_hashtag: bool = False  # also poll recent search for #bst (costs reads)
+    reminders: bool = False  # DMs cost money on X: off by default
+
+
+@dataclass(frozen=True)
+class ConsoleConfig:
+    images_dir: str = "bst-console"
+
+
+@dataclass(frozen=True)
+class Config:
+    database: DatabaseConfig = field(default_factory=DatabaseConfig)
+    games: GamesConfig = field(default_factory=GamesConfig)
+    render: RenderConfig = field(default_factory=RenderConfig)
+    logging: LoggingConfig = field(default_factory=LoggingConfig)
+    discord: DiscordConfig = field(default_factory=DiscordConfig)
+    twitter: TwitterConfig = field(default_factory=TwitterConfig)
+    console: ConsoleConfig = field(default_factory=ConsoleConfig)
+    source: str = "(defaults)"
+
+    @property
+    def enabled_platforms(self) -> list[str]:
+        return [name for name in ("discord", "twitter") if getattr(self, name).enabled]
+
+
+_SECTIONS: dict[str, type[Any]] = {
+    "database": DatabaseConfig,
+    "games": GamesConfig,
+    "render": RenderConfig,
+    "logging": LoggingConfig,
+    "discord": DiscordConfig,
+    "twitter": TwitterConfig,
+    "console": ConsoleConfig,
+}
+
+_DURATION_KEYS = {
+    ("games", "turn"),
+    ("games", "reminder_before"),
+    ("twitter", "mentions_poll"),
+    ("twitter", "dm_poll"),
+}
+_CHOICES = {
+    ("games", "late_policy"): ("full_window",),
+    ("logging", "level"): ("DEBUG", "INFO", "WARNING", "ERROR"),
+}
+
+# The secrets each enabled platform needs, by the config key naming their variable.
+REQUIRED_SECRETS = {
+    "discord": ("token_env",),
+    "twitter": ("api_key_env", "api_secret_env", "access_token_env", "access_secret_env"),
+}
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
+def _coerce(where: str, default: object, value: object) -> object:
+    """Check one value against its default's type; return it in the field's type."""
+    if isinstance(default, bool):
+        if isinstance(value, bool):
+            return value
+        raise ConfigError(f"{where}: expected true or false, got {_describe(value)}")
+    if isinstance(default, int):
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+        raise ConfigError(f"{where}: expected a whole number of 0 or more, got {_describe(value)}")
+    if isinstance(default, str):
+        if isinstance(value, str):
+            return value
+        raise ConfigError(f"{where}: expected a string in quotes, got {_describe(value)}")
+    if isinstance(default, tuple):
+        if isinstance(value, list):
+            return tuple(value)
+        raise ConfigError(f'{where}: expected a list such as ["a", "b"], got {_describe(value)}')
+    raise ConfigError(f"{where}: unsupported value {_describe(value)}")
+
+
+def parse_config(data: Mapping[str, Any], source: str) -> Config:
+    sections: dict[str, Any] = {}
+    for name, table in data.items():
+        if name not in _SECTIONS:
+            known = ", ".join(f"[{s}]" for s in _SECTIONS)
+            raise ConfigError(f"{source}: unknown section [{name}]: expected one of {known}")
+        if not isinstance(table, dict):
+            raise ConfigError(f"{source}: [{name}] must be a table of keys")
+        cls = _SECTIONS[name]
+        defaults = cls()
+        values: dict[str, Any] = {}
+        for key, value in table.items():
+            where = f"{source}: [{name}] {key}"
+            if not hasattr(defaults, key):
+                known = ", ".join(f.name for f in cls.__dataclass_fields__.values())
+                raise ConfigError(f"{where}: unknown key; expected one of {known}")
+            coerced = _coerce(where, getattr(defaults, key), value)
+            if (name, key) in _DURATION_KEYS and coerced:
+                try:
+                    parse_duration(str(coerced))
+                except Exception as error:
+                    raise ConfigError(f"{where}: {error}") from None
+            choices = _CHOICES.get((name, key))
+            if choices and coerced not in choices:
+                raise ConfigError(
+                    f"{where}: expected one of {', '.join(choices)}, got {_describe(coerced)}"
+                )
+            values[key] = coerced
+        sections[name] = cls(**values)
+    config = Config(**sections, source=source)
+    _check_urls(config)
+    return config
+
+
+def _check_urls(config: Config) -> None:
+    url = config.database.url
+    if not (url.startswith("sqlite:") or url.startswith("postgresql")):
+        raise ConfigError(
+            f"{config.source}: [database] url: expected sqlite:///path.db or "
+            f"postgresql://user@host/db, got {_describe(url)}"
+        )
+
+
+def load_config(path: str | Path | None) -> Config:
+    """Read and check a config file; None gives the defaults."""
+    if path is None:
+        return Config()
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file (copy config.example.toml to start)") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    return parse_config(data, str(path))
+
+
+def missing_secrets(config: Config, environ: Mapping[str, str] | None = None) -> list[str]:
+    """Names (never values) of the environment variables an enabled platform lacks."""
+    env = os.environ if environ is None else environ
+    missing = []
+    for platform, keys in REQUIRED_SECRETS.items():
+        section = getattr(config, platform)
+        if not section.enabled:
+            continue
+        for key in keys:
+            variable = getattr(section, key)
+            if not env.get(variable):
+                missing.append(f"[{platform}] {key} = {variable!r}: environment variable not set")
+    return missing
+
+
+def secret(variable: str, environ: Mapping[str, str] | None = None) -> str:
+    """The value of a secret's environment variable (never logged)."""
+    env = os.environ if environ is None else environ
+    value = env.get(variable, "")
+    if not value:
+        raise ConfigError(f"environment variable {variable} is not set")
+    return value

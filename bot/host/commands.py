@@ -1,0 +1,516 @@
+"""Inbound message → exactly one effect, in one transaction.
+
+Each message is recorded with its platform id (a redelivery is a no-op), the
+game changes, and every reply is written to the outbox in the same
+transaction: either all of it happens or none of it does. Permissions are
+checked here, whatever the platform: host commands need the game's creator, a
+configured admin, or someone the platform says administers the channel.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+import re
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games.base import Channel, GameError, PlayerRef, get_game
+from bot.games.duration import format_duration, humanize, parse_duration
+from bot.host import posts
+from bot.host.clock import Clock, format_utc
+from bot.host.messages import Inbound, InboundKind
+from bot.store import GameRow, InboundRow, OrderRow, PlayerRow, Store, Tx, dumps, loads
+
+HOST_WORDS = {"new", "start", "pause", "resume", "extend", "kick", "end"}
+PLAYER_WORDS = {"join", "leave", "board", "status", "help", "rules"}
+MAX_TEXT = 2000
+
+_TAG = re.compile(r"(^|\s)#bst\b", re.IGNORECASE)
+_MENTION = re.compile(r"(^|\s)@[A-Za-z0-9_]+")
+
+
+class Outcome(enum.Enum):
+    DUPLICATE = "duplicate"
+    HANDLED = "handled"
+    REFUSED = "refused"
+    HELD = "held"
+
+
+class Refusal(Exception):
+    """A command refused for a reason the sender is told; nothing changes."""
+
+
+@dataclass(frozen=True)
+class Effect:
+    outcome: Outcome
+    game_id: int | None = None
+
+
+def clean_text(text: str) -> str:
+    """Drop the ``#bst`` tag and @mentions: any command may carry them or not."""
+    text = _TAG.sub(" ", text)
+    text = _MENTION.sub(" ", text)
+    return text.strip()
+
+
+def command_word(text: str) -> tuple[str, str]:
+    """(first word lower-cased, the rest) of a cleaned text."""
+    parts = text.split(None, 1)
+    if not parts:
+        return "", ""
+    return parts[0].lower(), (parts[1] if len(parts) > 1 else "")
+
+
+def player_identity(platform: str, user_id: str) -> str:
+    return f"{platform}:{user_id}"
+
+
+def seeded(seed: int, *parts: object) -> random.Random:
+    """A random source that depends only on the game's seed and what it is for."""
+    key = ":".join(str(p) for p in (seed, *parts))
+    return random.Random(zlib.crc32(key.encode()) ^ (seed << 1))
+
+
+class Commands:
+    """The host's command handling, the same for every platform."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        *,
+        admins: frozenset[str] = frozenset(),
+        default_turn: str = "8h",
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.admins = admins
+        self.default_turn = default_turn
+
+    # ------------------------------------------------------------------
+
+    def handle(self, inbound: Inbound) -> Effect:
+        """Record and carry out one inbound message."""
+        with self.store.transaction() as tx:
+            if tx.inbound_seen(inbound.platform, inbound.message_id):
+                return Effect(Outcome.DUPLICATE)
+            row = tx.add_inbound(
+                InboundRow(
+                    platform=inbound.platform,
+                    message_id=inbound.message_id,
+                    channel=inbound.channel,
+                    user_id=inbound.sender.user_id,
+                    user_name=inbound.sender.display_name,
+                    avatar_url=inbound.sender.avatar_url,
+                    is_channel_admin=inbound.sender.is_channel_admin,
+                    kind=inbound.kind.value,
+                    text=inbound.text[: MAX_TEXT * 2],
+                    sent_at=inbound.sent_at.timestamp(),
+                    received_at=self.clock.now(),
+                )
+            )
+            return self._carry_out(tx, row)
+
+    def rehandle_held(self, tx: Tx, row: InboundRow) -> Effect:
+        """Handle a message that was held until its turn opened."""
+        row.outcome = "handled"
+        tx.save(row)
+        return self._carry_out(tx, row)
+
+    # ------------------------------------------------------------------
+
+    def _carry_out(self, tx: Tx, row: InboundRow) -> Effect:
+        game_row: GameRow | None = None
+        try:
+            if len(row.text) > MAX_TEXT:
+                raise Refusal(
+                    f"that message is {len(row.text)} characters long; orders are short, "
+                    "such as `#bst H14` or `move cruiser at G7 3 up`"
+                )
+            text = clean_text(row.text)
+            word, rest = command_word(text)
+            if word == "new":
+                game_row = self._new(tx, row, rest)
+                return Effect(Outcome.HANDLED, game_row.id)
+            if word in ("help", "rules") and not self._find_game(tx, row, required=False):
+                game = get_game("bst")
+                reply = game.help_text() if word == "help" else game.rules_text()
+                posts.reply(tx, 0, row, reply, public=row.kind == "public")
+                return Effect(Outcome.HANDLED)
+            game_row = self._find_game(tx, row, required=True)
+            assert game_row is not None
+            if (
+                game_row.phase == "battle"
+                and game_row.deadline is not None
+                and row.sent_at >= game_row.deadline
+                and word not in HOST_WORDS | {"status", "help", "rules", "board"}
+            ):
+                # Sent after this turn's deadline: it belongs to the next turn,
+                # which opens when this one resolves. Keep it until then.
+                row.outcome = "held"
+                row.game_id = game_row.id
+                tx.save(row)
+                return Effect(Outcome.HELD, game_row.id)
+            row.game_id = game_row.id
+            tx.save(row)
+            if word in HOST_WORDS:
+                self._host_command(tx, row, game_row, word, rest)
+            elif word in PLAYER_WORDS:
+                self._player_command(tx, row, game_row, word)
+            else:
+                self._order(tx, row, game_row, text)
+            return Effect(Outcome.HANDLED, game_row.id)
+        except (Refusal, GameError) as error:
+            row.outcome = "refused"
+            tx.save(row)
+            game_id = game_row.id if game_row is not None else (row.game_id or 0)
+            message = error.message if isinstance(error, GameError) else str(error)
+            posts.reply(tx, game_id or 0, row, message, public=False)
+            return Effect(Outcome.REFUSED, game_id)
+
+    def _find_game(self, tx: Tx, row: InboundRow, *, required: bool) -> GameRow | None:
+        if row.channel:
+            game = tx.active_game_in(row.platform, row.channel)
+            if game is not None or row.kind == "public":
+                if game is None and required:
+                    raise Refusal(
+                        "there is no game in this channel: a host starts one with "
+                        "`new` (for example `new size=10x10 turn=8h`)"
+                    )
+                return game
+        games = tx.active_games_of(row.platform, row.user_id)
+        if len(games) == 1:
+            return games[0]
+        if not required:
+            return None
+        if not games:
+            raise Refusal("you are not in a game: send `join` in a game's channel (or `#bst join`)")
+        raise Refusal("you are in several games; send this from the game's channel so I know which")
+
+    # --- new -----------------------------------------------------------
+
+    def _new(self, tx: Tx, row: InboundRow, rest: str) -> GameRow:
+        if row.kind != "public" or not row.channel:
+            raise Refusal("start a game in a public channel: post `#bst new` there")
+        existing = tx.active_game_in(row.platform, row.channel)
+        if existing is not None:
+            raise Refusal(
+                f"game {existing.id} is already running in this channel; "
+                "its host can `end` it first"
+            )
+        kind = "bst"
+        tokens = rest.split()
+        if tokens and "=" not in tokens[0]:
+            kind = tokens.pop(0).lower()
+        options: dict[str, str] = {}
+        for token in tokens:
+            key, sep, value = token.partition("=")
+            if not sep or not key or not value:
+                raise Refusal(
+                    f"expected options as key=value, such as `new size=10x10 turn=8h`; "
+                    f"got {token!r}"
+                )
+            options[key.lower()] = value
+        seed_text = options.pop("seed", "")
+        if seed_text and not seed_text.isdigit():
+            raise Refusal(f"seed: expected a whole number such as seed=42, got {seed_text!r}")
+        options.setdefault("turn", self.default_turn)
+        game = get_game(kind)
+        state = game.new_game(options)
+        canonical = game.options(state)
+        turn_seconds = parse_duration(canonical.get("turn", self.default_turn)).total_seconds()
+        seed = (
+            int(seed_text) if seed_text else zlib.crc32(f"{row.platform}:{row.message_id}".encode())
+        )
+        now = self.clock.now()
+        setup_deadline = canonical.get("setup_deadline", "none")
+        deadline = None
+        if setup_deadline not in ("", "none"):
+            deadline = now + parse_duration(setup_deadline).total_seconds()
+        game_row = tx.add_game(
+            GameRow(
+                kind=game.name,
+                platform=row.platform,
+                channel=row.channel,
+                creator=player_identity(row.platform, row.user_id),
+                options=dumps(options),
+                seed=seed,
+                phase="setup",
+                turn=0,
+                turn_seconds=turn_seconds,
+                deadline=deadline,
+                state=dumps(game.encode_state(state)),
+                created_at=now,
+            )
+        )
+        assert game_row.id is not None
+        row.game_id = game_row.id
+        tx.save(row)
+        board = game.record_board(state)
+        size = f"{board.get('rows')}×{board.get('cols')}" if board else ""
+        settings = ", ".join(f"{k} {v}" for k, v in canonical.items() if v not in ("none", ""))
+        text = (
+            f"#bst game {game_row.id} is open: a {size} board ({settings}). "
+            "Captains: send `join` here, then your fleet by DM, e.g. "
+            "`sub: A2, carrier: C1-C5` or `random`. "
+            f"The host starts the battle with `start`."
+        )
+        if deadline is not None:
+            text += f" Setup closes {format_utc(deadline)}."
+        posts.reply(tx, game_row.id, row, text, public=True)
+        return game_row
+
+    # --- host commands -------------------------------------------------
+
+    def _is_host(self, row: InboundRow, game_row: GameRow) -> bool:
+        who = player_identity(row.platform, row.user_id)
+        return who == game_row.creator or who in self.admins or row.is_channel_admin
+
+    def _host_command(
+        self, tx: Tx, row: InboundRow, game_row: GameRow, word: str, rest: str
+    ) -> None:
+        if not self._is_host(row, game_row):
+            raise Refusal(
+                f"only the game's host can `{word}`: the captain who made the game, or an admin"
+            )
+        game = get_game(game_row.kind)
+        state = game.decode_state(loads(game_row.state))
+        now = self.clock.now()
+        assert game_row.id is not None
+        if word == "start":
+            if game_row.phase != "setup":
+                raise Refusal("the battle has already started")
+            posts.start_battle(tx, game, game_row, state, now=now, cause=row)
+            return
+        if game_row.phase == "finished":
+            raise Refusal("this game has finished")
+        if word == "pause":
+            if game_row.deadline is None:
+                raise Refusal("nothing to pause: no deadline is running")
+            game_row.paused_remaining = max(0.0, game_row.deadline - now)
+            game_row.deadline = None
+            tx.save(game_row)
+            left = humanize(parse_duration(f"{int(game_row.paused_remaining) or 1}s"))
+            posts.reply(
+                tx,
+                game_row.id,
+                row,
+                f"Game {game_row.id} paused with {left} left on the clock. `resume` to go on.",
+                public=True,
+            )
+            return
+        if word == "resume":
+            if game_row.paused_remaining is None:
+                raise Refusal("the game is not paused")
+            game_row.deadline = now + game_row.paused_remaining
+            game_row.paused_remaining = None
+            tx.save(game_row)
+            posts.reply(
+                tx,
+                game_row.id,
+                row,
+                f"Game {game_row.id} resumed: turn {game_row.turn} closes {format_utc(game_row.deadline)}.",
+                public=True,
+            )
+            return
+        if word == "extend":
+            try:
+                extra = parse_duration(rest).total_seconds()
+            except GameError:
+                raise Refusal("expected how long to extend by, such as `extend 2h`") from None
+            if game_row.paused_remaining is not None:
+                game_row.paused_remaining += extra
+                tx.save(game_row)
+                posts.reply(
+                    tx,
+                    game_row.id,
+                    row,
+                    f"Extended by {format_duration(parse_duration(rest))} (the game is paused).",
+                    public=True,
+                )
+                return
+            if game_row.deadline is None:
+                raise Refusal("nothing to extend: no deadline is running")
+            game_row.deadline += extra
+            tx.save(game_row)
+            posts.reply(
+                tx,
+                game_row.id,
+                row,
+                f"Turn {game_row.turn} extended: it now closes {format_utc(game_row.deadline)}.",
+                public=True,
+            )
+            return
+        if word == "kick":
+            target = self._find_player(tx, game_row, rest)
+            resolution = game.remove(state, target.key)
+            posts.apply_change(
+                tx,
+                game,
+                game_row,
+                resolution,
+                now=now,
+                cause=row,
+                headline=f"{target.name} was removed from the game by the host.",
+            )
+            return
+        if word == "end":
+            resolution = game.finish(state)
+            posts.apply_change(
+                tx,
+                game,
+                game_row,
+                resolution,
+                now=now,
+                cause=row,
+                headline=f"The host ended game {game_row.id}.",
+            )
+            return
+
+    def _find_player(self, tx: Tx, game_row: GameRow, rest: str) -> PlayerRow:
+        assert game_row.id is not None
+        wanted = rest.strip()
+        mention = re.fullmatch(r"<@!?(\d+)>", wanted)
+        players = tx.players(game_row.id)
+        for player in players:
+            if mention and player.user_id == mention.group(1):
+                return player
+            if not mention and player.name.lower().lstrip("@") == wanted.lower().lstrip("@"):
+                return player
+        if not wanted:
+            raise Refusal("expected who to kick, such as `kick @carol`")
+        raise Refusal(f"no captain called {wanted!r} in this game")
+
+    # --- player commands -----------------------------------------------
+
+    def _player_command(self, tx: Tx, row: InboundRow, game_row: GameRow, word: str) -> None:
+        game = get_game(game_row.kind)
+        state = game.decode_state(loads(game_row.state))
+        assert game_row.id is not None
+        public = row.kind == "public"
+        player = tx.player_by_user(game_row.id, row.platform, row.user_id)
+        if word == "help":
+            posts.reply(tx, game_row.id, row, game.help_text(), public=public)
+        elif word == "rules":
+            posts.reply(tx, game_row.id, row, game.rules_text(), public=public)
+        elif word == "status":
+            posts.reply(
+                tx,
+                game_row.id,
+                row,
+                posts.status_text(game, game_row, state, self.clock.now()),
+                public=public,
+            )
+        elif word == "join":
+            if player is not None:
+                raise Refusal(f"you are already in game {game_row.id}")
+            players = tx.players(game_row.id)
+            key = f"p{len(players) + 1}"
+            name = _unique_name(row.user_name, {p.name for p in players})
+            state = game.join(state, PlayerRef(key, name))
+            tx.add_player(
+                PlayerRow(
+                    game_id=game_row.id,
+                    key=key,
+                    platform=row.platform,
+                    user_id=row.user_id,
+                    name=name,
+                    avatar_url=row.avatar_url,
+                    join_order=len(players) + 1,
+                )
+            )
+            game_row.state = dumps(game.encode_state(state))
+            tx.save(game_row)
+            count = len(players) + 1
+            if game_row.phase == "setup":
+                text = (
+                    f"{name} joined game {game_row.id} ({count} captain{'s' if count != 1 else ''}). "
+                    "Send your fleet to me by DM, e.g. `sub: A2, carrier: C1-C5`, "
+                    "`cruiser: B2-B4, cruiser: E5-G5`, or `random`."
+                )
+            else:
+                text = f"{name} joined game {game_row.id}: placed at random when turn {game_row.turn} closes."
+            posts.reply(tx, game_row.id, row, text, public=public)
+        elif word == "leave":
+            if player is None:
+                raise Refusal("you are not in this game")
+            resolution = game.remove(state, player.key)
+            posts.apply_change(
+                tx,
+                game,
+                game_row,
+                resolution,
+                now=self.clock.now(),
+                cause=row,
+                headline=f"{player.name} left the game.",
+            )
+        elif word == "board":
+            if player is None:
+                raise Refusal("you are not in this game: send `join` to play")
+            posts.send_board(tx, game, game_row, state, player, cause=row, now=self.clock.now())
+
+    # --- orders ----------------------------------------------------------
+
+    def _order(self, tx: Tx, row: InboundRow, game_row: GameRow, text: str) -> None:
+        game = get_game(game_row.kind)
+        assert game_row.id is not None
+        player = tx.player_by_user(game_row.id, row.platform, row.user_id)
+        order = game.parse(text)
+        if player is None:
+            raise Refusal("you are not in this game: send `join` to play")
+        state = game.decode_state(loads(game_row.state))
+        channel = Channel.PUBLIC if row.kind == InboundKind.PUBLIC.value else Channel.PRIVATE
+        rng = seeded(game_row.seed, "accept", row.platform, row.message_id)
+        accepted = game.accept(state, player.key, order, channel, rng)
+        if accepted.state is not state:
+            game_row.state = dumps(game.encode_state(accepted.state))
+            tx.save(game_row)
+        names = {p.key: p for p in tx.players(game_row.id)}
+        for index, notice in enumerate(accepted.notices):
+            target = names.get(notice.to) if notice.to else None
+            if notice.to is None:
+                posts.reply(tx, game_row.id, row, notice.text, public=True, kind_suffix=f"n{index}")
+            elif target is not None and target.key == player.key:
+                posts.reply(
+                    tx, game_row.id, row, notice.text, public=False, kind_suffix=f"n{index}"
+                )
+            elif target is not None:
+                posts.notify(tx, game_row, target, notice.text, kind=f"notice:{row.id}:{index}")
+        if accepted.standing is None:
+            return
+        previous = tx.standing_order(game_row.id, game_row.turn, player.key)
+        tx.replace_order(
+            OrderRow(
+                game_id=game_row.id,
+                player_key=player.key,
+                turn=game_row.turn,
+                order=dumps(game.encode_order(accepted.standing)),
+                text=row.text,
+                inbound_id=row.id or 0,
+                sent_at=row.sent_at,
+            )
+        )
+        now_text = game.describe(accepted.standing)
+        ack = f"Turn {game_row.turn}: {now_text}"
+        if now_text == "pass":
+            ack = f"Turn {game_row.turn}: no action (pass)"
+        if previous is not None:
+            before = game.describe(game.decode_order(loads(previous.order)))
+            ack += f" (replaces: {before})"
+        posts.reply(tx, game_row.id, row, ack, public=False)
+
+
+def _unique_name(name: str, taken: set[str]) -> str:
+    name = re.sub(r"\s+", " ", name).strip()[:40] or "captain"
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name}-{n}" in taken:
+        n += 1
+    return f"{name}-{n}"
+
+
+def order_records(rows: dict[str, OrderRow]) -> list[dict[str, Any]]:
+    return [{"player": key, **loads(r.order)} for key, r in sorted(rows.items())]

@@ -1,0 +1,162 @@
+"""The relay: sends what the outbox holds, in order, exactly once.
+
+Rows were written in the same transaction as the change that caused them, so
+nothing said is lost on a crash. The relay sends pending rows in id order,
+draws their attachments from the stored turns just before sending, records the
+platform's message id, and retries failures with exponential backoff or the
+platform's own retry-after. A message that can never be delivered (a DM to a
+captain who closed their DMs) is marked undeliverable without holding up
+anything else, and the game's channel gets a nudge that says nothing about the
+board. Each send carries the row's stable key, from which adapters derive
+their idempotency nonce, so a send retried after a crash is not doubled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+
+from bot.host import posts
+from bot.host.clock import Clock
+from bot.host.messages import Address, Attachment, ChatAdapter, DeliveryError, Outbound
+from bot.store import OutboxRow, Store, Tx, loads
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 20
+MAX_BACKOFF = 900.0
+
+AttachmentSource = Callable[[OutboxRow], Awaitable[Sequence[Attachment]]]
+
+
+def backoff(attempts: int) -> float:
+    """2 s, 4 s, 8 s … capped at 15 minutes."""
+    return float(min(MAX_BACKOFF, 2.0**attempts))
+
+
+def address_of(row: OutboxRow) -> Address:
+    data = loads(row.address)
+    return Address(
+        platform=data["platform"],
+        channel=data.get("channel") or "",
+        user_id=data.get("user_id"),
+        user_name=data.get("user_name"),
+        reply_to=data.get("reply_to"),
+    )
+
+
+class Relay:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        adapters: Mapping[str, ChatAdapter],
+        attachments: AttachmentSource,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.adapters = adapters
+        self.attachments = attachments
+        self._lock = asyncio.Lock()
+
+    async def flush(self, limit: int = 10_000) -> int:
+        """Send every row that is due; returns how many were delivered."""
+        async with self._lock:
+            delivered = 0
+            blocked: set[str] = set()  # platforms that asked us to wait, this pass
+            while delivered < limit:
+                with self.store.transaction() as tx:
+                    rows = tx.pending_outbox(self.clock.now(), limit=200)
+                rows = [r for r in rows if address_of(r).platform not in blocked]
+                rows = [r for r in rows if address_of(r).platform in self.adapters]
+                if not rows:
+                    break
+                progressed = False
+                for row in rows:
+                    platform = address_of(row).platform
+                    if platform in blocked:
+                        continue
+                    outcome = await self._send(row)
+                    if outcome == "sent":
+                        delivered += 1
+                        progressed = True
+                    elif outcome == "undeliverable":
+                        progressed = True
+                    elif outcome == "wait":
+                        blocked.add(platform)
+                if not progressed:
+                    break
+            return delivered
+
+    async def _send(self, row: OutboxRow) -> str:
+        assert row.id is not None
+        address = address_of(row)
+        adapter = self.adapters[address.platform]
+        # An adapter may say a recipient cannot take images (the demo's
+        # simulated captains); then nothing is drawn for them.
+        accepts = getattr(adapter, "accepts_attachments", None)
+        wanted = bool(row.render) and (accepts is None or accepts(address))
+        try:
+            attachments = await self.attachments(row) if wanted else ()
+        except Exception:
+            # A drawing failure must not stop the turn's text: send it without the image.
+            log.exception("outbox %s: could not draw its attachment; sending text only", row.id)
+            attachments = ()
+        outbound = Outbound(text=row.text, attachments=tuple(attachments), key=f"outbox-{row.id}")
+        try:
+            message_id = await adapter.send(address, outbound)
+        except DeliveryError as error:
+            return self._failed(row, address, error)
+        except Exception as error:  # an adapter bug or a network fault: retry later
+            log.exception("outbox %s: send failed", row.id)
+            return self._failed(row, address, DeliveryError(type(error).__name__))
+        with self.store.transaction() as tx:
+            fresh = tx.outbox_row(row.id)
+            if fresh is not None and fresh.status == "pending":
+                fresh.status = "sent"
+                fresh.platform_message_id = message_id
+                fresh.attempts += 1
+                tx.save(fresh)
+        return "sent"
+
+    def _failed(self, row: OutboxRow, address: Address, error: DeliveryError) -> str:
+        assert row.id is not None
+        now = self.clock.now()
+        with self.store.transaction() as tx:
+            fresh = tx.outbox_row(row.id)
+            if fresh is None or fresh.status != "pending":
+                return "sent"
+            fresh.attempts += 1
+            fresh.error = str(error)[:500]
+            if error.permanent or fresh.attempts >= MAX_ATTEMPTS:
+                fresh.status = "undeliverable"
+                tx.save(fresh)
+                if address.is_dm and address.channel and error.permanent:
+                    self._nudge(tx, fresh, address, now)
+                log.warning("outbox %s undeliverable: %s", row.id, fresh.error)
+                return "undeliverable"
+            delay = error.retry_after if error.retry_after is not None else backoff(fresh.attempts)
+            fresh.next_attempt_at = now + max(0.0, delay)
+            tx.save(fresh)
+        return "wait" if error.retry_after is not None else "retry"
+
+    def _nudge(self, tx: Tx, row: OutboxRow, address: Address, now: float) -> None:
+        game = tx.game(row.game_id) if row.game_id else None
+        if game is None:
+            return
+        name = address.user_name or "captain"
+        posts.announce(
+            tx,
+            game,
+            kind=f"nudge:{address.user_id}",
+            text=(
+                f"@{name}, I can't send you direct messages. Open your DMs to me, "
+                "or ask for your board with `board` (on Discord: /bst board)."
+            ),
+            now=now,
+        )
+
+    def next_attempt(self) -> float | None:
+        with self.store.transaction() as tx:
+            return tx.next_outbox_attempt()

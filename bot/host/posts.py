@@ -1,0 +1,444 @@
+"""What the host says, written to the outbox inside the caller's transaction.
+
+Every outgoing message has a stable key ``(game, turn, kind, recipient)``, so
+writing the same message twice (a retried transaction, a second process)
+leaves one row. Images are not drawn here: a row names what to attach (the
+public map of turn N, a captain's board after turn N, the replay) and the
+relay draws it from the stored turn when it sends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.games.base import Event, Game, Resolution
+from bot.games.duration import humanize
+from bot.host.clock import format_utc
+from bot.store import GameRow, InboundRow, OutboxRow, PlayerRow, TurnRow, Tx, dumps
+
+# The relay sends in id order; within one turn the public map is written first,
+# then the boards, so a rate-limited platform gets what matters most first.
+
+
+def _address(
+    platform: str,
+    channel: str,
+    *,
+    user_id: str | None = None,
+    user_name: str | None = None,
+    reply_to: str | None = None,
+) -> str:
+    return dumps(
+        {
+            "platform": platform,
+            "channel": channel,
+            "user_id": user_id,
+            "user_name": user_name,
+            "reply_to": reply_to,
+        }
+    )
+
+
+def _enqueue(
+    tx: Tx,
+    *,
+    game_id: int,
+    turn: int,
+    kind: str,
+    recipient: str,
+    address: str,
+    text: str,
+    render: Mapping[str, Any] | None,
+    now: float,
+) -> None:
+    tx.enqueue(
+        OutboxRow(
+            game_id=game_id,
+            turn=turn,
+            kind=kind,
+            recipient=recipient,
+            address=address,
+            text=text,
+            render=dumps(render) if render else "",
+            created_at=now,
+            next_attempt_at=0.0,
+        )
+    )
+
+
+def reply(
+    tx: Tx,
+    game_id: int,
+    row: InboundRow,
+    text: str,
+    *,
+    public: bool,
+    kind_suffix: str = "",
+    render: Mapping[str, Any] | None = None,
+) -> None:
+    """Answer an inbound message: in its channel when public, else privately."""
+    if public and row.channel:
+        address = _address(row.platform, row.channel, reply_to=row.message_id)
+        recipient = "public"
+    else:
+        address = _address(
+            row.platform,
+            row.channel,
+            user_id=row.user_id,
+            user_name=row.user_name,
+            reply_to=row.message_id,
+        )
+        recipient = f"{row.platform}:{row.user_id}"
+    _enqueue(
+        tx,
+        game_id=game_id,
+        turn=0,
+        kind=f"reply:{row.id}{':' + kind_suffix if kind_suffix else ''}",
+        recipient=recipient,
+        address=address,
+        text=text,
+        render=render,
+        now=row.received_at,
+    )
+
+
+def notify(tx: Tx, game_row: GameRow, player: PlayerRow, text: str, *, kind: str) -> None:
+    """A private message to a captain that answers nothing they sent."""
+    assert game_row.id is not None
+    _enqueue(
+        tx,
+        game_id=game_row.id,
+        turn=game_row.turn,
+        kind=kind,
+        recipient=player.key,
+        address=_address(
+            player.platform, game_row.channel, user_id=player.user_id, user_name=player.name
+        ),
+        text=text,
+        render=None,
+        now=game_row.created_at,
+    )
+
+
+def announce(tx: Tx, game_row: GameRow, *, kind: str, text: str, now: float) -> None:
+    """A public message in the game's channel that answers no one."""
+    assert game_row.id is not None
+    _enqueue(
+        tx,
+        game_id=game_row.id,
+        turn=game_row.turn,
+        kind=kind,
+        recipient="public",
+        address=_address(game_row.platform, game_row.channel),
+        text=text,
+        render=None,
+        now=now,
+    )
+
+
+def _title(game_row: GameRow) -> str:
+    return f"#bst game {game_row.id}"
+
+
+def _render(kind: str, game_row: GameRow, turn: int, now: float, **extra: Any) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "turn": turn,
+        "title": _title(game_row),
+        "deadline": game_row.deadline,
+        "now": now,
+        **extra,
+    }
+
+
+def status_text(game: Game[Any, Any], game_row: GameRow, state: Any, now: float) -> str:
+    lines = [f"{_title(game_row)}: {game_row.phase}"]
+    if game_row.phase == "battle":
+        lines[0] += f", turn {game_row.turn}"
+    if game_row.paused_remaining is not None:
+        left = humanize_seconds(game_row.paused_remaining)
+        lines.append(f"Paused with {left} left on the clock.")
+    elif game_row.deadline is not None:
+        closes = "Setup closes" if game_row.phase == "setup" else "Turn closes"
+        left = humanize_seconds(game_row.deadline - now)
+        lines.append(f"{closes} {format_utc(game_row.deadline)} (in {left}).")
+    lines.append(game.summary(state, None))
+    return "\n".join(lines)
+
+
+def humanize_seconds(seconds: float) -> str:
+    from datetime import timedelta
+
+    return humanize(timedelta(seconds=max(0.0, seconds)))
+
+
+def send_board(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    state: Any,
+    player: PlayerRow,
+    *,
+    cause: InboundRow,
+    now: float,
+) -> None:
+    """The captain's board on request: text always, the image once the battle has a turn."""
+    assert game_row.id is not None
+    text = game.summary(state, player.key)
+    render = None
+    if game_row.phase != "setup":
+        last = max(0, game_row.turn - 1) if game_row.phase == "battle" else game_row.turn
+        render = _render("private_board", game_row, last, now, player=player.key)
+    reply(tx, game_row.id, cause, text, public=False, render=render)
+
+
+def _names(tx: Tx, game_id: int) -> dict[str, PlayerRow]:
+    return {p.key: p for p in tx.players(game_id)}
+
+
+def public_event_lines(events: Sequence[Event], names: Mapping[str, PlayerRow]) -> list[str]:
+    """Only the facts the public may know: shots, wrecks, eliminations, the result."""
+
+    def name(key: object) -> str:
+        player = names.get(str(key))
+        return player.name if player else str(key)
+
+    lines = []
+    shots = [e for e in events if e.type == "shot"]
+    if shots:
+        parts = [f"{name(e.data['player'])} {e.data['result']} {e.data['cell']}" for e in shots]
+        lines.append("Shots: " + ", ".join(parts) + ".")
+    for event in events:
+        if event.type == "destroyed":
+            cells = event.data.get("cells", [])
+            where = f"{cells[0]}-{cells[-1]}" if len(cells) > 1 else "".join(cells)
+            lines.append(
+                f"{name(event.data['player'])}'s {event.data['ship']} went down at {where}."
+            )
+        elif event.type == "eliminated":
+            lines.append(f"{name(event.data['player'])} is out of the battle.")
+    return lines
+
+
+def private_event_lines(events: Sequence[Event], key: str) -> list[str]:
+    """The captain's own movement facts: where their ships went, where they collided."""
+    lines = []
+    for event in events:
+        if event.data.get("player") != key:
+            continue
+        cells = event.data.get("cells", [])
+        where = f"{cells[0]}-{cells[-1]}" if len(cells) > 1 else "".join(cells)
+        if event.type == "moved":
+            lines.append(f"Your {event.data['ship']} moved to {where}.")
+        elif event.type == "rotated":
+            lines.append(f"Your {event.data['ship']} turned to {where}.")
+        elif event.type == "collision":
+            lines.append(f"Your {event.data['ship']} collided and stopped at {where}.")
+    return lines
+
+
+def result_text(game: Game[Any, Any], state: Any, names: Mapping[str, PlayerRow]) -> str:
+    outcome = game.outcome(state)
+    if outcome is None:
+        return ""
+    winners = [names[k].name if k in names else k for k in outcome.winners]
+    if outcome.draw:
+        if winners:
+            return "The battle ends in a draw between " + ", ".join(winners) + "."
+        return "The battle ends in a draw."
+    if winners:
+        return f"{winners[0]} wins the battle!"
+    return "The battle is over."
+
+
+def _store_turn(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    number: int,
+    resolution: Resolution[Any],
+    orders: list[dict[str, Any]],
+    now: float,
+) -> None:
+    assert game_row.id is not None
+    tx.add_turn(
+        TurnRow(
+            game_id=game_row.id,
+            number=number,
+            orders=dumps(orders),
+            events=dumps([e.record() for e in resolution.events]),
+            state=dumps(game.encode_state(resolution.state)),
+            resolved_at=now,
+            deadline=game_row.deadline,
+        )
+    )
+
+
+def start_battle(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    state: Any,
+    *,
+    now: float,
+    cause: InboundRow | None,
+) -> None:
+    """Close setup: random placements, turn 1 begins, everyone gets a board."""
+    from bot.host.commands import seeded
+
+    assert game_row.id is not None
+    resolution = game.start(state, seeded(game_row.seed, "start"))
+    game_row.phase = "battle"
+    game_row.turn = 1
+    game_row.deadline = now + game_row.turn_seconds
+    game_row.state = dumps(game.encode_state(resolution.state))
+    tx.save(game_row)
+    _store_turn(tx, game, game_row, 0, resolution, [], now)
+    names = _names(tx, game_row.id)
+    for index, notice in enumerate(getattr(resolution, "notices", ())):
+        if notice.to in names:
+            notify(tx, game_row, names[notice.to], notice.text, kind=f"start-notice:{index}")
+    alive = ", ".join(p.name for p in names.values())
+    text = (
+        f"{_title(game_row)}: the battle begins! {len(names)} captains: {alive}. "
+        f"Turn 1 closes {format_utc(game_row.deadline)}. "
+        "Shoot in public (`#bst H14`); move or rotate by DM."
+    )
+    _publish(tx, game, game_row, 0, resolution, text, names, now)
+    if cause is not None:
+        reply(tx, game_row.id, cause, f"Game {game_row.id} started.", public=False)
+
+
+def _publish(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    turn_number: int,
+    resolution: Resolution[Any],
+    public_text: str,
+    names: Mapping[str, PlayerRow],
+    now: float,
+) -> None:
+    """The public map, then a board for every captain whose fleet changed."""
+    assert game_row.id is not None
+    _enqueue(
+        tx,
+        game_id=game_row.id,
+        turn=turn_number,
+        kind="map",
+        recipient="public",
+        address=_address(game_row.platform, game_row.channel),
+        text=public_text,
+        render=_render("public_map", game_row, turn_number, now),
+        now=now,
+    )
+    for key in sorted(resolution.changed):
+        player = names.get(key)
+        if player is None:
+            continue
+        lines = [
+            f"{_title(game_row)}, after turn {turn_number}:"
+            if turn_number
+            else f"{_title(game_row)}: your fleet as the battle begins."
+        ]
+        lines += private_event_lines(resolution.events, key)
+        lines.append(game.summary(resolution.state, key))
+        _enqueue(
+            tx,
+            game_id=game_row.id,
+            turn=turn_number,
+            kind="board",
+            recipient=key,
+            address=_address(
+                player.platform, game_row.channel, user_id=player.user_id, user_name=player.name
+            ),
+            text="\n".join(lines),
+            render=_render("private_board", game_row, turn_number, now, player=key),
+            now=now,
+        )
+    if game.outcome(resolution.state) is not None:
+        _finish(tx, game, game_row, turn_number, resolution.state, names, now)
+
+
+def _finish(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    turn_number: int,
+    state: Any,
+    names: Mapping[str, PlayerRow],
+    now: float,
+) -> None:
+    assert game_row.id is not None
+    game_row.phase = "finished"
+    game_row.deadline = None
+    game_row.paused_remaining = None
+    game_row.finished_at = now
+    tx.save(game_row)
+    _enqueue(
+        tx,
+        game_id=game_row.id,
+        turn=turn_number,
+        kind="replay",
+        recipient="public",
+        address=_address(game_row.platform, game_row.channel),
+        text=f"{_title(game_row)}: the replay of the whole battle.",
+        render=_render("replay", game_row, turn_number, now),
+        now=now,
+    )
+
+
+def publish_turn(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    turn_number: int,
+    resolution: Resolution[Any],
+    orders: list[dict[str, Any]],
+    now: float,
+) -> None:
+    """Store a resolved turn and write its posts (the caller advanced the game)."""
+    assert game_row.id is not None
+    _store_turn(tx, game, game_row, turn_number, resolution, orders, now)
+    names = _names(tx, game_row.id)
+    lines = [f"{_title(game_row)}, turn {turn_number}:"]
+    lines += public_event_lines(resolution.events, names) or ["No shots this turn."]
+    result = result_text(game, resolution.state, names)
+    if result:
+        lines.append(result)
+    elif game_row.deadline is not None:
+        lines.append(f"Turn {game_row.turn} closes {format_utc(game_row.deadline)}.")
+    _publish(tx, game, game_row, turn_number, resolution, " ".join(lines), names, now)
+
+
+def apply_change(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    resolution: Resolution[Any],
+    *,
+    now: float,
+    cause: InboundRow,
+    headline: str,
+) -> None:
+    """A change between deadlines (leave, kick, end): save it and say what the public may know."""
+    assert game_row.id is not None
+    game_row.state = dumps(game.encode_state(resolution.state))
+    tx.save(game_row)
+    names = _names(tx, game_row.id)
+    lines = [headline, *public_event_lines(resolution.events, names)]
+    result = result_text(game, resolution.state, names)
+    if result:
+        lines.append(result)
+    reply(tx, game_row.id, cause, " ".join(lines), public=True)
+    if game.outcome(resolution.state) is None:
+        return
+    if game_row.phase == "battle":
+        # The replay ends on the game's final state (stored on the game row).
+        _finish(tx, game, game_row, max(0, game_row.turn - 1), resolution.state, names, now)
+    else:
+        game_row.phase = "finished"
+        game_row.deadline = None
+        game_row.finished_at = now
+        tx.save(game_row)

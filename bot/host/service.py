@@ -1,0 +1,163 @@
+"""The running host: commands, the turn clock, the relay and the alarm clock, wired once.
+
+Every platform adapter hands its messages to :meth:`Host.on_inbound`; the
+same :class:`~bot.host.commands.Commands`, :class:`~bot.host.turns.TurnClock`
+and :class:`~bot.host.outbox.Relay` serve Discord, X, the console, the demo and
+scripts. In production an APScheduler ``AsyncIOScheduler`` is the alarm clock:
+a ``date`` job armed at the earliest deadline in the database plus a sweeper
+every 30 s, both calling :meth:`Host.tick`, which is idempotent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+from bot.host.clock import Clock
+from bot.host.commands import Commands, Effect, Outcome
+from bot.host.messages import ChatAdapter, Inbound
+from bot.host.outbox import AttachmentSource, Relay
+from bot.host.turns import TurnClock
+from bot.store import DatabaseCursors, Store
+
+log = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 30.0
+
+
+class Host:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        adapters: Mapping[str, ChatAdapter],
+        attachments: AttachmentSource,
+        *,
+        admins: frozenset[str] = frozenset(),
+        default_turn: str = "8h",
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.adapters = dict(adapters)
+        self.commands = Commands(store, clock, admins=admins, default_turn=default_turn)
+        self.turns = TurnClock(store, clock, self.commands)
+        self.relay = Relay(store, clock, self.adapters, attachments)
+        self.cursors = DatabaseCursors(store)
+        self._wake_relay = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._scheduler: object | None = None
+        self._catching_up = False
+
+    # --- what adapters call ------------------------------------------------
+
+    async def on_inbound(self, inbound: Inbound) -> Effect:
+        """Record and carry out one message; the relay is woken to send the replies."""
+        effect = self.commands.handle(inbound)
+        if effect.outcome is Outcome.HELD and not self._catching_up:
+            await self.tick(send=False)
+        self._wake_relay.set()
+        self._arm_deadline()
+        return effect
+
+    # --- the clock ---------------------------------------------------------
+
+    async def catch_up(self) -> int:
+        """Ask every platform for what it still holds (before a deadline resolves)."""
+        handled = 0
+        self._catching_up = True
+        try:
+            for adapter in self.adapters.values():
+                try:
+                    handled += await adapter.fetch_since(self.cursors, self.on_inbound)
+                except Exception:
+                    # One platform down must not stop the others' turns.
+                    log.exception("catch-up from %s failed", adapter.platform)
+        finally:
+            self._catching_up = False
+        return handled
+
+    async def tick(self, *, send: bool = True) -> int:
+        """Resolve whatever is due (after catching up), then send. Idempotent."""
+        resolved = 0
+        if self.turns.due():
+            await self.catch_up()
+            resolved = self.turns.resolve_due()
+        if send:
+            await self.relay.flush()
+        else:
+            self._wake_relay.set()
+        self._arm_deadline()
+        return resolved
+
+    # --- production loop ---------------------------------------------------
+
+    async def run(self) -> None:
+        """Start the adapters, the alarm clock and the relay loop; run until cancelled."""
+        from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+        scheduler = AsyncIOScheduler(timezone=UTC)
+        scheduler.add_job(
+            self.tick,
+            "interval",
+            seconds=SWEEP_SECONDS,
+            id="sweeper",
+            max_instances=1,
+            coalesce=True,
+        )
+        scheduler.start()
+        self._scheduler = scheduler
+        self._arm_deadline()
+        self._tasks.append(asyncio.create_task(self._relay_loop()))
+        for adapter in self.adapters.values():
+            await adapter.start(self.on_inbound)
+        await self.tick()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await self.stop()
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for adapter in self.adapters.values():
+            try:
+                await adapter.stop()
+            except Exception:
+                log.exception("stopping %s", adapter.platform)
+        scheduler = self._scheduler
+        if scheduler is not None:
+            scheduler.shutdown(wait=False)  # type: ignore[attr-defined]
+            self._scheduler = None
+
+    def _arm_deadline(self) -> None:
+        """Arm the date job at the earliest deadline the database holds."""
+        scheduler = self._scheduler
+        if scheduler is None:
+            return
+        deadline = self.turns.next_deadline()
+        if deadline is None:
+            return
+        when = datetime.fromtimestamp(max(deadline, self.clock.now()), UTC)
+        scheduler.add_job(  # type: ignore[attr-defined]
+            self.tick,
+            "date",
+            run_date=when,
+            id="next-deadline",
+            replace_existing=True,
+            misfire_grace_time=None,
+        )
+
+    async def _relay_loop(self) -> None:
+        while True:
+            try:
+                await self.relay.flush()
+            except Exception:
+                log.exception("relay pass failed")
+            next_at = self.relay.next_attempt()
+            timeout = 60.0 if next_at is None else max(0.5, next_at - self.clock.now())
+            self._wake_relay.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake_relay.wait(), timeout=min(timeout, 60.0))

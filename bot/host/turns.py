@@ -1,0 +1,130 @@
+"""The turn clock: finding due turns and resolving each exactly once.
+
+The database is the schedule. A game row holds its turn number and deadline;
+anything that wakes up (the APScheduler date job armed for a deadline, the
+sweeper every 30 s, a script's ``@close``) calls :meth:`TurnClock.resolve_due`,
+which is idempotent: each resolution runs in one transaction that locks the
+game (``BEGIN IMMEDIATE`` on SQLite, ``FOR UPDATE`` on PostgreSQL), checks that
+the turn it means to close is still the one due (compare-and-set), resolves,
+stores the turn, advances the deadline and writes every post to the outbox. Two
+processes, a crash, a date job and the sweeper firing together: one
+resolution per turn, none skipped.
+
+Deadlines do not drift: each is the previous deadline plus the turn length.
+After downtime, every overdue turn resolves once, in order, with the orders
+stamped inside it; when a turn closes more than :data:`LATE_GRACE` seconds
+after its deadline, the next turn gets a full window from the moment it
+actually opens, so nobody loses a turn to the host's outage.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from bot.games.base import get_game
+from bot.host import posts
+from bot.host.clock import Clock
+from bot.host.commands import Commands, seeded
+from bot.store import Store, dumps, loads
+
+LATE_GRACE = 120.0
+log = logging.getLogger(__name__)
+
+
+class TurnClock:
+    def __init__(self, store: Store, clock: Clock, commands: Commands) -> None:
+        self.store = store
+        self.clock = clock
+        self.commands = commands
+
+    def due(self) -> list[tuple[int, int, float]]:
+        with self.store.transaction() as tx:
+            return tx.due_games(self.clock.now())
+
+    def next_deadline(self) -> float | None:
+        with self.store.transaction() as tx:
+            return tx.next_deadline()
+
+    def resolve_due(self) -> int:
+        """Resolve every turn that is due now; returns how many were resolved."""
+        resolved = 0
+        # A game several deadlines behind comes back due after each turn: loop
+        # until nothing is due, bounded so a bug cannot spin forever.
+        for _ in range(10_000):
+            due = self.due()
+            if not due:
+                break
+            progressed = False
+            for game_id, turn, _deadline in due:
+                if self.resolve_game(game_id, turn):
+                    resolved += 1
+                    progressed = True
+            if not progressed:
+                break
+        return resolved
+
+    def resolve_game(self, game_id: int, expected_turn: int) -> bool:
+        """Close ``expected_turn`` of a game if it is still the one due. Exactly once."""
+        now = self.clock.now()
+        with self.store.transaction() as tx:
+            game_row = tx.game(game_id, lock=True)
+            if (
+                game_row is None
+                or game_row.phase not in ("setup", "battle")
+                or game_row.turn != expected_turn
+                or game_row.deadline is None
+                or game_row.deadline > now
+            ):
+                return False
+            game = get_game(game_row.kind)
+            state = game.decode_state(loads(game_row.state))
+            deadline = game_row.deadline
+            late = now - deadline > LATE_GRACE
+            if game_row.phase == "setup":
+                return self._close_setup(tx, game, game_row, state, now=now, late=late)
+            standing = tx.standing_orders(game_id, expected_turn)
+            orders: dict[str, Any] = {}
+            records = []
+            for key, row in sorted(standing.items()):
+                data = loads(row.order)
+                if data.get("action") == "pass":
+                    continue
+                orders[key] = game.decode_order(data)
+                records.append({"player": key, **data})
+            resolution = game.resolve(state, orders, seeded(game_row.seed, "turn", expected_turn))
+            finished = game.outcome(resolution.state) is not None
+            game_row.state = dumps(game.encode_state(resolution.state))
+            if not finished:
+                game_row.turn = expected_turn + 1
+                base = now if late else deadline
+                game_row.deadline = base + game_row.turn_seconds
+            tx.save(game_row)
+            posts.publish_turn(tx, game, game_row, expected_turn, resolution, records, now)
+            for held in tx.held_inbound(game_id):
+                self.commands.rehandle_held(tx, held)
+            log.info("game %s: turn %s resolved", game_id, expected_turn)
+            return True
+
+    def _close_setup(
+        self, tx: Any, game: Any, game_row: Any, state: Any, *, now: float, late: bool
+    ) -> bool:
+        """The setup deadline: start with two captains or more, else give setup another window."""
+        players = tx.players(game_row.id)
+        if len(players) >= 2:
+            start_at = now if late else game_row.deadline
+            posts.start_battle(tx, game, game_row, state, now=start_at, cause=None)
+            return True
+        game_row.deadline = (now if late else game_row.deadline) + game_row.turn_seconds
+        tx.save(game_row)
+        posts.announce(
+            tx,
+            game_row,
+            kind=f"setup-extended:{int(game_row.deadline)}",
+            text=(
+                f"#bst game {game_row.id}: setup needs at least two captains; "
+                "it stays open for another turn. Send `join` to play."
+            ),
+            now=now,
+        )
+        return True

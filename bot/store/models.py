@@ -1,0 +1,138 @@
+"""The tables. Times are stored as UTC epoch seconds (floats) so SQLite and
+PostgreSQL compare them the same way and no time zone is ever lost."""
+
+from __future__ import annotations
+
+from sqlalchemy import Index, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class GameRow(SQLModel, table=True):
+    __tablename__ = "games"
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str
+    platform: str
+    channel: str = Field(index=True)
+    creator: str  # "platform:user_id" of the player who made the game
+    options: str  # JSON of the options as given
+    seed: int
+    phase: str  # setup | battle | finished
+    turn: int = 0
+    turn_seconds: float
+    deadline: float | None = None
+    paused_remaining: float | None = None
+    state: str  # the game's encoded state (JSON)
+    created_at: float
+    finished_at: float | None = None
+
+
+class PlayerRow(SQLModel, table=True):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("game_id", "platform", "user_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(index=True)
+    key: str  # the game's PlayerId
+    platform: str
+    user_id: str
+    name: str
+    avatar_url: str | None = None
+    join_order: int
+
+
+class InboundRow(SQLModel, table=True):
+    """Every message the host accepted for handling. The unique key makes a
+    redelivered message a no-op."""
+
+    __tablename__ = "inbound"
+    __table_args__ = (UniqueConstraint("platform", "message_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    platform: str
+    message_id: str
+    channel: str
+    user_id: str
+    user_name: str
+    avatar_url: str | None = None
+    is_channel_admin: bool = False
+    kind: str  # public | dm
+    text: str
+    sent_at: float
+    received_at: float
+    game_id: int | None = Field(default=None, index=True)
+    outcome: str = "handled"  # handled | refused | held (arrived for a turn not yet open)
+
+
+class OrderRow(SQLModel, table=True):
+    """Every accepted order, kept as history; the standing order of a player
+    for a turn is the newest active one."""
+
+    __tablename__ = "orders"
+    __table_args__ = (Index("ix_orders_game_turn", "game_id", "turn"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int
+    player_key: str
+    turn: int
+    order: str  # JSON (the game's encode_order)
+    text: str
+    inbound_id: int
+    sent_at: float
+    active: bool = True
+
+
+class TurnRow(SQLModel, table=True):
+    """A resolved turn: enough to replay the game. Number 0 is the close of setup."""
+
+    __tablename__ = "turns"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int
+    number: int
+    orders: str  # JSON list of {"player": key, ...order}
+    events: str  # JSON list of event records (player ids, not names)
+    state: str  # the state after this turn
+    resolved_at: float
+    deadline: float | None = None  # the deadline that followed this turn
+
+
+class OutboxRow(SQLModel, table=True):
+    """One outgoing message, written in the same transaction as its cause."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (
+        UniqueConstraint("game_id", "turn", "kind", "recipient"),
+        Index("ix_outbox_pending", "status", "next_attempt_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int  # 0 for messages about no game
+    turn: int
+    kind: str
+    recipient: str
+    address: str  # JSON of the Address
+    text: str
+    render: str = ""  # JSON of what to attach, rendered at send time
+    status: str = "pending"  # pending | sent | undeliverable
+    attempts: int = 0
+    next_attempt_at: float = 0.0
+    platform_message_id: str | None = None
+    error: str = ""
+    created_at: float
+
+
+class CursorRow(SQLModel, table=True):
+    __tablename__ = "cursors"
+
+    platform: str = Field(primary_key=True)
+    key: str = Field(primary_key=True)
+    value: str
+
+
+class SchemaVersionRow(SQLModel, table=True):
+    __tablename__ = "schema_version"
+
+    version: int = Field(primary_key=True)
+    applied_at: float

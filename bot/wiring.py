@@ -1,0 +1,49 @@
+"""Putting a host together: the store, the clock, the adapters and the renderers.
+
+This is the one place (with the ``bst`` command) that knows every part; the
+host itself never imports an adapter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+
+import bot.games.bst  # noqa: F401  (registers the game)
+from bot.config import Config
+from bot.host.attachments import AttachmentRenderer
+from bot.host.avatar_cache import AvatarCache
+from bot.host.clock import Clock
+from bot.host.messages import ChatAdapter
+from bot.host.service import Host
+from bot.store import Store
+
+
+def sqlite_url(path: str | Path) -> str:
+    return f"sqlite:///{Path(path)}"
+
+
+def build_host(
+    store: Store,
+    clock: Clock,
+    adapters: Mapping[str, ChatAdapter],
+    config: Config,
+    *,
+    avatar_fetch: Callable[[str], Awaitable[bytes]] | None = None,
+) -> Host:
+    cache_dir = config.render.avatar_cache_dir or None
+    avatars = AvatarCache(cache_dir=cache_dir, fetch=avatar_fetch)
+    attachments = AttachmentRenderer(store, avatars, replay_gif=config.render.replay_gif)
+    return Host(
+        store,
+        clock,
+        adapters,
+        attachments,
+        admins=frozenset(config.games.admins),
+        default_turn=config.games.turn,
+    )
+
+
+async def no_network(url: str) -> bytes:
+    """Avatar fetching for offline runs (scripts, the demo): always the generated avatar."""
+    raise OSError("offline: avatars are generated")
