@@ -1,0 +1,137 @@
+"""Post composition for X: the 280-character budget, the mute line, mentions.
+
+SDK-free on purpose: these are pure string functions the adapter and its tests
+share, and nothing here needs the network.
+
+X does not count characters the way Python does. Its ``twitter-text`` (v3)
+weighting gives code points in a few Latin/punctuation ranges a weight of 1
+and everything else (CJK, most emoji, many symbols) a weight of 2, counts any
+URL as 23 (every link is wrapped in t.co) and normalises to NFC first. We
+implement that table; for emoji sequences (ZWJ, skin tones, variation
+selectors) we count every code point, which over-counts slightly. Over-counting
+is the safe side: a post we think fits always fits, never the other way round.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+MAX_WEIGHT = 280
+URL_WEIGHT = 23
+MUTE_LINE = "mute #bst to hide BattleshipTwitter"
+ELLIPSIS = "…"
+
+# twitter-text v3 config: ranges of weight 1 (100/100); the default weight is 2.
+_LIGHT_RANGES = ((0, 4351), (8192, 8205), (8208, 8223), (8242, 8247))
+
+# A scheme URL, or a bare domain with a common TLD (X links "example.com" too).
+_URL = re.compile(
+    r"https?://[^\s]+"
+    r"|\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|co|me|ly|gg|app|dev|info|xyz|ai|tv)"
+    r"\b(?:/[^\s]*)?",
+    re.IGNORECASE,
+)
+_LEADING_MENTIONS = re.compile(r"^(?:\s*(?:\.)?@\w{1,15}\b)+\s*")
+# A line naming the game or the turn: kept whole when the body is shortened,
+# because it is what makes every post unique (X refuses duplicate posts).
+_TAG_LINE = re.compile(r"(?i)\b(?:game|turn)\b\s*#?\s*[\w-]*\d")
+
+
+def _char_weight(char: str) -> int:
+    point = ord(char)
+    for low, high in _LIGHT_RANGES:
+        if low <= point <= high:
+            return 1
+    return 2
+
+
+def weighted_length(text: str) -> int:
+    """The length X charges for ``text`` against the 280 limit."""
+    text = unicodedata.normalize("NFC", text)
+    total = 0
+    position = 0
+    for match in _URL.finditer(text):
+        total += sum(_char_weight(c) for c in text[position : match.start()])
+        total += URL_WEIGHT
+        position = match.end()
+    total += sum(_char_weight(c) for c in text[position:])
+    return total
+
+
+def strip_leading_mentions(text: str) -> str:
+    """``@bstbot @friend #bst H14`` → ``#bst H14``.
+
+    Replies on X start with the handles of everyone in the thread; they are
+    addressing, not content. Mentions later in the text are left alone (the
+    host's parser ignores them).
+    """
+    return _LEADING_MENTIONS.sub("", text, count=1).strip()
+
+
+def unescape_post_text(text: str) -> str:
+    """X's v2 API returns ``&amp;``, ``&lt;``, ``&gt;`` in post text."""
+    return html.unescape(text)
+
+
+def _truncate(text: str, budget: int) -> str:
+    """The longest prefix of ``text`` that, with an ellipsis, weighs ≤ ``budget``."""
+    if weighted_length(text) <= budget:
+        return text
+    room = budget - _char_weight(ELLIPSIS)
+    if room <= 0:
+        return ""
+    # Drop whole words first (so a URL is never cut in half), then characters.
+    words = text.split(" ")
+    while len(words) > 1 and weighted_length(" ".join(words)) > room:
+        words.pop()
+    candidate = " ".join(words)
+    while candidate and weighted_length(candidate) > room:
+        candidate = candidate[:-1]
+    return candidate.rstrip() + ELLIPSIS if candidate.strip() else ""
+
+
+def compose_post(text: str, *, limit: int = MAX_WEIGHT) -> str:
+    """The text of a public post: ``text`` shortened to fit, then the mute line.
+
+    Every public post of the host ends with :data:`MUTE_LINE` (rules §6) so
+    people who do not play can mute the tag. When the whole does not fit,
+    lines naming the game or turn (see ``_TAG_LINE``) stay intact and the
+    other lines are shortened from the end with "…", because the tag keeps
+    consecutive posts distinct and the mute line is not optional.
+    """
+    lines = [line.rstrip() for line in text.strip().splitlines()]
+    lines = [line for line in lines if line.strip() != MUTE_LINE]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    tail = "\n\n" + MUTE_LINE if lines else MUTE_LINE
+    whole = "\n".join(lines) + tail
+    if weighted_length(whole) <= limit:
+        return whole
+
+    tag_lines = [i for i, line in enumerate(lines) if _TAG_LINE.search(line)][:1]
+    budget = limit - weighted_length(tail)
+    budget -= sum(weighted_length(lines[i]) + 1 for i in tag_lines)  # + its line break
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        if index in tag_lines:
+            kept.append(line)
+            continue
+        separator = 1 if kept else 0
+        if budget <= separator:
+            continue
+        cost = weighted_length(line) + separator
+        if cost <= budget:
+            kept.append(line)
+            budget -= cost
+        else:
+            short = _truncate(line, budget - separator)
+            if short:
+                kept.append(short)
+            budget = 0
+    # The tag line alone may be too long (a bug upstream): cut it as a last resort.
+    result = "\n".join(kept) + tail
+    if weighted_length(result) > limit:
+        result = _truncate("\n".join(kept), limit - weighted_length(tail)) + tail
+    return result

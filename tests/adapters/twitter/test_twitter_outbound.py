@@ -1,0 +1,211 @@
+"""Posts, DMs, media uploads and how X's failures become DeliveryErrors."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from conftest import ALICE, BOB, SECRETS
+from fake_x_api import Failure, x_error
+
+from bot.adapters.twitter_adapter import TwitterCredentials
+from bot.adapters.twitter_text import MUTE_LINE, weighted_length
+from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
+
+PUBLIC = Address("twitter", channel="timeline")
+TO_ALICE = Address("twitter", channel="timeline", user_id=ALICE, user_name="@alice")
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 10_000  # ~2.4 MiB: three chunks
+MP4 = b"\x00\x00\x00\x18ftypmp42" + b"\x01" * 1_500_000
+
+
+def image(alt: str = "") -> Attachment:
+    return Attachment(AttachmentKind.IMAGE, "map.png", PNG, "image/png", alt_text=alt)
+
+
+async def test_a_public_post_carries_the_mute_line_and_replies_when_asked(fake_x, make_adapter):
+    adapter = make_adapter()
+    post_id = await adapter.send(
+        Address("twitter", channel="timeline", reply_to="1800000000000000123"),
+        Outbound("#bst game 7 · turn 4\nH14: hit!", key="out-1"),
+    )
+    (post,) = fake_x.posts
+    assert post["id"] == post_id
+    assert post["text"].endswith("\n\n" + MUTE_LINE)
+    assert post["reply"] == {"in_reply_to_tweet_id": "1800000000000000123"}
+
+
+async def test_long_public_posts_fit_280_weighted_chars_keeping_tag_and_mute_line(
+    fake_x, make_adapter
+):
+    body = "\n".join(
+        ["#bst game 7 · turn 12", "盤面 🚢 " * 40, "details https://example.org/replay/7 " * 10]
+    )
+    await make_adapter().send(PUBLIC, Outbound(body, key="out-2"))
+    text = fake_x.posts[0]["text"]
+    assert weighted_length(text) <= 280
+    assert text.startswith("#bst game 7 · turn 12\n")
+    assert text.endswith(MUTE_LINE)
+    assert "…" in text
+
+
+async def test_an_image_is_uploaded_in_chunks_with_alt_text(fake_x, make_adapter):
+    await make_adapter().send(
+        PUBLIC, Outbound("#bst game 1 · turn 2", attachments=[image("The public map")], key="k")
+    )
+    (media_id,) = fake_x.uploads
+    upload = fake_x.uploads[media_id]
+    assert upload["media_category"] == "tweet_image"
+    assert upload["media_type"] == "image/png"
+    assert sorted(upload["chunks"]) == [0, 1, 2]
+    assert all(len(c) <= 1024 * 1024 for c in upload["chunks"].values())
+    assert upload["data"] == PNG
+    assert fake_x.metadata == [
+        {"id": media_id, "metadata": {"alt_text": {"text": "The public map"}}}
+    ]
+    assert fake_x.posts[0]["media"] == {"media_ids": [media_id]}
+
+
+async def test_a_video_upload_waits_for_processing(fake_x, make_adapter, sleeps):
+    fake_x.processing_states = ["in_progress", "in_progress", "succeeded"]
+    video = Attachment(AttachmentKind.VIDEO, "replay.mp4", MP4, "video/mp4", alt_text="replay")
+    await make_adapter().send(PUBLIC, Outbound("#bst game 1 ends", attachments=[video], key="v"))
+    (media_id,) = fake_x.uploads
+    assert fake_x.uploads[media_id]["media_category"] == "tweet_video"
+    assert fake_x.status_polls == [media_id] * 3
+    assert sleeps == [5.0, 10.0, 10.0]  # check_after_secs, injected sleep
+    assert fake_x.metadata == []  # alt text is for images and GIFs
+    assert fake_x.posts[0]["media"] == {"media_ids": [media_id]}
+
+
+async def test_a_failed_processing_is_permanent(fake_x, make_adapter):
+    fake_x.processing_states = ["failed"]
+    video = Attachment(AttachmentKind.VIDEO, "replay.mp4", MP4, "video/mp4")
+    with pytest.raises(DeliveryError) as caught:
+        await make_adapter().send(PUBLIC, Outbound("#bst game 1 ends", attachments=[video]))
+    assert caught.value.permanent
+    assert fake_x.posts == []
+
+
+async def test_a_dm_carries_the_board_image(fake_x, make_adapter):
+    event_id = await make_adapter().send(
+        TO_ALICE, Outbound("Turn 4: your board", attachments=[image("your board")], key="dm-1")
+    )
+    ((participant, body),) = fake_x.dms
+    (media_id,) = fake_x.uploads
+    assert participant == ALICE
+    assert body == {"text": "Turn 4: your board", "attachments": [{"media_id": media_id}]}
+    assert fake_x.uploads[media_id]["media_category"] == "dm_image"
+    assert event_id.isdigit()
+    assert MUTE_LINE not in body["text"]  # DMs are not posts
+
+
+async def test_429_gives_retry_after_from_the_reset_header(fake_x, make_adapter, clock):
+    reset = int(clock.now) + 120
+    fake_x.fail(
+        "POST /2/tweets",
+        Failure(
+            429,
+            x_error(429, "Too Many Requests", "Too Many Requests", 88),
+            {
+                "x-rate-limit-limit": "100",
+                "x-rate-limit-remaining": "0",
+                "x-rate-limit-reset": str(reset),
+            },
+        ),
+    )
+    with pytest.raises(DeliveryError) as caught:
+        await make_adapter().send(PUBLIC, Outbound("#bst turn 1"))
+    assert caught.value.retry_after == pytest.approx(120)
+    assert not caught.value.permanent
+
+
+async def test_a_spent_budget_fails_before_calling_x(fake_x, make_adapter, clock):
+    reset = int(clock.now) + 900
+    fake_x.extra_headers["POST /2/tweets"] = {
+        "x-rate-limit-limit": "100",
+        "x-rate-limit-remaining": "0",
+        "x-rate-limit-reset": str(reset),
+    }
+    adapter = make_adapter()
+    await adapter.send(PUBLIC, Outbound("#bst turn 1"))
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.send(PUBLIC, Outbound("#bst turn 2"))
+    assert caught.value.retry_after == pytest.approx(900)
+    assert len(fake_x.calls("POST", "/2/tweets")) == 1
+    clock.now = reset + 1  # the window reset: sending works again
+    await adapter.send(PUBLIC, Outbound("#bst turn 2"))
+    assert len(fake_x.posts) == 2
+
+
+async def test_503_is_retryable(fake_x, make_adapter):
+    fake_x.fail(
+        "POST /2/tweets",
+        Failure(503, x_error(503, "Service Unavailable", "Service Unavailable", 130)),
+    )
+    with pytest.raises(DeliveryError) as caught:
+        await make_adapter().send(PUBLIC, Outbound("#bst turn 1"))
+    assert not caught.value.permanent and caught.value.retry_after is None
+
+
+async def test_a_duplicate_403_counts_as_posted(fake_x, make_adapter):
+    adapter = make_adapter()
+    first = await adapter.send(PUBLIC, Outbound("#bst game 3 · turn 5", key="outbox-41"))
+    again = await adapter.send(PUBLIC, Outbound("#bst game 3 · turn 5", key="outbox-41"))
+    assert first.isdigit()
+    assert again == "duplicate:outbox-41"
+    assert len(fake_x.posts) == 1
+
+
+async def test_a_dm_to_someone_who_takes_no_dms_is_permanent(fake_x, make_adapter):
+    fake_x.closed_dms.add(BOB)
+    with pytest.raises(DeliveryError) as caught:
+        await make_adapter().send(Address("twitter", user_id=BOB), Outbound("Turn 1: your board"))
+    assert caught.value.permanent
+    assert "cannot send messages" in str(caught.value)
+
+
+async def test_bad_credentials_are_permanent_and_never_quoted(fake_x, make_adapter):
+    wrong = TwitterCredentials(
+        "FAKEWRONGKEY", "FAKEWRONGSECRET", "1-FAKEWRONGTOKEN", "FAKEWRONGACCESSSECRET"
+    )
+    with pytest.raises(DeliveryError) as caught:
+        await make_adapter(credentials=wrong).send(PUBLIC, Outbound("#bst turn 1"))
+    assert caught.value.permanent
+    text = f"{caught.value} {caught.value!r} {caught.value.args}"
+    assert "401" in text and "X_API_KEY" in text
+    assert "FAKEWRONG" not in text
+    assert caught.value.__context__ is None and caught.value.__cause__ is None
+
+
+async def test_credentials_never_reach_logs_or_errors(fake_x, make_adapter, caplog, credentials):
+    caplog.set_level(logging.DEBUG)
+    adapter = make_adapter()
+    fake_x.mention(ALICE, "@bstbot #bst H14")
+    fake_x.dm(ALICE, "board")
+    from conftest import Collector, MemoryCursors
+
+    await adapter.fetch_since(MemoryCursors(), Collector())
+    await adapter.send(PUBLIC, Outbound("#bst turn 1", attachments=[image("map")]))
+    errors: list[BaseException] = []
+    fake_x.fail("POST /2/tweets", Failure(503, x_error(503, "Service Unavailable", "x", 130)))
+    fake_x.closed_dms.add(BOB)
+    for address, outbound in (
+        (PUBLIC, Outbound("#bst turn 2")),
+        (Address("twitter", user_id=BOB), Outbound("hi")),
+        (PUBLIC, Outbound("#bst turn 1")),  # duplicate: not an error, logged
+    ):
+        try:
+            await adapter.send(address, outbound)
+        except DeliveryError as error:
+            errors.append(error)
+    assert len(errors) == 2
+    haystack = (
+        caplog.text
+        + " ".join(f"{r.getMessage()} {r.args}" for r in caplog.records)
+        + " ".join(f"{e} {e!r}" for e in errors)
+        + repr(credentials)
+        + repr(adapter)
+    )
+    for value in SECRETS:
+        assert value not in haystack
+    assert any("X API request" in r.getMessage() for r in caplog.records)  # logging was on

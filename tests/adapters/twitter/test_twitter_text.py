@@ -1,0 +1,57 @@
+"""Post composition: X's weighted length, the mute line, leading mentions."""
+
+from __future__ import annotations
+
+from bot.adapters.twitter_adapter import TwitterCredentials
+from bot.adapters.twitter_text import (
+    MUTE_LINE,
+    compose_post,
+    strip_leading_mentions,
+    weighted_length,
+)
+
+
+def test_urls_count_23_and_cjk_and_emoji_count_2():
+    assert weighted_length("abc") == 3
+    assert weighted_length("https://example.org/a/very/long/path/indeed/yes") == 23
+    assert weighted_length("see example.com") == 4 + 23
+    assert weighted_length("盤面") == 4
+    assert weighted_length("🚢") == 2
+    assert weighted_length("…") == 2
+
+
+def test_leading_mentions_are_stripped_but_not_later_ones():
+    assert strip_leading_mentions("@bstbot #bst H14") == "#bst H14"
+    assert strip_leading_mentions("@bstbot @alice  #bst join") == "#bst join"
+    assert strip_leading_mentions("#bst kick @mallory") == "#bst kick @mallory"
+
+
+def test_every_post_ends_with_the_mute_line_once():
+    assert compose_post("#bst game 2 · turn 1") == "#bst game 2 · turn 1\n\n" + MUTE_LINE
+    assert compose_post("hello\n\n" + MUTE_LINE).count(MUTE_LINE) == 1
+
+
+def test_a_long_post_keeps_the_tag_line_and_fits():
+    text = "Shots this turn: " + ", ".join(f"@captain{n} H{n}" for n in range(60))
+    text += "\n#bst game 9 · turn 31 · next in 8 h"
+    post = compose_post(text)
+    assert weighted_length(post) <= 280
+    assert "#bst game 9 · turn 31 · next in 8 h" in post
+    assert post.endswith(MUTE_LINE)
+    assert "…" in post
+
+
+def test_credentials_repr_hides_values():
+    creds = TwitterCredentials("k1", "s1", "t1", "a1", "b1")
+    assert "k1" not in repr(creds) and "s1" not in str(creds)
+
+
+def test_the_spec_check_is_not_vacuous(x_spec):
+    import pytest
+    from fake_x_api import SpecViolation
+
+    with pytest.raises(SpecViolation):
+        x_spec.validate_response("POST", "/2/tweets", 201, "application/json", {"data": {"id": 7}})
+    with pytest.raises(SpecViolation):
+        x_spec.validate_query("GET", "/2/dm_events", {"dm_event.fields": "sender_id"})
+    x_spec.validate_query("GET", "/2/users/1/mentions", {"tweet.fields": "created_at"})
