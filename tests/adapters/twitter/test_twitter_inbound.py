@@ -6,7 +6,7 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
-from conftest import ALICE, BOB, MALLORY, Collector, MemoryCursors
+from x_support import ALICE, BOB, MALLORY, Collector, MemoryCursors
 
 from bot.adapters.twitter_adapter import DM_CURSOR, MENTIONS_CURSOR
 from bot.config import TwitterConfig

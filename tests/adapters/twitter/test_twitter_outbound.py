@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 
 import pytest
-from conftest import ALICE, BOB, SECRETS
 from fake_x_api import Failure, x_error
+from x_support import ALICE, BOB, SECRETS
 
 from bot.adapters.twitter_adapter import TwitterCredentials
 from bot.adapters.twitter_text import MUTE_LINE, weighted_length
@@ -182,7 +182,7 @@ async def test_credentials_never_reach_logs_or_errors(fake_x, make_adapter, capl
     adapter = make_adapter()
     fake_x.mention(ALICE, "@bstbot #bst H14")
     fake_x.dm(ALICE, "board")
-    from conftest import Collector, MemoryCursors
+    from x_support import Collector, MemoryCursors
 
     await adapter.fetch_since(MemoryCursors(), Collector())
     await adapter.send(PUBLIC, Outbound("#bst turn 1", attachments=[image("map")]))

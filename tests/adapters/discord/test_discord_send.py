@@ -1,0 +1,151 @@
+"""Sending: channel messages and DMs with nonces, attachments, and Discord's errors as DeliveryError."""
+
+from __future__ import annotations
+
+import pytest
+from discord_fake import CHANNEL_ID, DM_CHANNEL_ID, TOKEN, USER_ID
+
+from bot.adapters.discord_adapter import MAX_UPLOAD_BYTES, nonce_for
+from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
+
+PUBLIC = Address("discord", channel=str(CHANNEL_ID))
+PRIVATE = Address("discord", channel=str(CHANNEL_ID), user_id=str(USER_ID))
+CHANNEL_MESSAGES = rf"/channels/{CHANNEL_ID}/messages"
+DM_MESSAGES = rf"/channels/{DM_CHANNEL_ID}/messages"
+
+
+async def test_a_public_post_carries_a_nonce_from_the_outbox_key(adapter, fake_discord):
+    first = await adapter.send(PUBLIC, Outbound("Turn 3 resolved.", key="outbox-41"))
+    await adapter.send(PUBLIC, Outbound("Turn 3 resolved.", key="outbox-41"))  # a retry
+    await adapter.send(PUBLIC, Outbound("Turn 4 resolved.", key="outbox-42"))
+
+    sent = fake_discord.requests_to("POST", CHANNEL_MESSAGES)
+    nonces = [r.json["nonce"] for r in sent]
+    assert nonces[0] == nonces[1] != nonces[2]
+    assert nonces[0] == str(nonce_for("outbox-41"))
+    assert all(len(n) <= 25 for n in nonces)
+    assert all(r.json["enforce_nonce"] is True for r in sent)
+    assert first.isdigit()
+
+
+def test_nonces_are_stable_and_distinct():
+    assert nonce_for("k") == nonce_for("k")
+    assert nonce_for("k") != nonce_for("k", 1) != nonce_for("j")
+    assert nonce_for("") is None
+
+
+async def test_a_private_message_opens_the_dm_channel(adapter, fake_discord):
+    await adapter.send(PRIVATE, Outbound("Your board after turn 3.", key="outbox-7"))
+    [opened] = fake_discord.requests_to("POST", "/users/@me/channels")
+    assert opened.json == {"recipient_id": USER_ID}
+    [message] = fake_discord.requests_to("POST", DM_MESSAGES)
+    assert message.json["content"] == "Your board after turn 3."
+    assert message.json["nonce"] == str(nonce_for("outbox-7"))
+
+
+async def test_closed_dms_are_a_permanent_failure(adapter, fake_discord):
+    fake_discord.fail_next(
+        "POST", DM_MESSAGES, 403, {"message": "Cannot send messages to this user", "code": 50007}
+    )
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.send(PRIVATE, Outbound("Your board.", key="outbox-8"))
+    assert caught.value.permanent is True
+    assert "50007" in str(caught.value)
+    assert TOKEN not in str(caught.value)
+
+
+async def test_a_rate_limit_says_when_to_retry(adapter, fake_discord):
+    fake_discord.fail_next(
+        "POST",
+        CHANNEL_MESSAGES,
+        429,
+        {"message": "You are being rate limited.", "retry_after": 64.57, "global": False},
+        headers={"Retry-After": "65", "Via": "1.1 google", "X-RateLimit-Scope": "user"},
+    )
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.send(PUBLIC, Outbound("Turn 5.", key="outbox-9"))
+    assert caught.value.retry_after == pytest.approx(64.57)
+    assert caught.value.permanent is False
+
+
+async def test_a_cloudflare_429_without_body_still_gives_retry_after(adapter, fake_discord):
+    fake_discord.fail_next(
+        "POST", CHANNEL_MESSAGES, 429, {"message": "rate limited"}, headers={"Retry-After": "12"}
+    )
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.send(PUBLIC, Outbound("Turn 5.", key="outbox-10"))
+    assert caught.value.retry_after == 12.0
+
+
+async def test_a_server_error_is_retryable(adapter, fake_discord):
+    fake_discord.fail_next(
+        "POST", CHANNEL_MESSAGES, 503, {"message": "Service Unavailable", "code": 0}
+    )
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.send(PUBLIC, Outbound("Turn 6.", key="outbox-11"))
+    assert caught.value.permanent is False
+    assert caught.value.retry_after is None
+
+
+async def test_a_deleted_channel_is_permanent(adapter, fake_discord):
+    fake_discord.fail_next(
+        "POST", CHANNEL_MESSAGES, 404, {"message": "Unknown Channel", "code": 10003}
+    )
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.send(PUBLIC, Outbound("Turn 7.", key="outbox-12"))
+    assert caught.value.permanent is True
+
+
+async def test_images_are_uploaded_and_an_oversized_video_becomes_a_note(adapter, fake_discord):
+    image = Attachment(
+        AttachmentKind.IMAGE, "turn-3.png", b"\x89PNG" + b"0" * 100, "image/png", "the map"
+    )
+    video = Attachment(
+        AttachmentKind.VIDEO, "replay.mp4", b"0" * (MAX_UPLOAD_BYTES + 1), "video/mp4"
+    )
+    await adapter.send(PUBLIC, Outbound("Game over.", attachments=(image, video), key="outbox-13"))
+    [message] = fake_discord.requests_to("POST", CHANNEL_MESSAGES)
+    assert [f[1] for f in message.files] == ["turn-3.png"]
+    assert message.files[0][2] == image.data
+    assert message.json["attachments"][0]["filename"] == "turn-3.png"
+    assert message.json["attachments"][0]["description"] == "the map"
+    assert message.json["content"].startswith("Game over.\n")
+    assert "replay.mp4 not attached" in message.json["content"]
+
+
+async def test_long_text_is_split_each_part_with_its_own_nonce(adapter, fake_discord):
+    text = "\n".join(f"line {i:04d} " + "x" * 40 for i in range(100))  # ~5000 characters
+    await adapter.send(PUBLIC, Outbound(text, key="outbox-14"))
+    sent = fake_discord.requests_to("POST", CHANNEL_MESSAGES)
+    assert len(sent) == 3
+    assert all(len(r.json["content"]) <= 2000 for r in sent)
+    assert "\n".join(r.json["content"] for r in sent) == text
+    assert len({r.json["nonce"] for r in sent}) == 3
+
+
+async def test_a_reply_to_a_typed_move_threads_under_it(adapter, fake_discord):
+    address = Address("discord", channel=str(CHANNEL_ID), reply_to="1100000000000000999")
+    await adapter.send(address, Outbound("Ahab fires at H14.", key="outbox-15"))
+    [message] = fake_discord.requests_to("POST", CHANNEL_MESSAGES)
+    assert str(message.json["message_reference"]["message_id"]) == "1100000000000000999"
+    assert message.json["message_reference"]["fail_if_not_exists"] is False
+
+
+async def test_mentions_never_ping_everyone(adapter, fake_discord):
+    await adapter.send(PUBLIC, Outbound("@everyone Captain <@1> sank.", key="outbox-16"))
+    [message] = fake_discord.requests_to("POST", CHANNEL_MESSAGES)
+    assert "everyone" not in message.json["allowed_mentions"]["parse"]
+
+
+async def test_nonsense_addresses_are_permanent(adapter):
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.send(Address("discord", channel=""), Outbound("hello"))
+    assert caught.value.permanent
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.send(Address("twitter", channel="1"), Outbound("hello"))
+    assert caught.value.permanent
+
+
+async def test_the_token_is_sent_as_a_bot_token_and_never_shown(adapter, fake_discord):
+    assert fake_discord.requests[0].authorization == f"Bot {TOKEN}"
+    assert TOKEN not in repr(adapter)
