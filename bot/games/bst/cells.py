@@ -59,7 +59,9 @@ def parse_cell(text: str) -> Cell:
         )
     col = int(match.group(2))
     if col < 1:
-        raise OrderSyntaxError(f"columns start at 1: expected a cell such as H14, got {text.strip()!r}")
+        raise OrderSyntaxError(
+            f"columns start at 1: expected a cell such as H14, got {text.strip()!r}"
+        )
     return Cell(row_index(match.group(1)), col - 1)
 
 
@@ -67,6 +69,6 @@ def looks_like_cell(text: str) -> bool:
     return _CELL.match(text) is not None
 
 
-def cells_text(cells: "list[Cell] | tuple[Cell, ...] | frozenset[Cell]") -> list[str]:
+def cells_text(cells: list[Cell] | tuple[Cell, ...] | frozenset[Cell]) -> list[str]:
     """Canonical, sorted text of some cells (the record's order)."""
     return [str(cell) for cell in sorted(cells)]

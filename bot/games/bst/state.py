@@ -1,0 +1,82 @@
+"""The state of one bst game: frozen values, changed only by the rules in rules.py.
+
+A :class:`BstState` holds the options, the phase and turn, every captain in
+join order with their fleet (hidden from others, shown only through views), and
+the public facts of the last resolved turn (its shots) plus each captain's own
+collision cells from it (private).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from bot.games.base import PlayerId
+from bot.games.bst.cells import Cell
+from bot.games.bst.fleet import Ship
+from bot.games.bst.options import BstOptions
+from bot.games.bst.views import CaptainStatus, Phase
+
+
+@dataclass(frozen=True)
+class Captain:
+    """One player. ``ships`` is empty until a placement stands (or for a setup leaver);
+    ``awaiting`` marks a late joiner who is placed at random when the turn closes."""
+
+    id: PlayerId
+    name: str
+    status: CaptainStatus = CaptainStatus.ALIVE
+    ships: tuple[Ship, ...] = ()
+    awaiting: bool = False
+    placed_at_random: bool = False
+
+    @property
+    def afloat(self) -> bool:
+        """Still has an undestroyed ship (the test of §5.3)."""
+        return any(not ship.destroyed for ship in self.ships)
+
+    @property
+    def in_battle(self) -> bool:
+        """May give battle orders: alive, and not waiting for a late placement."""
+        return self.status is CaptainStatus.ALIVE and not self.awaiting and bool(self.ships)
+
+
+@dataclass(frozen=True)
+class ShotRecord:
+    """A shot of the last resolved turn (public)."""
+
+    shooter: PlayerId
+    cell: Cell
+    hit: bool
+
+
+@dataclass(frozen=True)
+class BstState:
+    options: BstOptions
+    phase: Phase = Phase.SETUP
+    turn: int = 0
+    captains: tuple[Captain, ...] = ()
+    last_shots: tuple[ShotRecord, ...] = ()
+    last_collisions: tuple[tuple[PlayerId, tuple[Cell, ...]], ...] = ()
+    """Per captain, their own cells or proposed cells that collided last turn (private)."""
+    winners: tuple[PlayerId, ...] = ()
+    draw: bool = False
+
+    @cached_property
+    def index(self) -> dict[PlayerId, int]:
+        """Captain id → position in ``captains``: lookups stay O(1) with thousands of captains."""
+        return {captain.id: i for i, captain in enumerate(self.captains)}
+
+    def captain(self, player: PlayerId) -> Captain | None:
+        position = self.index.get(player)
+        return None if position is None else self.captains[position]
+
+    def on_board(self, cell: Cell) -> bool:
+        return 0 <= cell.row < self.options.rows and 0 <= cell.col < self.options.cols
+
+    @cached_property
+    def collision_map(self) -> dict[PlayerId, tuple[Cell, ...]]:
+        return dict(self.last_collisions)
+
+    def collisions_of(self, player: PlayerId) -> tuple[Cell, ...]:
+        return self.collision_map.get(player, ())

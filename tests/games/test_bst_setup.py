@@ -1,0 +1,289 @@
+"""Rules §1-§3: options, joining, placement and the start of the battle."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from bst_helpers import join, new, pid, place, setup
+
+from bot.games.base import (
+    Channel,
+    IllegalOrderError,
+    OptionError,
+    PlacementError,
+    PlayerRef,
+    WrongChannelError,
+    get_game,
+)
+from bot.games.bst import BST, Place
+from bot.games.bst.cells import Cell
+from bot.games.bst.views import CaptainStatus, Phase
+
+
+def test_registered_as_bst() -> None:
+    assert get_game("bst") is BST
+    assert get_game("BST") is BST
+
+
+def test_1_default_board_is_20x20_and_options_canonical() -> None:
+    state = BST.new_game({})
+    assert BST.record_board(state) == {"rows": 20, "cols": 20}
+    assert BST.options(state) == {
+        "turn": "8h",
+        "shots": "after_moves",
+        "placement_conflicts": "first_come",
+        "loadouts": "both",
+        "max_turns": "none",
+        "setup_deadline": "none",
+        "late_join": "off",
+    }
+
+
+def test_1_size_square_or_rows_by_cols() -> None:
+    assert BST.record_board(BST.new_game({"size": "8"})) == {"rows": 8, "cols": 8}
+    assert BST.record_board(BST.new_game({"size": "8x12"})) == {"rows": 8, "cols": 12}
+    assert BST.record_board(BST.new_game({"size": "702x999"})) == {"rows": 702, "cols": 999}
+
+
+@pytest.mark.parametrize("size", ["3", "703x10", "10x1000", "ten", "4x3"])
+def test_1_size_out_of_range_refused(size: str) -> None:
+    with pytest.raises(OptionError, match="size"):
+        BST.new_game({"size": size})
+
+
+def test_options_parsed_and_kept_canonical() -> None:
+    state = BST.new_game(
+        {
+            "turn": "90m",
+            "shots": "before_moves",
+            "placement_conflicts": "both_retry",
+            "loadouts": "carrier",
+            "max_turns": "12",
+            "setup_deadline": "1d",
+            "late_join": "yes",
+        }
+    )
+    assert BST.options(state) == {
+        "turn": "1h30m",
+        "shots": "before_moves",
+        "placement_conflicts": "both_retry",
+        "loadouts": "carrier+submarine",
+        "max_turns": "12",
+        "setup_deadline": "1d",
+        "late_join": "on",
+    }
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"colour": "red"}, "colour"),
+        ({"turn": "soon"}, "turn"),
+        ({"shots": "never"}, "shots"),
+        ({"max_turns": "-2"}, "max_turns"),
+        ({"late_join": "maybe"}, "late_join"),
+        ({"loadouts": "battleship"}, "loadouts"),
+    ],
+)
+def test_bad_options_refused_naming_them(options: dict[str, str], named: str) -> None:
+    with pytest.raises(OptionError, match=named):
+        BST.new_game(options)
+
+
+def test_unknown_option_lists_the_known_keys() -> None:
+    with pytest.raises(OptionError, match="placement_conflicts"):
+        BST.new_game({"speed": "fast"})
+
+
+def test_3_join_twice_refused() -> None:
+    state = join(new(), "ahab")
+    with pytest.raises(IllegalOrderError, match="already joined"):
+        join(state, "ahab")
+
+
+def test_3_placement_example_orientation_sub_top_left_carrier_below() -> None:
+    state = place(join(new(), "ahab"), "ahab", "sub: A2\ncarrier: C1-C5")
+    captain = state.captain(pid("ahab"))
+    assert captain is not None
+    carrier, sub = captain.ships
+    assert sub.cells == (Cell(0, 1),)  # row A is the top, column 2 from the left
+    assert carrier.cells == tuple(Cell(2, c) for c in range(5))  # a row below it
+
+
+def test_3_placement_acknowledged_privately_listing_the_fleet() -> None:
+    state = join(new(), "ahab")
+    accepted = BST.accept(
+        state, pid("ahab"), BST.parse("sub: A2\ncarrier: C1-C5"), Channel.PRIVATE, random.Random(0)
+    )
+    assert accepted.standing is None
+    (notice,) = accepted.notices
+    assert notice.to == pid("ahab")
+    assert "carrier C1-C5" in notice.text and "submarine A2" in notice.text
+
+
+def test_3_placement_in_public_refused_without_echoing_cells() -> None:
+    state = join(new(), "ahab")
+    with pytest.raises(WrongChannelError) as caught:
+        BST.accept(
+            state,
+            pid("ahab"),
+            BST.parse("sub: A2, carrier: C1-C5"),
+            Channel.PUBLIC,
+            random.Random(0),
+        )
+    assert "DM" in caught.value.message
+    assert "A2" not in caught.value.message and "C1" not in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("carrier: C1-C4, sub: A2", "the aircraft carrier needs 5 cells, C1-C4 has 4"),
+        ("cruiser: B2-B5, cruiser: E5-G5", "the cruiser needs 3 cells, B2-B5 has 4"),
+        ("carrier: C6-C10, sub: K2", "K2 is off the 10x10 board"),
+        ("carrier: C7-C11, sub: A2", "C11 is off"),
+        ("carrier: C1-C5, sub: C3", "overlap at C3"),
+        ("carrier: C1-C5, cruiser: E5-G5", "a fleet is"),
+        ("sub: A2", "a fleet is"),
+        ("sub: A2, sub: A4", "a fleet is"),
+    ],
+)
+def test_3_placement_errors_name_the_exact_problem(text: str, message: str) -> None:
+    state = join(new(), "ahab")
+    with pytest.raises(PlacementError, match=message):
+        place(state, "ahab", text)
+
+
+def test_2_loadouts_option_restricts_fleets() -> None:
+    state = join(new(loadouts="cruisers"), "ahab")
+    with pytest.raises(PlacementError, match="two cruisers"):
+        place(state, "ahab", "sub: A2, carrier: C1-C5")
+    place(state, "ahab", "cruiser: B2-B4, cruiser: E5-G5")
+
+
+def test_3_latest_valid_placement_stands() -> None:
+    state = place(join(new(), "ahab"), "ahab", "sub: A2\ncarrier: C1-C5")
+    state = place(state, "ahab", "cruiser: B2-B4, cruiser: E5-G5")
+    with pytest.raises(PlacementError):
+        place(state, "ahab", "sub: A2")  # refused: the earlier placement still stands
+    captain = state.captain(pid("ahab"))
+    assert captain is not None
+    assert [ship.kind.value for ship in captain.ships] == ["cruiser", "cruiser"]
+
+
+def test_3_first_come_conflict_names_cells() -> None:
+    # shared/examples/bst-placement.txt
+    state = join(new(), "drake", "raleigh", "frobisher")
+    state = place(state, "drake", "carrier: B2-B6\nsub: J10")
+    with pytest.raises(PlacementError, match="B4") as caught:
+        place(state, "raleigh", "cruiser: A4-C4\ncruiser: E1-E3")
+    assert "drake" not in caught.value.message
+    state = place(state, "raleigh", "cruiser: D4-F4\ncruiser: E1-E3")
+    started = BST.start(state, random.Random(3))
+    after = started.state
+    cells = {c.name: {cell for ship in c.ships for cell in ship.cells} for c in after.captains}
+    assert cells["drake"] == {Cell(1, c) for c in range(1, 6)} | {Cell(9, 9)}
+    assert cells["raleigh"] == {Cell(r, 3) for r in (3, 4, 5)} | {Cell(4, c) for c in range(3)}
+    assert len(cells["frobisher"]) == 6
+    assert not cells["frobisher"] & (cells["drake"] | cells["raleigh"])
+    (notice,) = started.notices
+    assert notice.to == pid("frobisher") and "random" in notice.text
+
+
+def test_3_both_retry_withdraws_both() -> None:
+    state = join(new(placement_conflicts="both_retry"), "drake", "raleigh")
+    state = place(state, "drake", "carrier: B2-B6\nsub: J10")
+    accepted = BST.accept(
+        state,
+        pid("raleigh"),
+        BST.parse("cruiser: A4-C4\ncruiser: E1-E3"),
+        Channel.PRIVATE,
+        random.Random(0),
+    )
+    assert all(not c.ships for c in accepted.state.captains)
+    told = {notice.to: notice.text for notice in accepted.notices}
+    assert set(told) == {pid("drake"), pid("raleigh")}
+    assert all("B4" in text for text in told.values())
+    assert all("withdrawn" in text for text in told.values())
+
+
+def test_3_random_placement_is_legal_and_apart() -> None:
+    state = join(new("6x6"), "a", "b", "c")
+    for i, name in enumerate("abc"):
+        state = BST.accept(state, pid(name), Place(None), Channel.PRIVATE, random.Random(i)).state
+    cells = [cell for c in state.captains for ship in c.ships for cell in ship.cells]
+    assert len(cells) == len(set(cells)) == 18
+    assert all(0 <= cell.row < 6 and 0 <= cell.col < 6 for cell in cells)
+
+
+def test_3_random_placement_with_no_room_states_capacity() -> None:
+    state = join(new("4x4", loadouts="cruisers"), "a", "b", "c")
+    state = place(state, "a", "cruiser: A1-A3, cruiser: B1-B3")
+    state = place(state, "b", "cruiser: C1-C3, cruiser: D1-D3")
+    # Only column 4 is free: room for one cruiser, not two.
+    with pytest.raises(PlacementError, match=r"no room left.*16 cells, 4 free"):
+        BST.accept(state, pid("c"), Place(None), Channel.PRIVATE, random.Random(0))
+    with pytest.raises(PlacementError, match="no room"):
+        BST.start(state, random.Random(0))
+
+
+def test_3_a_carrier_never_fits_a_4x4_board() -> None:
+    state = join(new("4x4", loadouts="carrier"), "a")
+    with pytest.raises(PlacementError, match="no room"):
+        BST.accept(state, pid("a"), Place(None), Channel.PRIVATE, random.Random(0))
+
+
+def test_4_starting_needs_two_captains() -> None:
+    with pytest.raises(IllegalOrderError, match="at least two captains; 1 has joined"):
+        BST.start(join(new(), "ahab"), random.Random(0))
+
+
+def test_3_setup_closes_into_turn_1_and_everyone_gets_a_board() -> None:
+    state = join(new(), "ahab", "nemo")
+    state = place(state, "ahab", "sub: A2\ncarrier: C1-C5")
+    started = BST.start(state, random.Random(0))
+    assert started.state.phase is Phase.BATTLE and started.state.turn == 1
+    assert started.changed == {pid("ahab"), pid("nemo")}
+    assert [n.to for n in started.notices] == [pid("nemo")]
+    assert BST.to_act(started.state) == {pid("ahab"), pid("nemo")}
+
+
+def test_3_joining_after_setup_refused_unless_late_join() -> None:
+    state = setup({"ahab": "sub: A2\ncarrier: C1-C5", "nemo": ""})
+    with pytest.raises(IllegalOrderError, match="joining is closed"):
+        join(state, "ishmael")
+
+
+def test_3_late_joiner_placed_at_random_at_the_next_close() -> None:
+    state = setup({"ahab": "sub: A2\ncarrier: C1-C5", "nemo": ""}, late_join="on")
+    state = join(state, "ishmael")
+    assert pid("ishmael") not in BST.to_act(state)
+    with pytest.raises(IllegalOrderError, match="when this turn closes"):
+        BST.accept(state, pid("ishmael"), BST.parse("H1"), Channel.PUBLIC, random.Random(0))
+    resolved = BST.resolve(state, {}, random.Random(5))
+    captain = resolved.state.captain(pid("ishmael"))
+    assert captain is not None and len(captain.ships) == 2
+    assert pid("ishmael") in resolved.changed
+    assert pid("ishmael") in BST.to_act(resolved.state)
+    cells = [cell for c in resolved.state.captains for ship in c.ships for cell in ship.cells]
+    assert len(cells) == len(set(cells))
+
+
+def test_leave_in_setup_marks_left_without_ships() -> None:
+    state = place(join(new(), "ahab", "nemo"), "ahab", "sub: A2\ncarrier: C1-C5")
+    removed = BST.remove(state, pid("ahab"))
+    captain = removed.state.captain(pid("ahab"))
+    assert captain is not None and captain.status is CaptainStatus.LEFT and not captain.ships
+    assert removed.events == ()
+
+
+def test_non_player_orders_refused() -> None:
+    state = setup({"ahab": "", "nemo": ""})
+    with pytest.raises(IllegalOrderError, match="send `join`"):
+        BST.accept(state, "stranger", BST.parse("H1"), Channel.PUBLIC, random.Random(0))
+
+
+def test_player_ref_name_is_kept() -> None:
+    state = BST.join(new(), PlayerRef("42", "Ahab"))
+    assert BST.record_players(state) == [{"name": "Ahab", "status": "alive", "ships": []}]
