@@ -28,7 +28,7 @@ from bot.host.clock import VirtualClock, to_datetime
 from bot.host.commands import Outcome
 from bot.host.messages import Inbound, InboundKind, Sender
 from bot.host.record import game_record
-from bot.store import Store, loads
+from bot.store import GameRow, Store, loads
 from bot.wiring import build_host, no_network, sqlite_url
 
 NAMES = [
@@ -58,7 +58,7 @@ NAMES = [
     "archer",
 ]
 CHANNEL = "demo"
-MAX_TURNS = 150
+MAX_TURNS = 100
 
 
 def captain_names(count: int) -> list[str]:
@@ -75,10 +75,10 @@ class Demo:
         self.console = console
         self.out = Path(args.out)
         self.out.mkdir(parents=True, exist_ok=True)
-        for old in ("public.txt", "demo.db", "demo.db-wal", "demo.db-shm"):
-            (self.out / old).unlink(missing_ok=True)
-        for old in self.out.glob("dm-*.txt"):
-            old.unlink()
+        for stale in ("public.txt", "demo.db", "demo.db-wal", "demo.db-shm"):
+            (self.out / stale).unlink(missing_ok=True)
+        for log in self.out.glob("dm-*.txt"):
+            log.unlink()
         self.names = captain_names(args.players)
         self.follow = args.follow or self.names[0]
         self.clock = VirtualClock(datetime(2026, 1, 1, tzinfo=UTC).timestamp())
@@ -108,12 +108,12 @@ class Demo:
         effect = await self.host.on_inbound(inbound)
         return effect.outcome
 
-    def game(self) -> tuple[int, object, object]:
+    def game(self) -> tuple[GameRow, dict[str, str]]:
+        """The demo's game as the host stored it, and each captain's player key."""
         with self.store.transaction() as tx:
             row = tx.latest_game_in(PLATFORM, CHANNEL)
             assert row is not None and row.id is not None
-            players = {p.name: p.key for p in tx.players(row.id)}
-            return row.id, row, players
+            return row, {p.name: p.key for p in tx.players(row.id)}
 
     async def run(self) -> int:
         args = self.args
@@ -132,9 +132,11 @@ class Demo:
                 f"[red]bst demo: the host refused the game options (size={size}, turn={args.turn})[/red]"
             )
             return 2
-        game_id, row, _ = self.game()
+        row, _ = self.game()
+        game_id = row.id
+        assert game_id is not None
         game = get_game("bst")
-        board = game.record_board(game.decode_state(loads(row.state)))  # type: ignore[attr-defined]
+        board = game.record_board(game.decode_state(loads(row.state)))
         rows, cols = board["rows"], board["cols"]
         for name in self.names:
             await self.say(name, "#bst join", public=True)
@@ -153,14 +155,14 @@ class Demo:
         ) as progress:
             task = progress.add_task("turn 1", total=MAX_TURNS)
             while True:
-                _, row, players = self.game()
-                if row.phase != "battle":  # type: ignore[attr-defined]
+                row, players = self.game()
+                if row.phase != "battle":
                     break
-                state = game.decode_state(loads(row.state))  # type: ignore[attr-defined]
-                turn = row.turn  # type: ignore[attr-defined]
+                state = game.decode_state(loads(row.state))
+                turn = row.turn
                 alive = 0
                 for name in self.names:
-                    key = players[name]  # type: ignore[index]
+                    key = players[name]
                     view = game.view(state, key)
                     captain = self.captains[name]
                     captain.observe(view)
@@ -171,7 +173,7 @@ class Demo:
                     await self.say(name, text, public=public)
                 progress.update(task, completed=turn, description=f"turn {turn}, {alive} afloat")
                 await self.host.tick()
-                deadline = row.deadline  # type: ignore[attr-defined]
+                deadline = row.deadline
                 self.clock.set(max(deadline or self.clock.now(), self.clock.now()))
                 await self.host.tick()
             progress.update(task, description="drawing the replay", completed=MAX_TURNS)

@@ -19,6 +19,9 @@ from bot.games.bst.fleet import ShipKind
 from bot.games.bst.views import OwnShipView, PrivateView
 
 
+MEMORY_TURNS = 12
+
+
 def _range(cells: list[Cell]) -> str:
     return f"{cells[0]}-{cells[-1]}" if len(cells) > 1 else str(cells[0])
 
@@ -27,7 +30,7 @@ def _range(cells: list[Cell]) -> str:
 class SimulatedCaptain:
     name: str
     rng: random.Random
-    shot_at: set[Cell] = field(default_factory=set)
+    shot_at: dict[Cell, int] = field(default_factory=dict)  # cell → turn it was last shot
     open_hits: set[Cell] = field(default_factory=set)
     known_damage: set[Cell] = field(default_factory=set)
 
@@ -59,7 +62,7 @@ class SimulatedCaptain:
         wrecked = {cell for wreck in public.wrecks for cell in wreck.cells}
         own = {cell for ship in view.ships for cell in ship.cells}
         for shot in public.shots:
-            self.shot_at.add(shot.cell)
+            self.shot_at[shot.cell] = public.turn
             if shot.hit and shot.cell not in own:
                 self.open_hits.add(shot.cell)
         self.open_hits -= wrecked
@@ -131,10 +134,13 @@ class SimulatedCaptain:
                 and cell not in wrecked
             )
 
+        # Ships move, so a miss is worth forgetting after a while.
+        recent = {c for c, t in self.shot_at.items() if view.public.turn - t < MEMORY_TURNS}
+
         # Follow up a hit: the cells next to it (ships move, so re-shooting a hit cell is fine too).
         for hit in sorted(self.open_hits, key=lambda c: (self.rng.random(), c)):
             around = [hit.shifted(dr, dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
-            candidates = [c for c in around if fresh(c) and c not in self.shot_at]
+            candidates = [c for c in around if fresh(c) and c not in recent]
             if candidates:
                 return self.rng.choice(candidates)
             if fresh(hit):
@@ -144,6 +150,6 @@ class SimulatedCaptain:
             return Cell(self.rng.randrange(rows), self.rng.randrange(cols))  # a blind shot
         for _ in range(200):
             cell = Cell(self.rng.randrange(rows), self.rng.randrange(cols))
-            if (cell.row + cell.col) % 2 == 0 and fresh(cell) and cell not in self.shot_at:
+            if (cell.row + cell.col) % 2 == 0 and fresh(cell) and cell not in recent:
                 return cell
         return Cell(self.rng.randrange(rows), self.rng.randrange(cols))

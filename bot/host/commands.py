@@ -28,7 +28,9 @@ PLAYER_WORDS = {"join", "leave", "board", "status", "help", "rules"}
 MAX_TEXT = 2000
 
 _TAG = re.compile(r"(^|\s)#bst\b", re.IGNORECASE)
-_MENTION = re.compile(r"(^|\s)@[A-Za-z0-9_]+")
+# Only the mentions in front of a command address the bot (an X reply starts
+# with them); a mention after the command word is an argument (`kick @carol`).
+_LEADING_MENTIONS = re.compile(r"^(\s*@[A-Za-z0-9_]+)+")
 
 
 class Outcome(enum.Enum):
@@ -49,9 +51,9 @@ class Effect:
 
 
 def clean_text(text: str) -> str:
-    """Drop the ``#bst`` tag and @mentions: any command may carry them or not."""
-    text = _TAG.sub(" ", text)
-    text = _MENTION.sub(" ", text)
+    """Drop the ``#bst`` tag and leading @mentions: any command may carry them or not."""
+    text = _TAG.sub(" ", text).strip()
+    text = _LEADING_MENTIONS.sub(" ", text)
     return text.strip()
 
 

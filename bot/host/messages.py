@@ -108,7 +108,7 @@ class DeliveryError(Exception):
         self.permanent = permanent
 
 
-InboundHandler = Callable[[Inbound], Awaitable[None]]
+InboundHandler = Callable[[Inbound], Awaitable[object]]
 
 
 class CursorStore(Protocol):

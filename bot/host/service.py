@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
@@ -50,12 +51,16 @@ class Host:
         self._tasks: list[asyncio.Task[None]] = []
         self._scheduler: object | None = None
         self._catching_up = False
+        # Commands run on one worker thread, in arrival order: the event loop stays free to
+        # acknowledge platform events (Discord's 3-second defer) while a transaction runs.
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bst-commands")
 
     # --- what adapters call ------------------------------------------------
 
     async def on_inbound(self, inbound: Inbound) -> Effect:
         """Record and carry out one message; the relay is woken to send the replies."""
-        effect = self.commands.handle(inbound)
+        loop = asyncio.get_running_loop()
+        effect = await loop.run_in_executor(self._worker, self.commands.handle, inbound)
         if effect.outcome is Outcome.HELD and not self._catching_up:
             await self.tick(send=False)
         self._wake_relay.set()

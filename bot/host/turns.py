@@ -97,8 +97,12 @@ class TurnClock:
             game_row.state = dumps(game.encode_state(resolution.state))
             if not finished:
                 game_row.turn = expected_turn + 1
-                base = now if late else deadline
-                game_row.deadline = base + game_row.turn_seconds
+                following = deadline + game_row.turn_seconds
+                if late and following > now:
+                    # The last overdue turn: the next one gets a full window from now.
+                    # (A following deadline already past is overdue too: it resolves next.)
+                    following = now + game_row.turn_seconds
+                game_row.deadline = following
             tx.save(game_row)
             posts.publish_turn(tx, game, game_row, expected_turn, resolution, records, now)
             for held in tx.held_inbound(game_id):

@@ -111,7 +111,8 @@ class Tx:
             .where(col(GameRow.phase).in_(ACTIVE_PHASES), col(GameRow.deadline) <= now)
             .order_by(col(GameRow.deadline), col(GameRow.id))
         )
-        return [(int(i), int(t), float(d)) for i, t, d in self.session.exec(query).all()]
+        rows = self.session.exec(query).all()
+        return [(int(i or 0), int(t), float(d or 0.0)) for i, t, d in rows]
 
     def next_deadline(self) -> float | None:
         query = select(func.min(GameRow.deadline)).where(col(GameRow.phase).in_(ACTIVE_PHASES))

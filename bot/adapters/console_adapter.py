@@ -1,0 +1,136 @@
+"""The console adapter: one terminal where you speak as any captain.
+
+Lines (``:help`` prints this):
+
+    alice> #bst join          alice posts in the game's channel
+    alice dm> random          alice sends a direct message to the bot
+    :as bob                   speak as bob from now on; then
+    > #bst H14                (or a bare line) bob posts in public
+    dm> move cruiser at G7 3 up   bob sends a DM
+    :board                    bob's board (a DM with the ASCII board and an image)
+    :next                     close the turn now (bst play only)
+    :quit                     leave
+
+Everything the host sends is printed as ``[public] …`` or ``[dm NAME] …``,
+with images written to a folder. Everyone at a local console is trusted as a
+host (there is nobody else at the keyboard).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bot.host.messages import (
+    Address,
+    CursorStore,
+    Inbound,
+    InboundHandler,
+    InboundKind,
+    Outbound,
+    Sender,
+)
+
+PLATFORM = "console"
+CHANNEL = "console"
+HELP = (__doc__ or "").split("Lines (``:help`` prints this):", 1)[-1].split("Everything", 1)[0]
+
+_SPEAK = re.compile(r"^([A-Za-z0-9_-]+)?\s*(dm)?>\s?(.*)$")
+
+
+@dataclass(frozen=True)
+class ConsoleLine:
+    """What one typed line means: a message, or a console command (``:next``…)."""
+
+    speaker: str | None = None
+    text: str = ""
+    private: bool = False
+    command: str | None = None
+    argument: str = ""
+    error: str | None = None
+
+
+def read_line(line: str, current: str | None) -> ConsoleLine:
+    line = line.strip()
+    if not line:
+        return ConsoleLine(command="noop")
+    if line.startswith(":"):
+        word, _, rest = line[1:].partition(" ")
+        word = word.lower()
+        if word in ("as", "next", "help", "quit", "exit", "board"):
+            return ConsoleLine(command="quit" if word == "exit" else word, argument=rest.strip())
+        return ConsoleLine(error=f"unknown console command :{word}; try :help")
+    match = _SPEAK.match(line)
+    if match and (match.group(1) or match.group(2) or line.startswith(">")):
+        speaker, private = match.group(1), bool(match.group(2))
+        if speaker and speaker.lower() == "dm" and not private:
+            speaker, private = None, True  # "dm> text": the current speaker, privately
+        speaker = speaker or current
+        if speaker is None:
+            return ConsoleLine(
+                error="who is speaking? write `alice> #bst join` or `:as alice` first"
+            )
+        return ConsoleLine(speaker=speaker, text=match.group(3), private=private)
+    if current is None:
+        return ConsoleLine(error="who is speaking? write `alice> #bst join` or `:as alice` first")
+    return ConsoleLine(speaker=current, text=line)
+
+
+class ConsoleAdapter:
+    platform = PLATFORM
+
+    def __init__(
+        self,
+        images_dir: Path,
+        *,
+        write: Callable[[str], None] = print,
+        now: Callable[[], float] | None = None,
+    ) -> None:
+        self.images_dir = images_dir
+        self.write = write
+        self.now = now or (lambda: datetime.now(UTC).timestamp())
+        self.current: str | None = None
+        self._handler: InboundHandler | None = None
+        self._ids = itertools.count(1)
+        self._sent: dict[str, str] = {}
+
+    async def start(self, on_inbound: InboundHandler) -> None:
+        self._handler = on_inbound
+
+    async def stop(self) -> None:
+        self._handler = None
+
+    async def fetch_since(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
+        return 0  # a typed line is handed over the moment it is typed
+
+    async def say(self, speaker: str, text: str, *, private: bool) -> None:
+        assert self._handler is not None, "start() the adapter first"
+        inbound = Inbound(
+            platform=PLATFORM,
+            channel=CHANNEL,
+            sender=Sender(PLATFORM, speaker.lower(), speaker, None, is_channel_admin=True),
+            kind=InboundKind.DM if private else InboundKind.PUBLIC,
+            text=text,
+            message_id=f"console-{int(self.now() * 1000)}-{next(self._ids)}",
+            sent_at=datetime.fromtimestamp(self.now(), UTC),
+        )
+        await self._handler(inbound)
+
+    async def send(self, address: Address, outbound: Outbound) -> str:
+        if outbound.key in self._sent:
+            return self._sent[outbound.key]
+        head = f"[dm {address.user_name}]" if address.is_dm else "[public]"
+        self.write(f"{head} {outbound.text}")
+        for attachment in outbound.attachments:
+            self.images_dir.mkdir(parents=True, exist_ok=True)
+            path = self.images_dir / attachment.filename
+            path.write_bytes(attachment.data)
+            self.write(f"    ({attachment.kind.value} saved: {path})")
+        message_id = f"console-out-{len(self._sent) + 1}"
+        if outbound.key:
+            self._sent[outbound.key] = message_id
+        return message_id

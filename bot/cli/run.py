@@ -1,0 +1,122 @@
+"""``bst run``: the hosted bot, and ``bst discord sync``.
+
+With Discord and/or X enabled in the config, their adapters run side by side
+on one host (one process: see the README for why). With neither, the console
+runs on the real clock so a new host can try everything before making any
+account.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from bot.config import REQUIRED_SECRETS, Config, ConfigError, secret
+from bot.host.clock import RealClock
+from bot.host.messages import ChatAdapter
+from bot.logs import configure_logging
+from bot.store import DatabaseCursors, Store
+from bot.wiring import build_host
+
+HOW_TO_ENABLE = """No platform is enabled in the config, so the console runs on the real clock.
+To host on Discord or X, copy config.example.toml to config.toml, set
+[discord] enabled = true and/or [twitter] enabled = true, export the tokens the
+file names (DISCORD_TOKEN, X_API_KEY, ...), and run `bst run --config config.toml`.
+The README's "Play on Discord" and "Play on X" sections walk through it."""
+
+
+def _secret_values(config: Config) -> list[str]:
+    values = []
+    for platform, keys in REQUIRED_SECRETS.items():
+        section = getattr(config, platform)
+        names = [getattr(section, key) for key in keys]
+        names += [
+            getattr(section, "application_id_env", ""),
+            getattr(section, "bearer_token_env", ""),
+        ]
+        values += [os.environ.get(name, "") for name in names if name]
+    return [v for v in values if v]
+
+
+def build_adapters(config: Config, store: Store) -> dict[str, ChatAdapter]:
+    adapters: dict[str, ChatAdapter] = {}
+    cursors = DatabaseCursors(store)
+    if config.discord.enabled:
+        from bot.adapters.discord_adapter import DiscordAdapter
+
+        adapters["discord"] = DiscordAdapter(
+            config.discord,
+            token=secret(config.discord.token_env),
+            cursors=cursors,
+            admins=config.games.admins,
+        )
+    if config.twitter.enabled:
+        from bot.adapters.twitter_adapter import TwitterAdapter, TwitterCredentials
+
+        adapters["twitter"] = TwitterAdapter(
+            config.twitter,
+            credentials=TwitterCredentials.from_environment(config.twitter),
+            cursors=cursors,
+        )
+    return adapters
+
+
+def run_hosted(config: Config, args: argparse.Namespace) -> int:
+    configure_logging(config.logging.level, _secret_values(config))
+    store = Store(config.database.url)
+    try:
+        adapters = build_adapters(config, store)
+    except ConfigError as error:
+        print(f"bst: {error}", file=sys.stderr)
+        return 2
+    if not adapters:
+        return _run_console(config, store)
+    host = build_host(store, RealClock(), adapters, config)
+    try:
+        asyncio.run(host.run())
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _run_console(config: Config, store: Store) -> int:
+    from bot.adapters.console_adapter import PLATFORM, ConsoleAdapter
+    from bot.cli.play import _stdin_line, console_session
+
+    print(HOW_TO_ENABLE)
+    print("Start a game with `host> new size=10 turn=10m`, then `alice> join` … (:help)")
+    adapter = ConsoleAdapter(Path(config.console.images_dir))
+    host = build_host(store, RealClock(), {PLATFORM: adapter}, config)
+
+    async def session() -> None:
+        runner = asyncio.create_task(host.run())
+        try:
+            await console_session(host, adapter, None, _stdin_line, print)
+        finally:
+            runner.cancel()
+            await host.stop()
+
+    try:
+        asyncio.run(session())
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def sync_discord(config: Config, guild: int | None) -> int:
+    from bot.adapters.discord_adapter import sync_commands
+
+    configure_logging(config.logging.level, _secret_values(config))
+    try:
+        token = secret(config.discord.token_env)
+        application_id = int(secret(config.discord.application_id_env))
+    except (ConfigError, ValueError) as error:
+        print(f"bst: {error}", file=sys.stderr)
+        return 2
+    names = asyncio.run(sync_commands(token, application_id, guild))
+    where = f"server {guild}" if guild else "every server (may take up to an hour)"
+    print(f"registered /bst ({', '.join(names)}) for {where}")
+    return 0
