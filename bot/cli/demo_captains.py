@@ -18,7 +18,6 @@ from bot.games.bst.cells import Cell
 from bot.games.bst.fleet import ShipKind
 from bot.games.bst.views import OwnShipView, PrivateView
 
-
 MEMORY_TURNS = 12
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 import tempfile
 from collections.abc import Callable
@@ -109,9 +110,7 @@ def run_play(args: argparse.Namespace) -> int:
         print(BANNER.format(size=args.size))
         await console_session(host, adapter, clock, _stdin_line, print)
 
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(session())
-    except KeyboardInterrupt:
-        pass
     print(f"(game saved in {database})", file=sys.stderr)
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -75,10 +76,8 @@ def run_hosted(config: Config, args: argparse.Namespace) -> int:
     if not adapters:
         return _run_console(config, store)
     host = build_host(store, RealClock(), adapters, config)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(host.run())
-    except KeyboardInterrupt:
-        pass
     return 0
 
 
@@ -99,10 +98,8 @@ def _run_console(config: Config, store: Store) -> int:
             runner.cancel()
             await host.stop()
 
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(session())
-    except KeyboardInterrupt:
-        pass
     return 0
 
 
