@@ -11,6 +11,7 @@ from pathlib import Path
 
 import bot.games.bst  # noqa: F401  (registers the game)
 from bot.config import Config
+from bot.games.duration import parse_duration
 from bot.host.attachments import AttachmentRenderer
 from bot.host.avatar_cache import AvatarCache
 from bot.host.clock import Clock
@@ -41,6 +42,15 @@ def build_host(
         attachments,
         admins=frozenset(config.games.admins),
         default_turn=config.games.turn,
+        reminder_seconds=(
+            parse_duration(config.games.reminder_before).total_seconds()
+            if config.games.reminder_before
+            else 0.0
+        ),
+        reminder_platforms=frozenset(
+            name for name in ("discord", "twitter") if getattr(config, name).reminders
+        )
+        | {"console"},
     )
 
 

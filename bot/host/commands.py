@@ -155,6 +155,19 @@ class Commands:
                 row.game_id = game_row.id
                 tx.save(row)
                 return Effect(Outcome.HELD, game_row.id)
+            if (
+                game_row.phase == "battle"
+                and game_row.turn_opened_at is not None
+                and row.sent_at < game_row.turn_opened_at
+                and word not in HOST_WORDS | PLAYER_WORDS
+            ):
+                # Fetched late (an X poll can lag): it was sent during a turn that
+                # has already resolved, and orders count for the turn they were sent in.
+                raise Refusal(
+                    f"your order was sent before turn {game_row.turn - 1} closed but reached "
+                    "me only after it resolved, so it was not counted; send it again for "
+                    f"turn {game_row.turn}"
+                )
             row.game_id = game_row.id
             tx.save(row)
             if word in HOST_WORDS:

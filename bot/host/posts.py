@@ -291,6 +291,7 @@ def start_battle(
     resolution = game.start(state, seeded(game_row.seed, "start"))
     game_row.phase = "battle"
     game_row.turn = 1
+    game_row.turn_opened_at = now
     game_row.deadline = now + game_row.turn_seconds
     game_row.state = dumps(game.encode_state(resolution.state))
     tx.save(game_row)

@@ -39,9 +39,13 @@ class Host:
         *,
         admins: frozenset[str] = frozenset(),
         default_turn: str = "8h",
+        reminder_seconds: float = 0.0,
+        reminder_platforms: frozenset[str] = frozenset(),
     ) -> None:
         self.store = store
         self.clock = clock
+        self.reminder_seconds = reminder_seconds
+        self.reminder_platforms = reminder_platforms
         self.adapters = dict(adapters)
         self.commands = Commands(store, clock, admins=admins, default_turn=default_turn)
         self.turns = TurnClock(store, clock, self.commands)
@@ -87,6 +91,7 @@ class Host:
     async def tick(self, *, send: bool = True) -> int:
         """Resolve whatever is due (after catching up), then send. Idempotent."""
         resolved = 0
+        self.turns.remind_due(self.reminder_seconds, self.reminder_platforms)
         if self.turns.due():
             await self.catch_up()
             resolved = self.turns.resolve_due()

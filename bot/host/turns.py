@@ -46,6 +46,36 @@ class TurnClock:
         with self.store.transaction() as tx:
             return tx.next_deadline()
 
+    def remind_due(self, before_seconds: float, platforms: frozenset[str]) -> int:
+        """DM captains who have no order this turn, ``before_seconds`` before the deadline.
+
+        Each reminder is an outbox row keyed by (game, turn, "reminder", captain),
+        so calling this on every tick sends each reminder once."""
+        if before_seconds <= 0 or not platforms:
+            return 0
+        now = self.clock.now()
+        written = 0
+        with self.store.transaction() as tx:
+            for game_row in tx.games_closing_between(now, now + before_seconds):
+                if game_row.platform not in platforms or game_row.id is None:
+                    continue
+                game = get_game(game_row.kind)
+                state = game.decode_state(loads(game_row.state))
+                waiting = game.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
+                for player in tx.players(game_row.id):
+                    if player.key in waiting:
+                        posts.notify(
+                            tx,
+                            game_row,
+                            player,
+                            f"#bst game {game_row.id}: turn {game_row.turn} closes in "
+                            f"{posts.humanize_seconds((game_row.deadline or now) - now)} and "
+                            "you have no order yet (shoot in public, move or rotate by DM).",
+                            kind="reminder",
+                        )
+                        written += 1
+        return written
+
     def resolve_due(self) -> int:
         """Resolve every turn that is due now; returns how many were resolved."""
         resolved = 0
@@ -97,6 +127,7 @@ class TurnClock:
             game_row.state = dumps(game.encode_state(resolution.state))
             if not finished:
                 game_row.turn = expected_turn + 1
+                game_row.turn_opened_at = deadline
                 following = deadline + game_row.turn_seconds
                 if late and following > now:
                     # The last overdue turn: the next one gets a full window from now.

@@ -21,6 +21,9 @@ class GameRow(SQLModel, table=True):
     turn: int = 0
     turn_seconds: float
     deadline: float | None = None
+    # When the turn in progress opened (the previous deadline): an order stamped
+    # earlier belonged to a turn that has already resolved.
+    turn_opened_at: float | None = None
     paused_remaining: float | None = None
     state: str  # the game's encoded state (JSON)
     created_at: float

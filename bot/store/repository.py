@@ -114,6 +114,19 @@ class Tx:
         rows = self.session.exec(query).all()
         return [(int(i or 0), int(t), float(d or 0.0)) for i, t, d in rows]
 
+    def games_closing_between(self, start: float, end: float) -> list[GameRow]:
+        """Battles whose deadline falls in ``(start, end]`` (for reminders)."""
+        query = (
+            select(GameRow)
+            .where(
+                GameRow.phase == "battle",
+                col(GameRow.deadline) > start,
+                col(GameRow.deadline) <= end,
+            )
+            .order_by(col(GameRow.deadline), col(GameRow.id))
+        )
+        return list(self.session.exec(query).all())
+
     def next_deadline(self) -> float | None:
         query = select(func.min(GameRow.deadline)).where(col(GameRow.phase).in_(ACTIVE_PHASES))
         value = self.session.exec(query).first()
