@@ -1,0 +1,145 @@
+"""The `bst` command as a user runs it: help, version, config checks, play and demo."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SUBCOMMANDS = ("run", "demo", "play", "script", "export", "check-config", "migrate", "discord")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bst(*args: str, stdin: str | None = None, cwd: Path | None = None, timeout: int = 240):
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(cwd or ROOT)},
+    )
+
+
+def test_help_lists_every_subcommand() -> None:
+    result = bst("--help")
+    assert result.returncode == 0
+    for name in SUBCOMMANDS:
+        assert name in result.stdout
+
+
+def test_version() -> None:
+    result = bst("--version")
+    assert result.returncode == 0
+    assert result.stdout.startswith("bst ")
+
+
+def test_example_config_is_valid() -> None:
+    result = bst("check-config", str(ROOT / "config.example.toml"))
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            '[discord]\nenabled = "maybe"\n',
+            '[discord] enabled: expected true or false, got "maybe"',
+        ),
+        ('[games]\nturn = "soon"\n', "[games] turn: expected a duration such as 8h"),
+        ("[nonsense]\n", "unknown section [nonsense]"),
+        ('[database]\nurl = "mysql://x"\n', "[database] url: expected sqlite:///path.db"),
+        (
+            "[discord]\nenabled = true\n",
+            "[discord] token_env = 'DISCORD_TOKEN': environment variable not set",
+        ),
+    ],
+)
+def test_broken_config_exits_2_naming_the_key(tmp_path: Path, text: str, expected: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    result = bst("check-config", str(path))
+    assert result.returncode == 2
+    assert expected in result.stderr
+    assert str(path) in result.stderr
+
+
+def test_enabled_platform_secret_is_named_never_printed(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[twitter]\nenabled = true\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "check-config", str(path)],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "X_API_KEY": "sekrit-value-123"},
+    )
+    assert result.returncode == 2
+    assert "X_API_SECRET" in result.stderr
+    assert "sekrit-value-123" not in result.stderr + result.stdout
+
+
+def test_8_play_a_short_game_by_hand_with_scripted_stdin(tmp_path: Path) -> None:
+    lines = [
+        "alice> #bst join",
+        "alice dm> sub: A2, carrier: C1-C5",
+        "bob> join",
+        "bob dm> cruiser: F1-F3, cruiser: J8-J10",
+        "host> start",
+        "alice> #bst F3",
+        ":as bob",
+        "dm> move cruiser at J8 2 left",
+        ":next",
+        "alice> #bst F1",
+        "bob> #bst A2",
+        ":next",
+        "alice> #bst F2",
+        ":next",
+        ":as alice",
+        ":board",
+        "nonsense line from nobody",
+        ":quit",
+    ]
+    result = bst(
+        "play", "--out", str(tmp_path / "images"), stdin="\n".join(lines) + "\n", cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "[dm bob] Turn 1: move cruiser at J8 2 left" in out
+    assert "Shots: alice hit F3." in out
+    # alice sinks bob's first cruiser over three turns; bob's second cruiser sails on
+    assert "bob's cruiser went down at F1-F3" in out
+    assert "[dm alice]" in out and "Your ships: carrier C1-C5" in out
+    assert any(p.suffix == ".png" for p in (tmp_path / "images").iterdir())
+
+
+def test_8_demo_plays_a_whole_game_and_writes_its_files(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    result = bst(
+        "demo",
+        "--players",
+        "4",
+        "--size",
+        "8",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+        cwd=tmp_path,
+        timeout=400,
+    )
+    assert result.returncode == 0, result.stderr
+    record = json.loads((out / "record.json").read_text())
+    assert record["format"] == "bst-record/1"
+    assert record["game"]["phase"] == "finished"
+    assert record["game"]["winners"]  # a winner, or the captains of a draw
+    assert "Result:" in result.stdout
+    assert (out / "public.txt").read_text().count("#bst game 1, turn") == record["game"]["turn"]
+    assert (out / "dm-ahab.txt").exists()
+    mp4 = next((out / "public").glob("*.mp4"))
+    assert mp4.read_bytes()[4:8] == b"ftyp"
+    gif = next((out / "public").glob("*.gif"))
+    assert gif.read_bytes()[:6] == b"GIF89a"
