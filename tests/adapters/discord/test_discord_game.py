@@ -1,0 +1,172 @@
+"""A whole small game through Discord slash commands, the real host and a fake Discord.
+
+The adapter runs discord.py's own CommandTree on INTERACTION_CREATE payloads;
+the host (commands, turn clock on a virtual clock, outbox, relay, renderers) is
+the production one; every HTTP request lands on the local fake Discord.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import discord
+from discord_fake import CHANNEL_ID, MANAGE_GUILD, MEMBER_PERMISSIONS, OTHER_USER_ID, USER_ID
+
+import bot.games.bst  # noqa: F401  (registers the game)
+from bot.host.attachments import AttachmentRenderer
+from bot.host.avatar_cache import AvatarCache
+from bot.host.clock import SCRIPT_EPOCH, VirtualClock
+from bot.host.service import Host
+from bot.store import Store
+from bot.wiring import no_network, sqlite_url
+
+EPHEMERAL = 64
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
+def snowflake(timestamp: float, increment: int) -> int:
+    return ((int(timestamp * 1000) - DISCORD_EPOCH_MS) << 22) + increment
+
+
+def option(name: str, value: Any, kind: int = 3) -> dict[str, Any]:
+    return {"name": name, "type": kind, "value": value}
+
+
+async def run(adapter: Any, payload: dict[str, Any]) -> None:
+    interaction: discord.Interaction[Any] = discord.Interaction(
+        data=payload, state=adapter.client._connection
+    )
+    await adapter.tree._call(interaction)
+
+
+def message_bodies(fake: Any, path: str) -> list[dict[str, Any]]:
+    bodies = []
+    for request in fake.requests_to("POST", path):
+        body = request.json
+        if body is None and request.files:
+            # multipart: the JSON part travels as payload_json
+            for name, _filename, data in request.files:
+                if name == "payload_json":
+                    body = json.loads(data)
+        bodies.append(body or {})
+    return bodies
+
+
+async def test_a_whole_small_game_through_slash_commands(
+    make_adapter: Any, fake_discord: Any, payload_factory: Any, tmp_path: Any
+) -> None:
+    adapter = make_adapter()
+    store = Store(sqlite_url(tmp_path / "discord.db"))
+    clock = VirtualClock(SCRIPT_EPOCH)
+    attachments = AttachmentRenderer(store, AvatarCache(fetch=no_network))
+    host = Host(store, clock, {"discord": adapter}, attachments)
+    await adapter.login(host.on_inbound)
+    sequence = iter(range(1, 4096))
+
+    async def slash(name: str, options: list[dict[str, Any]] | None = None, **kw: Any) -> None:
+        # Interaction ids are snowflakes: the adapter reads the time they were sent from them.
+        await run(
+            adapter,
+            payload_factory(
+                name, options, interaction_id=snowflake(clock.now(), next(sequence)), **kw
+            ),
+        )
+        await host.relay.flush()
+
+    try:
+        await slash("new", [option("size", "8")], permissions=MEMBER_PERMISSIONS)
+        await slash("join")
+        await slash("join", user_id=OTHER_USER_ID)
+        await slash("place", [option("ships", "sub: A2, carrier: C1-C5")])
+        await slash(
+            "place", [option("ships", "cruiser: F1-F3, cruiser: H6-H8")], user_id=OTHER_USER_ID
+        )
+        # The second captain is not the game's host: refused by the host's own check.
+        before = len(fake_discord.requests)
+        await slash("start", user_id=OTHER_USER_ID)
+        refusal = [b for b in message_bodies(fake_discord, r"/webhooks/\d+/[^/]+")[-1:]]
+        assert "only the game's host can `start`" in refusal[0]["content"]
+        assert refusal[0].get("flags", 0) & EPHEMERAL
+        assert len(fake_discord.requests) > before
+        with store.transaction() as tx:
+            assert tx.game(1).phase == "setup"
+        # The creator starts it; each captain gets a board by DM.
+        await slash("start")
+        with store.transaction() as tx:
+            game = tx.game(1)
+            assert game.phase == "battle"
+        dms_opened = fake_discord.requests_to("POST", "/users/@me/channels")
+        # discord.py sends the id as a JSON number, the API documents a string: compare as text.
+        recipients = {str(r.json["recipient_id"]) for r in dms_opened}
+        assert recipients >= {str(USER_ID), str(OTHER_USER_ID)}
+        # A public shot and a private move, then the deadline falls.
+        await slash("shoot", [option("cell", "F3")])
+        await slash(
+            "move",
+            [
+                option("ship", "cruiser"),
+                option("at", "H8"),
+                option("steps", 2, 4),
+                option("direction", "left"),
+            ],
+            user_id=OTHER_USER_ID,
+        )
+        clock.set(game.deadline)
+        await host.tick()
+        channel_posts = message_bodies(fake_discord, rf"/channels/{CHANNEL_ID}/messages")
+        turn_post = [b for b in channel_posts if "turn 1:" in b.get("content", "")]
+        assert turn_post and "Shots: Ahab hit F3." in turn_post[0]["content"]
+        map_uploads = [
+            r
+            for r in fake_discord.requests_to("POST", rf"/channels/{CHANNEL_ID}/messages")
+            if r.files
+        ]
+        assert any(
+            filename.endswith("-map.png") and data[:8] == b"\x89PNG\r\n\x1a\n"
+            for r in map_uploads
+            for _name, filename, data in r.files
+        )
+        with store.transaction() as tx:
+            turn = tx.turn(1, 1)
+            assert turn is not None
+            assert [o["action"] for o in json.loads(turn.orders)] == ["shoot", "move"]
+            pending = [r for r in tx.outbox() if r.status == "pending"]
+            assert pending == []
+    finally:
+        await adapter.stop()
+        store.dispose()
+
+
+async def test_manage_server_members_may_host_a_game_they_did_not_create(
+    make_adapter: Any, fake_discord: Any, payload_factory: Any, tmp_path: Any
+) -> None:
+    adapter = make_adapter()
+    store = Store(sqlite_url(tmp_path / "discord.db"))
+    clock = VirtualClock(SCRIPT_EPOCH)
+    host = Host(
+        store, clock, {"discord": adapter}, AttachmentRenderer(store, AvatarCache(fetch=no_network))
+    )
+    await adapter.login(host.on_inbound)
+    try:
+        for n, (name, user, perms) in enumerate(
+            [
+                ("new", USER_ID, MEMBER_PERMISSIONS),
+                ("pause", OTHER_USER_ID, MEMBER_PERMISSIONS | MANAGE_GUILD),
+            ]
+        ):
+            payload = payload_factory(
+                name,
+                [],
+                interaction_id=snowflake(clock.now(), n + 1),
+                user_id=user,
+                permissions=perms,
+            )
+            await run(adapter, payload)
+            await host.relay.flush()
+        bodies = message_bodies(fake_discord, r"/webhooks/\d+/[^/]+")
+        # No deadline runs in setup: the server manager is allowed, and told why nothing paused.
+        assert "nothing to pause" in bodies[-1]["content"]
+    finally:
+        await adapter.stop()
+        store.dispose()
