@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.host.clock import to_datetime
 from host_fakes import HostKit
+
+from bot.host.clock import to_datetime
 
 
 def test_4_reminder_goes_once_to_captains_without_an_order(kit: HostKit) -> None:
