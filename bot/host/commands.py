@@ -10,7 +10,6 @@ configured admin, or someone the platform says administers the channel.
 from __future__ import annotations
 
 import enum
-import random
 import re
 import zlib
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from bot.games.duration import format_duration, humanize, parse_duration
 from bot.host import posts
 from bot.host.clock import Clock, format_utc
 from bot.host.messages import Inbound, InboundKind
+from bot.host.seeds import seeded
 from bot.store import GameRow, InboundRow, OrderRow, PlayerRow, Store, Tx, dumps, loads
 
 HOST_WORDS = {"new", "start", "pause", "resume", "extend", "kick", "end"}
@@ -67,12 +67,6 @@ def command_word(text: str) -> tuple[str, str]:
 
 def player_identity(platform: str, user_id: str) -> str:
     return f"{platform}:{user_id}"
-
-
-def seeded(seed: int, *parts: object) -> random.Random:
-    """A random source that depends only on the game's seed and what it is for."""
-    key = ":".join(str(p) for p in (seed, *parts))
-    return random.Random(zlib.crc32(key.encode()) ^ (seed << 1))
 
 
 class Commands:

@@ -15,6 +15,7 @@ from typing import Any
 from bot.games.base import Event, Game, Resolution
 from bot.games.duration import humanize
 from bot.host.clock import format_utc
+from bot.host.seeds import seeded
 from bot.store import GameRow, InboundRow, OutboxRow, PlayerRow, TurnRow, Tx, dumps
 
 # The relay sends in id order; within one turn the public map is written first,
@@ -285,8 +286,6 @@ def start_battle(
     cause: InboundRow | None,
 ) -> None:
     """Close setup: random placements, turn 1 begins, everyone gets a board."""
-    from bot.host.commands import seeded
-
     assert game_row.id is not None
     resolution = game.start(state, seeded(game_row.seed, "start"))
     game_row.phase = "battle"

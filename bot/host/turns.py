@@ -25,7 +25,8 @@ from typing import Any
 from bot.games.base import get_game
 from bot.host import posts
 from bot.host.clock import Clock
-from bot.host.commands import Commands, seeded
+from bot.host.commands import Commands
+from bot.host.seeds import seeded
 from bot.store import Store, dumps, loads
 
 LATE_GRACE = 120.0
