@@ -211,6 +211,16 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
+    except Exception as error:
+        # A crash is a bug: say so plainly; the traceback is for -v and bug reports.
+        if args.verbose:
+            raise
+        print(
+            f"bst: unexpected error ({type(error).__name__}: {str(error).splitlines()[0][:200]}). "
+            "Run again with -v for details, and please report it.",
+            file=sys.stderr,
+        )
+        return 1
 
 
 if __name__ == "__main__":

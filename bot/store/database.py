@@ -29,6 +29,8 @@ def _create_v1(connection: Connection) -> None:
 
 
 # Each entry: (version, what it does, the step). Append; never edit a shipped step.
+# Until the first release, version 1 is "the tables as the models define them";
+# from the first release on, every schema change is a new step with explicit DDL.
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "create the tables", _create_v1),
 ]
