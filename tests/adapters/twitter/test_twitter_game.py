@@ -1,0 +1,82 @@
+"""A small public #bst game on X through the real host and the fake X API.
+
+Mentions and DMs are polled by the real adapter (tweepy's AsyncClient against the
+fake), recorded by the host with the adapter's cursors in the database, and the
+turn's map goes out as a post with its image uploaded by the v2 chunked upload.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from x_support import ALICE, BOB
+
+import bot.games.bst  # noqa: F401  (registers the game)
+from bot.adapters.twitter_text import MUTE_LINE
+from bot.host.attachments import AttachmentRenderer
+from bot.host.avatar_cache import AvatarCache
+from bot.host.clock import VirtualClock
+from bot.host.service import Host
+from bot.store import DatabaseCursors, Store
+from bot.wiring import no_network, sqlite_url
+
+START = datetime(2026, 7, 26, 9, 0, tzinfo=UTC)
+OPERATOR = "9000000000000000001"
+
+
+def at(minutes: int) -> str:
+    return (START + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+async def test_a_public_game_by_mentions_and_dms(
+    make_adapter: Any, fake_x: Any, tmp_path: Any
+) -> None:
+    store = Store(sqlite_url(tmp_path / "x.db"))
+    clock = VirtualClock(START.timestamp())
+    adapter = make_adapter(cursors=DatabaseCursors(store))
+    host = Host(
+        store,
+        clock,
+        {"twitter": adapter},
+        AttachmentRenderer(store, AvatarCache(fetch=no_network), replay_gif=False),
+    )
+    fake_x.add_user(OPERATOR, "harbourmaster", "Harbour Master")
+    # No polling loops here: each poll is one explicit fetch_since, as at a deadline.
+
+    async def poll(minutes: int) -> None:
+        clock.set(max(clock.now(), (START + timedelta(minutes=minutes)).timestamp()))
+        await adapter.fetch_since(host.cursors, host.on_inbound)
+        await host.relay.flush()
+
+    try:
+        fake_x.mention(OPERATOR, "@bstbot #bst new size=8 turn=1h", created_at=at(1))
+        fake_x.mention(ALICE, "@bstbot #bst join", created_at=at(2))
+        fake_x.mention(BOB, "@bstbot #bst join", created_at=at(2))
+        await poll(3)
+        fake_x.dm(ALICE, "sub: A2\ncarrier: C1-C5")
+        fake_x.dm(BOB, "cruiser: F1-F3, cruiser: H6-H8")
+        await poll(4)
+        fake_x.mention(OPERATOR, "@bstbot #bst start", created_at=at(5))
+        await poll(6)
+        with store.transaction() as tx:
+            game = tx.game(1)
+            assert game is not None and game.phase == "battle"
+            deadline = game.deadline
+        # alice shoots by mention; the poll that sees it runs only just before the deadline
+        fake_x.mention(ALICE, "@bstbot #bst f3", created_at=at(30))
+        clock.set(deadline)
+        await host.tick()  # catches up through the adapter first, then resolves
+        turn_posts = [p for p in fake_x.posts if "turn 1:" in p["text"]]
+        assert len(turn_posts) == 1
+        post = turn_posts[0]
+        assert "Shots: @alice hit F3." in post["text"]
+        assert post["text"].rstrip().endswith(MUTE_LINE)
+        assert post.get("media", {}).get("media_ids"), "the map is attached"
+        assert fake_x.violations == []
+        # a second pass sends nothing again
+        before = (len(fake_x.posts), len(fake_x.dms))
+        await host.tick()
+        assert (len(fake_x.posts), len(fake_x.dms)) == before
+    finally:
+        store.dispose()
