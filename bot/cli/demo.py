@@ -58,7 +58,7 @@ NAMES = [
     "archer",
 ]
 CHANNEL = "demo"
-MAX_TURNS = 100
+MAX_TURNS = 250
 
 
 def captain_names(count: int) -> list[str]:

@@ -18,7 +18,7 @@ from bot.games.bst.cells import Cell
 from bot.games.bst.fleet import ShipKind
 from bot.games.bst.views import OwnShipView, PrivateView
 
-MEMORY_TURNS = 12
+FOLLOW_UP_MEMORY = 4
 
 
 def _range(cells: list[Cell]) -> str:
@@ -73,7 +73,7 @@ class SimulatedCaptain:
         fresh_damage = damage - self.known_damage
         self.known_damage = damage
         afloat = [ship for ship in view.ships if not ship.destroyed]
-        if fresh_damage and afloat and self.rng.random() < 0.7:
+        if fresh_damage and afloat and self.rng.random() < 0.4:
             hit_ship = next((s for s in afloat if fresh_damage & set(s.cells)), None)
             move = self._move_away(hit_ship, rows, cols) if hit_ship else None
             if move:
@@ -133,22 +133,22 @@ class SimulatedCaptain:
                 and cell not in wrecked
             )
 
-        # Ships move, so a miss is worth forgetting after a while.
-        recent = {c for c, t in self.shot_at.items() if view.public.turn - t < MEMORY_TURNS}
+        # Ships move when hit, so around a hit only the last few turns' misses count.
+        recent = {c for c, t in self.shot_at.items() if view.public.turn - t < FOLLOW_UP_MEMORY}
 
-        # Follow up a hit: the cells next to it (ships move, so re-shooting a hit cell is fine too).
+        # Follow up a hit: the cells next to it (re-shooting the hit cell is fine too:
+        # a damaged ship that did not move is still there).
         for hit in sorted(self.open_hits, key=lambda c: (self.rng.random(), c)):
             around = [hit.shifted(dr, dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
             candidates = [c for c in around if fresh(c) and c not in recent]
             if candidates:
                 return self.rng.choice(candidates)
+            self.open_hits.discard(hit)
             if fresh(hit):
-                self.open_hits.discard(hit)
                 return hit
-        if self.rng.random() < 0.15:
+        if self.rng.random() < 0.1:
             return Cell(self.rng.randrange(rows), self.rng.randrange(cols))  # a blind shot
-        for _ in range(200):
-            cell = Cell(self.rng.randrange(rows), self.rng.randrange(cols))
-            if (cell.row + cell.col) % 2 == 0 and fresh(cell) and cell not in recent:
-                return cell
-        return Cell(self.rng.randrange(rows), self.rng.randrange(cols))
+        # Hunt: of a handful of open cells, the one nobody has shot at for longest.
+        sample = [Cell(self.rng.randrange(rows), self.rng.randrange(cols)) for _ in range(40)]
+        sample = [cell for cell in sample if fresh(cell)] or sample
+        return min(sample, key=lambda cell: self.shot_at.get(cell, -1))

@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 20
 MAX_BACKOFF = 900.0
+CLAIM_SECONDS = 60.0  # a row being sent is leased this long to the relay sending it
 
 AttachmentSource = Callable[[OutboxRow], Awaitable[Sequence[Attachment]]]
 
@@ -93,6 +94,12 @@ class Relay:
         assert row.id is not None
         address = address_of(row)
         adapter = self.adapters[address.platform]
+        # Claim the row first, so a second relay (another process on the same
+        # database) does not send it too; a crash mid-send frees it after the lease.
+        now = self.clock.now()
+        with self.store.transaction() as tx:
+            if not tx.claim_outbox(row.id, now, now + CLAIM_SECONDS):
+                return "claimed"
         # An adapter may say a recipient cannot take images (the demo's
         # simulated captains); then nothing is drawn for them.
         accepts = getattr(adapter, "accepts_attachments", None)

@@ -265,6 +265,22 @@ class Tx:
             query = query.where(OutboxRow.game_id == game_id)
         return list(self.session.exec(query).all())
 
+    def claim_outbox(self, row_id: int, now: float, until: float) -> bool:
+        """Compare-and-set: lease a pending, due row to this relay until ``until``.
+        False when another relay (another process) claimed or sent it first."""
+        result = self.session.execute(
+            update(OutboxRow)
+            .where(
+                col(OutboxRow.id) == row_id,
+                col(OutboxRow.status) == "pending",
+                col(OutboxRow.next_attempt_at) <= now,
+            )
+            .values(next_attempt_at=until)
+        )
+        self.session.flush()
+        self.session.expire_all()
+        return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
     def next_outbox_attempt(self) -> float | None:
         query = select(func.min(OutboxRow.next_attempt_at)).where(OutboxRow.status == "pending")
         value = self.session.exec(query).first()
