@@ -45,5 +45,7 @@ def test_4_order_stamped_in_a_resolved_turn_is_refused_not_moved_to_the_next(
     assert effect.outcome.value == "refused"
     with kit.store.transaction() as tx:
         assert tx.standing_orders(1, 2) == {}
-    replies = [row for row in kit.outbox() if row.recipient == "fake:id-bob" and "C3" not in row.text]
+    replies = [
+        row for row in kit.outbox() if row.recipient == "fake:id-bob" and "C3" not in row.text
+    ]
     assert any("was not counted" in row.text for row in replies)

@@ -1,0 +1,73 @@
+"""Shared fixtures of the host tests: scripts played in-process (no images
+drawn), and a Host on a virtual clock with a recording adapter (tests/host/host_fakes.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# pytest puts tests/ on sys.path for this file, where tests/renderers would
+# shadow the real `renderers` package: the project root must come first.
+_HERE = Path(__file__).resolve().parent
+for _path in (str(_HERE / "host"), str(_HERE.parent)):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+from host_fakes import HostKit, no_attachments  # noqa: E402
+
+import bot.games.bst  # noqa: E402, F401  (registers the game)
+from bot.cli import script as script_cli  # noqa: E402
+from bot.host.service import Host  # noqa: E402
+
+
+def _host_without_images(store, clock, adapters, config, **_: Any) -> Host:  # type: ignore[no-untyped-def]
+    return Host(
+        store,
+        clock,
+        adapters,
+        no_attachments,
+        admins=frozenset(config.games.admins),
+        default_turn=config.games.turn,
+    )
+
+
+@pytest.fixture
+def run_script_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Callable[[str], tuple[list[str], dict[str, Any]]]:
+    """Play a script through the real host (no images drawn): (transcript lines, record)."""
+    monkeypatch.setattr(script_cli, "build_host", _host_without_images)
+    counter = iter(range(1_000_000))
+
+    def run(text: str) -> tuple[list[str], dict[str, Any]]:
+        n = next(counter)
+        path = tmp_path / f"script{n}.txt"
+        path.write_text(text, encoding="utf-8")
+        record_path = tmp_path / f"record{n}.json"
+        result = asyncio.run(
+            script_cli.run_script(
+                path,
+                record_path=record_path,
+                out_dir=tmp_path / f"out{n}",
+                echo=lambda _line: None,
+                database=tmp_path / f"db{n}.sqlite",
+            )
+        )
+        transcript = list(result.adapter.transcript)
+        result.store.dispose()
+        return transcript, json.loads(record_path.read_text(encoding="utf-8"))
+
+    return run
+
+
+@pytest.fixture
+def kit(tmp_path: Path) -> Iterator[HostKit]:
+    made = HostKit(tmp_path)
+    yield made
+    made.store.dispose()

@@ -1,0 +1,118 @@
+"""The relay: retries with backoff, retry-after, undeliverable + nudge, exactly once, in order."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from host_fakes import HostKit, RecordingAdapter, no_attachments
+
+from bot.host.messages import Address, DeliveryError
+from bot.host.outbox import Relay, backoff
+from bot.store import OutboxRow, dumps
+
+
+def pending(kit: HostKit) -> list[OutboxRow]:
+    return [r for r in kit.outbox() if r.status == "pending"]
+
+
+def test_retry_with_backoff_on_delivery_error(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=10x10")
+    kit.adapter.fail = [DeliveryError("network"), DeliveryError("network")]
+    assert kit.flush() == 0
+    (row,) = kit.outbox()
+    assert (row.status, row.attempts) == ("pending", 1)
+    assert row.next_attempt_at == kit.clock.now() + backoff(1) == kit.clock.now() + 2
+    assert kit.flush() == 0  # not due yet: not even tried
+    assert kit.adapter.fail  # the second failure is still queued
+    kit.clock.advance(2)
+    assert kit.flush() == 0
+    (row,) = kit.outbox()
+    assert row.attempts == 2 and row.next_attempt_at == kit.clock.now() + 4
+    kit.clock.advance(4)
+    assert kit.flush() == 1
+    assert kit.outbox()[0].status == "sent"
+    assert len(kit.adapter.sent) == 1
+
+
+def test_retry_after_honoured_and_platform_waits(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=10x10")
+    kit.say("bob", "join")
+    kit.adapter.fail = [DeliveryError("slow down", retry_after=30)]
+    assert kit.flush() == 0  # the second row is not tried in this pass either
+    rows = kit.outbox()
+    assert rows[0].next_attempt_at == kit.clock.now() + 30
+    assert rows[1].attempts == 0 and rows[1].status == "pending"
+    kit.clock.advance(29)
+    assert kit.flush() == 1  # the second row (due) goes; the first still waits
+    kit.clock.advance(1)
+    assert kit.flush() == 1
+    assert all(r.status == "sent" for r in kit.outbox())
+
+
+def test_permanent_failure_undeliverable_and_content_free_nudge(kit: HostKit) -> None:
+    def bob_dms_closed(address: Address) -> DeliveryError | None:
+        if address.is_dm and address.user_name == "bob":
+            return DeliveryError("DMs closed", permanent=True)
+        return None
+
+    kit.adapter.fail_for = bob_dms_closed
+    kit.two_player_battle()
+    kit.flush()
+    bob_rows = [r for r in kit.outbox() if '"user_name":"bob"' in r.address]
+    assert bob_rows and all(r.status == "undeliverable" for r in bob_rows)
+    nudges = [r for r in kit.outbox() if r.kind.startswith("nudge:")]
+    assert len(nudges) == 1  # one nudge, however many DMs failed
+    assert nudges[0].status == "sent"
+    (nudge,) = [o.text for a, o in kit.adapter.sent if "can't send you direct messages" in o.text]
+    assert "@bob" in nudge
+    # nothing of the board: no cells, no ship names, no grid
+    assert not re.search(r"\b[A-J](10|[1-9])\b", nudge)
+    for word in ("cruiser", "carrier", "submarine", "Your ships", "S  S"):
+        assert word not in nudge
+    assert not pending(kit)
+
+
+def test_exactly_once_and_relay_rerun_sends_nothing(kit: HostKit) -> None:
+    kit.two_player_battle()
+    sent = kit.flush()
+    assert sent == len(kit.outbox()) == len(kit.adapter.sent)
+    assert all(r.status == "sent" and r.attempts == 1 for r in kit.outbox())
+    assert all(r.platform_message_id for r in kit.outbox())
+    assert kit.flush() == 0
+    assert len(kit.adapter.sent) == sent
+
+
+def test_messages_sent_in_id_order_with_stable_keys(kit: HostKit) -> None:
+    kit.two_player_battle()
+    kit.flush()
+    keys = [o.key for _, o in kit.adapter.sent]
+    ids = [int(k.removeprefix("outbox-")) for k in keys]
+    assert ids == sorted(ids) == [r.id for r in kit.outbox()]
+
+
+def test_adapter_exception_does_not_block_other_platforms(kit: HostKit) -> None:
+    class Broken(RecordingAdapter):
+        async def send(self, address, outbound):  # type: ignore[no-untyped-def]
+            raise RuntimeError("adapter bug")
+
+    good, broken = RecordingAdapter("good"), Broken("broken")
+    relay = Relay(kit.store, kit.clock, {"good": good, "broken": broken}, no_attachments)
+    with kit.store.transaction() as tx:
+        for n, platform in enumerate(["broken", "good", "broken", "good"]):
+            tx.enqueue(
+                OutboxRow(
+                    game_id=0,
+                    turn=0,
+                    kind=f"k{n}",
+                    recipient="public",
+                    address=dumps({"platform": platform, "channel": "c"}),
+                    text=f"message {n}",
+                    created_at=0.0,
+                )
+            )
+    assert asyncio.run(relay.flush()) == 2
+    assert [o.text for _, o in good.sent] == ["message 1", "message 3"]
+    rows = kit.outbox()
+    assert [r.status for r in rows] == ["pending", "sent", "pending", "sent"]
+    assert rows[0].attempts == 1 and "RuntimeError" in rows[0].error

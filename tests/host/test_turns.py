@@ -1,0 +1,153 @@
+"""The turn clock: no drift, pause/resume/extend, catch-up, exactly-once resolution."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from host_fakes import HostKit
+
+from bot.host.clock import VirtualClock
+from bot.host.commands import Commands
+from bot.host.turns import LATE_GRACE, TurnClock
+from bot.store import Store
+
+HOUR = 3600.0
+TURN = 8 * HOUR
+
+
+def started(kit: HostKit) -> float:
+    kit.two_player_battle("size=10x10 turn=8h")
+    return kit.clock.now()
+
+
+def turn_numbers(kit: HostKit) -> list[int]:
+    with kit.store.transaction() as tx:
+        return [t.number for t in tx.turns(1)]
+
+
+def test_4_deadlines_do_not_drift(kit: HostKit) -> None:
+    t0 = started(kit)
+    assert kit.game().deadline == t0 + TURN
+    for n in range(1, 5):
+        # the host wakes a little late each time (within the grace)
+        kit.clock.set(t0 + n * TURN + 37)
+        assert kit.tick() == 1
+        assert kit.game().deadline == t0 + (n + 1) * TURN
+        assert kit.game().turn == n + 1
+
+
+def test_4_pause_and_resume_keep_the_time_left(kit: HostKit) -> None:
+    t0 = started(kit)
+    kit.clock.set(t0 + 3 * HOUR)
+    kit.say("alice", "pause")
+    assert kit.game().deadline is None
+    assert kit.game().paused_remaining == 5 * HOUR
+    kit.clock.set(t0 + 100 * HOUR)
+    assert kit.tick() == 0  # nothing resolves while paused
+    kit.say("alice", "resume")
+    assert kit.game().deadline == t0 + 105 * HOUR
+    assert kit.game().paused_remaining is None
+
+
+def test_4_extend_shifts_later_deadlines(kit: HostKit) -> None:
+    t0 = started(kit)
+    kit.say("alice", "extend 2h")
+    assert kit.game().deadline == t0 + TURN + 2 * HOUR
+    kit.clock.set(t0 + TURN + 2 * HOUR)
+    assert kit.tick() == 1
+    assert kit.game().deadline == t0 + 2 * TURN + 2 * HOUR
+
+
+def test_4_extend_while_paused_adds_to_the_time_left(kit: HostKit) -> None:
+    t0 = started(kit)
+    kit.say("alice", "pause")
+    kit.say("alice", "extend 1h")
+    kit.clock.set(t0 + 50 * HOUR)
+    kit.say("alice", "resume")
+    assert kit.game().deadline == t0 + 50 * HOUR + TURN + HOUR
+
+
+def test_4_catch_up_resolves_each_overdue_turn_once_then_full_window(kit: HostKit) -> None:
+    t0 = started(kit)
+    # the host was down across three deadlines (8h, 16h, 24h) and wakes at 25h
+    now = t0 + 3 * TURN + HOUR
+    kit.clock.set(now)
+    assert kit.tick() == 3
+    assert turn_numbers(kit) == [0, 1, 2, 3]
+    assert kit.game().turn == 4
+    assert kit.game().deadline == now + TURN  # a full window from the moment it opens
+    assert kit.tick() == 0
+
+
+def test_4_catch_up_puts_each_order_in_the_turn_it_was_stamped(kit: HostKit) -> None:
+    t0 = started(kit)
+    from bot.host.clock import to_datetime
+    from bot.store import loads
+
+    kit.adapter.pending += [
+        kit.inbound("alice", "#bst F1", sent_at=to_datetime(t0 + 1 * HOUR), message_id="a"),
+        kit.inbound("alice", "#bst F2", sent_at=to_datetime(t0 + 9 * HOUR), message_id="b"),
+        kit.inbound("bob", "#bst A2", sent_at=to_datetime(t0 + 17 * HOUR), message_id="c"),
+    ]
+    kit.clock.set(t0 + 3 * TURN + HOUR)
+    assert kit.tick() == 3
+    with kit.store.transaction() as tx:
+        orders = {t.number: loads(t.orders) for t in tx.turns(1)}
+    assert orders[1] == [{"player": "p1", "action": "shoot", "cell": "F1"}]
+    assert orders[2] == [{"player": "p1", "action": "shoot", "cell": "F2"}]
+    assert orders[3] == [{"player": "p2", "action": "shoot", "cell": "A2"}]
+
+
+def test_4_late_within_grace_keeps_the_schedule(kit: HostKit) -> None:
+    t0 = started(kit)
+    kit.clock.set(t0 + TURN + LATE_GRACE)
+    kit.tick()
+    assert kit.game().deadline == t0 + 2 * TURN
+    kit.clock.set(t0 + 2 * TURN + LATE_GRACE + 1)
+    kit.tick()
+    assert kit.game().deadline == t0 + 2 * TURN + LATE_GRACE + 1 + TURN
+
+
+def test_resolve_game_twice_for_the_same_turn_resolves_once(kit: HostKit) -> None:
+    t0 = started(kit)
+    kit.clock.set(t0 + TURN)
+    assert kit.host.turns.resolve_game(1, 1) is True
+    assert kit.host.turns.resolve_game(1, 1) is False
+    assert turn_numbers(kit) == [0, 1]
+    assert kit.game().turn == 2
+
+
+def test_two_clocks_over_one_sqlite_file_resolve_each_turn_once(
+    kit: HostKit, tmp_path: Path
+) -> None:
+    t0 = started(kit)
+    url = kit.store.url
+    clock = VirtualClock(t0 + 3 * TURN - 1)  # turns 1 and 2 due, within the schedule
+    stores = [Store(url), Store(url)]
+    clocks = [TurnClock(s, clock, Commands(s, clock)) for s in stores]
+    results: list[int] = []
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(2)
+
+    def work(turns: TurnClock) -> None:
+        try:
+            barrier.wait()
+            results.append(turns.resolve_due())
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(c,)) for c in clocks]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors
+    assert sum(results) == 2
+    assert turn_numbers(kit) == [0, 1, 2]
+    with kit.store.transaction() as tx:
+        keys = [(r.game_id, r.turn, r.kind, r.recipient) for r in tx.outbox()]
+    assert len(keys) == len(set(keys))
+    assert sum(1 for k in keys if k[2] == "map") == 3  # turn 0, 1, 2: one map each
+    for store in stores:
+        store.dispose()
