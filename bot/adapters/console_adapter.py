@@ -25,15 +25,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.host.messages import (
-    Address,
-    CursorStore,
-    Inbound,
-    InboundHandler,
-    InboundKind,
-    Outbound,
-    Sender,
-)
+from bot.adapters.local_base import LocalAdapter
+from bot.host.messages import Address, Inbound, InboundKind, Outbound, Sender
 
 PLATFORM = "console"
 CHANNEL = "console"
@@ -80,7 +73,7 @@ def read_line(line: str, current: str | None) -> ConsoleLine:
     return ConsoleLine(speaker=current, text=line)
 
 
-class ConsoleAdapter:
+class ConsoleAdapter(LocalAdapter):
     platform = PLATFORM
 
     def __init__(
@@ -91,24 +84,13 @@ class ConsoleAdapter:
         now: Callable[[], float] | None = None,
     ) -> None:
         self.images_dir = images_dir
+        super().__init__()
         self.write = write
         self.now = now or (lambda: datetime.now(UTC).timestamp())
         self.current: str | None = None
-        self._handler: InboundHandler | None = None
         self._ids = itertools.count(1)
-        self._sent: dict[str, str] = {}
-
-    async def start(self, on_inbound: InboundHandler) -> None:
-        self._handler = on_inbound
-
-    async def stop(self) -> None:
-        self._handler = None
-
-    async def fetch_since(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
-        return 0  # a typed line is handed over the moment it is typed
 
     async def say(self, speaker: str, text: str, *, private: bool) -> None:
-        assert self._handler is not None, "start() the adapter first"
         inbound = Inbound(
             platform=PLATFORM,
             channel=CHANNEL,
@@ -118,11 +100,12 @@ class ConsoleAdapter:
             message_id=f"console-{int(self.now() * 1000)}-{next(self._ids)}",
             sent_at=datetime.fromtimestamp(self.now(), UTC),
         )
-        await self._handler(inbound)
+        await self.handler(inbound)
 
     async def send(self, address: Address, outbound: Outbound) -> str:
-        if outbound.key in self._sent:
-            return self._sent[outbound.key]
+        earlier = self.already_sent(outbound.key)
+        if earlier:
+            return earlier
         head = f"[dm {address.user_name}]" if address.is_dm else "[public]"
         self.write(f"{head} {outbound.text}")
         for attachment in outbound.attachments:
@@ -130,7 +113,4 @@ class ConsoleAdapter:
             path = self.images_dir / attachment.filename
             path.write_bytes(attachment.data)
             self.write(f"    ({attachment.kind.value} saved: {path})")
-        message_id = f"console-out-{len(self._sent) + 1}"
-        if outbound.key:
-            self._sent[outbound.key] = message_id
-        return message_id
+        return self.remember(outbound.key, f"console-out-{len(self._sent) + 1}")

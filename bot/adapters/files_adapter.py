@@ -11,31 +11,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.host.messages import Address, CursorStore, InboundHandler, Outbound
+from bot.adapters.local_base import LocalAdapter
+from bot.host.messages import Address, Outbound
 
 PLATFORM = "local"
 
 
-class FilesAdapter:
+class FilesAdapter(LocalAdapter):
     platform = PLATFORM
 
     def __init__(self, out_dir: Path, *, follow: str | None) -> None:
+        super().__init__()
         self.out_dir = out_dir
         self.follow = follow
         self.sent = 0
         self.files: list[Path] = []
-        self._handler: InboundHandler | None = None
-        self._keys: dict[str, str] = {}
         out_dir.mkdir(parents=True, exist_ok=True)
-
-    async def start(self, on_inbound: InboundHandler) -> None:
-        self._handler = on_inbound
-
-    async def stop(self) -> None:
-        self._handler = None
-
-    async def fetch_since(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
-        return 0  # nothing is ever held back: messages arrive as they are made
 
     def accepts_attachments(self, address: Address) -> bool:
         return not address.is_dm or address.user_name == self.follow
@@ -48,12 +39,11 @@ class FilesAdapter:
         return None
 
     async def send(self, address: Address, outbound: Outbound) -> str:
-        if outbound.key in self._keys:
-            return self._keys[outbound.key]
+        earlier = self.already_sent(outbound.key)
+        if earlier:
+            return earlier
         self.sent += 1
-        message_id = f"local-{self.sent}"
-        if outbound.key:
-            self._keys[outbound.key] = message_id
+        message_id = self.remember(outbound.key, f"local-{self.sent}")
         log = self._log_for(address)
         if log is None:
             return message_id

@@ -16,16 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.adapters.local_base import LocalAdapter
 from bot.host.clock import VirtualClock, to_datetime
-from bot.host.messages import (
-    Address,
-    CursorStore,
-    Inbound,
-    InboundHandler,
-    InboundKind,
-    Outbound,
-    Sender,
-)
+from bot.host.messages import Address, Inbound, InboundKind, Outbound, Sender
 
 PLATFORM = "script"
 CHANNEL = "script"
@@ -86,7 +79,7 @@ def parse_script(text: str, source: str = "script") -> list[ScriptLine]:
     return lines
 
 
-class ScriptAdapter:
+class ScriptAdapter(LocalAdapter):
     """Delivers script lines as inbound messages and prints what the host sends."""
 
     platform = PLATFORM
@@ -98,23 +91,12 @@ class ScriptAdapter:
         *,
         echo: Callable[[str], None] = print,
     ) -> None:
+        super().__init__()
         self.clock = clock
         self.out_dir = out_dir
         self.echo = echo
         self.transcript: list[str] = []
-        self._handler: InboundHandler | None = None
         self._written = 0
-        self._sent_keys: dict[str, str] = {}
-
-    async def start(self, on_inbound: InboundHandler) -> None:
-        self._handler = on_inbound
-
-    async def stop(self) -> None:
-        self._handler = None
-
-    async def fetch_since(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
-        # Every script line is delivered the moment it is read: nothing is held back.
-        return 0
 
     def inbound(self, line: ScriptLine, text: str, *, operator: bool = False) -> Inbound:
         name = OPERATOR_NAME if operator else line.name
@@ -131,14 +113,14 @@ class ScriptAdapter:
         )
 
     async def deliver(self, inbound: Inbound) -> None:
-        assert self._handler is not None, "start() the adapter first"
-        await self._handler(inbound)
+        await self.handler(inbound)
 
     async def send(self, address: Address, outbound: Outbound) -> str:
         # A redelivered row (after a crash) is recognised by its key, as a
         # platform's idempotency nonce would be.
-        if outbound.key and outbound.key in self._sent_keys:
-            return self._sent_keys[outbound.key]
+        earlier = self.already_sent(outbound.key)
+        if earlier:
+            return earlier
         text = outbound.text.replace("\n", "\\n")
         head = f"-> dm {address.user_name or address.user_id}: " if address.is_dm else "-> public: "
         parts = [head + text]
@@ -151,10 +133,7 @@ class ScriptAdapter:
         line = " ".join(parts)
         self.transcript.append(line)
         self.echo(line)
-        message_id = f"sent-{len(self.transcript)}"
-        if outbound.key:
-            self._sent_keys[outbound.key] = message_id
-        return message_id
+        return self.remember(outbound.key, f"sent-{len(self.transcript)}")
 
 
 def operator_text(line: ScriptLine) -> str:
