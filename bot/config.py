@@ -8,6 +8,7 @@ key and what was expected, and never prints a secret's value.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -116,6 +117,8 @@ _CHOICES = {
     ("logging", "level"): ("DEBUG", "INFO", "WARNING", "ERROR"),
 }
 
+_ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]{0,63}$")
+
 # The secrets each enabled platform needs, by the config key naming their variable.
 REQUIRED_SECRETS = {
     "discord": ("token_env",),
@@ -172,6 +175,13 @@ def parse_config(data: Mapping[str, Any], source: str) -> Config:
                     parse_duration(str(coerced))
                 except Exception as error:
                     raise ConfigError(f"{where}: {error}") from None
+            if key.endswith("_env") and not _ENV_NAME.match(str(coerced)):
+                # Someone pasted the secret itself where its variable's name belongs:
+                # say so without printing it back.
+                raise ConfigError(
+                    f"{where}: expected the NAME of an environment variable, such as "
+                    f"{getattr(defaults, key)!r}, not a value (what was given is not shown)"
+                )
             choices = _CHOICES.get((name, key))
             if choices and coerced not in choices:
                 raise ConfigError(

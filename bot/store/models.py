@@ -3,7 +3,7 @@ PostgreSQL compare them the same way and no time zone is ever lost."""
 
 from __future__ import annotations
 
-from sqlalchemy import Index, UniqueConstraint
+from sqlalchemy import BigInteger, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -16,7 +16,7 @@ class GameRow(SQLModel, table=True):
     channel: str = Field(index=True)
     creator: str  # "platform:user_id" of the player who made the game
     options: str  # JSON of the options as given
-    seed: int
+    seed: int = Field(sa_type=BigInteger)  # crc32 seeds pass 2**31: INTEGER overflows on PostgreSQL
     phase: str  # setup | battle | finished
     turn: int = 0
     turn_seconds: float

@@ -1,0 +1,83 @@
+"""The public map (20x20, 12 captains with avatars) against a plain Pillow grid of its size."""
+
+from __future__ import annotations
+
+import io
+import random
+from datetime import UTC, datetime, timedelta
+
+from PIL import Image, ImageDraw
+
+from benchmarks import fixtures
+from benchmarks.timing import Figure, per_call_seconds
+from bot.games.bst import BST
+from bot.games.bst.views import PublicView
+from renderers import generated_avatar, render_public_map
+from renderers.public_map import png_bytes
+
+AVATAR_PIXELS = 128
+"""Downloaded avatars are kept at about this size (Discord's small avatar)."""
+
+
+def public_scene(captains: int = 12, size: int = 20) -> tuple[PublicView, dict[str, Image.Image]]:
+    """A battle after a turn in which every captain fired, with each captain's avatar."""
+    state = fixtures.battle(captains, size, size)
+    orders = fixtures.mixed_orders(state, shots=1.0, moves=0.0)
+    state = BST.resolve(state, orders, random.Random(5)).state
+    # A second volley, so the map also has wrecks and hits of earlier turns to draw.
+    orders = fixtures.mixed_orders(state, shots=1.0, moves=0.0, seed=9)
+    view = BST.view(BST.resolve(state, orders, random.Random(6)).state, None)
+    assert isinstance(view, PublicView)
+    avatars = {
+        c.id: generated_avatar(c.id, c.name, AVATAR_PIXELS).convert("RGB") for c in view.captains
+    }
+    return view, avatars
+
+
+def plain_grid(width: int, height: int, rows: int, cols: int) -> bytes:
+    """The floor: a grid of the same size drawn with Pillow and PNG-encoded alike."""
+    image = Image.new("RGB", (width, height), (18, 32, 48))
+    draw = ImageDraw.Draw(image)
+    margin = 40
+    cell = min((width - 2 * margin) // cols, (height - 2 * margin) // rows)
+    for i in range(cols + 1):
+        x = margin + i * cell
+        draw.line((x, margin, x, margin + rows * cell), fill=(60, 90, 120), width=1)
+    for i in range(rows + 1):
+        y = margin + i * cell
+        draw.line((margin, y, margin + cols * cell, y), fill=(60, 90, 120), width=1)
+    return png_bytes(image)
+
+
+def render_ratio(captains: int = 12, size: int = 20, *, repeats: int, calls: int) -> float:
+    """Median time of the public map ÷ median time of the plain grid, measured alternately."""
+    view, avatars = public_scene(captains, size)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    options = {"title": "#bst game 1", "deadline": now + timedelta(hours=8), "now": now}
+
+    def draw_map() -> bytes:
+        return render_public_map(view, avatars=avatars, **options)
+
+    width, height = Image.open(io.BytesIO(draw_map())).size
+
+    def draw_floor() -> bytes:
+        return plain_grid(width, height, size, size)
+
+    map_s = per_call_seconds(draw_map, calls=calls, repeats=repeats)
+    floor_s = per_call_seconds(draw_floor, calls=calls, repeats=repeats)
+    render_ratio.last = (map_s, floor_s, width, height)  # type: ignore[attr-defined]
+    return map_s / floor_s
+
+
+def run(*, quick: bool) -> list[Figure]:
+    ratio = render_ratio(repeats=5 if quick else 11, calls=5 if quick else 10)
+    map_s, floor_s, width, height = render_ratio.last  # type: ignore[attr-defined]
+    return [
+        Figure(
+            "render_public_ratio",
+            ratio,
+            2.0,
+            floor=f"plain {width}x{height} grid + PNG",
+            detail=f"map {map_s * 1000:.1f} ms, floor {floor_s * 1000:.1f} ms",
+        )
+    ]

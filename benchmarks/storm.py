@@ -1,0 +1,131 @@
+"""A deadline storm: 1,000 games of 12 captains whose turns close at the same instant."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from sqlalchemy import func, insert, select
+
+from benchmarks import fixtures
+from benchmarks.timing import Figure
+from bot.games.bst import BST
+from bot.host.clock import VirtualClock
+from bot.host.commands import Commands
+from bot.host.turns import TurnClock
+from bot.store import GameRow, OrderRow, OutboxRow, PlayerRow, Store, dumps
+
+PLATFORM = "bench"
+TURN_SECONDS = 8 * 3600.0
+
+
+def prepare_games(store: Store, games: int, captains: int = 12, *, start: float) -> float:
+    """Write ``games`` battles straight into the store, every captain with a standing order
+    for turn 1, all due at the same deadline (returned). Seconds, not minutes: rows go in
+    by bulk insert instead of one command each."""
+    deadline = start + TURN_SECONDS
+    with store.transaction() as tx:
+        session = tx.session
+        first_id = (session.execute(select(func.max(GameRow.id))).scalar() or 0) + 1
+        game_rows, player_rows, order_rows = [], [], []
+        for n in range(games):
+            game_id = first_id + n
+            state = fixtures.battle(captains, 20, 20, seed=game_id)
+            orders = fixtures.mixed_orders(state, seed=game_id)
+            game_rows.append(
+                {
+                    "id": game_id,
+                    "kind": "bst",
+                    "platform": PLATFORM,
+                    "channel": f"storm-{game_id}",
+                    "creator": f"{PLATFORM}:u{game_id}-1",
+                    "options": dumps({"size": "20", "turn": "8h"}),
+                    "seed": game_id,
+                    "phase": "battle",
+                    "turn": 1,
+                    "turn_seconds": TURN_SECONDS,
+                    "deadline": deadline,
+                    "state": dumps(BST.encode_state(state)),
+                    "created_at": start,
+                }
+            )
+            for i, captain in enumerate(state.captains):
+                player_rows.append(
+                    {
+                        "game_id": game_id,
+                        "key": captain.id,
+                        "platform": PLATFORM,
+                        "user_id": f"u{game_id}-{i + 1}",
+                        "name": captain.name,
+                        "join_order": i + 1,
+                    }
+                )
+            for key, order in orders.items():
+                order_rows.append(
+                    {
+                        "game_id": game_id,
+                        "player_key": key,
+                        "turn": 1,
+                        "order": dumps(BST.encode_order(order)),
+                        "text": BST.describe(order),
+                        "inbound_id": 0,
+                        "sent_at": start,
+                        "active": True,
+                    }
+                )
+        session.execute(insert(GameRow), game_rows)
+        session.execute(insert(PlayerRow), player_rows)
+        session.execute(insert(OrderRow), order_rows)
+    return deadline
+
+
+def storm_seconds(url: str, games: int = 1000, captains: int = 12) -> float:
+    """Seconds for ``TurnClock.resolve_due`` to resolve every game due at one instant, with
+    every post of every turn written to the outbox (the store is built untimed)."""
+    store = Store(url)
+    clock = VirtualClock()
+    deadline = prepare_games(store, games, captains, start=clock.now())
+    turns = TurnClock(store, clock, Commands(store, clock))
+    clock.set(deadline)
+    started = time.perf_counter()
+    resolved = turns.resolve_due()
+    spent = time.perf_counter() - started
+    with store.transaction() as tx:
+        posts = tx.session.execute(
+            select(func.count()).select_from(OutboxRow).where(OutboxRow.turn == 1)
+        ).scalar()
+    store.dispose()
+    if resolved < games:
+        raise RuntimeError(f"only {resolved} of {games} games resolved")
+    storm_seconds.last = (resolved, posts)  # type: ignore[attr-defined]
+    return spent
+
+
+def run(*, quick: bool, postgres: str | None = None) -> list[Figure]:
+    del quick  # the same size either way: one storm is the measurement
+    with tempfile.TemporaryDirectory(prefix="bst-bench-storm-") as name:
+        seconds = storm_seconds(f"sqlite:///{Path(name) / 'storm.db'}")
+    resolved, posts = storm_seconds.last  # type: ignore[attr-defined]
+    figures = [
+        Figure(
+            "storm_s",
+            seconds,
+            20.0,
+            unit=" s",
+            detail=f"{resolved} games resolved, {posts} posts in the outbox (SQLite)",
+        )
+    ]
+    if postgres:
+        seconds = storm_seconds(postgres)
+        resolved, posts = storm_seconds.last  # type: ignore[attr-defined]
+        figures.append(
+            Figure(
+                "storm_s_postgres",
+                seconds,
+                20.0,
+                unit=" s",
+                detail=f"{resolved} games, {posts} posts (PostgreSQL)",
+            )
+        )
+    return figures

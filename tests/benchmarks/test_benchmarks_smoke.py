@@ -1,0 +1,50 @@
+"""Each benchmark runs once on a tiny size and gives a positive number.
+
+No timing is asserted here: figures come from ``python -m benchmarks``, never from tests.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # the benchmarks package lives beside bot/, not installed
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks import ack, ingest, memory, render, replay, resolve, storm  # noqa: E402
+from benchmarks.timing import Figure  # noqa: E402
+
+
+def test_resolve_gives_a_time() -> None:
+    assert resolve.resolve_ms(12, 20, 20, repeats=1) > 0
+    assert resolve.resolve_ms(200, 40, 40, repeats=1, calls=2) > 0
+
+
+def test_render_gives_a_ratio() -> None:
+    assert render.render_ratio(4, 10, repeats=1, calls=1) > 0
+
+
+def test_replay_gives_a_ratio() -> None:
+    assert replay.replay_ratio(3, 10, repeats=1) > 0
+
+
+def test_ingest_gives_a_ratio(tmp_path: Path) -> None:
+    assert ingest.ingest_ratio(20, repeats=1, folder=tmp_path) > 0
+
+
+def test_storm_gives_a_time(tmp_path: Path) -> None:
+    assert storm.storm_seconds(f"sqlite:///{tmp_path / 'storm.db'}", games=3) > 0
+
+
+def test_memory_gives_a_size() -> None:
+    assert memory.host_rss_mb(games=3)["rss_mb"] > 0
+
+
+def test_ack_gives_a_time() -> None:
+    assert ack.p99(ack.ack_latencies_ms(5)) > 0
+
+
+def test_a_figure_knows_its_goal() -> None:
+    assert Figure("x_ms", 1.0, 2.0).passed
+    assert not Figure("x_ratio", 0.1, 0.25, at_most=False).passed
