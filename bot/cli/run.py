@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import os
 import sys
 from pathlib import Path
@@ -85,6 +86,8 @@ def _run_console(config: Config, store: Store) -> int:
     from bot.adapters.console_adapter import PLATFORM, ConsoleAdapter
     from bot.cli.play import _stdin_line, console_session
 
+    # The console is the user's screen: keep the scheduler's bookkeeping off it.
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
     print(HOW_TO_ENABLE)
     print("Start a game with `host> new size=10 turn=10m`, then `alice> join` … (:help)")
     adapter = ConsoleAdapter(Path(config.console.images_dir))
