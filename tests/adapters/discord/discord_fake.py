@@ -15,10 +15,15 @@ checks both sides: request bodies the bot sends and the fake's responses.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import re
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from http import HTTPStatus
+from unittest import mock
+from urllib.parse import parse_qsl, unquote, urlsplit
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,8 +31,9 @@ from typing import Any
 
 import discord
 import pytest
-from aiohttp import web
+from aiohttp import FormData, web
 from aiohttp.test_utils import TestServer
+from multidict import CIMultiDict
 
 from bot.adapters.discord_adapter import DiscordAdapter
 from bot.config import DiscordConfig
@@ -74,14 +80,24 @@ BOT_USER = user_payload(BOT_ID, "bst", bot=True)
 BOT_ME = {**BOT_USER, "mfa_enabled": True, "locale": "en-US", "verified": True}
 
 
-def json_response(
-    body: Any, *, status: int = 200, headers: dict[str, str] | None = None
-) -> web.Response:
+@dataclass
+class Reply:
+    """One answer of the fake, before any transport carries it (``None`` body: 204)."""
+
+    status: int
+    body: bytes | None
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def web(self) -> web.Response:
+        return web.Response(body=self.body, status=self.status, headers=self.headers)
+
+
+def json_response(body: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> Reply:
     """As Discord answers: ``Content-Type: application/json`` exactly (discord.py checks it)."""
-    return web.Response(
-        body=json.dumps(body).encode(),
-        status=status,
-        headers={"Content-Type": "application/json", **(headers or {})},
+    return Reply(
+        status,
+        json.dumps(body).encode(),
+        {"Content-Type": "application/json", **(headers or {})},
     )
 
 
@@ -97,6 +113,7 @@ class Recorded:
     json: Any
     files: list[tuple[str, str, bytes]]
     authorization: str | None
+    at: float = field(default_factory=time.perf_counter)  # when it reached the transport
 
 
 @dataclass
@@ -215,31 +232,42 @@ class FakeDiscord:
                 else:
                     data = await part.read()  # type: ignore[union-attr]
                     files.append((part.name or "", part.filename or "", bytes(data)))  # type: ignore[union-attr]
-        self.requests.append(
-            Recorded(
-                request.method,
-                path,
-                dict(request.query),
-                body,
-                files,
-                request.headers.get("Authorization"),
-            )
+        reply = self.receive(
+            request.method,
+            path,
+            dict(request.query),
+            body,
+            files,
+            request.headers.get("Authorization"),
         )
+        return reply.web()
+
+    def receive(
+        self,
+        method: str,
+        path: str,
+        query: dict[str, str],
+        body: Any,
+        files: list[tuple[str, str, bytes]],
+        authorization: str | None,
+    ) -> Reply:
+        """Record one request (whatever carried it) and answer it, or fail it as scripted."""
+        self.requests.append(Recorded(method, path, query, body, files, authorization))
         for failure in self.failures:
-            if failure.method == request.method and failure.path.fullmatch(path):
+            if failure.method == method and failure.path.fullmatch(path):
                 self.failures.remove(failure)
                 return json_response(failure.body, status=failure.status, headers=failure.headers)
-        return await self._answer(request.method, path, request.query, body, files)
+        return self._answer(method, path, query, body, files)
 
-    def _ok(self, operation: str, payload: Any, status: int = 200) -> web.StreamResponse:
+    def _ok(self, operation: str, payload: Any, status: int = 200) -> Reply:
         self.responses.append((operation, str(status), payload))
         if status == 204:
-            return web.Response(status=204)
+            return Reply(204, None)
         return json_response(payload, status=status)
 
-    async def _answer(
+    def _answer(
         self, method: str, path: str, query: Any, body: Any, files: list[tuple[str, str, bytes]]
-    ) -> web.StreamResponse:
+    ) -> Reply:
         if method == "GET" and path == "/users/@me":
             return self._ok("GET /users/@me", BOT_ME)
         if method == "GET" and path == "/oauth2/applications/@me":
@@ -271,6 +299,11 @@ class FakeDiscord:
             )
         if m := re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path):
             flags = ((body or {}).get("data") or {}).get("flags", 0)
+            if str(query.get("with_response", "")).lower() not in ("1", "true"):
+                # Without ?with_response Discord answers 204 and no body.
+                return self._ok(
+                    "POST /interactions/{interaction_id}/{interaction_token}/callback", None, 204
+                )
             return self._ok(
                 "POST /interactions/{interaction_id}/{interaction_token}/callback",
                 {
@@ -346,6 +379,136 @@ class FakeDiscord:
             )
             return self._ok(operation, answered)
         return json_response({"message": "404: Not Found", "code": 0}, status=404)
+
+
+# ---- the same fake without a socket ----------------------------------------------------
+
+
+class RecordedResponse:
+    """What discord.py reads of an ``aiohttp.ClientResponse``: status, reason, headers, text."""
+
+    def __init__(self, method: str, url: str, reply: Reply) -> None:
+        self.method = method
+        self.url = url
+        self.status = reply.status
+        self.reason = HTTPStatus(reply.status).phrase
+        self.headers: CIMultiDict[str] = CIMultiDict(reply.headers)
+        self._body = reply.body or b""
+
+    async def text(self, encoding: str | None = None) -> str:
+        return self._body.decode(encoding or "utf-8")
+
+    async def read(self) -> bytes:
+        return self._body
+
+    async def json(self, **_: Any) -> Any:
+        return json.loads(self._body)
+
+    def release(self) -> None:
+        return None
+
+    async def __aenter__(self) -> RecordedResponse:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class RecordingSession:
+    """An in-process stand-in for the ``aiohttp.ClientSession`` under discord.py.
+
+    discord.py builds every request itself (``HTTPClient.request`` for the bot's
+    REST calls, ``AsyncWebhookAdapter.request`` for interaction callbacks and
+    follow-ups: routes, JSON bodies, multipart forms, rate-limit bookkeeping,
+    error mapping) and hands it to its session's ``request(method, url, …)``.
+    This object takes that place: it decodes what discord.py would have put on
+    the wire, records it in ``fake.requests`` (with ``Recorded.at``, the moment
+    it reached the transport) and answers at once with :meth:`FakeDiscord.receive`'s
+    Discord-shaped reply. No socket, no HTTP parsing, no server on the loop.
+    """
+
+    def __init__(self, fake: FakeDiscord, base: str = "http://discord.invalid/api/v10") -> None:
+        self.fake = fake
+        self.base = base.rstrip("/")
+        self.closed = False
+
+    def request(
+        self,
+        method: str,
+        url: Any,
+        *,
+        data: Any = None,
+        headers: dict[str, str] | None = None,
+        params: dict[str, Any] | None = None,
+        **_: Any,
+    ) -> RecordedResponse:
+        split = urlsplit(str(url))
+        path = split.path
+        prefix = urlsplit(self.base).path
+        if path.startswith(prefix):
+            path = path[len(prefix) :] or "/"
+        path = unquote(path)
+        query = {k: v for k, v in parse_qsl(split.query)}
+        query.update({k: str(v) for k, v in (params or {}).items()})
+        body, files = _decode(data)
+        reply = self.fake.receive(
+            method, path, query, body, files, (headers or {}).get("Authorization")
+        )
+        return RecordedResponse(method, str(url), reply)
+
+    def get(self, url: Any, **kwargs: Any) -> RecordedResponse:
+        return self.request("GET", url, **kwargs)
+
+    async def ws_connect(self, url: str, **_: Any) -> Any:
+        raise ConnectionError("the recording session has no gateway")
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+def _decode(data: Any) -> tuple[Any, list[tuple[str, str, bytes]]]:
+    """The JSON body (a string from discord.py) or a multipart form's payload and files."""
+    if data is None:
+        return None, []
+    if isinstance(data, (str, bytes)):
+        return json.loads(data), []
+    if isinstance(data, FormData):
+        body: Any = None
+        files: list[tuple[str, str, bytes]] = []
+        for options, _headers, value in data._fields:
+            name = options.get("name", "")
+            if name == "payload_json":
+                body = json.loads(value)
+                continue
+            if hasattr(value, "read"):
+                position = value.tell() if hasattr(value, "tell") else None
+                content = value.read()
+                if position is not None:
+                    value.seek(position)
+            else:
+                content = value
+            if isinstance(content, str):
+                content = content.encode()
+            files.append((name, options.get("filename", ""), bytes(content)))
+        return body, files
+    raise TypeError(f"the recording session cannot read a {type(data).__name__} body")
+
+
+@contextlib.contextmanager
+def recording_transport(fake: FakeDiscord) -> Iterator[RecordingSession]:
+    """While open, a discord.py client that logs in gets the recorder as its session.
+
+    ``HTTPClient.static_login`` creates its ``aiohttp.ClientSession`` itself and
+    every interaction copies it (``Interaction._session``); patching the class it
+    instantiates, for the length of the login, is the one seam that keeps the
+    rest of discord.py's request path untouched.
+    """
+    recorder = RecordingSession(fake, discord.http.Route.BASE)
+    with (
+        mock.patch.object(discord.http.aiohttp, "ClientSession", lambda **_: recorder),
+        mock.patch.object(discord.http.aiohttp, "TCPConnector", lambda **_: None),
+    ):
+        yield recorder
 
 
 @pytest.fixture
@@ -589,7 +752,7 @@ class DiscordSpec:
 def spec() -> DiscordSpec:
     if not SPEC_FILE.exists():
         pytest.skip(
-            f"Discord's OpenAPI description is not at {SPEC_FILE} "
+            reason=f"Discord's OpenAPI description is not at {SPEC_FILE} "
             "(the shared/specs folder beside the repository): contract checks skipped"
         )
     return DiscordSpec(json.loads(SPEC_FILE.read_text(encoding="utf-8")))

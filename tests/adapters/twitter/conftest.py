@@ -27,7 +27,7 @@ from bot.config import TwitterConfig
 @pytest.fixture(scope="session")
 def x_spec() -> XSpec:
     if not SPEC_PATH.exists():
-        pytest.skip(f"X API spec not found at {SPEC_PATH} (shared/specs beside the repo)")
+        pytest.skip(reason=f"X API spec not found at {SPEC_PATH} (shared/specs beside the repo)")
     return XSpec(SPEC_PATH)
 
 
