@@ -510,9 +510,16 @@ class DiscordAdapter:
     async def _on_command(
         self, interaction: discord.Interaction[Any], command: str, text: str
     ) -> None:
-        """Defer within Discord's 3 seconds, remember the interaction, then hand it over."""
-        in_guild = interaction.guild_id is not None
-        route = discord_text.route_for(command, in_guild=in_guild)
+        """Defer within Discord's 3 seconds, remember the interaction, then hand it over.
+
+        Only what the deferral needs runs before it (the route: public or
+        ephemeral). Reading the member (name, avatar, permissions) and the
+        host's work come after, and the hand-over first lets every other
+        interaction already waiting on the loop send its own deferral: under a
+        burst, the host's transaction (on its worker thread, competing for the
+        interpreter) must not delay the acknowledgements still due.
+        """
+        route = discord_text.route_for(command, in_guild=interaction.guild_id is not None)
         pending = _PendingInteraction(
             interaction, ephemeral=route.ephemeral, created=time.monotonic()
         )
@@ -525,26 +532,10 @@ class DiscordAdapter:
                 "could not defer interaction %s: %s %s", interaction.id, error.status, error.code
             )
             pending.deferred = False
-        self._forget_expired()
-        self._pending[str(interaction.id)] = pending
-        user = interaction.user
-        inbound = Inbound(
-            platform=PLATFORM,
-            channel=str(interaction.channel_id) if in_guild and interaction.channel_id else "",
-            sender=Sender(
-                platform=PLATFORM,
-                user_id=str(user.id),
-                display_name=user.display_name,
-                avatar_url=_avatar_url(user),
-                is_channel_admin=_is_channel_admin(
-                    user, interaction.permissions if in_guild else None, self._config.host_role
-                ),
-            ),
-            kind=route.kind,
-            text=text,
-            message_id=str(interaction.id),
-            sent_at=discord.utils.snowflake_time(interaction.id),
-        )
+        self._remember(str(interaction.id), pending)
+        # Acknowledgements first: the commands queued behind this one defer now.
+        await asyncio.sleep(0)
+        inbound = self._inbound_from_interaction(interaction, route.kind, text)
         try:
             await self._handler()(inbound)
         except Exception:
@@ -556,15 +547,49 @@ class DiscordAdapter:
                         "Something went wrong on our side; please try again.", ephemeral=True
                     )
 
+    def _inbound_from_interaction(
+        self, interaction: discord.Interaction[Any], kind: InboundKind, text: str
+    ) -> Inbound:
+        in_guild = interaction.guild_id is not None
+        user = interaction.user
+        return Inbound(
+            platform=PLATFORM,
+            channel=str(interaction.channel_id) if in_guild and interaction.channel_id else "",
+            sender=Sender(
+                platform=PLATFORM,
+                user_id=str(user.id),
+                display_name=user.display_name,
+                avatar_url=_avatar_url(user),
+                is_channel_admin=_is_channel_admin(
+                    user, interaction.permissions if in_guild else None, self._config.host_role
+                ),
+            ),
+            kind=kind,
+            text=text,
+            message_id=str(interaction.id),
+            sent_at=discord.utils.snowflake_time(interaction.id),
+        )
+
     def _handler(self) -> InboundHandler:
         if self._on_inbound is None:
             raise RuntimeError("the Discord adapter is not started")
         return self._on_inbound
 
-    def _forget_expired(self) -> None:
-        now = time.monotonic()
-        for key in [k for k, p in self._pending.items() if now - p.created > INTERACTION_LIFETIME]:
-            del self._pending[key]
+    def _remember(self, key: str, pending: _PendingInteraction) -> None:
+        """Keep a deferred interaction for its follow-ups; drop the expired ones.
+
+        ``_pending`` holds interactions in arrival order (``created`` only
+        grows), so the expired ones are at its front: forgetting them costs
+        what was forgotten, not a scan of every interaction still alive.
+        """
+        limit = pending.created - INTERACTION_LIFETIME
+        while self._pending:
+            oldest = next(iter(self._pending))
+            if self._pending[oldest].created >= limit:
+                break
+            del self._pending[oldest]
+        self._pending.pop(key, None)  # a repeated id goes to the back, in order
+        self._pending[key] = pending
 
     # ---- inbound: typed messages -------------------------------------------------
 

@@ -21,14 +21,15 @@ import json
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from http import HTTPStatus
-from unittest import mock
-from urllib.parse import parse_qsl, unquote, urlsplit
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
+from unittest import mock
+from urllib.parse import parse_qsl, unquote, urlsplit
 
+import aiohttp
 import discord
 import pytest
 from aiohttp import FormData, web
@@ -505,8 +506,8 @@ def recording_transport(fake: FakeDiscord) -> Iterator[RecordingSession]:
     """
     recorder = RecordingSession(fake, discord.http.Route.BASE)
     with (
-        mock.patch.object(discord.http.aiohttp, "ClientSession", lambda **_: recorder),
-        mock.patch.object(discord.http.aiohttp, "TCPConnector", lambda **_: None),
+        mock.patch.object(aiohttp, "ClientSession", lambda **_: recorder),
+        mock.patch.object(aiohttp, "TCPConnector", lambda **_: None),
     ):
         yield recorder
 
