@@ -1,17 +1,45 @@
-"""Inbound message → exactly one effect, in one transaction.
+"""Inbound message → exactly one effect, all or nothing.
 
-Each message is recorded with its platform id (a redelivery is a no-op), the
-game changes, and every reply is written to the outbox in the same
-transaction: either all of it happens or none of it does. Permissions are
-checked here, whatever the platform: host commands need the game's creator, a
-configured admin, or someone the platform says administers the channel.
+Each message is recorded with its platform id (a redelivery is a no-op: the
+unique ``(platform, message_id)`` key decides, inside the database), the game
+changes, and every reply is written to the outbox, as one unit: either all of it
+happens or none of it does. Permissions are checked here, whatever the platform:
+host commands need the game's creator, a configured admin, or someone the
+platform says administers the channel.
+
+Group commit. :meth:`Commands.handle_many` handles a batch of messages in ONE
+transaction (one commit, which is what a message costs on a disk), each message
+inside its own SAVEPOINT. "One effect per message" then means:
+
+* each message's effect (its inbound row, its game change, its outbox rows) is
+  still all or nothing: a message that fails rolls back to its savepoint, taking
+  only its own writes with it, and its caller gets the error; the others go on;
+* a refused message is an effect like any other (its inbound row says
+  ``refused``, its reply is in the outbox) and is committed with the batch;
+* nothing of a batch is durable, and so nothing may be acknowledged or sent,
+  before the batch commits: :meth:`handle_many` returns only after the commit,
+  and the relay sends only committed outbox rows. If the commit fails, no
+  message of the batch happened (each caller gets the error, and a redelivery
+  is handled afresh);
+* messages take effect in the order given, each seeing the ones before it (a
+  redelivery inside the same batch is a DUPLICATE of the first).
+
+:meth:`Commands.handle` is a batch of one.
+
+Decoded game states are cached (keyed by game id, validated against the exact
+state JSON the transaction read), so an order that does not change the state
+never decodes it; the cache cannot serve a stale state because it is consulted
+only with the stored string in hand.
 """
 
 from __future__ import annotations
 
 import enum
 import re
+import threading
 import zlib
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +49,7 @@ from bot.host import posts
 from bot.host.clock import Clock, format_utc
 from bot.host.messages import Inbound, InboundKind
 from bot.host.seeds import seeded
-from bot.store import GameRow, InboundRow, OrderRow, PlayerRow, Store, Tx, dumps, loads
+from bot.store import GameRow, InboundRow, OrderRow, PlayerRow, Store, Tx, build, dumps, loads
 
 HOST_WORDS = {"new", "start", "pause", "resume", "extend", "kick", "end"}
 PLAYER_WORDS = {"join", "leave", "board", "status", "help", "rules"}
@@ -31,6 +59,8 @@ _TAG = re.compile(r"(^|\s)#bst\b", re.IGNORECASE)
 # Only the mentions in front of a command address the bot (an X reply starts
 # with them); a mention after the command word is an argument (`kick @carol`).
 _LEADING_MENTIONS = re.compile(r"^(\s*@[A-Za-z0-9_]+)+")
+STATE_CACHE_SIZE = 64  # decoded game states kept (the games being played right now)
+DESCRIBE_CACHE_SIZE = 4096
 
 
 class Outcome(enum.Enum):
@@ -84,36 +114,103 @@ class Commands:
         self.clock = clock
         self.admins = admins
         self.default_turn = default_turn
+        # game id → (the state JSON as stored, its decoded state). States are immutable.
+        self._states: OrderedDict[int, tuple[str, Any]] = OrderedDict()
+        self._described: dict[tuple[str, str], str] = {}
+        self._cache_lock = threading.Lock()  # the worker thread and the turn clock share it
 
     # ------------------------------------------------------------------
 
     def handle(self, inbound: Inbound) -> Effect:
-        """Record and carry out one inbound message."""
+        """Record and carry out one inbound message (a batch of one)."""
+        (result,) = self.handle_many([inbound])
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def handle_many(self, inbounds: Sequence[Inbound]) -> list[Effect | Exception]:
+        """Record and carry out a batch of messages, in order, in one transaction with a
+        savepoint per message (see the module docstring). Returns, per message, its
+        effect or the error that rolled it back; returns only once the batch has
+        committed. Raises (and nothing of the batch happened) if the transaction as a
+        whole fails."""
+        results: list[Effect | Exception] = []
         with self.store.transaction() as tx:
-            if tx.inbound_seen(inbound.platform, inbound.message_id):
-                return Effect(Outcome.DUPLICATE)
-            row = tx.add_inbound(
-                InboundRow(
-                    platform=inbound.platform,
-                    message_id=inbound.message_id,
-                    channel=inbound.channel,
-                    user_id=inbound.sender.user_id,
-                    user_name=inbound.sender.display_name,
-                    avatar_url=inbound.sender.avatar_url,
-                    is_channel_admin=inbound.sender.is_channel_admin,
-                    kind=inbound.kind.value,
-                    text=inbound.text[: MAX_TEXT * 2],
-                    sent_at=inbound.sent_at.timestamp(),
-                    received_at=self.clock.now(),
-                )
-            )
-            return self._carry_out(tx, row)
+            for inbound in inbounds:
+                try:
+                    with tx.savepoint():
+                        results.append(self._handle_one(tx, inbound))
+                except Exception as error:
+                    if not tx.session.is_active:
+                        raise  # the transaction itself is lost: the whole batch is
+                    results.append(error)
+                # Each message reads rows afresh: no ORM copy outlives its message.
+                tx.forget_all()
+        return results
+
+    def _handle_one(self, tx: Tx, inbound: Inbound) -> Effect:
+        sender = inbound.sender
+        row = build(
+            InboundRow,
+            platform=inbound.platform,
+            message_id=inbound.message_id,
+            channel=inbound.channel,
+            user_id=sender.user_id,
+            user_name=sender.display_name,
+            avatar_url=sender.avatar_url,
+            is_channel_admin=sender.is_channel_admin,
+            kind=inbound.kind.value,
+            text=inbound.text[: MAX_TEXT * 2],
+            sent_at=inbound.sent_at.timestamp(),
+            received_at=self.clock.now(),
+        )
+        if not tx.record_inbound(row):
+            return Effect(Outcome.DUPLICATE)
+        effect = self._carry_out(tx, row)
+        if row.game_id is not None or row.outcome != "handled":
+            tx.update_inbound(row)
+        return effect
 
     def rehandle_held(self, tx: Tx, row: InboundRow) -> Effect:
         """Handle a message that was held until its turn opened."""
         row.outcome = "handled"
+        effect = self._carry_out(tx, row)
         tx.save(row)
-        return self._carry_out(tx, row)
+        return effect
+
+    # --- caches --------------------------------------------------------
+
+    def _state(self, game: Any, game_row: GameRow) -> Any:
+        """The decoded state of the game row as read in this transaction."""
+        stored = game_row.state
+        assert game_row.id is not None
+        key = game_row.id
+        with self._cache_lock:
+            cached = self._states.get(key)
+            if cached is not None and (cached[0] is stored or cached[0] == stored):
+                self._states.move_to_end(key)
+                return cached[1]
+        state = game.decode_state(loads(stored))
+        self._remember(key, stored, state)
+        return state
+
+    def _remember(self, game_id: int, stored: str, state: Any) -> None:
+        with self._cache_lock:
+            self._states[game_id] = (stored, state)
+            self._states.move_to_end(game_id)
+            while len(self._states) > STATE_CACHE_SIZE:
+                self._states.popitem(last=False)
+
+    def _describe_stored(self, game: Any, order_json: str) -> str:
+        """The description of a stored order (a pure function of its JSON)."""
+        key = (game.name, order_json)
+        described = self._described.get(key)
+        if described is None:
+            described = game.describe(game.decode_order(loads(order_json)))
+            if len(self._described) >= DESCRIBE_CACHE_SIZE:
+                self._described.clear()
+            self._described[key] = described
+        return described
 
     # ------------------------------------------------------------------
 
@@ -147,7 +244,6 @@ class Commands:
                 # which opens when this one resolves. Keep it until then.
                 row.outcome = "held"
                 row.game_id = game_row.id
-                tx.save(row)
                 return Effect(Outcome.HELD, game_row.id)
             if (
                 game_row.phase == "battle"
@@ -163,25 +259,33 @@ class Commands:
                     f"turn {game_row.turn}"
                 )
             row.game_id = game_row.id
-            tx.save(row)
-            if word in HOST_WORDS:
-                self._host_command(tx, row, game_row, word, rest)
-            elif word in PLAYER_WORDS:
-                self._player_command(tx, row, game_row, word)
+            if word in HOST_WORDS or word in PLAYER_WORDS:
+                # These may change the game through the ORM: load the row into the session.
+                assert game_row.id is not None
+                loaded = tx.game(game_row.id)
+                assert loaded is not None
+                game_row = loaded
+                if word in HOST_WORDS:
+                    self._host_command(tx, row, game_row, word, rest)
+                else:
+                    self._player_command(tx, row, game_row, word)
             else:
                 self._order(tx, row, game_row, text)
             return Effect(Outcome.HANDLED, game_row.id)
         except (Refusal, GameError) as error:
             row.outcome = "refused"
-            tx.save(row)
             game_id = game_row.id if game_row is not None else (row.game_id or 0)
+            if game_row is not None:
+                # A refusal about a game is part of that game's history (and its audit).
+                row.game_id = game_row.id
             message = error.message if isinstance(error, GameError) else str(error)
             posts.reply(tx, game_id or 0, row, message, public=False)
             return Effect(Outcome.REFUSED, game_id)
 
     def _find_game(self, tx: Tx, row: InboundRow, *, required: bool) -> GameRow | None:
+        """The game a message is about, as a snapshot (read-only; see Tx.peek_game_in)."""
         if row.channel:
-            game = tx.active_game_in(row.platform, row.channel)
+            game = tx.peek_game_in(row.platform, row.channel)
             if game is not None or row.kind == "public":
                 if game is None and required:
                     raise Refusal(
@@ -189,7 +293,7 @@ class Commands:
                         "`new` (for example `new size=10x10 turn=8h`)"
                     )
                 return game
-        games = tx.active_games_of(row.platform, row.user_id)
+        games = tx.peek_games_of(row.platform, row.user_id)
         if len(games) == 1:
             return games[0]
         if not required:
@@ -203,7 +307,7 @@ class Commands:
     def _new(self, tx: Tx, row: InboundRow, rest: str) -> GameRow:
         if row.kind != "public" or not row.channel:
             raise Refusal("start a game in a public channel: post `#bst new` there")
-        existing = tx.active_game_in(row.platform, row.channel)
+        existing = tx.peek_game_in(row.platform, row.channel)
         if existing is not None:
             raise Refusal(
                 f"game {existing.id} is already running in this channel; "
@@ -256,7 +360,7 @@ class Commands:
         )
         assert game_row.id is not None
         row.game_id = game_row.id
-        tx.save(row)
+        self._remember(game_row.id, game_row.state, state)
         board = game.record_board(state)
         size = f"{board.get('rows')}×{board.get('cols')}" if board else ""
         settings = ", ".join(f"{k} {v}" for k, v in canonical.items() if v not in ("none", ""))
@@ -285,7 +389,7 @@ class Commands:
                 f"only the game's host can `{word}`: the captain who made the game, or an admin"
             )
         game = get_game(game_row.kind)
-        state = game.decode_state(loads(game_row.state))
+        state = self._state(game, game_row)
         now = self.clock.now()
         assert game_row.id is not None
         if word == "start":
@@ -396,7 +500,7 @@ class Commands:
 
     def _player_command(self, tx: Tx, row: InboundRow, game_row: GameRow, word: str) -> None:
         game = get_game(game_row.kind)
-        state = game.decode_state(loads(game_row.state))
+        state = self._state(game, game_row)
         assert game_row.id is not None
         public = row.kind == "public"
         player = tx.player_by_user(game_row.id, row.platform, row.user_id)
@@ -432,6 +536,7 @@ class Commands:
             )
             game_row.state = dumps(game.encode_state(state))
             tx.save(game_row)
+            self._remember(game_row.id, game_row.state, state)
             count = len(players) + 1
             if game_row.phase == "setup":
                 text = (
@@ -463,20 +568,24 @@ class Commands:
     # --- orders ----------------------------------------------------------
 
     def _order(self, tx: Tx, row: InboundRow, game_row: GameRow, text: str) -> None:
+        """An order: ``game_row`` is a snapshot, written through Tx.set_game_state."""
         game = get_game(game_row.kind)
         assert game_row.id is not None
-        player = tx.player_by_user(game_row.id, row.platform, row.user_id)
+        player = tx.peek_player(game_row.id, row.platform, row.user_id)
         order = game.parse(text)
         if player is None:
             raise Refusal("you are not in this game: send `join` to play")
-        state = game.decode_state(loads(game_row.state))
+        state = self._state(game, game_row)
         channel = Channel.PUBLIC if row.kind == InboundKind.PUBLIC.value else Channel.PRIVATE
         rng = seeded(game_row.seed, "accept", row.platform, row.message_id)
         accepted = game.accept(state, player.key, order, channel, rng)
         if accepted.state is not state:
             game_row.state = dumps(game.encode_state(accepted.state))
-            tx.save(game_row)
-        names = {p.key: p for p in tx.players(game_row.id)}
+            tx.set_game_state(game_row.id, game_row.state)
+            self._remember(game_row.id, game_row.state, accepted.state)
+        names: dict[str, PlayerRow] = {}
+        if accepted.notices:
+            names = {p.key: p for p in tx.peek_players(game_row.id)}
         for index, notice in enumerate(accepted.notices):
             target = names.get(notice.to) if notice.to else None
             if notice.to is None:
@@ -489,9 +598,9 @@ class Commands:
                 posts.notify(tx, game_row, target, notice.text, kind=f"notice:{row.id}:{index}")
         if accepted.standing is None:
             return
-        previous = tx.standing_order(game_row.id, game_row.turn, player.key)
-        tx.replace_order(
-            OrderRow(
+        previous = tx.replace_order(
+            build(
+                OrderRow,
                 game_id=game_row.id,
                 player_key=player.key,
                 turn=game_row.turn,
@@ -506,8 +615,7 @@ class Commands:
         if now_text == "pass":
             ack = f"Turn {game_row.turn}: no action (pass)"
         if previous is not None:
-            before = game.describe(game.decode_order(loads(previous.order)))
-            ack += f" (replaces: {before})"
+            ack += f" (replaces: {self._describe_stored(game, previous)})"
         posts.reply(tx, game_row.id, row, ack, public=False)
 
 

@@ -16,7 +16,7 @@ from bot.games.base import Event, Game, Resolution
 from bot.games.duration import humanize
 from bot.host.clock import format_utc
 from bot.host.seeds import seeded
-from bot.store import GameRow, InboundRow, OutboxRow, PlayerRow, TurnRow, Tx, dumps
+from bot.store import GameRow, InboundRow, OutboxRow, PlayerRow, TurnRow, Tx, build, dumps
 
 # The relay sends in id order; within one turn the public map is written first,
 # then the boards, so a rate-limited platform gets what matters most first.
@@ -54,7 +54,8 @@ def _enqueue(
     now: float,
 ) -> None:
     tx.enqueue(
-        OutboxRow(
+        build(
+            OutboxRow,
             game_id=game_id,
             turn=turn,
             kind=kind,

@@ -6,6 +6,12 @@ and :class:`~bot.host.outbox.Relay` serve Discord, X, the console, the demo and
 scripts. In production an APScheduler ``AsyncIOScheduler`` is the alarm clock:
 a ``date`` job armed at the earliest deadline in the database plus a sweeper
 every 30 s, both calling :meth:`Host.tick`, which is idempotent.
+
+Group commit: :meth:`Host.on_inbound` queues the message; the single command
+worker thread takes whatever has queued up while its previous batch committed
+(at most :data:`BATCH_LIMIT`), in arrival order, and handles it with
+:meth:`Commands.handle_many` in one transaction. Each caller awaits its own
+effect, which it gets only after its batch has committed.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -27,6 +34,16 @@ from bot.store import DatabaseCursors, Store
 log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 30.0
+BATCH_LIMIT = 200  # messages per transaction at most
+
+
+def _settle(future: asyncio.Future[Effect], result: Effect | BaseException) -> None:
+    if future.done():  # the caller gave up waiting (cancelled): the effect stands anyway
+        return
+    if isinstance(result, BaseException):
+        future.set_exception(result)
+    else:
+        future.set_result(result)
 
 
 class Host:
@@ -58,18 +75,63 @@ class Host:
         # Commands run on one worker thread, in arrival order: the event loop stays free to
         # acknowledge platform events (Discord's 3-second defer) while a transaction runs.
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bst-commands")
+        # Messages waiting for the worker: (message, the caller's loop, the caller's future).
+        # Callers may run on different event loops (each asyncio.run in tests is one).
+        self._queue: list[tuple[Inbound, asyncio.AbstractEventLoop, asyncio.Future[Effect]]] = []
+        self._queue_lock = threading.Lock()
+        self._draining = False
 
     # --- what adapters call ------------------------------------------------
 
     async def on_inbound(self, inbound: Inbound) -> Effect:
-        """Record and carry out one message; the relay is woken to send the replies."""
+        """Record and carry out one message; the relay is woken to send the replies.
+
+        Returns once the message's batch has committed (see the module docstring)."""
         loop = asyncio.get_running_loop()
-        effect = await loop.run_in_executor(self._worker, self.commands.handle, inbound)
+        future: asyncio.Future[Effect] = loop.create_future()
+        with self._queue_lock:
+            self._queue.append((inbound, loop, future))
+            start = not self._draining
+            self._draining = True
+        if start:
+            self._worker.submit(self._drain)
+        effect = await future
         if effect.outcome is Outcome.HELD and not self._catching_up:
             await self.tick(send=False)
         self._wake_relay.set()
         self._arm_deadline()
         return effect
+
+    def _drain(self) -> None:
+        """On the worker thread: handle queued messages, batch after batch, until none wait."""
+        while True:
+            with self._queue_lock:
+                batch = self._queue[:BATCH_LIMIT]
+                del self._queue[:BATCH_LIMIT]
+                if not batch:
+                    self._draining = False
+                    return
+            results = self._handle_batch([inbound for inbound, _, _ in batch])
+            for (_, loop, future), result in zip(batch, results, strict=True):
+                with contextlib.suppress(RuntimeError):  # the caller's loop has closed
+                    loop.call_soon_threadsafe(_settle, future, result)
+
+    def _handle_batch(self, inbounds: list[Inbound]) -> list[Effect | BaseException]:
+        try:
+            return list(self.commands.handle_many(inbounds))
+        except Exception as error:
+            if len(inbounds) == 1:
+                return [error]
+            # The batch's transaction failed as a whole (so none of it happened): handle
+            # each message on its own, so one message cannot fail the others.
+            log.warning("a batch of %d failed (%s); handling one by one", len(inbounds), error)
+            results: list[Effect | BaseException] = []
+            for inbound in inbounds:
+                try:
+                    results.extend(self.commands.handle_many([inbound]))
+                except Exception as single:
+                    results.append(single)
+            return results
 
     # --- the clock ---------------------------------------------------------
 

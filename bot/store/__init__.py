@@ -9,7 +9,7 @@ from bot.store.models import (
     PlayerRow,
     TurnRow,
 )
-from bot.store.repository import DatabaseCursors, Store, Tx, dumps, loads
+from bot.store.repository import DatabaseCursors, Store, Tx, build, dumps, loads
 
 __all__ = [
     "CursorRow",
@@ -22,6 +22,7 @@ __all__ = [
     "Store",
     "TurnRow",
     "Tx",
+    "build",
     "dumps",
     "loads",
 ]

@@ -31,8 +31,20 @@ def _create_v1(connection: Connection) -> None:
 # Each entry: (version, what it does, the step). Append; never edit a shipped step.
 # Until the first release, version 1 is "the tables as the models define them";
 # from the first release on, every schema change is a new step with explicit DDL.
+def _index_standing_orders_v2(connection: Connection) -> None:
+    # A player's standing order is found (and retired) on every order: without this the
+    # lookup scans every order of the game's turn.
+    connection.execute(
+        text(
+            "CREATE INDEX IF NOT EXISTS ix_orders_standing "
+            "ON orders (game_id, turn, player_key, active)"
+        )
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "create the tables", _create_v1),
+    (2, "index the standing orders", _index_standing_orders_v2),
 ]
 
 

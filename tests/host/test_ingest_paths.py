@@ -1,0 +1,109 @@
+"""Group commit and the fast ingest path: a savepoint per message (one failing message
+rolls back only itself), redeliveries inside a batch, concurrent submission through
+Host.on_inbound, and the decoded-state cache never serving a state another writer
+replaced."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from host_fakes import HostKit
+
+from bot.games.base import get_game
+from bot.host.commands import Effect, Outcome
+from bot.store import InboundRow, Store, dumps, loads
+
+
+def inbound_rows(store: Store) -> dict[str, InboundRow]:
+    from sqlmodel import select
+
+    with store.transaction() as tx:
+        return {r.message_id: r for r in tx.session.exec(select(InboundRow)).all()}
+
+
+def test_failing_message_rolls_back_only_its_savepoint(
+    kit: HostKit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kit.two_player_battle()
+    game = get_game("bst")
+    real_parse = game.parse
+
+    def parse(text: str):  # type: ignore[no-untyped-def]
+        if "G7" in text:
+            raise RuntimeError("a bug while parsing")
+        return real_parse(text)
+
+    monkeypatch.setattr(game, "parse", parse)
+    batch = [
+        kit.inbound("alice", "#bst F1", message_id="ok-1"),
+        kit.inbound("bob", "#bst G7", message_id="boom"),
+        kit.inbound("bob", "#bst Z99", message_id="refused"),
+        kit.inbound("bob", "#bst H2", message_id="ok-2"),
+        kit.inbound("alice", "#bst F1", message_id="ok-1"),  # redelivered in the same batch
+    ]
+    results = kit.host.commands.handle_many(batch)
+    assert isinstance(results[1], RuntimeError)
+    outcomes = [r.outcome if isinstance(r, Effect) else None for r in results]
+    assert outcomes == [
+        Outcome.HANDLED,
+        None,
+        Outcome.REFUSED,
+        Outcome.HANDLED,
+        Outcome.DUPLICATE,
+    ]
+    rows = inbound_rows(kit.store)
+    assert "boom" not in rows  # nothing of the failing message remains
+    assert rows["refused"].outcome == "refused" and rows["ok-2"].game_id == 1
+    with kit.store.transaction() as tx:
+        standing = {k: loads(v.order) for k, v in tx.standing_orders(1, 1).items()}
+        kinds = [r.kind for r in tx.outbox(1) if r.kind.startswith("reply:")]
+    assert {k: v["cell"] for k, v in standing.items()} == {"p1": "F1", "p2": "H2"}
+    mine = {rows[m].id for m in ("ok-1", "refused", "ok-2")}
+    assert len(kinds) == len(set(kinds))  # no reply twice
+    assert {int(k.split(":")[1]) for k in kinds} >= mine  # each handled message answered
+    # The failed message was not recorded, so its redelivery is handled afresh.
+    monkeypatch.setattr(game, "parse", real_parse)
+    assert kit.say("bob", "#bst G7", message_id="boom").outcome is Outcome.HANDLED
+
+
+def test_concurrent_submissions_are_batched_and_each_gets_its_effect(kit: HostKit) -> None:
+    kit.two_player_battle()
+    before = len(kit.outbox())
+    batches: list[int] = []
+    handle_many = kit.host.commands.handle_many
+
+    def spy(inbounds):  # type: ignore[no-untyped-def]
+        batches.append(len(inbounds))
+        return handle_many(inbounds)
+
+    kit.host.commands.handle_many = spy  # type: ignore[method-assign]
+    messages = [
+        kit.inbound("alice" if i % 2 else "bob", f"#bst {'ABCDEFGHIJ'[i % 10]}{i % 10 + 1}")
+        for i in range(40)
+    ]
+
+    async def burst() -> list[Effect]:
+        return list(await asyncio.gather(*(kit.host.on_inbound(m) for m in messages)))
+
+    effects = asyncio.run(burst())
+    assert [e.outcome for e in effects] == [Outcome.HANDLED] * 40
+    assert sum(batches) == 40 and max(batches) > 1
+    assert len(kit.outbox()) == before + 40  # one acknowledgement per order
+
+
+def test_state_cache_is_checked_against_what_the_transaction_read(kit: HostKit) -> None:
+    kit.two_player_battle()
+    assert kit.say("bob", "#bst F1").outcome is Outcome.HANDLED  # bob's state is now cached
+    # Another writer (another process) removes bob from the game behind this host's back.
+    game = get_game("bst")
+    with kit.store.transaction() as tx:
+        row = tx.game(1)
+        assert row is not None
+        state = game.remove(game.decode_state(loads(row.state)), "p2").state
+        row.state = dumps(game.encode_state(state))
+        tx.save(row)
+    effect = kit.say("bob", "#bst F2")
+    assert effect.outcome is Outcome.REFUSED
+    kit.flush()
+    assert "over" in kit.adapter.texts()[-1]  # a stale cached state would accept it
