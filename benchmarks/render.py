@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import random
+import statistics
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from PIL import Image, ImageDraw
 
 from benchmarks import fixtures
-from benchmarks.timing import Figure, per_call_seconds
+from benchmarks.timing import Figure
 from bot.games.bst import BST
 from bot.games.bst.views import PublicView
 from renderers import generated_avatar, render_public_map
@@ -49,6 +53,31 @@ def plain_grid(width: int, height: int, rows: int, cols: int) -> bytes:
     return png_bytes(image)
 
 
+def alternating(
+    first: Callable[[], object],
+    second: Callable[[], object],
+    *,
+    calls: int,
+    repeats: int,
+    warmup: int = 1,
+) -> tuple[float, float]:
+    """Per-call seconds of ``first`` and of ``second``, as :func:`per_call_seconds` gives them,
+    but with their batches taken in turn: on a shared machine a slow spell then weighs on
+    both sides of the ratio instead of on one."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(warmup):
+        first()
+        second()
+    for _ in range(repeats):
+        for run, out in ((first, times[0]), (second, times[1])):
+            gc.collect()
+            start = time.perf_counter()
+            for _ in range(calls):
+                run()
+            out.append((time.perf_counter() - start) / calls)
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
 def render_ratio(captains: int = 12, size: int = 20, *, repeats: int, calls: int) -> float:
     """Median time of the public map ÷ median time of the plain grid, measured alternately."""
     view, avatars = public_scene(captains, size)
@@ -63,8 +92,7 @@ def render_ratio(captains: int = 12, size: int = 20, *, repeats: int, calls: int
     def draw_floor() -> bytes:
         return plain_grid(width, height, size, size)
 
-    map_s = per_call_seconds(draw_map, calls=calls, repeats=repeats)
-    floor_s = per_call_seconds(draw_floor, calls=calls, repeats=repeats)
+    map_s, floor_s = alternating(draw_map, draw_floor, calls=calls, repeats=repeats)
     render_ratio.last = (map_s, floor_s, width, height)  # type: ignore[attr-defined]
     return map_s / floor_s
 

@@ -3,6 +3,13 @@
 Every function here is pure: the same view and options give the same bytes. Nothing in this
 package imports the host, the store, an adapter or a platform SDK; avatars are downloaded by
 ``bot.host.avatar_cache`` and handed in as images.
+
+What repeats between pictures is kept in small bounded caches shared by the drawing threads:
+text widths, anti-aliased masks of marks, name tags, header text, round avatars (keyed by the
+picture's content, not its identity) and the static layers of a map or replay frame (water,
+grid, labels, legend). Each is keyed by everything that decides its pixels and is never
+modified once made, so a picture is the same bytes whether the caches are cold or warm
+(``tests/renderers/test_caches.py``).
 """
 
 from renderers.alt_text import MAX_ALT_TEXT, private_alt_text, public_alt_text

@@ -8,8 +8,12 @@ Pillow's decompression-bomb warning as an error.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import io
+import threading
 import warnings
+from collections import OrderedDict
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -110,16 +114,50 @@ def _square(image: Image.Image) -> Image.Image:
 
 def round_mask(size: int) -> Image.Image:
     """An anti-aliased disc: drawn four times bigger, then reduced."""
+    return _round_mask(size).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _round_mask(size: int) -> Image.Image:
+    """The shared (never modified) mask behind :func:`round_mask`."""
     big = Image.new("L", (size * 4, size * 4), 0)
     ImageDraw.Draw(big).ellipse((0, 0, size * 4 - 1, size * 4 - 1), fill=255)
     return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
+# Round crops of recent avatars, keyed by the picture's content (not its identity, which
+# Python may reuse) and the size: a map shows every shooter's avatar, and the next map of
+# the game shows the same ones again. Bounded, and shared by the drawing threads.
+_ROUND_CACHE: OrderedDict[tuple[str, tuple[int, int], bytes, int], Image.Image] = OrderedDict()
+_ROUND_CACHE_SIZE = 128
+_ROUND_LOCK = threading.Lock()
+
+
+def _fingerprint(image: Image.Image) -> bytes:
+    """A digest of everything that decides how ``image`` looks in RGBA: its pixels, its
+    palette and a transparent colour, if it has them."""
+    digest = hashlib.sha256(image.tobytes())  # SHA-256: fast where CPUs have SHA extensions
+    if image.palette is not None:
+        digest.update(b"palette" + image.palette.mode.encode() + image.palette.tobytes())
+    if "transparency" in image.info:
+        digest.update(b"transparency" + repr(image.info["transparency"]).encode())
+    return digest.digest()
+
+
 def round_avatar(image: Image.Image, size: int) -> Image.Image:
     """``image`` cropped to a centred square, scaled to ``size`` and masked to a circle (RGBA)."""
     size = max(1, size)
+    key = (image.mode, image.size, _fingerprint(image), size)
+    with _ROUND_LOCK:
+        cached = _ROUND_CACHE.get(key)
+        if cached is not None:
+            _ROUND_CACHE.move_to_end(key)
+            return cached.copy()
     square = _square(image.convert("RGBA")).resize((size, size), Image.Resampling.LANCZOS)
     alpha = square.getchannel("A")
-    mask = round_mask(size)
-    square.putalpha(ImageChops.multiply(alpha, mask))
+    square.putalpha(ImageChops.multiply(alpha, _round_mask(size)))
+    with _ROUND_LOCK:
+        _ROUND_CACHE[key] = square.copy()
+        while len(_ROUND_CACHE) > _ROUND_CACHE_SIZE:
+            _ROUND_CACHE.popitem(last=False)
     return square

@@ -8,9 +8,11 @@ shots, anti-aliased hulls) and, when the board would not fit the width cap that 
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from PIL import Image, ImageDraw
 
@@ -206,10 +208,64 @@ def paint_shape(
     image.paste(fill, (left, top, right, bottom), mask)
 
 
-def _scaled(
-    points: Iterable[tuple[float, float]], scale: float, ox: float, oy: float
-) -> list[tuple[float, float]]:
-    return [((x - ox) * scale, (y - oy) * scale) for x, y in points]
+# The marks below are drawn through masks that depend only on the mark's geometry relative
+# to the patch's corner (and the patch's size), so equal marks at equal sub-pixel offsets —
+# every hull of a length, every shot mark of a board — share one mask. ``_mask`` draws
+# exactly what ``paint_shape`` would (same numbers, same operations, same order).
+_Kind = Literal["rounded", "ellipse", "ring", "polygon", "cross"]
+
+
+def _paint_cached(
+    image: Image.Image,
+    box: tuple[float, float, float, float],
+    colour: RGB,
+    kind: _Kind,
+    points: Sequence[tuple[float, float]],
+    width: float = 0.0,
+) -> None:
+    """Like :func:`paint_shape` for a mark of ``kind`` through ``points`` (image pixels)."""
+    left, top = math.floor(box[0]) - 1, math.floor(box[1]) - 1
+    right, bottom = math.ceil(box[2]) + 1, math.ceil(box[3]) + 1
+    if right - left <= 0 or bottom - top <= 0:
+        return
+    relative = tuple((x - left, y - top) for x, y in points)
+    mask = _mask(kind, right - left, bottom - top, relative, width)
+    fill = (*colour, 255) if image.mode == "RGBA" else colour
+    image.paste(fill, (left, top, right, bottom), mask)
+
+
+@functools.lru_cache(maxsize=1024)
+def _mask(
+    kind: _Kind,
+    width: int,
+    height: int,
+    relative: tuple[tuple[float, float], ...],
+    line: float,
+) -> Image.Image:
+    """The anti-aliased mask of a mark (shared between calls; never modified)."""
+    s = _SUPERSAMPLE
+    big = Image.new("L", (width * s, height * s), 0)
+    draw = ImageDraw.Draw(big)
+    scaled = [(x * s, y * s) for x, y in relative]
+    if kind == "polygon":
+        draw.polygon(scaled, fill=255)
+    else:
+        (a, b), (c, d) = scaled
+        if kind == "rounded":
+            draw.rounded_rectangle((a, b, c, d), radius=min(c - a, d - b) / 2, fill=255)
+        elif kind == "ellipse":
+            draw.ellipse((a, b, c, d), fill=255)
+        elif kind == "ring":
+            draw.ellipse((a, b, c, d), outline=255, width=max(1, round(line * s)))
+        else:  # cross
+            w = max(1, round(line * s))
+            draw.line((a, b, c, d), fill=255, width=w)
+            draw.line((a, d, c, b), fill=255, width=w)
+    return big.resize((width, height), Image.Resampling.BOX)
+
+
+def _corners(box: tuple[float, float, float, float]) -> list[tuple[float, float]]:
+    return [(box[0], box[1]), (box[2], box[3])]
 
 
 def capsule(
@@ -220,40 +276,25 @@ def capsule(
     edge_width: float = 0.0,
 ) -> None:
     """A rounded hull filling ``box``, with an optional edge."""
-
-    def outer(draw: ImageDraw.ImageDraw, s: float, ox: float, oy: float) -> None:
-        (a, b), (c, d) = _scaled([(box[0], box[1]), (box[2], box[3])], s, ox, oy)
-        draw.rounded_rectangle((a, b, c, d), radius=min(c - a, d - b) / 2, fill=255)
-
     if edge is not None and edge_width > 0:
-        paint_shape(image, box, edge, outer)
+        _paint_cached(image, box, edge, "rounded", _corners(box))
         inner = (box[0] + edge_width, box[1] + edge_width, box[2] - edge_width, box[3] - edge_width)
         if inner[2] > inner[0] and inner[3] > inner[1]:
             capsule(image, inner, fill)
         return
-    paint_shape(image, box, fill, outer)
+    _paint_cached(image, box, fill, "rounded", _corners(box))
 
 
 def disc(image: Image.Image, centre: tuple[float, float], radius: float, colour: RGB) -> None:
     box = (centre[0] - radius, centre[1] - radius, centre[0] + radius, centre[1] + radius)
-
-    def shape(draw: ImageDraw.ImageDraw, s: float, ox: float, oy: float) -> None:
-        (a, b), (c, d) = _scaled([(box[0], box[1]), (box[2], box[3])], s, ox, oy)
-        draw.ellipse((a, b, c, d), fill=255)
-
-    paint_shape(image, box, colour, shape)
+    _paint_cached(image, box, colour, "ellipse", _corners(box))
 
 
 def ring(
     image: Image.Image, centre: tuple[float, float], radius: float, width: float, colour: RGB
 ) -> None:
     box = (centre[0] - radius, centre[1] - radius, centre[0] + radius, centre[1] + radius)
-
-    def shape(draw: ImageDraw.ImageDraw, s: float, ox: float, oy: float) -> None:
-        (a, b), (c, d) = _scaled([(box[0], box[1]), (box[2], box[3])], s, ox, oy)
-        draw.ellipse((a, b, c, d), outline=255, width=max(1, round(width * s)))
-
-    paint_shape(image, box, colour, shape)
+    _paint_cached(image, box, colour, "ring", _corners(box), width)
 
 
 def burst(
@@ -273,25 +314,14 @@ def burst(
         r = radius if i % 2 == 0 else radius * inner
         vertices.append((cx + r * math.cos(angle), cy + r * math.sin(angle)))
     box = (cx - radius, cy - radius, cx + radius, cy + radius)
-
-    def shape(draw: ImageDraw.ImageDraw, s: float, ox: float, oy: float) -> None:
-        draw.polygon(_scaled(vertices, s, ox, oy), fill=255)
-
-    paint_shape(image, box, colour, shape)
+    _paint_cached(image, box, colour, "polygon", vertices)
 
 
 def cross(
     image: Image.Image, box: tuple[float, float, float, float], colour: RGB, width: float
 ) -> None:
     """A bold X across ``box`` (damage on a ship)."""
-
-    def shape(draw: ImageDraw.ImageDraw, s: float, ox: float, oy: float) -> None:
-        (a, b), (c, d) = _scaled([(box[0], box[1]), (box[2], box[3])], s, ox, oy)
-        w = max(1, round(width * s))
-        draw.line((a, b, c, d), fill=255, width=w)
-        draw.line((a, d, c, b), fill=255, width=w)
-
-    paint_shape(image, box, colour, shape)
+    _paint_cached(image, box, colour, "cross", _corners(box), width)
 
 
 def inset(box: tuple[int, int, int, int], amount: float) -> tuple[float, float, float, float]:
@@ -344,6 +374,20 @@ def hull_label(
     label = style.fit_text(text, size, room)
     if not label:
         return
+    patch = _label_patch(label, size, colour, background, vertical)
+    pw, ph = patch.size
+    cx = (box[0] + box[2]) / 2
+    cy = (box[1] + box[3]) / 2
+    if len(cells) == 1:
+        cy = box[3] - ph / 2 + ph * 0.35
+    composite(image, patch, (round(cx - pw / 2), round(cy - ph / 2)))
+
+
+@functools.lru_cache(maxsize=512)
+def _label_patch(
+    label: str, size: int, colour: RGB, background: RGB, vertical: bool
+) -> Image.Image:
+    """The name tag of :func:`hull_label` (shared between calls; only ever composited)."""
     pad = max(2, size // 4)
     w = style.text_width(label, size) + 2 * pad
     h = size + pad + 2
@@ -353,12 +397,19 @@ def hull_label(
     pdraw.text((w / 2, h / 2), label, font=style.font(size), fill=colour, anchor="mm")
     if vertical:
         patch = patch.rotate(90, expand=True)
-    pw, ph = patch.size
-    cx = (box[0] + box[2]) / 2
-    cy = (box[1] + box[3]) / 2
-    if len(cells) == 1:
-        cy = box[3] - ph / 2 + ph * 0.35
-    image.alpha_composite(patch, (round(cx - pw / 2), round(cy - ph / 2)))
+    return patch
+
+
+def composite(image: Image.Image, patch: Image.Image, dest: tuple[int, int]) -> None:
+    """``image.alpha_composite(patch, dest)``; on an RGB image, the pixels that the same call
+    gives on the image made opaque RGBA (the maps are drawn in RGB: no alpha to carry, and
+    no conversion before PNG encoding)."""
+    if image.mode == "RGBA":
+        image.alpha_composite(patch, dest)
+        return
+    box = (dest[0], dest[1], dest[0] + patch.width, dest[1] + patch.height)
+    under = image.crop(box).convert("RGBA")
+    image.paste(Image.alpha_composite(under, patch).convert(image.mode), box)
 
 
 def cell_marker(image: Image.Image, layout: BoardLayout, cell: Cell, colour: RGB) -> None:

@@ -104,7 +104,9 @@ def encode_mp4(
                 for frame in frames:
                     if frame.size != size:
                         frame = frame.resize(size, Image.Resampling.LANCZOS)
-                    process.stdin.write(frame.convert("RGB").tobytes())
+                    if frame.mode != "RGB":
+                        frame = frame.convert("RGB")
+                    process.stdin.write(frame.tobytes())
                 process.stdin.close()
                 code = process.wait(timeout=timeout_s)
             except BaseException:

@@ -8,6 +8,7 @@ the same picture through :func:`compose_map`.
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -70,7 +71,9 @@ def render_public_map(
 
 def png_bytes(image: Image.Image) -> bytes:
     out = io.BytesIO()
-    image.convert("RGB").save(out, format="PNG", optimize=False, compress_level=6)
+    if image.mode != "RGB":
+        image = image.convert("RGB")
+    image.save(out, format="PNG", optimize=False, compress_level=6)
     return out.getvalue()
 
 
@@ -133,7 +136,10 @@ def compose_map(
     avatars: Mapping[str, Image.Image] | None,
     extras: MapExtras,
 ) -> Image.Image:
-    """The map picture (RGBA) with the public facts and whatever ``extras`` add."""
+    """The map picture (RGB, opaque) with the public facts and whatever ``extras`` add.
+
+    Layers in ``extras`` draw on an RGB image: blend with :func:`board.composite` rather than
+    ``Image.alpha_composite``."""
     rows, cols = view.rows, view.cols
     # two passes: margins depend on the label size, which depends on the cell size
     left, top = board.margins(rows, cols, 20)
@@ -180,49 +186,80 @@ def compose_map(
     height = board_y + layout.height + legend_h
     height += height % 2
 
-    image = Image.new("RGBA", (width, height), (*style.BACKGROUND, 255))
-    draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, width, header_h - 8), fill=style.PANEL)
+    image = _base(width, height, header_h, layout, tuple(tuple(row) for row in legend_rows))
     status = status_line(view)
     status_w = style.text_width(status, TITLE_SIZE)
     title_text = style.fit_text(title, TITLE_SIZE, text_width - status_w - 24)
-    draw.text(
+    style.draw_text(
+        image,
         (PAD, PAD),
         title_text,
-        font=style.font(TITLE_SIZE),
+        size=TITLE_SIZE,
         fill=style.TEXT,
+        background=style.PANEL,
         stroke_width=1,
         stroke_fill=style.TEXT,
     )
-    draw.text(
+    style.draw_text(
+        image,
         (width - PAD, PAD),
         status,
-        font=style.font(TITLE_SIZE),
+        size=TITLE_SIZE,
         fill=style.HIT_LIGHT,
+        background=style.PANEL,
         anchor="ra",
         stroke_width=1,
         stroke_fill=style.HIT_LIGHT,
     )
     y = PAD + TITLE_SIZE + 12
     for text, colour in [*lines, (captains_line, style.TEXT_DIM)]:
-        draw.text(
+        style.draw_text(
+            image,
             (PAD, y),
             style.fit_text(text, LINE_SIZE, text_width),
-            font=style.font(LINE_SIZE),
+            size=LINE_SIZE,
             fill=colour,
+            background=style.PANEL,
         )
         y += line_h
 
-    board.draw_grid(image, layout)
     draw_wrecks(image, layout, view)
     for layer in extras.under_shots:
         layer(image, layout)
     draw_shots(image, layout, view.shots, avatars)
     for layer in extras.over_shots:
         layer(image, layout)
-    y = board_y + layout.height + PAD
+    return image
+
+
+def _base(
+    width: int,
+    height: int,
+    header_h: int,
+    layout: BoardLayout,
+    legend_rows: tuple[tuple[LegendItem, ...], ...],
+) -> Image.Image:
+    """A fresh copy of the part of the map that depends only on its geometry: background,
+    header panel, water, grid, labels and legend. None of these overlap the header text or
+    the marks drawn later, so drawing them first gives the same pixels as drawing them in
+    the picture's reading order."""
+    return _cached_base(width, height, header_h, layout, legend_rows).copy()
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_base(
+    width: int,
+    height: int,
+    header_h: int,
+    layout: BoardLayout,
+    legend_rows: tuple[tuple[LegendItem, ...], ...],
+) -> Image.Image:
+    image = Image.new("RGB", (width, height), style.BACKGROUND)
+    ImageDraw.Draw(image).rectangle((0, 0, width, header_h - 8), fill=style.PANEL)
+    board.draw_grid(image, layout)
+    y = layout.y0 + layout.height + PAD
     for row in legend_rows:
-        _draw_legend(image, row, layout, y=y)
+        _draw_legend(image, list(row), layout, y=y)
         y += LEGEND_ROW
     return image
 
@@ -289,12 +326,13 @@ def draw_shots(
             if key not in cache:
                 source = (avatars or {}).get(shot.shooter)
                 if source is None:
-                    source = generated_avatar(shot.shooter, shot.shooter_name, diameter * 2)
-                cache[key] = round_avatar(source, diameter)
+                    cache[key] = _generated_round(shot.shooter, shot.shooter_name, diameter)
+                else:
+                    cache[key] = round_avatar(source, diameter)
             board.disc(image, spot, radius + ring_w, style.HIT if hit else style.MISS)
             avatar = cache[key]
-            image.alpha_composite(
-                avatar, (round(spot[0] - diameter / 2), round(spot[1] - diameter / 2))
+            board.composite(
+                image, avatar, (round(spot[0] - diameter / 2), round(spot[1] - diameter / 2))
             )
         if len(group) > 4:
             fx, fy = spots[3]
@@ -305,6 +343,12 @@ def draw_shots(
             ImageDraw.Draw(image).text(
                 spot, f"+{len(group) - 3}", font=style.font(size), fill=style.TEXT, anchor="mm"
             )
+
+
+@functools.lru_cache(maxsize=128)
+def _generated_round(player_id: str, name: str, diameter: int) -> Image.Image:
+    """The round stand-in for a captain without an avatar (shared; only ever composited)."""
+    return round_avatar(generated_avatar(player_id, name, diameter * 2), diameter)
 
 
 def _legend(layout: BoardLayout, extras: MapExtras) -> list[LegendItem]:

@@ -11,8 +11,9 @@ Limits (what X and Discord accept): MP4 is H.264/yuv420p, even dimensions, at mo
 
 from __future__ import annotations
 
+import functools
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -48,6 +49,7 @@ class ReplayFrame:
 class Replay:
     mp4: bytes
     gif: bytes
+    """The animated GIF, or ``b""`` when :func:`render_replay` was asked for none."""
     frame_count: int
     """Pictures in the replay: the title card, one per frame, the final card."""
     duration_s: float
@@ -99,25 +101,47 @@ def _layout(rows: int, cols: int) -> tuple[BoardLayout, tuple[int, int]]:
     return layout, (width, height)
 
 
+@functools.lru_cache(maxsize=2)
+def _backdrop(layout: BoardLayout, size: tuple[int, int]) -> Image.Image:
+    """What every board picture of a replay shares: background, header panel, water, grid and
+    labels (shared between calls; callers copy it). The header text drawn later does not
+    overlap the grid or its labels, so the pixels are those of drawing in reading order."""
+    image = Image.new("RGB", size, style.BACKGROUND)
+    ImageDraw.Draw(image).rectangle((0, 0, size[0], HEADER - 12), fill=style.PANEL)
+    board.draw_grid(image, layout)
+    return image
+
+
 def _header(image: Image.Image, title: str, label: str, right: str) -> None:
-    draw = ImageDraw.Draw(image)
+    """The header text, on the panel already drawn by :func:`_backdrop`."""
     width = image.width
-    draw.rectangle((0, 0, width, HEADER - 12), fill=style.PANEL)
     right_w = style.text_width(right, 24)
-    draw.text(
+    style.draw_text(
+        image,
         (PAD, 12),
         style.fit_text(title, 28, width - 2 * PAD - right_w - 20),
-        font=style.font(28),
+        size=28,
         fill=style.TEXT,
+        background=style.PANEL,
         stroke_width=1,
         stroke_fill=style.TEXT,
     )
-    draw.text((width - PAD, 14), right, font=style.font(24), fill=style.HIT_LIGHT, anchor="ra")
-    draw.text(
+    style.draw_text(
+        image,
+        (width - PAD, 14),
+        right,
+        size=24,
+        fill=style.HIT_LIGHT,
+        background=style.PANEL,
+        anchor="ra",
+    )
+    style.draw_text(
+        image,
         (PAD, 44),
         style.fit_text(label, 20, width - 2 * PAD),
-        font=style.font(20),
+        size=20,
         fill=style.TEXT_DIM,
+        background=style.PANEL,
     )
 
 
@@ -204,12 +228,12 @@ def board_picture(
     size: tuple[int, int],
     previous: RevealedView | None,
 ) -> Image.Image:
-    """One moment of the game with everything revealed."""
-    image = Image.new("RGBA", size, (*style.BACKGROUND, 255))
+    """One moment of the game with everything revealed (RGB: it is opaque, and drawing
+    in RGB gives the pixels drawing in RGBA and converting would)."""
+    image = _backdrop(layout, size).copy()
     public = frame.board.public
     alive = len(public.alive)
     _header(image, title, frame.label, f"{alive} of {len(public.captains)} afloat")
-    board.draw_grid(image, layout)
     before = (
         {tuple(sorted(w.cells)) for w in previous.public.wrecks} if previous is not None else set()
     )
@@ -218,7 +242,7 @@ def board_picture(
         _draw_fleet(image, layout, fleet, new_wrecks)
     _draw_names(image, layout, sorted(frame.board.fleets, key=lambda f: f.owner))
     _draw_shots(image, layout, public)
-    return image.convert("RGB")
+    return image
 
 
 def _centred(
@@ -298,10 +322,33 @@ def _paletted(pictures: list[Image.Image]) -> list[Image.Image]:
     return [p.quantize(palette=palette, dither=Image.Dither.NONE) for p in pictures]
 
 
-def _gif(pictures: list[Image.Image], durations_ms: list[int]) -> bytes:
-    """An animated GIF within :data:`MAX_GIF_BYTES`: smaller, then fewer frames, until it fits."""
-    width = pictures[0].width
-    base = min(1.0, GIF_MAX_WIDTH / width)
+_GIF_FACTORS = (1.0, 0.75, 0.5, 0.35)
+
+Scaled = dict[tuple[int, tuple[int, int]], Image.Image]
+"""Pictures already scaled for the GIF, by ``(id(picture), size)``, within one replay."""
+
+
+def _gif_size(size: tuple[int, int], factor: float) -> tuple[int, int]:
+    scale = min(1.0, GIF_MAX_WIDTH / size[0]) * factor
+    return (max(2, round(size[0] * scale)), max(2, round(size[1] * scale)))
+
+
+def _scaled(picture: Image.Image, size: tuple[int, int], scaled: Scaled) -> Image.Image:
+    """``picture`` at ``size``, from ``scaled`` when it was scaled ahead."""
+    if picture.size == size:
+        return picture
+    ahead = scaled.get((id(picture), size))
+    return ahead if ahead is not None else picture.resize(size, Image.Resampling.LANCZOS)
+
+
+def _gif(
+    pictures: list[Image.Image], durations_ms: list[int], scaled: Scaled | None = None
+) -> bytes:
+    """An animated GIF within :data:`MAX_GIF_BYTES`: smaller, then fewer frames, until it fits.
+
+    ``scaled`` holds pictures scaled ahead to the first size tried (while the MP4 was
+    encoding); the pictures must stay alive meanwhile, as their ids are the keys."""
+    scaled = {} if scaled is None else scaled
     for keep_every in (1, 2, 4, 8):
         if keep_every == 1:
             chosen, times = pictures, durations_ms
@@ -315,15 +362,9 @@ def _gif(pictures: list[Image.Image], durations_ms: list[int]) -> bytes:
                     times.append(ms)
                 else:
                     times[-1] += ms
-        for factor in (1.0, 0.75, 0.5, 0.35):
-            scale = base * factor
-            size = (
-                max(2, round(pictures[0].width * scale)),
-                max(2, round(pictures[0].height * scale)),
-            )
-            frames = _paletted(
-                [p if p.size == size else p.resize(size, Image.Resampling.LANCZOS) for p in chosen]
-            )
+        for factor in _GIF_FACTORS:
+            size = _gif_size(pictures[0].size, factor)
+            frames = _paletted([_scaled(p, size, scaled) for p in chosen])
             out = io.BytesIO()
             frames[0].save(
                 out,
@@ -345,35 +386,55 @@ def render_replay(
     *,
     title: str,
     seconds_per_turn: float = 1.0,
+    gif: bool = True,
 ) -> Replay:
-    """The whole game as MP4 and GIF. Same frames in, same bytes out (same installation)."""
+    """The whole game as MP4 and GIF. Same frames in, same bytes out (same installation).
+
+    With ``gif=False`` only the MP4 is made (the GIF takes about as long again) and
+    :attr:`Replay.gif` is ``b""``."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
     first = frames[0].board.public
     layout, size = _layout(first.rows, first.cols)
-    pictures: list[Image.Image] = []
-    previous: RevealedView | None = None
-    for frame in frames:
-        pictures.append(
-            board_picture(frame, title=title, layout=layout, size=size, previous=previous)
-        )
-        previous = frame.board
     last = frames[-1].board.public
     turns = max(0, len(frames) - 1)
-    cards = (title_card(title, frames[0].board, size), final_card(pictures[-1], last, turns))
     rate, title_repeats, final_repeats = _timing(len(frames), seconds_per_turn)
     per = 1 / rate
-    sequence = [cards[0]] * title_repeats + pictures + [cards[1]] * final_repeats
-    duration = float(per * len(sequence))
+    duration = float(per * (title_repeats + len(frames) + final_repeats))
+    opening = title_card(title, frames[0].board, size)
+    pictures: list[Image.Image] = []
+    closing: list[Image.Image] = []
+    scaled: Scaled = {}
+    gif_size = _gif_size(size, _GIF_FACTORS[0])
+
+    def drawn_while_encoding() -> Iterator[Image.Image]:
+        """The video's pictures, drawn as ffmpeg asks for them: drawing (and scaling for the
+        GIF) the next frame overlaps encoding the last one (ffmpeg is another process)."""
+        yield from [opening] * title_repeats
+        previous: RevealedView | None = None
+        for frame in frames:
+            picture = board_picture(frame, title=title, layout=layout, size=size, previous=previous)
+            pictures.append(picture)
+            previous = frame.board
+            if gif and picture.size != gif_size:
+                scaled[(id(picture), gif_size)] = picture.resize(gif_size, Image.Resampling.LANCZOS)
+            yield picture
+        closing.append(final_card(pictures[-1], last, turns))
+        yield from closing * final_repeats
 
     mp4 = b""
+    sequence: Iterable[Image.Image] = drawn_while_encoding()
     for crf in (23, 28, 33, 38, 44):
         mp4 = encode_mp4(sequence, size=size, frame_rate=rate, output_fps=OUTPUT_FPS, crf=crf)
         if len(mp4) <= MAX_MP4_BYTES:
             break
-    per_ms = round(float(per) * 1000 / 10) * 10
-    gif = _gif(
-        [cards[0], *pictures, cards[1]],
-        [per_ms * title_repeats] + [per_ms] * len(pictures) + [per_ms * final_repeats],
-    )
-    return Replay(mp4=mp4, gif=gif, frame_count=len(pictures) + 2, duration_s=duration)
+        sequence = [opening] * title_repeats + pictures + closing * final_repeats
+    animation = b""
+    if gif:
+        per_ms = round(float(per) * 1000 / 10) * 10
+        animation = _gif(
+            [opening, *pictures, *closing],
+            [per_ms * title_repeats] + [per_ms] * len(pictures) + [per_ms * final_repeats],
+            scaled,
+        )
+    return Replay(mp4=mp4, gif=animation, frame_count=len(pictures) + 2, duration_s=duration)

@@ -12,10 +12,11 @@ from __future__ import annotations
 import colorsys
 import functools
 import hashlib
+import math
 import unicodedata
 from datetime import UTC, datetime
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
 
@@ -52,6 +53,108 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return loaded
 
 
+_TEXT_MARGIN = 4
+
+
+def draw_text(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    *,
+    size: int,
+    fill: RGB,
+    background: RGB,
+    anchor: str | None = None,
+    stroke_width: int = 0,
+    stroke_fill: RGB | None = None,
+) -> None:
+    """``ImageDraw.Draw(image).text(...)`` with the font of ``size``, same pixels, but when
+    everything under the text is plain ``background`` (headers, captions) the text is pasted
+    from a small cached picture: the same lines come back in every map of a turn (the public
+    one and each captain's private board) and in every frame of a replay."""
+    (left, top, right, bottom), (line_x, line_y) = _text_box(text, size, anchor, stroke_width)
+    # The patch holds the text's pixels and the corner of its line box: Pillow places the
+    # glyphs from that corner with int(), which moves with the patch only where it is >= 0.
+    x0 = min(math.floor(xy[0] + left), math.floor(xy[0] + line_x)) - _TEXT_MARGIN
+    y0 = min(math.floor(xy[1] + top), math.floor(xy[1] + line_y)) - _TEXT_MARGIN
+    x1 = math.ceil(xy[0] + right) + _TEXT_MARGIN
+    y1 = math.ceil(xy[1] + bottom) + _TEXT_MARGIN
+    plain = (*background, 255) if image.mode == "RGBA" else background
+    if (
+        image.mode not in ("RGB", "RGBA")
+        or "\n" in text
+        or x0 < 0
+        or y0 < 0
+        or x1 > image.width
+        or y1 > image.height
+        or image.crop((x0, y0, x1, y1)).getextrema() != tuple((v, v) for v in plain)
+    ):
+        ImageDraw.Draw(image).text(
+            xy,
+            text,
+            fill=fill,
+            font=font(size),
+            anchor=anchor,
+            stroke_width=stroke_width,
+            stroke_fill=stroke_fill,
+        )
+        return
+    patch = _text_patch(
+        image.mode,
+        (x1 - x0, y1 - y0),
+        (xy[0] - x0, xy[1] - y0),
+        text,
+        size,
+        fill,
+        background,
+        anchor,
+        stroke_width,
+        stroke_fill,
+    )
+    image.paste(patch, (x0, y0))
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_box(
+    text: str, size: int, anchor: str | None, stroke_width: int
+) -> tuple[tuple[float, float, float, float], tuple[float, float]]:
+    """Where the text's pixels fall around the point it is drawn at (a patch around them
+    with a margin holds all of them), and where the corner of its line box falls."""
+    scratch = ImageDraw.Draw(Image.new("L", (1, 1)))
+    box = scratch.textbbox((0, 0), text, font=font(size), anchor=anchor, stroke_width=stroke_width)
+    # the same text anchored at its line box's corner ("la") shows where that corner is
+    corner = scratch.textbbox((0, 0), text, font=font(size), anchor="la", stroke_width=stroke_width)
+    return box, (box[0] - corner[0], box[1] - corner[1])
+
+
+@functools.lru_cache(maxsize=128)
+def _text_patch(
+    mode: str,
+    patch_size: tuple[int, int],
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    background: RGB,
+    anchor: str | None,
+    stroke_width: int,
+    stroke_fill: RGB | None,
+) -> Image.Image:
+    """Text drawn on a plain patch (shared between calls; only ever pasted). Moving the text
+    by whole pixels moves its pixels and changes none of them."""
+    patch = Image.new(mode, patch_size, (*background, 255) if mode == "RGBA" else background)
+    ImageDraw.Draw(patch).text(
+        xy,
+        text,
+        fill=fill,
+        font=font(size),
+        anchor=anchor,
+        stroke_width=stroke_width,
+        stroke_fill=stroke_fill,
+    )
+    return patch
+
+
 def _hash(player_id: str, salt: str) -> int:
     return int.from_bytes(hashlib.sha256(f"{salt}:{player_id}".encode()).digest()[:8], "big")
 
@@ -83,10 +186,13 @@ def drawable(text: str) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> int:
+    """Advance width of ``text`` in pixels (cached: labels and names repeat in every picture)."""
     return round(font(size).getlength(text))
 
 
+@functools.lru_cache(maxsize=1024)
 def fit_text(text: str, size: int, max_width: int) -> str:
     """``text`` cut with an ellipsis so that it fits in ``max_width`` pixels."""
     text = drawable(text)
@@ -104,7 +210,12 @@ def fit_text(text: str, size: int, max_width: int) -> str:
 
 def fit_names(prefix: str, names: list[str], size: int, max_width: int) -> str:
     """``prefix`` then as many names as fit, then ``+N more``."""
-    names = [drawable(n) for n in names]
+    return _fit_names(prefix, tuple(names), size, max_width)
+
+
+@functools.lru_cache(maxsize=256)
+def _fit_names(prefix: str, given: tuple[str, ...], size: int, max_width: int) -> str:
+    names = [drawable(n) for n in given]
     for shown in range(len(names), -1, -1):
         rest = len(names) - shown
         text = prefix + ", ".join(names[:shown])

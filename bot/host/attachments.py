@@ -98,7 +98,7 @@ class AttachmentRenderer:
         final = game.reveal(game.decode_state(loads(game_row.state)))
         if not frames or frames[-1].board != final:
             frames.append(ReplayFrame(board=final, label="The end"))
-        replay = render_replay(frames, title=f"#bst game {game_row.id}")
+        replay = render_replay(frames, title=f"#bst game {game_row.id}", gif=self.replay_gif)
         result = [
             Attachment(
                 AttachmentKind.VIDEO,
