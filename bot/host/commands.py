@@ -30,6 +30,12 @@ Decoded game states are cached (keyed by game id, validated against the exact
 state JSON the transaction read), so an order that does not change the state
 never decodes it; the cache cannot serve a stale state because it is consulted
 only with the stored string in hand.
+
+Within one transaction the store keeps what it read of games, captains and
+standing orders (Tx's snapshots: exact on SQLite, whose BEGIN IMMEDIATE shuts
+out every other writer, and dropped on any write of this transaction to them;
+one message long on PostgreSQL). An inbound row is inserted with the game its
+message is most likely about, so an order needs no UPDATE of it afterwards.
 """
 
 from __future__ import annotations
@@ -48,8 +54,9 @@ from bot.games.duration import format_duration, humanize, parse_duration
 from bot.host import posts
 from bot.host.clock import Clock, format_utc
 from bot.host.messages import Inbound, InboundKind
+from bot.host.posts import Cause
 from bot.host.seeds import seeded
-from bot.store import GameRow, InboundRow, OrderRow, PlayerRow, Store, Tx, build, dumps, loads
+from bot.store import GameRow, OrderRow, PlayerRow, Received, Store, Tx, dumps, loads
 
 HOST_WORDS = {"new", "start", "pause", "resume", "extend", "kick", "end"}
 PLAYER_WORDS = {"join", "leave", "board", "status", "help", "rules"}
@@ -61,6 +68,7 @@ _TAG = re.compile(r"(^|\s)#bst\b", re.IGNORECASE)
 _LEADING_MENTIONS = re.compile(r"^(\s*@[A-Za-z0-9_]+)+")
 STATE_CACHE_SIZE = 64  # decoded game states kept (the games being played right now)
 DESCRIBE_CACHE_SIZE = 4096
+_PUBLIC = InboundKind.PUBLIC.value
 
 
 class Outcome(enum.Enum):
@@ -144,14 +152,14 @@ class Commands:
                     if not tx.session.is_active:
                         raise  # the transaction itself is lost: the whole batch is
                     results.append(error)
-                # Each message reads rows afresh: no ORM copy outlives its message.
-                tx.forget_all()
+                # No ORM copy outlives its message (see Tx.end_message).
+                tx.end_message()
         return results
 
     def _handle_one(self, tx: Tx, inbound: Inbound) -> Effect:
+        tx.begin_message()
         sender = inbound.sender
-        row = build(
-            InboundRow,
+        row = Received(
             platform=inbound.platform,
             message_id=inbound.message_id,
             channel=inbound.channel,
@@ -164,16 +172,21 @@ class Commands:
             sent_at=inbound.sent_at.timestamp(),
             received_at=self.clock.now(),
         )
-        if not tx.record_inbound(row):
+        # Recorded with the game it is most likely about (the one _carry_out finds for an
+        # order; a snapshot, read once), so that usually no UPDATE has to follow.
+        guess = self._find_game(tx, row, required=False)
+        guessed = None if guess is None else guess.id
+        if not tx.record_inbound(row, game_id=guessed):
             return Effect(Outcome.DUPLICATE)
         effect = self._carry_out(tx, row)
-        if row.game_id is not None or row.outcome != "handled":
+        if row.game_id != guessed or row.outcome != "handled":
             tx.update_inbound(row)
         return effect
 
-    def rehandle_held(self, tx: Tx, row: InboundRow) -> Effect:
+    def rehandle_held(self, tx: Tx, row: Cause) -> Effect:
         """Handle a message that was held until its turn opened."""
         row.outcome = "handled"
+        tx.begin_message()
         effect = self._carry_out(tx, row)
         tx.save(row)
         return effect
@@ -214,7 +227,7 @@ class Commands:
 
     # ------------------------------------------------------------------
 
-    def _carry_out(self, tx: Tx, row: InboundRow) -> Effect:
+    def _carry_out(self, tx: Tx, row: Cause) -> Effect:
         game_row: GameRow | None = None
         try:
             if len(row.text) > MAX_TEXT:
@@ -234,10 +247,12 @@ class Commands:
                 return Effect(Outcome.HANDLED)
             game_row = self._find_game(tx, row, required=True)
             assert game_row is not None
+            battle = game_row.phase == "battle"
+            deadline = game_row.deadline
             if (
-                game_row.phase == "battle"
-                and game_row.deadline is not None
-                and row.sent_at >= game_row.deadline
+                battle
+                and deadline is not None
+                and row.sent_at >= deadline
                 and word not in HOST_WORDS | {"status", "help", "rules", "board"}
             ):
                 # Sent after this turn's deadline: it belongs to the next turn,
@@ -245,10 +260,11 @@ class Commands:
                 row.outcome = "held"
                 row.game_id = game_row.id
                 return Effect(Outcome.HELD, game_row.id)
+            opened_at = game_row.turn_opened_at
             if (
-                game_row.phase == "battle"
-                and game_row.turn_opened_at is not None
-                and row.sent_at < game_row.turn_opened_at
+                battle
+                and opened_at is not None
+                and row.sent_at < opened_at
                 and word not in HOST_WORDS | PLAYER_WORDS
             ):
                 # Fetched late (an X poll can lag): it was sent during a turn that
@@ -282,7 +298,7 @@ class Commands:
             posts.reply(tx, game_id or 0, row, message, public=False)
             return Effect(Outcome.REFUSED, game_id)
 
-    def _find_game(self, tx: Tx, row: InboundRow, *, required: bool) -> GameRow | None:
+    def _find_game(self, tx: Tx, row: Cause, *, required: bool) -> GameRow | None:
         """The game a message is about, as a snapshot (read-only; see Tx.peek_game_in)."""
         if row.channel:
             game = tx.peek_game_in(row.platform, row.channel)
@@ -304,7 +320,7 @@ class Commands:
 
     # --- new -----------------------------------------------------------
 
-    def _new(self, tx: Tx, row: InboundRow, rest: str) -> GameRow:
+    def _new(self, tx: Tx, row: Cause, rest: str) -> GameRow:
         if row.kind != "public" or not row.channel:
             raise Refusal("start a game in a public channel: post `#bst new` there")
         existing = tx.peek_game_in(row.platform, row.channel)
@@ -377,13 +393,11 @@ class Commands:
 
     # --- host commands -------------------------------------------------
 
-    def _is_host(self, row: InboundRow, game_row: GameRow) -> bool:
+    def _is_host(self, row: Cause, game_row: GameRow) -> bool:
         who = player_identity(row.platform, row.user_id)
         return who == game_row.creator or who in self.admins or row.is_channel_admin
 
-    def _host_command(
-        self, tx: Tx, row: InboundRow, game_row: GameRow, word: str, rest: str
-    ) -> None:
+    def _host_command(self, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str) -> None:
         if not self._is_host(row, game_row):
             raise Refusal(
                 f"only the game's host can `{word}`: the captain who made the game, or an admin"
@@ -498,7 +512,7 @@ class Commands:
 
     # --- player commands -----------------------------------------------
 
-    def _player_command(self, tx: Tx, row: InboundRow, game_row: GameRow, word: str) -> None:
+    def _player_command(self, tx: Tx, row: Cause, game_row: GameRow, word: str) -> None:
         game = get_game(game_row.kind)
         state = self._state(game, game_row)
         assert game_row.id is not None
@@ -567,56 +581,56 @@ class Commands:
 
     # --- orders ----------------------------------------------------------
 
-    def _order(self, tx: Tx, row: InboundRow, game_row: GameRow, text: str) -> None:
+    def _order(self, tx: Tx, row: Cause, game_row: GameRow, text: str) -> None:
         """An order: ``game_row`` is a snapshot, written through Tx.set_game_state."""
         game = get_game(game_row.kind)
-        assert game_row.id is not None
-        player = tx.peek_player(game_row.id, row.platform, row.user_id)
+        game_id = game_row.id  # (each read of a row's field costs: read them once)
+        assert game_id is not None
+        player = tx.peek_player(game_id, row.platform, row.user_id)
         order = game.parse(text)
         if player is None:
             raise Refusal("you are not in this game: send `join` to play")
+        player_key = player.key
         state = self._state(game, game_row)
-        channel = Channel.PUBLIC if row.kind == InboundKind.PUBLIC.value else Channel.PRIVATE
+        channel = Channel.PUBLIC if row.kind == _PUBLIC else Channel.PRIVATE
         rng = seeded(game_row.seed, "accept", row.platform, row.message_id)
-        accepted = game.accept(state, player.key, order, channel, rng)
+        accepted = game.accept(state, player_key, order, channel, rng)
         if accepted.state is not state:
             game_row.state = dumps(game.encode_state(accepted.state))
-            tx.set_game_state(game_row.id, game_row.state)
-            self._remember(game_row.id, game_row.state, accepted.state)
-        names: dict[str, PlayerRow] = {}
+            tx.set_game_state(game_id, game_row.state)
+            self._remember(game_id, game_row.state, accepted.state)
         if accepted.notices:
-            names = {p.key: p for p in tx.peek_players(game_row.id)}
-        for index, notice in enumerate(accepted.notices):
-            target = names.get(notice.to) if notice.to else None
-            if notice.to is None:
-                posts.reply(tx, game_row.id, row, notice.text, public=True, kind_suffix=f"n{index}")
-            elif target is not None and target.key == player.key:
-                posts.reply(
-                    tx, game_row.id, row, notice.text, public=False, kind_suffix=f"n{index}"
-                )
-            elif target is not None:
-                posts.notify(tx, game_row, target, notice.text, kind=f"notice:{row.id}:{index}")
-        if accepted.standing is None:
+            names = {p.key: p for p in tx.peek_players(game_id)}
+            for index, notice in enumerate(accepted.notices):
+                target = names.get(notice.to) if notice.to else None
+                if notice.to is None:
+                    posts.reply(tx, game_id, row, notice.text, public=True, kind_suffix=f"n{index}")
+                elif target is not None and target.key == player_key:
+                    posts.reply(
+                        tx, game_id, row, notice.text, public=False, kind_suffix=f"n{index}"
+                    )
+                elif target is not None:
+                    posts.notify(tx, game_row, target, notice.text, kind=f"notice:{row.id}:{index}")
+        standing = accepted.standing
+        if standing is None:
             return
-        previous = tx.replace_order(
-            build(
-                OrderRow,
-                game_id=game_row.id,
-                player_key=player.key,
-                turn=game_row.turn,
-                order=dumps(game.encode_order(accepted.standing)),
-                text=row.text,
-                inbound_id=row.id or 0,
-                sent_at=row.sent_at,
-            )
+        turn = game_row.turn
+        previous = tx.new_order(
+            game_id=game_id,
+            player_key=player_key,
+            turn=turn,
+            order=dumps(game.encode_order(standing)),
+            text=row.text,
+            inbound_id=row.id or 0,
+            sent_at=row.sent_at,
         )
-        now_text = game.describe(accepted.standing)
-        ack = f"Turn {game_row.turn}: {now_text}"
+        now_text = game.describe(standing)
+        ack = f"Turn {turn}: {now_text}"
         if now_text == "pass":
-            ack = f"Turn {game_row.turn}: no action (pass)"
+            ack = f"Turn {turn}: no action (pass)"
         if previous is not None:
             ack += f" (replaces: {self._describe_stored(game, previous)})"
-        posts.reply(tx, game_row.id, row, ack, public=False)
+        posts.reply(tx, game_id, row, ack, public=False)
 
 
 def _unique_name(name: str, taken: set[str]) -> str:

@@ -9,6 +9,7 @@ relay draws it from the stored turn when it sends.
 
 from __future__ import annotations
 
+import json.encoder
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,7 +17,13 @@ from bot.games.base import Event, Game, Resolution
 from bot.games.duration import humanize
 from bot.host.clock import format_utc
 from bot.host.seeds import seeded
-from bot.store import GameRow, InboundRow, OutboxRow, PlayerRow, TurnRow, Tx, build, dumps
+from bot.store import GameRow, InboundRow, PlayerRow, Received, TurnRow, Tx, dumps
+
+# A JSON string as dumps() writes it (ensure_ascii=False).
+_json_str = json.encoder.encode_basestring
+
+# A message being answered: as received (commands) or as stored (held messages).
+Cause = InboundRow | Received
 
 # The relay sends in id order; within one turn the public map is written first,
 # then the boards, so a rate-limited platform gets what matters most first.
@@ -30,15 +37,17 @@ def _address(
     user_name: str | None = None,
     reply_to: str | None = None,
 ) -> str:
-    return dumps(
-        {
-            "platform": platform,
-            "channel": channel,
-            "user_id": user_id,
-            "user_name": user_name,
-            "reply_to": reply_to,
-        }
+    # dumps() of {"platform", "channel", "user_id", "user_name", "reply_to"}, spelled out
+    # (the same bytes; every reply writes one).
+    return (
+        f'{{"platform":{_json_str(platform)},"channel":{_json_str(channel)},'
+        f'"user_id":{_json_opt(user_id)},"user_name":{_json_opt(user_name)},'
+        f'"reply_to":{_json_opt(reply_to)}}}'
     )
+
+
+def _json_opt(value: str | None) -> str:
+    return "null" if value is None else _json_str(value)
 
 
 def _enqueue(
@@ -53,26 +62,22 @@ def _enqueue(
     render: Mapping[str, Any] | None,
     now: float,
 ) -> None:
-    tx.enqueue(
-        build(
-            OutboxRow,
-            game_id=game_id,
-            turn=turn,
-            kind=kind,
-            recipient=recipient,
-            address=address,
-            text=text,
-            render=dumps(render) if render else "",
-            created_at=now,
-            next_attempt_at=0.0,
-        )
+    tx.post(
+        game_id=game_id,
+        turn=turn,
+        kind=kind,
+        recipient=recipient,
+        address=address,
+        text=text,
+        render=dumps(render) if render else "",
+        created_at=now,
     )
 
 
 def reply(
     tx: Tx,
     game_id: int,
-    row: InboundRow,
+    row: Cause,
     text: str,
     *,
     public: bool,
@@ -182,7 +187,7 @@ def send_board(
     state: Any,
     player: PlayerRow,
     *,
-    cause: InboundRow,
+    cause: Cause,
     now: float,
 ) -> None:
     """The captain's board on request: text always, the image once the battle has a turn."""
@@ -284,7 +289,7 @@ def start_battle(
     state: Any,
     *,
     now: float,
-    cause: InboundRow | None,
+    cause: Cause | None,
 ) -> None:
     """Close setup: random placements, turn 1 begins, everyone gets a board."""
     assert game_row.id is not None
@@ -420,7 +425,7 @@ def apply_change(
     resolution: Resolution[Any],
     *,
     now: float,
-    cause: InboundRow,
+    cause: Cause,
     headline: str,
 ) -> None:
     """A change between deadlines (leave, kick, end): save it and say what the public may know."""

@@ -37,13 +37,15 @@ SWEEP_SECONDS = 30.0
 BATCH_LIMIT = 200  # messages per transaction at most
 
 
-def _settle(future: asyncio.Future[Effect], result: Effect | BaseException) -> None:
-    if future.done():  # the caller gave up waiting (cancelled): the effect stands anyway
-        return
-    if isinstance(result, BaseException):
-        future.set_exception(result)
-    else:
-        future.set_result(result)
+def _settle(settled: list[tuple[asyncio.Future[Effect], Effect | BaseException]]) -> None:
+    """On the callers' event loop: hand each caller its effect (or error)."""
+    for future, result in settled:
+        if future.done():  # the caller gave up waiting (cancelled): the effect stands anyway
+            continue
+        if isinstance(result, BaseException):
+            future.set_exception(result)
+        else:
+            future.set_result(result)
 
 
 class Host:
@@ -112,9 +114,17 @@ class Host:
                     self._draining = False
                     return
             results = self._handle_batch([inbound for inbound, _, _ in batch])
+            # One wake-up per event loop, not per caller: every caller of a loop is
+            # settled by one callback, in arrival order.
+            by_loop: dict[
+                asyncio.AbstractEventLoop,
+                list[tuple[asyncio.Future[Effect], Effect | BaseException]],
+            ] = {}
             for (_, loop, future), result in zip(batch, results, strict=True):
+                by_loop.setdefault(loop, []).append((future, result))
+            for loop, settled in by_loop.items():
                 with contextlib.suppress(RuntimeError):  # the caller's loop has closed
-                    loop.call_soon_threadsafe(_settle, future, result)
+                    loop.call_soon_threadsafe(_settle, settled)
 
     def _handle_batch(self, inbounds: list[Inbound]) -> list[Effect | BaseException]:
         try:

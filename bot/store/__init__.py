@@ -9,7 +9,7 @@ from bot.store.models import (
     PlayerRow,
     TurnRow,
 )
-from bot.store.repository import DatabaseCursors, Store, Tx, build, dumps, loads
+from bot.store.repository import DatabaseCursors, Received, Store, Tx, build, dumps, loads
 
 __all__ = [
     "CursorRow",
@@ -19,6 +19,7 @@ __all__ = [
     "OrderRow",
     "OutboxRow",
     "PlayerRow",
+    "Received",
     "Store",
     "TurnRow",
     "Tx",

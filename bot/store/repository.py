@@ -12,9 +12,10 @@ import re
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import func, update
+from sqlalchemy import event, func, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
@@ -98,6 +99,7 @@ _STANDING = "game_id = :game_id AND turn = :turn AND player_key = :player_key AN
 SQL_STANDING = f'SELECT id, "order" FROM orders WHERE {_STANDING} ORDER BY id DESC LIMIT 1'
 SQL_RETIRE = f"UPDATE orders SET active = FALSE WHERE {_STANDING}"
 SQL_RETIRE_RETURNING = SQL_RETIRE + ' RETURNING id, "order"'
+SQL_RETIRE_ONE = "UPDATE orders SET active = FALSE WHERE id = :id"
 SQL_INSERT_ORDER = (
     'INSERT INTO orders (game_id, player_key, turn, "order", text, inbound_id, sent_at, active) '
     "VALUES (:game_id, :player_key, :turn, :order, :text, :inbound_id, :sent_at, :active)"
@@ -109,10 +111,6 @@ SQL_INSERT_OUTBOX = (
     ":next_attempt_at, :platform_message_id, :error, :created_at) "
     "ON CONFLICT (game_id, turn, kind, recipient) DO NOTHING"
 )
-_INBOUND_FIELDS = (
-    "platform", "message_id", "channel", "user_id", "user_name", "avatar_url",
-    "is_channel_admin", "kind", "text", "sent_at", "received_at", "game_id", "outcome",
-)  # fmt: skip
 _OUTBOX_FIELDS = (
     "game_id", "turn", "kind", "recipient", "address", "text", "render", "status",
     "attempts", "next_attempt_at", "platform_message_id", "error", "created_at",
@@ -123,6 +121,29 @@ def _values(row: Any, fields: tuple[str, ...]) -> dict[str, Any]:
     """The named fields of a row object (its defaults included)."""
     stored = row.__dict__
     return {name: stored[name] if name in stored else getattr(row, name) for name in fields}
+
+
+@dataclass(slots=True)
+class Received:
+    """A message being handled, as a plain object: the fields of :class:`InboundRow`
+    without the ORM's instrumentation (which costs on every attribute read and write).
+    :meth:`Tx.record_inbound` stores it and sets its id; :meth:`Tx.update_inbound`
+    writes a later game and outcome."""
+
+    platform: str
+    message_id: str
+    channel: str
+    user_id: str
+    user_name: str
+    avatar_url: str | None
+    is_channel_admin: bool
+    kind: str
+    text: str
+    sent_at: float
+    received_at: float
+    game_id: int | None = None
+    outcome: str = "handled"
+    id: int | None = None
 
 
 _NAMED = re.compile(r":([a-z_]+)")
@@ -145,6 +166,77 @@ class Tx:
         self._postgres = postgres
         self._cursor: Any = None
         self._savepoints = 0
+        # Snapshots of game and player rows read by the peek_* methods (see _snapshots_ok).
+        self._games: dict[int, GameRow] = {}
+        self._game_in: dict[tuple[str, str], int | None] = {}
+        self._games_of: dict[tuple[str, str], list[int]] = {}
+        self._player: dict[tuple[int, str, str], PlayerRow | None] = {}
+        self._players: dict[int, list[PlayerRow]] = {}
+        # (game id, turn, player key) → (id, JSON) of the standing order, None for none:
+        # known once this transaction has retired or written that player's order.
+        self._standing: dict[tuple[int, int, str], tuple[int, str] | None] = {}
+        # Any write through the ORM may change a game or a player: drop the snapshots.
+        event.listen(session, "after_flush", self._after_flush)
+
+    # --- snapshots -----------------------------------------------------------
+    #
+    # The peek_* methods keep what they read (games, players) for the rest of the
+    # transaction, so the orders of one batch read their game and captain once. On SQLite
+    # that is exact: the transaction began with BEGIN IMMEDIATE, so no other connection
+    # writes until it ends, and every write of this transaction to games or players
+    # drops the snapshots (an ORM flush, add_*/save/advance_turn, a rollback to a
+    # savepoint) or updates them (set_game_state). On PostgreSQL other transactions
+    # commit while this one runs, so snapshots last one message only (begin_message,
+    # end_message): each message reads its game afresh, as before.
+
+    def _after_flush(self, _session: Any, _context: Any) -> None:
+        self.drop_snapshots()
+
+    def drop_snapshots(self) -> None:
+        """Forget every game and player snapshot: the next peek reads the database."""
+        if (
+            self._games
+            or self._game_in
+            or self._games_of
+            or self._player
+            or self._players
+            or self._standing
+        ):
+            self._standing.clear()
+            self._games.clear()
+            self._game_in.clear()
+            self._games_of.clear()
+            self._player.clear()
+            self._players.clear()
+
+    def begin_message(self) -> None:
+        """Before a message: on PostgreSQL, drop the snapshots (each message reads its game
+        and players afresh, whatever transaction it is handled in)."""
+        if self._postgres:
+            self.drop_snapshots()
+
+    def end_message(self) -> None:
+        """Between two messages of a batch: drop the ORM's objects (the next message reads
+        rows afresh), and on PostgreSQL the snapshots too."""
+        session = self.session
+        if session.identity_map or session._new or session._deleted:
+            session.expunge_all()
+        if self._postgres:
+            self.drop_snapshots()
+
+    def _settle(self) -> None:
+        """Write what the ORM holds unwritten (dropping the snapshots if there was any)."""
+        if not self.session._is_clean():
+            self.session.flush()
+
+    def _game_snapshot(self, found: Any) -> GameRow:
+        game_id = int(found[0])
+        known = self._games.get(game_id)
+        if known is None:
+            known = self._games[game_id] = build(
+                GameRow, **dict(zip(_GAME_FIELDS, found, strict=True))
+            )
+        return known
 
     # --- the hot path's plumbing ------------------------------------------
 
@@ -152,7 +244,7 @@ class Tx:
         """Run a statement on this transaction's connection, bypassing the ORM: whatever
         the ORM holds unwritten is flushed first so the statement sees it."""
         session = self.session
-        if session.new or session.dirty or session.deleted:
+        if not session._is_clean():
             session.flush()
         cursor = self._cursor
         if cursor is None:
@@ -181,19 +273,25 @@ class Tx:
         A plain SAVEPOINT on the connection (``session.begin_nested()`` costs ~30 µs);
         after a rollback to it, every ORM object is dropped from the session, so none
         can stand for a row the rollback undid."""
+        # Named by depth, not numbered: a savepoint name refers to the newest savepoint of
+        # that name (SQLite and PostgreSQL alike), and a handful of names keeps the
+        # statements in the driver's statement cache (a new name is a new prepare).
         self._savepoints += 1
         name = f"bst_{self._savepoints}"
         self._run(f"SAVEPOINT {name}")
         try:
             yield
-            if self.session.new or self.session.dirty or self.session.deleted:
+            if not self.session._is_clean():
                 self.session.flush()
         except BaseException:
+            self.drop_snapshots()  # they may hold what the rollback undoes
             if self.session.is_active:
                 self._run(f"ROLLBACK TO SAVEPOINT {name}")
                 self._run(f"RELEASE SAVEPOINT {name}")
             self.session.expunge_all()
             raise
+        finally:
+            self._savepoints -= 1
         self._run(f"RELEASE SAVEPOINT {name}")
 
     def forget_all(self) -> None:
@@ -202,20 +300,34 @@ class Tx:
 
     # --- inbound ---------------------------------------------------------
 
-    def record_inbound(self, row: InboundRow) -> bool:
+    def record_inbound(self, row: InboundRow | Received, *, game_id: int | None = None) -> bool:
         """Insert a message unless its (platform, message_id) is already recorded: the
         unique constraint decides, so two processes cannot both record it. False for a
         redelivery. Sets ``row.id``; the row stays outside the session (write later
-        changes with :meth:`update_inbound`)."""
-        params = _values(row, _INBOUND_FIELDS)
-        params["is_channel_admin"] = bool(params["is_channel_admin"])
+        changes with :meth:`update_inbound`). ``game_id`` is stored as the row's game
+        (``row.game_id`` is left as it is)."""
+        params = {
+            "platform": row.platform,
+            "message_id": row.message_id,
+            "channel": row.channel,
+            "user_id": row.user_id,
+            "user_name": row.user_name,
+            "avatar_url": row.avatar_url,
+            "is_channel_admin": bool(row.is_channel_admin),
+            "kind": row.kind,
+            "text": row.text,
+            "sent_at": row.sent_at,
+            "received_at": row.received_at,
+            "game_id": row.game_id if game_id is None else game_id,
+            "outcome": row.outcome,
+        }
         row_id = self._insert(SQL_INSERT_INBOUND, params)
         if row_id is None:
             return False
         row.id = row_id
         return True
 
-    def update_inbound(self, row: InboundRow) -> None:
+    def update_inbound(self, row: InboundRow | Received) -> None:
         """Write a recorded message's game and outcome."""
         assert row.id is not None
         self._run(
@@ -253,11 +365,15 @@ class Tx:
     # --- games -----------------------------------------------------------
 
     def add_game(self, row: GameRow) -> GameRow:
+        self.drop_snapshots()
         self.session.add(row)
         self.session.flush()
         return row
 
     def game(self, game_id: int, *, lock: bool = False) -> GameRow | None:
+        # The caller may change the row it gets (written at the next flush, which drops
+        # the snapshots; dropped now too, so no snapshot outlives a change in between).
+        self.drop_snapshots()
         query = select(GameRow).where(GameRow.id == game_id)
         if lock and self._postgres:
             query = query.with_for_update()
@@ -278,19 +394,38 @@ class Tx:
     def peek_game_in(self, platform: str, channel: str) -> GameRow | None:
         """:meth:`active_game_in` as a snapshot outside the session: read it, and to
         change the game load it with :meth:`game` (or write with :meth:`set_game_state`)."""
-        found = self._run(SQL_GAME_IN, {"platform": platform, "channel": channel}).fetchone()
-        return (
-            None if found is None else build(GameRow, **dict(zip(_GAME_FIELDS, found, strict=True)))
-        )
+        self._settle()
+        key = (platform, channel)
+        try:
+            game_id = self._game_in[key]
+        except KeyError:
+            found = self._run(SQL_GAME_IN, {"platform": platform, "channel": channel}).fetchone()
+            if found is None:
+                self._game_in[key] = None
+                return None
+            game = self._game_snapshot(found)
+            self._game_in[key] = game.id
+            return game
+        return None if game_id is None else self._games[game_id]
 
     def peek_games_of(self, platform: str, user_id: str) -> list[GameRow]:
         """:meth:`active_games_of` as snapshots outside the session."""
-        rows = self._run(SQL_GAMES_OF, {"platform": platform, "user_id": user_id}).fetchall()
-        return [build(GameRow, **dict(zip(_GAME_FIELDS, found, strict=True))) for found in rows]
+        self._settle()
+        key = (platform, user_id)
+        ids = self._games_of.get(key)
+        if ids is None:
+            rows = self._run(SQL_GAMES_OF, {"platform": platform, "user_id": user_id}).fetchall()
+            games = [self._game_snapshot(found) for found in rows]
+            self._games_of[key] = [int(game.id or 0) for game in games]
+            return games
+        return [self._games[game_id] for game_id in ids]
 
     def set_game_state(self, game_id: int, state: str) -> None:
         self._run(SQL_SET_STATE, {"state": state, "id": game_id})
         self._forget(GameRow, game_id)
+        snapshot = self._games.get(game_id)
+        if snapshot is not None:
+            snapshot.__dict__["state"] = state
 
     def latest_game_in(self, platform: str, channel: str) -> GameRow | None:
         query = (
@@ -355,11 +490,13 @@ class Tx:
             .where(col(GameRow.id) == game_id, col(GameRow.turn) == expected_turn)
             .values(**values)
         )
+        self.drop_snapshots()
         self.session.flush()
         self.session.expire_all()
         return bool(result.rowcount == 1)  # type: ignore[attr-defined]
 
     def save(self, row: Any) -> None:
+        self.drop_snapshots()
         self.session.add(row)
         self.session.flush()
 
@@ -383,21 +520,36 @@ class Tx:
 
     def peek_player(self, game_id: int, platform: str, user_id: str) -> PlayerRow | None:
         """:meth:`player_by_user` as a snapshot outside the session."""
+        self._settle()
+        key = (game_id, platform, user_id)
+        try:
+            return self._player[key]
+        except KeyError:
+            pass
         found = self._run(
             SQL_PLAYER, {"game_id": game_id, "platform": platform, "user_id": user_id}
         ).fetchone()
-        return (
+        player = (
             None
             if found is None
             else build(PlayerRow, **dict(zip(_PLAYER_FIELDS, found, strict=True)))
         )
+        self._player[key] = player
+        return player
 
     def peek_players(self, game_id: int) -> list[PlayerRow]:
         """:meth:`players` as snapshots outside the session."""
-        rows = self._run(SQL_PLAYERS, {"game_id": game_id}).fetchall()
-        return [build(PlayerRow, **dict(zip(_PLAYER_FIELDS, found, strict=True))) for found in rows]
+        self._settle()
+        players = self._players.get(game_id)
+        if players is None:
+            rows = self._run(SQL_PLAYERS, {"game_id": game_id}).fetchall()
+            players = self._players[game_id] = [
+                build(PlayerRow, **dict(zip(_PLAYER_FIELDS, found, strict=True))) for found in rows
+            ]
+        return list(players)
 
     def add_player(self, row: PlayerRow) -> PlayerRow:
+        self.drop_snapshots()
         self.session.add(row)
         self.session.flush()
         return row
@@ -432,9 +584,49 @@ class Tx:
         """Make ``row`` the player's standing order for its turn; returns the order it
         replaces (its JSON), if any. Keep the history: the earlier order stays, marked
         no longer active. Sets ``row.id``; the row stays outside the session."""
-        key = {"game_id": row.game_id, "turn": row.turn, "player_key": row.player_key}
+        previous, row.id = self._replace_order(
+            {"game_id": row.game_id, "turn": row.turn, "player_key": row.player_key},
+            row.order,
+            row.text,
+            row.inbound_id,
+            row.sent_at,
+            bool(row.active),
+        )
+        return previous
+
+    def new_order(
+        self,
+        *,
+        game_id: int,
+        player_key: str,
+        turn: int,
+        order: str,
+        text: str,
+        inbound_id: int,
+        sent_at: float,
+    ) -> str | None:
+        """:meth:`replace_order` of a new, active order given by its fields (no row object
+        is built): returns the JSON of the order it replaces, if any."""
+        key = {"game_id": game_id, "turn": turn, "player_key": player_key}
+        return self._replace_order(key, order, text, inbound_id, sent_at, True)[0]
+
+    def _replace_order(
+        self,
+        key: dict[str, Any],
+        order: str,
+        text: str,
+        inbound_id: int,
+        sent_at: float,
+        active: bool,
+    ) -> tuple[str | None, int | None]:
         previous: str | None = None
-        if self._postgres or _SQLITE_RETURNING:
+        known = (key["game_id"], key["turn"], key["player_key"])
+        if known in self._standing:
+            standing = self._standing[known]
+            if standing is not None:
+                self._run(SQL_RETIRE_ONE, {"id": standing[0]})
+                previous = standing[1]
+        elif self._postgres or _SQLITE_RETURNING:
             retired = self._run(SQL_RETIRE_RETURNING, key).fetchall()
             if retired:
                 previous = max(retired)[1]
@@ -442,25 +634,24 @@ class Tx:
             found = self._run(SQL_STANDING, key).fetchone()
             previous = None if found is None else found[1]
             self._run(SQL_RETIRE, key)
-        row.id = self._insert(
-            SQL_INSERT_ORDER,
-            {
-                **key,
-                "order": row.order,
-                "text": row.text,
-                "inbound_id": row.inbound_id,
-                "sent_at": row.sent_at,
-                "active": bool(row.active),
-            },
-        )
-        for obj in list(self.session.identity_map.values()):
-            if isinstance(obj, OrderRow):
-                self.session.expire(obj)
-        return previous
+        key["order"] = order
+        key["text"] = text
+        key["inbound_id"] = inbound_id
+        key["sent_at"] = sent_at
+        key["active"] = active
+        row_id = self._insert(SQL_INSERT_ORDER, key)
+        self._standing[known] = (row_id, order) if active and row_id is not None else None
+        identity_map = self.session.identity_map
+        if identity_map:
+            for obj in list(identity_map.values()):
+                if isinstance(obj, OrderRow):
+                    self.session.expire(obj)
+        return previous, row_id
 
     # --- turns -----------------------------------------------------------
 
     def add_turn(self, row: TurnRow) -> None:
+        self.drop_snapshots()
         self.session.add(row)
         self.session.flush()
 
@@ -483,6 +674,42 @@ class Tx:
             return False
         row.id = row_id
         return True
+
+    def post(
+        self,
+        *,
+        game_id: int,
+        turn: int,
+        kind: str,
+        recipient: str,
+        address: str,
+        text: str,
+        render: str,
+        created_at: float,
+    ) -> bool:
+        """:meth:`enqueue` of a new pending row given by its fields (no row object is
+        built; the other fields take OutboxRow's defaults). False if the key exists."""
+        return (
+            self._insert(
+                SQL_INSERT_OUTBOX,
+                {
+                    "game_id": game_id,
+                    "turn": turn,
+                    "kind": kind,
+                    "recipient": recipient,
+                    "address": address,
+                    "text": text,
+                    "render": render,
+                    "status": "pending",
+                    "attempts": 0,
+                    "next_attempt_at": 0.0,
+                    "platform_message_id": None,
+                    "error": "",
+                    "created_at": created_at,
+                },
+            )
+            is not None
+        )
 
     def pending_outbox(self, now: float, limit: int = 100) -> list[OutboxRow]:
         query = (
@@ -594,4 +821,4 @@ class DatabaseCursors:
             return tx.cursors(platform)
 
 
-__all__ = ["DatabaseCursors", "Store", "Tx", "build", "dumps", "loads"]
+__all__ = ["DatabaseCursors", "Received", "Store", "Tx", "build", "dumps", "loads"]

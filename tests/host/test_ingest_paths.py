@@ -9,10 +9,12 @@ import asyncio
 
 import pytest
 from host_fakes import HostKit
+from sqlmodel import select
 
 from bot.games.base import get_game
+from bot.host import posts
 from bot.host.commands import Effect, Outcome
-from bot.store import InboundRow, Store, dumps, loads
+from bot.store import InboundRow, OrderRow, Store, dumps, loads
 
 
 def inbound_rows(store: Store) -> dict[str, InboundRow]:
@@ -107,3 +109,79 @@ def test_state_cache_is_checked_against_what_the_transaction_read(kit: HostKit) 
     assert effect.outcome is Outcome.REFUSED
     kit.flush()
     assert "over" in kit.adapter.texts()[-1]  # a stale cached state would accept it
+
+
+def test_a_batch_reads_its_own_writes(kit: HostKit) -> None:
+    """Games, captains and standing orders are read once per batch: every message still
+    sees what the messages before it in the same batch did."""
+    assert kit.say("alice", "#bst new size=10x10 turn=8h").outcome is Outcome.HANDLED
+    setup = [
+        kit.inbound("carol", "random", dm=True, message_id="carol-early"),  # not joined yet
+        kit.inbound("carol", "join", message_id="carol-join"),
+        kit.inbound("carol", "random", dm=True, message_id="carol-fleet"),
+        kit.inbound("alice", "join", message_id="alice-join"),
+        kit.inbound("bob", "join", message_id="bob-join"),
+        kit.inbound("alice", "random", dm=True, message_id="alice-fleet"),
+        kit.inbound("bob", "random", dm=True, message_id="bob-fleet"),
+        kit.inbound("alice", "start", message_id="start"),
+    ]
+    outcomes = [getattr(r, "outcome", r) for r in kit.host.commands.handle_many(setup)]
+    assert outcomes == [Outcome.REFUSED] + [Outcome.HANDLED] * 7
+    battle = [
+        kit.inbound("bob", "#bst F1", message_id="bob-1"),
+        kit.inbound("bob", "#bst F2", message_id="bob-2"),
+        kit.inbound("alice", "#bst H1", message_id="alice-1"),
+        kit.inbound("alice", "#bst H1", message_id="alice-1"),  # redelivered
+    ]
+    outcomes = [getattr(r, "outcome", r) for r in kit.host.commands.handle_many(battle)]
+    assert outcomes == [Outcome.HANDLED] * 3 + [Outcome.DUPLICATE]
+    rows = inbound_rows(kit.store)
+    sent = {m.message_id for m in setup + battle}
+    assert {m: (r.game_id, r.outcome) for m, r in rows.items() if m in sent} == {
+        m: (1, "refused" if m == "carol-early" else "handled") for m in sent
+    }
+    with kit.store.transaction() as tx:
+        keys = {p.name: p.key for p in tx.players(1)}
+        standing = {k: loads(v.order).get("cell") for k, v in tx.standing_orders(1, 1).items()}
+        bob_orders = [
+            (loads(o.order)["cell"], o.active)
+            for o in tx.session.exec(select(OrderRow).order_by(OrderRow.id)).all()  # type: ignore[arg-type]
+            if o.player_key == keys["bob"] and o.turn == 1
+        ]
+        acks = {r.kind: r.text for r in tx.outbox(1) if r.kind.startswith("reply:")}
+    assert standing == {keys["alice"]: "H1", keys["bob"]: "F2"}
+    assert bob_orders == [("F1", False), ("F2", True)]
+    assert "replaces" in acks[f"reply:{rows['bob-2'].id}"]
+    assert "replaces" not in acks[f"reply:{rows['bob-1'].id}"]
+
+
+def test_a_failed_message_leaves_no_standing_order_behind(
+    kit: HostKit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A message rolled back to its savepoint after writing its order: the next order of the
+    same captain in the batch replaces the order that stands in the database."""
+    kit.two_player_battle()
+    assert kit.say("bob", "#bst F1").outcome is Outcome.HANDLED
+    real_reply = posts.reply
+
+    def reply(tx, game_id, row, text, **kwargs):  # type: ignore[no-untyped-def]
+        if "G7" in text:
+            raise RuntimeError("a bug after the order was written")
+        return real_reply(tx, game_id, row, text, **kwargs)
+
+    monkeypatch.setattr(posts, "reply", reply)
+    results = kit.host.commands.handle_many(
+        [kit.inbound("bob", "#bst G7"), kit.inbound("bob", "#bst H2")]
+    )
+    assert isinstance(results[0], RuntimeError)
+    assert isinstance(results[1], Effect) and results[1].outcome is Outcome.HANDLED
+    with kit.store.transaction() as tx:
+        cells = [
+            (loads(o.order)["cell"], o.active)
+            for o in tx.session.exec(select(OrderRow).order_by(OrderRow.id)).all()  # type: ignore[arg-type]
+            if o.player_key == "p2"
+        ]
+        acks = [r.text for r in tx.outbox(1) if r.kind.startswith("reply:")]
+    assert cells == [("F1", False), ("H2", True)]
+    assert acks[-1].startswith("Turn 1: ") and "H2" in acks[-1]
+    assert acks[-1].endswith(")") and "F1" in acks[-1].split("(replaces: ")[1]
