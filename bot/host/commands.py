@@ -55,7 +55,7 @@ from bot.host import posts
 from bot.host.clock import Clock, format_utc
 from bot.host.messages import Inbound, InboundKind
 from bot.host.posts import Cause
-from bot.host.seeds import seeded
+from bot.host.seeds import seeded_on_first_draw
 from bot.store import GameRow, OrderRow, PlayerRow, Received, Store, Tx, dumps, loads
 
 HOST_WORDS = {"new", "start", "pause", "resume", "extend", "kick", "end"}
@@ -90,6 +90,8 @@ class Effect:
 
 def clean_text(text: str) -> str:
     """Drop the ``#bst`` tag and leading @mentions: any command may carry them or not."""
+    if "#" not in text and "@" not in text:
+        return text.strip()
     text = _TAG.sub(" ", text).strip()
     text = _LEADING_MENTIONS.sub(" ", text)
     return text.strip()
@@ -593,7 +595,7 @@ class Commands:
         player_key = player.key
         state = self._state(game, game_row)
         channel = Channel.PUBLIC if row.kind == _PUBLIC else Channel.PRIVATE
-        rng = seeded(game_row.seed, "accept", row.platform, row.message_id)
+        rng = seeded_on_first_draw(game_row.seed, "accept", row.platform, row.message_id)
         accepted = game.accept(state, player_key, order, channel, rng)
         if accepted.state is not state:
             game_row.state = dumps(game.encode_state(accepted.state))

@@ -5,9 +5,37 @@ from __future__ import annotations
 
 import random
 import zlib
+from typing import Any
+
+
+def _seed_of(seed: int, parts: tuple[object, ...]) -> int:
+    key = ":".join(str(p) for p in (seed, *parts))
+    return zlib.crc32(key.encode()) ^ (seed << 1)
 
 
 def seeded(seed: int, *parts: object) -> random.Random:
     """A random source that depends only on the game's seed and what it is for."""
-    key = ":".join(str(p) for p in (seed, *parts))
-    return random.Random(zlib.crc32(key.encode()) ^ (seed << 1))
+    return random.Random(_seed_of(seed, parts))
+
+
+class _OnFirstDraw(random.Random):
+    """A ``random.Random`` that seeds itself at its first draw.
+
+    Most orders never draw (only a ``random`` placement does), and seeding the
+    Mersenne Twister is a measurable part of handling an order in a burst."""
+
+    def __init__(self, seed: int) -> None:  # deliberately does not seed yet
+        self._pending_seed: int | None = seed
+
+    def __getattribute__(self, name: str) -> Any:
+        if name != "_pending_seed" and name != "__dict__":
+            pending = object.__getattribute__(self, "_pending_seed")
+            if pending is not None:
+                object.__setattr__(self, "_pending_seed", None)
+                random.Random.__init__(self, pending)
+        return object.__getattribute__(self, name)
+
+
+def seeded_on_first_draw(seed: int, *parts: object) -> random.Random:
+    """Like :func:`seeded` (the same draws), but pays for seeding only if it is used."""
+    return _OnFirstDraw(_seed_of(seed, parts))
