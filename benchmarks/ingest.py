@@ -114,6 +114,7 @@ def commands_rate(
     """Median orders per second on the store at ``url``: submitted together through
     ``Host.on_inbound`` (``burst``), else one by one through ``Commands.handle``."""
     store = Store(url)
+    store.migrate()  # PostgreSQL is migrated explicitly (`bst migrate`); SQLite already is
     clock = VirtualClock()
     host = Host(store, clock, {}, _no_attachments)  # type: ignore[arg-type]
     commands = host.commands

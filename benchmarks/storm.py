@@ -84,6 +84,7 @@ def storm_seconds(url: str, games: int = 1000, captains: int = 12) -> float:
     """Seconds for ``TurnClock.resolve_due`` to resolve every game due at one instant, with
     every post of every turn written to the outbox (the store is built untimed)."""
     store = Store(url)
+    store.migrate()  # PostgreSQL is migrated explicitly (`bst migrate`); SQLite already is
     clock = VirtualClock()
     deadline = prepare_games(store, games, captains, start=clock.now())
     turns = TurnClock(store, clock, Commands(store, clock))
