@@ -11,6 +11,17 @@ queued while its previous batch committed (at most ``BATCH_LIMIT``) and commits 
 one transaction with a savepoint per order (group commit; see bot/host/commands.py).
 The floor is plain sqlite3 ``BEGIN; INSERT; COMMIT`` of one small row per order. The
 figure's detail also gives the rate of ``Commands.handle`` one order per transaction.
+
+Where the time goes (cProfile, 1,000 orders in batches of 200): ~140 µs an order, of
+which ~50 µs are its six SQLite statements (inbound insert, savepoint and release,
+retire the standing order, insert the order, insert the reply) and the rest Python:
+parsing and validating (~25 µs), the row fields read through the ORM, JSON of the
+order and the reply address, and the asyncio hand-off between the caller's loop and
+the worker (~25 µs). Ideas not yet done: read the game and player rows as plain
+tuples instead of ORM instances; skip savepoints optimistically (run a batch without
+them and, only if a message raises, redo that batch one message per transaction, as
+Host already does when a whole batch fails); write the order and the reply with one
+``executemany`` per batch; settle callers' futures in one pass per batch.
 """
 
 from __future__ import annotations
