@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.games.bst.options import KNOWN_KEYS
 from bot.host.messages import InboundKind
 
 # Commands whose content is secret (rules §4: moves, rotations and placements
@@ -26,17 +27,8 @@ QUIET_COMMANDS = frozenset({"help", "rules"})
 SHIP_NAMES = ("carrier", "submarine", "cruiser")
 DIRECTIONS = ("up", "down", "left", "right")
 
-# The order of ``new``'s options in its text, as the rules name them (§1-§5).
-NEW_OPTION_ORDER = (
-    "size",
-    "turn",
-    "shots",
-    "placement_conflicts",
-    "loadouts",
-    "max_turns",
-    "setup_deadline",
-    "late_join",
-)
+# The order of ``new``'s options in its text: the game's own list, as the rules name them.
+NEW_OPTION_ORDER = KNOWN_KEYS
 
 
 @dataclass(frozen=True)
