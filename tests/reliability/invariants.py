@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from bot.games.base import get_game
-from bot.host.commands import seeded
+from bot.host.seeds import seeded
 from bot.store import Store, loads
 
 
