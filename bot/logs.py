@@ -7,6 +7,7 @@ log line.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterable
 
@@ -37,9 +38,27 @@ class SecretFilter(logging.Filter):
         return True
 
 
-def configure_logging(level: str, secrets: Iterable[str]) -> None:
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line, for log collectors ([logging] json = true)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S%z"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            entry["error"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def configure_logging(level: str, secrets: Iterable[str], *, as_json: bool = False) -> None:
     handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    if as_json:
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(SecretFilter(secrets))
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -67,7 +67,7 @@ def build_adapters(config: Config, store: Store) -> dict[str, ChatAdapter]:
 
 
 def run_hosted(config: Config, args: argparse.Namespace) -> int:
-    configure_logging(config.logging.level, _secret_values(config))
+    configure_logging(config.logging.level, _secret_values(config), as_json=config.logging.json)
     store = Store(config.database.url)
     try:
         adapters = build_adapters(config, store)
@@ -109,7 +109,7 @@ def _run_console(config: Config, store: Store) -> int:
 def sync_discord(config: Config, guild: int | None) -> int:
     from bot.adapters.discord_adapter import sync_commands
 
-    configure_logging(config.logging.level, _secret_values(config))
+    configure_logging(config.logging.level, _secret_values(config), as_json=config.logging.json)
     try:
         token = secret(config.discord.token_env)
         application_id = int(secret(config.discord.application_id_env))
