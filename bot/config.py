@@ -32,7 +32,6 @@ class GamesConfig:
     turn: str = "8h"  # default turn length for new games
     admins: tuple[str, ...] = ()  # "platform:user_id" entries that may host any game
     reminder_before: str = ""  # e.g. "1h"; empty = no reminders
-    late_policy: str = "full_window"  # after downtime: next turn gets a full window
 
 
 @dataclass(frozen=True)
@@ -113,7 +112,6 @@ _DURATION_KEYS = {
     ("twitter", "dm_poll"),
 }
 _CHOICES = {
-    ("games", "late_policy"): ("full_window",),
     ("logging", "level"): ("DEBUG", "INFO", "WARNING", "ERROR"),
 }
 

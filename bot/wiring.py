@@ -33,7 +33,9 @@ def build_host(
     avatar_fetch: Callable[[str], Awaitable[bytes]] | None = None,
 ) -> Host:
     cache_dir = config.render.avatar_cache_dir or None
-    avatars = AvatarCache(cache_dir=cache_dir, fetch=avatar_fetch)
+    avatars = AvatarCache(
+        cache_dir=cache_dir, fetch=avatar_fetch, max_bytes=config.render.max_avatar_bytes
+    )
     attachments = AttachmentRenderer(store, avatars, replay_gif=config.render.replay_gif)
     return Host(
         store,
