@@ -57,6 +57,7 @@ from bot.host.messages import Inbound, InboundKind
 from bot.host.posts import Cause
 from bot.host.seeds import seeded_on_first_draw
 from bot.store import GameRow, OrderRow, PlayerRow, Received, Store, Tx, dumps, loads
+from bot.store.repository import GameSnapshot
 
 HOST_WORDS = {"new", "start", "pause", "resume", "extend", "kick", "end"}
 PLAYER_WORDS = {"join", "leave", "board", "status", "help", "rules"}
@@ -195,7 +196,7 @@ class Commands:
 
     # --- caches --------------------------------------------------------
 
-    def _state(self, game: Any, game_row: GameRow) -> Any:
+    def _state(self, game: Any, game_row: GameRow | GameSnapshot) -> Any:
         """The decoded state of the game row as read in this transaction."""
         stored = game_row.state
         assert game_row.id is not None
@@ -230,7 +231,7 @@ class Commands:
     # ------------------------------------------------------------------
 
     def _carry_out(self, tx: Tx, row: Cause) -> Effect:
-        game_row: GameRow | None = None
+        game_row: GameRow | GameSnapshot | None = None
         try:
             if len(row.text) > MAX_TEXT:
                 raise Refusal(
@@ -284,9 +285,9 @@ class Commands:
                 assert loaded is not None
                 game_row = loaded
                 if word in HOST_WORDS:
-                    self._host_command(tx, row, game_row, word, rest)
+                    self._host_command(tx, row, loaded, word, rest)
                 else:
-                    self._player_command(tx, row, game_row, word)
+                    self._player_command(tx, row, loaded, word)
             else:
                 self._order(tx, row, game_row, text)
             return Effect(Outcome.HANDLED, game_row.id)
@@ -300,7 +301,7 @@ class Commands:
             posts.reply(tx, game_id or 0, row, message, public=False)
             return Effect(Outcome.REFUSED, game_id)
 
-    def _find_game(self, tx: Tx, row: Cause, *, required: bool) -> GameRow | None:
+    def _find_game(self, tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
         """The game a message is about, as a snapshot (read-only; see Tx.peek_game_in)."""
         if row.channel:
             game = tx.peek_game_in(row.platform, row.channel)
@@ -583,7 +584,7 @@ class Commands:
 
     # --- orders ----------------------------------------------------------
 
-    def _order(self, tx: Tx, row: Cause, game_row: GameRow, text: str) -> None:
+    def _order(self, tx: Tx, row: Cause, game_row: GameSnapshot, text: str) -> None:
         """An order: ``game_row`` is a snapshot, written through Tx.set_game_state."""
         game = get_game(game_row.kind)
         game_id = game_row.id  # (each read of a row's field costs: read them once)

@@ -18,6 +18,7 @@ from bot.games.duration import humanize
 from bot.host.clock import format_utc
 from bot.host.seeds import seeded
 from bot.store import GameRow, InboundRow, PlayerRow, Received, TurnRow, Tx, dumps
+from bot.store.repository import GameSnapshot, PlayerSnapshot
 
 # A JSON string as dumps() writes it (ensure_ascii=False).
 _json_str = json.encoder.encode_basestring
@@ -44,6 +45,20 @@ def _address(
         f'"user_id":{_json_opt(user_id)},"user_name":{_json_opt(user_name)},'
         f'"reply_to":{_json_opt(reply_to)}}}'
     )
+
+
+def _address_head(
+    platform: str, channel: str, user_id: str | None = None, user_name: str | None = None
+) -> str:
+    """What _address writes before the value of ``reply_to`` (and its closing brace)."""
+    return (
+        f'{{"platform":{_json_str(platform)},"channel":{_json_str(channel)},'
+        f'"user_id":{_json_opt(user_id)},"user_name":{_json_opt(user_name)},"reply_to":'
+    )
+
+
+_REPLY_HEADS_SIZE = 4096
+_reply_heads: dict[tuple[str, ...], str] = {}
 
 
 def _json_opt(value: str | None) -> str:
@@ -85,32 +100,40 @@ def reply(
     render: Mapping[str, Any] | None = None,
 ) -> None:
     """Answer an inbound message: in its channel when public, else privately."""
-    if public and row.channel:
-        address = _address(row.platform, row.channel, reply_to=row.message_id)
+    platform = row.platform
+    channel = row.channel
+    if public and channel:
+        key: tuple[str, ...] = (platform, channel)
         recipient = "public"
     else:
-        address = _address(
-            row.platform,
-            row.channel,
-            user_id=row.user_id,
-            user_name=row.user_name,
-            reply_to=row.message_id,
-        )
-        recipient = f"{row.platform}:{row.user_id}"
-    _enqueue(
-        tx,
+        key = (platform, channel, row.user_id, row.user_name)
+        recipient = f"{platform}:{row.user_id}"
+    # The address up to its reply_to, the same for every reply to that sender there.
+    head = _reply_heads.get(key)
+    if head is None:
+        if len(_reply_heads) >= _REPLY_HEADS_SIZE:
+            _reply_heads.clear()
+        head = _reply_heads[key] = _address_head(*key)
+    tx.post(
         game_id=game_id,
         turn=0,
-        kind=f"reply:{row.id}{':' + kind_suffix if kind_suffix else ''}",
+        kind=f"reply:{row.id}:{kind_suffix}" if kind_suffix else f"reply:{row.id}",
         recipient=recipient,
-        address=address,
+        address=f"{head}{_json_str(row.message_id)}}}",
         text=text,
-        render=render,
-        now=row.received_at,
+        render=dumps(render) if render else "",
+        created_at=row.received_at,
     )
 
 
-def notify(tx: Tx, game_row: GameRow, player: PlayerRow, text: str, *, kind: str) -> None:
+def notify(
+    tx: Tx,
+    game_row: GameRow | GameSnapshot,
+    player: PlayerRow | PlayerSnapshot,
+    text: str,
+    *,
+    kind: str,
+) -> None:
     """A private message to a captain that answers nothing they sent."""
     assert game_row.id is not None
     _enqueue(

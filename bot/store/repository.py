@@ -12,7 +12,7 @@ import re
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from sqlalchemy import event, func, update
@@ -69,7 +69,6 @@ _GAME_COLUMNS = (
 )
 _GAME_FIELDS = tuple(name.strip() for name in _GAME_COLUMNS.split(","))
 _PLAYER_COLUMNS = "id, game_id, key, platform, user_id, name, avatar_url, join_order"
-_PLAYER_FIELDS = tuple(name.strip() for name in _PLAYER_COLUMNS.split(","))
 _ACTIVE = "phase IN ('setup', 'battle')"
 SQL_INSERT_INBOUND = (
     "INSERT INTO inbound (platform, message_id, channel, user_id, user_name, avatar_url, "
@@ -146,6 +145,50 @@ class Received:
     id: int | None = None
 
 
+@dataclass(slots=True)
+class GameSnapshot:
+    """A game row as a transaction read it (Tx.peek_game_in, Tx.peek_games_of): the
+    fields of :class:`GameRow` as a plain object, outside the session and without the
+    ORM's instrumented attributes. Read-only but for ``state`` (see Tx.set_game_state);
+    to change the game, load it with :meth:`Tx.game`."""
+
+    id: int
+    kind: str
+    platform: str
+    channel: str
+    creator: str
+    options: str
+    seed: int
+    phase: str
+    turn: int
+    turn_seconds: float
+    deadline: float | None
+    turn_opened_at: float | None
+    paused_remaining: float | None
+    state: str
+    created_at: float
+    finished_at: float | None
+
+
+@dataclass(slots=True, frozen=True)
+class PlayerSnapshot:
+    """A player row as a transaction read it (Tx.peek_player, Tx.peek_players): the
+    fields of :class:`PlayerRow` as a plain, read-only object."""
+
+    id: int
+    game_id: int
+    key: str
+    platform: str
+    user_id: str
+    name: str
+    avatar_url: str | None
+    join_order: int
+
+
+# A snapshot is built from a row of SQL_GAME_IN / SQL_PLAYER, column by column.
+assert tuple(f.name for f in fields(GameSnapshot)) == _GAME_FIELDS
+assert ", ".join(f.name for f in fields(PlayerSnapshot)) == _PLAYER_COLUMNS
+
 _NAMED = re.compile(r":([a-z_]+)")
 _SQLITE_RETURNING = sqlite3.sqlite_version_info >= (3, 35, 0)
 
@@ -167,11 +210,11 @@ class Tx:
         self._cursor: Any = None
         self._savepoints = 0
         # Snapshots of game and player rows read by the peek_* methods (see _snapshots_ok).
-        self._games: dict[int, GameRow] = {}
+        self._games: dict[int, GameSnapshot] = {}
         self._game_in: dict[tuple[str, str], int | None] = {}
         self._games_of: dict[tuple[str, str], list[int]] = {}
-        self._player: dict[tuple[int, str, str], PlayerRow | None] = {}
-        self._players: dict[int, list[PlayerRow]] = {}
+        self._player: dict[tuple[int, str, str], PlayerSnapshot | None] = {}
+        self._players: dict[int, list[PlayerSnapshot]] = {}
         # (game id, turn, player key) → (id, JSON) of the standing order, None for none:
         # known once this transaction has retired or written that player's order.
         self._standing: dict[tuple[int, int, str], tuple[int, str] | None] = {}
@@ -226,16 +269,15 @@ class Tx:
 
     def _settle(self) -> None:
         """Write what the ORM holds unwritten (dropping the snapshots if there was any)."""
-        if not self.session._is_clean():
-            self.session.flush()
+        session = self.session
+        if session._new or session._deleted or session.identity_map._modified:
+            session.flush()
 
-    def _game_snapshot(self, found: Any) -> GameRow:
+    def _game_snapshot(self, found: Any) -> GameSnapshot:
         game_id = int(found[0])
         known = self._games.get(game_id)
         if known is None:
-            known = self._games[game_id] = build(
-                GameRow, **dict(zip(_GAME_FIELDS, found, strict=True))
-            )
+            known = self._games[game_id] = GameSnapshot(*found)
         return known
 
     # --- the hot path's plumbing ------------------------------------------
@@ -244,7 +286,8 @@ class Tx:
         """Run a statement on this transaction's connection, bypassing the ORM: whatever
         the ORM holds unwritten is flushed first so the statement sees it."""
         session = self.session
-        if not session._is_clean():
+        # Session._is_clean(), inlined (this runs for every statement of the hot path).
+        if session._new or session._deleted or session.identity_map._modified:
             session.flush()
         cursor = self._cursor
         if cursor is None:
@@ -391,7 +434,7 @@ class Tx:
         )
         return self.session.exec(query).first()
 
-    def peek_game_in(self, platform: str, channel: str) -> GameRow | None:
+    def peek_game_in(self, platform: str, channel: str) -> GameSnapshot | None:
         """:meth:`active_game_in` as a snapshot outside the session: read it, and to
         change the game load it with :meth:`game` (or write with :meth:`set_game_state`)."""
         self._settle()
@@ -408,7 +451,7 @@ class Tx:
             return game
         return None if game_id is None else self._games[game_id]
 
-    def peek_games_of(self, platform: str, user_id: str) -> list[GameRow]:
+    def peek_games_of(self, platform: str, user_id: str) -> list[GameSnapshot]:
         """:meth:`active_games_of` as snapshots outside the session."""
         self._settle()
         key = (platform, user_id)
@@ -416,7 +459,7 @@ class Tx:
         if ids is None:
             rows = self._run(SQL_GAMES_OF, {"platform": platform, "user_id": user_id}).fetchall()
             games = [self._game_snapshot(found) for found in rows]
-            self._games_of[key] = [int(game.id or 0) for game in games]
+            self._games_of[key] = [game.id for game in games]
             return games
         return [self._games[game_id] for game_id in ids]
 
@@ -425,7 +468,7 @@ class Tx:
         self._forget(GameRow, game_id)
         snapshot = self._games.get(game_id)
         if snapshot is not None:
-            snapshot.__dict__["state"] = state
+            snapshot.state = state
 
     def latest_game_in(self, platform: str, channel: str) -> GameRow | None:
         query = (
@@ -518,7 +561,7 @@ class Tx:
         )
         return self.session.exec(query).first()
 
-    def peek_player(self, game_id: int, platform: str, user_id: str) -> PlayerRow | None:
+    def peek_player(self, game_id: int, platform: str, user_id: str) -> PlayerSnapshot | None:
         """:meth:`player_by_user` as a snapshot outside the session."""
         self._settle()
         key = (game_id, platform, user_id)
@@ -529,23 +572,17 @@ class Tx:
         found = self._run(
             SQL_PLAYER, {"game_id": game_id, "platform": platform, "user_id": user_id}
         ).fetchone()
-        player = (
-            None
-            if found is None
-            else build(PlayerRow, **dict(zip(_PLAYER_FIELDS, found, strict=True)))
-        )
+        player = None if found is None else PlayerSnapshot(*found)
         self._player[key] = player
         return player
 
-    def peek_players(self, game_id: int) -> list[PlayerRow]:
+    def peek_players(self, game_id: int) -> list[PlayerSnapshot]:
         """:meth:`players` as snapshots outside the session."""
         self._settle()
         players = self._players.get(game_id)
         if players is None:
             rows = self._run(SQL_PLAYERS, {"game_id": game_id}).fetchall()
-            players = self._players[game_id] = [
-                build(PlayerRow, **dict(zip(_PLAYER_FIELDS, found, strict=True))) for found in rows
-            ]
+            players = self._players[game_id] = [PlayerSnapshot(*found) for found in rows]
         return list(players)
 
     def add_player(self, row: PlayerRow) -> PlayerRow:
@@ -821,4 +858,14 @@ class DatabaseCursors:
             return tx.cursors(platform)
 
 
-__all__ = ["DatabaseCursors", "Received", "Store", "Tx", "build", "dumps", "loads"]
+__all__ = [
+    "DatabaseCursors",
+    "GameSnapshot",
+    "PlayerSnapshot",
+    "Received",
+    "Store",
+    "Tx",
+    "build",
+    "dumps",
+    "loads",
+]

@@ -185,3 +185,26 @@ def test_a_failed_message_leaves_no_standing_order_behind(
     assert cells == [("F1", False), ("H2", True)]
     assert acks[-1].startswith("Turn 1: ") and "H2" in acks[-1]
     assert acks[-1].endswith(")") and "F1" in acks[-1].split("(replaces: ")[1]
+
+
+def test_reply_addresses_are_the_bytes_address_writes() -> None:
+    """reply() builds its address from a cached head: the same JSON as _address/dumps."""
+    for platform, channel, user_id, user_name, reply_to in [
+        ("discord", "c1", None, None, "m1"),
+        ("x", "", 'u"1', "Zoë \\ ☃", "m\n2"),
+    ]:
+        head = posts._address_head(platform, channel, user_id, user_name)
+        built = f"{head}{posts._json_str(reply_to)}}}"
+        expected = dumps(
+            {
+                "platform": platform,
+                "channel": channel,
+                "user_id": user_id,
+                "user_name": user_name,
+                "reply_to": reply_to,
+            }
+        )
+        assert built == expected
+        assert built == posts._address(
+            platform, channel, user_id=user_id, user_name=user_name, reply_to=reply_to
+        )
