@@ -245,6 +245,14 @@ class Game(Protocol[StateT, OrderT]):
         """Board facts for the record's ``game`` object (``rows``, ``cols``)."""
         ...
 
+    def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
+        """A turn's events in words for everyone (public facts only)."""
+        ...
+
+    def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
+        """A turn's events in words for one player (their own facts only)."""
+        ...
+
     def summary(self, state: StateT, viewer: PlayerId | None) -> str:
         """A short text of what ``viewer`` sees (public when None): the text
         beside every board image, and the whole board on a text-only console."""

@@ -10,10 +10,10 @@ relay draws it from the stored turn when it sends.
 from __future__ import annotations
 
 import json.encoder
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from bot.games.base import Event, Game, Resolution
+from bot.games.base import Game, Resolution
 from bot.games.duration import humanize
 from bot.host.clock import format_utc
 from bot.host.seeds import seeded
@@ -227,45 +227,8 @@ def _names(tx: Tx, game_id: int) -> dict[str, PlayerRow]:
     return {p.key: p for p in tx.players(game_id)}
 
 
-def public_event_lines(events: Sequence[Event], names: Mapping[str, PlayerRow]) -> list[str]:
-    """Only the facts the public may know: shots, wrecks, eliminations, the result."""
-
-    def name(key: object) -> str:
-        player = names.get(str(key))
-        return player.name if player else str(key)
-
-    lines = []
-    shots = [e for e in events if e.type == "shot"]
-    if shots:
-        parts = [f"{name(e.data['player'])} {e.data['result']} {e.data['cell']}" for e in shots]
-        lines.append("Shots: " + ", ".join(parts) + ".")
-    for event in events:
-        if event.type == "destroyed":
-            cells = event.data.get("cells", [])
-            where = f"{cells[0]}-{cells[-1]}" if len(cells) > 1 else "".join(cells)
-            lines.append(
-                f"{name(event.data['player'])}'s {event.data['ship']} went down at {where}."
-            )
-        elif event.type == "eliminated":
-            lines.append(f"{name(event.data['player'])} is out of the battle.")
-    return lines
-
-
-def private_event_lines(events: Sequence[Event], key: str) -> list[str]:
-    """The captain's own movement facts: where their ships went, where they collided."""
-    lines = []
-    for event in events:
-        if event.data.get("player") != key:
-            continue
-        cells = event.data.get("cells", [])
-        where = f"{cells[0]}-{cells[-1]}" if len(cells) > 1 else "".join(cells)
-        if event.type == "moved":
-            lines.append(f"Your {event.data['ship']} moved to {where}.")
-        elif event.type == "rotated":
-            lines.append(f"Your {event.data['ship']} turned to {where}.")
-        elif event.type == "collision":
-            lines.append(f"Your {event.data['ship']} collided and stopped at {where}.")
-    return lines
+def _plain_names(players: Mapping[str, Any]) -> dict[str, str]:
+    return {key: player.name for key, player in players.items()}
 
 
 def result_text(game: Game[Any, Any], state: Any, names: Mapping[str, PlayerRow]) -> str:
@@ -371,7 +334,7 @@ def _publish(
             if turn_number
             else f"{_title(game_row)}: your fleet as the battle begins."
         ]
-        lines += private_event_lines(resolution.events, key)
+        lines += game.private_report(resolution.events, key)
         lines.append(game.summary(resolution.state, key))
         _enqueue(
             tx,
@@ -432,7 +395,7 @@ def publish_turn(
     _store_turn(tx, game, game_row, turn_number, resolution, orders, now)
     names = _names(tx, game_row.id)
     lines = [f"{_title(game_row)}, turn {turn_number}:"]
-    lines += public_event_lines(resolution.events, names) or ["No shots this turn."]
+    lines += game.public_report(resolution.events, _plain_names(names)) or ["No shots this turn."]
     result = result_text(game, resolution.state, names)
     if result:
         lines.append(result)
@@ -456,7 +419,7 @@ def apply_change(
     game_row.state = dumps(game.encode_state(resolution.state))
     tx.save(game_row)
     names = _names(tx, game_row.id)
-    lines = [headline, *public_event_lines(resolution.events, names)]
+    lines = [headline, *game.public_report(resolution.events, _plain_names(names))]
     result = result_text(game, resolution.state, names)
     if result:
         lines.append(result)

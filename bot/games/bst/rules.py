@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import gc
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -37,6 +37,7 @@ from bot.games.base import (
     Resolution,
     WrongChannelError,
 )
+from bot.games.bst import reports
 from bot.games.bst.cells import Cell, cells_text, parse_cell, row_label
 from bot.games.bst.fleet import Direction, Orientation, Ship, ShipKind
 from bot.games.bst.movement import Plan, resolve_movement, rotated
@@ -529,6 +530,12 @@ class BstGame:
         return {"rows": state.options.rows, "cols": state.options.cols}
 
     # ----------------------------------------------------------------- text
+
+    def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
+        return reports.public_report(events, names)
+
+    def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
+        return reports.private_report(events, viewer)
 
     def summary(self, state: BstState, viewer: PlayerId | None) -> str:
         view = self.view(state, viewer)

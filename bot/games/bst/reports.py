@@ -1,0 +1,54 @@
+"""What a turn's events say in words: to everyone, and to one captain.
+
+The public report holds only public facts (shots, wrecks, eliminations); the
+private one only the captain's own movement (where their ships went or
+collided). Neither ever mentions another captain's live ship.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.games.base import Event, PlayerId
+
+
+def _where(cells: Sequence[str]) -> str:
+    return f"{cells[0]}-{cells[-1]}" if len(cells) > 1 else "".join(cells)
+
+
+def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
+    """Only the facts the public may know: shots, wrecks, eliminations."""
+
+    def name(key: object) -> str:
+        return names.get(str(key), str(key))
+
+    lines = []
+    shots = [e for e in events if e.type == "shot"]
+    if shots:
+        parts = [f"{name(e.data['player'])} {e.data['result']} {e.data['cell']}" for e in shots]
+        lines.append("Shots: " + ", ".join(parts) + ".")
+    for event in events:
+        if event.type == "destroyed":
+            where = _where(event.data.get("cells", []))
+            lines.append(
+                f"{name(event.data['player'])}'s {event.data['ship']} went down at {where}."
+            )
+        elif event.type == "eliminated":
+            lines.append(f"{name(event.data['player'])} is out of the battle.")
+    return lines
+
+
+def private_report(events: Sequence[Event], viewer: PlayerId) -> list[str]:
+    """The captain's own movement facts: where their ships went, where they collided."""
+    lines = []
+    for event in events:
+        if event.data.get("player") != viewer:
+            continue
+        where = _where(event.data.get("cells", []))
+        if event.type == "moved":
+            lines.append(f"Your {event.data['ship']} moved to {where}.")
+        elif event.type == "rotated":
+            lines.append(f"Your {event.data['ship']} turned to {where}.")
+        elif event.type == "collision":
+            lines.append(f"Your {event.data['ship']} collided and stopped at {where}.")
+    return lines
