@@ -47,7 +47,7 @@ from bot.config import Config, DiscordConfig
 from bot.host.clock import RealClock
 from bot.host.commands import Outcome
 from bot.host.messages import Inbound, InboundKind, Sender
-from bot.store import Store
+from bot.store import DatabaseCursors, Store
 from bot.wiring import build_host, no_network, sqlite_url
 
 FAKE = Path(__file__).resolve().parents[1] / "tests" / "adapters" / "discord" / "discord_fake.py"
@@ -102,7 +102,9 @@ async def _acks(commands: int, folder: Path) -> list[float]:
     store = Store(sqlite_url(folder / "ack.db"))
     # Production settings: no API base override, so discord.py builds the real
     # https://discord.com/api/v10 URLs; only the session under them is the recorder.
-    adapter = DiscordAdapter(DiscordConfig(enabled=True), token=TOKEN, cursors=_Cursors())
+    adapter = DiscordAdapter(
+        DiscordConfig(enabled=True), token=TOKEN, cursors=DatabaseCursors(store)
+    )
     try:
         host = build_host(
             store, RealClock(), {"discord": adapter}, Config(), avatar_fetch=no_network
@@ -154,20 +156,6 @@ async def _acks(commands: int, folder: Path) -> list[float]:
     finally:
         await adapter.stop()
         store.dispose()
-
-
-class _Cursors:
-    def __init__(self) -> None:
-        self.values: dict[tuple[str, str], str] = {}
-
-    async def get(self, platform: str, key: str) -> str | None:
-        return self.values.get((platform, key))
-
-    async def set(self, platform: str, key: str, value: str) -> None:
-        self.values[(platform, key)] = value
-
-    async def all(self, platform: str) -> dict[str, str]:
-        return {k: v for (p, k), v in self.values.items() if p == platform}
 
 
 def ack_latencies_ms(commands: int = 200) -> list[float]:
