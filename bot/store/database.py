@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from sqlalchemy import event, text
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
@@ -31,13 +31,54 @@ def _create_v1(connection: Connection) -> None:
 # Each entry: (version, what it does, the step). Append; never edit a shipped step.
 # Until the first release, version 1 is "the tables as the models define them";
 # from the first release on, every schema change is a new step with explicit DDL.
+def _columns(connection: Connection, table: str) -> set[str]:
+    return {column["name"] for column in inspect(connection).get_columns(table)}
+
+
 def _index_standing_orders_v2(connection: Connection) -> None:
-    # A player's standing order is found (and retired) on every order: without this the
-    # lookup scans every order of the game's turn.
+    # A player's standing order is found on every order: without an index the lookup
+    # scans every order of the game's turn. (Only for databases made before v3, whose
+    # orders still had the `active` column; v3 replaces this index.)
+    if "active" in _columns(connection, "orders"):
+        connection.execute(
+            text(
+                "CREATE INDEX IF NOT EXISTS ix_orders_standing "
+                "ON orders (game_id, turn, player_key, active)"
+            )
+        )
+
+
+def _newest_order_stands_v3(connection: Connection) -> None:
+    # A standing order used to be the one row marked `active`, and replacing it cost an
+    # UPDATE of the old row (and of two indexes) besides the INSERT. The newest order
+    # of a player for a turn was always the active one, so the flag goes: the newest
+    # stands. One index, (game_id, turn, player_key), serves both lookups.
+    connection.execute(text("DROP INDEX IF EXISTS ix_orders_standing"))
+    connection.execute(text("DROP INDEX IF EXISTS ix_orders_game_turn"))
+    if "active" in _columns(connection, "orders"):
+        if connection.dialect.name == "sqlite":
+            # SQLite before 3.35 has no DROP COLUMN: rebuild the table (its documented way).
+            connection.execute(
+                text(
+                    "CREATE TABLE orders_v3 (id INTEGER NOT NULL, game_id INTEGER NOT NULL, "
+                    "player_key VARCHAR NOT NULL, turn INTEGER NOT NULL, "
+                    '"order" VARCHAR NOT NULL, text VARCHAR NOT NULL, '
+                    "inbound_id INTEGER NOT NULL, sent_at FLOAT NOT NULL, PRIMARY KEY (id))"
+                )
+            )
+            connection.execute(
+                text(
+                    'INSERT INTO orders_v3 SELECT id, game_id, player_key, turn, "order", '
+                    "text, inbound_id, sent_at FROM orders"
+                )
+            )
+            connection.execute(text("DROP TABLE orders"))
+            connection.execute(text("ALTER TABLE orders_v3 RENAME TO orders"))
+        else:
+            connection.execute(text("ALTER TABLE orders DROP COLUMN active"))
     connection.execute(
         text(
-            "CREATE INDEX IF NOT EXISTS ix_orders_standing "
-            "ON orders (game_id, turn, player_key, active)"
+            "CREATE INDEX IF NOT EXISTS ix_orders_turn_player ON orders (game_id, turn, player_key)"
         )
     )
 
@@ -45,6 +86,7 @@ def _index_standing_orders_v2(connection: Connection) -> None:
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "create the tables", _create_v1),
     (2, "index the standing orders", _index_standing_orders_v2),
+    (3, "the newest order stands: drop orders.active", _newest_order_stands_v3),
 ]
 
 

@@ -69,10 +69,10 @@ class InboundRow(SQLModel, table=True):
 
 class OrderRow(SQLModel, table=True):
     """Every accepted order, kept as history; the standing order of a player
-    for a turn is the newest active one."""
+    for a turn is their newest order of that turn (so replacing one is one INSERT)."""
 
     __tablename__ = "orders"
-    __table_args__ = (Index("ix_orders_game_turn", "game_id", "turn"),)
+    __table_args__ = (Index("ix_orders_turn_player", "game_id", "turn", "player_key"),)
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int
@@ -82,7 +82,6 @@ class OrderRow(SQLModel, table=True):
     text: str
     inbound_id: int
     sent_at: float
-    active: bool = True
 
 
 class TurnRow(SQLModel, table=True):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
@@ -94,14 +93,14 @@ SQL_PLAYER = (
     "WHERE game_id = :game_id AND platform = :platform AND user_id = :user_id"
 )
 SQL_PLAYERS = f"SELECT {_PLAYER_COLUMNS} FROM players WHERE game_id = :game_id ORDER BY join_order"
-_STANDING = "game_id = :game_id AND turn = :turn AND player_key = :player_key AND active = TRUE"
-SQL_STANDING = f'SELECT id, "order" FROM orders WHERE {_STANDING} ORDER BY id DESC LIMIT 1'
-SQL_RETIRE = f"UPDATE orders SET active = FALSE WHERE {_STANDING}"
-SQL_RETIRE_RETURNING = SQL_RETIRE + ' RETURNING id, "order"'
-SQL_RETIRE_ONE = "UPDATE orders SET active = FALSE WHERE id = :id"
+# A player's standing order for a turn is the newest row of that turn (the history stays).
+SQL_STANDING = (
+    'SELECT "order" FROM orders WHERE game_id = :game_id AND turn = :turn '
+    "AND player_key = :player_key ORDER BY id DESC LIMIT 1"
+)
 SQL_INSERT_ORDER = (
-    'INSERT INTO orders (game_id, player_key, turn, "order", text, inbound_id, sent_at, active) '
-    "VALUES (:game_id, :player_key, :turn, :order, :text, :inbound_id, :sent_at, :active)"
+    'INSERT INTO orders (game_id, player_key, turn, "order", text, inbound_id, sent_at) '
+    "VALUES (:game_id, :player_key, :turn, :order, :text, :inbound_id, :sent_at)"
 )
 SQL_INSERT_OUTBOX = (
     "INSERT INTO outbox (game_id, turn, kind, recipient, address, text, render, status, "
@@ -190,7 +189,6 @@ assert tuple(f.name for f in fields(GameSnapshot)) == _GAME_FIELDS
 assert ", ".join(f.name for f in fields(PlayerSnapshot)) == _PLAYER_COLUMNS
 
 _NAMED = re.compile(r":([a-z_]+)")
-_SQLITE_RETURNING = sqlite3.sqlite_version_info >= (3, 35, 0)
 
 
 def _for_postgres(sql: str) -> str:
@@ -215,9 +213,9 @@ class Tx:
         self._games_of: dict[tuple[str, str], list[int]] = {}
         self._player: dict[tuple[int, str, str], PlayerSnapshot | None] = {}
         self._players: dict[int, list[PlayerSnapshot]] = {}
-        # (game id, turn, player key) → (id, JSON) of the standing order, None for none:
-        # known once this transaction has retired or written that player's order.
-        self._standing: dict[tuple[int, int, str], tuple[int, str] | None] = {}
+        # (game id, turn, player key) → the JSON of the standing order this transaction
+        # wrote for that player (the next order of theirs replaces it without a read).
+        self._standing: dict[tuple[int, int, str], str] = {}
         # Any write through the ORM may change a game or a player: drop the snapshots.
         event.listen(session, "after_flush", self._after_flush)
 
@@ -266,6 +264,10 @@ class Tx:
             session.expunge_all()
         if self._postgres:
             self.drop_snapshots()
+
+    def flush(self) -> None:
+        """Write what the ORM holds unwritten (as leaving a savepoint does)."""
+        self._settle()
 
     def _settle(self) -> None:
         """Write what the ORM holds unwritten (dropping the snapshots if there was any)."""
@@ -594,14 +596,15 @@ class Tx:
     # --- orders ----------------------------------------------------------
 
     def standing_orders(self, game_id: int, turn: int) -> dict[str, OrderRow]:
+        """Each player's standing order for the turn: their newest order of it."""
         query = (
             select(OrderRow)
-            .where(OrderRow.game_id == game_id, OrderRow.turn == turn, col(OrderRow.active))
+            .where(OrderRow.game_id == game_id, OrderRow.turn == turn)
             .order_by(col(OrderRow.id))
         )
         standing: dict[str, OrderRow] = {}
         for row in self.session.exec(query).all():
-            standing[row.player_key] = row
+            standing[row.player_key] = row  # a newer one replaces an older one
         return standing
 
     def standing_order(self, game_id: int, turn: int, player_key: str) -> OrderRow | None:
@@ -611,25 +614,10 @@ class Tx:
                 OrderRow.game_id == game_id,
                 OrderRow.turn == turn,
                 OrderRow.player_key == player_key,
-                col(OrderRow.active),
             )
             .order_by(col(OrderRow.id).desc())
         )
         return self.session.exec(query).first()
-
-    def replace_order(self, row: OrderRow) -> str | None:
-        """Make ``row`` the player's standing order for its turn; returns the order it
-        replaces (its JSON), if any. Keep the history: the earlier order stays, marked
-        no longer active. Sets ``row.id``; the row stays outside the session."""
-        previous, row.id = self._replace_order(
-            {"game_id": row.game_id, "turn": row.turn, "player_key": row.player_key},
-            row.order,
-            row.text,
-            row.inbound_id,
-            row.sent_at,
-            bool(row.active),
-        )
-        return previous
 
     def new_order(
         self,
@@ -642,48 +630,37 @@ class Tx:
         inbound_id: int,
         sent_at: float,
     ) -> str | None:
-        """:meth:`replace_order` of a new, active order given by its fields (no row object
-        is built): returns the JSON of the order it replaces, if any."""
-        key = {"game_id": game_id, "turn": turn, "player_key": player_key}
-        return self._replace_order(key, order, text, inbound_id, sent_at, True)[0]
-
-    def _replace_order(
-        self,
-        key: dict[str, Any],
-        order: str,
-        text: str,
-        inbound_id: int,
-        sent_at: float,
-        active: bool,
-    ) -> tuple[str | None, int | None]:
-        previous: str | None = None
-        known = (key["game_id"], key["turn"], key["player_key"])
-        if known in self._standing:
-            standing = self._standing[known]
-            if standing is not None:
-                self._run(SQL_RETIRE_ONE, {"id": standing[0]})
-                previous = standing[1]
-        elif self._postgres or _SQLITE_RETURNING:
-            retired = self._run(SQL_RETIRE_RETURNING, key).fetchall()
-            if retired:
-                previous = max(retired)[1]
-        else:
-            found = self._run(SQL_STANDING, key).fetchone()
-            previous = None if found is None else found[1]
-            self._run(SQL_RETIRE, key)
-        key["order"] = order
-        key["text"] = text
-        key["inbound_id"] = inbound_id
-        key["sent_at"] = sent_at
-        key["active"] = active
-        row_id = self._insert(SQL_INSERT_ORDER, key)
-        self._standing[known] = (row_id, order) if active and row_id is not None else None
+        """Record an order, which becomes the player's standing order for its turn;
+        returns the JSON of the order it replaces, if any. The earlier orders stay, as
+        history: the newest one stands, so replacing one is a single INSERT."""
+        known = (game_id, turn, player_key)
+        previous: str | None
+        try:
+            previous = self._standing[known]
+        except KeyError:
+            found = self._run(
+                SQL_STANDING, {"game_id": game_id, "turn": turn, "player_key": player_key}
+            ).fetchone()
+            previous = None if found is None else found[0]
+        self._insert(
+            SQL_INSERT_ORDER,
+            {
+                "game_id": game_id,
+                "player_key": player_key,
+                "turn": turn,
+                "order": order,
+                "text": text,
+                "inbound_id": inbound_id,
+                "sent_at": sent_at,
+            },
+        )
+        self._standing[known] = order
         identity_map = self.session.identity_map
         if identity_map:
             for obj in list(identity_map.values()):
                 if isinstance(obj, OrderRow):
                     self.session.expire(obj)
-        return previous, row_id
+        return previous
 
     # --- turns -----------------------------------------------------------
 

@@ -96,7 +96,7 @@ def check_orders_kept(store: Store, order_ids: set[str], platform: str) -> int:
             f"{row.message_id} sent at {row.sent_at} counted for turn {order.turn}, not {want}"
         )
         checked += 1
-    # Each resolved turn used the newest active order of each player for that turn.
+    # Each resolved turn used the newest order of each player for that turn.
     for game_id, game_turns in turns.items():
         for turn in game_turns[1:]:
             standing: dict[str, Any] = {}

@@ -152,8 +152,7 @@ def _snapshot(kit: MultiKit) -> tuple[object, ...]:
         game = tx.game(1)
         assert game is not None
         orders = [
-            (o.id, o.player_key, o.turn, o.order, o.active)
-            for o in tx.session.exec(select(OrderRow)).all()
+            (o.id, o.player_key, o.turn, o.order) for o in tx.session.exec(select(OrderRow)).all()
         ]
         players = [(p.key, p.user_id, p.name) for p in tx.session.exec(select(PlayerRow)).all()]
         return (game.state, game.phase, game.turn, game.deadline, game.paused_remaining,
