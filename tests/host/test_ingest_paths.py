@@ -1,5 +1,5 @@
 """Group commit and the fast ingest path: a savepoint per message (one failing message
-rolls back only itself), redeliveries inside a batch, concurrent submission through
+rolls back only itself; a batch without one takes none), redeliveries inside a batch, concurrent submission through
 Host.on_inbound, and the decoded-state cache never serving a state another writer
 replaced."""
 
@@ -14,7 +14,7 @@ from sqlmodel import select
 from bot.games.base import get_game
 from bot.host import posts
 from bot.host.commands import Effect, Outcome
-from bot.store import InboundRow, OrderRow, Store, dumps, loads
+from bot.store import InboundRow, OrderRow, Store, Tx, dumps, loads
 
 
 def inbound_rows(store: Store) -> dict[str, InboundRow]:
@@ -67,6 +67,30 @@ def test_failing_message_rolls_back_only_its_savepoint(
     # The failed message was not recorded, so its redelivery is handled afresh.
     monkeypatch.setattr(game, "parse", real_parse)
     assert kit.say("bob", "#bst G7", message_id="boom").outcome is Outcome.HANDLED
+
+
+def test_a_batch_without_failures_takes_no_savepoints(
+    kit: HostKit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Savepoints cost two statements a message: they are taken only when a batch must be
+    handled again because one of its messages raised."""
+    kit.two_player_battle()
+    taken: list[int] = []
+    real_savepoint = Tx.savepoint
+
+    def savepoint(self: Tx):  # type: ignore[no-untyped-def]
+        taken.append(1)
+        return real_savepoint(self)
+
+    monkeypatch.setattr(Tx, "savepoint", savepoint)
+    batch = [
+        kit.inbound("alice", "#bst F1", message_id="a"),
+        kit.inbound("bob", "#bst Z99", message_id="b"),  # refused: an effect, not an error
+        kit.inbound("bob", "#bst H2", message_id="c"),
+    ]
+    outcomes = [getattr(r, "outcome", r) for r in kit.host.commands.handle_many(batch)]
+    assert outcomes == [Outcome.HANDLED, Outcome.REFUSED, Outcome.HANDLED]
+    assert taken == []
 
 
 def test_concurrent_submissions_are_batched_and_each_gets_its_effect(kit: HostKit) -> None:
