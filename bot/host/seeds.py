@@ -19,23 +19,23 @@ def seeded(seed: int, *parts: object) -> random.Random:
 
 
 class _OnFirstDraw(random.Random):
-    """A ``random.Random`` that seeds itself at its first draw.
+    """A ``random.Random`` that works out its seed and seeds itself at its first draw.
 
-    Most orders never draw (only a ``random`` placement does), and seeding the
-    Mersenne Twister is a measurable part of handling an order in a burst."""
+    Most orders never draw (only a ``random`` placement does), and deriving the seed
+    and seeding the Mersenne Twister are a measurable part of handling an order."""
 
-    def __init__(self, seed: int) -> None:  # deliberately does not seed yet
-        self._pending_seed: int | None = seed
+    def __init__(self, seed: int, parts: tuple[object, ...]) -> None:  # does not seed yet
+        self._pending: tuple[int, tuple[object, ...]] | None = (seed, parts)
 
     def __getattribute__(self, name: str) -> Any:
-        if name != "_pending_seed" and name != "__dict__":
-            pending = object.__getattribute__(self, "_pending_seed")
+        if name != "_pending" and name != "__dict__":
+            pending = object.__getattribute__(self, "_pending")
             if pending is not None:
-                object.__setattr__(self, "_pending_seed", None)
-                random.Random.__init__(self, pending)
+                object.__setattr__(self, "_pending", None)
+                random.Random.__init__(self, _seed_of(*pending))
         return object.__getattribute__(self, name)
 
 
 def seeded_on_first_draw(seed: int, *parts: object) -> random.Random:
     """Like :func:`seeded` (the same draws), but pays for seeding only if it is used."""
-    return _OnFirstDraw(_seed_of(seed, parts))
+    return _OnFirstDraw(seed, parts)
