@@ -8,23 +8,26 @@ and 10% rotations by DM), all submitted at once the way a platform burst arrives
 sent; the relay is not running). Timed from the first submission until every caller
 has its effect, so every order is committed: the host's worker takes whatever has
 queued while its previous batch committed (at most ``BATCH_LIMIT``) and commits it as
-one transaction with a savepoint per order (group commit; see bot/host/commands.py).
-The floor is plain sqlite3 ``BEGIN; INSERT; COMMIT`` of one small row per order. The
-figure's detail also gives the rate of ``Commands.handle`` one order per transaction.
+one transaction (group commit; see bot/host/commands.py). The floor is plain sqlite3
+``BEGIN; INSERT; COMMIT`` of one small row per order. Each round of the host is paired
+with a round of the floor run right after it and the figure is the median of the
+pairs' ratios: this machine's speed drifts by tens of percent within seconds, and the
+two halves of a pair see the same machine. The detail also gives the rate of
+``Commands.handle``, one order per transaction.
 
-Where the time goes (cProfile, 1,000 orders in batches of 200): ~100 µs an order on a
-quiet machine, of which ~45 µs are its six SQLite statements (inbound insert, savepoint
-and release, retire the standing order, insert the order, insert the reply) and the
-rest Python: parsing and validating (~25 µs), the game's accept/describe and the
-order's JSON, and the asyncio hand-off between the caller's loop and the worker. The
-game and captain rows on the hot path are plain dataclass snapshots (GameSnapshot,
-PlayerSnapshot: no ORM attribute instrumentation), the reply address is built from a
-head cached per sender, and Tx's statements check the session for unwritten changes
-inline (~22% fewer instructions an order than with ORM snapshots). Tried and dropped:
-a class-based savepoint instead of the generator (no measurable gain). Ideas not yet
-done: skip savepoints optimistically (run a batch without them and, only if a message
-raises, redo that batch one message per transaction, as Host already does when a
-whole batch fails); write the order and the reply with one ``executemany`` per batch.
+Where the time goes (py-spy, handle_many in batches of 200; ~50–60 µs an order on a
+quiet machine, plus ~10–20 µs of asyncio hand-off between the callers' loop and the
+worker in a burst): about a third is SQLite running the three statements an order
+needs (insert the inbound message, the order and the reply: ~9, ~6 and ~9 µs) and the
+commit; the rest is Python: parsing (~10%), the game's accept and describe, the
+order's JSON (~6%), the reply's outbox row. What made it fast: decoded states cached
+by their stored JSON, plain SQL behind Tx methods (INSERT … ON CONFLICT decides
+duplicates), group commit, plain snapshots of game and captain rows, lazily seeded
+random sources, the newest order standing (a replacement is one INSERT, no UPDATE),
+and batches tried without savepoints (taken only if a message raises). Tried and
+dropped: a class-based savepoint instead of the generator. Not done: positional
+(``?``) parameters for the hot inserts (~1 µs a statement in a micro-benchmark), one
+``executemany`` per batch for the orders and replies.
 """
 
 from __future__ import annotations
@@ -122,93 +125,128 @@ async def _no_attachments(_row: object) -> list[object]:
     return []
 
 
-def commands_rate(
-    url: str, orders: int, *, repeats: int, captains: int = 12, burst: bool = True
-) -> float:
-    """Median orders per second on the store at ``url``: submitted together through
-    ``Host.on_inbound`` (``burst``), else one by one through ``Commands.handle``."""
-    store = Store(url)
-    store.migrate()  # PostgreSQL is migrated explicitly (`bst migrate`); SQLite already is
-    clock = VirtualClock()
-    host = Host(store, clock, {}, _no_attachments)  # type: ignore[arg-type]
-    commands = host.commands
-    channel = f"ingest-{time.monotonic_ns()}"
-    game_id = started_game(commands, clock, captains, channel=channel)
-    with store.transaction() as tx:
-        game = tx.game(game_id)
-        assert game is not None
-        state = BST.decode_state(loads(game.state))
-        players = {p.key: p.user_id for p in tx.players(game_id)}
-    texts = order_texts(state, orders)
-    rates = []
-    for batch in range(repeats + 1):
+class HostIngest:
+    """Rounds of ``orders`` legal orders into one started game on the store at ``url``:
+    submitted together through ``Host.on_inbound`` (``burst``), else one by one through
+    ``Commands.handle``. The first round warms the caches."""
+
+    def __init__(self, url: str, orders: int, *, captains: int = 12, burst: bool = True):
+        self.store = Store(url)
+        self.store.migrate()  # PostgreSQL is migrated explicitly (`bst migrate`)
+        self.clock = VirtualClock()
+        self.host = Host(self.store, self.clock, {}, _no_attachments)  # type: ignore[arg-type]
+        self.orders = orders
+        self.burst = burst
+        self.channel = f"ingest-{time.monotonic_ns()}"
+        self.game_id = started_game(self.host.commands, self.clock, captains, channel=self.channel)
+        with self.store.transaction() as tx:
+            game = tx.game(self.game_id)
+            assert game is not None
+            state = BST.decode_state(loads(game.state))
+            self.users = {p.key: int(p.user_id.removeprefix("u")) for p in tx.players(self.game_id)}
+        self.texts = order_texts(state, orders)
+        self.rounds = 0
+        self.round()
+
+    def round(self) -> float:
+        """One round: orders per second."""
+        self.rounds += 1
         messages = [
             inbound(
-                int(players[f"p{user}"].removeprefix("u")),
+                self.users[f"p{user}"],
                 text,
-                f"{game_id}-{batch}-{i}",
-                clock,
+                f"{self.game_id}-{self.rounds}-{i}",
+                self.clock,
                 public=public,
-                channel=channel,
+                channel=self.channel,
             )
-            for i, (user, text, public) in enumerate(texts)
+            for i, (user, text, public) in enumerate(self.texts)
         ]
+        host = self.host
         start = time.perf_counter()
-        if burst:
+        if self.burst:
 
-            async def submit(burst_of: list[Inbound]) -> list[object]:
-                return list(await asyncio.gather(*(host.on_inbound(m) for m in burst_of)))
+            async def submit() -> list[object]:
+                return list(await asyncio.gather(*(host.on_inbound(m) for m in messages)))
 
-            effects = asyncio.run(submit(messages))
+            effects: list[object] = asyncio.run(submit())
         else:
-            effects = [commands.handle(message) for message in messages]
+            effects = [host.commands.handle(message) for message in messages]
         spent = time.perf_counter() - start
         for message, effect in zip(messages, effects, strict=True):
             if getattr(effect, "outcome", None) is not Outcome.HANDLED:
                 raise RuntimeError(f"order not handled: {message.text!r} → {effect}")
-        if batch:  # the first batch warms the caches
-            rates.append(orders / spent)
-    host._worker.shutdown()
-    store.dispose()
-    return statistics.median(rates)
+        return self.orders / spent
+
+    def close(self) -> None:
+        self.host._worker.shutdown()
+        self.store.dispose()
 
 
-def sqlite_rate(folder: Path, rows: int, *, repeats: int) -> float:
-    """Median rows per second of plain sqlite3 inserts, one commit each, WAL + NORMAL."""
-    path = folder / "raw.db"
-    connection = sqlite3.connect(path, isolation_level=None)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=NORMAL")
-    connection.execute(
-        "CREATE TABLE inbound (id INTEGER PRIMARY KEY, platform TEXT, message_id TEXT, "
-        "text TEXT, sent_at REAL, UNIQUE (platform, message_id))"
-    )
-    rates = []
-    for batch in range(repeats + 1):
+class RawInserts:
+    """The floor: plain sqlite3 inserts of one small row, one commit each, WAL + NORMAL
+    (as the host's store is set up)."""
+
+    def __init__(self, path: Path) -> None:
+        self.connection = sqlite3.connect(path, isolation_level=None)
+        self.connection.execute("PRAGMA journal_mode=WAL")
+        self.connection.execute("PRAGMA synchronous=NORMAL")
+        self.connection.execute(
+            "CREATE TABLE inbound (id INTEGER PRIMARY KEY, platform TEXT, message_id TEXT, "
+            "text TEXT, sent_at REAL, UNIQUE (platform, message_id))"
+        )
+        self.rounds = 0
+
+    def round(self, rows: int) -> float:
+        """One round: rows per second."""
+        self.rounds += 1
+        execute = self.connection.execute
         start = time.perf_counter()
         for i in range(rows):
-            connection.execute("BEGIN")
-            connection.execute(
+            execute("BEGIN")
+            execute(
                 "INSERT INTO inbound (platform, message_id, text, sent_at) VALUES (?, ?, ?, ?)",
-                (PLATFORM, f"{batch}-{i}", "#bst H14", 1.0),
+                (PLATFORM, f"{self.rounds}-{i}", "#bst H14", 1.0),
             )
-            connection.execute("COMMIT")
-        if batch:
-            rates.append(rows / (time.perf_counter() - start))
-    connection.close()
-    return statistics.median(rates)
+            execute("COMMIT")
+        return rows / (time.perf_counter() - start)
+
+    def close(self) -> None:
+        self.connection.close()
 
 
-def ingest_ratio(orders: int = 1000, *, repeats: int, folder: Path | None = None) -> float:
+def ingest_ratio(
+    orders: int = 1000, *, repeats: int, folder: Path | None = None
+) -> tuple[float, float, float, float]:
+    """(median of the paired ratios, median host rate, median floor rate, the rate one
+    order per transaction). Each host round is paired with a floor round run right
+    after it, and the ratio is taken per pair: this machine's speed drifts by tens of
+    percent over seconds, and a pair sees the same machine."""
     with tempfile.TemporaryDirectory(prefix="bst-bench-ingest-", dir=folder) as name:
         path = Path(name)
-        host = commands_rate(f"sqlite:///{path / 'host.db'}", orders, repeats=repeats)
-        raw = sqlite_rate(path, orders, repeats=repeats)
-        single = commands_rate(
-            f"sqlite:///{path / 'single.db'}", orders, repeats=repeats, burst=False
-        )
-    ingest_ratio.last = (host, raw, single)  # type: ignore[attr-defined]
-    return host / raw
+        host = HostIngest(f"sqlite:///{path / 'host.db'}", orders)
+        raw = RawInserts(path / "raw.db")
+        raw.round(orders)  # warm, as the host's first round is
+        host_rates, raw_rates, ratios = [], [], []
+        try:
+            for _ in range(repeats):
+                host_rates.append(host.round())
+                raw_rates.append(raw.round(orders))
+                ratios.append(host_rates[-1] / raw_rates[-1])
+        finally:
+            host.close()
+            raw.close()
+        single = HostIngest(f"sqlite:///{path / 'single.db'}", orders, burst=False)
+        try:
+            single_rate = statistics.median(single.round() for _ in range(repeats))
+        finally:
+            single.close()
+    return (
+        statistics.median(ratios),
+        statistics.median(host_rates),
+        statistics.median(raw_rates),
+        single_rate,
+    )
 
 
 def postgres_floor(url: str, rows: int, *, repeats: int) -> float:
@@ -243,9 +281,8 @@ def postgres_floor(url: str, rows: int, *, repeats: int) -> float:
 
 def run(*, quick: bool, postgres: str | None = None) -> list[Figure]:
     orders = 1000
-    repeats = 3 if quick else 7
-    ratio = ingest_ratio(orders, repeats=repeats)
-    host, raw, single = ingest_ratio.last  # type: ignore[attr-defined]
+    repeats = 5 if quick else 11
+    ratio, host, raw, single = ingest_ratio(orders, repeats=repeats)
     figures = [
         Figure(
             "ingest_ratio",
@@ -254,14 +291,19 @@ def run(*, quick: bool, postgres: str | None = None) -> list[Figure]:
             at_most=False,
             floor="sqlite3 commit-per-row inserts (WAL, NORMAL)",
             detail=(
-                f"{host:,.0f} orders/s vs {raw:,.0f} rows/s; {orders} orders from 12 captains "
-                "submitted at once through Host.on_inbound (group commit: a transaction per "
-                f"batch, a savepoint per order); one order per transaction: {single:,.0f}/s"
+                f"median of {repeats} paired rounds; {host:,.0f} orders/s vs {raw:,.0f} rows/s; "
+                f"{orders} orders from 12 captains submitted at once through Host.on_inbound "
+                "(group commit: a transaction per batch); one order per transaction: "
+                f"{single:,.0f}/s"
             ),
         )
     ]
     if postgres:
-        pg_host = commands_rate(postgres, orders, repeats=repeats)
+        pg = HostIngest(postgres, orders)
+        try:
+            pg_host = statistics.median(pg.round() for _ in range(repeats))
+        finally:
+            pg.close()
         pg_raw = postgres_floor(postgres, orders, repeats=repeats)
         figures.append(
             Figure(
