@@ -43,6 +43,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from benchmarks import fixtures
+from benchmarks.scratch import postgres_schema
 from benchmarks.timing import Figure
 from bot.games.bst import BST, BstState, Move, Rotate, Shoot
 from bot.host.clock import VirtualClock
@@ -299,12 +300,13 @@ def run(*, quick: bool, postgres: str | None = None) -> list[Figure]:
         )
     ]
     if postgres:
-        pg = HostIngest(postgres, orders)
-        try:
-            pg_host = statistics.median(pg.round() for _ in range(repeats))
-        finally:
-            pg.close()
-        pg_raw = postgres_floor(postgres, orders, repeats=repeats)
+        with postgres_schema(postgres) as scratch:
+            pg = HostIngest(scratch, orders)
+            try:
+                pg_host = statistics.median(pg.round() for _ in range(repeats))
+            finally:
+                pg.close()
+            pg_raw = postgres_floor(scratch, orders, repeats=repeats)
         figures.append(
             Figure(
                 "ingest_ratio_postgres",

@@ -9,6 +9,7 @@ from pathlib import Path
 from sqlalchemy import func, insert, select
 
 from benchmarks import fixtures
+from benchmarks.scratch import postgres_schema
 from benchmarks.timing import Figure
 from bot.games.bst import BST
 from bot.host.clock import VirtualClock
@@ -71,7 +72,6 @@ def prepare_games(store: Store, games: int, captains: int = 12, *, start: float)
                         "text": BST.describe(order),
                         "inbound_id": 0,
                         "sent_at": start,
-                        "active": True,
                     }
                 )
         session.execute(insert(GameRow), game_rows)
@@ -118,7 +118,8 @@ def run(*, quick: bool, postgres: str | None = None) -> list[Figure]:
         )
     ]
     if postgres:
-        seconds = storm_seconds(postgres)
+        with postgres_schema(postgres) as scratch:
+            seconds = storm_seconds(scratch)
         resolved, posts = storm_seconds.last  # type: ignore[attr-defined]
         figures.append(
             Figure(
