@@ -312,19 +312,21 @@ def _publish(
     names: Mapping[str, PlayerRow],
     now: float,
 ) -> None:
-    """The public map, then a board for every captain whose fleet changed."""
+    """The public map, then a board for every captain whose fleet changed (written
+    together: one round trip to the database, not one a captain)."""
     assert game_row.id is not None
-    _enqueue(
-        tx,
-        game_id=game_row.id,
-        turn=turn_number,
-        kind="map",
-        recipient="public",
-        address=_address(game_row.platform, game_row.channel),
-        text=public_text,
-        render=_render("public_map", game_row, turn_number, now),
-        now=now,
-    )
+    rows = [
+        {
+            "game_id": game_row.id,
+            "turn": turn_number,
+            "kind": "map",
+            "recipient": "public",
+            "address": _address(game_row.platform, game_row.channel),
+            "text": public_text,
+            "render": dumps(_render("public_map", game_row, turn_number, now)),
+            "created_at": now,
+        }
+    ]
     for key in sorted(resolution.changed):
         player = names.get(key)
         if player is None:
@@ -336,19 +338,24 @@ def _publish(
         ]
         lines += game.private_report(resolution.events, key)
         lines.append(game.summary(resolution.state, key))
-        _enqueue(
-            tx,
-            game_id=game_row.id,
-            turn=turn_number,
-            kind="board",
-            recipient=key,
-            address=_address(
-                player.platform, game_row.channel, user_id=player.user_id, user_name=player.name
-            ),
-            text="\n".join(lines),
-            render=_render("private_board", game_row, turn_number, now, player=key),
-            now=now,
+        rows.append(
+            {
+                "game_id": game_row.id,
+                "turn": turn_number,
+                "kind": "board",
+                "recipient": key,
+                "address": _address(
+                    player.platform,
+                    game_row.channel,
+                    user_id=player.user_id,
+                    user_name=player.name,
+                ),
+                "text": "\n".join(lines),
+                "render": dumps(_render("private_board", game_row, turn_number, now, player=key)),
+                "created_at": now,
+            }
         )
+    tx.post_all(rows)
     if game.outcome(resolution.state) is not None:
         _finish(tx, game, game_row, turn_number, resolution.state, names, now)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
@@ -113,6 +113,34 @@ _OUTBOX_FIELDS = (
     "game_id", "turn", "kind", "recipient", "address", "text", "render", "status",
     "attempts", "next_attempt_at", "platform_message_id", "error", "created_at",
 )  # fmt: skip
+
+
+def _new_post(
+    game_id: int,
+    turn: int,
+    kind: str,
+    recipient: str,
+    address: str,
+    text: str,
+    render: str,
+    created_at: float,
+) -> dict[str, Any]:
+    """The parameters of SQL_INSERT_OUTBOX for a new, pending row."""
+    return {
+        "game_id": game_id,
+        "turn": turn,
+        "kind": kind,
+        "recipient": recipient,
+        "address": address,
+        "text": text,
+        "render": render,
+        "status": "pending",
+        "attempts": 0,
+        "next_attempt_at": 0.0,
+        "platform_message_id": None,
+        "error": "",
+        "created_at": created_at,
+    }
 
 
 def _values(row: Any, fields: tuple[str, ...]) -> dict[str, Any]:
@@ -287,6 +315,19 @@ class Tx:
     def _run(self, sql: str, params: Mapping[str, Any] | None = None) -> Any:
         """Run a statement on this transaction's connection, bypassing the ORM: whatever
         the ORM holds unwritten is flushed first so the statement sees it."""
+        cursor, sql = self._prepare(sql)
+        cursor.execute(sql, params or {})
+        return cursor
+
+    def _run_many(self, sql: str, params: Sequence[Mapping[str, Any]]) -> None:
+        """:meth:`_run` of one statement for each set of parameters, sent together
+        (psycopg pipelines them: one round trip instead of one each)."""
+        cursor, sql = self._prepare(sql)
+        cursor.executemany(sql, params)
+
+    def _prepare(self, sql: str) -> tuple[Any, str]:
+        """The cursor to run ``sql`` on, with the ORM's unwritten changes written, and the
+        statement in the driver's paramstyle."""
         session = self.session
         # Session._is_clean(), inlined (this runs for every statement of the hot path).
         if session._new or session._deleted or session.identity_map._modified:
@@ -301,8 +342,7 @@ class Tx:
             if converted is None:
                 converted = _POSTGRES_SQL[sql] = _for_postgres(sql)
             sql = converted
-        cursor.execute(sql, params or {})
-        return cursor
+        return cursor, sql
 
     def _forget(self, cls: type[Any], row_id: int) -> None:
         """A statement changed this row behind the ORM: drop the ORM's copy, if it has one."""
@@ -706,24 +746,15 @@ class Tx:
         return (
             self._insert(
                 SQL_INSERT_OUTBOX,
-                {
-                    "game_id": game_id,
-                    "turn": turn,
-                    "kind": kind,
-                    "recipient": recipient,
-                    "address": address,
-                    "text": text,
-                    "render": render,
-                    "status": "pending",
-                    "attempts": 0,
-                    "next_attempt_at": 0.0,
-                    "platform_message_id": None,
-                    "error": "",
-                    "created_at": created_at,
-                },
+                _new_post(game_id, turn, kind, recipient, address, text, render, created_at),
             )
             is not None
         )
+
+    def post_all(self, posts: Sequence[Mapping[str, Any]]) -> None:
+        """:meth:`post` of several rows at once (each a mapping of post's arguments), in
+        the order given: a turn's map and boards. A row whose key exists is skipped."""
+        self._run_many(SQL_INSERT_OUTBOX, [_new_post(**p) for p in posts])
 
     def pending_outbox(self, now: float, limit: int = 100) -> list[OutboxRow]:
         query = (
