@@ -52,7 +52,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.base import Channel, GameError, PlayerRef, get_game
+from bot.games.base import Channel, GameError, PlayerRef, WrongChannelError, get_game
 from bot.games.duration import format_duration, humanize, parse_duration
 from bot.host import posts
 from bot.host.clock import Clock, format_utc
@@ -330,6 +330,11 @@ class Commands:
                 # A refusal about a game is part of that game's history (and its audit).
                 row.game_id = game_row.id
             message = error.message if isinstance(error, GameError) else str(error)
+            if isinstance(error, WrongChannelError) and row.kind == _PUBLIC:
+                # A secret posted in public (a move, a placement): not executed, and
+                # taken down where the platform lets the host (rules §4), before the
+                # private answer goes out.
+                posts.withdraw(tx, game_id or 0, row)
             posts.reply(tx, game_id or 0, row, message, public=False)
             return Effect(Outcome.REFUSED, game_id)
 

@@ -145,3 +145,17 @@ class ChatAdapter(Protocol):
         ...
 
     async def stop(self) -> None: ...
+
+
+class WithdrawingAdapter(Protocol):
+    """A platform on which the host can remove a message a person posted in public.
+
+    Optional (the relay asks ``getattr(adapter, "withdraw", None)``): the rules have
+    the host delete a move posted in public where the platform lets it (Discord, with
+    Manage Messages); on X nobody can delete someone else's post."""
+
+    async def withdraw(self, address: Address) -> None:
+        """Remove the message ``address.reply_to`` from ``address.channel``. A message
+        already gone counts as removed. Raise DeliveryError when it cannot be removed
+        (``permanent`` when retrying cannot help: no permission)."""
+        ...

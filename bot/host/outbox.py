@@ -7,7 +7,9 @@ platform's message id, and retries failures with exponential backoff or the
 platform's own retry-after. A message that can never be delivered (a DM to a
 captain who closed their DMs) is marked undeliverable without holding up
 anything else, and the game's channel gets a nudge that says nothing about the
-board. Each send carries the row's stable key, from which adapters derive
+board. A ``withdraw:`` row removes a public message that gave a secret away
+(a move posted in the channel) through the adapter's ``withdraw``; on a
+platform without one it is marked skipped. Each send carries the row's stable key, from which adapters derive
 their idempotency nonce, so a send retried after a crash is not doubled.
 """
 
@@ -82,7 +84,7 @@ class Relay:
                     if outcome == "sent":
                         delivered += 1
                         progressed = True
-                    elif outcome == "undeliverable":
+                    elif outcome in ("undeliverable", "skipped"):
                         progressed = True
                     elif outcome == "wait":
                         blocked.add(platform)
@@ -100,6 +102,8 @@ class Relay:
         with self.store.transaction() as tx:
             if not tx.claim_outbox(row.id, now, now + CLAIM_SECONDS):
                 return "claimed"
+        if row.kind.startswith(f"{posts.WITHDRAW}:"):
+            return await self._withdraw(row, address, adapter)
         # An adapter may say a recipient cannot take images (the demo's
         # simulated captains); then nothing is drawn for them.
         accepts = getattr(adapter, "accepts_attachments", None)
@@ -118,14 +122,34 @@ class Relay:
         except Exception as error:  # an adapter bug or a network fault: retry later
             log.exception("outbox %s: send failed", row.id)
             return self._failed(row, address, DeliveryError(type(error).__name__))
+        self._done(row, "sent", message_id)
+        return "sent"
+
+    async def _withdraw(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
+        """Remove the public message the row names, where the platform can."""
+        withdraw = getattr(adapter, "withdraw", None)
+        if withdraw is None:
+            self._done(row, "skipped", None)
+            return "skipped"
+        try:
+            await withdraw(address)
+        except DeliveryError as error:
+            return self._failed(row, address, error)
+        except Exception as error:  # an adapter bug or a network fault: retry later
+            log.exception("outbox %s: withdrawal failed", row.id)
+            return self._failed(row, address, DeliveryError(type(error).__name__))
+        self._done(row, "sent", address.reply_to)
+        return "sent"
+
+    def _done(self, row: OutboxRow, status: str, message_id: str | None) -> None:
+        assert row.id is not None
         with self.store.transaction() as tx:
             fresh = tx.outbox_row(row.id)
             if fresh is not None and fresh.status == "pending":
-                fresh.status = "sent"
+                fresh.status = status
                 fresh.platform_message_id = message_id
                 fresh.attempts += 1
                 tx.save(fresh)
-        return "sent"
 
     def _failed(self, row: OutboxRow, address: Address, error: DeliveryError) -> str:
         assert row.id is not None

@@ -126,6 +126,25 @@ def reply(
     )
 
 
+WITHDRAW = "withdraw"  # the kind of an outbox row that removes a public message
+
+
+def withdraw(tx: Tx, game_id: int, row: Cause) -> None:
+    """Remove a public message that gave away a secret (a move posted in the channel),
+    where the platform allows it: an outbox row with nothing to say, whose address is
+    the message itself."""
+    tx.post(
+        game_id=game_id,
+        turn=0,
+        kind=f"{WITHDRAW}:{row.id}",
+        recipient="public",
+        address=_address(row.platform, row.channel, reply_to=row.message_id),
+        text="",
+        render="",
+        created_at=row.received_at,
+    )
+
+
 def notify(
     tx: Tx,
     game_row: GameRow | GameSnapshot,

@@ -117,7 +117,8 @@ class OutboxRow(SQLModel, table=True):
     address: str  # JSON of the Address
     text: str
     render: str = ""  # JSON of what to attach, rendered at send time
-    status: str = "pending"  # pending | sent | undeliverable
+    # pending | sent | undeliverable | skipped (the platform cannot do it: see Relay)
+    status: str = "pending"
     attempts: int = 0
     next_attempt_at: float = 0.0
     platform_message_id: str | None = None

@@ -211,6 +211,10 @@ def test_commands_handle_refuses_bad_input_with_a_reply_and_no_change(
     if effect.outcome is Outcome.REFUSED:
         assert _snapshot(kit) == before, f"a refused {text[:80]!r} changed the game"
         rows = _outbox_after(kit, replies_before)
+        # A secret posted in public (a move) is also taken down: a row that says nothing.
+        withdrawn = [r for r in rows if r.kind.startswith("withdraw:")]
+        assert all(r.text == "" for r in withdrawn) and (not withdrawn or not dm), withdrawn
+        rows = [r for r in rows if r not in withdrawn]
         assert len(rows) == 1 and rows[0].kind.startswith("reply:"), rows
         assert rows[0].recipient == f"discord:id-{who}", "refusals are private"
         assert len(rows[0].text) < 1000
