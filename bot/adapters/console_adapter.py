@@ -114,3 +114,7 @@ class ConsoleAdapter(LocalAdapter):
             path.write_bytes(attachment.data)
             self.write(f"    ({attachment.kind.value} saved: {path})")
         return self.remember(outbound.key, f"console-out-{len(self._sent) + 1}")
+
+    async def withdraw(self, address: Address) -> None:
+        """As Discord would: the public message that gave a secret away is taken down."""
+        self.write(f"[public] (message {address.reply_to} removed: it gave a ship away)")

@@ -20,6 +20,8 @@ Why it looks the way it does:
 * Nothing is sent twice: channel and DM sends carry a nonce derived from the
   outbox key with ``enforce_nonce`` (discord.py sets it with every nonce), so
   Discord drops a retried duplicate.
+* A move typed in a channel gives a ship away: the host asks for it to be
+  deleted (:meth:`DiscordAdapter.withdraw`, with Manage Messages).
 * Nothing acknowledged is lost: each handled channel/DM message advances a
   cursor only after the host took it, and :meth:`DiscordAdapter.fetch_since`
   reads what arrived while the bot was away.
@@ -773,6 +775,30 @@ class DiscordAdapter:
             return await self._send_message(address, outbound.key, chunks, attachments)
         except DeliveryError:
             raise
+        except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
+            raise delivery_error(error) from error
+
+    async def withdraw(self, address: Address) -> None:
+        """Delete a message someone typed in a channel (rules §4: a move posted in public is
+        taken down). Needs the Manage Messages permission: without it Discord answers 403
+        (50013), a permanent failure. A message already gone counts as deleted; a slash
+        command is not a message (its options show to nobody but the asker)."""
+        if address.platform != PLATFORM:
+            raise DeliveryError(f"address is for {address.platform}, not discord", permanent=True)
+        message_id = address.reply_to or ""
+        if not (message_id.isdigit() and address.channel.isdigit()):
+            raise DeliveryError(
+                f"not a Discord message: {address.channel!r}/{message_id!r}", permanent=True
+            )
+        if message_id in self._pending:
+            return
+        if self._client is None or self._client.http.token is None:
+            raise DeliveryError("the Discord adapter is not connected")
+        channel = self._client.get_partial_messageable(int(address.channel))
+        try:
+            await channel.get_partial_message(int(message_id)).delete()
+        except discord.NotFound:
+            return  # deleted by its author or a moderator already
         except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
             raise delivery_error(error) from error
 

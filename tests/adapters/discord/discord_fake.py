@@ -134,6 +134,7 @@ class FakeDiscord:
         self.responses: list[tuple[str, str, Any]] = []  # (operation, status, body)
         self.failures: list[Failure] = []
         self.history: dict[int, list[dict[str, Any]]] = {}
+        self.deleted: list[tuple[int, int]] = []  # (channel id, message id)
         self._ids = itertools.count(1)
         self.base = ""
 
@@ -338,6 +339,9 @@ class FakeDiscord:
                     int(m.group(1)), body.get("content") or "", nonce=body.get("nonce"), files=files
                 ),
             )
+        if (m := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path)) and method == "DELETE":
+            self.deleted.append((int(m.group(1)), int(m.group(2))))
+            return self._ok("DELETE /channels/{channel_id}/messages/{message_id}", None, 204)
         if (m := re.fullmatch(r"/channels/(\d+)/messages", path)) and method == "GET":
             # Discord: the `limit` messages just after `after`, newest first.
             after = int(query.get("after", 0))

@@ -7,11 +7,21 @@ the production one; every HTTP request lands on the local fake Discord.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 import discord
-from discord_fake import CHANNEL_ID, MANAGE_GUILD, MEMBER_PERMISSIONS, OTHER_USER_ID, USER_ID
+from discord_fake import (
+    CHANNEL_ID,
+    DM_CHANNEL_ID,
+    GUILD_ID,
+    MANAGE_GUILD,
+    MEMBER_PERMISSIONS,
+    OTHER_USER_ID,
+    USER_ID,
+    user_payload,
+)
 
 import bot.games.bst  # noqa: F401  (registers the game)
 from bot.host.attachments import AttachmentRenderer
@@ -167,6 +177,63 @@ async def test_manage_server_members_may_host_a_game_they_did_not_create(
         bodies = message_bodies(fake_discord, r"/webhooks/\d+/[^/]+")
         # No deadline runs in setup: the server manager is allowed, and told why nothing paused.
         assert "nothing to pause" in bodies[-1]["content"]
+    finally:
+        await adapter.stop()
+        store.dispose()
+
+
+async def test_rule_4_a_move_typed_in_the_channel_is_deleted_and_answered_privately(
+    make_adapter: Any, fake_discord: Any, payload_factory: Any, tmp_path: Any
+) -> None:
+    adapter = make_adapter(message_content=True)
+    store = Store(sqlite_url(tmp_path / "discord.db"))
+    clock = VirtualClock(SCRIPT_EPOCH)
+    attachments = AttachmentRenderer(store, AvatarCache(fetch=no_network))
+    host = Host(store, clock, {"discord": adapter}, attachments)
+    await adapter.login(host.on_inbound)
+    sequence = iter(range(1, 4096))
+
+    async def slash(name: str, options: list[dict[str, Any]] | None = None, **kw: Any) -> None:
+        await run(
+            adapter,
+            payload_factory(
+                name, options, interaction_id=snowflake(clock.now(), next(sequence)), **kw
+            ),
+        )
+
+    try:
+        await slash("new", [option("size", "8")], permissions=MEMBER_PERMISSIONS)
+        await slash("join")
+        await slash("join", user_id=OTHER_USER_ID)
+        await slash("place", [option("ships", "sub: A2, carrier: C1-C5")])
+        await slash(
+            "place", [option("ships", "cruiser: F1-F3, cruiser: H6-H8")], user_id=OTHER_USER_ID
+        )
+        await slash("start")
+        await host.relay.flush()
+        # The second captain types their move in the channel, giving a cruiser away.
+        typed = snowflake(clock.now(), next(sequence))
+        payload = fake_discord.message(
+            CHANNEL_ID,
+            "#bst move cruiser at H8 2 left",
+            author=user_payload(OTHER_USER_ID, "Ishmael"),
+            message_id=typed,
+            guild_id=GUILD_ID,
+        )
+        payload["member"] = {"roles": [], "joined_at": "2025-01-01T00:00:00+00:00",
+                             "deaf": False, "mute": False, "flags": 0, "nick": None}  # fmt: skip
+        adapter.client._connection.parse_message_create(payload)
+        for _ in range(200):  # gateway events run as tasks
+            with store.transaction() as tx:
+                if any(r.kind.startswith("withdraw:") for r in tx.outbox()):
+                    break
+            await asyncio.sleep(0.01)
+        await host.relay.flush()
+        assert fake_discord.deleted == [(CHANNEL_ID, typed)]
+        dm_bodies = message_bodies(fake_discord, rf"/channels/{DM_CHANNEL_ID}/messages")
+        assert any("moves are private" in b.get("content", "") for b in dm_bodies)
+        with store.transaction() as tx:
+            assert tx.standing_orders(1, 1) == {}
     finally:
         await adapter.stop()
         store.dispose()

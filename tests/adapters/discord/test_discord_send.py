@@ -149,3 +149,48 @@ async def test_nonsense_addresses_are_permanent(adapter):
 async def test_the_token_is_sent_as_a_bot_token_and_never_shown(adapter, fake_discord):
     assert fake_discord.requests[0].authorization == f"Bot {TOKEN}"
     assert TOKEN not in repr(adapter)
+
+
+LEAKED = "1234567890123"  # the id of a message someone typed in the channel
+LEAKED_PATH = rf"/channels/{CHANNEL_ID}/messages/{LEAKED}"
+
+
+async def test_withdraw_deletes_the_typed_message(adapter, fake_discord, spec):
+    await adapter.withdraw(Address("discord", str(CHANNEL_ID), reply_to=LEAKED))
+    [request] = fake_discord.requests_to("DELETE", LEAKED_PATH)
+    assert request.json is None
+    assert fake_discord.deleted == [(CHANNEL_ID, int(LEAKED))]
+    # The route and its answer, as Discord documents them.
+    operation = spec.document["paths"]["/channels/{channel_id}/messages/{message_id}"]["delete"]
+    assert operation["operationId"] == "delete_message" and "204" in operation["responses"]
+
+
+async def test_withdraw_without_manage_messages_is_a_permanent_failure(adapter, fake_discord):
+    fake_discord.fail_next(
+        "DELETE", LEAKED_PATH, 403, {"message": "Missing Permissions", "code": 50013}
+    )
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.withdraw(Address("discord", str(CHANNEL_ID), reply_to=LEAKED))
+    assert caught.value.permanent is True and "50013" in str(caught.value)
+    assert TOKEN not in str(caught.value)
+
+
+async def test_withdraw_of_a_message_already_gone_is_done(adapter, fake_discord):
+    fake_discord.fail_next(
+        "DELETE", LEAKED_PATH, 404, {"message": "Unknown Message", "code": 10008}
+    )
+    await adapter.withdraw(Address("discord", str(CHANNEL_ID), reply_to=LEAKED))
+    assert len(fake_discord.requests_to("DELETE", LEAKED_PATH)) == 1
+
+
+async def test_withdraw_of_a_rate_limited_delete_says_when_to_retry(adapter, fake_discord):
+    fake_discord.fail_next(
+        "DELETE",
+        LEAKED_PATH,
+        429,
+        {"message": "You are being rate limited.", "retry_after": 0.5, "global": False},
+        headers={"Retry-After": "0.5", "X-RateLimit-Scope": "user"},
+    )
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.withdraw(Address("discord", str(CHANNEL_ID), reply_to=LEAKED))
+    assert caught.value.permanent is False
