@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 20
 MAX_BACKOFF = 900.0
 CLAIM_SECONDS = 60.0  # a row being sent is leased this long to the relay sending it
+RENEW_SECONDS = 20.0  # while a send lasts (a video upload), its lease is renewed this often
 
 AttachmentSource = Callable[[OutboxRow], Awaitable[Sequence[Attachment]]]
 
@@ -102,6 +103,25 @@ class Relay:
         with self.store.transaction() as tx:
             if not tx.claim_outbox(row.id, now, now + CLAIM_SECONDS):
                 return "claimed"
+        # A send may outlast the lease (a replay drawn, then uploaded and processed by X):
+        # renew it while the send runs, so no other relay takes the row meanwhile.
+        delivery = asyncio.ensure_future(self._deliver(row, address, adapter))
+        try:
+            while True:
+                done, _ = await asyncio.wait({delivery}, timeout=RENEW_SECONDS)
+                if done:
+                    return delivery.result()
+                renewed_until = self.clock.now() + CLAIM_SECONDS
+                with self.store.transaction() as tx:
+                    tx.extend_claim(row.id, renewed_until)
+        except asyncio.CancelledError:
+            delivery.cancel()
+            raise
+
+    async def _deliver(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
+        """Send a claimed row and record how it went: "sent", "retry", "wait",
+        "undeliverable" or "skipped"."""
+        assert row.id is not None
         if row.kind.startswith(f"{posts.WITHDRAW}:"):
             return await self._withdraw(row, address, adapter)
         # An adapter may say a recipient cannot take images (the demo's

@@ -790,6 +790,20 @@ class Tx:
         self.session.expire_all()
         return bool(result.rowcount == 1)  # type: ignore[attr-defined]
 
+    def extend_claim(self, row_id: int, until: float) -> None:
+        """Renew the lease of a row still being sent (see claim_outbox)."""
+        self.session.execute(
+            update(OutboxRow)
+            .where(
+                col(OutboxRow.id) == row_id,
+                col(OutboxRow.status) == "pending",
+                col(OutboxRow.next_attempt_at) < until,
+            )
+            .values(next_attempt_at=until)
+        )
+        self.session.flush()
+        self.session.expire_all()
+
     def next_outbox_attempt(self) -> float | None:
         query = select(func.min(OutboxRow.next_attempt_at)).where(OutboxRow.status == "pending")
         value = self.session.exec(query).first()

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import re
 
+import pytest
 from host_fakes import HostKit, RecordingAdapter, no_attachments
 
-from bot.host.messages import Address, DeliveryError
+from bot.host.messages import Address, DeliveryError, Outbound
 from bot.host.outbox import Relay, backoff
 from bot.store import OutboxRow, dumps
 
@@ -116,3 +117,43 @@ def test_adapter_exception_does_not_block_other_platforms(kit: HostKit) -> None:
     rows = kit.outbox()
     assert [r.status for r in rows] == ["pending", "sent", "pending", "sent"]
     assert rows[0].attempts == 1 and "RuntimeError" in rows[0].error
+
+
+class SlowAdapter(RecordingAdapter):
+    """A send that lasts until the test lets it finish (a video upload, say)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = asyncio.Event()
+        self.finish = asyncio.Event()
+
+    async def send(self, address: Address, outbound: Outbound) -> str:
+        self.started.set()
+        await self.finish.wait()
+        return await super().send(address, outbound)
+
+
+def test_a_send_longer_than_its_lease_keeps_the_row_from_a_second_relay(
+    kit: HostKit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.host import outbox
+
+    monkeypatch.setattr(outbox, "RENEW_SECONDS", 0.02)
+    kit.say("alice", "#bst new size=10x10")
+    slow, other = SlowAdapter(), RecordingAdapter()
+    first = Relay(kit.store, kit.clock, {"fake": slow}, no_attachments)
+    second = Relay(kit.store, kit.clock, {"fake": other}, no_attachments)
+
+    async def race() -> None:
+        sending = asyncio.create_task(first.flush())
+        await slow.started.wait()
+        for _ in range(3):  # three leases' worth of time pass while the send lasts
+            kit.clock.advance(outbox.CLAIM_SECONDS * 0.9)
+            await asyncio.sleep(0.1)  # the first relay renews its lease meanwhile
+            assert await second.flush() == 0
+        slow.finish.set()
+        assert await sending == 1
+
+    asyncio.run(race())
+    assert len(slow.sent) == 1 and other.sent == []
+    assert [r.status for r in kit.outbox()] == ["sent"]
