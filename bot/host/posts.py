@@ -18,7 +18,7 @@ from bot.games.duration import humanize
 from bot.host.clock import format_utc
 from bot.host.seeds import seeded
 from bot.store import GameRow, InboundRow, PlayerRow, Received, TurnRow, Tx, dumps
-from bot.store.repository import GameSnapshot, PlayerSnapshot
+from bot.store.repository import GameSnapshot, NewPost, PlayerSnapshot
 
 # A JSON string as dumps() writes it (ensure_ascii=False).
 _json_str = json.encoder.encode_basestring
@@ -78,14 +78,7 @@ def _enqueue(
     now: float,
 ) -> None:
     tx.post(
-        game_id=game_id,
-        turn=turn,
-        kind=kind,
-        recipient=recipient,
-        address=address,
-        text=text,
-        render=dumps(render) if render else "",
-        created_at=now,
+        NewPost(game_id, turn, kind, recipient, address, text, dumps(render) if render else "", now)
     )
 
 
@@ -115,14 +108,16 @@ def reply(
             _reply_heads.clear()
         head = _reply_heads[key] = _address_head(*key)
     tx.post(
-        game_id=game_id,
-        turn=0,
-        kind=f"reply:{row.id}:{kind_suffix}" if kind_suffix else f"reply:{row.id}",
-        recipient=recipient,
-        address=f"{head}{_json_str(row.message_id)}}}",
-        text=text,
-        render=dumps(render) if render else "",
-        created_at=row.received_at,
+        NewPost(
+            game_id=game_id,
+            turn=0,
+            kind=f"reply:{row.id}:{kind_suffix}" if kind_suffix else f"reply:{row.id}",
+            recipient=recipient,
+            address=f"{head}{_json_str(row.message_id)}}}",
+            text=text,
+            render=dumps(render) if render else "",
+            created_at=row.received_at,
+        )
     )
 
 
@@ -134,14 +129,16 @@ def withdraw(tx: Tx, game_id: int, row: Cause) -> None:
     where the platform allows it: an outbox row with nothing to say, whose address is
     the message itself."""
     tx.post(
-        game_id=game_id,
-        turn=0,
-        kind=f"{WITHDRAW}:{row.id}",
-        recipient="public",
-        address=_address(row.platform, row.channel, reply_to=row.message_id),
-        text="",
-        render="",
-        created_at=row.received_at,
+        NewPost(
+            game_id=game_id,
+            turn=0,
+            kind=f"{WITHDRAW}:{row.id}",
+            recipient="public",
+            address=_address(row.platform, row.channel, reply_to=row.message_id),
+            text="",
+            render="",
+            created_at=row.received_at,
+        )
     )
 
 
@@ -335,16 +332,16 @@ def _publish(
     together: one round trip to the database, not one a captain)."""
     assert game_row.id is not None
     rows = [
-        {
-            "game_id": game_row.id,
-            "turn": turn_number,
-            "kind": "map",
-            "recipient": "public",
-            "address": _address(game_row.platform, game_row.channel),
-            "text": public_text,
-            "render": dumps(_render("public_map", game_row, turn_number, now)),
-            "created_at": now,
-        }
+        NewPost(
+            game_id=game_row.id,
+            turn=turn_number,
+            kind="map",
+            recipient="public",
+            address=_address(game_row.platform, game_row.channel),
+            text=public_text,
+            render=dumps(_render("public_map", game_row, turn_number, now)),
+            created_at=now,
+        )
     ]
     for key in sorted(resolution.changed):
         player = names.get(key)
@@ -358,21 +355,18 @@ def _publish(
         lines += game.private_report(resolution.events, key)
         lines.append(game.summary(resolution.state, key))
         rows.append(
-            {
-                "game_id": game_row.id,
-                "turn": turn_number,
-                "kind": "board",
-                "recipient": key,
-                "address": _address(
-                    player.platform,
-                    game_row.channel,
-                    user_id=player.user_id,
-                    user_name=player.name,
+            NewPost(
+                game_id=game_row.id,
+                turn=turn_number,
+                kind="board",
+                recipient=key,
+                address=_address(
+                    player.platform, game_row.channel, user_id=player.user_id, user_name=player.name
                 ),
-                "text": "\n".join(lines),
-                "render": dumps(_render("private_board", game_row, turn_number, now, player=key)),
-                "created_at": now,
-            }
+                text="\n".join(lines),
+                render=dumps(_render("private_board", game_row, turn_number, now, player=key)),
+                created_at=now,
+            )
         )
     tx.post_all(rows)
     if game.outcome(resolution.state) is not None:

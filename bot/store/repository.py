@@ -115,32 +115,37 @@ _OUTBOX_FIELDS = (
 )  # fmt: skip
 
 
-def _new_post(
-    game_id: int,
-    turn: int,
-    kind: str,
-    recipient: str,
-    address: str,
-    text: str,
-    render: str,
-    created_at: float,
-) -> dict[str, Any]:
-    """The parameters of SQL_INSERT_OUTBOX for a new, pending row."""
-    return {
-        "game_id": game_id,
-        "turn": turn,
-        "kind": kind,
-        "recipient": recipient,
-        "address": address,
-        "text": text,
-        "render": render,
-        "status": "pending",
-        "attempts": 0,
-        "next_attempt_at": 0.0,
-        "platform_message_id": None,
-        "error": "",
-        "created_at": created_at,
-    }
+@dataclass(slots=True, frozen=True)
+class NewPost:
+    """An outgoing message to add to the outbox as pending (:meth:`Tx.post`,
+    :meth:`Tx.post_all`); the other fields of the row take OutboxRow's defaults."""
+
+    game_id: int
+    turn: int
+    kind: str
+    recipient: str
+    address: str  # JSON (see bot.host.posts)
+    text: str
+    render: str  # JSON of what to draw and attach, or ""
+    created_at: float
+
+    def params(self) -> dict[str, Any]:
+        """The parameters of SQL_INSERT_OUTBOX."""
+        return {
+            "game_id": self.game_id,
+            "turn": self.turn,
+            "kind": self.kind,
+            "recipient": self.recipient,
+            "address": self.address,
+            "text": self.text,
+            "render": self.render,
+            "status": "pending",
+            "attempts": 0,
+            "next_attempt_at": 0.0,
+            "platform_message_id": None,
+            "error": "",
+            "created_at": self.created_at,
+        }
 
 
 def _values(row: Any, fields: tuple[str, ...]) -> dict[str, Any]:
@@ -729,32 +734,15 @@ class Tx:
         row.id = row_id
         return True
 
-    def post(
-        self,
-        *,
-        game_id: int,
-        turn: int,
-        kind: str,
-        recipient: str,
-        address: str,
-        text: str,
-        render: str,
-        created_at: float,
-    ) -> bool:
-        """:meth:`enqueue` of a new pending row given by its fields (no row object is
-        built; the other fields take OutboxRow's defaults). False if the key exists."""
-        return (
-            self._insert(
-                SQL_INSERT_OUTBOX,
-                _new_post(game_id, turn, kind, recipient, address, text, render, created_at),
-            )
-            is not None
-        )
+    def post(self, post: NewPost) -> bool:
+        """:meth:`enqueue` of a new pending row (no ORM object is built). False if the key
+        exists."""
+        return self._insert(SQL_INSERT_OUTBOX, post.params()) is not None
 
-    def post_all(self, posts: Sequence[Mapping[str, Any]]) -> None:
-        """:meth:`post` of several rows at once (each a mapping of post's arguments), in
-        the order given: a turn's map and boards. A row whose key exists is skipped."""
-        self._run_many(SQL_INSERT_OUTBOX, [_new_post(**p) for p in posts])
+    def post_all(self, posts: Sequence[NewPost]) -> None:
+        """:meth:`post` of several rows at once, in the order given (a turn's map and
+        boards: one round trip). A row whose key exists is skipped."""
+        self._run_many(SQL_INSERT_OUTBOX, [post.params() for post in posts])
 
     def pending_outbox(self, now: float, limit: int = 100) -> list[OutboxRow]:
         query = (

@@ -63,35 +63,52 @@ def message_bodies(fake: Any, path: str) -> list[dict[str, Any]]:
     return bodies
 
 
+class DiscordTable:
+    """The production host on a virtual clock, with the Discord adapter in front of it."""
+
+    def __init__(self, adapter: Any, payload_factory: Any, tmp_path: Any) -> None:
+        self.adapter = adapter
+        self.payload_factory = payload_factory
+        self.store = Store(sqlite_url(tmp_path / "discord.db"))
+        self.clock = VirtualClock(SCRIPT_EPOCH)
+        attachments = AttachmentRenderer(self.store, AvatarCache(fetch=no_network))
+        self.host = Host(self.store, self.clock, {"discord": adapter}, attachments)
+        self.sequence = iter(range(1, 4096))
+
+    def next_id(self) -> int:
+        # Ids are snowflakes: the adapter reads the time they were sent from them.
+        return snowflake(self.clock.now(), next(self.sequence))
+
+    async def slash(
+        self, name: str, options: list[dict[str, Any]] | None = None, **kw: Any
+    ) -> None:
+        payload = self.payload_factory(name, options, interaction_id=self.next_id(), **kw)
+        await run(self.adapter, payload)
+        await self.host.relay.flush()
+
+    async def two_captains_placed(self) -> None:
+        """A new 8×8 game, two captains joined, both fleets placed (not started)."""
+        await self.slash("new", [option("size", "8")], permissions=MEMBER_PERMISSIONS)
+        await self.slash("join")
+        await self.slash("join", user_id=OTHER_USER_ID)
+        await self.slash("place", [option("ships", "sub: A2, carrier: C1-C5")])
+        await self.slash(
+            "place", [option("ships", "cruiser: F1-F3, cruiser: H6-H8")], user_id=OTHER_USER_ID
+        )
+
+    async def close(self) -> None:
+        await self.adapter.stop()
+        self.store.dispose()
+
+
 async def test_a_whole_small_game_through_slash_commands(
     make_adapter: Any, fake_discord: Any, payload_factory: Any, tmp_path: Any
 ) -> None:
-    adapter = make_adapter()
-    store = Store(sqlite_url(tmp_path / "discord.db"))
-    clock = VirtualClock(SCRIPT_EPOCH)
-    attachments = AttachmentRenderer(store, AvatarCache(fetch=no_network))
-    host = Host(store, clock, {"discord": adapter}, attachments)
-    await adapter.login(host.on_inbound)
-    sequence = iter(range(1, 4096))
-
-    async def slash(name: str, options: list[dict[str, Any]] | None = None, **kw: Any) -> None:
-        # Interaction ids are snowflakes: the adapter reads the time they were sent from them.
-        await run(
-            adapter,
-            payload_factory(
-                name, options, interaction_id=snowflake(clock.now(), next(sequence)), **kw
-            ),
-        )
-        await host.relay.flush()
-
+    table = DiscordTable(make_adapter(), payload_factory, tmp_path)
+    store, clock, host, slash = table.store, table.clock, table.host, table.slash
+    await table.adapter.login(host.on_inbound)
     try:
-        await slash("new", [option("size", "8")], permissions=MEMBER_PERMISSIONS)
-        await slash("join")
-        await slash("join", user_id=OTHER_USER_ID)
-        await slash("place", [option("ships", "sub: A2, carrier: C1-C5")])
-        await slash(
-            "place", [option("ships", "cruiser: F1-F3, cruiser: H6-H8")], user_id=OTHER_USER_ID
-        )
+        await table.two_captains_placed()
         # The second captain is not the game's host: refused by the host's own check.
         before = len(fake_discord.requests)
         await slash("start", user_id=OTHER_USER_ID)
@@ -144,75 +161,37 @@ async def test_a_whole_small_game_through_slash_commands(
             pending = [r for r in tx.outbox() if r.status == "pending"]
             assert pending == []
     finally:
-        await adapter.stop()
-        store.dispose()
+        await table.close()
 
 
 async def test_manage_server_members_may_host_a_game_they_did_not_create(
     make_adapter: Any, fake_discord: Any, payload_factory: Any, tmp_path: Any
 ) -> None:
-    adapter = make_adapter()
-    store = Store(sqlite_url(tmp_path / "discord.db"))
-    clock = VirtualClock(SCRIPT_EPOCH)
-    host = Host(
-        store, clock, {"discord": adapter}, AttachmentRenderer(store, AvatarCache(fetch=no_network))
-    )
-    await adapter.login(host.on_inbound)
+    table = DiscordTable(make_adapter(), payload_factory, tmp_path)
+    await table.adapter.login(table.host.on_inbound)
     try:
-        for n, (name, user, perms) in enumerate(
-            [
-                ("new", USER_ID, MEMBER_PERMISSIONS),
-                ("pause", OTHER_USER_ID, MEMBER_PERMISSIONS | MANAGE_GUILD),
-            ]
-        ):
-            payload = payload_factory(
-                name,
-                [],
-                interaction_id=snowflake(clock.now(), n + 1),
-                user_id=user,
-                permissions=perms,
-            )
-            await run(adapter, payload)
-            await host.relay.flush()
+        await table.slash("new", [], user_id=USER_ID, permissions=MEMBER_PERMISSIONS)
+        await table.slash(
+            "pause", [], user_id=OTHER_USER_ID, permissions=MEMBER_PERMISSIONS | MANAGE_GUILD
+        )
         bodies = message_bodies(fake_discord, r"/webhooks/\d+/[^/]+")
         # No deadline runs in setup: the server manager is allowed, and told why nothing paused.
         assert "nothing to pause" in bodies[-1]["content"]
     finally:
-        await adapter.stop()
-        store.dispose()
+        await table.close()
 
 
 async def test_rule_4_a_move_typed_in_the_channel_is_deleted_and_answered_privately(
     make_adapter: Any, fake_discord: Any, payload_factory: Any, tmp_path: Any
 ) -> None:
-    adapter = make_adapter(message_content=True)
-    store = Store(sqlite_url(tmp_path / "discord.db"))
-    clock = VirtualClock(SCRIPT_EPOCH)
-    attachments = AttachmentRenderer(store, AvatarCache(fetch=no_network))
-    host = Host(store, clock, {"discord": adapter}, attachments)
-    await adapter.login(host.on_inbound)
-    sequence = iter(range(1, 4096))
-
-    async def slash(name: str, options: list[dict[str, Any]] | None = None, **kw: Any) -> None:
-        await run(
-            adapter,
-            payload_factory(
-                name, options, interaction_id=snowflake(clock.now(), next(sequence)), **kw
-            ),
-        )
-
+    table = DiscordTable(make_adapter(message_content=True), payload_factory, tmp_path)
+    store, host = table.store, table.host
+    await table.adapter.login(host.on_inbound)
     try:
-        await slash("new", [option("size", "8")], permissions=MEMBER_PERMISSIONS)
-        await slash("join")
-        await slash("join", user_id=OTHER_USER_ID)
-        await slash("place", [option("ships", "sub: A2, carrier: C1-C5")])
-        await slash(
-            "place", [option("ships", "cruiser: F1-F3, cruiser: H6-H8")], user_id=OTHER_USER_ID
-        )
-        await slash("start")
-        await host.relay.flush()
+        await table.two_captains_placed()
+        await table.slash("start")
         # The second captain types their move in the channel, giving a cruiser away.
-        typed = snowflake(clock.now(), next(sequence))
+        typed = table.next_id()
         payload = fake_discord.message(
             CHANNEL_ID,
             "#bst move cruiser at H8 2 left",
@@ -222,7 +201,7 @@ async def test_rule_4_a_move_typed_in_the_channel_is_deleted_and_answered_privat
         )
         payload["member"] = {"roles": [], "joined_at": "2025-01-01T00:00:00+00:00",
                              "deaf": False, "mute": False, "flags": 0, "nick": None}  # fmt: skip
-        adapter.client._connection.parse_message_create(payload)
+        table.adapter.client._connection.parse_message_create(payload)
         for _ in range(200):  # gateway events run as tasks
             with store.transaction() as tx:
                 if any(r.kind.startswith("withdraw:") for r in tx.outbox()):
@@ -235,5 +214,4 @@ async def test_rule_4_a_move_typed_in_the_channel_is_deleted_and_answered_privat
         with store.transaction() as tx:
             assert tx.standing_orders(1, 1) == {}
     finally:
-        await adapter.stop()
-        store.dispose()
+        await table.close()
