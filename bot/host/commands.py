@@ -572,26 +572,29 @@ class Commands:
             )
         elif word == "join":
             if player is not None:
-                raise Refusal(f"you are already in game {game_row.id}")
-            players = tx.players(game_row.id)
-            key = f"p{len(players) + 1}"
-            name = _unique_name(row.user_name, {p.name for p in players})
-            state = game.join(state, PlayerRef(key, name))
-            tx.add_player(
-                PlayerRow(
-                    game_id=game_row.id,
-                    key=key,
-                    platform=row.platform,
-                    user_id=row.user_id,
-                    name=name,
-                    avatar_url=row.avatar_url,
-                    join_order=len(players) + 1,
+                # Back after leaving during setup (the game decides; else "already in").
+                name = player.name
+                state = game.join(state, PlayerRef(player.key, name))
+            else:
+                players = tx.players(game_row.id)
+                key = f"p{len(players) + 1}"
+                name = _unique_name(row.user_name, {p.name for p in players})
+                state = game.join(state, PlayerRef(key, name))
+                tx.add_player(
+                    PlayerRow(
+                        game_id=game_row.id,
+                        key=key,
+                        platform=row.platform,
+                        user_id=row.user_id,
+                        name=name,
+                        avatar_url=row.avatar_url,
+                        join_order=len(players) + 1,
+                    )
                 )
-            )
             game_row.state = dumps(game.encode_state(state))
             tx.save(game_row)
             self._remember(game_row.id, game_row.state, state)
-            count = len(players) + 1
+            count = len(game.to_act(state))  # the captains in (not those who left)
             if game_row.phase == "setup":
                 text = (
                     f"{name} joined game {game_row.id} ({count} captain{'s' if count != 1 else ''}). "

@@ -304,12 +304,11 @@ def start_battle(
     tx.save(game_row)
     _store_turn(tx, game, game_row, 0, resolution, [], now)
     names = _names(tx, game_row.id)
-    for index, notice in enumerate(getattr(resolution, "notices", ())):
-        if notice.to in names:
-            notify(tx, game_row, names[notice.to], notice.text, kind=f"start-notice:{index}")
-    alive = ", ".join(p.name for p in names.values())
+    in_battle = game.to_act(resolution.state)  # not those who left during setup
+    captains = [p.name for key, p in names.items() if key in in_battle]
     text = (
-        f"{_title(game_row)}: the battle begins! {len(names)} captains: {alive}. "
+        f"{_title(game_row)}: the battle begins! {len(captains)} captains: "
+        f"{', '.join(captains)}. "
         f"Turn 1 closes {format_utc(game_row.deadline)}. "
         "Shoot in public (`#bst H14`); move or rotate by DM."
     )
@@ -329,8 +328,14 @@ def _publish(
     now: float,
 ) -> None:
     """The public map, then a board for every captain whose fleet changed (written
-    together: one round trip to the database, not one a captain)."""
+    together: one round trip to the database, not one a captain). What the game tells
+    one captain alone (a ship that struck theirs, a late joiner's placement) goes in
+    their board's message, or on its own if they get no board."""
     assert game_row.id is not None
+    told: dict[str, list[str]] = {}
+    for notice in resolution.notices:
+        if notice.to is not None:
+            told.setdefault(notice.to, []).append(notice.text)
     rows = [
         NewPost(
             game_id=game_row.id,
@@ -353,6 +358,7 @@ def _publish(
             else f"{_title(game_row)}: your fleet as the battle begins."
         ]
         lines += game.private_report(resolution.events, key)
+        lines += told.pop(key, [])
         lines.append(game.summary(resolution.state, key))
         rows.append(
             NewPost(
@@ -369,6 +375,10 @@ def _publish(
             )
         )
     tx.post_all(rows)
+    for key, texts in sorted(told.items()):
+        player = names.get(key)
+        if player is not None:
+            notify(tx, game_row, player, "\n".join(texts), kind=f"turn-notice:{turn_number}")
     if game.outcome(resolution.state) is not None:
         _finish(tx, game, game_row, turn_number, resolution.state, names, now)
 

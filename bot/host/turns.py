@@ -146,8 +146,8 @@ class TurnClock:
         self, tx: Any, game: Any, game_row: Any, state: Any, *, now: float, late: bool
     ) -> bool:
         """The setup deadline: start with two captains or more, else give setup another window."""
-        players = tx.players(game_row.id)
-        if len(players) >= 2:
+        # The captains still in (a captain who left or was kicked during setup is not).
+        if len(game.to_act(state)) >= 2:
             start_at = now if late else game_row.deadline
             posts.start_battle(tx, game, game_row, state, now=start_at, cause=None)
             return True

@@ -98,7 +98,7 @@ def test_unknown_option_lists_the_known_keys() -> None:
 
 def test_3_join_twice_refused() -> None:
     state = join(new(), "ahab")
-    with pytest.raises(IllegalOrderError, match="already joined"):
+    with pytest.raises(IllegalOrderError, match="already in this game"):
         join(state, "ahab")
 
 

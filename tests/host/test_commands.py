@@ -85,7 +85,7 @@ def test_configured_admin_may_run_host_commands(tmp_path: Path) -> None:
         ("alice", "resume", False, "not paused"),
         ("alice", "start", False, "already started"),
         ("alice", "kick nobody", False, "no captain called"),
-        ("alice", "join", False, "already in game"),
+        ("alice", "join", False, "already in this game"),
         ("carol", "leave", False, "not in this game"),
         ("alice", "sub: A2, carrier: C1-C5", True, "placed"),
         ("alice", "x" * 2100, True, "characters long"),

@@ -580,7 +580,7 @@ def test_7_join_and_leave_in_setup_script(run_script_text: Run) -> None:
         ("bob", "alive"),
         ("carol", "left"),
     ]
-    assert any("already in game" in line for line in dms(transcript, "alice"))
+    assert any("already in this game" in line for line in dms(transcript, "alice"))
     assert record["game"]["phase"] == "battle"
 
 

@@ -151,3 +151,54 @@ def test_two_clocks_over_one_sqlite_file_resolve_each_turn_once(
     assert sum(1 for k in keys if k[2] == "map") == 3  # turn 0, 1, 2: one map each
     for store in stores:
         store.dispose()
+
+
+def test_3_the_setup_deadline_counts_only_the_captains_still_in(kit: HostKit) -> None:
+    """Two joined, one left: the setup deadline must not try to start a battle of one."""
+    kit.say("alice", "#bst new size=10x10 setup_deadline=1h")
+    kit.say("alice", "join")
+    kit.say("bob", "join")
+    kit.say("bob", "leave")
+    kit.clock.advance(HOUR)
+    assert kit.tick() == 1
+    assert kit.game().phase == "setup"
+    assert any("needs at least two captains" in r.text for r in kit.outbox())
+    kit.say("carol", "join")  # a second captain comes, and the next deadline starts it
+    kit.clock.advance(kit.game().deadline - kit.clock.now())
+    kit.tick()
+    assert kit.game().phase == "battle"
+    [begins] = [r.text for r in kit.outbox() if r.kind == "map"]
+    assert "2 captains: alice, carol." in begins  # bob, who left, is not named
+
+
+def test_5_a_captain_whose_ship_is_struck_by_a_moving_ship_is_told_privately(
+    kit: HostKit,
+) -> None:
+    kit.say("alice", "#bst new size=10x10 turn=8h")
+    kit.say("alice", "join")
+    kit.say("bob", "join")
+    kit.say("alice", "sub: A2\ncarrier: C1-C5", dm=True)
+    kit.say("bob", "cruiser: C7-C9, cruiser: J8-J10", dm=True)
+    kit.say("alice", "start")
+    kit.say("bob", "move cruiser at C7 2 left", dm=True)  # into alice's carrier at C5
+    kit.clock.advance(TURN)
+    assert kit.tick() == 1
+    boards = {r.recipient: r.text for r in kit.outbox() if r.kind == "board" and r.turn == 1}
+    assert "a ship collided with your carrier at C5" in boards["p1"]  # not whose ship
+    assert "bob" not in boards["p1"].split("Captains afloat")[0]
+    assert "your cruiser collided at C5" in boards["p2"]
+    assert not [r for r in kit.outbox() if r.kind.startswith("turn-notice:")]  # one DM each
+
+
+def test_3_a_captain_who_left_during_setup_may_join_again(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=10x10")
+    kit.say("alice", "join")
+    kit.say("bob", "join")
+    kit.say("bob", "leave")
+    assert kit.say("bob", "join").outcome.value == "handled"
+    joined = [r.text for r in kit.outbox() if r.text.startswith("bob joined")]
+    assert joined[-1].startswith("bob joined game 1 (2 captains)")
+    kit.say("alice", "start")
+    assert kit.game().phase == "battle"
+    kit.say("bob", "leave")
+    assert kit.say("bob", "join").outcome.value == "refused"  # not once the battle is on

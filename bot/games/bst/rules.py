@@ -102,7 +102,11 @@ class BstGame:
             if state.phase is Phase.SETUP and existing.status is CaptainStatus.LEFT:
                 # Leaving during setup costs nothing, so coming back is allowed.
                 return _with_captain(state, replace(existing, status=CaptainStatus.ALIVE))
-            raise IllegalOrderError("you have already joined this game")
+            if existing.status is CaptainStatus.LEFT:
+                raise IllegalOrderError(
+                    "you left this game, and the battle is on: wait for the next one"
+                )
+            raise IllegalOrderError("you are already in this game")
         if state.phase is Phase.BATTLE and not state.options.late_join:
             raise IllegalOrderError("the battle has started, so joining is closed in this game")
         captain = Captain(id=player.id, name=player.name, awaiting=state.phase is Phase.BATTLE)
