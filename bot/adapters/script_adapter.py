@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.adapters.local_base import LocalAdapter
+from bot.games.base import OptionError
+from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock, to_datetime
 from bot.host.messages import Address, Inbound, InboundKind, Outbound, Sender
 
@@ -41,6 +43,20 @@ class ScriptLine:
     name: str = ""
 
 
+def read_script(path: Path) -> list[ScriptLine]:
+    """:func:`parse_script` of a file, which must be UTF-8 text."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ScriptError(
+            f"{path}, line {line}: not UTF-8 text (byte 0x{data[error.start]:02x}); "
+            "save the script as UTF-8"
+        ) from error
+    return parse_script(text, str(path))
+
+
 def parse_script(text: str, source: str = "script") -> list[ScriptLine]:
     """Read a whole script first, so a bad line stops it before anything runs."""
     lines: list[ScriptLine] = []
@@ -55,10 +71,17 @@ def parse_script(text: str, source: str = "script") -> list[ScriptLine]:
                 raise ScriptError(
                     f"{source}, line {number}: expected `@game KIND [key=value …]`, e.g. `@game bst size=8x8`"
                 )
-            if action == "wait" and not argument:
-                raise ScriptError(
-                    f"{source}, line {number}: expected `@wait DURATION`, e.g. `@wait 8h`"
-                )
+            if action == "wait":
+                if not argument:
+                    raise ScriptError(
+                        f"{source}, line {number}: expected `@wait DURATION`, e.g. `@wait 8h`"
+                    )
+                try:
+                    parse_duration(argument)
+                except OptionError as error:
+                    raise ScriptError(
+                        f"{source}, line {number}: `@wait` {error}, e.g. `@wait 8h`"
+                    ) from error
             if action == "host" and not argument:
                 raise ScriptError(
                     f"{source}, line {number}: expected `@host TEXT`, e.g. `@host pause`"

@@ -12,9 +12,10 @@ from bot.adapters.script_adapter import (
     CHANNEL,
     PLATFORM,
     ScriptAdapter,
+    ScriptError,
     ScriptLine,
     operator_text,
-    parse_script,
+    read_script,
 )
 from bot.config import Config
 from bot.games.duration import parse_duration
@@ -81,7 +82,7 @@ async def run_script(
     echo: Callable[[str], None] = print,
     database: Path | None = None,
 ) -> ScriptRun:
-    lines = parse_script(path.read_text(encoding="utf-8"), str(path))
+    lines = read_script(path)
     out = out_dir or Path(tempfile.mkdtemp(prefix="bst-script-"))
     out.mkdir(parents=True, exist_ok=True)
     db = database or Path(tempfile.mkdtemp(prefix="bst-script-db-")) / "script.db"
@@ -97,6 +98,11 @@ async def run_script(
         await play_line(run, line)
     if record_path is not None:
         record = run.record()
+        if record is None:
+            raise ScriptError(
+                f"{path}: the script opened no game (its `@game` line is missing or was "
+                "refused: see the reply above), so there is no record to write"
+            )
         record_path.parent.mkdir(parents=True, exist_ok=True)
         record_path.write_text(
             json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"

@@ -115,11 +115,13 @@ class TurnClock:
             if game_row.phase == "setup":
                 return self._close_setup(tx, game, game_row, state, now=now, late=late)
             standing = tx.standing_orders(game_id, expected_turn)
+            acting = game.to_act(state)
             orders: dict[str, Any] = {}
             records = []
             for key, row in sorted(standing.items()):
                 data = loads(row.order)
-                if data.get("action") == "pass":
+                if data.get("action") == "pass" or key not in acting:
+                    # A captain who left (or was kicked) after ordering: no order stands.
                     continue
                 orders[key] = game.decode_order(data)
                 records.append({"player": key, **data})

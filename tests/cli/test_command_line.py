@@ -143,3 +143,25 @@ def test_8_demo_plays_a_whole_game_and_writes_its_files(tmp_path: Path) -> None:
     assert mp4.read_bytes()[4:8] == b"ftyp"
     gif = next((out / "public").glob("*.gif"))
     assert gif.read_bytes()[:6] == b"GIF89a"
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        (b"@game bst size=10x10\n@wait 8x\n", "line 2: `@wait` expected a duration"),
+        (b"@game bst size=10x10\n@wait 0m\n", "line 2: `@wait` a duration must be longer"),
+        (b"@game bst size=10x10\nalice dm: caf\xe9\n", "line 2: not UTF-8 text"),
+        (b"# nothing but a comment\n", "opened no game"),
+        (b"@game bst bogus=1\n", "opened no game"),
+    ],
+)
+def test_a_script_bst_cannot_play_exits_non_zero_saying_why(
+    tmp_path: Path, script: bytes, expected: str
+) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_bytes(script)
+    result = bst("script", str(path), "--record", str(tmp_path / "record.json"), cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert expected in result.stderr
+    assert "unexpected error" not in result.stderr
+    assert not (tmp_path / "record.json").exists()

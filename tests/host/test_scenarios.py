@@ -593,6 +593,9 @@ def test_7_leave_in_battle_ships_become_wrecks_script(run_script_text: Run) -> N
     game = record["game"]
     assert (game["phase"], game["winners"], game["draw"]) == ("finished", ["alice"], False)
     assert game["turn"] == 1
+    [turn] = record["turns"]
+    assert [(o["player"], o["action"]) for o in turn["orders"]] == [("alice", "shoot")]
+    assert [e["player"] for e in turn["events"] if e["type"] == "shot"] == ["alice"]
 
 
 def test_7_kick_by_host_only_script(run_script_text: Run) -> None:
