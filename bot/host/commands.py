@@ -280,7 +280,10 @@ class Commands:
                 reply = game.help_text() if word == "help" else game.rules_text()
                 posts.reply(tx, 0, row, reply, public=row.kind == "public")
                 return Effect(Outcome.HANDLED)
-            game_row = self._find_game(tx, row, required=True)
+            if word == "join" and row.kind != _PUBLIC and not row.channel:
+                game_row = self._game_to_join_by_dm(tx, row, rest)
+            else:
+                game_row = self._find_game(tx, row, required=True)
             assert game_row is not None
             battle = game_row.phase == "battle"
             deadline = game_row.deadline
@@ -321,6 +324,7 @@ class Commands:
                 else:
                     self._player_command(tx, row, loaded, word)
             else:
+                assert isinstance(game_row, GameSnapshot)  # (only `join` finds a GameRow)
                 self._order(tx, row, game_row, text)
             return Effect(Outcome.HANDLED, game_row.id)
         except (Refusal, GameError) as error:
@@ -357,6 +361,33 @@ class Commands:
         if not games:
             raise Refusal("you are not in a game: send `join` in a game's channel (or `#bst join`)")
         raise Refusal("you are in several games; send this from the game's channel so I know which")
+
+    def _game_to_join_by_dm(self, tx: Tx, row: Cause, rest: str) -> GameRow | GameSnapshot:
+        """`join` by DM where a DM belongs to no channel (Discord), rules §7: the game
+        named by its number (`join 12`), else the one game open for joining there."""
+        number = rest.strip().removeprefix("#")
+        if number.isdigit():
+            named = tx.game(int(number))
+            if named is None or named.platform != row.platform or named.phase == "finished":
+                raise Refusal(f"there is no game {number} to join here")
+            return named
+        if tx.peek_games_of(row.platform, row.user_id):
+            found = self._find_game(tx, row, required=True)  # already in one ("already in")
+            assert found is not None
+            return found
+        open_games = tx.games_in_setup(row.platform)
+        if len(open_games) == 1:
+            return open_games[0]
+        if not open_games:
+            raise Refusal(
+                "no game is open for joining right now: a host starts one with `new` in a "
+                "channel, and you send `join` there"
+            )
+        numbers = ", ".join(str(g.id) for g in open_games[:5])
+        raise Refusal(
+            f"several games are open for joining ({numbers}{'…' if len(open_games) > 5 else ''}): "
+            f"send `join` in the game's channel, or here `join {open_games[0].id}` with its number"
+        )
 
     # --- new -----------------------------------------------------------
 

@@ -481,6 +481,15 @@ class Tx:
         )
         return self.session.exec(query).first()
 
+    def games_in_setup(self, platform: str) -> list[GameRow]:
+        """The games of a platform still open for joining, oldest first."""
+        query = (
+            select(GameRow)
+            .where(GameRow.platform == platform, GameRow.phase == "setup")
+            .order_by(col(GameRow.id))
+        )
+        return list(self.session.exec(query).all())
+
     def peek_game_in(self, platform: str, channel: str) -> GameSnapshot | None:
         """:meth:`active_game_in` as a snapshot outside the session: read it, and to
         change the game load it with :meth:`game` (or write with :meth:`set_game_state`)."""

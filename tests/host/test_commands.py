@@ -3,6 +3,7 @@ refused message changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from pathlib import Path
 
@@ -172,3 +173,34 @@ def test_held_message_then_turn_opens_on_inbound(kit: HostKit) -> None:
 )
 def test_tag_and_leading_mentions_dropped(text: str, cleaned: str) -> None:
     assert clean_text(text) == cleaned
+
+
+def _dm_without_channel(kit: HostKit, user: str, text: str):  # type: ignore[no-untyped-def]
+    """A DM as Discord delivers it: no channel (a DM belongs to none)."""
+    return asyncio.run(kit.host.on_inbound(kit.inbound(user, text, dm=True, channel="")))
+
+
+def test_7_join_by_dm_joins_the_one_game_open(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=10x10")
+    assert _dm_without_channel(kit, "bob", "join").outcome is Outcome.HANDLED
+    with kit.store.transaction() as tx:
+        assert [p.name for p in tx.players(1)] == ["bob"]
+    assert _dm_without_channel(kit, "bob", "join").outcome is Outcome.REFUSED  # already in
+
+
+def test_7_join_by_dm_with_several_games_open_asks_which(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=10x10", channel="one")
+    kit.say("alice", "#bst new size=10x10", channel="two")
+    assert _dm_without_channel(kit, "bob", "join").outcome is Outcome.REFUSED
+    asked = [r.text for r in kit.outbox() if r.recipient == "fake:id-bob"][-1]
+    assert "several games are open for joining (1, 2)" in asked and "`join 1`" in asked
+    assert _dm_without_channel(kit, "bob", "join 2").outcome is Outcome.HANDLED
+    with kit.store.transaction() as tx:
+        assert [p.name for p in tx.players(2)] == ["bob"] and tx.players(1) == []
+    assert _dm_without_channel(kit, "carol", "join 9").outcome is Outcome.REFUSED
+
+
+def test_7_join_by_dm_with_no_game_open_says_how_to_find_one(kit: HostKit) -> None:
+    assert _dm_without_channel(kit, "bob", "join").outcome is Outcome.REFUSED
+    [answer] = [r.text for r in kit.outbox() if r.recipient == "fake:id-bob"]
+    assert "no game is open for joining" in answer
