@@ -10,11 +10,11 @@ stores the turn, advances the deadline and writes every post to the outbox. Two
 processes, a crash, a date job and the sweeper firing together: one
 resolution per turn, none skipped.
 
-Deadlines do not drift: each is the previous deadline plus the turn length.
-After downtime, every overdue turn resolves once, in order, with the orders
-stamped inside it; when a turn closes more than :data:`LATE_GRACE` seconds
-after its deadline, the next turn gets a full window from the moment it
-actually opens, so nobody loses a turn to the host's outage.
+Deadlines do not drift (rules §4): each is the previous deadline plus the turn
+length, however late the host closes a turn. After downtime, every overdue turn
+resolves once, in order, with the orders stamped inside it (the platforms are
+asked for what they hold first), so an outage costs nobody their orders and the
+schedule players plan around stays the same.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from bot.host.commands import Commands
 from bot.host.seeds import seeded
 from bot.store import Store, dumps, loads
 
-LATE_GRACE = 120.0
 log = logging.getLogger(__name__)
 
 
@@ -111,9 +110,8 @@ class TurnClock:
             game = get_game(game_row.kind)
             state = game.decode_state(loads(game_row.state))
             deadline = game_row.deadline
-            late = now - deadline > LATE_GRACE
             if game_row.phase == "setup":
-                return self._close_setup(tx, game, game_row, state, now=now, late=late)
+                return self._close_setup(tx, game, game_row, state, now=now)
             standing = tx.standing_orders(game_id, expected_turn)
             acting = game.to_act(state)
             orders: dict[str, Any] = {}
@@ -131,12 +129,8 @@ class TurnClock:
             if not finished:
                 game_row.turn = expected_turn + 1
                 game_row.turn_opened_at = deadline
-                following = deadline + game_row.turn_seconds
-                if late and following > now:
-                    # The last overdue turn: the next one gets a full window from now.
-                    # (A following deadline already past is overdue too: it resolves next.)
-                    following = now + game_row.turn_seconds
-                game_row.deadline = following
+                # (A following deadline already past is overdue too: it resolves next.)
+                game_row.deadline = deadline + game_row.turn_seconds
             tx.save(game_row)
             posts.publish_turn(tx, game, game_row, expected_turn, resolution, records, now)
             for held in tx.held_inbound(game_id):
@@ -144,16 +138,20 @@ class TurnClock:
             log.info("game %s: turn %s resolved", game_id, expected_turn)
             return True
 
-    def _close_setup(
-        self, tx: Any, game: Any, game_row: Any, state: Any, *, now: float, late: bool
-    ) -> bool:
+    def _close_setup(self, tx: Any, game: Any, game_row: Any, state: Any, *, now: float) -> bool:
         """The setup deadline: start with two captains or more, else give setup another window."""
         # The captains still in (a captain who left or was kicked during setup is not).
         if len(game.to_act(state)) >= 2:
-            start_at = now if late else game_row.deadline
-            posts.start_battle(tx, game, game_row, state, now=start_at, cause=None)
+            # Turn 1 starts when setup closed, at its deadline (no drift, rules §4).
+            posts.start_battle(tx, game, game_row, state, now=game_row.deadline, cause=None)
             return True
-        game_row.deadline = (now if late else game_row.deadline) + game_row.turn_seconds
+        # Another window, on the same schedule; windows that passed while the host was
+        # down are skipped (nothing happens in them, so one announcement is enough).
+        following = game_row.deadline + game_row.turn_seconds
+        if following <= now:
+            missed = int((now - following) // game_row.turn_seconds) + 1
+            following += missed * game_row.turn_seconds
+        game_row.deadline = following
         tx.save(game_row)
         posts.announce(
             tx,

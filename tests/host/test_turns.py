@@ -9,7 +9,7 @@ from host_fakes import HostKit
 
 from bot.host.clock import VirtualClock
 from bot.host.commands import Commands
-from bot.host.turns import LATE_GRACE, TurnClock
+from bot.host.turns import TurnClock
 from bot.store import Store
 
 HOUR = 3600.0
@@ -68,7 +68,7 @@ def test_4_extend_while_paused_adds_to_the_time_left(kit: HostKit) -> None:
     assert kit.game().deadline == t0 + 50 * HOUR + TURN + HOUR
 
 
-def test_4_catch_up_resolves_each_overdue_turn_once_then_full_window(kit: HostKit) -> None:
+def test_4_catch_up_resolves_each_overdue_turn_once_on_the_same_schedule(kit: HostKit) -> None:
     t0 = started(kit)
     # the host was down across three deadlines (8h, 16h, 24h) and wakes at 25h
     now = t0 + 3 * TURN + HOUR
@@ -76,7 +76,7 @@ def test_4_catch_up_resolves_each_overdue_turn_once_then_full_window(kit: HostKi
     assert kit.tick() == 3
     assert turn_numbers(kit) == [0, 1, 2, 3]
     assert kit.game().turn == 4
-    assert kit.game().deadline == now + TURN  # a full window from the moment it opens
+    assert kit.game().deadline == t0 + 4 * TURN  # the schedule, not a new one from now
     assert kit.tick() == 0
 
 
@@ -99,14 +99,34 @@ def test_4_catch_up_puts_each_order_in_the_turn_it_was_stamped(kit: HostKit) -> 
     assert orders[3] == [{"player": "p2", "action": "shoot", "cell": "A2"}]
 
 
-def test_4_late_within_grace_keeps_the_schedule(kit: HostKit) -> None:
+def test_4_a_turn_closed_late_does_not_move_the_next_deadline(kit: HostKit) -> None:
     t0 = started(kit)
-    kit.clock.set(t0 + TURN + LATE_GRACE)
+    kit.clock.set(t0 + TURN + 10 * 60)  # ten minutes late
     kit.tick()
     assert kit.game().deadline == t0 + 2 * TURN
-    kit.clock.set(t0 + 2 * TURN + LATE_GRACE + 1)
+    kit.clock.set(t0 + 2 * TURN + 3 * HOUR)  # three hours late
     kit.tick()
-    assert kit.game().deadline == t0 + 2 * TURN + LATE_GRACE + 1 + TURN
+    assert kit.game().deadline == t0 + 3 * TURN
+
+
+def test_4_a_setup_deadline_closed_late_starts_turn_1_at_the_deadline(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=10x10 setup_deadline=1h turn=8h")
+    t0 = kit.clock.now()
+    kit.say("alice", "join")
+    kit.say("bob", "join")
+    kit.clock.set(t0 + HOUR + 2 * HOUR)  # the host wakes two hours after it
+    assert kit.tick() == 1
+    assert (kit.game().phase, kit.game().deadline) == ("battle", t0 + HOUR + TURN)
+
+
+def test_3_a_setup_window_missed_while_down_is_announced_once(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=10x10 setup_deadline=1h turn=1h")
+    t0 = kit.clock.now()
+    kit.say("alice", "join")
+    kit.clock.set(t0 + 5 * HOUR + 60)  # four more windows passed meanwhile
+    kit.tick()
+    assert kit.game().deadline == t0 + 6 * HOUR  # still on the hour
+    assert len([r for r in kit.outbox() if r.kind.startswith("setup-extended:")]) == 1
 
 
 def test_resolve_game_twice_for_the_same_turn_resolves_once(kit: HostKit) -> None:
