@@ -287,3 +287,23 @@ def test_non_player_orders_refused() -> None:
 def test_player_ref_name_is_kept() -> None:
     state = BST.join(new(), PlayerRef("42", "Ahab"))
     assert BST.record_players(state) == [{"name": "Ahab", "status": "alive", "ships": []}]
+
+
+@pytest.mark.parametrize("size", ["20x4", "4x20", "5x24"])
+def test_3_random_placement_at_start_fits_boards_too_narrow_one_way(size: str) -> None:
+    """Crowded boards are packed; a carrier fits only along the long side of a 20×4."""
+    for seed in range(6):
+        state = new(size)
+        for n in range(5):
+            state = join(state, f"c{n}")
+        started = BST.start(state, random.Random(seed)).state
+        cells = [cell for c in started.captains for ship in c.ships for cell in ship.cells]
+        assert len(cells) == len(set(cells))  # apart from each other
+        assert all(started.on_board(cell) for cell in cells)
+        for captain in started.captains:
+            lengths = sorted(len(ship.cells) for ship in captain.ships)
+            assert lengths in ([1, 5], [3, 3])
+            for ship in captain.ships:  # straight lines
+                rows = {cell.row for cell in ship.cells}
+                cols = {cell.col for cell in ship.cells}
+                assert len(rows) == 1 or len(cols) == 1

@@ -226,21 +226,59 @@ def place_many_at_random(
             fleets.append(ships)
         return fleets
     loadouts = [rng.choice(options.loadouts.loadouts) for _ in range(count)]
+    # Rows first; a board too narrow for the longest ship across (20×4 and a carrier) is
+    # packed down its columns instead; failing both, captain by captain, scanning.
+    for along_rows in (True, False):
+        packed = _pack(options, taken, loadouts, rng, along_rows=along_rows)
+        if packed is not None:
+            return packed
+    occupied = dict(taken)
+    fleets = []
+    try:
+        for _ in range(count):
+            ships = place_at_random(options, occupied, rng)
+            for ship in ships:
+                occupied.update(dict.fromkeys(ship.cells, True))
+            fleets.append(ships)
+    except PlacementError:
+        raise PlacementError(
+            f"there is no room for {count} more fleets on {board_text(options)}: it has "
+            f"{options.rows * options.cols} cells, {free_cells} free, and each fleet needs "
+            f"{loadouts_text(options.loadouts.loadouts)}"
+        ) from None
+    return fleets
+
+
+def _pack(
+    options: BstOptions,
+    taken: Mapping[Cell, object],
+    loadouts: list[Loadout],
+    rng: random.Random,
+    *,
+    along_rows: bool,
+) -> list[tuple[Ship, ...]] | None:
+    """Fill the free runs of each row (or column), in random order, longest ship first,
+    dealing the ships to captains at random; None if they do not all fit."""
     wanted: dict[int, list[tuple[int, ShipKind]]] = {}
     for captain, loadout in enumerate(loadouts):
         for kind in loadout.kinds:
             wanted.setdefault(kind.length, []).append((captain, kind))
-    runs: list[list[int]] = []  # [row, first free col, end col]
-    for row in range(options.rows):
-        col = 0
-        while col < options.cols:
-            if Cell(row, col) in taken:
-                col += 1
+    lines, span = (options.rows, options.cols) if along_rows else (options.cols, options.rows)
+
+    def cell(line: int, at: int) -> Cell:
+        return Cell(line, at) if along_rows else Cell(at, line)
+
+    runs: list[list[int]] = []  # [line, first free position, end position]
+    for line in range(lines):
+        at = 0
+        while at < span:
+            if cell(line, at) in taken:
+                at += 1
                 continue
-            start = col
-            while col < options.cols and Cell(row, col) not in taken:
-                col += 1
-            runs.append([row, start, col])
+            start = at
+            while at < span and cell(line, at) not in taken:
+                at += 1
+            runs.append([line, start, at])
     rng.shuffle(runs)
     placed: dict[int, list[Ship]] = {}
     for length in sorted(wanted, reverse=True):
@@ -249,15 +287,11 @@ def place_many_at_random(
         for run in runs:
             while items and run[2] - run[1] >= length:
                 captain, kind = items.pop()
-                cells = tuple(Cell(run[0], run[1] + i) for i in range(length))
+                cells = tuple(cell(run[0], run[1] + i) for i in range(length))
                 run[1] += length
                 placed.setdefault(captain, []).append(Ship(kind, cells))
             if not items:
                 break
         if items:
-            raise PlacementError(
-                f"there is no room for {count} more fleets on {board_text(options)}: it has "
-                f"{options.rows * options.cols} cells, {free_cells} free, and each fleet needs "
-                f"{loadouts_text(options.loadouts.loadouts)}"
-            )
-    return [fleet_order(placed[captain]) for captain in range(count)]
+            return None
+    return [fleet_order(placed[captain]) for captain in range(len(loadouts))]
