@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import io
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -287,6 +288,18 @@ _FANS: dict[int, tuple[float, list[tuple[float, float]]]] = {
 }
 
 
+def _fan(shooters: int) -> tuple[float, list[tuple[float, float]]]:
+    """(radius, centres) of the mini avatars of a cell's shooters, as fractions of the cell.
+    Every shooter is drawn (rules §6: several shooters on one cell all visible): up to
+    four in the fans above, more in a square grid of smaller avatars."""
+    if shooters <= 4:
+        return _FANS[shooters]
+    side = math.ceil(math.sqrt(shooters))
+    step = 1.0 / side
+    spots = [((i % side + 0.5) * step, (i // side + 0.5) * step) for i in range(shooters)]
+    return step * 0.36, spots
+
+
 def draw_shots(
     image: Image.Image,
     layout: BoardLayout,
@@ -315,11 +328,10 @@ def draw_shots(
         if hit:
             board.burst(image, centre, c * 0.54, style.HIT, points=12, inner=0.6)
             board.burst(image, centre, c * 0.44, style.HIT_LIGHT, points=12, inner=0.68)
-        shown = group if len(group) <= 4 else group[:3]
-        radius_f, spots = _FANS[min(len(group), 4)]
+        radius_f, spots = _fan(len(group))
         radius = c * radius_f
-        ring_w = max(2.5, c * 0.09)
-        for shot, (fx, fy) in zip(shown, spots, strict=False):
+        ring_w = max(1.0, min(2.5, radius * 0.3)) if len(group) > 4 else max(2.5, c * 0.09)
+        for shot, (fx, fy) in zip(group, spots, strict=True):
             spot = (x0 + c * fx, y0 + c * fy)
             diameter = max(4, round(radius * 2))
             key = (shot.shooter, diameter)
@@ -333,15 +345,6 @@ def draw_shots(
             avatar = cache[key]
             board.composite(
                 image, avatar, (round(spot[0] - diameter / 2), round(spot[1] - diameter / 2))
-            )
-        if len(group) > 4:
-            fx, fy = spots[3]
-            spot = (x0 + c * fx, y0 + c * fy)
-            board.disc(image, spot, radius + ring_w, style.HIT if hit else style.MISS)
-            board.disc(image, spot, radius, style.BACKGROUND)
-            size = max(8, round(radius * 0.95))
-            ImageDraw.Draw(image).text(
-                spot, f"+{len(group) - 3}", font=style.font(size), fill=style.TEXT, anchor="mm"
             )
 
 

@@ -32,7 +32,14 @@ from render_views import (
 )
 
 from bot.games.bst.fleet import ShipKind
-from bot.games.bst.views import FleetView, OwnShipView, PrivateView, PublicView, RevealedView
+from bot.games.bst.views import (
+    FleetView,
+    OwnShipView,
+    PrivateView,
+    PublicView,
+    RevealedView,
+    ShotView,
+)
 from renderers import (
     generated_avatar,
     private_alt_text,
@@ -123,8 +130,8 @@ def test_missing_avatar_is_generated_and_given_avatar_is_used() -> None:
     assert _pixel_at(image, view, "B8") == (255, 0, 0)
 
 
-def _pixel_at(image: Image.Image, view: PublicView, name: str) -> tuple[int, int, int]:
-    """The centre pixel of a cell, found from the grid: the board is centred horizontally
+def _cell_box(image: Image.Image, view: PublicView, name: str) -> tuple[int, int, int]:
+    """(left, top, size) of a cell, found from the grid: the board is centred horizontally
     and ends above the legend; we locate it by its water colour run on the row of A."""
     from renderers import board
     from renderers.public_map import TARGET_BOARD
@@ -137,9 +144,35 @@ def _pixel_at(image: Image.Image, view: PublicView, name: str) -> tuple[int, int
     from renderers.style import WATER, WATER_ALT
 
     y0 = next(y for y in range(image.height) if image.getpixel((x0 + 2, y)) in (WATER, WATER_ALT))
-    pixel = image.getpixel((x0 + target.col * size + size // 2, y0 + target.row * size + size // 2))
+    return x0 + target.col * size, y0 + target.row * size, size
+
+
+def _pixel_at(image: Image.Image, view: PublicView, name: str) -> tuple[int, int, int]:
+    """The centre pixel of a cell."""
+    x, y, size = _cell_box(image, view, name)
+    pixel = image.getpixel((x + size // 2, y + size // 2))
     assert isinstance(pixel, tuple)
     return (int(pixel[0]), int(pixel[1]), int(pixel[2]))
+
+
+@pytest.mark.parametrize("shooters", [5, 9, 16])
+def test_6_every_shooter_of_a_crowded_cell_is_visible(shooters: int) -> None:
+    """Rules §6: several shooters on one cell all visible, not a few and a count."""
+    colours = [
+        ((37 * i) % 256, (91 * i + 60) % 256, (151 * i + 120) % 256) for i in range(shooters)
+    ]
+    view = dataclasses.replace(
+        small_public(),
+        shots=tuple(ShotView(f"s{i}", f"s{i}", cell("E5"), False) for i in range(shooters)),
+    )
+    avatars = {f"s{i}": Image.new("RGB", (64, 64), colour) for i, colour in enumerate(colours)}
+    image = decode(
+        render_public_map(view, title=TITLE, deadline=DEADLINE, now=NOW, avatars=avatars)
+    )
+    x, y, size = _cell_box(image, view, "E5")
+    box = image.crop((x, y, x + size, y + size))
+    seen = {box.getpixel((i, j)) for i in range(size) for j in range(size)}
+    assert all(colour in seen for colour in colours)
 
 
 def test_private_board_of_a_does_not_depend_on_b_ships() -> None:
