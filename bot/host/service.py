@@ -74,6 +74,7 @@ class Host:
         self._tasks: list[asyncio.Task[None]] = []
         self._scheduler: object | None = None
         self._catching_up = False
+        self.unfetched: set[str] = set()  # platforms whose last catch-up failed
         # Commands run on one worker thread, in arrival order: the event loop stays free to
         # acknowledge platform events (Discord's 3-second defer) while a transaction runs.
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bst-commands")
@@ -149,13 +150,16 @@ class Host:
         """Ask every platform for what it still holds (before a deadline resolves)."""
         handled = 0
         self._catching_up = True
+        self.unfetched = set()
         try:
             for adapter in self.adapters.values():
                 try:
                     handled += await adapter.fetch_since(self.cursors, self.on_inbound)
                 except Exception:
-                    # One platform down must not stop the others' turns.
+                    # One platform down must not stop the others' turns (its own games
+                    # wait a while for it: see TurnClock.resolve_due).
                     log.exception("catch-up from %s failed", adapter.platform)
+                    self.unfetched.add(adapter.platform)
         finally:
             self._catching_up = False
         return handled
@@ -166,7 +170,7 @@ class Host:
         self.turns.remind_due(self.reminder_seconds, self.reminder_platforms)
         if self.turns.due():
             await self.catch_up()
-            resolved = self.turns.resolve_due()
+            resolved = self.turns.resolve_due(unfetched=self.unfetched)
         if send:
             await self.relay.flush()
         else:
@@ -220,9 +224,11 @@ class Host:
         if scheduler is None:
             return
         deadline = self.turns.next_deadline()
-        if deadline is None:
+        if deadline is None or deadline <= self.clock.now():
+            # Overdue already (a game waiting for its platform to answer): the sweeper
+            # comes back to it every SWEEP_SECONDS; a job armed for "now" would spin.
             return
-        when = datetime.fromtimestamp(max(deadline, self.clock.now()), UTC)
+        when = datetime.fromtimestamp(deadline, UTC)
         scheduler.add_job(  # type: ignore[attr-defined]
             self.tick,
             "date",

@@ -20,6 +20,7 @@ schedule players plan around stays the same.
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from typing import Any
 
 from bot.games.base import get_game
@@ -31,6 +32,10 @@ from bot.store import Store, dumps, loads
 
 log = logging.getLogger(__name__)
 
+FETCH_PATIENCE = 600.0
+"""How long past its deadline a turn waits for a platform that could not be asked for
+the orders it still holds, before it resolves without them."""
+
 
 class TurnClock:
     def __init__(self, store: Store, clock: Clock, commands: Commands) -> None:
@@ -38,7 +43,7 @@ class TurnClock:
         self.clock = clock
         self.commands = commands
 
-    def due(self) -> list[tuple[int, int, float]]:
+    def due(self) -> list[tuple[int, int, float, str]]:
         with self.store.transaction() as tx:
             return tx.due_games(self.clock.now())
 
@@ -76,9 +81,15 @@ class TurnClock:
                         written += 1
         return written
 
-    def resolve_due(self) -> int:
-        """Resolve every turn that is due now; returns how many were resolved."""
+    def resolve_due(self, unfetched: Collection[str] = ()) -> int:
+        """Resolve every turn that is due now; returns how many were resolved.
+
+        ``unfetched``: platforms whose catch-up just failed. Their games wait, up to
+        :data:`FETCH_PATIENCE` past the deadline, for the orders the platform still holds
+        (an order counts for the turn it was stamped in, rules §4); then they resolve
+        anyway, and an order fetched later is refused with the reason."""
         resolved = 0
+        now = self.clock.now()
         # A game several deadlines behind comes back due after each turn: loop
         # until nothing is due, bounded so a bug cannot spin forever.
         for _ in range(10_000):
@@ -86,7 +97,15 @@ class TurnClock:
             if not due:
                 break
             progressed = False
-            for game_id, turn, _deadline in due:
+            for game_id, turn, deadline, platform in due:
+                if platform in unfetched and now - deadline < FETCH_PATIENCE:
+                    log.warning(
+                        "game %s: turn %s waits for %s to answer (catch-up failed)",
+                        game_id,
+                        turn,
+                        platform,
+                    )
+                    continue
                 if self.resolve_game(game_id, turn):
                     resolved += 1
                     progressed = True

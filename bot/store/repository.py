@@ -547,15 +547,16 @@ class Tx:
         )
         return list(self.session.exec(query).all())
 
-    def due_games(self, now: float) -> list[tuple[int, int, float]]:
-        """(game id, turn, deadline) of every game whose deadline has come, oldest first."""
+    def due_games(self, now: float) -> list[tuple[int, int, float, str]]:
+        """(game id, turn, deadline, platform) of every game whose deadline has come,
+        oldest first."""
         query = (
-            select(GameRow.id, GameRow.turn, GameRow.deadline)
+            select(GameRow.id, GameRow.turn, GameRow.deadline, GameRow.platform)
             .where(col(GameRow.phase).in_(ACTIVE_PHASES), col(GameRow.deadline) <= now)
             .order_by(col(GameRow.deadline), col(GameRow.id))
         )
         rows = self.session.exec(query).all()
-        return [(int(i or 0), int(t), float(d or 0.0)) for i, t, d in rows]
+        return [(int(i or 0), int(t), float(d or 0.0), str(p)) for i, t, d, p in rows]
 
     def games_closing_between(self, start: float, end: float) -> list[GameRow]:
         """Battles whose deadline falls in ``(start, end]`` (for reminders)."""

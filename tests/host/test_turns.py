@@ -222,3 +222,27 @@ def test_3_a_captain_who_left_during_setup_may_join_again(kit: HostKit) -> None:
     assert kit.game().phase == "battle"
     kit.say("bob", "leave")
     assert kit.say("bob", "join").outcome.value == "refused"  # not once the battle is on
+
+
+class RecordingScheduler:
+    """What Host._arm_deadline asks of APScheduler: date jobs."""
+
+    def __init__(self) -> None:
+        self.jobs: list[dict[str, object]] = []
+
+    def add_job(self, func: object, trigger: str, **kwargs: object) -> None:
+        self.jobs.append({"trigger": trigger, **kwargs})
+
+
+def test_the_alarm_is_armed_for_the_next_deadline_and_never_for_one_past(kit: HostKit) -> None:
+    t0 = started(kit)
+    scheduler = RecordingScheduler()
+    kit.host._scheduler = scheduler
+    kit.host._arm_deadline()
+    [job] = scheduler.jobs
+    assert job["trigger"] == "date" and job["run_date"].timestamp() == t0 + TURN  # type: ignore[union-attr]
+    # Overdue (a game waiting for its platform): the sweeper comes back to it; an alarm
+    # armed for "now" would fire, find it waiting, re-arm for "now" and spin.
+    kit.clock.set(t0 + TURN + 1)
+    kit.host._arm_deadline()
+    assert len(scheduler.jobs) == 1

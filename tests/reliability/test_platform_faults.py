@@ -19,6 +19,8 @@ import pytest
 from host_kit import FakePlatform, MultiKit
 
 from bot.host.messages import Address, DeliveryError, Outbound
+from bot.host.turns import FETCH_PATIENCE
+from bot.store import loads
 
 
 def _all_sent_once(kit: MultiKit) -> None:
@@ -177,8 +179,10 @@ def test_a_platform_down_does_not_stop_another_games_turns(kit: MultiKit) -> Non
     discord.fault = lambda a, o: DeliveryError("503 Service Unavailable")
     discord.fetch_error = ConnectionError("gateway down")
     for hour in range(1, 4):
-        kit.clock.advance(3600)
-        assert kit.tick() == 2, f"hour {hour}: both games resolve (the database is the schedule)"
+        kit.clock.advance(3600 - (FETCH_PATIENCE if hour > 1 else 0))
+        assert kit.tick() == 1, f"hour {hour}: X's game resolves; Discord's waits for its orders"
+        kit.clock.advance(FETCH_PATIENCE)
+        assert kit.tick() == 1, f"hour {hour}: then Discord's resolves without them"
     assert kit.game(x_game).turn == 4 and kit.game(discord_game).turn == 4
     x_rows = kit.outbox(x_game)
     assert all(r.status == "sent" for r in x_rows), "X's posts went out while Discord was down"
@@ -195,6 +199,28 @@ def test_a_platform_down_does_not_stop_another_games_turns(kit: MultiKit) -> Non
     maps = [o.text for _, o in discord.sent if "Turn" in o.text or "turn" in o.text]
     assert maps, "the missed turns were posted"
     _all_sent_once(kit)
+
+
+def test_4_a_turn_waits_for_a_platform_that_could_not_be_asked_for_its_orders(
+    kit: MultiKit,
+) -> None:
+    """Rules §4: an order counts for the turn the platform stamped it in. If the platform
+    cannot be asked at the deadline, its games wait (up to FETCH_PATIENCE) for it."""
+    game_id = kit.battle("discord", "d")
+    discord = kit.adapters["discord"]
+    deadline = kit.game(game_id).deadline
+    assert deadline is not None
+    # Sent (stamped) during turn 1, still held by Discord when the deadline comes.
+    discord.pending.append(kit.inbound("discord", "bob", "#bst A2", channel="d"))
+    discord.fetch_error = ConnectionError("gateway down")
+    kit.clock.set(deadline)
+    assert kit.tick() == 0 and kit.game(game_id).turn == 1  # waits
+    discord.fetch_error = None
+    kit.clock.advance(30)  # the next sweep: Discord answers
+    assert kit.tick() == 1
+    with kit.store.transaction() as tx:
+        [turn] = [t for t in tx.turns(game_id) if t.number == 1]
+    assert [o["cell"] for o in loads(turn.orders)] == ["A2"]  # bob's order counted
 
 
 def test_an_adapter_bug_is_retried_not_lost(kit: MultiKit) -> None:
