@@ -96,7 +96,7 @@ def generated_avatar(player_id: str, name: str, size: int) -> Image.Image:
     draw.text(
         (size / 2, size / 2),
         text,
-        font=font(text_size),
+        font=font(text_size, text),
         fill=(255, 255, 255, 255),
         anchor="mm",
         stroke_width=max(1, text_size // 10),

@@ -394,7 +394,7 @@ def _label_patch(
     patch = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     pdraw = ImageDraw.Draw(patch)
     pdraw.rounded_rectangle((0, 0, w - 1, h - 1), radius=h // 2, fill=(*background, 215))
-    pdraw.text((w / 2, h / 2), label, font=style.font(size), fill=colour, anchor="mm")
+    pdraw.text((w / 2, h / 2), label, font=style.font(size, label), fill=colour, anchor="mm")
     if vertical:
         patch = patch.rotate(90, expand=True)
     return patch

@@ -420,5 +420,7 @@ def _draw_legend(image: Image.Image, items: list[LegendItem], layout: BoardLayou
             draw.rectangle(box, outline=style.COLLISION, width=3)
             draw.text(centre, "!", font=style.font(size), fill=style.COLLISION, anchor="mm")
         x += icon + 8
-        draw.text((x, cy), item.label, font=style.font(size), fill=style.TEXT_DIM, anchor="lm")
+        draw.text(
+            (x, cy), item.label, font=style.font(size, item.label), fill=style.TEXT_DIM, anchor="lm"
+        )
         x += style.text_width(item.label, size) + 24

@@ -248,10 +248,11 @@ def board_picture(
 def _centred(
     draw: ImageDraw.ImageDraw, y: float, text: str, size: int, fill: style.RGB, width: int
 ) -> None:
+    fitted = style.fit_text(text, size, width - 2 * PAD)
     draw.text(
         (width / 2, y),
-        style.fit_text(text, size, width - 2 * PAD),
-        font=style.font(size),
+        fitted,
+        font=style.font(size, fitted),
         fill=fill,
         anchor="mm",
     )
@@ -263,10 +264,11 @@ def title_card(title: str, first: RevealedView, size: tuple[int, int]) -> Image.
     draw = ImageDraw.Draw(image)
     public = first.public
     big = max(28, min(64, width // 14))
+    fitted = style.fit_text(title, big, width - 2 * PAD)
     draw.text(
         (width / 2, height * 0.36),
-        style.fit_text(title, big, width - 2 * PAD),
-        font=style.font(big),
+        fitted,
+        font=style.font(big, fitted),
         fill=style.TEXT,
         anchor="mm",
         stroke_width=2,

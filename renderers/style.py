@@ -1,10 +1,11 @@
 """Palette, fonts and text helpers shared by every renderer.
 
-Fonts come only from Pillow's built-in scalable font (``ImageFont.load_default(size=N)``,
-Aileron, bundled with Pillow >= 10.1 and rendered by FreeType), so output needs no network
-and no system fonts and is the same on every machine with the same Pillow. That font covers
-printable ASCII (plus a few marks such as the ellipsis), so names are folded to ASCII before
-drawing rather than showing empty boxes.
+Fonts are Pillow's built-in scalable font (``ImageFont.load_default(size=N)``, Aileron,
+bundled with Pillow >= 10.1 and rendered by FreeType) for text it covers (printable ASCII),
+and DejaVu Sans, bundled in ``renderers/fonts/``, for text it does not (names such as Zoë,
+Łukasz or Дмитрий): output needs no network and no system fonts and is the same on every
+machine with the same Pillow. What neither covers (CJK, say) is folded by
+:func:`drawable` rather than shown as empty boxes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import unicodedata
 from datetime import UTC, datetime
 
 from PIL import Image, ImageDraw, ImageFont
+
+from renderers.fallback_font import FALLBACK_FONT, fallback_coverage
 
 RGB = tuple[int, int, int]
 
@@ -44,13 +47,25 @@ NEW_WRECK: RGB = (255, 140, 0)
 ELLIPSIS = "\u2026"
 
 
+def font(size: int, text: str = "") -> ImageFont.FreeTypeFont:
+    """The font to draw ``text`` with at ``size`` pixels: Pillow's own when it covers the
+    text (all of it ASCII), else the bundled fallback (see the module docstring)."""
+    if text and not text.isascii() and not all(ch in _DRAWABLE for ch in text):
+        return _fallback_font(size)
+    return _builtin_font(size)
+
+
 @functools.lru_cache(maxsize=128)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled scalable font at ``size`` pixels (needs FreeType)."""
+def _builtin_font(size: int) -> ImageFont.FreeTypeFont:
     loaded = ImageFont.load_default(size=max(6, size))
     if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
         raise RuntimeError("Pillow was built without FreeType; the renderers need it")
     return loaded
+
+
+@functools.lru_cache(maxsize=128)
+def _fallback_font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FALLBACK_FONT), max(6, size))
 
 
 _TEXT_MARGIN = 4
@@ -93,7 +108,7 @@ def draw_text(
             xy,
             text,
             fill=fill,
-            font=font(size),
+            font=font(size, text),
             anchor=anchor,
             stroke_width=stroke_width,
             stroke_fill=stroke_fill,
@@ -121,9 +136,13 @@ def _text_box(
     """Where the text's pixels fall around the point it is drawn at (a patch around them
     with a margin holds all of them), and where the corner of its line box falls."""
     scratch = ImageDraw.Draw(Image.new("L", (1, 1)))
-    box = scratch.textbbox((0, 0), text, font=font(size), anchor=anchor, stroke_width=stroke_width)
+    box = scratch.textbbox(
+        (0, 0), text, font=font(size, text), anchor=anchor, stroke_width=stroke_width
+    )
     # the same text anchored at its line box's corner ("la") shows where that corner is
-    corner = scratch.textbbox((0, 0), text, font=font(size), anchor="la", stroke_width=stroke_width)
+    corner = scratch.textbbox(
+        (0, 0), text, font=font(size, text), anchor="la", stroke_width=stroke_width
+    )
     return box, (box[0] - corner[0], box[1] - corner[1])
 
 
@@ -147,7 +166,7 @@ def _text_patch(
         xy,
         text,
         fill=fill,
-        font=font(size),
+        font=font(size, text),
         anchor=anchor,
         stroke_width=stroke_width,
         stroke_fill=stroke_fill,
@@ -177,19 +196,27 @@ _DRAWABLE = frozenset(chr(c) for c in range(32, 127)) | {ELLIPSIS}
 
 
 def drawable(text: str) -> str:
-    """``text`` folded to what the bundled font can draw: accents dropped, other symbols ``?``."""
+    """``text`` as the fonts can draw it: a character neither font has loses its accents
+    (if that makes it drawable), else becomes ``?``; control characters become spaces."""
+    covered = fallback_coverage()
     out = []
-    for ch in unicodedata.normalize("NFKD", text):
-        if unicodedata.combining(ch):
+    for ch in text:
+        if ch in _DRAWABLE or (ch.isprintable() and ord(ch) in covered):
+            out.append(ch)
             continue
-        out.append(ch if ch in _DRAWABLE else "?")
+        if not ch.isprintable():
+            out.append(" ")
+            continue
+        folded = [c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c)]
+        drawn = bool(folded) and all(c in _DRAWABLE or ord(c) in covered for c in folded)
+        out.append("".join(folded) if drawn else "?")
     return "".join(out)
 
 
 @functools.lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> int:
     """Advance width of ``text`` in pixels (cached: labels and names repeat in every picture)."""
-    return round(font(size).getlength(text))
+    return round(font(size, text).getlength(text))
 
 
 @functools.lru_cache(maxsize=1024)

@@ -29,7 +29,8 @@ from renderers import (
 )
 
 CACHES = [
-    style.font,
+    style._builtin_font,
+    style._fallback_font,
     style.text_width,
     style.fit_text,
     style._fit_names,
