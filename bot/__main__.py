@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from bot import __version__
-from bot.config import Config, ConfigError, load_config, missing_secrets
+from bot.config import Config, ConfigError, load_config, missing_secrets, redacted_url
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -40,7 +40,8 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     if missing:
         return _fail(f"{args.file}: " + "; ".join(missing))
     platforms = ", ".join(config.enabled_platforms) or "none (the console runs)"
-    print(f"{args.file}: OK. Database {config.database.url}; platforms enabled: {platforms}.")
+    database = redacted_url(config.database_url())
+    print(f"{args.file}: OK. Database {database}; platforms enabled: {platforms}.")
     return 0
 
 
@@ -48,10 +49,10 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     from bot.store import Store
 
     try:
-        config = _load(args.config)
+        url = _load(args.config).database_url()
     except ConfigError as error:
         return _fail(str(error))
-    store = Store(config.database.url, auto_migrate=False)
+    store = Store(url, auto_migrate=False)
     done = store.migrate()
     print("migrated: " + ", ".join(done) if done else "the database is up to date")
     return 0
@@ -82,12 +83,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     from bot.store import Store
 
     try:
-        config = _load(args.config)
+        url = _load(args.config).database_url()
     except ConfigError as error:
         return _fail(str(error))
     import bot.games.bst  # noqa: F401  (registers the game)
 
-    store = Store(config.database.url)
+    store = Store(url)
     try:
         game_id = int(str(args.game).lstrip("#"))
     except ValueError:

@@ -25,6 +25,9 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class DatabaseConfig:
     url: str = "sqlite:///bst.db"
+    # The name of an environment variable holding the URL instead (a PostgreSQL URL
+    # carries its password: DATABASE_URL, as hosts such as Heroku set it). Wins over url.
+    url_env: str = ""
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,25 @@ class Config:
     def enabled_platforms(self) -> list[str]:
         return [name for name in ("discord", "twitter") if getattr(self, name).enabled]
 
+    def database_url(self, environ: Mapping[str, str] | None = None) -> str:
+        """The database URL: from the variable ``[database] url_env`` names, else ``url``."""
+        name = self.database.url_env
+        if not name:
+            return self.database.url
+        env = os.environ if environ is None else environ
+        url = env.get(name, "")
+        if not url:
+            raise ConfigError(
+                f"{self.source}: [database] url_env = {name!r}: environment variable not set"
+            )
+        _check_url(url, f"{self.source}: [database] url_env ({name})")
+        return url
+
+
+def redacted_url(url: str) -> str:
+    """A database URL fit to print: its password replaced by ``***``."""
+    return re.sub(r"^([a-z0-9+]+://[^:/@]+):[^@]*@", r"\1:***@", url)
+
 
 _SECTIONS: dict[str, type[Any]] = {
     "database": DatabaseConfig,
@@ -114,6 +136,12 @@ _DURATION_KEYS = {
 _CHOICES = {
     ("logging", "level"): ("DEBUG", "INFO", "WARNING", "ERROR"),
 }
+# The type of each element of the list keys (a list's default, (), cannot say).
+_LIST_ITEMS: dict[tuple[str, str], type] = {
+    ("games", "admins"): str,
+    ("discord", "shard_ids"): int,
+}
+_MAX_AVATAR_BYTES = 1_000_000  # the renderers refuse bigger avatars whatever this says
 
 _ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]{0,63}$")
 
@@ -173,12 +201,40 @@ def parse_config(data: Mapping[str, Any], source: str) -> Config:
                     parse_duration(str(coerced))
                 except Exception as error:
                     raise ConfigError(f"{where}: {error}") from None
-            if key.endswith("_env") and not _ENV_NAME.match(str(coerced)):
+            if key.endswith("_env") and coerced and not _ENV_NAME.match(str(coerced)):
                 # Someone pasted the secret itself where its variable's name belongs:
                 # say so without printing it back.
                 raise ConfigError(
                     f"{where}: expected the NAME of an environment variable, such as "
-                    f"{getattr(defaults, key)!r}, not a value (what was given is not shown)"
+                    f"{getattr(defaults, key) or 'DATABASE_URL'!r}, not a value (what was "
+                    "given is not shown)"
+                )
+            item_type = _LIST_ITEMS.get((name, key))
+            if item_type is not None:
+                assert isinstance(coerced, tuple)
+                for item in coerced:
+                    if not isinstance(item, item_type) or isinstance(item, bool):
+                        example = '["discord:80351110224678912"]' if item_type is str else "[0, 1]"
+                        raise ConfigError(
+                            f"{where}: expected a list of {item_type.__name__}s such as "
+                            f"{example}, got {_describe(item)} in it"
+                        )
+            if (name, key) == ("games", "admins"):
+                assert isinstance(coerced, tuple)
+                for item in coerced:
+                    if ":" not in item:
+                        raise ConfigError(
+                            f'{where}: expected "platform:user_id" entries such as '
+                            f'"discord:80351110224678912", got {_describe(item)}'
+                        )
+            if (
+                (name, key) == ("render", "max_avatar_bytes")
+                and isinstance(coerced, int)
+                and coerced > _MAX_AVATAR_BYTES
+            ):
+                raise ConfigError(
+                    f"{where}: at most {_MAX_AVATAR_BYTES} (the renderers refuse bigger "
+                    f"avatars), got {coerced}"
                 )
             choices = _CHOICES.get((name, key))
             if choices and coerced not in choices:
@@ -193,11 +249,14 @@ def parse_config(data: Mapping[str, Any], source: str) -> Config:
 
 
 def _check_urls(config: Config) -> None:
-    url = config.database.url
+    _check_url(config.database.url, f"{config.source}: [database] url")
+
+
+def _check_url(url: str, where: str) -> None:
     if not (url.startswith("sqlite:") or url.startswith("postgresql")):
         raise ConfigError(
-            f"{config.source}: [database] url: expected sqlite:///path.db or "
-            f"postgresql://user@host/db, got {_describe(url)}"
+            f"{where}: expected sqlite:///path.db or postgresql://user@host/db, "
+            f"got {_describe(redacted_url(url))}"
         )
 
 
@@ -219,6 +278,10 @@ def missing_secrets(config: Config, environ: Mapping[str, str] | None = None) ->
     """Names (never values) of the environment variables an enabled platform lacks."""
     env = os.environ if environ is None else environ
     missing = []
+    if config.database.url_env and not env.get(config.database.url_env):
+        missing.append(
+            f"[database] url_env = {config.database.url_env!r}: environment variable not set"
+        )
     for platform, keys in REQUIRED_SECRETS.items():
         section = getattr(config, platform)
         if not section.enabled:

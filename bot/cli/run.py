@@ -15,6 +15,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from bot.config import REQUIRED_SECRETS, Config, ConfigError, secret
 from bot.host.clock import RealClock
@@ -40,6 +41,11 @@ def _secret_values(config: Config) -> list[str]:
             getattr(section, "bearer_token_env", ""),
         ]
         values += [os.environ.get(name, "") for name in names if name]
+    # A database password, from the URL in the file or the one url_env names.
+    urls = [config.database.url]
+    if config.database.url_env:
+        urls.append(os.environ.get(config.database.url_env, ""))
+    values += [urlsplit(url).password or "" for url in urls]
     return [v for v in values if v]
 
 
@@ -68,8 +74,8 @@ def build_adapters(config: Config, store: Store) -> dict[str, ChatAdapter]:
 
 def run_hosted(config: Config, args: argparse.Namespace) -> int:
     configure_logging(config.logging.level, _secret_values(config), as_json=config.logging.json)
-    store = Store(config.database.url)
     try:
+        store = Store(config.database_url())
         adapters = build_adapters(config, store)
     except ConfigError as error:
         print(f"bst: {error}", file=sys.stderr)

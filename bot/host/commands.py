@@ -316,7 +316,7 @@ class Commands:
             if word in HOST_WORDS or word in PLAYER_WORDS:
                 # These may change the game through the ORM: load the row into the session.
                 assert game_row.id is not None
-                loaded = tx.game(game_row.id)
+                loaded = tx.game(game_row.id, lock=True)
                 assert loaded is not None
                 game_row = loaded
                 if word in HOST_WORDS:

@@ -26,7 +26,10 @@ from bot.store import OutboxRow, Store, Tx, loads
 
 log = logging.getLogger(__name__)
 
-MAX_ATTEMPTS = 20
+GIVE_UP_SECONDS = 3 * 24 * 3600.0
+"""A message that keeps failing for a passing reason (a platform down, rate limits) is
+retried, at most every MAX_BACKOFF, for this long after it was written: a long outage
+delays the backlog but loses none of it."""
 MAX_BACKOFF = 900.0
 CLAIM_SECONDS = 60.0  # a row being sent is leased this long to the relay sending it
 RENEW_SECONDS = 20.0  # while a send lasts (a video upload), its lease is renewed this often
@@ -180,7 +183,7 @@ class Relay:
                 return "sent"
             fresh.attempts += 1
             fresh.error = str(error)[:500]
-            if error.permanent or fresh.attempts >= MAX_ATTEMPTS:
+            if error.permanent or now - fresh.created_at >= GIVE_UP_SECONDS:
                 fresh.status = "undeliverable"
                 tx.save(fresh)
                 if address.is_dm and address.channel and error.permanent:

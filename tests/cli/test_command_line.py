@@ -57,6 +57,14 @@ def test_example_config_is_valid() -> None:
             "[discord]\nenabled = true\n",
             "[discord] token_env = 'DISCORD_TOKEN': environment variable not set",
         ),
+        ('[discord]\nshard_ids = ["x", 3.5]\n', "[discord] shard_ids: expected a list of ints"),
+        ("[games]\nadmins = [1, 2]\n", "[games] admins: expected a list of strs"),
+        ('[games]\nadmins = ["80351110224678912"]\n', 'expected "platform:user_id" entries'),
+        ("[render]\nmax_avatar_bytes = 5000000\n", "max_avatar_bytes: at most 1000000"),
+        (
+            '[database]\nurl_env = "BST_TEST_NO_SUCH_VARIABLE"\n',
+            "[database] url_env = 'BST_TEST_NO_SUCH_VARIABLE': environment variable not set",
+        ),
     ],
 )
 def test_broken_config_exits_2_naming_the_key(tmp_path: Path, text: str, expected: str) -> None:
@@ -80,6 +88,36 @@ def test_enabled_platform_secret_is_named_never_printed(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "X_API_SECRET" in result.stderr
     assert "sekrit-value-123" not in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize("from_env", [False, True])
+def test_a_database_password_is_never_printed(tmp_path: Path, from_env: bool) -> None:
+    url = "postgresql://bst:hunter2secret@db.example/bst"
+    path = tmp_path / "config.toml"
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    if from_env:
+        path.write_text('[database]\nurl_env = "DATABASE_URL"\n')
+        env["DATABASE_URL"] = url
+    else:
+        path.write_text(f'[database]\nurl = "{url}"\n')
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "check-config", str(path)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "postgresql://bst:***@db.example/bst" in result.stdout
+    assert "hunter2secret" not in result.stdout + result.stderr
+    path.write_text('[database]\nurl = "mysql://bst:hunter2secret@db.example/bst"\n')
+    broken = subprocess.run(
+        [sys.executable, "-m", "bot", "check-config", str(path)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert broken.returncode == 2 and "mysql://bst:***@" in broken.stderr
+    assert "hunter2secret" not in broken.stdout + broken.stderr
 
 
 def test_8_play_a_short_game_by_hand_with_scripted_stdin(tmp_path: Path) -> None:
@@ -165,3 +203,14 @@ def test_a_script_bst_cannot_play_exits_non_zero_saying_why(
     assert expected in result.stderr
     assert "unexpected error" not in result.stderr
     assert not (tmp_path / "record.json").exists()
+
+
+def test_the_logs_mask_a_database_password(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.cli.run import _secret_values
+    from bot.config import parse_config
+
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bst:from-env-pw@db/bst")
+    from_file = parse_config({"database": {"url": "postgresql://bst:in-file-pw@db/bst"}}, "c")
+    from_env = parse_config({"database": {"url_env": "DATABASE_URL"}}, "c")
+    assert "in-file-pw" in _secret_values(from_file)
+    assert "from-env-pw" in _secret_values(from_env)

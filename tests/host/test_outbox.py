@@ -109,7 +109,7 @@ def test_adapter_exception_does_not_block_other_platforms(kit: HostKit) -> None:
                     recipient="public",
                     address=dumps({"platform": platform, "channel": "c"}),
                     text=f"message {n}",
-                    created_at=0.0,
+                    created_at=kit.clock.now(),
                 )
             )
     assert asyncio.run(relay.flush()) == 2
@@ -157,3 +157,30 @@ def test_a_send_longer_than_its_lease_keeps_the_row_from_a_second_relay(
     asyncio.run(race())
     assert len(slow.sent) == 1 and other.sent == []
     assert [r.status for r in kit.outbox()] == ["sent"]
+
+
+def test_a_platform_down_for_hours_delays_messages_but_loses_none(kit: HostKit) -> None:
+    """Backoff is capped at 15 minutes and a passing failure never gives up early: a
+    ten-hour outage (40+ attempts) ends with everything sent."""
+    kit.say("alice", "#bst new size=10x10")
+    kit.adapter.fail_for = lambda _address: DeliveryError("503 Service Unavailable")
+    for _ in range(10 * 4):
+        kit.clock.advance(900)
+        kit.flush()
+    (row,) = kit.outbox()
+    assert (row.status, row.attempts > 20) == ("pending", True)
+    kit.adapter.fail_for = None
+    kit.clock.advance(900)
+    kit.flush()
+    assert [r.status for r in kit.outbox()] == ["sent"]
+
+
+def test_a_message_failing_for_days_is_given_up_at_last(kit: HostKit) -> None:
+    from bot.host.outbox import GIVE_UP_SECONDS
+
+    kit.say("alice", "#bst new size=10x10")
+    kit.adapter.fail_for = lambda _address: DeliveryError("503 Service Unavailable")
+    kit.flush()
+    kit.clock.advance(GIVE_UP_SECONDS)
+    kit.flush()
+    assert [r.status for r in kit.outbox()] == ["undeliverable"]

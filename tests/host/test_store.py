@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import inspect, text
 from sqlmodel import SQLModel, select
 
-from bot.store import DatabaseCursors, InboundRow, OrderRow, OutboxRow, Store
+from bot.store import DatabaseCursors, GameRow, InboundRow, OrderRow, OutboxRow, Store
 from bot.wiring import sqlite_url
 
 POSTGRES = os.environ.get("BST_TEST_POSTGRES_URL", "")
@@ -174,3 +174,31 @@ def test_migration_3_keeps_every_order_and_the_standing_ones_postgres() -> None:
     SQLModel.metadata.drop_all(store.engine)
     store.dispose()
     _check_migration_3(POSTGRES)
+
+
+@pytest.mark.skipif(not POSTGRES, reason="set BST_TEST_POSTGRES_URL to run against PostgreSQL")
+def test_a_command_holds_its_game_until_it_commits_postgres() -> None:
+    """On PostgreSQL a resolution may run in another process while a batch of commands
+    does: the game a command read stays locked until its transaction ends, so the turn
+    cannot close between an order being checked and being written."""
+    import psycopg
+
+    store = Store(POSTGRES, auto_migrate=False)
+    SQLModel.metadata.drop_all(store.engine)
+    store.migrate()
+    with store.transaction() as tx:
+        tx.session.add(
+            GameRow(kind="bst", platform="p", channel="c", creator="p:u", options="{}", seed=1,
+                    phase="battle", turn=1, turn_seconds=60.0, deadline=0.0, state="{}",
+                    created_at=0.0)
+        )  # fmt: skip
+    plain = POSTGRES.replace("postgresql+psycopg://", "postgresql://")
+    with store.transaction() as tx:
+        assert tx.peek_game_in("p", "c") is not None
+        with psycopg.connect(plain) as other:
+            with pytest.raises(psycopg.errors.LockNotAvailable):
+                other.execute("SELECT id FROM games WHERE channel = 'c' FOR UPDATE NOWAIT")
+            other.rollback()
+    with psycopg.connect(plain) as other:  # committed: free again
+        other.execute("SELECT id FROM games WHERE channel = 'c' FOR UPDATE NOWAIT")
+    store.dispose()
