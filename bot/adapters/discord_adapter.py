@@ -688,10 +688,12 @@ class DiscordAdapter:
         """Hand over every ``#bst`` channel message and every DM newer than its cursor.
 
         Oldest first; each cursor advances after each handled message, and past
-        ignored ones at the end. An error reading one channel (deleted, no
-        access) is logged and skipped; a failure of ``on_inbound`` stops that
-        channel and is raised at the end, so the host does not resolve a turn
-        believing it has every order.
+        ignored ones at the end. A channel that cannot be read for good (deleted,
+        no access: 403, 404) is logged and skipped; any other failure (Discord
+        down, rate limited, the network, ``on_inbound``) stops that channel, the
+        others go on, and the first is raised at the end, so the host does not
+        resolve a turn believing it has every order (it waits a while, then asks
+        again: see TurnClock.resolve_due).
         """
         count = 0
         failure: BaseException | None = None
@@ -705,7 +707,7 @@ class DiscordAdapter:
                 count += await self._catch_up_channel(
                     cursors, key, int(ident), int(value), on_inbound
                 )
-            except discord.HTTPException as error:
+            except (discord.Forbidden, discord.NotFound) as error:
                 log.warning(
                     "catch-up of %s skipped: Discord answered %s (code %s)",
                     key,

@@ -166,3 +166,19 @@ async def test_on_ready_catches_up(adapter, inbox, fake_discord, cursors):
     adapter.client.dispatch("ready")
     await settle(lambda: inbox.items)
     assert inbox.items[0].text == "pass"
+
+
+async def test_catch_up_while_discord_is_down_is_raised_after_the_other_channels(
+    adapter, inbox, fake_discord, cursors
+):
+    """A 5xx is not a channel gone: the host must know it has not got every order."""
+    await cursors.set("discord", "channel:42", "1")
+    for _ in range(6):  # discord.py retries a 5xx a few times itself
+        fake_discord.fail_next(
+            "GET", r"/channels/42/messages", 503, {"message": "Service Unavailable", "code": 0}
+        )
+    await cursors.set("discord", f"dm:{DM_CHANNEL_ID}", "1")
+    fake_discord.add_history(DM_CHANNEL_ID, "board", author=user_payload())
+    with pytest.raises(discord.DiscordServerError):
+        await adapter.fetch_since(cursors, inbox)
+    assert [i.text for i in inbox.items] == ["board"]  # the DM channel was still read
