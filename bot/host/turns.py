@@ -26,6 +26,7 @@ from typing import Any
 from bot.games.base import get_game
 from bot.host import posts
 from bot.host.clock import Clock
+from bot.host.collector import collector_paused
 from bot.host.commands import Commands
 from bot.host.seeds import seeded
 from bot.store import Store, dumps, loads
@@ -142,7 +143,9 @@ class TurnClock:
                     continue
                 orders[key] = game.decode_order(data)
                 records.append({"player": key, **data})
-            resolution = game.resolve(state, orders, seeded(game_row.seed, "turn", expected_turn))
+            with collector_paused():
+                rng = seeded(game_row.seed, "turn", expected_turn)
+                resolution = game.resolve(state, orders, rng)
             finished = game.outcome(resolution.state) is not None
             game_row.state = dumps(game.encode_state(resolution.state))
             if not finished:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
 from host_fakes import HostKit
 
 from bot.host.clock import VirtualClock
@@ -246,3 +247,25 @@ def test_the_alarm_is_armed_for_the_next_deadline_and_never_for_one_past(kit: Ho
     kit.clock.set(t0 + TURN + 1)
     kit.host._arm_deadline()
     assert len(scheduler.jobs) == 1
+
+
+def test_the_collector_is_paused_while_a_turn_resolves_and_on_again_after(
+    kit: HostKit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from bot.games.bst import rules
+
+    seen: list[bool] = []
+    real_resolve = rules.BstGame.resolve
+
+    def resolve(self, state, orders, rng):  # type: ignore[no-untyped-def]
+        seen.append(gc.isenabled())
+        return real_resolve(self, state, orders, rng)
+
+    monkeypatch.setattr(rules.BstGame, "resolve", resolve)
+    t0 = started(kit)
+    assert gc.isenabled()
+    kit.clock.set(t0 + TURN)
+    assert kit.tick() == 1
+    assert seen == [False] and gc.isenabled()

@@ -17,7 +17,6 @@ captain name, then id, then ship index).
 
 from __future__ import annotations
 
-import gc
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -303,16 +302,8 @@ class BstGame:
     ) -> Resolution[BstState]:
         if state.phase is not Phase.BATTLE:
             raise IllegalOrderError("there is no turn to resolve: the battle is not on")
-        # A big turn allocates ~100k small objects next to a state of millions: the cyclic
-        # collector's full passes would then cost more than the turn itself, and nothing
-        # made here forms a cycle. Results do not depend on it.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            return _Turn(state, orders, rng).resolve()
-        finally:
-            if collecting:
-                gc.enable()
+        # (The host runs this with the cyclic collector paused: see bot/host/collector.py.)
+        return _Turn(state, orders, rng).resolve()
 
     def remove(self, state: BstState, player: PlayerId) -> Resolution[BstState]:
         captain = state.captain(player)
