@@ -54,7 +54,8 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         return _fail(str(error))
     store = Store(url, auto_migrate=False)
     done = store.migrate()
-    print("migrated: " + ", ".join(done) if done else "the database is up to date")
+    where = redacted_url(url)
+    print(f"{where}: migrated " + ", ".join(done) if done else f"{where}: up to date")
     return 0
 
 
@@ -88,15 +89,18 @@ def cmd_export(args: argparse.Namespace) -> int:
         return _fail(str(error))
     import bot.games.bst  # noqa: F401  (registers the game)
 
-    store = Store(url)
     try:
         game_id = int(str(args.game).lstrip("#"))
     except ValueError:
         return _fail(f"expected a game number such as 3, got {args.game!r}")
+    where = redacted_url(url)
+    if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).exists():
+        return _fail(f"no database at {where}: name yours with --config (its [database] url)")
+    store = Store(url)
     try:
         record = game_record(store, game_id)
     except RecordError as error:
-        return _fail(str(error))
+        return _fail(f"{error} in {where}")
     text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
@@ -104,6 +108,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -150,51 +159,84 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    run = sub.add_parser("run", help="run the bot (Discord/X from config; the console if none)")
+    run = sub.add_parser(
+        "run",
+        help="run the bot (Discord/X from config; the console if none)",
+        description="run the bot (Discord/X from config; the console if none)",
+    )
     run.add_argument("--config", help="config file (default: ./config.toml if present)")
     run.set_defaults(func=cmd_run)
 
-    demo = sub.add_parser("demo", help="play a whole game with simulated captains, no tokens")
+    demo = sub.add_parser(
+        "demo",
+        help="play a whole game with simulated captains, no tokens",
+        description="play a whole game with simulated captains, no tokens",
+    )
     demo.add_argument("--players", type=int, default=12, help="captains (default 12)")
     demo.add_argument("--size", default="20", help="board size, N or RxC (default 20)")
     demo.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     demo.add_argument("--turn", default="8h", help="turn length (default 8h)")
     demo.add_argument("--out", default="bst-demo", help="output folder (default ./bst-demo)")
-    demo.add_argument("--follow", default=None, help="captain whose DMs are written")
+    demo.add_argument(
+        "--follow", default=None, help="captain whose DMs are written (default: the first)"
+    )
     demo.set_defaults(func=cmd_demo)
 
-    play = sub.add_parser("play", help="play by hand in the terminal, speaking as any captain")
+    play = sub.add_parser(
+        "play",
+        help="play by hand in the terminal, speaking as any captain",
+        description="play by hand in the terminal, speaking as any captain",
+    )
     play.add_argument("--size", default="10", help="board size (default 10)")
     play.add_argument("--out", default="bst-console", help="folder for images")
     play.add_argument("--database", default=None, help="SQLite file (default: a fresh one)")
     play.set_defaults(func=cmd_play)
 
-    script = sub.add_parser("script", help="play a script file and write the game record")
-    script.add_argument("file")
+    script = sub.add_parser(
+        "script",
+        help="play a script file and write the game record",
+        description="play a script file and write the game record",
+    )
+    script.add_argument("file", help="the script (see the README: @game, NAME public: TEXT, …)")
     script.add_argument("--record", help="write the record JSON here")
     script.add_argument("--out", help="folder for images and videos (default: a temp folder)")
     script.set_defaults(func=cmd_script)
 
-    export = sub.add_parser("export", help="write the record of a game as JSON")
+    export = sub.add_parser(
+        "export",
+        help="write the record of a game as JSON",
+        description="write the record of a game as JSON",
+    )
     export.add_argument("game", help="game number")
     export.add_argument("--out", help="file (default: standard output)")
     export.add_argument("--config", help="config file (for the database URL)")
     export.set_defaults(func=cmd_export)
 
-    check = sub.add_parser("check-config", help="check a config file")
-    check.add_argument("file")
+    check = sub.add_parser(
+        "check-config", help="check a config file", description="check a config file"
+    )
+    check.add_argument("file", help="the config file, e.g. config.toml")
     check.set_defaults(func=cmd_check_config)
 
-    migrate = sub.add_parser("migrate", help="create or upgrade the database schema")
+    migrate = sub.add_parser(
+        "migrate",
+        help="create or upgrade the database schema",
+        description="create or upgrade the database schema",
+    )
     migrate.add_argument("--config", help="config file (for the database URL)")
     migrate.set_defaults(func=cmd_migrate)
 
-    discord = sub.add_parser("discord", help="Discord tools")
+    discord = sub.add_parser("discord", help="Discord tools", description="Discord tools")
     discord_sub = discord.add_subparsers(dest="discord_command", metavar="ACTION")
-    sync = discord_sub.add_parser("sync", help="register the /bst slash commands with Discord")
+    sync = discord_sub.add_parser(
+        "sync",
+        help="register the /bst slash commands with Discord",
+        description="register the /bst slash commands with Discord",
+    )
     sync.add_argument("--guild", type=int, default=None, help="only this server (instant)")
     sync.add_argument("--config", help="config file")
     sync.set_defaults(func=cmd_discord_sync)
+    discord.set_defaults(func=lambda _args: _usage(discord))
     return parser
 
 

@@ -245,7 +245,23 @@ def parse_config(data: Mapping[str, Any], source: str) -> Config:
         sections[name] = cls(**values)
     config = Config(**sections, source=source)
     _check_urls(config)
+    _check_shards(config)
     return config
+
+
+def _check_shards(config: Config) -> None:
+    discord = config.discord
+    if not discord.shard_ids:
+        return
+    where = f"{config.source}: [discord] shard_ids"
+    if discord.shard_count == 0:
+        raise ConfigError(f"{where}: needs shard_count (e.g. shard_count = 2, shard_ids = [0])")
+    wrong = [n for n in discord.shard_ids if n >= discord.shard_count]
+    if wrong:
+        raise ConfigError(
+            f"{where}: shard ids run from 0 to {discord.shard_count - 1} "
+            f"(shard_count = {discord.shard_count}), got {wrong}"
+        )
 
 
 def _check_urls(config: Config) -> None:
@@ -269,6 +285,12 @@ def load_config(path: str | Path | None) -> Config:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file (copy config.example.toml to start)") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: a folder, not a config file (e.g. config.toml)") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text (save the config as UTF-8)") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read ({error.strerror})") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
     return parse_config(data, str(path))

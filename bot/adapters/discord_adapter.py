@@ -942,16 +942,16 @@ async def sync_commands(
     try:
         try:
             await client.login(token)
+            guild = discord.Object(id=guild_id) if guild_id else None
+            if guild is not None:
+                tree.copy_global_to(guild=guild)
+            synced = await tree.sync(guild=guild)
         except discord.LoginFailure:
             raise DeliveryError(
                 "Discord refused the token (check DISCORD_TOKEN)", permanent=True
             ) from None
-        guild = discord.Object(id=guild_id) if guild_id else None
-        if guild is not None:
-            tree.copy_global_to(guild=guild)
-        try:
-            synced = await tree.sync(guild=guild)
-        except discord.HTTPException as error:
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            # (A network failure reads "network error talking to Discord: …".)
             raise delivery_error(error) from error
         return [command.name for command in synced]
     finally:

@@ -13,6 +13,7 @@ import asyncio
 import json
 import random
 import re
+import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from bot.adapters.files_adapter import PLATFORM, FilesAdapter
 from bot.cli.demo_captains import SimulatedCaptain
 from bot.config import Config
-from bot.games.base import get_game
+from bot.games.base import GameError, get_game
 from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock, to_datetime
 from bot.host.commands import Outcome
@@ -75,10 +76,14 @@ class Demo:
         self.console = console
         self.out = Path(args.out)
         self.out.mkdir(parents=True, exist_ok=True)
-        for stale in ("public.txt", "demo.db", "demo.db-wal", "demo.db-shm"):
+        # What an earlier demo wrote here (and only that): a new game, a clean folder.
+        for stale in ("public.txt", "record.json", "demo.db", "demo.db-wal", "demo.db-shm"):
             (self.out / stale).unlink(missing_ok=True)
         for log in self.out.glob("dm-*.txt"):
             log.unlink()
+        for folder in [self.out / "public", *self.out.glob("dm-*")]:
+            if folder.is_dir():
+                shutil.rmtree(folder)
         self.names = captain_names(args.players)
         self.follow = args.follow or self.names[0]
         self.clock = VirtualClock(datetime(2026, 1, 1, tzinfo=UTC).timestamp())
@@ -115,12 +120,14 @@ class Demo:
             assert row is not None and row.id is not None
             return row, {p.name: p.key for p in tx.players(row.id)}
 
+    def host_said(self) -> str:
+        """The host's last answer to the demo's host (why it refused, say)."""
+        with self.store.transaction() as tx:
+            rows = [r for r in tx.outbox() if r.recipient == f"{PLATFORM}:id-host"]
+        return rows[-1].text if rows else "no reason given"
+
     async def run(self) -> int:
         args = self.args
-        if args.players < 2:
-            self.console.print("[red]bst demo: --players must be at least 2[/red]")
-            return 2
-        parse_duration(args.turn)
         size = args.size
         outcome = await self.say(
             "host",
@@ -129,7 +136,7 @@ class Demo:
         )
         if outcome is not Outcome.HANDLED:
             self.console.print(
-                f"[red]bst demo: the host refused the game options (size={size}, turn={args.turn})[/red]"
+                f"[red]bst demo: the host refused the game: {self.host_said()}[/red]"
             )
             return 2
         row, _ = self.game()
@@ -143,7 +150,12 @@ class Demo:
             placed = await self.say(name, self.captains[name].placement(rows, cols), public=False)
             if placed is not Outcome.HANDLED:
                 await self.say(name, "random", public=False)  # someone was there first
-        await self.say("host", "start", public=True)
+        if await self.say("host", "start", public=True) is not Outcome.HANDLED:
+            self.console.print(
+                f"[red]bst demo: the battle could not start: {self.host_said()} "
+                "(try fewer --players or a bigger --size)[/red]"
+            )
+            return 2
         await self.host.relay.flush()
         with Progress(
             TextColumn("[bold blue]#bst demo"),
@@ -202,18 +214,38 @@ class Demo:
         self.console.print(
             f"  public posts  {self.out / 'public.txt'} ({len(maps)} maps in public/)"
         )
-        self.console.print(f"  {self.follow}'s DMs  {self.out / f'dm-{self.follow}.txt'}")
+        self.console.print(
+            f"  DMs           {self.out / f'dm-{self.follow}.txt'} ({self.follow}'s, boards in "
+            f"dm-{self.follow}/)"
+        )
         for video in videos:
             self.console.print(f"  replay        {video}")
         self.console.print(f"  record        {record_path}")
 
 
+def demo_args_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the demo's options, checked before any file is touched."""
+    if args.players < 2:
+        return f"--players must be at least 2 (e.g. --players 12), got {args.players}"
+    try:
+        parse_duration(args.turn)
+    except GameError as error:
+        return f"--turn: {error.message}"
+    try:
+        get_game("bst").new_game({"size": args.size, "turn": args.turn})
+    except GameError as error:
+        return f"--size {args.size!r}: {error.message} (e.g. --size 20 or --size 12x16)"
+    names = captain_names(args.players)
+    if args.follow is not None and args.follow not in names:
+        shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
+        return f"--follow {args.follow!r} is not a captain; captains are {shown}"
+    return None
+
+
 def run_demo(args: argparse.Namespace) -> int:
     console = Console()
-    demo = Demo(args, console)
-    if demo.follow not in demo.names:
-        console.print(
-            f"[red]bst demo: --follow {demo.follow!r} is not a captain; captains are {', '.join(demo.names)}[/red]"
-        )
+    problem = demo_args_problem(args)
+    if problem is not None:
+        console.print(f"[red]bst demo: {problem}[/red]")
         return 2
-    return asyncio.run(demo.run())
+    return asyncio.run(Demo(args, console).run())

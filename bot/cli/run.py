@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from bot.config import REQUIRED_SECRETS, Config, ConfigError, secret
 from bot.host.clock import RealClock
-from bot.host.messages import ChatAdapter
+from bot.host.messages import ChatAdapter, DeliveryError
 from bot.logs import configure_logging
 from bot.store import DatabaseCursors, Store
 from bot.wiring import build_host
@@ -122,7 +122,11 @@ def sync_discord(config: Config, guild: int | None) -> int:
     except (ConfigError, ValueError) as error:
         print(f"bst: {error}", file=sys.stderr)
         return 2
-    names = asyncio.run(sync_commands(token, application_id, guild))
+    try:
+        names = asyncio.run(sync_commands(token, application_id, guild))
+    except DeliveryError as error:
+        print(f"bst: could not register /bst: {error}", file=sys.stderr)
+        return 1
     where = f"server {guild}" if guild else "every server (may take up to an hour)"
     print(f"registered /bst ({', '.join(names)}) for {where}")
     return 0

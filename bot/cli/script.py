@@ -99,9 +99,13 @@ async def run_script(
     if record_path is not None:
         record = run.record()
         if record is None:
+            why = (
+                "its `@game` line was refused: see the reply above"
+                if any(line.action == "game" for line in lines)
+                else "it has no `@game` line, e.g. `@game bst size=10x10`"
+            )
             raise ScriptError(
-                f"{path}: the script opened no game (its `@game` line is missing or was "
-                "refused: see the reply above), so there is no record to write"
+                f"{path}: the script opened no game ({why}), so there is no record to write"
             )
         record_path.parent.mkdir(parents=True, exist_ok=True)
         record_path.write_text(

@@ -61,6 +61,8 @@ def test_example_config_is_valid() -> None:
         ("[games]\nadmins = [1, 2]\n", "[games] admins: expected a list of strs"),
         ('[games]\nadmins = ["80351110224678912"]\n', 'expected "platform:user_id" entries'),
         ("[render]\nmax_avatar_bytes = 5000000\n", "max_avatar_bytes: at most 1000000"),
+        ("[discord]\nshard_count = 2\nshard_ids = [5]\n", "shard ids run from 0 to 1"),
+        ("[discord]\nshard_ids = [0]\n", "shard_ids: needs shard_count"),
         (
             '[database]\nurl_env = "BST_TEST_NO_SUCH_VARIABLE"\n',
             "[database] url_env = 'BST_TEST_NO_SUCH_VARIABLE': environment variable not set",
@@ -88,6 +90,15 @@ def test_enabled_platform_secret_is_named_never_printed(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "X_API_SECRET" in result.stderr
     assert "sekrit-value-123" not in result.stderr + result.stdout
+
+
+def test_a_config_that_is_no_text_file_exits_2_saying_so(tmp_path: Path) -> None:
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe")
+    for path, expected in ((binary, "not UTF-8 text"), (tmp_path, "a folder, not a config")):
+        result = bst("check-config", str(path))
+        assert result.returncode == 2 and expected in result.stderr, result.stderr
+        assert "unexpected error" not in result.stderr
 
 
 @pytest.mark.parametrize("from_env", [False, True])
@@ -214,3 +225,31 @@ def test_the_logs_mask_a_database_password(monkeypatch: pytest.MonkeyPatch) -> N
     from_env = parse_config({"database": {"url_env": "DATABASE_URL"}}, "c")
     assert "in-file-pw" in _secret_values(from_file)
     assert "from-env-pw" in _secret_values(from_env)
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        (["--players", "0"], "--players must be at least 2"),
+        (["--turn", "8x"], "--turn: expected a duration"),
+        (["--size", "3"], "--size '3': size: rows must be from 4"),
+        (["--follow", "nobody"], "--follow 'nobody' is not a captain"),
+    ],
+)
+def test_demo_refuses_bad_options_before_touching_its_folder(
+    tmp_path: Path, options: list[str], expected: str
+) -> None:
+    out = tmp_path / "demo"
+    out.mkdir()
+    (out / "public.txt").write_text("an earlier demo's log")
+    result = bst("demo", "--out", str(out), *options, cwd=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert expected in " ".join((result.stdout + result.stderr).split())
+    assert "unexpected error" not in result.stdout + result.stderr
+    assert (out / "public.txt").read_text() == "an earlier demo's log"
+
+
+def test_discord_alone_shows_its_own_help() -> None:
+    result = bst("discord")
+    assert result.returncode == 2
+    assert "usage: bst discord" in result.stdout and "sync" in result.stdout
