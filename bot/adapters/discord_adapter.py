@@ -425,6 +425,7 @@ class DiscordAdapter:
         self._config = config
         self.__token = token  # name-mangled and never formatted into text
         self._cursors = cursors
+        self._watched: set[str] = set()  # cursor keys known to exist (see _watch)
         self._admins = tuple(admins)
         self._http_base = http
         self._client: discord.Client | None = None
@@ -540,6 +541,8 @@ class DiscordAdapter:
         inbound = self._inbound_from_interaction(interaction, route.kind, text)
         try:
             await self._handler()(inbound)
+            if self._config.message_content and inbound.channel:
+                await self._watch(f"channel:{inbound.channel}", interaction.id)
         except Exception:
             log.exception("the host failed on interaction %s", interaction.id)
             if pending.deferred and not pending.consumed:
@@ -643,6 +646,18 @@ class DiscordAdapter:
             return
         key = f"{'dm' if is_dm else 'channel'}:{message.channel.id}"
         await self._advance_cursor(self._cursors, key, message.id)
+
+    async def _watch(self, key: str, message_id: int) -> None:
+        """Start catching up ``key`` (a channel or DM) from ``message_id`` if nothing does
+        yet: a channel played only by slash commands, or a DM the bot opened with a
+        board, would otherwise have no cursor, and what a captain typed there while the
+        bot was away would never be read."""
+        if key in self._watched:
+            return
+        async with self._cursor_lock:
+            if await self._cursors.get(PLATFORM, key) is None:
+                await self._cursors.set(PLATFORM, key, str(message_id))
+        self._watched.add(key)
 
     async def _advance_cursor(self, cursors: CursorStore, key: str, message_id: int) -> None:
         """Move a cursor forward only: live messages and a catch-up may interleave."""
@@ -889,6 +904,10 @@ class DiscordAdapter:
                 kwargs["files"] = _files(attachments)
             message = await channel.send(content=chunk or None, **kwargs)
             message_id = str(message.id)
+        if address.is_dm:
+            # A captain's first DM to the bot is often an answer to this one.
+            with contextlib.suppress(Exception):  # a cursor store hiccup must not fail a send
+                await self._watch(f"dm:{message.channel.id}", message.id)
         return message_id
 
 

@@ -8,7 +8,7 @@ import discord
 import pytest
 from discord_fake import BOT_USER, CHANNEL_ID, DM_CHANNEL_ID, GUILD_ID, USER_ID, user_payload
 
-from bot.host.messages import InboundKind
+from bot.host.messages import Address, InboundKind, Outbound
 
 
 async def settle(condition, timeout: float = 2.0) -> None:
@@ -182,3 +182,30 @@ async def test_catch_up_while_discord_is_down_is_raised_after_the_other_channels
     with pytest.raises(discord.DiscordServerError):
         await adapter.fetch_since(cursors, inbox)
     assert [i.text for i in inbox.items] == ["board"]  # the DM channel was still read
+
+
+async def test_a_dm_the_bot_opened_is_watched_so_a_reply_sent_while_away_is_read(
+    adapter, inbox, fake_discord, cursors
+):
+    board = Address("discord", str(CHANNEL_ID), user_id=str(USER_ID), user_name="ahab")
+    await adapter.send(board, Outbound("Your board after turn 3.", key="outbox-9"))
+    assert ("discord", f"dm:{DM_CHANNEL_ID}") in cursors.values
+    # The captain answers while the bot is away: the catch-up finds it.
+    fake_discord.add_history(DM_CHANNEL_ID, "move cruiser at G7 3 up", author=user_payload())
+    assert await adapter.fetch_since(cursors, inbox) == 1
+    assert [i.text for i in inbox.items] == ["move cruiser at G7 3 up"]
+
+
+async def test_a_channel_played_by_slash_commands_is_watched_for_typed_orders(
+    make_adapter, inbox, fake_discord, cursors, payload_factory
+):
+    adapter = make_adapter(message_content=True)
+    await adapter.login(inbox)
+    try:
+        interaction_id = fake_discord.snowflake()
+        payload = payload_factory("join", interaction_id=interaction_id)
+        interaction = discord.Interaction(data=payload, state=adapter.client._connection)
+        await adapter.tree._call(interaction)
+        assert cursors.values[("discord", f"channel:{CHANNEL_ID}")] == str(interaction_id)
+    finally:
+        await adapter.stop()
