@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.games.bst.cells import row_label
 from bot.games.bst.options import KNOWN_KEYS
 from bot.host.messages import InboundKind
 
@@ -119,7 +120,7 @@ def cell_suggestions(typed: str, *, columns: int = 20, limit: int = 25) -> list[
         return []
     letters, digits = match.group(1).upper(), match.group(2)
     if not letters:
-        return [f"{chr(ord('A') + row)}1" for row in range(min(limit, 26))]
+        return [f"{row_label(row)}1" for row in range(min(limit, 26))]
     if not digits:
         return [f"{letters}{column}" for column in range(1, min(columns, limit) + 1)]
     if int(digits) == 0:
