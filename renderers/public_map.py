@@ -27,7 +27,7 @@ from renderers.style import RGB
 MAX_WIDTH = 1600
 MAX_BOARD_HEIGHT = 1800
 MIN_WIDTH = 760
-MIN_CELL = 28
+MIN_CELL = 20  # the smallest cell that still shows an avatar and a wreck's owner (rules §6)
 MAX_CELL = 64
 TARGET_BOARD = 800
 PAD = 20

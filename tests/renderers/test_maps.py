@@ -240,3 +240,24 @@ def test_relative_deadline(minutes: float, expected: str) -> None:
     from datetime import timedelta
 
     assert format_relative(NOW + timedelta(minutes=minutes), NOW) == expected
+
+
+def test_6_a_70_column_board_still_draws_each_shooters_avatar() -> None:
+    """Rules §6 want avatars on shots and owners on wrecks; markers only where cells get
+    too small for them (past ~76 columns in a 1600-pixel map)."""
+    view = dataclasses.replace(
+        small_public(),
+        rows=70,
+        cols=70,
+        shots=(ShotView("u-carol", "Carol Danvers", cell("AB40"), False),),
+    )
+    magenta = (255, 0, 255)
+    avatar = Image.new("RGB", (64, 64), magenta)
+    image = decode(
+        render_public_map(
+            view, title=TITLE, deadline=DEADLINE, now=NOW, avatars={"u-carol": avatar}
+        )
+    )
+    assert magenta in {
+        image.getpixel((x, y)) for x in range(image.width) for y in range(0, image.height, 2)
+    }
