@@ -117,4 +117,4 @@ class ConsoleAdapter(LocalAdapter):
 
     async def withdraw(self, address: Address) -> None:
         """As Discord would: the public message that gave a secret away is taken down."""
-        self.write(f"[public] (message {address.reply_to} removed: it gave a ship away)")
+        self.write("[public] (that message was removed: it gave a ship away)")
