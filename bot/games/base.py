@@ -153,6 +153,12 @@ class Game(Protocol[StateT, OrderT]):
     name: str
     """The registry name (``bst``)."""
 
+    tag: str
+    """The hashtag players write and the host's posts carry (``#bst``)."""
+
+    battle_hint: str
+    """One line on how to play a turn, for the announcement that the battle begins."""
+
     def new_game(self, options: Mapping[str, str]) -> StateT:
         """A game in setup with the given options (raises OptionError)."""
         ...

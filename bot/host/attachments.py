@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.games.base import get_game
+from bot.host import posts
 from bot.host.avatar_cache import AvatarCache
 from bot.host.messages import Attachment, AttachmentKind
 from bot.store import GameRow, OutboxRow, Store, loads
@@ -70,7 +71,7 @@ class AttachmentRenderer:
         game = get_game(game_row.kind)
         state = game.decode_state(loads(state_json))
         options = {
-            "title": spec.get("title", f"#bst game {game_row.id}"),
+            "title": spec.get("title", posts.title(game_row)),
             "deadline": _when(spec.get("deadline")),
             "now": _when(spec.get("now")),
         }
@@ -98,14 +99,14 @@ class AttachmentRenderer:
         final = game.reveal(game.decode_state(loads(game_row.state)))
         if not frames or frames[-1].board != final:
             frames.append(ReplayFrame(board=final, label="The end"))
-        replay = render_replay(frames, title=f"#bst game {game_row.id}", gif=self.replay_gif)
+        replay = render_replay(frames, title=posts.title(game_row), gif=self.replay_gif)
         result = [
             Attachment(
                 AttachmentKind.VIDEO,
                 f"game{game_row.id}-replay.mp4",
                 replay.mp4,
                 "video/mp4",
-                f"Replay of #bst game {game_row.id}",
+                f"Replay of {posts.title(game_row)}",
             )
         ]
         if self.replay_gif:
@@ -115,7 +116,7 @@ class AttachmentRenderer:
                     f"game{game_row.id}-replay.gif",
                     replay.gif,
                     "image/gif",
-                    f"Replay of #bst game {game_row.id} (animated)",
+                    f"Replay of {posts.title(game_row)} (animated)",
                 )
             )
         return result

@@ -452,7 +452,7 @@ class Commands:
         size = f"{board.get('rows')}×{board.get('cols')}" if board else ""
         settings = ", ".join(f"{k} {v}" for k, v in canonical.items() if v not in ("none", ""))
         text = (
-            f"#bst game {game_row.id} is open on a board of {size} ({settings}). "
+            f"{posts.title(game_row)} is open on a board of {size} ({settings}). "
             "Captains: send `join` here, then your fleet by DM, e.g. "
             "`sub: A2, carrier: C1-C5` or `random`. "
             f"The host starts the battle with `start`."

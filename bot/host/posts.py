@@ -13,7 +13,7 @@ import json.encoder
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.base import Game, Resolution
+from bot.games.base import Game, Resolution, get_game
 from bot.games.duration import humanize
 from bot.host.clock import format_utc
 from bot.host.seeds import seeded
@@ -183,15 +183,16 @@ def announce(tx: Tx, game_row: GameRow, *, kind: str, text: str, now: float) -> 
     )
 
 
-def _title(game_row: GameRow) -> str:
-    return f"#bst game {game_row.id}"
+def title(game_row: GameRow | GameSnapshot) -> str:
+    """How the host names a game in its posts: ``#bst game 12``."""
+    return f"{get_game(game_row.kind).tag} game {game_row.id}"
 
 
 def _render(kind: str, game_row: GameRow, turn: int, now: float, **extra: Any) -> dict[str, Any]:
     return {
         "kind": kind,
         "turn": turn,
-        "title": _title(game_row),
+        "title": title(game_row),
         "deadline": game_row.deadline,
         "now": now,
         **extra,
@@ -199,7 +200,7 @@ def _render(kind: str, game_row: GameRow, turn: int, now: float, **extra: Any) -
 
 
 def status_text(game: Game[Any, Any], game_row: GameRow, state: Any, now: float) -> str:
-    lines = [f"{_title(game_row)}: {game_row.phase}"]
+    lines = [f"{title(game_row)}: {game_row.phase}"]
     if game_row.phase == "battle":
         lines[0] += f", turn {game_row.turn}"
     if game_row.paused_remaining is not None:
@@ -307,10 +308,9 @@ def start_battle(
     in_battle = game.to_act(resolution.state)  # not those who left during setup
     captains = [p.name for key, p in names.items() if key in in_battle]
     text = (
-        f"{_title(game_row)}: the battle begins! {len(captains)} captains: "
+        f"{title(game_row)}: the battle begins! {len(captains)} captains: "
         f"{', '.join(captains)}. "
-        f"Turn 1 closes {format_utc(game_row.deadline)}. "
-        "Shoot in public (`#bst H14`); move or rotate by DM."
+        f"Turn 1 closes {format_utc(game_row.deadline)}. {game.battle_hint}"
     )
     _publish(tx, game, game_row, 0, resolution, text, names, now)
     if cause is not None:
@@ -353,9 +353,9 @@ def _publish(
         if player is None:
             continue
         lines = [
-            f"{_title(game_row)}, after turn {turn_number}:"
+            f"{title(game_row)}, after turn {turn_number}:"
             if turn_number
-            else f"{_title(game_row)}: your fleet as the battle begins."
+            else f"{title(game_row)}: your fleet as the battle begins."
         ]
         lines += game.private_report(resolution.events, key)
         lines += told.pop(key, [])
@@ -405,7 +405,7 @@ def _finish(
         kind="replay",
         recipient="public",
         address=_address(game_row.platform, game_row.channel),
-        text=f"{_title(game_row)}: the replay of the whole battle.",
+        text=f"{title(game_row)}: the replay of the whole battle.",
         render=_render("replay", game_row, turn_number, now),
         now=now,
     )
@@ -424,7 +424,7 @@ def publish_turn(
     assert game_row.id is not None
     _store_turn(tx, game, game_row, turn_number, resolution, orders, now)
     names = _names(tx, game_row.id)
-    lines = [f"{_title(game_row)}, turn {turn_number}:"]
+    lines = [f"{title(game_row)}, turn {turn_number}:"]
     lines += game.public_report(resolution.events, _plain_names(names)) or ["No shots this turn."]
     result = result_text(game, resolution.state, names)
     if result:

@@ -74,7 +74,7 @@ class TurnClock:
                             tx,
                             game_row,
                             player,
-                            f"#bst game {game_row.id}: turn {game_row.turn} closes in "
+                            f"{posts.title(game_row)}: turn {game_row.turn} closes in "
                             f"{posts.humanize_seconds((game_row.deadline or now) - now)} and "
                             "you have no order yet (shoot in public, move or rotate by DM).",
                             kind="reminder",
@@ -180,7 +180,7 @@ class TurnClock:
             game_row,
             kind=f"setup-extended:{int(game_row.deadline)}",
             text=(
-                f"#bst game {game_row.id}: setup needs at least two captains; "
+                f"{posts.title(game_row)}: setup needs at least two captains; "
                 "it stays open for another turn. Send `join` to play."
             ),
             now=now,

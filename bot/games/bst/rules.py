@@ -84,6 +84,8 @@ class BstGame:
     """The bst rules behind the host's Game protocol."""
 
     name = "bst"
+    tag = "#bst"
+    battle_hint = "Shoot in public (`#bst H14`); move or rotate by DM."
 
     # ----------------------------------------------------------------- setup
 
