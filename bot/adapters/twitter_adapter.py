@@ -799,10 +799,32 @@ class TwitterAdapter:
                 )
             media_id = await self._upload(outbound.attachments[0], for_dm=True)
         text = outbound.text.strip()[:DM_TEXT_LIMIT] or None
+        if outbound.retry and address.user_id:
+            earlier = await self._dm_already_sent(address.user_id, text or "")
+            if earlier is not None:
+                return earlier
         response: dict[str, Any] = await self._client.create_direct_message(
             participant_id=address.user_id, text=text, media_id=media_id, user_auth=True
         )
         return str(response["data"]["dm_event_id"])
+
+    async def _dm_already_sent(self, participant_id: str, text: str) -> str | None:
+        """X DMs take no idempotency key, so a DM whose response was lost may have been
+        delivered. Before sending it again, look at the conversation: if the bot's
+        newest message there is this very text, that is it (and if it is an earlier,
+        identical one, the captain has it as the bot's last word anyway)."""
+        bot_id = await self.bot_user_id()
+        body: dict[str, Any] = await self._client.get_direct_message_events(
+            participant_id=participant_id,
+            dm_event_fields=DM_EVENT_FIELDS,
+            event_types="MessageCreate",
+            max_results=10,
+            user_auth=True,
+        )
+        for event in body.get("data") or []:  # newest first
+            if str(event.get("sender_id")) == bot_id:
+                return str(event["id"]) if event.get("text") == text else None
+        return None
 
 
 def _max_id(items: Sequence[Mapping[str, Any]]) -> str | None:

@@ -93,6 +93,9 @@ class Outbound:
     text: str
     attachments: Sequence[Attachment] = field(default_factory=tuple)
     key: str = ""
+    # An earlier attempt to send this failed, and may still have reached the platform
+    # (a lost response): an adapter with no idempotency key (X DMs) looks first.
+    retry: bool = False
 
 
 class DeliveryError(Exception):

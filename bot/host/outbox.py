@@ -137,7 +137,12 @@ class Relay:
             # A drawing failure must not stop the turn's text: send it without the image.
             log.exception("outbox %s: could not draw its attachment; sending text only", row.id)
             attachments = ()
-        outbound = Outbound(text=row.text, attachments=tuple(attachments), key=f"outbox-{row.id}")
+        outbound = Outbound(
+            text=row.text,
+            attachments=tuple(attachments),
+            key=f"outbox-{row.id}",
+            retry=row.attempts > 0,
+        )
         try:
             message_id = await adapter.send(address, outbound)
         except DeliveryError as error:

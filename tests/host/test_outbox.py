@@ -184,3 +184,17 @@ def test_a_message_failing_for_days_is_given_up_at_last(kit: HostKit) -> None:
     kit.clock.advance(GIVE_UP_SECONDS)
     kit.flush()
     assert [r.status for r in kit.outbox()] == ["undeliverable"]
+
+
+def test_a_send_after_a_failed_attempt_is_marked_as_a_retry(kit: HostKit) -> None:
+    """So an adapter without idempotency keys (X DMs) can look for a lost delivery."""
+    kit.say("alice", "#bst new size=10x10")
+    kit.adapter.fail = [DeliveryError("timeout")]
+    kit.flush()
+    kit.clock.advance(backoff(1))
+    kit.flush()
+    [(_, outbound)] = kit.adapter.sent
+    assert outbound.retry is True
+    kit.say("alice", "status")
+    kit.flush()
+    assert kit.adapter.sent[-1][1].retry is False

@@ -190,6 +190,10 @@ class FakeX:
     log: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
     failures: dict[str, list[Failure]] = field(default_factory=dict)
     closed_dms: set[str] = field(default_factory=set)
+    # "METHOD template" → how many calls X carries out but whose answer never arrives
+    lost_responses: dict[str, int] = field(default_factory=dict)
+    # the DMs the bot sent, as X keeps them (MessageCreate events of the bot)
+    sent_dm_events: list[dict[str, Any]] = field(default_factory=list)
     violations: list[str] = field(default_factory=list)
     extra_headers: dict[str, dict[str, str]] = field(default_factory=dict)
     mention_page_size: int = 100
@@ -339,6 +343,9 @@ class FakeX:
             body = {"chunk": chunk, "segment_index": fields["segment_index"]}
         handler = getattr(self, "_" + re.sub(r"\W+", "_", route).strip("_").lower())
         status, payload, *content_type = handler(request, body)
+        if self.lost_responses.get(route):
+            self.lost_responses[route] -= 1  # done on X's side, but the answer is lost
+            return self._respond(request, 503, x_error(503, "Service Unavailable", "", 130))
         return self._respond(request, status, payload, self.extra_headers.get(route), *content_type)
 
     # -- endpoints (named after "METHOD template") ---------------------------
@@ -395,6 +402,23 @@ class FakeX:
             result["includes"] = {"users": [self.users[s] for s in sorted(senders)]}
         return 200, result
 
+    def _get_2_dm_conversations_with_participant_id_dm_events(
+        self, request: web.Request, body: Any
+    ) -> tuple[int, Any]:
+        participant = request.match_info["tail"].split("/")[3]
+        theirs = [e for e in self.dm_events if e["sender_id"] == participant]
+        ours = [
+            {k: v for k, v in e.items() if k != "participant"}
+            for e in self.sent_dm_events
+            if e["participant"] == participant
+        ]
+        newest_first = sorted(theirs + ours, key=lambda e: int(e["id"]), reverse=True)
+        page = newest_first[: int(request.query.get("max_results", 100))]
+        result: dict[str, Any] = {"meta": {"result_count": len(page)}}
+        if page:
+            result["data"] = page
+        return 200, result
+
     def _post_2_tweets(self, request: web.Request, body: Any) -> tuple[int, Any]:
         if any(p["text"] == body.get("text") for p in self.posts):
             return 403, x_error(
@@ -428,6 +452,17 @@ class FakeX:
             )
         self.dms.append((participant, body))
         event_id = self.new_id()
+        self.sent_dm_events.append(
+            {
+                "id": event_id,
+                "event_type": "MessageCreate",
+                "text": body.get("text", ""),
+                "sender_id": self.bot_id,
+                "dm_conversation_id": f"{min(participant, self.bot_id)}-{max(participant, self.bot_id)}",
+                "created_at": "2026-07-26T10:06:00.000Z",
+                "participant": participant,
+            }
+        )
         return 201, {
             "data": {"dm_conversation_id": f"{self.bot_id}-{participant}", "dm_event_id": event_id}
         }

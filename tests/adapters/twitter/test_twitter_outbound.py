@@ -209,3 +209,33 @@ async def test_credentials_never_reach_logs_or_errors(fake_x, make_adapter, capl
     for value in SECRETS:
         assert value not in haystack
     assert any("X API request" in r.getMessage() for r in caplog.records)  # logging was on
+
+
+DM_ROUTE = "POST /2/dm_conversations/with/{participant_id}/messages"
+
+
+async def test_a_dm_whose_answer_was_lost_is_not_sent_twice_on_retry(fake_x, make_adapter):
+    """X DMs take no idempotency key: X may have delivered a DM whose response was lost.
+    The retry looks at the conversation first and finds it there."""
+    adapter = make_adapter()
+    board = Address("twitter", user_id=BOB)
+    fake_x.lost_responses[DM_ROUTE] = 1
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.send(board, Outbound("Turn 3: your board", key="outbox-7"))
+    assert not caught.value.permanent and len(fake_x.dms) == 1  # delivered all the same
+    again = await adapter.send(board, Outbound("Turn 3: your board", key="outbox-7", retry=True))
+    assert len(fake_x.dms) == 1
+    assert again == fake_x.sent_dm_events[0]["id"]
+    assert not fake_x.violations
+
+
+async def test_a_retried_dm_that_never_arrived_is_sent(fake_x, make_adapter):
+    adapter = make_adapter()
+    board = Address("twitter", user_id=BOB)
+    await adapter.send(board, Outbound("Turn 2: your board", key="outbox-5"))
+    fake_x.fail(DM_ROUTE, Failure(503, x_error(503, "Service Unavailable", "x", 130)))
+    with pytest.raises(DeliveryError):
+        await adapter.send(board, Outbound("Turn 3: your board", key="outbox-7"))
+    await adapter.send(board, Outbound("Turn 3: your board", key="outbox-7", retry=True))
+    assert [body["text"] for _, body in fake_x.dms] == ["Turn 2: your board", "Turn 3: your board"]
+    assert not fake_x.violations
