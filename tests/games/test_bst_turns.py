@@ -620,3 +620,22 @@ def test_captain_statuses_in_views() -> None:
         CaptainStatus.LEFT,
     ]
     assert [c.name for c in public(state).alive] == ["a", "b"]
+
+
+def test_5_3_a_late_joiner_placed_at_this_close_keeps_the_battle_going() -> None:
+    """Decision (the rules are silent): a newcomer is placed at the close, after the
+    shots, and then counts as afloat; the captain who sank the last other fleet in that
+    same turn has not won yet."""
+    state = setup(
+        {"ahab": "sub: A2\ncarrier: C1-C5", "nemo": "cruiser: F1-F3, cruiser: J8-J10"},
+        late_join="on",
+    )
+    for cell in ("C1", "C2", "C3", "C4", "A2"):
+        state = turn(state, {"nemo": cell}).state
+    state = join(state, "ishmael")
+    resolved = turn(state, {"nemo": "C5"})
+    types = [r["type"] for r in records(resolved)]
+    assert "eliminated" in types and "finished" not in types
+    assert resolved.state.phase is Phase.BATTLE
+    assert BST.outcome(resolved.state) is None
+    assert BST.to_act(resolved.state) == {pid("nemo"), pid("ishmael")}
