@@ -50,7 +50,7 @@ ELLIPSIS = "\u2026"
 def font(size: int, text: str = "") -> ImageFont.FreeTypeFont:
     """The font to draw ``text`` with at ``size`` pixels: Pillow's own when it covers the
     text (all of it ASCII), else the bundled fallback (see the module docstring)."""
-    if text and not text.isascii() and not all(ch in _DRAWABLE for ch in text):
+    if not text.isascii() and not all(ch in _DRAWABLE for ch in text):
         return _fallback_font(size)
     return _builtin_font(size)
 

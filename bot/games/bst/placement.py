@@ -211,20 +211,14 @@ def place_many_at_random(
     """Fleets for ``count`` captains, legal and apart from ``taken`` and from each other.
 
     A sparse board gets independent random fleets. A crowded one (thousands of captains)
-    is packed: the free runs of each row, in random order, are filled longest ship first,
+    is packed: the free runs of each row (or, failing that, each column), in random
+    order, are filled longest ship first,
     and the ships are dealt to captains at random, so it still fits when the fleets need
     almost the whole board. Raises PlacementError stating the capacity if they cannot fit.
     """
     free_cells = options.rows * options.cols - len(taken)
     if count * 6 <= PACKING_SHARE * free_cells:
-        occupied: dict[Cell, object] = dict(taken)
-        fleets = []
-        for _ in range(count):
-            ships = place_at_random(options, occupied, rng)
-            for ship in ships:
-                occupied.update(dict.fromkeys(ship.cells, True))
-            fleets.append(ships)
-        return fleets
+        return _one_by_one(options, taken, count, rng)
     loadouts = [rng.choice(options.loadouts.loadouts) for _ in range(count)]
     # Rows first; a board too narrow for the longest ship across (20×4 and a carrier) is
     # packed down its columns instead; failing both, captain by captain, scanning.
@@ -232,20 +226,27 @@ def place_many_at_random(
         packed = _pack(options, taken, loadouts, rng, along_rows=along_rows)
         if packed is not None:
             return packed
-    occupied = dict(taken)
-    fleets = []
     try:
-        for _ in range(count):
-            ships = place_at_random(options, occupied, rng)
-            for ship in ships:
-                occupied.update(dict.fromkeys(ship.cells, True))
-            fleets.append(ships)
+        return _one_by_one(options, taken, count, rng)
     except PlacementError:
         raise PlacementError(
             f"there is no room for {count} more fleets on {board_text(options)}: it has "
             f"{options.rows * options.cols} cells, {free_cells} free, and each fleet needs "
             f"{loadouts_text(options.loadouts.loadouts)}"
         ) from None
+
+
+def _one_by_one(
+    options: BstOptions, taken: Mapping[Cell, object], count: int, rng: random.Random
+) -> list[tuple[Ship, ...]]:
+    """Independent random fleets, each apart from ``taken`` and the ones before it."""
+    occupied: dict[Cell, object] = dict(taken)
+    fleets = []
+    for _ in range(count):
+        ships = place_at_random(options, occupied, rng)
+        for ship in ships:
+            occupied.update(dict.fromkeys(ship.cells, True))
+        fleets.append(ships)
     return fleets
 
 
