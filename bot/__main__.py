@@ -110,6 +110,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _command(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str, summary: str
+) -> argparse.ArgumentParser:
+    """A subcommand whose one-line summary is both its entry in ``bst --help`` and the
+    description at the top of its own ``--help``."""
+    return subparsers.add_parser(name, help=summary, description=summary)
+
+
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_help()
     return 2
@@ -159,19 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    run = sub.add_parser(
-        "run",
-        help="run the bot (Discord/X from config; the console if none)",
-        description="run the bot (Discord/X from config; the console if none)",
-    )
+    run = _command(sub, "run", "run the bot (Discord/X from config; the console if none)")
     run.add_argument("--config", help="config file (default: ./config.toml if present)")
     run.set_defaults(func=cmd_run)
 
-    demo = sub.add_parser(
-        "demo",
-        help="play a whole game with simulated captains, no tokens",
-        description="play a whole game with simulated captains, no tokens",
-    )
+    demo = _command(sub, "demo", "play a whole game with simulated captains, no tokens")
     demo.add_argument("--players", type=int, default=12, help="captains (default 12)")
     demo.add_argument("--size", default="20", help="board size, N or RxC (default 20)")
     demo.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
@@ -182,57 +182,35 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.set_defaults(func=cmd_demo)
 
-    play = sub.add_parser(
-        "play",
-        help="play by hand in the terminal, speaking as any captain",
-        description="play by hand in the terminal, speaking as any captain",
-    )
+    play = _command(sub, "play", "play by hand in the terminal, speaking as any captain")
     play.add_argument("--size", default="10", help="board size (default 10)")
     play.add_argument("--out", default="bst-console", help="folder for images")
     play.add_argument("--database", default=None, help="SQLite file (default: a fresh one)")
     play.set_defaults(func=cmd_play)
 
-    script = sub.add_parser(
-        "script",
-        help="play a script file and write the game record",
-        description="play a script file and write the game record",
-    )
+    script = _command(sub, "script", "play a script file and write the game record")
     script.add_argument("file", help="the script (see the README: @game, NAME public: TEXT, …)")
     script.add_argument("--record", help="write the record JSON here")
     script.add_argument("--out", help="folder for images and videos (default: a temp folder)")
     script.set_defaults(func=cmd_script)
 
-    export = sub.add_parser(
-        "export",
-        help="write the record of a game as JSON",
-        description="write the record of a game as JSON",
-    )
+    export = _command(sub, "export", "write the record of a game as JSON")
     export.add_argument("game", help="game number")
     export.add_argument("--out", help="file (default: standard output)")
     export.add_argument("--config", help="config file (for the database URL)")
     export.set_defaults(func=cmd_export)
 
-    check = sub.add_parser(
-        "check-config", help="check a config file", description="check a config file"
-    )
+    check = _command(sub, "check-config", "check a config file")
     check.add_argument("file", help="the config file, e.g. config.toml")
     check.set_defaults(func=cmd_check_config)
 
-    migrate = sub.add_parser(
-        "migrate",
-        help="create or upgrade the database schema",
-        description="create or upgrade the database schema",
-    )
+    migrate = _command(sub, "migrate", "create or upgrade the database schema")
     migrate.add_argument("--config", help="config file (for the database URL)")
     migrate.set_defaults(func=cmd_migrate)
 
-    discord = sub.add_parser("discord", help="Discord tools", description="Discord tools")
+    discord = _command(sub, "discord", "Discord tools")
     discord_sub = discord.add_subparsers(dest="discord_command", metavar="ACTION")
-    sync = discord_sub.add_parser(
-        "sync",
-        help="register the /bst slash commands with Discord",
-        description="register the /bst slash commands with Discord",
-    )
+    sync = _command(discord_sub, "sync", "register the /bst slash commands with Discord")
     sync.add_argument("--guild", type=int, default=None, help="only this server (instant)")
     sync.add_argument("--config", help="config file")
     sync.set_defaults(func=cmd_discord_sync)

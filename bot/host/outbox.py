@@ -9,8 +9,10 @@ captain who closed their DMs) is marked undeliverable without holding up
 anything else, and the game's channel gets a nudge that says nothing about the
 board. A ``withdraw:`` row removes a public message that gave a secret away
 (a move posted in the channel) through the adapter's ``withdraw``; on a
-platform without one it is marked skipped. Each send carries the row's stable key, from which adapters derive
-their idempotency nonce, so a send retried after a crash is not doubled.
+platform without one it is marked skipped. Each send carries the row's stable
+key, from which adapters derive their idempotency nonce, so a send retried after
+a crash is not doubled; a claimed row's lease is renewed while its send runs, and
+passing failures are retried for GIVE_UP_SECONDS.
 """
 
 from __future__ import annotations

@@ -224,16 +224,16 @@ assert ", ".join(f.name for f in fields(PlayerSnapshot)) == _PLAYER_COLUMNS
 _NAMED = re.compile(r":([a-z_]+)")
 
 
-def _for_postgres(sql: str) -> str:
-    """psycopg's paramstyle: ``:name`` → ``%(name)s``; reading a game to act on it locks it."""
-    return _NAMED.sub(r"%(\1)s", sql) + _POSTGRES_LOCKS.get(sql, "")
-
-
 # On PostgreSQL other transactions commit while this one runs: a command that read a game
 # must hold it until it commits, or a resolution in between would not count the order it
 # acknowledges (and a state written back would undo the resolution). On SQLite, BEGIN
 # IMMEDIATE already shuts out every other writer.
 _POSTGRES_LOCKS = {SQL_GAME_IN: " FOR UPDATE", SQL_GAMES_OF: " FOR UPDATE OF games"}
+
+
+def _for_postgres(sql: str) -> str:
+    """psycopg's paramstyle: ``:name`` → ``%(name)s``; reading a game to act on it locks it."""
+    return _NAMED.sub(r"%(\1)s", sql) + _POSTGRES_LOCKS.get(sql, "")
 
 
 _POSTGRES_SQL: dict[str, str] = {}
