@@ -4,90 +4,64 @@ SQLite by default (a file: WAL, a busy timeout, every write transaction begun
 with ``BEGIN IMMEDIATE`` so two processes serialise instead of failing on
 upgrade), PostgreSQL by URL (psycopg; game rows locked with ``FOR UPDATE``).
 
-Migrations are a documented equivalent of Alembic, small enough to read: the
-``schema_version`` table holds the versions applied, and :data:`MIGRATIONS`
-lists each version's steps in order. ``bst migrate`` applies what is missing;
-SQLite databases are migrated automatically on start.
+Schema changes are Alembic revisions (``bot/store/migrations``), run in code:
+no ``alembic.ini``. ``bst migrate`` applies what is missing; SQLite databases are
+migrated automatically on start. A database made before Alembic (a
+``schema_version`` table) is first brought to its version 3 by the old steps
+(:mod:`bot.store.migrations.legacy`), then stamped 0001, the revision that
+describes that schema, then upgraded like any other.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
-from sqlalchemy import event, inspect, text
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext, MigrationInfo
+from alembic.script import Script, ScriptDirectory
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, Engine
-from sqlmodel import Session, SQLModel, create_engine, select
+from sqlmodel import Session, create_engine
 
 from bot.store import models
-from bot.store.models import SchemaVersionRow
+from bot.store.migrations import legacy
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+# The revision whose schema is the old hand-written version 3.
+LEGACY_REVISION = "0001"
+# Tables that are no model's: Alembic's own, and the old migrations' record, left in
+# databases that had it. Autogenerate and schema comparisons leave them alone.
+UNMODELLED_TABLES = frozenset({"alembic_version", "schema_version"})
+# Any constant: two `bst migrate` on one PostgreSQL database take turns.
+_POSTGRES_MIGRATION_LOCK = 0x627374
 
 
-def _create_v1(connection: Connection) -> None:
-    SQLModel.metadata.create_all(connection)
+class SchemaTooNew(Exception):
+    """The database is at a revision this version of bst does not know."""
 
 
-# Each entry: (version, what it does, the step). Append; never edit a shipped step.
-# Until the first release, version 1 is "the tables as the models define them";
-# from the first release on, every schema change is a new step with explicit DDL.
-def _columns(connection: Connection, table: str) -> set[str]:
-    return {column["name"] for column in inspect(connection).get_columns(table)}
-
-
-def _index_standing_orders_v2(connection: Connection) -> None:
-    # A player's standing order is found on every order: without an index the lookup
-    # scans every order of the game's turn. (Only for databases made before v3, whose
-    # orders still had the `active` column; v3 replaces this index.)
-    if "active" in _columns(connection, "orders"):
-        connection.execute(
-            text(
-                "CREATE INDEX IF NOT EXISTS ix_orders_standing "
-                "ON orders (game_id, turn, player_key, active)"
-            )
-        )
-
-
-def _newest_order_stands_v3(connection: Connection) -> None:
-    # A standing order used to be the one row marked `active`, and replacing it cost an
-    # UPDATE of the old row (and of two indexes) besides the INSERT. The newest order
-    # of a player for a turn was always the active one, so the flag goes: the newest
-    # stands. One index, (game_id, turn, player_key), serves both lookups.
-    connection.execute(text("DROP INDEX IF EXISTS ix_orders_standing"))
-    connection.execute(text("DROP INDEX IF EXISTS ix_orders_game_turn"))
-    if "active" in _columns(connection, "orders"):
-        if connection.dialect.name == "sqlite":
-            # SQLite before 3.35 has no DROP COLUMN: rebuild the table (its documented way).
-            connection.execute(
-                text(
-                    "CREATE TABLE orders_v3 (id INTEGER NOT NULL, game_id INTEGER NOT NULL, "
-                    "player_key VARCHAR NOT NULL, turn INTEGER NOT NULL, "
-                    '"order" VARCHAR NOT NULL, text VARCHAR NOT NULL, '
-                    "inbound_id INTEGER NOT NULL, sent_at FLOAT NOT NULL, PRIMARY KEY (id))"
-                )
-            )
-            connection.execute(
-                text(
-                    'INSERT INTO orders_v3 SELECT id, game_id, player_key, turn, "order", '
-                    "text, inbound_id, sent_at FROM orders"
-                )
-            )
-            connection.execute(text("DROP TABLE orders"))
-            connection.execute(text("ALTER TABLE orders_v3 RENAME TO orders"))
-        else:
-            connection.execute(text("ALTER TABLE orders DROP COLUMN active"))
-    connection.execute(
-        text(
-            "CREATE INDEX IF NOT EXISTS ix_orders_turn_player ON orders (game_id, turn, player_key)"
-        )
-    )
-
-
-MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
-    (1, "create the tables", _create_v1),
-    (2, "index the standing orders", _index_standing_orders_v2),
-    (3, "the newest order stands: drop orders.active", _newest_order_stands_v3),
-]
+def _use_wal(cursor: sqlite3.Cursor) -> None:
+    # WAL mode is kept in the file: once set, there is nothing to do. Setting it needs
+    # the file to itself, and SQLite refuses at once (no busy wait) while another
+    # connection holds a write lock, as when two processes open a new database together:
+    # wait for that one to finish, as the busy timeout would.
+    if cursor.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+        return
+    give_up = time.monotonic() + 30
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError:
+            if time.monotonic() > give_up:
+                raise
+            time.sleep(0.05)
 
 
 def make_engine(url: str) -> Engine:
@@ -104,7 +78,7 @@ def make_engine(url: str) -> Engine:
             dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
             if not url.endswith(":memory:") and url != "sqlite://":
-                cursor.execute("PRAGMA journal_mode=WAL")
+                _use_wal(cursor)
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
@@ -120,35 +94,76 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def applied_versions(engine: Engine) -> set[int]:
-    with Session(engine) as session:
-        try:
-            rows = session.exec(select(SchemaVersionRow.version)).all()
-        except Exception:
-            return set()
-    return set(rows)
+def alembic_config(connection: Connection | None = None, *, url: str = "") -> Config:
+    """Alembic's configuration, built in code. ``env.py`` runs the revisions on
+    ``connection`` (in its transaction, if it has one), or else on ``url``."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("path_separator", "os")
+    # `command.revision`: files named 0003_what_it_does.py (pass rev_id="0003").
+    config.set_main_option("file_template", "%%(rev)s_%%(slug)s")
+    if url:
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    config.attributes["connection"] = connection
+    return config
+
+
+def include_object(
+    _object: Any, name: str | None, type_: str, _reflected: bool, _compare_to: Any
+) -> bool:
+    """Alembic's filter for autogenerate and comparisons: skip the unmodelled tables."""
+    return not (type_ == "table" and name in UNMODELLED_TABLES)
+
+
+def head_revision() -> str:
+    """The revision a migrated database is at (the newest revision)."""
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None, f"no revision in {MIGRATIONS / 'versions'}"
+    return head
+
+
+def current_revisions(connection: Connection) -> tuple[str, ...]:
+    return MigrationContext.configure(connection).get_current_heads()
+
+
+def _describe(step: MigrationInfo) -> str:
+    script = step.up_revision
+    what = f"{step.up_revision_id}: {script.doc if isinstance(script, Script) else ''}"
+    return f"{what} (stamped: the schema it creates is already there)" if step.is_stamp else what
 
 
 def migrate(engine: Engine) -> list[str]:
-    """Apply missing migrations; returns what was done, for the command's output."""
-    SQLModel.metadata.tables[SchemaVersionRow.__tablename__].create(engine, checkfirst=True)
-    done = []
-    have = applied_versions(engine)
-    for version, description, step in MIGRATIONS:
-        if version in have:
-            continue
-        with engine.begin() as connection:
-            step(connection)
+    """Bring the database to the head revision; returns what was done, for the
+    command's output (empty if it was up to date).
+
+    One transaction for everything (SQLite and PostgreSQL both roll DDL back): a
+    failure leaves the database as it was. On SQLite it begins ``BEGIN IMMEDIATE``,
+    so a second process starting at the same time waits, then finds nothing to do;
+    on PostgreSQL an advisory lock does the same.
+    """
+    applied: list[MigrationInfo] = []
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
             connection.execute(
-                text("INSERT INTO schema_version (version, applied_at) VALUES (:v, :t)"),
-                {"v": version, "t": time.time()},
+                text("SELECT pg_advisory_xact_lock(:key)"), {"key": _POSTGRES_MIGRATION_LOCK}
             )
-        done.append(f"{version}: {description}")
-    return done
-
-
-def latest_version() -> int:
-    return MIGRATIONS[-1][0]
+        config = alembic_config(connection)
+        config.attributes["applied"] = applied
+        scripts = ScriptDirectory.from_config(config)
+        known = {script.revision for script in scripts.walk_revisions()}
+        current = current_revisions(connection)
+        unknown = [revision for revision in current if revision not in known]
+        if unknown:
+            raise SchemaTooNew(
+                f"the database is at revision {', '.join(unknown)}, newer than this bst "
+                f"knows (its newest is {scripts.get_current_head()}): upgrade bst"
+            )
+        done: list[str] = []
+        if not current and 1 in legacy.applied_versions(connection):
+            done += legacy.bring_to_version_3(connection)
+            command.stamp(config, LEGACY_REVISION)
+        command.upgrade(config, "head")
+    return done + [_describe(step) for step in applied]
 
 
 @contextmanager
@@ -163,4 +178,4 @@ def session_scope(engine: Engine) -> Iterator[Session]:
             raise
 
 
-__all__ = ["make_engine", "migrate", "models", "session_scope"]
+__all__ = ["SchemaTooNew", "head_revision", "make_engine", "migrate", "models", "session_scope"]

@@ -25,6 +25,10 @@ class GameRow(SQLModel, table=True):
     # earlier belonged to a turn that has already resolved.
     turn_opened_at: float | None = None
     paused_remaining: float | None = None
+    # The game's timers (JSON list of {"key", "label", "deadline", "remaining"}): a
+    # running one has a deadline, a held or paused one its time left. ``deadline``
+    # above is the earliest running one, which is what the clock looks for.
+    timers: str = "[]"
     state: str  # the game's encoded state (JSON)
     created_at: float
     finished_at: float | None = None
@@ -85,14 +89,20 @@ class OrderRow(SQLModel, table=True):
 
 
 class TurnRow(SQLModel, table=True):
-    """A resolved turn: enough to replay the game. Number 0 is the close of setup."""
+    """One step of a game's history: enough to replay the game. Number 0 is the
+    close of setup; a turn that acts at once (a card played, an answer to a
+    question) has a step for each change, numbered from 0 within the turn."""
 
     __tablename__ = "turns"
-    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    __table_args__ = (UniqueConstraint("game_id", "number", "step"),)
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int
     number: int
+    step: int = 0
+    # What made the change: start | turn (the turn's orders resolved) | timer (a timer
+    # ran out) | action (an order that acts at once) | leave | kick | end.
+    cause: str = "turn"
     orders: str  # JSON list of {"player": key, ...order}
     events: str  # JSON list of event records (player ids, not names)
     state: str  # the state after this turn
@@ -132,10 +142,3 @@ class CursorRow(SQLModel, table=True):
     platform: str = Field(primary_key=True)
     key: str = Field(primary_key=True)
     value: str
-
-
-class SchemaVersionRow(SQLModel, table=True):
-    __tablename__ = "schema_version"
-
-    version: int = Field(primary_key=True)
-    applied_at: float

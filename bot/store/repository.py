@@ -732,12 +732,46 @@ class Tx:
         self.session.flush()
 
     def turns(self, game_id: int) -> list[TurnRow]:
-        query = select(TurnRow).where(TurnRow.game_id == game_id).order_by(col(TurnRow.number))
+        """The game's history: every stored step, in the order it happened."""
+        query = (
+            select(TurnRow)
+            .where(TurnRow.game_id == game_id)
+            .order_by(col(TurnRow.number), col(TurnRow.step))
+        )
         return list(self.session.exec(query).all())
 
-    def turn(self, game_id: int, number: int) -> TurnRow | None:
+    def turn(self, game_id: int, number: int, step: int | None = None) -> TurnRow | None:
+        """A stored step of turn ``number``: ``step``, or the turn's last one."""
         query = select(TurnRow).where(TurnRow.game_id == game_id, TurnRow.number == number)
+        if step is not None:
+            return self.session.exec(query.where(TurnRow.step == step)).first()
+        return self.session.exec(query.order_by(col(TurnRow.step).desc())).first()
+
+    def last_turn(self, game_id: int) -> TurnRow | None:
+        """The newest stored step of a game."""
+        query = (
+            select(TurnRow)
+            .where(TurnRow.game_id == game_id)
+            .order_by(col(TurnRow.number).desc(), col(TurnRow.step).desc())
+        )
         return self.session.exec(query).first()
+
+    def next_step(self, game_id: int, number: int) -> int:
+        """The step number the next change of turn ``number`` takes (0 for its first)."""
+        query = select(func.max(TurnRow.step)).where(
+            TurnRow.game_id == game_id, TurnRow.number == number
+        )
+        found = self.session.exec(query).first()
+        return 0 if found is None else int(found) + 1
+
+    def orders_of_turn(self, game_id: int, turn: int) -> list[OrderRow]:
+        """Every order given in a turn, oldest first (the game decides which stand)."""
+        query = (
+            select(OrderRow)
+            .where(OrderRow.game_id == game_id, OrderRow.turn == turn)
+            .order_by(col(OrderRow.id))
+        )
+        return list(self.session.exec(query).all())
 
     # --- outbox ----------------------------------------------------------
 

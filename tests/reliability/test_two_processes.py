@@ -27,6 +27,10 @@ def _reset_postgres(url: str) -> None:
     from sqlmodel import SQLModel
 
     SQLModel.metadata.drop_all(store.engine)
+    with store.engine.begin() as connection:
+        # What Alembic knows of the schema goes with it, so migrate builds it again.
+        connection.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
+        connection.exec_driver_sql("DROP TABLE IF EXISTS schema_version")
     store.migrate()
     store.dispose()
 
