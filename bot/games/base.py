@@ -1,28 +1,35 @@
 """The game protocol: what every game hosted by bst provides.
 
 A game is a pure module. It never reads the clock, never does I/O and never
-uses the global ``random``; randomness comes in as a seeded ``random.Random``.
+uses the global ``random``; randomness comes in as a seeded ``random.Random``
+and time as plain numbers (the moment an order was sent, a timer's length).
 The host owns time, storage and platforms, and talks to a game only through
-the :class:`Game` protocol below.
+the :class:`Game` protocol below. What differs between games is declared as
+data the host reads: its tag and verbs (from which every platform builds its
+commands), its timers (which deadlines run now, and for how long), its seats
+(who shares a crew), and its words (every game-specific sentence the host posts).
 
 How the protocol serves both kinds of game
 ------------------------------------------
 
-* **Simultaneous games** (bst, U-Boat Shootout): :meth:`Game.to_act` names
-  every live player. Orders are *standing*: :meth:`Game.accept` returns the
-  order to keep, a later order replaces an earlier one, and nothing happens
-  until the host's deadline falls; then :meth:`Game.resolve` receives every
-  standing order at once.
+* **Simultaneous games** (bst, U-Boat Shootout): orders are *standing*.
+  :meth:`Game.accept` returns the order to keep; the host keeps every order of
+  the turn, with its sender and send time, and when the turn's timer runs out
+  :meth:`Game.expire` receives all of them (:class:`Given`) and decides which
+  stand (the newest, the captain's first, ``pass``…). The same orders in any
+  arrival order give the same result.
 * **Alternating games** (Sonar, Sugar Dog, Silent Ships): :meth:`Game.to_act`
   names the one player (or the defender answering an attack) who may act now.
-  :meth:`Game.accept` sets ``resolve_now`` when the order completes that
-  player's turn, and the host resolves at once instead of waiting for the
-  deadline. When the deadline falls first, :meth:`Game.resolve` gets no order
-  from that player and applies the game's timeout rule (hold, skip, random
-  shots, "no retreat").
-* Orders that take effect at once (bst placements during setup, a Silent
-  Ships card played mid-turn) return the changed state from
-  :meth:`Game.accept` and no standing order.
+  An order that completes a turn sets ``resolve_now``, and the host calls
+  :meth:`Game.resolve` in the same transaction as the order; an order that acts
+  at once (a card played, an answer to a question) returns its changed state
+  with its events, and the host stores, posts and replays them like a turn's.
+* **Timers** are declared by :meth:`Game.timers` after every change: each has a
+  key (``turn:3``, ``evade:2``, ``response:7``), a length, and whether it is
+  held (a move clock stopped while a defender answers keeps its time left).
+  The host arms new keys, keeps running ones, freezes and resumes held ones,
+  drops the rest, and calls :meth:`Game.expire` with a key when its deadline
+  falls — exactly once, across restarts and processes.
 
 Secrets leave a game only through :meth:`Game.view`: ``viewer=None`` is the
 public view. :meth:`Game.reveal` shows everything and is for finished games
@@ -86,18 +93,25 @@ class PlayerRef:
 
 @dataclass(frozen=True)
 class Notice:
-    """A message a game wants delivered: to one player, or public when ``to`` is None."""
+    """A message a game wants delivered: to one player, or public when ``to`` is None.
+
+    ``crew``: deliver to everyone who shares ``to``'s seat (:meth:`Game.crew`), as
+    a group where the platform has one. ``choices``: the short answers the
+    recipient may give (a defender's ``pass``, ``retreat``), which a platform
+    may offer as buttons; typing them works everywhere."""
 
     text: str
     to: PlayerId | None = None
+    crew: bool = False
+    choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Event:
     """Something that happened in a resolution, in the record's vocabulary.
 
-    ``data`` holds the record's keys other than ``type`` exactly as the game
-    record (``bst-record/1``) writes them.
+    ``data`` holds the record's keys other than ``type`` exactly as the game's
+    record writes them (player ids where the record has names: the host names them).
     """
 
     type: str
@@ -120,31 +134,151 @@ OrderT = TypeVar("OrderT")
 
 
 @dataclass(frozen=True)
+class Given(Generic[OrderT]):
+    """An order as a player gave it: who sent it, when (epoch seconds, the
+    platform's stamp) and its place among the turn's orders (``sequence``
+    breaks ties between orders stamped in the same second)."""
+
+    player: PlayerId
+    order: OrderT
+    sent_at: float
+    sequence: int
+
+
+@dataclass(frozen=True)
 class Accepted(Generic[StateT, OrderT]):
     """What :meth:`Game.accept` decided about one order.
 
     ``state`` is the (possibly unchanged) state, ``standing`` the order that
-    now waits for the deadline (None when the order took effect at once),
+    now waits for the turn's end (None when the order took effect at once),
     ``notices`` the messages to send (the sender's acknowledgement first), and
-    ``resolve_now`` whether the host should resolve without waiting.
+    ``resolve_now`` whether the host should resolve the turn now, in the same
+    transaction, with the turn's orders (this one included).
+
+    An order that acts at once returns what it did: ``events`` (in the
+    record's vocabulary), ``orders`` (its record entries, with ``player`` ids)
+    and ``changed`` (players whose private board changed); the host stores
+    them in the turn's history and posts them as it posts a resolution.
     """
 
     state: StateT
     standing: OrderT | None
     notices: tuple[Notice, ...]
     resolve_now: bool = False
+    events: tuple[Event, ...] = ()
+    orders: tuple[Mapping[str, Any], ...] = ()
+    changed: frozenset[PlayerId] = frozenset()
 
 
 @dataclass(frozen=True)
 class Resolution(Generic[StateT]):
-    """The result of closing a turn: the new state, its events in record
-    order, and the players whose private board changed (they get a new one)."""
+    """The result of a change: the new state, its events in record order, the
+    players whose private board changed (they get a new one), private notices,
+    and the record entries of the orders that stood (``player`` ids; the host
+    stores them with the turn)."""
 
     state: StateT
     events: tuple[Event, ...]
     changed: frozenset[PlayerId]
     notices: tuple[Notice, ...] = ()
-    """Private messages the resolution sends (random placements, collisions)."""
+    orders: tuple[Mapping[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A deadline the game wants running now.
+
+    ``key`` names this timer for as long as it runs (``turn:3``); a key the host
+    has not seen is armed, one it has is left alone, and one no longer declared
+    is dropped. ``seconds`` is its length. A new timer starts at the moment of
+    the change that declared it — the deadline that fell, or the arrival of the
+    order — so a schedule never drifts however late the host runs. ``held``: the
+    timer is stopped with the time it had left and runs on from the moment it is
+    no longer held. ``label`` says what ends, for people (``Turn 3``, ``bob's answer``).
+    """
+
+    key: str
+    seconds: float
+    label: str
+    held: bool = False
+
+
+class ArgKind(enum.Enum):
+    """What an argument of a verb holds, so a platform can offer the right input."""
+
+    TEXT = "text"
+    CELL = "cell"  # a cell of the board: platforms may autocomplete it
+    CELLS = "cells"  # several cells, separated by commas
+    NUMBER = "number"
+    CHOICE = "choice"  # one of ``choices``
+    PLAYER = "player"  # a player of the game (a mention on Discord)
+    DURATION = "duration"  # 8h, 30m, 1h30m
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument of a verb, in the order the typed text takes it."""
+
+    name: str
+    kind: ArgKind
+    description: str
+    required: bool = True
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
+class Verb:
+    """A command of a game: ``/sonar shoot cells:…`` on Discord, typed text anywhere.
+
+    The typed text is ``words`` followed by the arguments' values in order,
+    separated by spaces (``words`` may be empty: bst's shot is just the cell).
+    ``private``: given by DM (answered only to its sender); a public verb is
+    posted in the game's channel."""
+
+    name: str
+    description: str
+    private: bool
+    args: tuple[Arg, ...] = ()
+    words: str | None = None  # None: the verb's name
+
+    def text(self, values: Sequence[str]) -> str:
+        """The text a player would type for these argument values."""
+        head = self.name if self.words is None else self.words
+        return " ".join(part for part in (head, *values) if part)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One stored change of a game's history, for its record: the turn it
+    belongs to, the order records it consumed and its event records (both with
+    player ids), in the order they happened, and what made it (``cause``): the
+    ``start``, the ``turn``'s orders resolving, a ``timer`` running out (``timer``
+    names it), an ``action`` that acted at once, a player's ``leave``, the host's
+    ``kick`` or ``end``."""
+
+    turn: int
+    orders: tuple[Mapping[str, Any], ...]
+    events: tuple[Mapping[str, Any], ...]
+    cause: str = "turn"
+    timer: str = ""
+    at: str | None = None
+    """When the change happened, as ``YYYY-MM-DDTHH:MM:SSZ`` (the moment it counts
+    from: the deadline that fell, or the order's sending)."""
+
+
+@dataclass(frozen=True)
+class RecordContext:
+    """What the host knows of a game that its record shows: the game's number,
+    the players' names by id, the host's phase, the timers pending (key →
+    deadline as ``YYYY-MM-DDTHH:MM:SSZ``) and the game's seed when one was given."""
+
+    number: int
+    names: Mapping[PlayerId, str]
+    phase: str
+    deadlines: Mapping[str, str]
+    seed: str | None = None
 
 
 class Game(Protocol[StateT, OrderT]):
@@ -156,11 +290,25 @@ class Game(Protocol[StateT, OrderT]):
     tag: str
     """The hashtag players write and the host's posts carry (``#bst``)."""
 
-    battle_hint: str
-    """One line on how to play a turn, for the announcement that the battle begins."""
+    title: str
+    """The game's name for people (``BattleshipTwitter``)."""
+
+    simultaneous: bool
+    """True: orders stand until the turn's timer runs out and resolve together (bst,
+    U-Boat). False: players act in turn and each order acts at once; while the host has
+    paused the game such orders are refused, since no clock runs to answer them."""
+
+    verbs: tuple[Verb, ...]
+    """The game's own commands (the host adds join, leave, board, status, help,
+    rules and its host verbs)."""
+
+    option_args: tuple[Arg, ...]
+    """The options ``new`` takes, with their kinds and choices (for platforms)."""
+
+    # --- setup -------------------------------------------------------------
 
     def new_game(self, options: Mapping[str, str]) -> StateT:
-        """A game in setup with the given options (raises OptionError)."""
+        """A game in setup with the given options (raises OptionError naming the known keys)."""
         ...
 
     def options(self, state: StateT) -> dict[str, str]:
@@ -170,6 +318,16 @@ class Game(Protocol[StateT, OrderT]):
     def join(self, state: StateT, player: PlayerRef) -> StateT:
         """Add a player (raises IllegalOrderError when joining is closed)."""
         ...
+
+    def start(
+        self, state: StateT, rng: random.Random, first: PlayerId | None
+    ) -> Resolution[StateT]:
+        """Close setup and begin the first turn (raises IllegalOrderError if it can't).
+        ``first``: the player the host named to move first (refused where the
+        rules give the host no such choice)."""
+        ...
+
+    # --- orders ------------------------------------------------------------
 
     def parse(self, text: str) -> OrderT:
         """Text → order. Raises OrderSyntaxError saying what was expected, with an example."""
@@ -190,41 +348,68 @@ class Game(Protocol[StateT, OrderT]):
         ...
 
     def describe(self, order: OrderT) -> str:
-        """The canonical text of an order (``shoot H14``)."""
+        """The canonical text of an order (``shoot H14``), for acknowledgements."""
         ...
 
-    def start(self, state: StateT, rng: random.Random) -> Resolution[StateT]:
-        """Close setup and begin the first turn (raises IllegalOrderError if it can't)."""
+    def acknowledge(self, turn: int, standing: OrderT, replaced: OrderT | None) -> str:
+        """The reply to a standing order (``Turn 3: shoot H14 (replaces: pass)``)."""
+        ...
+
+    # --- time --------------------------------------------------------------
+
+    def turn(self, state: StateT) -> int:
+        """The turn (round) in progress; 0 in setup. Orders are kept per turn."""
+        ...
+
+    def timers(self, state: StateT) -> tuple[Timer, ...]:
+        """The deadlines that run now (see :class:`Timer`); none in a finished game."""
         ...
 
     def to_act(self, state: StateT) -> frozenset[PlayerId]:
-        """Who may give an order now."""
+        """Who may give an order now (reminders go to those of them with none yet)."""
         ...
 
     def resolve(
-        self, state: StateT, orders: Mapping[PlayerId, OrderT], rng: random.Random
+        self, state: StateT, orders: Sequence[Given[OrderT]], rng: random.Random
     ) -> Resolution[StateT]:
-        """Close the current turn with the standing orders (absent = no order)."""
+        """Close the turn in progress with every order given in it, in the order given."""
         ...
+
+    def expire(
+        self, state: StateT, timer: str, orders: Sequence[Given[OrderT]], rng: random.Random
+    ) -> Resolution[StateT]:
+        """The timer ``timer`` ran out: apply the rules' timeout (close the turn,
+        skip, a random shot, no retreat). ``orders`` as for :meth:`resolve`."""
+        ...
+
+    # --- the host's own verbs, as the game sees them -----------------------
 
     def remove(self, state: StateT, player: PlayerId) -> Resolution[StateT]:
         """A player leaves or is kicked."""
         ...
 
     def finish(self, state: StateT) -> Resolution[StateT]:
-        """The host ends the game at once (a draw between those still alive)."""
+        """The host ends the game at once."""
         ...
 
     def outcome(self, state: StateT) -> Outcome | None:
         """None while the game runs."""
         ...
 
+    # --- seats -------------------------------------------------------------
+
+    def crew(self, state: StateT, player: PlayerId) -> tuple[PlayerId, ...]:
+        """Everyone who shares ``player``'s seat, ``player`` included (one, in most games)."""
+        ...
+
+    # --- views and records -------------------------------------------------
+
     def view(self, state: StateT, viewer: PlayerId | None) -> Any:
         """What ``viewer`` may see; ``None`` is the public view."""
         ...
 
     def reveal(self, state: StateT) -> Any:
-        """Everything, for the replay of a finished game and the record."""
+        """Everything, for the replay of a finished game."""
         ...
 
     def encode_state(self, state: StateT) -> dict[str, Any]:
@@ -236,19 +421,72 @@ class Game(Protocol[StateT, OrderT]):
         ...
 
     def encode_order(self, order: OrderT) -> dict[str, Any]:
-        """JSON-ready form of an order, as the record writes it (without ``player``)."""
+        """JSON-ready form of an order (without ``player``)."""
         ...
 
     def decode_order(self, data: Mapping[str, Any]) -> OrderT:
         """Inverse of encode_order."""
         ...
 
-    def record_players(self, state: StateT) -> list[dict[str, Any]]:
-        """The record's ``players`` list, in join order."""
+    def record(
+        self, state: StateT, history: Sequence[Step], context: RecordContext
+    ) -> dict[str, Any]:
+        """The game's whole record (``KIND-record/1``, shared/contracts), from its
+        state now and its stored history."""
         ...
 
-    def record_board(self, state: StateT) -> dict[str, Any]:
-        """Board facts for the record's ``game`` object (``rows``, ``cols``)."""
+    # --- words ---------------------------------------------------------------
+
+    def opening(self, state: StateT) -> str:
+        """What the post that opens a game says after its title: the board, the
+        options, how to join and what to send (``is open on a board of 10×10 …``)."""
+        ...
+
+    def welcome(self, state: StateT, player: PlayerId, number: int) -> str:
+        """The reply to a join (``alice joined game 3 (2 captains). Send your fleet…``)."""
+        ...
+
+    def beginning(self, state: StateT, names: Mapping[PlayerId, str]) -> str:
+        """What the post that starts the game says after its title and before the
+        first deadline (``the battle begins! 4 captains: …``)."""
+        ...
+
+    def hint(self, state: StateT) -> str:
+        """One line on how to play a turn, after the first deadline."""
+        ...
+
+    def report_title(self, turn: int) -> str:
+        """The heading of a turn's public report, after the game's title (``turn 3``)."""
+        ...
+
+    def quiet_report(self) -> str:
+        """The public report of a turn in which nothing public happened."""
+        ...
+
+    def board_heading(self, title: str, turn: int) -> str:
+        """The first line of a player's board after ``turn`` (0: as the game begins),
+        for the game called ``title`` (``#bst game 3, after turn 2:``)."""
+        ...
+
+    def result(self, state: StateT, names: Mapping[PlayerId, str]) -> str:
+        """How the game ended, in a sentence ('' while it runs)."""
+        ...
+
+    def reminder(self, state: StateT, left: str) -> str:
+        """The reminder to a player with no order yet, ``left`` before the deadline
+        (``turn 3 closes in 2 h and you have no order yet (shoot in public, …)``)."""
+        ...
+
+    def replay_caption(self) -> str:
+        """The words beside the end-of-game replay (``the replay of the whole battle.``)."""
+        ...
+
+    def example(self) -> str:
+        """A short order, to show someone whose message was not one."""
+        ...
+
+    def player_word(self, count: int) -> str:
+        """The game's word for players (``captain``/``captains``), for ``count`` of them."""
         ...
 
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
@@ -271,24 +509,3 @@ class Game(Protocol[StateT, OrderT]):
     def rules_text(self) -> str:
         """The rules summary."""
         ...
-
-
-_REGISTRY: dict[str, Game[Any, Any]] = {}
-
-
-def register(game: Game[Any, Any]) -> None:
-    """Make a game available to the host under its name."""
-    _REGISTRY[game.name] = game
-
-
-def get_game(name: str) -> Game[Any, Any]:
-    """The game registered as ``name`` (raises OptionError listing the known ones)."""
-    try:
-        return _REGISTRY[name.lower()]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise OptionError(f"unknown game {name!r}: expected one of {known}") from None
-
-
-def game_names() -> Sequence[str]:
-    return sorted(_REGISTRY)

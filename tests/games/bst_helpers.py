@@ -6,8 +6,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.base import Channel, PlayerRef, Resolution
-from bot.games.bst import BST, BstState, Shoot
+from bot.games.base import Channel, Given, PlayerRef, Resolution
+from bot.games.bst import BST, BstState, Order, Shoot
 from bot.games.bst.cells import cells_text
 
 
@@ -43,7 +43,16 @@ def setup(
     return BST.start(state, random.Random(seed)).state
 
 
-def orders_of(state: BstState, texts: Mapping[str, str]) -> dict[str, Any]:
+def as_given(orders: Mapping[str, Order], start: int = 1) -> list[Given[Order]]:
+    """Orders as the host hands them to ``resolve``: in the mapping's order, numbered
+    from ``start`` as they arrived, one second apart."""
+    return [
+        Given(player, order, sent_at=1_000.0 + number, sequence=number)
+        for number, (player, order) in enumerate(orders.items(), start=start)
+    ]
+
+
+def orders_of(state: BstState, texts: Mapping[str, str]) -> dict[str, Order]:
     """Parse and accept each order on the channel it belongs to."""
     orders = {}
     for name, text in texts.items():
@@ -56,7 +65,7 @@ def orders_of(state: BstState, texts: Mapping[str, str]) -> dict[str, Any]:
 
 
 def turn(state: BstState, texts: Mapping[str, str], seed: int = 0) -> Resolution[BstState]:
-    return BST.resolve(state, orders_of(state, texts), random.Random(seed))
+    return BST.resolve(state, as_given(orders_of(state, texts)), random.Random(seed))
 
 
 def records(resolution: Resolution[BstState]) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ import json
 import random
 from typing import Any
 
+from bst_helpers import as_given
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,7 @@ from bot.games.base import Channel, GameError, PlayerRef
 from bot.games.bst import BST, BstState, Move, Order, Pass, Rotate, Shoot
 from bot.games.bst.cells import Cell
 from bot.games.bst.fleet import Direction
+from bot.games.bst.record import record_players
 from bot.games.bst.views import CaptainStatus, Phase
 
 FAST = settings(max_examples=25, deadline=None)
@@ -93,7 +95,8 @@ def play(state: BstState, rng: random.Random, turns: int) -> list[Any]:
     for _ in range(turns):
         if state.phase is not Phase.BATTLE:
             break
-        resolution = BST.resolve(state, random_orders(state, rng), random.Random(rng.random()))
+        orders = as_given(random_orders(state, rng))
+        resolution = BST.resolve(state, orders, random.Random(rng.random()))
         state = resolution.state
         check_invariants(state)
         history.append((state, resolution.events))
@@ -121,10 +124,11 @@ def test_5_same_board_and_orders_same_result_whatever_the_order(seed: int) -> No
     state = new_battle([f"p{i}" for i in range(6)], "7x7", seed)
     for _ in range(4):
         orders = random_orders(state, rng, aim=0.5)
-        first = BST.resolve(state, orders, random.Random(1))
+        first = BST.resolve(state, as_given(orders), random.Random(1))
         items = list(orders.items())
         rng.shuffle(items)
-        second = BST.resolve(state, dict(items), random.Random(1))
+        # The same orders, arriving in another order (numbered as they arrive).
+        second = BST.resolve(state, as_given(dict(items)), random.Random(1))
         assert first == second
         state = first.state
         if state.phase is not Phase.BATTLE:
@@ -144,8 +148,10 @@ def test_5_result_does_not_depend_on_player_ids(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(5):
         orders = random_orders(state_a, rng, aim=0.5)
-        res_a = BST.resolve(state_a, orders, random.Random(2))
-        res_b = BST.resolve(state_b, {to_b[p]: o for p, o in orders.items()}, random.Random(2))
+        res_a = BST.resolve(state_a, as_given(orders), random.Random(2))
+        res_b = BST.resolve(
+            state_b, as_given({to_b[p]: o for p, o in orders.items()}), random.Random(2)
+        )
 
         def named(events: Any, ids: dict[str, str]) -> list[str]:
             text = json.dumps([e.record() for e in events])
@@ -154,7 +160,7 @@ def test_5_result_does_not_depend_on_player_ids(seed: int) -> None:
             return json.loads(text)  # type: ignore[no-any-return]
 
         assert named(res_a.events, {n: f"id-{n}" for n in names}) == named(res_b.events, ids_b)
-        assert BST.record_players(res_a.state) == BST.record_players(res_b.state)
+        assert record_players(res_a.state) == record_players(res_b.state)
         state_a, state_b = res_a.state, res_b.state
         if state_a.phase is not Phase.BATTLE:
             break
@@ -180,8 +186,8 @@ def test_6_public_view_does_not_depend_on_hidden_ships(
         )
         cells = data.draw(st.lists(st.sampled_from(free), min_size=3, max_size=3))
         orders = {f"id-{name}": Shoot(cell) for name, cell in zip(names, cells, strict=True)}
-        state_a = BST.resolve(state_a, orders, random.Random(0)).state
-        state_b = BST.resolve(state_b, orders, random.Random(0)).state
+        state_a = BST.resolve(state_a, as_given(orders), random.Random(0)).state
+        state_b = BST.resolve(state_b, as_given(orders), random.Random(0)).state
         assert BST.view(state_a, None) == BST.view(state_b, None)
         assert BST.summary(state_a, None) == BST.summary(state_b, None)
 
@@ -202,6 +208,5 @@ def test_5_big_turn_resolves_in_proportion_to_orders() -> None:
     """A smoke check of the cost rule (the figure itself comes from benchmarks)."""
     rng = random.Random(5)
     state = new_battle([f"c{i}" for i in range(2000)], "120x120", 5)
-    orders = random_orders(state, rng)
-    resolution = BST.resolve(state, orders, random.Random(0))
+    resolution = BST.resolve(state, as_given(random_orders(state, rng)), random.Random(0))
     check_invariants(resolution.state)

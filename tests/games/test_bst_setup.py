@@ -14,21 +14,23 @@ from bot.games.base import (
     PlacementError,
     PlayerRef,
     WrongChannelError,
-    get_game,
 )
 from bot.games.bst import BST, Place
 from bot.games.bst.cells import Cell
+from bot.games.bst.record import record_board, record_players
 from bot.games.bst.views import CaptainStatus, Phase
+from bot.games.catalog import game_of_tag, get_game
 
 
 def test_registered_as_bst() -> None:
     assert get_game("bst") is BST
     assert get_game("BST") is BST
+    assert game_of_tag("#BST") is BST
 
 
 def test_1_default_board_is_20x20_and_options_canonical() -> None:
     state = BST.new_game({})
-    assert BST.record_board(state) == {"rows": 20, "cols": 20}
+    assert record_board(state) == {"rows": 20, "cols": 20}
     assert BST.options(state) == {
         "turn": "8h",
         "shots": "after_moves",
@@ -41,9 +43,9 @@ def test_1_default_board_is_20x20_and_options_canonical() -> None:
 
 
 def test_1_size_square_or_rows_by_cols() -> None:
-    assert BST.record_board(BST.new_game({"size": "8"})) == {"rows": 8, "cols": 8}
-    assert BST.record_board(BST.new_game({"size": "8x12"})) == {"rows": 8, "cols": 12}
-    assert BST.record_board(BST.new_game({"size": "702x999"})) == {"rows": 702, "cols": 999}
+    assert record_board(BST.new_game({"size": "8"})) == {"rows": 8, "cols": 8}
+    assert record_board(BST.new_game({"size": "8x12"})) == {"rows": 8, "cols": 12}
+    assert record_board(BST.new_game({"size": "702x999"})) == {"rows": 702, "cols": 999}
 
 
 @pytest.mark.parametrize("size", ["3", "703x10", "10x1000", "ten", "4x3"])
@@ -261,7 +263,7 @@ def test_3_late_joiner_placed_at_random_at_the_next_close() -> None:
     assert pid("ishmael") not in BST.to_act(state)
     with pytest.raises(IllegalOrderError, match="when this turn closes"):
         BST.accept(state, pid("ishmael"), BST.parse("H1"), Channel.PUBLIC, random.Random(0))
-    resolved = BST.resolve(state, {}, random.Random(5))
+    resolved = BST.resolve(state, [], random.Random(5))
     captain = resolved.state.captain(pid("ishmael"))
     assert captain is not None and len(captain.ships) == 2
     assert pid("ishmael") in resolved.changed
@@ -286,7 +288,7 @@ def test_non_player_orders_refused() -> None:
 
 def test_player_ref_name_is_kept() -> None:
     state = BST.join(new(), PlayerRef("42", "Ahab"))
-    assert BST.record_players(state) == [{"name": "Ahab", "status": "alive", "ships": []}]
+    assert record_players(state) == [{"name": "Ahab", "status": "alive", "ships": []}]
 
 
 @pytest.mark.parametrize("size", ["20x4", "4x20", "5x24"])

@@ -10,6 +10,7 @@ from bst_helpers import ev, fleet, join, new, pid, place, records, setup, turn
 from bot.games.base import Channel, IllegalOrderError, Outcome, WrongChannelError
 from bot.games.bst import BST, BstState
 from bot.games.bst.cells import Cell, parse_cell
+from bot.games.bst.record import record_players
 from bot.games.bst.views import CaptainStatus, Phase, PrivateView, PublicView
 
 
@@ -496,7 +497,7 @@ def test_7_leave_in_battle_turns_ships_into_wrecks_and_may_end_the_game() -> Non
         ev("destroyed", "nemo", "cruiser", "J8 J9 J10"),
         {"type": "finished", "winners": [pid("ahab")], "draw": False},
     ]
-    players = BST.record_players(removed.state)
+    players = record_players(removed.state)
     assert players[1]["status"] == "left"
     assert players[1]["ships"][0] == {
         "kind": "cruiser",
@@ -552,7 +553,7 @@ def test_example_first_game() -> None:
     ]
     final = second.state
     assert final.turn == 3
-    ahab = BST.record_players(final)[0]
+    ahab = record_players(final)[0]
     assert ahab["status"] == "alive"
     assert ahab["ships"] == [
         {

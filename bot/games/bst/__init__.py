@@ -1,17 +1,17 @@
-"""BattleshipTwitter (#bst): the game's rules, registered with the host as ``bst``.
+"""BattleshipTwitter (#bst): the game's rules, registered with the host as ``bst`` by
+``bot/games/catalog.py``.
 
-See ``rules.py`` for the rules in a paragraph and ``shared/rules/bst.md`` for all of them.
+``game.py`` is the protocol facade and says which module does what; the rules in
+full are ``shared/rules/bst.md`` (in short: ``RULES.md`` here).
 """
 
 from __future__ import annotations
 
-from bot.games.base import register
+from bot.games.bst.game import BstGame
 from bot.games.bst.orders import Move, Order, Pass, Place, Rotate, Shoot
-from bot.games.bst.rules import BstGame
 from bot.games.bst.state import BstState, Captain, ShotRecord
 
 BST = BstGame()
-register(BST)
 
 __all__ = [
     "BST",

@@ -49,6 +49,9 @@ class LoadoutRule(enum.Enum):
 
 @dataclass(frozen=True)
 class BstOptions:
+    """A game's options, checked and typed; ``turn`` and ``setup_deadline`` are kept in
+    their canonical text (``1h30m``), as records and ``status`` show them."""
+
     rows: int = 20
     cols: int = 20
     turn: str = "8h"
@@ -74,6 +77,18 @@ class BstOptions:
     @property
     def size_text(self) -> str:
         return f"{self.rows}x{self.cols}"
+
+    @property
+    def turn_seconds(self) -> float:
+        """The length of a turn, and of every setup window after the first (§4)."""
+        return parse_duration(self.turn).total_seconds()
+
+    @property
+    def setup_seconds(self) -> float | None:
+        """The length of the first setup window; None when setup waits for ``start``."""
+        if self.setup_deadline is None:
+            return None
+        return parse_duration(self.setup_deadline).total_seconds()
 
 
 KNOWN_KEYS = (

@@ -1,14 +1,15 @@
-"""The state of one bst game: frozen values, changed only by the rules in rules.py.
+"""The state of one bst game: frozen values, changed only by the rules of this package.
 
 A :class:`BstState` holds the options, the phase and turn, every captain in
 join order with their fleet (hidden from others, shown only through views), and
 the public facts of the last resolved turn (its shots) plus each captain's own
-collision cells from it (private).
+collision cells from it (private). During setup it also counts the setup windows
+that closed without enough captains (rules §3, §4), which names the next one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from bot.games.base import PlayerId
@@ -52,6 +53,8 @@ class ShotRecord:
 
 @dataclass(frozen=True)
 class BstState:
+    """One bst game at one moment (see the module docstring)."""
+
     options: BstOptions
     phase: Phase = Phase.SETUP
     turn: int = 0
@@ -61,6 +64,9 @@ class BstState:
     """Per captain, their own cells or proposed cells that collided last turn (private)."""
     winners: tuple[PlayerId, ...] = ()
     draw: bool = False
+    setup_windows: int = 0
+    """Setup windows that closed with fewer than two captains (the next one is window
+    ``setup_windows``): it names the setup timer, and it is 0 once the battle is on."""
 
     @cached_property
     def index(self) -> dict[PlayerId, int]:
@@ -70,6 +76,22 @@ class BstState:
     def captain(self, player: PlayerId) -> Captain | None:
         position = self.index.get(player)
         return None if position is None else self.captains[position]
+
+    def with_captain(self, captain: Captain) -> BstState:
+        """This state with ``captain`` (already in the game) replaced."""
+        captains = list(self.captains)
+        captains[self.index[captain.id]] = captain
+        return replace(self, captains=tuple(captains))
+
+    def occupancy(self, exclude: PlayerId | None) -> dict[Cell, PlayerId]:
+        """Cell → owner over every placed ship (wrecks included) but ``exclude``'s."""
+        return {
+            cell: c.id
+            for c in self.captains
+            if c.id != exclude
+            for ship in c.ships
+            for cell in ship.cells
+        }
 
     def on_board(self, cell: Cell) -> bool:
         return 0 <= cell.row < self.options.rows and 0 <= cell.col < self.options.cols

@@ -1,4 +1,5 @@
-"""What each player is shown (rules §6), as plain values for renderers and replies.
+"""What each player is shown (rules §6), as plain values for renderers and replies,
+and the functions that take them from a state.
 
 Views are the only way secrets leave the rules: the public view holds nothing
 about live ships, a private view adds exactly the viewer's own ships and own
@@ -9,10 +10,14 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.games.base import PlayerId
 from bot.games.bst.cells import Cell
-from bot.games.bst.fleet import ShipKind
+from bot.games.bst.fleet import Ship, ShipKind
+
+if TYPE_CHECKING:  # (state.py imports this module's enums)
+    from bot.games.bst.state import BstState
 
 
 class Phase(enum.Enum):
@@ -108,3 +113,61 @@ class RevealedView:
 
     public: PublicView
     fleets: tuple[FleetView, ...]
+
+
+# --------------------------------------------------------------------- from a state
+
+
+def view_of(state: BstState, viewer: PlayerId | None) -> PublicView | PrivateView:
+    """The public view (``viewer`` None, or not a captain), or a captain's own board."""
+    public = public_view(state)
+    if viewer is None:
+        return public
+    captain = state.captain(viewer)
+    if captain is None:
+        return public
+    return PrivateView(
+        viewer=captain.id,
+        viewer_name=captain.name,
+        public=public,
+        ships=tuple(_own_ship(ship) for ship in captain.ships),
+        collisions=state.collisions_of(captain.id),
+    )
+
+
+def revealed_view(state: BstState) -> RevealedView:
+    """Every fleet: for the replay of a finished game only."""
+    return RevealedView(
+        public=public_view(state),
+        fleets=tuple(
+            FleetView(c.id, c.name, tuple(_own_ship(ship) for ship in c.ships))
+            for c in state.captains
+        ),
+    )
+
+
+def public_view(state: BstState) -> PublicView:
+    names = {c.id: c.name for c in state.captains}
+    return PublicView(
+        rows=state.options.rows,
+        cols=state.options.cols,
+        phase=state.phase,
+        turn=state.turn,
+        shots=tuple(
+            ShotView(s.shooter, names.get(s.shooter, s.shooter), s.cell, s.hit)
+            for s in state.last_shots
+        ),
+        wrecks=tuple(
+            WreckView(c.id, c.name, ship.kind, ship.cells)
+            for c in state.captains
+            for ship in c.ships
+            if ship.destroyed
+        ),
+        captains=tuple(CaptainView(c.id, c.name, c.status) for c in state.captains),
+        winners=state.winners,
+        draw=state.draw,
+    )
+
+
+def _own_ship(ship: Ship) -> OwnShipView:
+    return OwnShipView(ship.kind, ship.cells, ship.damaged_cells, ship.destroyed)

@@ -1,0 +1,208 @@
+"""BattleshipTwitter (bst) behind the host's game protocol (``bot/games/base.py``):
+a thin facade over this package's modules. The rules are ``shared/rules/bst.md``
+(in short: :data:`~bot.games.bst.text.RULES_TEXT`, and ``RULES.md`` here).
+
+Captains join a shared rectangular board and place two ships each in secret (a
+carrier and a submarine, or two cruisers: ``acceptance.py``, ``placement.py``).
+Then the battle runs in turns on a clock (``turns.py``): each live captain may shoot
+one cell in public, or move or rotate one ship by DM, or pass; the newest order
+stands. At the deadline every order resolves at once (``resolution.py``): ships
+move together in lock-step (``movement.py``), shots land, wrecks sink, captains with
+no ship afloat are eliminated, and the last captain afloat wins.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.games.base import (
+    Accepted,
+    Arg,
+    Channel,
+    Event,
+    Given,
+    Outcome,
+    PlayerId,
+    PlayerRef,
+    RecordContext,
+    Resolution,
+    Step,
+    Timer,
+    Verb,
+)
+from bot.games.bst import acceptance, codec, lifecycle, record, reports, text, turns
+from bot.games.bst.options import parse_options
+from bot.games.bst.orders import Order, describe_order, parse_order
+from bot.games.bst.state import BstState
+from bot.games.bst.verbs import OPTION_ARGS, VERBS
+from bot.games.bst.views import PrivateView, PublicView, RevealedView, revealed_view, view_of
+
+
+class BstGame:
+    """The bst rules behind the host's Game protocol."""
+
+    name = "bst"
+    tag = "#bst"
+    title = "BattleshipTwitter"
+    simultaneous = True
+    verbs: tuple[Verb, ...] = VERBS
+    option_args: tuple[Arg, ...] = OPTION_ARGS
+
+    # ----------------------------------------------------------------- setup
+
+    def new_game(self, options: Mapping[str, str]) -> BstState:
+        return BstState(options=parse_options(options))
+
+    def options(self, state: BstState) -> dict[str, str]:
+        return state.options.text()
+
+    def join(self, state: BstState, player: PlayerRef) -> BstState:
+        return lifecycle.join(state, player)
+
+    def start(
+        self, state: BstState, rng: random.Random, first: PlayerId | None = None
+    ) -> Resolution[BstState]:
+        return lifecycle.start(state, rng, first)
+
+    # ----------------------------------------------------------------- orders
+
+    def parse(self, text: str) -> Order:
+        return parse_order(text)
+
+    def accept(
+        self,
+        state: BstState,
+        player: PlayerId,
+        order: Order,
+        channel: Channel,
+        rng: random.Random,
+    ) -> Accepted[BstState, Order]:
+        return acceptance.accept_order(state, player, order, channel, rng)
+
+    def describe(self, order: Order) -> str:
+        return describe_order(order)
+
+    def acknowledge(self, turn: int, standing: Order, replaced: Order | None) -> str:
+        return text.acknowledgement(turn, standing, replaced)
+
+    # ----------------------------------------------------------------- time
+
+    def turn(self, state: BstState) -> int:
+        return state.turn
+
+    def timers(self, state: BstState) -> tuple[Timer, ...]:
+        return turns.timers(state)
+
+    def to_act(self, state: BstState) -> frozenset[PlayerId]:
+        return turns.to_act(state)
+
+    def resolve(
+        self, state: BstState, orders: Sequence[Given[Order]], rng: random.Random
+    ) -> Resolution[BstState]:
+        return turns.resolve_turn(state, orders, rng)
+
+    def expire(
+        self, state: BstState, timer: str, orders: Sequence[Given[Order]], rng: random.Random
+    ) -> Resolution[BstState]:
+        return turns.expire(state, timer, orders, rng)
+
+    # ----------------------------------------------------------------- host verbs
+
+    def remove(self, state: BstState, player: PlayerId) -> Resolution[BstState]:
+        return lifecycle.remove(state, player)
+
+    def finish(self, state: BstState) -> Resolution[BstState]:
+        return lifecycle.finish(state)
+
+    def outcome(self, state: BstState) -> Outcome | None:
+        return lifecycle.outcome(state)
+
+    def crew(self, state: BstState, player: PlayerId) -> tuple[PlayerId, ...]:
+        return (player,)
+
+    # ----------------------------------------------------------------- views, storage
+
+    def view(self, state: BstState, viewer: PlayerId | None) -> PublicView | PrivateView:
+        return view_of(state, viewer)
+
+    def reveal(self, state: BstState) -> RevealedView:
+        return revealed_view(state)
+
+    def encode_state(self, state: BstState) -> dict[str, Any]:
+        return codec.encode_state(state)
+
+    def decode_state(self, data: Mapping[str, Any]) -> BstState:
+        return codec.decode_state(data)
+
+    def encode_order(self, order: Order) -> dict[str, Any]:
+        return codec.encode_order(order)
+
+    def decode_order(self, data: Mapping[str, Any]) -> Order:
+        return codec.decode_order(data)
+
+    def record(
+        self, state: BstState, history: Sequence[Step], context: RecordContext
+    ) -> dict[str, Any]:
+        return record.game_record(state, history, context, kind=self.name)
+
+    def record_board(self, state: BstState) -> dict[str, Any]:
+        """The board's size (``bst demo`` reads it to aim its captains)."""
+        return record.record_board(state)
+
+    # ----------------------------------------------------------------- words
+
+    def opening(self, state: BstState) -> str:
+        return text.opening(state)
+
+    def welcome(self, state: BstState, player: PlayerId, number: int) -> str:
+        return text.welcome(state, player, number)
+
+    def beginning(self, state: BstState, names: Mapping[PlayerId, str]) -> str:
+        in_battle = turns.to_act(state)  # not those who left during setup
+        return text.beginning(
+            [names.get(c.id, c.name) for c in state.captains if c.id in in_battle]
+        )
+
+    def hint(self, state: BstState) -> str:
+        return text.BATTLE_HINT
+
+    def report_title(self, turn: int) -> str:
+        return text.report_title(turn)
+
+    def quiet_report(self) -> str:
+        return text.QUIET_REPORT
+
+    def board_heading(self, title: str, turn: int) -> str:
+        return text.board_heading(title, turn)
+
+    def result(self, state: BstState, names: Mapping[PlayerId, str]) -> str:
+        return text.result(lifecycle.outcome(state), names)
+
+    def reminder(self, state: BstState, left: str) -> str:
+        return text.reminder(state, left)
+
+    def replay_caption(self) -> str:
+        return text.REPLAY_CAPTION
+
+    def example(self) -> str:
+        return text.EXAMPLE
+
+    def player_word(self, count: int) -> str:
+        return text.player_word(count)
+
+    def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
+        return reports.public_report(events, names)
+
+    def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
+        return reports.private_report(events, viewer)
+
+    def summary(self, state: BstState, viewer: PlayerId | None) -> str:
+        return text.summary_text(view_of(state, viewer))
+
+    def help_text(self) -> str:
+        return text.HELP_TEXT
+
+    def rules_text(self) -> str:
+        return text.RULES_TEXT
