@@ -16,8 +16,9 @@ from benchmarks import fixtures
 from benchmarks.timing import Figure
 from bot.games.bst import BST
 from bot.games.bst.views import PublicView
-from renderers import generated_avatar, render_public_map
-from renderers.public_map import png_bytes
+from renderers.avatars import generated_avatar
+from renderers.bst.public_map import render_public_map
+from renderers.encode import png_bytes
 
 AVATAR_PIXELS = 128
 """Downloaded avatars are kept at about this size (Discord's small avatar)."""
@@ -27,10 +28,10 @@ def public_scene(captains: int = 12, size: int = 20) -> tuple[PublicView, dict[s
     """A battle after a turn in which every captain fired, with each captain's avatar."""
     state = fixtures.battle(captains, size, size)
     orders = fixtures.mixed_orders(state, shots=1.0, moves=0.0)
-    state = BST.resolve(state, orders, random.Random(5)).state
+    state = BST.resolve(state, fixtures.given(orders), random.Random(5)).state
     # A second volley, so the map also has wrecks and hits of earlier turns to draw.
     orders = fixtures.mixed_orders(state, shots=1.0, moves=0.0, seed=9)
-    view = BST.view(BST.resolve(state, orders, random.Random(6)).state, None)
+    view = BST.view(BST.resolve(state, fixtures.given(orders), random.Random(6)).state, None)
     assert isinstance(view, PublicView)
     avatars = {
         c.id: generated_avatar(c.id, c.name, AVATAR_PIXELS).convert("RGB") for c in view.captains

@@ -1,8 +1,15 @@
-"""Pictures of bst games, drawn with Pillow from views only (design rule 8).
+"""Pictures of the hosted games, drawn with Pillow from views only (design rule 8).
 
 Every function here is pure: the same view and options give the same bytes. Nothing in this
 package imports the host, the store, an adapter or a platform SDK; avatars are downloaded by
 ``bot.host.avatar_cache`` and handed in as images.
+
+The shared parts are at the top: ``style`` (palette, fonts, text), ``avatars``, ``marks``
+(anti-aliased hulls, shots, name tags), ``grid`` (a labelled square board), ``hexgrid`` (the
+geometry of Sonar's hex board), ``encode`` (PNG, MP4) and ``replay`` (cards, timing and
+limits of the end-of-game video). Each game with pictures has its package
+(``renderers/bst/``) whose ``PICTURES`` follows :class:`~renderers.pictures.Pictures`; the
+host finds it with :func:`~renderers.pictures.pictures_for`.
 
 What repeats between pictures is kept in small bounded caches shared by the drawing threads:
 text widths, anti-aliased masks of marks, name tags, header text, round avatars (keyed by the
@@ -10,26 +17,33 @@ picture's content, not its identity) and the static layers of a map or replay fr
 grid, labels, legend). Each is keyed by everything that decides its pixels and is never
 modified once made, so a picture is the same bytes whether the caches are cold or warm
 (``tests/renderers/test_caches.py``).
+
+The bst names below are re-exported for the code that imported them from here before the
+pictures were split by game; new code imports them from ``renderers.bst``.
 """
 
-from renderers.alt_text import MAX_ALT_TEXT, private_alt_text, public_alt_text
 from renderers.avatars import AvatarError, decode_avatar, generated_avatar, round_avatar
+from renderers.bst.alt_text import MAX_ALT_TEXT, private_alt_text, public_alt_text
+from renderers.bst.frames import ReplayFrame, render_replay
+from renderers.bst.private_board import render_private_board
+from renderers.bst.public_map import render_public_map
 from renderers.encode import EncodeError, encode_mp4
-from renderers.private_board import render_private_board
-from renderers.public_map import render_public_map
-from renderers.replay import Replay, ReplayFrame, render_replay
+from renderers.pictures import Picture, Pictures, Replay, pictures_for
 from renderers.style import owner_colour
 
 __all__ = [
     "MAX_ALT_TEXT",
     "AvatarError",
     "EncodeError",
+    "Picture",
+    "Pictures",
     "Replay",
     "ReplayFrame",
     "decode_avatar",
     "encode_mp4",
     "generated_avatar",
     "owner_colour",
+    "pictures_for",
     "private_alt_text",
     "public_alt_text",
     "render_private_board",

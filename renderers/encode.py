@@ -1,4 +1,5 @@
-"""Encoding frames to H.264 MP4 with the ffmpeg binary shipped by imageio-ffmpeg.
+"""Encoding pictures: a still as PNG, frames as H.264 MP4 with the ffmpeg binary shipped by
+imageio-ffmpeg.
 
 Raw RGB frames go to ffmpeg's stdin; the MP4 is written to a temporary file (the ``moov``
 atom goes in front, which needs a seekable output) and read back. One thread and bit-exact
@@ -7,6 +8,7 @@ flags make the output the same bytes for the same frames on the same installatio
 
 from __future__ import annotations
 
+import io
 import subprocess
 import tempfile
 from collections.abc import Iterable
@@ -18,6 +20,15 @@ from PIL import Image
 
 class EncodeError(RuntimeError):
     """ffmpeg failed."""
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """``image`` as PNG (RGB; fixed settings, so the same picture is the same bytes)."""
+    out = io.BytesIO()
+    if image.mode != "RGB":
+        image = image.convert("RGB")
+    image.save(out, format="PNG", optimize=False, compress_level=6)
+    return out.getvalue()
 
 
 def ffmpeg_exe() -> str:

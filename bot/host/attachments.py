@@ -1,10 +1,15 @@
-"""Drawing an outbox row's attachment from the stored turns, just before it is sent.
+"""Drawing an outbox row's attachment from the stored history, just before it is sent.
 
-A row names what to attach (``public_map`` / ``private_board`` of turn N, or
-the ``replay``); this module loads that turn's state, asks the game for the
-view the recipient may see, and hands the view — never the state — to the
-renderers. Drawing runs in a worker thread so the event loop (Discord's
-heartbeat, the clock) never waits on Pillow or the video encoder.
+A row names what to attach (``public_map`` / ``private_board`` after turn N — its last
+step, or the ``step`` named — or the ``replay``); this module loads that step's state,
+asks the game for the view the recipient may see, and hands the view — never the state —
+to the game's pictures (``renderers.<kind>``, found by :func:`renderers.pictures_for`). A
+game with no pictures gets no attachment: its text board is in the post already.
+
+The replay is a fold over the stored history: one frame per stored step, in
+``(number, step)`` order, each labelled in the game's words (``frame_label``). Drawing runs
+in a worker thread so the event loop (Discord's heartbeat, the clock) never waits on Pillow
+or the video encoder.
 """
 
 from __future__ import annotations
@@ -14,19 +19,16 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.games.base import get_game
+from bot.games.catalog import get_game
 from bot.host import posts
 from bot.host.avatar_cache import AvatarCache
 from bot.host.messages import Attachment, AttachmentKind
-from bot.store import GameRow, OutboxRow, Store, loads
-from renderers import (
-    ReplayFrame,
-    private_alt_text,
-    public_alt_text,
-    render_private_board,
-    render_public_map,
-    render_replay,
-)
+from bot.store import GameRow, OutboxRow, Store, TurnRow, loads
+from renderers.pictures import Pictures, pictures_for
+
+OUTSIDE_PLAY = frozenset({"leave", "kick", "end"})
+"""Causes of stored steps that are not moves of the game (the replay's end frame shows
+what they changed)."""
 
 
 def _when(value: float | None) -> datetime | None:
@@ -43,30 +45,51 @@ class AttachmentRenderer:
     async def __call__(self, row: OutboxRow) -> Sequence[Attachment]:
         spec = loads(row.render) or {}
         kind = spec.get("kind")
-        key = (row.game_id, kind, spec.get("turn"), spec.get("player"))
+        # without a ``step`` the spec means the turn's last step, which is the same picture
+        # for every recipient of one post (the cache's purpose)
+        key = (row.game_id, kind, spec.get("turn"), spec.get("step"), spec.get("player"))
         if key in self._cache:
             return self._cache[key]
-        with self.store.transaction() as tx:
-            game_row = tx.game(row.game_id)
-            if game_row is None:
-                return []
-            turns = tx.turns(row.game_id)
-            players = tx.players(row.game_id)
-        avatars = {p.key: await self.avatars.get(p.key, p.name, p.avatar_url) for p in players}
         if kind == "replay":
-            result = await asyncio.to_thread(self._replay, game_row, turns)
+            result = await self._replay_of(row)
         else:
-            turn = next((t for t in turns if t.number == spec.get("turn")), None)
-            if turn is None:
-                return []
-            result = await asyncio.to_thread(self._board, game_row, turn.state, spec, avatars)
+            result = await self._board_of(row, spec)
+        if result is None:
+            return []
         if len(self._cache) > 256:
             self._cache.clear()
         self._cache[key] = result
         return result
 
+    async def _board_of(self, row: OutboxRow, spec: dict[str, Any]) -> list[Attachment] | None:
+        """The picture of the step the spec names; None when there is nothing to draw."""
+        with self.store.transaction() as tx:
+            game_row = tx.game(row.game_id)
+            if game_row is None or (pictures := pictures_for(game_row.kind)) is None:
+                return None
+            stored = tx.turn(row.game_id, spec.get("turn", 0), spec.get("step"))
+            if stored is None:
+                return None
+            players = tx.players(row.game_id)
+        avatars = {p.key: await self.avatars.get(p.key, p.name, p.avatar_url) for p in players}
+        return await asyncio.to_thread(self._board, pictures, game_row, stored.state, spec, avatars)
+
+    async def _replay_of(self, row: OutboxRow) -> list[Attachment] | None:
+        """The replay of the whole stored history; None when there is nothing to draw."""
+        with self.store.transaction() as tx:
+            game_row = tx.game(row.game_id)
+            if game_row is None or (pictures := pictures_for(game_row.kind)) is None:
+                return None
+            history = tx.turns(row.game_id)
+        return await asyncio.to_thread(self._replay, pictures, game_row, history)
+
     def _board(
-        self, game_row: GameRow, state_json: str, spec: dict[str, Any], avatars: dict[str, Any]
+        self,
+        pictures: Pictures,
+        game_row: GameRow,
+        state_json: str,
+        spec: dict[str, Any],
+        avatars: dict[str, Any],
     ) -> list[Attachment]:
         game = get_game(game_row.kind)
         state = game.decode_state(loads(state_json))
@@ -78,35 +101,36 @@ class AttachmentRenderer:
         turn = spec.get("turn", 0)
         if spec.get("kind") == "private_board":
             view = game.view(state, spec["player"])
-            data = render_private_board(view, avatars=avatars, **options)
-            alt = private_alt_text(view, **options)
+            picture = pictures.private(view, avatars=avatars, **options)
             name = f"game{game_row.id}-turn{turn}-board-{spec['player']}.png"
         else:
             view = game.view(state, None)
-            data = render_public_map(view, avatars=avatars, **options)
-            alt = public_alt_text(view, **options)
+            picture = pictures.public(view, avatars=avatars, **options)
             name = f"game{game_row.id}-turn{turn}-map.png"
-        return [Attachment(AttachmentKind.IMAGE, name, data, "image/png", alt)]
+        return [Attachment(AttachmentKind.IMAGE, name, picture.png, "image/png", picture.alt)]
 
-    def _replay(self, game_row: GameRow, turns: Sequence[Any]) -> list[Attachment]:
+    def _replay(
+        self, pictures: Pictures, game_row: GameRow, history: Sequence[TurnRow]
+    ) -> list[Attachment]:
         game = get_game(game_row.kind)
-        frames = []
-        for turn in turns:
-            label = "The fleets at the start" if turn.number == 0 else f"Turn {turn.number}"
-            frames.append(
-                ReplayFrame(board=game.reveal(game.decode_state(loads(turn.state))), label=label)
-            )
+        boards: list[tuple[Any, str]] = []
+        for stored in sorted(history, key=lambda t: (t.number, t.step)):
+            if stored.cause in OUTSIDE_PLAY:
+                continue  # the game's own moves make the frames; its last state closes it
+            board = game.reveal(game.decode_state(loads(stored.state)))
+            boards.append((board, pictures.frame_label(stored.number, stored.step)))
         final = game.reveal(game.decode_state(loads(game_row.state)))
-        if not frames or frames[-1].board != final:
-            frames.append(ReplayFrame(board=final, label="The end"))
-        replay = render_replay(frames, title=posts.title(game_row), gif=self.replay_gif)
+        if not boards or boards[-1][0] != final:
+            boards.append((final, pictures.end_label()))
+        title = posts.title(game_row)
+        replay = pictures.replay(boards, title=title, gif=self.replay_gif)
         result = [
             Attachment(
                 AttachmentKind.VIDEO,
                 f"game{game_row.id}-replay.mp4",
                 replay.mp4,
                 "video/mp4",
-                f"Replay of {posts.title(game_row)}",
+                f"Replay of {title}",
             )
         ]
         if self.replay_gif:
@@ -116,7 +140,7 @@ class AttachmentRenderer:
                     f"game{game_row.id}-replay.gif",
                     replay.gif,
                     "image/gif",
-                    f"Replay of {posts.title(game_row)} (animated)",
+                    f"Replay of {title} (animated)",
                 )
             )
         return result

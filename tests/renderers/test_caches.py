@@ -15,18 +15,13 @@ import pytest
 from PIL import Image, ImageDraw
 from render_views import DEADLINE, NOW, medium_public, revealed_game, small_private, small_public
 
-from renderers import (
-    ReplayFrame,
-    avatars,
-    board,
-    public_map,
-    render_private_board,
-    render_public_map,
-    render_replay,
-    replay,
-    round_avatar,
-    style,
-)
+from renderers import avatars, marks, style
+from renderers.avatars import round_avatar
+from renderers.bst import frames as replay_frames
+from renderers.bst import public_map
+from renderers.bst.frames import ReplayFrame, render_replay
+from renderers.bst.private_board import render_private_board
+from renderers.bst.public_map import render_public_map
 
 CACHES = [
     style._builtin_font,
@@ -37,11 +32,11 @@ CACHES = [
     style._text_box,
     style._text_patch,
     avatars._round_mask,
-    board._mask,
-    board._label_patch,
+    marks._mask,
+    marks.name_tag,
     public_map._cached_base,
     public_map._generated_round,
-    replay._backdrop,
+    replay_frames._backdrop,
 ]
 
 
@@ -154,21 +149,21 @@ def _reference_marks(image: Image.Image, params: Params) -> None:
     def star(draw: ImageDraw.ImageDraw, s: float, ox: float, oy: float) -> None:
         draw.polygon(scaled(vertices, s, ox, oy), fill=255)
 
-    board.paint_shape(image, box, style.HIT, ellipse)
-    board.paint_shape(image, box, style.MISS, ring)
-    board.paint_shape(image, long, style.WRECK, rounded)
-    board.paint_shape(image, box, style.TEXT, cross)
-    board.paint_shape(image, box, style.HIT_LIGHT, star)
+    marks.paint_shape(image, box, style.HIT, ellipse)
+    marks.paint_shape(image, box, style.MISS, ring)
+    marks.paint_shape(image, long, style.WRECK, rounded)
+    marks.paint_shape(image, box, style.TEXT, cross)
+    marks.paint_shape(image, box, style.HIT_LIGHT, star)
 
 
 def _cached_marks(image: Image.Image, params: Params) -> None:
     cx, cy, r, width = params
     box = (cx - r, cy - r, cx + r, cy + r)
-    board.disc(image, (cx, cy), r, style.HIT)
-    board.ring(image, (cx, cy), r, width, style.MISS)
-    board.capsule(image, (box[0], box[1], box[2] + r, box[3]), style.WRECK)
-    board.cross(image, box, style.TEXT, width)
-    board.burst(image, (cx, cy), r, style.HIT_LIGHT, points=10, inner=0.6)
+    marks.disc(image, (cx, cy), r, style.HIT)
+    marks.ring(image, (cx, cy), r, width, style.MISS)
+    marks.capsule(image, (box[0], box[1], box[2] + r, box[3]), style.WRECK)
+    marks.cross(image, box, style.TEXT, width)
+    marks.burst(image, (cx, cy), r, style.HIT_LIGHT, points=10, inner=0.6)
 
 
 def test_cached_marks_are_the_same_pixels_as_painted_marks() -> None:
@@ -202,7 +197,7 @@ def test_composite_on_rgb_is_alpha_composite_on_opaque_rgba() -> None:
         expected = base.convert("RGBA")
         expected.alpha_composite(patch, (max(0, dest[0]), max(0, dest[1])))
         got = base.copy()
-        board.composite(got, patch, (max(0, dest[0]), max(0, dest[1])))
+        marks.composite(got, patch, (max(0, dest[0]), max(0, dest[1])))
         assert got.tobytes() == expected.convert("RGB").tobytes()
 
 

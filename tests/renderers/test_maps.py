@@ -40,14 +40,10 @@ from bot.games.bst.views import (
     RevealedView,
     ShotView,
 )
-from renderers import (
-    generated_avatar,
-    private_alt_text,
-    public_alt_text,
-    render_private_board,
-    render_public_map,
-)
-from renderers.public_map import MAX_WIDTH, MIN_CELL
+from renderers.avatars import generated_avatar
+from renderers.bst.alt_text import private_alt_text, public_alt_text
+from renderers.bst.private_board import render_private_board
+from renderers.bst.public_map import MAX_WIDTH, MIN_CELL, render_public_map
 from renderers.style import format_relative
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -133,8 +129,8 @@ def test_missing_avatar_is_generated_and_given_avatar_is_used() -> None:
 def _cell_box(image: Image.Image, view: PublicView, name: str) -> tuple[int, int, int]:
     """(left, top, size) of a cell, found from the grid: the board is centred horizontally
     and ends above the legend; we locate it by its water colour run on the row of A."""
-    from renderers import board
-    from renderers.public_map import TARGET_BOARD
+    from renderers.bst import board
+    from renderers.bst.public_map import TARGET_BOARD
 
     target = cell(name)
     size = max(MIN_CELL, min(64, TARGET_BOARD // max(view.rows, view.cols)))

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from render_views import revealed_game
 
-from renderers import ReplayFrame, render_replay
+from renderers.bst.frames import ReplayFrame, render_replay
 from renderers.encode import ffmpeg_exe
-from renderers.replay import Replay
+from renderers.pictures import Replay
 
 
 def probe(data: bytes, folder: Path) -> tuple[float, str, tuple[int, int]]:

@@ -11,8 +11,8 @@ from datetime import datetime
 
 from bot.games.bst.cells import Cell
 from bot.games.bst.views import Phase, PrivateView, PublicView
-from renderers.private_board import ship_text
-from renderers.public_map import group_shots, status_line
+from renderers.bst.private_board import ship_text
+from renderers.bst.public_map import group_shots, status_line
 from renderers.style import ELLIPSIS, deadline_text
 
 MAX_ALT_TEXT = 1000
@@ -102,7 +102,7 @@ def _public_parts(
 def public_alt_text(
     view: PublicView, *, title: str, deadline: datetime | None, now: datetime | None
 ) -> str:
-    """Screen-reader text for :func:`~renderers.public_map.render_public_map` (<= 1000 chars)."""
+    """Screen-reader text for :func:`~renderers.bst.public_map.render_public_map` (<= 1000 chars)."""
     head, lists, tail = _public_parts(view, title, deadline, now)
     return _compose(head, lists, tail)
 

@@ -13,9 +13,10 @@ from datetime import datetime
 from PIL import Image, ImageDraw
 
 from bot.games.bst.views import OwnShipView, PrivateView
-from renderers import board, style
-from renderers.board import BoardLayout
-from renderers.public_map import LegendItem, MapExtras, compose_map, png_bytes
+from renderers import grid, marks, style
+from renderers.bst.public_map import LegendItem, MapExtras, compose_map
+from renderers.encode import png_bytes
+from renderers.grid import GridLayout
 
 
 def ship_text(ship: OwnShipView) -> str:
@@ -45,10 +46,10 @@ def render_private_board(
 ) -> bytes:
     """The viewer's board as PNG bytes. Same arguments, same bytes."""
 
-    def ships(image: Image.Image, layout: BoardLayout) -> None:
+    def ships(image: Image.Image, layout: GridLayout) -> None:
         for ship in view.ships:
             fill = style.OWN_SHIP_SUNK if ship.destroyed else style.OWN_SHIP
-            board.hull(image, layout, ship.cells, fill, style.OWN_SHIP_EDGE)
+            grid.hull(image, layout, ship.cells, fill, style.OWN_SHIP_EDGE)
         for ship in view.ships:
             for cell in sorted(ship.damaged):
                 if not layout.on_board(cell):
@@ -56,12 +57,12 @@ def render_private_board(
                 box = layout.box(cell)
                 if layout.detailed:
                     c = layout.cell
-                    board.cross(image, board.inset(box, c * 0.24), style.TEXT, c * 0.16)
-                    board.cross(image, board.inset(box, c * 0.27), style.HIT, c * 0.1)
+                    marks.cross(image, marks.inset(box, c * 0.24), style.TEXT, c * 0.16)
+                    marks.cross(image, marks.inset(box, c * 0.27), style.HIT, c * 0.1)
                 else:
-                    board.cell_marker(image, layout, cell, style.HIT)
+                    grid.cell_marker(image, layout, cell, style.HIT)
 
-    def collisions(image: Image.Image, layout: BoardLayout) -> None:
+    def collisions(image: Image.Image, layout: GridLayout) -> None:
         draw = ImageDraw.Draw(image)
         for cell in sorted(set(view.collisions)):
             if not layout.on_board(cell):
@@ -74,7 +75,7 @@ def render_private_board(
             draw.rectangle((x0, y0, x1, y1), outline=style.COLLISION, width=width)
             radius = layout.cell * 0.2
             spot = (x1 - radius - 1, y0 + radius + 1)
-            board.disc(image, spot, radius, style.COLLISION)
+            marks.disc(image, spot, radius, style.COLLISION)
             draw.text(
                 spot,
                 "!",

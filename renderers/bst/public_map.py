@@ -8,8 +8,8 @@ the same picture through :func:`compose_map`.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-import io
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,9 +19,11 @@ from PIL import Image, ImageDraw
 
 from bot.games.bst.cells import Cell
 from bot.games.bst.views import Phase, PublicView, ShotView
-from renderers import board, style
+from renderers import grid, marks, style
 from renderers.avatars import generated_avatar, round_avatar
-from renderers.board import BoardLayout
+from renderers.bst import board
+from renderers.encode import png_bytes
+from renderers.grid import GridLayout
 from renderers.style import RGB
 
 MAX_WIDTH = 1600
@@ -36,7 +38,7 @@ LINE_SIZE = 22
 LEGEND_SIZE = 18
 LEGEND_ROW = LEGEND_SIZE + 14
 
-Layer = Callable[[Image.Image, BoardLayout], None]
+Layer = Callable[[Image.Image, GridLayout], None]
 
 
 @dataclass(frozen=True)
@@ -68,14 +70,6 @@ def render_public_map(
         view, title=title, deadline=deadline, now=now, avatars=avatars, extras=MapExtras()
     )
     return png_bytes(image)
-
-
-def png_bytes(image: Image.Image) -> bytes:
-    out = io.BytesIO()
-    if image.mode != "RGB":
-        image = image.convert("RGB")
-    image.save(out, format="PNG", optimize=False, compress_level=6)
-    return out.getvalue()
 
 
 def status_line(view: PublicView) -> str:
@@ -139,14 +133,15 @@ def compose_map(
 ) -> Image.Image:
     """The map picture (RGB, opaque) with the public facts and whatever ``extras`` add.
 
-    Layers in ``extras`` draw on an RGB image: blend with :func:`board.composite` rather than
+    Layers in ``extras`` draw on an RGB image: blend with :func:`renderers.marks.composite` rather than
     ``Image.alpha_composite``."""
     rows, cols = view.rows, view.cols
     # two passes: margins depend on the label size, which depends on the cell size
     left, top = board.margins(rows, cols, 20)
-    layout = board.plan_board(
+    layout = grid.plan_board(
         rows,
         cols,
+        labels=board.LABELS,
         x0=0,
         y0=0,
         max_board_width=MAX_WIDTH - left - PAD,
@@ -173,17 +168,7 @@ def compose_map(
     legend_h = len(legend_rows) * LEGEND_ROW + 2 * PAD - (LEGEND_ROW - LEGEND_SIZE)
     board_x = (width - (left + layout.width)) // 2 + left
     board_y = header_h + top
-    layout = BoardLayout(
-        rows=rows,
-        cols=cols,
-        cell=layout.cell,
-        x0=board_x,
-        y0=board_y,
-        detailed=layout.detailed,
-        label_size=layout.label_size,
-        row_step=layout.row_step,
-        col_step=layout.col_step,
-    )
+    layout = dataclasses.replace(layout, x0=board_x, y0=board_y)
     height = board_y + layout.height + legend_h
     height += height % 2
 
@@ -237,7 +222,7 @@ def _base(
     width: int,
     height: int,
     header_h: int,
-    layout: BoardLayout,
+    layout: GridLayout,
     legend_rows: tuple[tuple[LegendItem, ...], ...],
 ) -> Image.Image:
     """A fresh copy of the part of the map that depends only on its geometry: background,
@@ -252,12 +237,12 @@ def _cached_base(
     width: int,
     height: int,
     header_h: int,
-    layout: BoardLayout,
+    layout: GridLayout,
     legend_rows: tuple[tuple[LegendItem, ...], ...],
 ) -> Image.Image:
     image = Image.new("RGB", (width, height), style.BACKGROUND)
     ImageDraw.Draw(image).rectangle((0, 0, width, header_h - 8), fill=style.PANEL)
-    board.draw_grid(image, layout)
+    grid.draw_grid(image, layout)
     y = layout.y0 + layout.height + PAD
     for row in legend_rows:
         _draw_legend(image, list(row), layout, y=y)
@@ -265,11 +250,11 @@ def _cached_base(
     return image
 
 
-def draw_wrecks(image: Image.Image, layout: BoardLayout, view: PublicView) -> None:
+def draw_wrecks(image: Image.Image, layout: GridLayout, view: PublicView) -> None:
     for wreck in view.wrecks:
-        board.hull(image, layout, wreck.cells, style.WRECK, style.owner_colour(wreck.owner))
+        grid.hull(image, layout, wreck.cells, style.WRECK, style.owner_colour(wreck.owner))
     for wreck in view.wrecks:
-        board.hull_label(
+        grid.hull_label(
             image,
             layout,
             wreck.cells,
@@ -302,7 +287,7 @@ def _fan(shooters: int) -> tuple[float, list[tuple[float, float]]]:
 
 def draw_shots(
     image: Image.Image,
-    layout: BoardLayout,
+    layout: GridLayout,
     shots: Sequence[ShotView],
     avatars: Mapping[str, Image.Image] | None,
 ) -> None:
@@ -312,10 +297,10 @@ def draw_shots(
         # misses first so that a hit is never hidden under a miss marker
         for cell, group in groups:
             if not any(s.hit for s in group):
-                board.cell_marker(image, layout, cell, style.MISS_MARKER)
+                grid.cell_marker(image, layout, cell, style.MISS_MARKER)
         for cell, group in groups:
             if any(s.hit for s in group):
-                board.cell_marker(image, layout, cell, style.HIT)
+                grid.cell_marker(image, layout, cell, style.HIT)
         return
     cache: dict[tuple[str, int], Image.Image] = {}
     c = layout.cell
@@ -326,8 +311,8 @@ def draw_shots(
         hit = any(s.hit for s in group)
         centre = (x0 + c / 2, y0 + c / 2)
         if hit:
-            board.burst(image, centre, c * 0.54, style.HIT, points=12, inner=0.6)
-            board.burst(image, centre, c * 0.44, style.HIT_LIGHT, points=12, inner=0.68)
+            marks.burst(image, centre, c * 0.54, style.HIT, points=12, inner=0.6)
+            marks.burst(image, centre, c * 0.44, style.HIT_LIGHT, points=12, inner=0.68)
         radius_f, spots = _fan(len(group))
         radius = c * radius_f
         ring_w = max(1.0, min(2.5, radius * 0.3)) if len(group) > 4 else max(2.5, c * 0.09)
@@ -341,9 +326,9 @@ def draw_shots(
                     cache[key] = _generated_round(shot.shooter, shot.shooter_name, diameter)
                 else:
                     cache[key] = round_avatar(source, diameter)
-            board.disc(image, spot, radius + ring_w, style.HIT if hit else style.MISS)
+            marks.disc(image, spot, radius + ring_w, style.HIT if hit else style.MISS)
             avatar = cache[key]
-            board.composite(
+            marks.composite(
                 image, avatar, (round(spot[0] - diameter / 2), round(spot[1] - diameter / 2))
             )
 
@@ -354,7 +339,7 @@ def _generated_round(player_id: str, name: str, diameter: int) -> Image.Image:
     return round_avatar(generated_avatar(player_id, name, diameter * 2), diameter)
 
 
-def _legend(layout: BoardLayout, extras: MapExtras) -> list[LegendItem]:
+def _legend(layout: GridLayout, extras: MapExtras) -> list[LegendItem]:
     items = [LegendItem("hit", "hit"), LegendItem("miss", "miss"), LegendItem("wreck", "wreck")]
     return items + extras.legend
 
@@ -377,7 +362,7 @@ def _legend_rows(items: list[LegendItem], width: int) -> list[list[LegendItem]]:
     return rows
 
 
-def _draw_legend(image: Image.Image, items: list[LegendItem], layout: BoardLayout, y: int) -> None:
+def _draw_legend(image: Image.Image, items: list[LegendItem], layout: GridLayout, y: int) -> None:
     draw = ImageDraw.Draw(image)
     size = LEGEND_SIZE
     icon = size + 6
@@ -388,20 +373,20 @@ def _draw_legend(image: Image.Image, items: list[LegendItem], layout: BoardLayou
         centre = (x + icon / 2, cy)
         if item.kind == "hit":
             if layout.detailed:
-                board.burst(image, centre, icon / 2, style.HIT, points=10, inner=0.6)
-                board.disc(image, centre, icon * 0.26, style.HIT_LIGHT)
+                marks.burst(image, centre, icon / 2, style.HIT, points=10, inner=0.6)
+                marks.disc(image, centre, icon * 0.26, style.HIT_LIGHT)
             else:
-                board.disc(image, centre, icon * 0.4, style.HIT)
+                marks.disc(image, centre, icon * 0.4, style.HIT)
         elif item.kind == "miss":
             if layout.detailed:
-                board.ring(image, centre, icon * 0.42, max(2.0, icon * 0.12), style.MISS)
+                marks.ring(image, centre, icon * 0.42, max(2.0, icon * 0.12), style.MISS)
             else:
-                board.disc(image, centre, icon * 0.4, style.MISS_MARKER)
+                marks.disc(image, centre, icon * 0.4, style.MISS_MARKER)
         elif item.kind == "wreck":
-            board.capsule(image, (box[0], box[1] + 4, box[2] + 10, box[3] - 4), style.WRECK)
+            marks.capsule(image, (box[0], box[1] + 4, box[2] + 10, box[3] - 4), style.WRECK)
             x += 10
         elif item.kind == "own":
-            board.capsule(
+            marks.capsule(
                 image,
                 (box[0], box[1] + 4, box[2] + 10, box[3] - 4),
                 style.OWN_SHIP,
@@ -410,9 +395,9 @@ def _draw_legend(image: Image.Image, items: list[LegendItem], layout: BoardLayou
             )
             x += 10
         elif item.kind == "damage":
-            board.cross(
+            marks.cross(
                 image,
-                board.inset((round(box[0]), round(box[1]), round(box[2]), round(box[3])), 3),
+                marks.inset((round(box[0]), round(box[1]), round(box[2]), round(box[3])), 3),
                 style.HIT,
                 3,
             )

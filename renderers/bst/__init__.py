@@ -1,0 +1,80 @@
+"""The pictures of a bst game (rules §6): the public map, a captain's private board, and the
+replay of the whole battle, each drawn from the view the rules give (never the state).
+
+``PICTURES`` is what the host finds with :func:`renderers.pictures.pictures_for`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from PIL import Image
+
+from bot.games.bst.views import PrivateView, PublicView, RevealedView
+from renderers.bst.alt_text import private_alt_text, public_alt_text
+from renderers.bst.frames import ReplayFrame, render_replay
+from renderers.bst.private_board import render_private_board
+from renderers.bst.public_map import render_public_map
+from renderers.pictures import Picture, Pictures, Replay
+
+
+def _expect(view: Any, kind: type, what: str) -> None:
+    """A view of another type is a host bug (the wrong viewer, or another game's view)."""
+    if not isinstance(view, kind):
+        raise TypeError(f"bst's {what} is drawn from a {kind.__name__}, got {type(view).__name__}")
+
+
+class BstPictures:
+    """bst's :class:`~renderers.pictures.Pictures`."""
+
+    def public(
+        self,
+        view: Any,
+        *,
+        avatars: Mapping[str, Image.Image],
+        title: str,
+        deadline: datetime | None,
+        now: datetime | None,
+    ) -> Picture:
+        _expect(view, PublicView, "public map")
+        return Picture(
+            render_public_map(view, title=title, deadline=deadline, now=now, avatars=avatars),
+            public_alt_text(view, title=title, deadline=deadline, now=now),
+        )
+
+    def private(
+        self,
+        view: Any,
+        *,
+        avatars: Mapping[str, Image.Image],
+        title: str,
+        deadline: datetime | None,
+        now: datetime | None,
+    ) -> Picture:
+        _expect(view, PrivateView, "private board")
+        return Picture(
+            render_private_board(view, title=title, deadline=deadline, now=now, avatars=avatars),
+            private_alt_text(view, title=title, deadline=deadline, now=now),
+        )
+
+    def replay(self, boards: Sequence[tuple[Any, str]], *, title: str, gif: bool) -> Replay:
+        frames = []
+        for board, label in boards:
+            _expect(board, RevealedView, "replay")
+            frames.append(ReplayFrame(board=board, label=label))
+        return render_replay(frames, title=title, gif=gif)
+
+    def frame_label(self, number: int, step: int) -> str:
+        if number == 0:
+            return "The fleets at the start"
+        # A bst turn resolves all at once: its one frame is the turn (a leave or kick
+        # stored in the same turn is a step too, but makes no frame of its own).
+        return f"Turn {number}"
+
+    def end_label(self) -> str:
+        return "The end"
+
+
+PICTURES: Pictures = BstPictures()

@@ -1,0 +1,88 @@
+"""What a game's pictures package provides, and how the host finds it.
+
+Each game may have a package ``renderers/<kind>/`` whose module-level ``PICTURES``
+follows :class:`Pictures`; the host looks it up by the game's kind with
+:func:`pictures_for` and, for a game with none, posts the game's text board alone.
+Every method is a pure function of a view (design rule 8): the same view and
+options give the same bytes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from PIL import Image
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A PNG and the words that describe it to someone who cannot see it."""
+
+    png: bytes
+    alt: str
+
+
+@dataclass(frozen=True)
+class Replay:
+    mp4: bytes
+    gif: bytes
+    """The animated GIF, or ``b""`` when none was asked for."""
+    frame_count: int
+    """Pictures in the replay: the title card, one per frame, the final card."""
+    duration_s: float
+
+
+class Pictures(Protocol):
+    """One game's pictures, drawn from the views its rules give."""
+
+    def public(
+        self,
+        view: Any,
+        *,
+        avatars: Mapping[str, Image.Image],
+        title: str,
+        deadline: datetime | None,
+        now: datetime | None,
+    ) -> Picture:
+        """The public picture of the game (``view(state, None)``)."""
+        ...
+
+    def private(
+        self,
+        view: Any,
+        *,
+        avatars: Mapping[str, Image.Image],
+        title: str,
+        deadline: datetime | None,
+        now: datetime | None,
+    ) -> Picture:
+        """One player's own picture (``view(state, player)``)."""
+        ...
+
+    def replay(self, boards: Sequence[tuple[Any, str]], *, title: str, gif: bool) -> Replay:
+        """The end-of-game replay: one frame per ``(reveal(state), label)``, in order."""
+        ...
+
+    def frame_label(self, number: int, step: int) -> str:
+        """The label of the replay's frame after stored step ``step`` of turn ``number``
+        (turn 0 is the close of setup), in the game's words (bst: ``Turn 3``)."""
+        ...
+
+    def end_label(self) -> str:
+        """The label of a last frame showing the game as it ended, when that differs from
+        its last stored step (bst: ``The end``)."""
+        ...
+
+
+def pictures_for(kind: str) -> Pictures | None:
+    """The pictures of game ``kind``, or None when the game has no package here."""
+    name = f"{__package__}.{kind}"
+    if not kind.isidentifier() or importlib.util.find_spec(name) is None:
+        return None
+    pictures: Pictures | None = getattr(importlib.import_module(name), "PICTURES", None)
+    return pictures
