@@ -11,7 +11,7 @@ import math
 import random
 from typing import Any
 
-from bot.games.base import Channel
+from bot.games.base import Channel, Given
 from bot.games.bst import BST, BstState, Captain, Move, Order, Pass, Rotate, Shoot
 from bot.games.bst.cells import Cell
 from bot.games.bst.fleet import Direction, ShipKind
@@ -115,7 +115,7 @@ def long_game(turns: int, *, captains: int = 12, size: int = 20, seed: int = 3) 
             if isinstance(order, Shoot) and order.cell in occupied and rng.random() < 0.85:
                 orders[key] = Pass()
         orders = {k: o for k, o in orders.items() if not isinstance(o, Pass)}
-        state = BST.resolve(state, orders, random.Random(number)).state
+        state = BST.resolve(state, given(orders), random.Random(number)).state
         if state.phase is not Phase.BATTLE:
             raise RuntimeError(f"the long game ended after {number + 1} turns; pick another seed")
         states.append(state)
@@ -124,3 +124,11 @@ def long_game(turns: int, *, captains: int = 12, size: int = 20, seed: int = 3) 
 
 def encode(state: BstState) -> dict[str, Any]:
     return BST.encode_state(state)
+
+
+def given(orders: dict[str, Order]) -> list[Given[Order]]:
+    """Orders as the host hands them to ``resolve``: one a captain, in arrival order."""
+    return [
+        Given(player, order, sent_at=float(number), sequence=number)
+        for number, (player, order) in enumerate(orders.items(), start=1)
+    ]

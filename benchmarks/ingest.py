@@ -8,7 +8,7 @@ and 10% rotations by DM), all submitted at once the way a platform burst arrives
 sent; the relay is not running). Timed from the first submission until every caller
 has its effect, so every order is committed: the host's worker takes whatever has
 queued while its previous batch committed (at most ``BATCH_LIMIT``) and commits it as
-one transaction (group commit; see bot/host/commands.py). The floor is plain sqlite3
+one transaction (group commit; see bot/host/inbox.py). The floor is plain sqlite3
 ``BEGIN; INSERT; COMMIT`` of one small row per order. Each round of the host is paired
 with a round of the floor run right after it and the figure is the median of the
 pairs' ratios: this machine's speed drifts by tens of percent within seconds, and the
@@ -47,7 +47,7 @@ from benchmarks.scratch import postgres_schema
 from benchmarks.timing import Figure
 from bot.games.bst import BST, BstState, Move, Rotate, Shoot
 from bot.host.clock import VirtualClock
-from bot.host.commands import Commands, Outcome
+from bot.host.inbox import Commands, Outcome
 from bot.host.messages import Inbound, InboundKind, Sender
 from bot.host.service import Host
 from bot.store import Store, loads
@@ -135,7 +135,7 @@ class HostIngest:
         self.store = Store(url)
         self.store.migrate()  # PostgreSQL is migrated explicitly (`bst migrate`)
         self.clock = VirtualClock()
-        self.host = Host(self.store, self.clock, {}, _no_attachments)  # type: ignore[arg-type]
+        self.host = Host(self.store, self.clock, {}, _no_attachments, default_game="bst")  # type: ignore[arg-type]
         self.orders = orders
         self.burst = burst
         self.channel = f"ingest-{time.monotonic_ns()}"

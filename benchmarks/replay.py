@@ -7,8 +7,9 @@ from PIL import Image
 from benchmarks import fixtures
 from benchmarks.timing import Figure, median_seconds
 from bot.games.bst import BST
-from renderers import ReplayFrame, encode_mp4, render_replay
-from renderers.replay import OUTPUT_FPS, _layout, _timing
+from renderers.bst.frames import ReplayFrame, frame_layout, render_replay
+from renderers.encode import encode_mp4
+from renderers.replay import OUTPUT_FPS, timing
 
 
 def replay_frames(turns: int, size: int = 20) -> list[ReplayFrame]:
@@ -24,8 +25,8 @@ def replay_ratio(turns: int = 100, size: int = 20, *, repeats: int) -> float:
     is made only when the host is configured to post it too) ÷ median time of ``encode_mp4``
     on blank frames: as many as the replay's video holds, same size and rate."""
     frames = replay_frames(turns, size)
-    _, picture_size = _layout(size, size)
-    rate, title_repeats, final_repeats = _timing(len(frames), 1.0)
+    _, picture_size = frame_layout(size, size)
+    rate, title_repeats, final_repeats = timing(len(frames), 1.0)
     count = title_repeats + len(frames) + final_repeats
     blank = Image.new("RGB", picture_size, (0, 0, 0))
 

@@ -15,7 +15,7 @@ def resolve_ms(captains: int, rows: int, cols: int, *, repeats: int, calls: int 
     """Median milliseconds to resolve one turn where every captain has an order
     (60% shots, 30% moves, 10% rotations). The game is built outside the timing."""
     state = fixtures.battle(captains, rows, cols)
-    orders = fixtures.mixed_orders(state)
+    orders = fixtures.given(fixtures.mixed_orders(state))
 
     def run() -> None:
         with collector_paused():  # as the turn clock resolves (bot/host/collector.py)

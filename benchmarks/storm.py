@@ -13,7 +13,7 @@ from benchmarks.scratch import postgres_schema
 from benchmarks.timing import Figure
 from bot.games.bst import BST
 from bot.host.clock import VirtualClock
-from bot.host.commands import Commands
+from bot.host.inbox import Commands
 from bot.host.turns import TurnClock
 from bot.store import GameRow, OrderRow, OutboxRow, PlayerRow, Store, dumps
 
@@ -30,6 +30,13 @@ def prepare_games(store: Store, games: int, captains: int = 12, *, start: float)
         session = tx.session
         first_id = (session.execute(select(func.max(GameRow.id))).scalar() or 0) + 1
         game_rows, player_rows, order_rows = [], [], []
+        turn_timer = {
+            "key": "turn:1",
+            "label": "Turn 1",
+            "deadline": deadline,
+            "remaining": None,
+            "held": False,
+        }
         for n in range(games):
             game_id = first_id + n
             state = fixtures.battle(captains, 20, 20, seed=game_id)
@@ -47,6 +54,8 @@ def prepare_games(store: Store, games: int, captains: int = 12, *, start: float)
                     "turn": 1,
                     "turn_seconds": TURN_SECONDS,
                     "deadline": deadline,
+                    # The turn's timer, as the host arms it (bot/host/lifecycle.py).
+                    "timers": dumps([turn_timer]),
                     "state": dumps(BST.encode_state(state)),
                     "created_at": start,
                 }

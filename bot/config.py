@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.games.catalog import game_names
 from bot.games.duration import parse_duration
 
 
@@ -32,7 +33,8 @@ class DatabaseConfig:
 
 @dataclass(frozen=True)
 class GamesConfig:
-    turn: str = "8h"  # default turn length for new games
+    turn: str = "8h"  # default turn length for new games that have turns of a set length
+    default: str = "bst"  # the game `new` opens when it names none (`new sonar` names one)
     admins: tuple[str, ...] = ()  # "platform:user_id" entries that may host any game
     reminder_before: str = ""  # e.g. "1h"; empty = no reminders
 
@@ -201,6 +203,10 @@ def parse_config(data: Mapping[str, Any], source: str) -> Config:
                     parse_duration(str(coerced))
                 except Exception as error:
                     raise ConfigError(f"{where}: {error}") from None
+            if (name, key) == ("games", "default") and coerced not in game_names():
+                raise ConfigError(
+                    f"{where}: expected one of {', '.join(game_names())}, got {coerced!r}"
+                )
             if key.endswith("_env") and coerced and not _ENV_NAME.match(str(coerced)):
                 # Someone pasted the secret itself where its variable's name belongs:
                 # say so without printing it back.

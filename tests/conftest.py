@@ -21,7 +21,6 @@ for _path in (str(_HERE / "host"), str(_HERE.parent)):
 
 from host_fakes import HostKit, no_attachments  # noqa: E402
 
-import bot.games.bst  # noqa: E402, F401  (registers the game)
 from bot.cli import script as script_cli  # noqa: E402
 from bot.host.service import Host  # noqa: E402
 
@@ -34,6 +33,7 @@ def _host_without_images(store, clock, adapters, config, **_: Any) -> Host:  # t
         no_attachments,
         admins=frozenset(config.games.admins),
         default_turn=config.games.turn,
+        default_game=config.games.default,
     )
 
 

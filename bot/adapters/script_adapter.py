@@ -86,8 +86,13 @@ def parse_script(text: str, source: str = "script") -> list[ScriptLine]:
                 raise ScriptError(
                     f"{source}, line {number}: expected `@host TEXT`, e.g. `@host pause`"
                 )
-            if action in ("start", "close") and argument:
-                raise ScriptError(f"{source}, line {number}: `@{action}` takes nothing after it")
+            if action == "close" and argument:
+                raise ScriptError(f"{source}, line {number}: `@close` takes nothing after it")
+            if action == "start" and len(argument.split()) > 1:
+                raise ScriptError(
+                    f"{source}, line {number}: expected `@start` or `@start NAME` (who moves "
+                    "first, where the game's rules let the host choose)"
+                )
             lines.append(ScriptLine(number, action, argument))
             continue
         player = _PLAYER_LINE.match(line)
@@ -164,7 +169,7 @@ def operator_text(line: ScriptLine) -> str:
     if line.action == "game":
         return f"new {line.argument}"
     if line.action == "start":
-        return "start"
+        return f"start {line.argument}".strip()
     return line.argument
 
 

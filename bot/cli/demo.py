@@ -23,10 +23,11 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from bot.adapters.files_adapter import PLATFORM, FilesAdapter
 from bot.cli.demo_captains import SimulatedCaptain
 from bot.config import Config
-from bot.games.base import GameError, get_game
+from bot.games.base import GameError
+from bot.games.catalog import get_game
 from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock, to_datetime
-from bot.host.commands import Outcome
+from bot.host.inbox import Outcome
 from bot.host.messages import Inbound, InboundKind, Sender
 from bot.host.record import game_record
 from bot.store import GameRow, Store, loads
@@ -143,8 +144,8 @@ class Demo:
         game_id = row.id
         assert game_id is not None
         game = get_game("bst")
-        board = game.record_board(game.decode_state(loads(row.state)))
-        rows, cols = board["rows"], board["cols"]
+        public = game.view(game.decode_state(loads(row.state)), None)
+        rows, cols = public.rows, public.cols
         for name in self.names:
             await self.say(name, "#bst join", public=True)
             placed = await self.say(name, self.captains[name].placement(rows, cols), public=False)

@@ -1,6 +1,6 @@
 """Avatars for the maps, downloaded once and never waited on for long.
 
-The only non-pure part of drawing: :class:`AvatarCache` downloads a captain's avatar with a
+The only non-pure part of drawing: :class:`AvatarCache` downloads a player's avatar with a
 hard byte cap and a short timeout, decodes it through :func:`renderers.avatars.decode_avatar`
 (formats, size and pixel limits), and keeps the decoded picture in memory (and, if given a
 folder, the accepted bytes on disk). Any failure gives the generated avatar instead: a post

@@ -1,6 +1,6 @@
 """The cyclic garbage collector, paused while a turn resolves.
 
-A big turn (10,000 captains) allocates ~100k small objects next to a state of millions;
+A big turn (10,000 players) allocates ~100k small objects next to a state of millions;
 the collector's full passes over that state would cost more than the turn itself, and
 nothing a resolution makes forms a cycle. Pausing it is process-wide state, so it lives
 here, in the host, not in the rules (which stay pure): the turn clock resolves inside

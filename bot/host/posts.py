@@ -3,21 +3,24 @@
 Every outgoing message has a stable key ``(game, turn, kind, recipient)``, so
 writing the same message twice (a retried transaction, a second process)
 leaves one row. Images are not drawn here: a row names what to attach (the
-public map of turn N, a captain's board after turn N, the replay) and the
-relay draws it from the stored turn when it sends.
+public picture after a turn, a player's board, the replay) and the relay draws
+it from the stored history when it sends. Every sentence about a game comes
+from the game's own words (``Game.opening``, ``Game.public_report``, …); the
+host adds only its neutral ones (titles, deadlines, who did what to the game).
 """
 
 from __future__ import annotations
 
 import json.encoder
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 
-from bot.games.base import Game, Resolution, get_game
+from bot.games.base import Game, Notice, Resolution
+from bot.games.catalog import get_game
 from bot.games.duration import humanize
 from bot.host.clock import format_utc
-from bot.host.seeds import seeded
-from bot.store import GameRow, InboundRow, PlayerRow, Received, TurnRow, Tx, dumps
+from bot.store import GameRow, InboundRow, PlayerRow, Received, Tx, dumps, loads
 from bot.store.repository import GameSnapshot, NewPost, PlayerSnapshot
 
 # A JSON string as dumps() writes it (ensure_ascii=False).
@@ -25,8 +28,10 @@ _json_str = json.encoder.encode_basestring
 
 # A message being answered: as received (commands) or as stored (held messages).
 Cause = InboundRow | Received
+AnyGameRow = GameRow | GameSnapshot
+AnyPlayer = PlayerRow | PlayerSnapshot
 
-# The relay sends in id order; within one turn the public map is written first,
+# The relay sends in id order; within one turn the public picture is written first,
 # then the boards, so a rate-limited platform gets what matters most first.
 
 
@@ -142,15 +147,14 @@ def withdraw(tx: Tx, game_id: int, row: Cause) -> None:
     )
 
 
-def notify(
-    tx: Tx,
-    game_row: GameRow | GameSnapshot,
-    player: PlayerRow | PlayerSnapshot,
-    text: str,
-    *,
-    kind: str,
-) -> None:
-    """A private message to a captain that answers nothing they sent."""
+def _private(game_row: AnyGameRow, player: AnyPlayer) -> str:
+    return _address(
+        player.platform, game_row.channel, user_id=player.user_id, user_name=player.name
+    )
+
+
+def notify(tx: Tx, game_row: AnyGameRow, player: AnyPlayer, text: str, *, kind: str) -> None:
+    """A private message to a player that answers nothing they sent."""
     assert game_row.id is not None
     _enqueue(
         tx,
@@ -158,16 +162,14 @@ def notify(
         turn=game_row.turn,
         kind=kind,
         recipient=player.key,
-        address=_address(
-            player.platform, game_row.channel, user_id=player.user_id, user_name=player.name
-        ),
+        address=_private(game_row, player),
         text=text,
         render=None,
         now=game_row.created_at,
     )
 
 
-def announce(tx: Tx, game_row: GameRow, *, kind: str, text: str, now: float) -> None:
+def announce(tx: Tx, game_row: AnyGameRow, *, kind: str, text: str, now: float) -> None:
     """A public message in the game's channel that answers no one."""
     assert game_row.id is not None
     _enqueue(
@@ -183,12 +185,16 @@ def announce(tx: Tx, game_row: GameRow, *, kind: str, text: str, now: float) -> 
     )
 
 
-def title(game_row: GameRow | GameSnapshot) -> str:
-    """How the host names a game in its posts: ``#bst game 12``."""
+def title(game_row: AnyGameRow) -> str:
+    """How the host names a game in its posts: ``#sonar game 12``."""
     return f"{get_game(game_row.kind).tag} game {game_row.id}"
 
 
-def _render(kind: str, game_row: GameRow, turn: int, now: float, **extra: Any) -> dict[str, Any]:
+def render_spec(
+    kind: str, game_row: AnyGameRow, turn: int, now: float, **extra: Any
+) -> dict[str, Any]:
+    """What the relay draws for a row: ``public_map``/``private_board`` after a stored
+    step (``turn``, and ``step`` when a turn has several), or the ``replay``."""
     return {
         "kind": kind,
         "turn": turn,
@@ -199,6 +205,32 @@ def _render(kind: str, game_row: GameRow, turn: int, now: float, **extra: Any) -
     }
 
 
+# --- timers, in words ------------------------------------------------------
+
+
+def running_timers(game_row: AnyGameRow) -> list[dict[str, Any]]:
+    """The game's timers that run now, earliest first."""
+    timers = loads(getattr(game_row, "timers", "[]") or "[]")
+    running = [t for t in timers if t.get("deadline") is not None]
+    return sorted(running, key=lambda t: (t["deadline"], t["key"]))
+
+
+def deadlines_text(game_row: AnyGameRow) -> str:
+    """``Turn 3 closes 2026-01-01 08:00 UTC.`` for every timer that runs, earliest first."""
+    return " ".join(
+        f"{t['label']} closes {format_utc(t['deadline'])}." for t in running_timers(game_row)
+    )
+
+
+def in_sentence(label: str) -> str:
+    """A timer's label inside a sentence (``Turn 3`` → ``turn 3``)."""
+    return label[:1].lower() + label[1:]
+
+
+def humanize_seconds(seconds: float) -> str:
+    return humanize(timedelta(seconds=max(0.0, seconds)))
+
+
 def status_text(game: Game[Any, Any], game_row: GameRow, state: Any, now: float) -> str:
     lines = [f"{title(game_row)}: {game_row.phase}"]
     if game_row.phase == "battle":
@@ -206,18 +238,21 @@ def status_text(game: Game[Any, Any], game_row: GameRow, state: Any, now: float)
     if game_row.paused_remaining is not None:
         left = humanize_seconds(game_row.paused_remaining)
         lines.append(f"Paused with {left} left on the clock.")
-    elif game_row.deadline is not None:
-        closes = "Setup closes" if game_row.phase == "setup" else "Turn closes"
-        left = humanize_seconds(game_row.deadline - now)
-        lines.append(f"{closes} {format_utc(game_row.deadline)} (in {left}).")
+    else:
+        timers = running_timers(game_row)
+        for timer in timers:
+            left = humanize_seconds(timer["deadline"] - now)
+            # One clock: the first line already names the turn. Several: say which is which.
+            if len(timers) > 1:
+                what = timer["label"]
+            else:
+                what = "Setup" if game_row.phase == "setup" else "Turn"
+            lines.append(f"{what} closes {format_utc(timer['deadline'])} (in {left}).")
     lines.append(game.summary(state, None))
     return "\n".join(lines)
 
 
-def humanize_seconds(seconds: float) -> str:
-    from datetime import timedelta
-
-    return humanize(timedelta(seconds=max(0.0, seconds)))
+# --- boards and notices -----------------------------------------------------
 
 
 def send_board(
@@ -229,238 +264,152 @@ def send_board(
     *,
     cause: Cause,
     now: float,
+    last: tuple[int, int] | None,
 ) -> None:
-    """The captain's board on request: text always, the image once the battle has a turn."""
+    """A player's board on request: text always, the picture of the last stored step
+    (``last``: its turn and step) once the game has one."""
     assert game_row.id is not None
     text = game.summary(state, player.key)
     render = None
-    if game_row.phase != "setup":
-        last = max(0, game_row.turn - 1) if game_row.phase == "battle" else game_row.turn
-        render = _render("private_board", game_row, last, now, player=player.key)
+    if last is not None:
+        turn, step = last
+        extra: dict[str, Any] = {"player": player.key}
+        if step:
+            extra["step"] = step
+        render = render_spec("private_board", game_row, turn, now, **extra)
     reply(tx, game_row.id, cause, text, public=False, render=render)
 
 
-def _names(tx: Tx, game_id: int) -> dict[str, PlayerRow]:
-    return {p.key: p for p in tx.players(game_id)}
+def recipients(game: Game[Any, Any], state: Any, notice: Notice) -> Sequence[str]:
+    """The players a private notice goes to: its addressee, or their whole crew."""
+    assert notice.to is not None
+    return game.crew(state, notice.to) if notice.crew else (notice.to,)
 
 
-def _plain_names(players: Mapping[str, Any]) -> dict[str, str]:
-    return {key: player.name for key, player in players.items()}
+def names_of(players: Iterable[AnyPlayer]) -> dict[str, str]:
+    return {player.key: player.name for player in players}
 
 
-def result_text(game: Game[Any, Any], state: Any, names: Mapping[str, PlayerRow]) -> str:
-    outcome = game.outcome(state)
-    if outcome is None:
-        return ""
-    winners = [names[k].name if k in names else k for k in outcome.winners]
-    if outcome.draw:
-        if winners:
-            return "The battle ends in a draw between " + ", ".join(winners) + "."
-        return "The battle ends in a draw."
-    if winners:
-        return f"{winners[0]} wins the battle!"
-    return "The battle is over."
-
-
-def _store_turn(
+def publish(
     tx: Tx,
     game: Game[Any, Any],
     game_row: GameRow,
-    number: int,
-    resolution: Resolution[Any],
-    orders: list[dict[str, Any]],
-    now: float,
-) -> None:
-    assert game_row.id is not None
-    tx.add_turn(
-        TurnRow(
-            game_id=game_row.id,
-            number=number,
-            orders=dumps(orders),
-            events=dumps([e.record() for e in resolution.events]),
-            state=dumps(game.encode_state(resolution.state)),
-            resolved_at=now,
-            deadline=game_row.deadline,
-        )
-    )
-
-
-def start_battle(
-    tx: Tx,
-    game: Game[Any, Any],
-    game_row: GameRow,
-    state: Any,
     *,
-    now: float,
-    cause: Cause | None,
-) -> None:
-    """Close setup: random placements, turn 1 begins, everyone gets a board."""
-    assert game_row.id is not None
-    resolution = game.start(state, seeded(game_row.seed, "start"))
-    game_row.phase = "battle"
-    game_row.turn = 1
-    game_row.turn_opened_at = now
-    game_row.deadline = now + game_row.turn_seconds
-    game_row.state = dumps(game.encode_state(resolution.state))
-    tx.save(game_row)
-    _store_turn(tx, game, game_row, 0, resolution, [], now)
-    names = _names(tx, game_row.id)
-    in_battle = game.to_act(resolution.state)  # not those who left during setup
-    captains = [p.name for key, p in names.items() if key in in_battle]
-    text = (
-        f"{title(game_row)}: the battle begins! {len(captains)} captains: "
-        f"{', '.join(captains)}. "
-        f"Turn 1 closes {format_utc(game_row.deadline)}. {game.battle_hint}"
-    )
-    _publish(tx, game, game_row, 0, resolution, text, names, now)
-    if cause is not None:
-        reply(tx, game_row.id, cause, f"Game {game_row.id} started.", public=False)
-
-
-def _publish(
-    tx: Tx,
-    game: Game[Any, Any],
-    game_row: GameRow,
-    turn_number: int,
+    turn: int,
+    step: int,
     resolution: Resolution[Any],
-    public_text: str,
-    names: Mapping[str, PlayerRow],
+    public_text: str | None,
+    players: Mapping[str, PlayerRow],
     now: float,
 ) -> None:
-    """The public map, then a board for every captain whose fleet changed (written
-    together: one round trip to the database, not one a captain). What the game tells
-    one captain alone (a ship that struck theirs, a late joiner's placement) goes in
-    their board's message, or on its own if they get no board."""
+    """The posts of a stored change: the public picture with ``public_text`` (unless
+    None), then a board for every player whose board changed (written together: one
+    round trip to the database, not one a player). What the game tells one player
+    alone (a ship that struck theirs, a late joiner's placement) goes in their board's
+    message, or on its own if they get no board; public notices go out on their own."""
     assert game_row.id is not None
+    suffix = f":{step}" if step else ""
+    extra: dict[str, Any] = {"step": step} if step else {}
+    state = resolution.state
     told: dict[str, list[str]] = {}
+    public_notices: list[str] = []
     for notice in resolution.notices:
-        if notice.to is not None:
-            told.setdefault(notice.to, []).append(notice.text)
-    rows = [
-        NewPost(
-            game_id=game_row.id,
-            turn=turn_number,
-            kind="map",
-            recipient="public",
-            address=_address(game_row.platform, game_row.channel),
-            text=public_text,
-            render=dumps(_render("public_map", game_row, turn_number, now)),
-            created_at=now,
-        )
-    ]
-    for key in sorted(resolution.changed):
-        player = names.get(key)
-        if player is None:
+        if notice.to is None:
+            public_notices.append(notice.text)
             continue
-        lines = [
-            f"{title(game_row)}, after turn {turn_number}:"
-            if turn_number
-            else f"{title(game_row)}: your fleet as the battle begins."
-        ]
-        lines += game.private_report(resolution.events, key)
-        lines += told.pop(key, [])
-        lines.append(game.summary(resolution.state, key))
+        for key in recipients(game, state, notice):
+            told.setdefault(key, []).append(notice.text)
+    rows = []
+    if public_text is not None:
         rows.append(
             NewPost(
                 game_id=game_row.id,
-                turn=turn_number,
-                kind="board",
+                turn=turn,
+                kind=f"map{suffix}",
+                recipient="public",
+                address=_address(game_row.platform, game_row.channel),
+                text=public_text,
+                render=dumps(render_spec("public_map", game_row, turn, now, **extra)),
+                created_at=now,
+            )
+        )
+    heading = game.board_heading(title(game_row), turn)
+    for key in sorted(resolution.changed):
+        player = players.get(key)
+        if player is None:
+            continue
+        lines = [heading]
+        lines += game.private_report(resolution.events, key)
+        lines += told.pop(key, [])
+        lines.append(game.summary(state, key))
+        rows.append(
+            NewPost(
+                game_id=game_row.id,
+                turn=turn,
+                kind=f"board{suffix}",
                 recipient=key,
-                address=_address(
-                    player.platform, game_row.channel, user_id=player.user_id, user_name=player.name
-                ),
+                address=_private(game_row, player),
                 text="\n".join(lines),
-                render=dumps(_render("private_board", game_row, turn_number, now, player=key)),
+                render=dumps(
+                    render_spec("private_board", game_row, turn, now, player=key, **extra)
+                ),
                 created_at=now,
             )
         )
     tx.post_all(rows)
     for key, texts in sorted(told.items()):
-        player = names.get(key)
+        player = players.get(key)
         if player is not None:
-            notify(tx, game_row, player, "\n".join(texts), kind=f"turn-notice:{turn_number}")
-    if game.outcome(resolution.state) is not None:
-        _finish(tx, game, game_row, turn_number, resolution.state, names, now)
+            notify(tx, game_row, player, "\n".join(texts), kind=f"turn-notice:{turn}{suffix}")
+    for index, text in enumerate(public_notices):
+        announce(
+            tx,
+            game_row,
+            kind=f"notice:{turn}{suffix}:{index}",
+            text=f"{title(game_row)}: {text}",
+            now=now,
+        )
 
 
-def _finish(
+def deliver_notices(
     tx: Tx,
     game: Game[Any, Any],
-    game_row: GameRow,
-    turn_number: int,
+    game_row: AnyGameRow,
     state: Any,
-    names: Mapping[str, PlayerRow],
-    now: float,
+    notices: Sequence[Notice],
+    *,
+    cause: Cause,
+    sender: str,
+    players: Mapping[str, AnyPlayer],
 ) -> None:
+    """What the game says in answer to an order: to the sender as a reply, to the public
+    in the channel, to anyone else (or a whole crew) by a private message of their own."""
     assert game_row.id is not None
-    game_row.phase = "finished"
-    game_row.deadline = None
-    game_row.paused_remaining = None
-    game_row.finished_at = now
-    tx.save(game_row)
+    for index, notice in enumerate(notices):
+        if notice.to is None:
+            reply(tx, game_row.id, cause, notice.text, public=True, kind_suffix=f"n{index}")
+            continue
+        for key in recipients(game, state, notice):
+            target = players.get(key)
+            if target is None:
+                continue
+            if key == sender:
+                reply(tx, game_row.id, cause, notice.text, public=False, kind_suffix=f"n{index}")
+            else:
+                notify(tx, game_row, target, notice.text, kind=f"notice:{cause.id}:{index}")
+
+
+def post_replay(tx: Tx, game: Game[Any, Any], game_row: GameRow, turn: int, now: float) -> None:
+    """The end of the game: the replay of the whole game, drawn when it is sent."""
+    assert game_row.id is not None
     _enqueue(
         tx,
         game_id=game_row.id,
-        turn=turn_number,
+        turn=turn,
         kind="replay",
         recipient="public",
         address=_address(game_row.platform, game_row.channel),
-        text=f"{title(game_row)}: the replay of the whole battle.",
-        render=_render("replay", game_row, turn_number, now),
+        text=f"{title(game_row)}: {game.replay_caption()}",
+        render=render_spec("replay", game_row, turn, now),
         now=now,
     )
-
-
-def publish_turn(
-    tx: Tx,
-    game: Game[Any, Any],
-    game_row: GameRow,
-    turn_number: int,
-    resolution: Resolution[Any],
-    orders: list[dict[str, Any]],
-    now: float,
-) -> None:
-    """Store a resolved turn and write its posts (the caller advanced the game)."""
-    assert game_row.id is not None
-    _store_turn(tx, game, game_row, turn_number, resolution, orders, now)
-    names = _names(tx, game_row.id)
-    lines = [f"{title(game_row)}, turn {turn_number}:"]
-    lines += game.public_report(resolution.events, _plain_names(names)) or ["No shots this turn."]
-    result = result_text(game, resolution.state, names)
-    if result:
-        lines.append(result)
-    elif game_row.deadline is not None:
-        lines.append(f"Turn {game_row.turn} closes {format_utc(game_row.deadline)}.")
-    _publish(tx, game, game_row, turn_number, resolution, " ".join(lines), names, now)
-
-
-def apply_change(
-    tx: Tx,
-    game: Game[Any, Any],
-    game_row: GameRow,
-    resolution: Resolution[Any],
-    *,
-    now: float,
-    cause: Cause,
-    headline: str,
-) -> None:
-    """A change between deadlines (leave, kick, end): save it and say what the public may know."""
-    assert game_row.id is not None
-    game_row.state = dumps(game.encode_state(resolution.state))
-    tx.save(game_row)
-    names = _names(tx, game_row.id)
-    lines = [headline, *game.public_report(resolution.events, _plain_names(names))]
-    result = result_text(game, resolution.state, names)
-    if result:
-        lines.append(result)
-    reply(tx, game_row.id, cause, " ".join(lines), public=True)
-    if game.outcome(resolution.state) is None:
-        return
-    if game_row.phase == "battle":
-        # The replay ends on the game's final state (stored on the game row).
-        _finish(tx, game, game_row, max(0, game_row.turn - 1), resolution.state, names, now)
-    else:
-        game_row.phase = "finished"
-        game_row.deadline = None
-        game_row.finished_at = now
-        tx.save(game_row)

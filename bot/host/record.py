@@ -1,31 +1,30 @@
-"""The game record (``bst-record/1``), exactly as shared/contracts/script-and-record.md
-defines it: for ``bst script --record`` and ``bst export``."""
+"""A game's record (``KIND-record/1``, shared/contracts), for ``bst script --record``
+and ``bst export``: the game writes it (``Game.record``) from its state now and its
+stored history; the host gives it the names, the phase and the pending deadlines."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
-from bot.games.base import get_game
+from bot.games.base import RecordContext, Step
+from bot.games.catalog import get_game
+from bot.host.lifecycle import timer_entries
 from bot.store import Store, loads
-
-FORMAT = "bst-record/1"
 
 
 class RecordError(Exception):
     pass
 
 
-def _named(value: Any, names: dict[str, str]) -> Any:
-    return names.get(value, value) if isinstance(value, str) else value
+def _iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _event(record: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
-    out = dict(record)
-    if "player" in out:
-        out["player"] = _named(out["player"], names)
-    if "winners" in out:
-        out["winners"] = [_named(w, names) for w in out["winners"]]
-    return out
+def _cause(stored: str) -> tuple[str, str]:
+    """(cause, timer) of a stored step: ``timer:turn:3`` → (``timer``, ``turn:3``)."""
+    cause, _, timer = stored.partition(":")
+    return cause, timer
 
 
 def game_record(store: Store, game_id: int) -> dict[str, Any]:
@@ -35,47 +34,25 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
             raise RecordError(f"no game {game_id}")
         players = tx.players(game_id)
         turns = tx.turns(game_id)
+        entries = timer_entries(game_row)
     game = get_game(game_row.kind)
     state = game.decode_state(loads(game_row.state))
-    names = {p.key: p.name for p in players}
-    outcome = game.outcome(state)
-    resolved = [t for t in turns if t.number >= 1]
-    if game_row.phase == "finished":
-        turn_number = max((t.number for t in resolved), default=0)
-    else:
-        turn_number = game_row.turn
-    record_turns = []
-    for turn in resolved:
-        orders = [
-            {
-                **{k: v for k, v in order.items() if k != "player"},
-                "player": names.get(order["player"], order["player"]),
-            }
-            for order in loads(turn.orders)
-        ]
-        orders = [
-            {"player": o["player"], **{k: v for k, v in o.items() if k != "player"}} for o in orders
-        ]
-        orders.sort(key=lambda o: o["player"])
-        record_turns.append(
-            {
-                "number": turn.number,
-                "orders": orders,
-                "events": [_event(e, names) for e in loads(turn.events)],
-            }
+    history = [
+        Step(
+            turn=turn.number,
+            orders=tuple(loads(turn.orders)),
+            events=tuple(loads(turn.events)),
+            cause=_cause(turn.cause)[0],
+            timer=_cause(turn.cause)[1],
+            at=_iso(turn.resolved_at),
         )
-    return {
-        "format": FORMAT,
-        "game": {
-            "id": game_row.id,
-            "kind": game_row.kind,
-            **game.record_board(state),
-            "options": game.options(state),
-            "phase": game_row.phase,
-            "turn": turn_number,
-            "winners": [names.get(w, w) for w in outcome.winners] if outcome else [],
-            "draw": bool(outcome and outcome.draw),
-        },
-        "players": game.record_players(state),
-        "turns": record_turns,
-    }
+        for turn in turns
+    ]
+    context = RecordContext(
+        number=game_id,
+        names={p.key: p.name for p in players},
+        phase=game_row.phase,
+        deadlines={e["key"]: _iso(e["deadline"]) for e in entries if e["deadline"] is not None},
+        seed=loads(game_row.options).get("seed"),
+    )
+    return game.record(state, history, context)

@@ -1,7 +1,7 @@
 """The running host: commands, the turn clock, the relay and the alarm clock, wired once.
 
 Every platform adapter hands its messages to :meth:`Host.on_inbound`; the
-same :class:`~bot.host.commands.Commands`, :class:`~bot.host.turns.TurnClock`
+same :class:`~bot.host.inbox.Commands`, :class:`~bot.host.turns.TurnClock`
 and :class:`~bot.host.outbox.Relay` serve Discord, X, the console, the demo and
 scripts. In production an APScheduler ``AsyncIOScheduler`` is the alarm clock:
 a ``date`` job armed at the earliest deadline in the database plus a sweeper
@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
 from bot.host.clock import Clock
-from bot.host.commands import Commands, Effect, Outcome
+from bot.host.inbox import Commands, Effect, Outcome
 from bot.host.messages import ChatAdapter, Inbound
 from bot.host.outbox import AttachmentSource, Relay
 from bot.host.turns import TurnClock
@@ -58,6 +58,7 @@ class Host:
         *,
         admins: frozenset[str] = frozenset(),
         default_turn: str = "8h",
+        default_game: str = "",
         reminder_seconds: float = 0.0,
         reminder_platforms: frozenset[str] = frozenset(),
     ) -> None:
@@ -66,7 +67,9 @@ class Host:
         self.reminder_seconds = reminder_seconds
         self.reminder_platforms = reminder_platforms
         self.adapters = dict(adapters)
-        self.commands = Commands(store, clock, admins=admins, default_turn=default_turn)
+        self.commands = Commands(
+            store, clock, admins=admins, default_turn=default_turn, default_game=default_game
+        )
         self.turns = TurnClock(store, clock, self.commands)
         self.relay = Relay(store, clock, self.adapters, attachments)
         self.cursors = DatabaseCursors(store)

@@ -78,7 +78,12 @@ class HostKit:
         self.clock = VirtualClock()
         self.adapter = RecordingAdapter()
         self.host = Host(
-            self.store, self.clock, {"fake": self.adapter}, no_attachments, admins=admins
+            self.store,
+            self.clock,
+            {"fake": self.adapter},
+            no_attachments,
+            admins=admins,
+            default_game="bst",
         )
         self._ids = iter(range(1, 1_000_000))
 

@@ -11,7 +11,8 @@ import pytest
 from host_fakes import HostKit
 
 from bot.host.clock import to_datetime
-from bot.host.commands import Outcome, clean_text
+from bot.host.inbox import Outcome
+from bot.host.routing import clean_text
 from bot.store import loads
 
 

@@ -11,9 +11,9 @@ import pytest
 from host_fakes import HostKit
 from sqlmodel import select
 
-from bot.games.base import get_game
+from bot.games.catalog import get_game
 from bot.host import posts
-from bot.host.commands import Effect, Outcome
+from bot.host.inbox import Effect, Outcome
 from bot.store import InboundRow, OrderRow, Store, Tx, dumps, loads
 
 

@@ -9,7 +9,7 @@ import pytest
 from host_fakes import HostKit
 
 from bot.host.clock import VirtualClock
-from bot.host.commands import Commands
+from bot.host.inbox import Commands
 from bot.host.turns import TurnClock
 from bot.store import Store
 
@@ -254,16 +254,17 @@ def test_the_collector_is_paused_while_a_turn_resolves_and_on_again_after(
 ) -> None:
     import gc
 
-    from bot.games.bst import rules
+    from bot.games.bst.game import BstGame
 
     seen: list[bool] = []
-    real_resolve = rules.BstGame.resolve
+    real_expire = BstGame.expire
 
-    def resolve(self, state, orders, rng):  # type: ignore[no-untyped-def]
+    def expire(self, state, timer, orders, rng):  # type: ignore[no-untyped-def]
         seen.append(gc.isenabled())
-        return real_resolve(self, state, orders, rng)
+        return real_expire(self, state, timer, orders, rng)
 
-    monkeypatch.setattr(rules.BstGame, "resolve", resolve)
+    # A deadline that falls is a timer running out: the host calls the game's expire.
+    monkeypatch.setattr(BstGame, "expire", expire)
     t0 = started(kit)
     assert gc.isenabled()
     kit.clock.set(t0 + TURN)

@@ -9,7 +9,7 @@ from pathlib import Path
 from host_fakes import HostKit, RecordingAdapter
 from sqlmodel import select
 
-from bot.host.commands import Outcome
+from bot.host.inbox import Outcome
 from bot.host.messages import Address, DeliveryError
 from bot.store import InboundRow, loads
 

@@ -92,7 +92,9 @@ class MultiKit:
         self.store = Store(url or sqlite_url(tmp_path / "multi.sqlite"), auto_migrate=True)
         self.clock = VirtualClock()
         self.adapters = {name: FakePlatform(name) for name in platforms}
-        self.host = Host(self.store, self.clock, self.adapters, attachments, admins=admins)
+        self.host = Host(
+            self.store, self.clock, self.adapters, attachments, admins=admins, default_game="bst"
+        )
         self._ids = iter(range(1, 10_000_000))
 
     def inbound(

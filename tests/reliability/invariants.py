@@ -6,7 +6,8 @@ import itertools
 from collections import Counter
 from typing import Any
 
-from bot.games.base import get_game
+from bot.games.base import Given
+from bot.games.catalog import get_game
 from bot.host.seeds import seeded
 from bot.store import Store, loads
 
@@ -29,12 +30,15 @@ def check_turns_exactly_once(store: Store) -> dict[int, int]:
                 assert numbers[-1] in (game_row.turn, game_row.turn - 1)
             game = get_game(game_row.kind)
             for before, after in itertools.pairwise(turns):
-                orders = {
-                    record["player"]: game.decode_order(
-                        {k: v for k, v in record.items() if k != "player"}
+                orders = [
+                    Given(
+                        record["player"],
+                        game.decode_order({k: v for k, v in record.items() if k != "player"}),
+                        sent_at=0.0,
+                        sequence=number,
                     )
-                    for record in loads(after.orders)
-                }
+                    for number, record in enumerate(loads(after.orders))
+                ]
                 state = game.decode_state(loads(before.state))
                 result = game.resolve(state, orders, seeded(game_row.seed, "turn", after.number))
                 assert game.encode_state(result.state) == loads(after.state), (

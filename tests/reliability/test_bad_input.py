@@ -19,7 +19,8 @@ from bot.games.base import GameError
 from bot.games.bst import BST
 from bot.games.bst.cells import parse_cell
 from bot.games.duration import parse_duration
-from bot.host.commands import HOST_WORDS, PLAYER_WORDS, Outcome, clean_text, command_word
+from bot.host.inbox import Outcome
+from bot.host.routing import HOST_WORDS, PLAYER_WORDS, clean_text, command_word
 from bot.store.models import OrderRow, PlayerRow
 
 VALID = [

@@ -1,0 +1,280 @@
+"""Inbound message → exactly one effect, all or nothing; batches in one commit.
+
+Each message is recorded with its platform id (a redelivery is a no-op: the
+unique ``(platform, message_id)`` key decides, inside the database), the game
+changes, and every reply is written to the outbox, as one unit: either all of it
+happens or none of it does. What the message asks is decided by
+:mod:`bot.host.routing` and carried out by :mod:`bot.host.lobby` (new, join,
+leave, status, board, help, rules), :mod:`bot.host.admin` (the host's verbs) or
+:mod:`bot.host.orders` (everything else: an order to the game).
+
+Group commit. :meth:`Commands.handle_many` handles a batch of messages in ONE
+transaction (one commit, which is what a message costs on a disk), each message
+inside its own SAVEPOINT. (A batch is first tried without the savepoints, which
+cost two statements a message; only if a message raises is that attempt rolled
+back and the batch handled again with them, so the outcome is the same.) "One
+effect per message" then means:
+
+* each message's effect (its inbound row, its game change, its outbox rows) is
+  still all or nothing: a message that fails rolls back to its savepoint, taking
+  only its own writes with it, and its caller gets the error; the others go on;
+* a refused message is an effect like any other (its inbound row says
+  ``refused``, its reply is in the outbox) and is committed with the batch;
+* nothing of a batch is durable, and so nothing may be acknowledged or sent,
+  before the batch commits: :meth:`handle_many` returns only after the commit,
+  and the relay sends only committed outbox rows. If the commit fails, no
+  message of the batch happened (each caller gets the error, and a redelivery
+  is handled afresh);
+* messages take effect in the order given, each seeing the ones before it (a
+  redelivery inside the same batch is a DUPLICATE of the first).
+
+:meth:`Commands.handle` is a batch of one.
+
+Within one transaction the store keeps what it read of games, players and
+standing orders (Tx's snapshots: exact on SQLite, whose BEGIN IMMEDIATE shuts
+out every other writer, and dropped on any write of this transaction to them;
+one message long on PostgreSQL). An inbound row is inserted with the game its
+message is most likely about, so an order needs no UPDATE of it afterwards.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.games.base import GameError, WrongChannelError
+from bot.games.catalog import get_game
+from bot.host import admin, lobby, orders, posts
+from bot.host.clock import Clock
+from bot.host.messages import Inbound, InboundKind
+from bot.host.posts import Cause
+from bot.host.routing import (
+    ANSWERED_ANY_TIME,
+    HOST_WORDS,
+    PLAYER_WORDS,
+    Refusal,
+    clean_text,
+    command_word,
+    find_game,
+    game_to_join_by_dm,
+)
+from bot.host.states import States
+from bot.store import GameRow, Received, Store, Tx
+from bot.store.repository import GameSnapshot
+
+MAX_TEXT = 2000
+_PUBLIC = InboundKind.PUBLIC.value
+
+
+class Outcome(enum.Enum):
+    DUPLICATE = "duplicate"
+    HANDLED = "handled"
+    REFUSED = "refused"
+    HELD = "held"
+
+
+class _RetryWithSavepoints(Exception):
+    """A message of a batch tried without savepoints raised: roll back, go again."""
+
+
+@dataclass(frozen=True)
+class Effect:
+    outcome: Outcome
+    game_id: int | None = None
+
+
+class Commands:
+    """The host's command handling, the same for every platform and every game."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        *,
+        admins: frozenset[str] = frozenset(),
+        default_turn: str = "8h",
+        default_game: str = "",
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.admins = admins
+        self.default_turn = default_turn
+        self.default_game = default_game
+        self.states = States()
+        self.described = orders.Descriptions()
+
+    # ------------------------------------------------------------------
+
+    def handle(self, inbound: Inbound) -> Effect:
+        """Record and carry out one inbound message (a batch of one)."""
+        (result,) = self.handle_many([inbound])
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def handle_many(self, inbounds: Sequence[Inbound]) -> list[Effect | Exception]:
+        """Record and carry out a batch of messages, in order, in one transaction with a
+        savepoint per message (see the module docstring). Returns, per message, its
+        effect or the error that rolled it back; returns only once the batch has
+        committed. Raises (and nothing of the batch happened) if the transaction as a
+        whole fails."""
+        if len(inbounds) > 1:
+            try:
+                return self._handle_all_or_retry(inbounds)
+            except _RetryWithSavepoints:
+                pass  # nothing of that attempt stayed: go again, message by message
+        return self._handle_with_savepoints(inbounds)
+
+    def _handle_all_or_retry(self, inbounds: Sequence[Inbound]) -> list[Effect | Exception]:
+        """The batch without savepoints (two statements a message fewer): a message that
+        raises is rare (a refusal is an effect, not an error), so try the batch as it
+        comes and, if one does raise, roll the whole attempt back and let the caller
+        handle the batch again with a savepoint per message, which gives the same
+        results as if that had been done from the start."""
+        results: list[Effect | Exception] = []
+        with self.store.transaction() as tx:
+            for inbound in inbounds:
+                try:
+                    results.append(self._handle_one(tx, inbound))
+                    tx.flush()  # what the ORM holds of this message, before end_message
+                except Exception as error:
+                    raise _RetryWithSavepoints from error  # (rolls the transaction back)
+                tx.end_message()
+        return results
+
+    def _handle_with_savepoints(self, inbounds: Sequence[Inbound]) -> list[Effect | Exception]:
+        results: list[Effect | Exception] = []
+        with self.store.transaction() as tx:
+            for inbound in inbounds:
+                try:
+                    with tx.savepoint():
+                        results.append(self._handle_one(tx, inbound))
+                except Exception as error:
+                    if not tx.session.is_active:
+                        raise  # the transaction itself is lost: the whole batch is
+                    results.append(error)
+                # No ORM copy outlives its message (see Tx.end_message).
+                tx.end_message()
+        return results
+
+    def _handle_one(self, tx: Tx, inbound: Inbound) -> Effect:
+        tx.begin_message()
+        sender = inbound.sender
+        row = Received(
+            platform=inbound.platform,
+            message_id=inbound.message_id,
+            channel=inbound.channel,
+            user_id=sender.user_id,
+            user_name=sender.display_name,
+            avatar_url=sender.avatar_url,
+            is_channel_admin=sender.is_channel_admin,
+            kind=inbound.kind.value,
+            text=inbound.text[: MAX_TEXT * 2],
+            sent_at=inbound.sent_at.timestamp(),
+            received_at=self.clock.now(),
+        )
+        # Recorded with the game it is most likely about (the one _carry_out finds for an
+        # order; a snapshot, read once), so that usually no UPDATE has to follow.
+        guess = find_game(tx, row, required=False)
+        guessed = None if guess is None else guess.id
+        if not tx.record_inbound(row, game_id=guessed):
+            return Effect(Outcome.DUPLICATE)
+        effect = self._carry_out(tx, row)
+        if row.game_id != guessed or row.outcome != "handled":
+            tx.update_inbound(row)
+        return effect
+
+    def rehandle_held(self, tx: Tx, row: Cause) -> Effect:
+        """Handle a message that was held until its turn opened."""
+        row.outcome = "handled"
+        tx.begin_message()
+        effect = self._carry_out(tx, row)
+        tx.save(row)
+        return effect
+
+    # ------------------------------------------------------------------
+
+    def _carry_out(self, tx: Tx, row: Cause) -> Effect:
+        game_row: GameRow | GameSnapshot | None = None
+        try:
+            if len(row.text) > MAX_TEXT:
+                raise Refusal(
+                    f"that message is {len(row.text)} characters long; orders are short, "
+                    f"such as {self._example(tx, row)}"
+                )
+            text = clean_text(row.text)
+            word, rest = command_word(text)
+            if word == "new":
+                game_row = lobby.new(self, tx, row, rest)
+                return Effect(Outcome.HANDLED, game_row.id)
+            if word in ("help", "rules") and not find_game(tx, row, required=False):
+                lobby.outside_help(tx, row, word)
+                return Effect(Outcome.HANDLED)
+            if word == "join" and row.kind != _PUBLIC and not row.channel:
+                game_row = game_to_join_by_dm(tx, row, rest)
+            else:
+                game_row = find_game(tx, row, required=True)
+            assert game_row is not None
+            battle = game_row.phase == "battle"
+            deadline = game_row.deadline
+            if (
+                battle
+                and deadline is not None
+                and row.sent_at >= deadline
+                and word not in ANSWERED_ANY_TIME
+            ):
+                # Sent after this turn's deadline: it belongs to the next turn,
+                # which opens when this one resolves. Keep it until then.
+                row.outcome = "held"
+                row.game_id = game_row.id
+                return Effect(Outcome.HELD, game_row.id)
+            opened_at = game_row.turn_opened_at
+            if (
+                battle
+                and opened_at is not None
+                and row.sent_at < opened_at
+                and word not in HOST_WORDS | PLAYER_WORDS
+            ):
+                # Fetched late (an X poll can lag): it was sent during a turn that
+                # has already resolved, and orders count for the turn they were sent in.
+                raise Refusal(
+                    f"your order was sent before turn {game_row.turn - 1} closed but reached "
+                    "me only after it resolved, so it was not counted; send it again for "
+                    f"turn {game_row.turn}"
+                )
+            row.game_id = game_row.id
+            if word in HOST_WORDS or word in PLAYER_WORDS:
+                # These may change the game through the ORM: load the row into the session.
+                assert game_row.id is not None
+                loaded = tx.game(game_row.id, lock=True)
+                assert loaded is not None
+                game_row = loaded
+                if word in HOST_WORDS:
+                    admin.host_command(self, tx, row, loaded, word, rest)
+                else:
+                    lobby.player_command(self, tx, row, loaded, word, rest)
+            else:
+                assert isinstance(game_row, GameSnapshot)  # (only `join` finds a GameRow)
+                orders.order(self, tx, row, game_row, text)
+            return Effect(Outcome.HANDLED, game_row.id)
+        except (Refusal, GameError) as error:
+            row.outcome = "refused"
+            game_id = game_row.id if game_row is not None else (row.game_id or 0)
+            if game_row is not None:
+                # A refusal about a game is part of that game's history (and its audit).
+                row.game_id = game_row.id
+            message = error.message if isinstance(error, GameError) else str(error)
+            if isinstance(error, WrongChannelError) and row.kind == _PUBLIC:
+                # A secret posted in public (a move, a placement): not executed, and
+                # taken down where the platform lets the host (rules §4), before the
+                # private answer goes out.
+                posts.withdraw(tx, game_id or 0, row)
+            posts.reply(tx, game_id or 0, row, message, public=False)
+            return Effect(Outcome.REFUSED, game_id)
+
+    def _example(self, tx: Tx, row: Cause) -> str:
+        """An order of the game the message is about (or of the default game)."""
+        found = find_game(tx, row, required=False)
+        kind = found.kind if found is not None else self.default_game
+        return get_game(kind).example() if kind else "`join` or `help`"

@@ -1,0 +1,421 @@
+"""A game's life on the host: start, timers, changes, the end.
+
+Every change to a game's state after setup goes through :func:`commit`: the
+change is stored as a step of the game's history (its turn, orders, events and
+the state after it, enough to replay the game), the game row takes the new
+state and turn, the game's timers are armed as the game now declares them, and
+a finished game is closed. Callers hold the game's row lock (the command's or
+the turn clock's transaction), so a change happens once.
+
+**Timers.** The game declares, after every change, the timers that run now
+(:class:`bot.games.base.Timer`). The row keeps them as JSON, each with its
+deadline (running) or its time left (held by the game, or paused by the host);
+``games.deadline`` is the earliest running deadline, which is what the clock
+looks for. A timer new to the row starts at the moment of the change that
+declared it — the deadline that fell, or the order's sending — so a schedule
+never drifts however late the host runs. A held timer keeps its time left and runs on from the moment it is
+released. ``pause`` holds them all; ``resume`` runs them on from now.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from bot.games.base import Game, Given, IllegalOrderError, Resolution
+from bot.host import posts
+from bot.host.clock import format_utc
+from bot.host.collector import collector_paused
+from bot.host.seeds import seeded
+from bot.store import GameRow, OrderRow, PlayerRow, TurnRow, Tx, dumps, loads
+
+log = logging.getLogger(__name__)
+
+SETUP_TIMER = "setup"
+"""Timers whose key starts with this close setup: the host starts the game when one
+falls (and, if the game cannot start yet, asks it what then: ``Game.expire``)."""
+
+
+# --- timers ------------------------------------------------------------------
+
+
+def timer_entries(game_row: GameRow) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = loads(game_row.timers or "[]")
+    return entries
+
+
+def _save_entries(game_row: GameRow, entries: list[dict[str, Any]]) -> None:
+    game_row.timers = dumps(entries)
+    running = [e["deadline"] for e in entries if e["deadline"] is not None]
+    game_row.deadline = min(running) if running else None
+
+
+def arm(game: Game[Any, Any], game_row: GameRow, state: Any, *, moment: float, now: float) -> None:
+    """Make the row's timers what the game declares now (see the module docstring)."""
+    paused = game_row.paused_remaining is not None
+    previous = {entry["key"]: entry for entry in timer_entries(game_row)}
+    entries = []
+    for timer in game.timers(state):
+        stopped = timer.held or paused
+        old = previous.get(timer.key)
+        deadline: float | None
+        remaining: float | None
+        if old is None:
+            start = moment + timer.seconds
+            if timer.key.startswith(SETUP_TIMER) and start <= now:
+                # A setup window that would already be over (the host was down): the
+                # windows that passed meanwhile are skipped; nothing happened in them.
+                missed = int((now - start) // timer.seconds) + 1
+                start += missed * timer.seconds
+            deadline, remaining = start, None
+            if stopped:
+                deadline, remaining = None, timer.seconds
+        else:
+            deadline, remaining = old["deadline"], old["remaining"]
+            if stopped and old["deadline"] is not None:
+                deadline, remaining = None, max(0.0, float(old["deadline"]) - moment)
+            elif not stopped and old["deadline"] is None:
+                deadline, remaining = moment + float(old["remaining"] or 0.0), None
+        entries.append(
+            {
+                "key": timer.key,
+                "label": timer.label,
+                "deadline": deadline,
+                "remaining": remaining,
+                "held": timer.held,
+            }
+        )
+    _save_entries(game_row, entries)
+
+
+def disarm(game_row: GameRow) -> None:
+    _save_entries(game_row, [])
+    game_row.paused_remaining = None
+
+
+def pause(game_row: GameRow, now: float) -> float:
+    """Hold every running timer; returns the time left on the earliest."""
+    entries = timer_entries(game_row)
+    left = []
+    for entry in entries:
+        if entry["deadline"] is not None:
+            entry["remaining"] = max(0.0, entry["deadline"] - now)
+            entry["deadline"] = None
+            left.append(entry["remaining"])
+    game_row.paused_remaining = min(left) if left else 0.0
+    _save_entries(game_row, entries)
+    return game_row.paused_remaining
+
+
+def resume(game: Game[Any, Any], game_row: GameRow, state: Any, now: float) -> None:
+    game_row.paused_remaining = None
+    arm(game, game_row, state, moment=now, now=now)
+
+
+def extend(game_row: GameRow, seconds: float) -> None:
+    """Lengthen every timer the game has not held itself (running, or paused)."""
+    entries = timer_entries(game_row)
+    for entry in entries:
+        if entry.get("held"):
+            continue
+        if entry["deadline"] is not None:
+            entry["deadline"] += seconds
+        elif entry["remaining"] is not None:
+            entry["remaining"] += seconds
+    if game_row.paused_remaining is not None:
+        game_row.paused_remaining += seconds
+    _save_entries(game_row, entries)
+
+
+def due_timer(game_row: GameRow, now: float) -> dict[str, Any] | None:
+    """The earliest running timer whose deadline has come, if any."""
+    running = [e for e in timer_entries(game_row) if e["deadline"] is not None]
+    if not running:
+        return None
+    first = min(running, key=lambda e: (e["deadline"], e["key"]))
+    return first if first["deadline"] <= now else None
+
+
+def drop_timer(game_row: GameRow, key: str) -> None:
+    _save_entries(game_row, [e for e in timer_entries(game_row) if e["key"] != key])
+
+
+def timer_rng(seed: int, key: str) -> random.Random:
+    """The random source of a timer's expiry: the game's seed and the timer's key
+    (``turn:3`` draws as the turn 3 resolution always has)."""
+    return seeded(seed, *key.split(":"))
+
+
+# --- the history ---------------------------------------------------------------
+
+
+def givens(game: Game[Any, Any], orders: list[OrderRow]) -> list[Given[Any]]:
+    """The orders given in a turn, oldest first, as the game receives them."""
+    return [
+        Given(
+            player=row.player_key,
+            order=game.decode_order(loads(row.order)),
+            sent_at=row.sent_at,
+            sequence=row.id or 0,
+        )
+        for row in orders
+    ]
+
+
+def commit(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    before: Any,
+    resolution: Resolution[Any],
+    *,
+    cause: str,
+    moment: float,
+    now: float,
+) -> tuple[int, int]:
+    """Store a change as a step of the history and apply it to the game row (state,
+    turn, timers, the end). Returns the step's (turn, step)."""
+    assert game_row.id is not None
+    turn = game.turn(before)
+    step = tx.next_step(game_row.id, turn)
+    state = resolution.state
+    game_row.state = dumps(game.encode_state(state))
+    new_turn = game.turn(state)
+    if new_turn != game_row.turn:
+        game_row.turn = new_turn
+        game_row.turn_opened_at = moment
+    if game.outcome(state) is not None:
+        disarm(game_row)
+        game_row.phase = "finished"
+        game_row.finished_at = now
+    else:
+        arm(game, game_row, state, moment=moment, now=now)
+    tx.save(game_row)
+    tx.add_turn(
+        TurnRow(
+            game_id=game_row.id,
+            number=turn,
+            step=step,
+            cause=cause,
+            orders=dumps([dict(order) for order in resolution.orders]),
+            events=dumps([event.record() for event in resolution.events]),
+            state=game_row.state,
+            resolved_at=moment,  # when it took effect: a late-fired timer counts from its deadline
+            deadline=game_row.deadline,
+        )
+    )
+    return turn, step
+
+
+def players_of(tx: Tx, game_id: int) -> dict[str, PlayerRow]:
+    return {p.key: p for p in tx.players(game_id)}
+
+
+def report(
+    game: Game[Any, Any],
+    game_row: GameRow,
+    resolution: Resolution[Any],
+    *,
+    turn: int,
+    turn_over: bool,
+    names: Mapping[str, str],
+) -> str | None:
+    """The public post of a change, or None when there is nothing public to say: a
+    turn that ended (or the game) always has one; a change within a turn only when
+    something public happened."""
+    lines = game.public_report(resolution.events, names)
+    finished = game.outcome(resolution.state) is not None
+    if not (turn_over or finished or lines):
+        return None
+    if turn_over or finished:
+        head = [f"{posts.title(game_row)}, {game.report_title(turn)}:"]
+        lines = lines or [game.quiet_report()]
+    else:
+        head = [f"{posts.title(game_row)}:"]
+    result = game.result(resolution.state, names)
+    tail = [result] if result else [posts.deadlines_text(game_row)]
+    return " ".join(part for part in (*head, *lines, *tail) if part)
+
+
+def record_and_post(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    before: Any,
+    resolution: Resolution[Any],
+    *,
+    cause: str,
+    moment: float,
+    now: float,
+) -> tuple[int, int]:
+    """:func:`commit`, then the posts: the public report and picture, the boards of
+    the players whose boards changed, the notices, and the replay if the game ended."""
+    assert game_row.id is not None
+    previous_turn = game_row.turn
+    turn, step = commit(tx, game, game_row, before, resolution, cause=cause, moment=moment, now=now)
+    players = players_of(tx, game_row.id)
+    names = posts.names_of(players.values())
+    text = report(
+        game,
+        game_row,
+        resolution,
+        turn=turn,
+        turn_over=game_row.turn != previous_turn,
+        names=names,
+    )
+    posts.publish(
+        tx,
+        game,
+        game_row,
+        turn=turn,
+        step=step,
+        resolution=resolution,
+        public_text=text,
+        players=players,
+        now=now,
+    )
+    if game_row.phase == "finished":
+        posts.post_replay(tx, game, game_row, turn, now)
+    return turn, step
+
+
+# --- start --------------------------------------------------------------------
+
+
+def start(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    state: Any,
+    *,
+    moment: float,
+    now: float,
+    first: str | None = None,
+) -> None:
+    """Close setup: the game begins (raises IllegalOrderError when it cannot yet)."""
+    assert game_row.id is not None
+    resolution = game.start(state, seeded(game_row.seed, "start"), first)
+    game_row.phase = "battle"
+    game_row.turn = 0  # the start is step 0 of turn 0; commit moves the row to turn 1
+    _, step = commit(tx, game, game_row, state, resolution, cause="start", moment=moment, now=now)
+    players = players_of(tx, game_row.id)
+    names = posts.names_of(players.values())
+    parts = (
+        f"{posts.title(game_row)}: {game.beginning(resolution.state, names)}",
+        posts.deadlines_text(game_row),
+        game.hint(resolution.state),
+    )
+    posts.publish(
+        tx,
+        game,
+        game_row,
+        turn=0,
+        step=step,
+        resolution=resolution,
+        public_text=" ".join(part for part in parts if part),
+        players=players,
+        now=now,
+    )
+    if game_row.phase == "finished":
+        posts.post_replay(tx, game, game_row, 0, now)
+
+
+def close_setup(
+    tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, key: str, *, now: float
+) -> None:
+    """A setup timer fell: start, or (when the game cannot start yet) let the game say
+    what happens instead — typically another window — and say it in public."""
+    fell_at = game_row.deadline if game_row.deadline is not None else now
+    try:
+        # Turn 1 starts when setup closed, at its deadline (no drift), and everything
+        # the start writes is dated then.
+        start(tx, game, game_row, state, moment=fell_at, now=fell_at)
+        return
+    except IllegalOrderError:
+        pass
+    drop_timer(game_row, key)
+    resolution = game.expire(state, key, (), timer_rng(game_row.seed, key))
+    game_row.state = dumps(game.encode_state(resolution.state))
+    arm(game, game_row, resolution.state, moment=fell_at, now=now)
+    tx.save(game_row)
+    for index, notice in enumerate(resolution.notices):
+        if notice.to is None:
+            posts.announce(
+                tx,
+                game_row,
+                kind=f"setup-extended:{int(game_row.deadline or now)}:{index}"
+                if index
+                else f"setup-extended:{int(game_row.deadline or now)}",
+                text=f"{posts.title(game_row)}: {notice.text}",
+                now=now,
+            )
+
+
+def fire(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    state: Any,
+    timer: Mapping[str, Any],
+    *,
+    now: float,
+) -> None:
+    """A timer fell: the game applies its timeout, and the change is stored and posted."""
+    assert game_row.id is not None
+    key = timer["key"]
+    fell_at = float(timer["deadline"])
+    if game_row.phase == "setup":
+        close_setup(tx, game, game_row, state, key, now=now)
+        return
+    drop_timer(game_row, key)  # a timer falls once: declared again, it is a new one
+    given = givens(game, tx.orders_of_turn(game_row.id, game_row.turn))
+    with collector_paused():
+        resolution = game.expire(state, key, given, timer_rng(game_row.seed, key))
+    record_and_post(
+        tx, game, game_row, state, resolution, cause=f"timer:{key}", moment=fell_at, now=now
+    )
+    log.info("game %s: %s fell (%s)", game_row.id, key, format_utc(fell_at))
+
+
+def resolve_now(
+    tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, *, moment: float, now: float
+) -> None:
+    """An order completed its turn: resolve it in the same transaction as the order."""
+    assert game_row.id is not None
+    given = givens(game, tx.orders_of_turn(game_row.id, game_row.turn))
+    rng = seeded(game_row.seed, "turn", game_row.turn)
+    resolution = game.resolve(state, given, rng)
+    record_and_post(tx, game, game_row, state, resolution, cause="turn", moment=moment, now=now)
+
+
+def change(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    before: Any,
+    resolution: Resolution[Any],
+    *,
+    cause: str,
+    now: float,
+) -> int | None:
+    """A change the host makes between deadlines (a player leaves, the host kicks
+    one or ends the game): stored as a step when it did something the record shows,
+    and the game closed when it is over. Returns the turn whose replay the caller
+    posts (after saying what happened) when a game that had begun is over."""
+    assert game_row.id is not None
+    began = game_row.phase == "battle"
+    replay_turn = max(0, game_row.turn - 1)
+    if began and (resolution.events or resolution.orders):
+        commit(tx, game, game_row, before, resolution, cause=cause, moment=now, now=now)
+    else:
+        game_row.state = dumps(game.encode_state(resolution.state))
+        if game.outcome(resolution.state) is not None:
+            disarm(game_row)
+            game_row.phase = "finished"
+            game_row.finished_at = now
+        else:
+            arm(game, game_row, resolution.state, moment=now, now=now)
+        tx.save(game_row)
+    return replay_turn if began and game_row.phase == "finished" else None

@@ -1,0 +1,213 @@
+"""What anyone may ask of a game: open one (``new``), join, leave, see the status,
+their own board, the help and the rules — the same words for every game, answered
+with the game's own sentences (``Game.opening``, ``Game.welcome``)."""
+
+from __future__ import annotations
+
+import re
+import zlib
+from typing import TYPE_CHECKING, Any
+
+from bot.games.base import PlayerRef
+from bot.games.catalog import games, get_game
+from bot.host import lifecycle, posts
+from bot.host.clock import format_utc
+from bot.host.posts import Cause
+from bot.host.routing import Refusal, player_identity, tagged_kind
+from bot.store import GameRow, PlayerRow, Tx, dumps
+
+if TYPE_CHECKING:
+    from bot.host.inbox import Commands
+
+
+def new(commands: Commands, tx: Tx, row: Cause, rest: str) -> GameRow:
+    """``new [KIND] [key=value …]``: open a game in a public channel; its maker hosts it."""
+    tokens = rest.split()
+    kind = tagged_kind(row.text) or commands.default_game
+    if tokens and "=" not in tokens[0]:
+        kind = tokens.pop(0).lower()
+    known = [g.name for g in games()]
+    if not kind:
+        raise Refusal(f"say which game to open: `new KIND`, with KIND one of {', '.join(known)}")
+    if row.kind != "public" or not row.channel:
+        tag = get_game(kind).tag if kind in known else "#TAG"
+        raise Refusal(f"start a game in a public channel: post `{tag} new` there")
+    existing = tx.peek_game_in(row.platform, row.channel)
+    if existing is not None:
+        raise Refusal(
+            f"game {existing.id} is already running in this channel; its host can `end` it first"
+        )
+    game = get_game(kind)
+    options: dict[str, str] = {}
+    for token in tokens:
+        key, sep, value = token.partition("=")
+        if not sep or not key or not value:
+            example = " ".join(f"{a.name}=…" for a in game.option_args[:2])
+            raise Refusal(
+                f"expected options as key=value, such as `new {game.name} {example}`; got {token!r}"
+            )
+        options[key.lower()] = value
+    seed_text = options.pop("seed", "")
+    if seed_text and not seed_text.isdigit():
+        raise Refusal(f"seed: expected a whole number such as seed=42, got {seed_text!r}")
+    if any(arg.name == "turn" for arg in game.option_args):
+        # The host's configured turn length, for games that have turns of a set length.
+        options.setdefault("turn", commands.default_turn)
+    state = game.new_game(options)
+    seed = int(seed_text) if seed_text else zlib.crc32(f"{row.platform}:{row.message_id}".encode())
+    now = commands.clock.now()
+    game_row = GameRow(
+        kind=game.name,
+        platform=row.platform,
+        channel=row.channel,
+        creator=player_identity(row.platform, row.user_id),
+        # The options as given (the seed too, when given: records show it then).
+        options=dumps({**options, "seed": seed_text} if seed_text else options),
+        seed=seed,
+        phase="setup",
+        turn=0,
+        turn_seconds=0.0,
+        state=dumps(game.encode_state(state)),
+        created_at=now,
+    )
+    lifecycle.arm(game, game_row, state, moment=now, now=now)
+    game_row = tx.add_game(game_row)
+    assert game_row.id is not None
+    row.game_id = game_row.id
+    commands.states.remember(game_row.id, game_row.state, state)
+    text = f"{posts.title(game_row)} {game.opening(state)}"
+    if game_row.deadline is not None:
+        text += f" Setup closes {format_utc(game_row.deadline)}."
+    posts.reply(tx, game_row.id, row, text, public=True)
+    return game_row
+
+
+def outside_help(tx: Tx, row: Cause, word: str) -> None:
+    """``help``/``rules`` where no game is: a tagged word asks that game; else the list."""
+    kind = tagged_kind(row.text)
+    if kind is not None:
+        game = get_game(kind)
+        reply = game.help_text() if word == "help" else game.rules_text()
+    else:
+        lines = ["I host these games (start one in a channel with `new KIND`):"]
+        lines += [f"- {g.name}: {g.title} — tag {g.tag}" for g in games()]
+        lines.append("Send `help` or `rules` with a game's tag for more, e.g. `#bst help`.")
+        reply = "\n".join(lines)
+    posts.reply(tx, 0, row, reply, public=row.kind == "public")
+
+
+def player_command(
+    commands: Commands, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
+) -> None:
+    game = get_game(game_row.kind)
+    state = commands.states.of(game, game_row)
+    assert game_row.id is not None
+    public = row.kind == "public"
+    player = tx.player_by_user(game_row.id, row.platform, row.user_id)
+    now = commands.clock.now()
+    if word == "help":
+        posts.reply(tx, game_row.id, row, game.help_text(), public=public)
+    elif word == "rules":
+        posts.reply(tx, game_row.id, row, game.rules_text(), public=public)
+    elif word == "status":
+        posts.reply(
+            tx, game_row.id, row, posts.status_text(game, game_row, state, now), public=public
+        )
+    elif word == "join":
+        _join(commands, tx, row, game_row, game, state, player, public=public, now=now)
+    elif word == "leave":
+        if player is None:
+            raise Refusal("you are not in this game")
+        _change_and_say(
+            tx, game, game_row, state, game.remove(state, player.key), cause="leave",
+            row=row, now=now, headline=f"{player.name} left the game.",
+        )  # fmt: skip
+    elif word == "board":
+        if player is None:
+            raise Refusal("you are not in this game: send `join` to play")
+        last = None
+        if game_row.phase != "setup":
+            stored = tx.last_turn(game_row.id)
+            if stored is not None:
+                last = (stored.number, stored.step)
+        posts.send_board(tx, game, game_row, state, player, cause=row, now=now, last=last)
+
+
+def _join(
+    commands: Commands,
+    tx: Tx,
+    row: Cause,
+    game_row: GameRow,
+    game: Any,
+    state: Any,
+    player: PlayerRow | None,
+    *,
+    public: bool,
+    now: float,
+) -> None:
+    assert game_row.id is not None
+    if player is not None:
+        # Back after leaving during setup (the game decides; else "already in").
+        key = player.key
+        state = game.join(state, PlayerRef(key, player.name))
+    else:
+        players = tx.players(game_row.id)
+        key = f"p{len(players) + 1}"
+        name = _unique_name(row.user_name, {p.name for p in players})
+        state = game.join(state, PlayerRef(key, name))
+        tx.add_player(
+            PlayerRow(
+                game_id=game_row.id,
+                key=key,
+                platform=row.platform,
+                user_id=row.user_id,
+                name=name,
+                avatar_url=row.avatar_url,
+                join_order=len(players) + 1,
+            )
+        )
+    game_row.state = dumps(game.encode_state(state))
+    lifecycle.arm(game, game_row, state, moment=now, now=now)
+    tx.save(game_row)
+    commands.states.remember(game_row.id, game_row.state, state)
+    posts.reply(tx, game_row.id, row, game.welcome(state, key, game_row.id), public=public)
+
+
+def _change_and_say(
+    tx: Tx,
+    game: Any,
+    game_row: GameRow,
+    state: Any,
+    resolution: Any,
+    *,
+    cause: str,
+    row: Cause,
+    now: float,
+    headline: str,
+) -> None:
+    """A change between deadlines (leave, kick, end), said in public with what the
+    public may know of it."""
+    assert game_row.id is not None
+    replay_turn = lifecycle.change(tx, game, game_row, state, resolution, cause=cause, now=now)
+    names = posts.names_of(tx.players(game_row.id))
+    lines = [headline, *game.public_report(resolution.events, names)]
+    result = game.result(resolution.state, names)
+    if result:
+        lines.append(result)
+    posts.reply(tx, game_row.id, row, " ".join(lines), public=True)
+    if replay_turn is not None:
+        # The replay ends on the game's final state (stored on the game row).
+        posts.post_replay(tx, game, game_row, replay_turn, now)
+
+
+def _unique_name(name: str, taken: set[str]) -> str:
+    name = re.sub(r"\s+", " ", name).strip()[:40] or "player"
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name}-{n}" in taken:
+        n += 1
+    return f"{name}-{n}"
+
+
+change_and_say = _change_and_say

@@ -1,0 +1,130 @@
+"""An order to a game: parse it, let the game accept it, keep it, act on it.
+
+The game decides (``Game.accept``): an order that stands until the turn's end is
+kept with its sender and sending time (the game chooses among a turn's orders
+when it resolves: the newest, the captain's, …) and acknowledged; an order that
+acts at once is stored as a step of the history and posted like a turn's result;
+an order that completes its turn is resolved in the same transaction.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.games.base import Channel, Resolution
+from bot.games.catalog import get_game
+from bot.host import lifecycle, posts
+from bot.host.messages import InboundKind
+from bot.host.posts import Cause
+from bot.host.routing import Refusal
+from bot.host.seeds import seeded_on_first_draw
+from bot.store import Tx, dumps, loads
+from bot.store.repository import GameSnapshot
+
+if TYPE_CHECKING:
+    from bot.host.inbox import Commands
+
+_PUBLIC = InboundKind.PUBLIC.value
+DECODED_CACHE_SIZE = 4096
+
+
+class Descriptions:
+    """Stored orders decoded again for acknowledgements (``replaces: …``), kept: an
+    order's JSON decodes to the same immutable order every time."""
+
+    def __init__(self) -> None:
+        self._decoded: dict[tuple[str, str], Any] = {}
+
+    def decoded(self, game: Any, order_json: str) -> Any:
+        key = (game.name, order_json)
+        found = self._decoded.get(key)
+        if found is None:
+            found = game.decode_order(loads(order_json))
+            if len(self._decoded) >= DECODED_CACHE_SIZE:
+                self._decoded.clear()
+            self._decoded[key] = found
+        return found
+
+
+def order(commands: Commands, tx: Tx, row: Cause, game_row: GameSnapshot, text: str) -> None:
+    """An order: ``game_row`` is a snapshot; the fast path (an order that stands, the
+    state unchanged or changed in setup) writes through Tx.set_game_state, anything
+    that changes the game's history loads the row."""
+    game = get_game(game_row.kind)
+    game_id = game_row.id  # (each read of a row's field costs: read them once)
+    assert game_id is not None
+    player = tx.peek_player(game_id, row.platform, row.user_id)
+    parsed = game.parse(text)
+    if player is None:
+        raise Refusal("you are not in this game: send `join` to play")
+    if game_row.paused_remaining is not None and not game.simultaneous:
+        raise Refusal("the game is paused: orders wait until its host resumes it")
+    player_key = player.key
+    state = commands.states.of(game, game_row)
+    channel = Channel.PUBLIC if row.kind == _PUBLIC else Channel.PRIVATE
+    rng = seeded_on_first_draw(game_row.seed, "accept", row.platform, row.message_id)
+    accepted = game.accept(state, player_key, parsed, channel, rng)
+    standing = accepted.standing
+    turn = game_row.turn
+    previous = None
+    if standing is not None:
+        previous = tx.new_order(
+            game_id=game_id,
+            player_key=player_key,
+            turn=turn,
+            order=dumps(game.encode_order(standing)),
+            text=row.text,
+            inbound_id=row.id or 0,
+            sent_at=row.sent_at,
+        )
+    changed = accepted.state is not state
+    acts = bool(accepted.events or accepted.orders or accepted.resolve_now)
+    if not acts and (not changed or game.timers(accepted.state) == game.timers(state)):
+        if changed:
+            game_row.state = dumps(game.encode_state(accepted.state))
+            tx.set_game_state(game_id, game_row.state)
+            commands.states.remember(game_id, game_row.state, accepted.state)
+        _answer(commands, tx, row, game, game_row, player_key, accepted, standing, previous, turn)
+        return
+    now = commands.clock.now()
+    loaded = tx.game(game_id, lock=True)
+    assert loaded is not None
+    if accepted.events or accepted.orders:
+        change = Resolution(
+            accepted.state, accepted.events, accepted.changed, orders=accepted.orders
+        )
+        lifecycle.record_and_post(
+            tx, game, loaded, state, change, cause="action", moment=row.sent_at, now=now
+        )
+    else:
+        loaded.state = dumps(game.encode_state(accepted.state))
+        lifecycle.arm(game, loaded, accepted.state, moment=row.sent_at, now=now)
+        tx.save(loaded)
+    _answer(commands, tx, row, game, loaded, player_key, accepted, standing, previous, turn)
+    if accepted.resolve_now and loaded.phase == "battle":
+        lifecycle.resolve_now(tx, game, loaded, accepted.state, moment=row.sent_at, now=now)
+
+
+def _answer(
+    commands: Commands,
+    tx: Tx,
+    row: Cause,
+    game: Any,
+    game_row: Any,
+    sender: str,
+    accepted: Any,
+    standing: Any,
+    previous: str | None,
+    turn: int,
+) -> None:
+    """The game's notices, then the acknowledgement of an order that stands."""
+    if accepted.notices:
+        players = {p.key: p for p in tx.peek_players(game_row.id)}
+        posts.deliver_notices(
+            tx, game, game_row, accepted.state, accepted.notices, cause=row,
+            sender=sender, players=players,
+        )  # fmt: skip
+    if standing is None or accepted.resolve_now:
+        return  # (a turn resolved now is answered by its report)
+    replaced = None if previous is None else commands.described.decoded(game, previous)
+    posts.reply(tx, game_row.id, row, game.acknowledge(turn, standing, replaced), public=False)

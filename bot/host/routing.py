@@ -1,0 +1,117 @@
+"""Which game a message is about, and whether it is a host word or an order.
+
+A public message names its game by the channel it is posted in; its tag
+(``#sonar``, ``#uboat``, any registered game's) and the @mentions in front of it
+address the host and are stripped, so ``#sonar f11``, ``@bot #SONAR f11`` and
+``f11`` posted in a Sonar game's channel are the same order. A DM names its game
+by the one game its sender plays on that platform (or the channel the platform
+gives it). The words the host answers itself come first; everything else goes to
+the game's parser.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.games.catalog import game_of_tag, tag_pattern
+from bot.store import GameRow, InboundRow, Tx
+from bot.store.repository import GameSnapshot, Received
+
+Cause = InboundRow | Received
+
+# Changes to the game that only its host may make.
+HOST_WORDS = frozenset({"new", "start", "pause", "resume", "extend", "kick", "end"})
+# What any player may ask of a game, whatever the game.
+PLAYER_WORDS = frozenset({"join", "leave", "board", "status", "help", "rules"})
+# Words answered even after a turn's deadline has passed (they are not orders).
+ANSWERED_ANY_TIME = HOST_WORDS | {"status", "help", "rules", "board"}
+
+# Only the mentions in front of a command address the bot (an X reply starts
+# with them); a mention after the command word is an argument (`kick @carol`).
+_LEADING_MENTIONS = re.compile(r"^(\s*@[A-Za-z0-9_]+)+")
+_TAG_WORD = re.compile(r"(?:^|\s)(#[A-Za-z0-9_]+)\b")
+
+
+class Refusal(Exception):
+    """A command refused for a reason the sender is told; nothing changes."""
+
+
+def clean_text(text: str) -> str:
+    """Drop any game's tag and the leading @mentions: any command may carry them or not."""
+    if "#" not in text and "@" not in text:
+        return text.strip()
+    text = tag_pattern().sub(" ", text).strip()
+    text = _LEADING_MENTIONS.sub(" ", text)
+    return text.strip()
+
+
+def tagged_kind(text: str) -> str | None:
+    """The registered game whose tag the text carries (``#sonar new`` → ``sonar``)."""
+    if "#" not in text:
+        return None
+    for match in _TAG_WORD.finditer(text):
+        game = game_of_tag(match.group(1))
+        if game is not None:
+            return game.name
+    return None
+
+
+def command_word(text: str) -> tuple[str, str]:
+    """(first word lower-cased, the rest) of a cleaned text."""
+    parts = text.split(None, 1)
+    if not parts:
+        return "", ""
+    return parts[0].lower(), (parts[1] if len(parts) > 1 else "")
+
+
+def player_identity(platform: str, user_id: str) -> str:
+    return f"{platform}:{user_id}"
+
+
+def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
+    """The game a message is about, as a snapshot (read-only; see Tx.peek_game_in)."""
+    if row.channel:
+        game = tx.peek_game_in(row.platform, row.channel)
+        if game is not None or row.kind == "public":
+            if game is None and required:
+                raise Refusal(
+                    "there is no game in this channel: a host starts one with "
+                    "`new` (for example `new size=10x10 turn=8h`)"
+                )
+            return game
+    games = tx.peek_games_of(row.platform, row.user_id)
+    if len(games) == 1:
+        return games[0]
+    if not required:
+        return None
+    if not games:
+        raise Refusal("you are not in a game: send `join` in a game's channel")
+    raise Refusal("you are in several games; send this from the game's channel so I know which")
+
+
+def game_to_join_by_dm(tx: Tx, row: Cause, rest: str) -> GameRow | GameSnapshot:
+    """`join` by DM where a DM belongs to no channel (Discord): the game named by its
+    number (`join 12`), else the one game open for joining there."""
+    number = rest.strip().removeprefix("#")
+    if number.isdigit():
+        named = tx.game(int(number))
+        if named is None or named.platform != row.platform or named.phase == "finished":
+            raise Refusal(f"there is no game {number} to join here")
+        return named
+    if tx.peek_games_of(row.platform, row.user_id):
+        found = find_game(tx, row, required=True)  # already in one ("already in")
+        assert found is not None
+        return found
+    open_games = tx.games_in_setup(row.platform)
+    if len(open_games) == 1:
+        return open_games[0]
+    if not open_games:
+        raise Refusal(
+            "no game is open for joining right now: a host starts one with `new` in a "
+            "channel, and you send `join` there"
+        )
+    numbers = ", ".join(str(g.id) for g in open_games[:5])
+    raise Refusal(
+        f"several games are open for joining ({numbers}{'…' if len(open_games) > 5 else ''}): "
+        f"send `join` in the game's channel, or here `join {open_games[0].id}` with its number"
+    )
