@@ -1,7 +1,7 @@
 """How fast the Discord adapter acknowledges slash commands when 200 arrive at once.
 
 What runs for real: discord.py's client and ``CommandTree`` with the adapter's
-``/bst`` group and callbacks (:class:`bot.adapters.discord_adapter.DiscordAdapter`,
+``/bst`` group and callbacks (:class:`bot.adapters.discord.DiscordAdapter`,
 production settings: no API base override), and behind it the real host
 (:func:`bot.wiring.build_host` over a SQLite store, one 200-captain battle in the
 channel; ``Host.on_inbound`` runs each command on its worker thread).
@@ -45,10 +45,10 @@ from typing import Any
 from benchmarks.timing import Figure
 from bot.config import Config, DiscordConfig
 from bot.host.clock import RealClock
-from bot.host.commands import Outcome
+from bot.host.inbox import Outcome
 from bot.host.messages import Inbound, InboundKind, Sender
 from bot.store import DatabaseCursors, Store
-from bot.wiring import build_host, no_network, sqlite_url
+from bot.wiring import build_host, no_network, registered_games, sqlite_url
 
 FAKE = Path(__file__).resolve().parents[1] / "tests" / "adapters" / "discord" / "discord_fake.py"
 FIRST_USER = 1200000000000000000
@@ -95,7 +95,7 @@ def _setup_game(host: Any, fake: ModuleType, captains: int) -> None:
 async def _acks(commands: int, folder: Path) -> list[float]:
     import discord
 
-    from bot.adapters.discord_adapter import DiscordAdapter
+    from bot.adapters.discord import DiscordAdapter
 
     fake_module = load_fake()
     fake = fake_module.FakeDiscord()
@@ -103,7 +103,10 @@ async def _acks(commands: int, folder: Path) -> list[float]:
     # Production settings: no API base override, so discord.py builds the real
     # https://discord.com/api/v10 URLs; only the session under them is the recorder.
     adapter = DiscordAdapter(
-        DiscordConfig(enabled=True), token=TOKEN, cursors=DatabaseCursors(store)
+        DiscordConfig(enabled=True),
+        token=TOKEN,
+        cursors=DatabaseCursors(store),
+        games=registered_games(),
     )
     try:
         host = build_host(

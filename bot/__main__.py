@@ -47,15 +47,26 @@ def cmd_check_config(args: argparse.Namespace) -> int:
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     from bot.store import Store
+    from bot.store.database import SchemaTooNew, head_revision
 
     try:
         url = _load(args.config).database_url()
     except ConfigError as error:
         return _fail(str(error))
-    store = Store(url, auto_migrate=False)
-    done = store.migrate()
     where = redacted_url(url)
-    print(f"{where}: migrated " + ", ".join(done) if done else f"{where}: up to date")
+    store = Store(url, auto_migrate=False)
+    try:
+        done = store.migrate()
+    except SchemaTooNew as error:
+        return _fail(f"{where}: {error}", code=1)
+    finally:
+        store.dispose()
+    if not done:
+        print(f"{where}: up to date (revision {head_revision()})")
+        return 0
+    print(f"{where}: migrated to revision {head_revision()}:")
+    for step in done:
+        print(f"  {step}")
     return 0
 
 
@@ -210,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     discord = _command(sub, "discord", "Discord tools")
     discord_sub = discord.add_subparsers(dest="discord_command", metavar="ACTION")
-    sync = _command(discord_sub, "sync", "register the /bst slash commands with Discord")
+    sync = _command(discord_sub, "sync", "register every game's slash commands with Discord")
     sync.add_argument("--guild", type=int, default=None, help="only this server (instant)")
     sync.add_argument("--config", help="config file")
     sync.set_defaults(func=cmd_discord_sync)

@@ -6,11 +6,13 @@ host itself never imports an adapter.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
-import bot.games.bst  # noqa: F401  (registers the game)
 from bot.config import Config
+from bot.games import catalog
+from bot.games.base import Game
 from bot.games.duration import parse_duration
 from bot.host.attachments import AttachmentRenderer
 from bot.host.avatar_cache import AvatarCache
@@ -22,6 +24,12 @@ from bot.store import Store
 
 def sqlite_url(path: str | Path) -> str:
     return f"sqlite:///{Path(path)}"
+
+
+def registered_games() -> Sequence[Game[Any, Any]]:
+    """The games the host offers, handed to the adapters: Discord builds a command group
+    for each, X reads each one's tag. Adapters never import the catalog themselves."""
+    return catalog.games()
 
 
 def build_host(
@@ -44,6 +52,7 @@ def build_host(
         attachments,
         admins=frozenset(config.games.admins),
         default_turn=config.games.turn,
+        default_game=config.games.default,
         reminder_seconds=(
             parse_duration(config.games.reminder_before).total_seconds()
             if config.games.reminder_before

@@ -1,13 +1,13 @@
-"""The console adapter: one terminal where you speak as any captain.
+"""The console adapter: one terminal where you speak as any player.
 
 Lines (``:help`` prints this):
 
-    alice> #bst join          alice posts in the game's channel
+    alice> join               alice posts in the game's channel (a game's tag may lead)
     alice dm> random          alice sends a direct message to the bot
     :as bob                   speak as bob from now on; then
-    > #bst H14                (or a bare line) bob posts in public
-    dm> move cruiser at G7 3 up   bob sends a DM
-    :board                    bob's board (a DM with the ASCII board and an image)
+    > H14                     (or a bare line) bob posts in public
+    dm> pass                  bob sends a DM
+    :board                    bob's board (a DM with the text board and an image)
     :next                     close the turn now (bst play only)
     :quit                     leave
 
@@ -64,12 +64,10 @@ def read_line(line: str, current: str | None) -> ConsoleLine:
             speaker, private = None, True  # "dm> text": the current speaker, privately
         speaker = speaker or current
         if speaker is None:
-            return ConsoleLine(
-                error="who is speaking? write `alice> #bst join` or `:as alice` first"
-            )
+            return ConsoleLine(error="who is speaking? write `alice> join` or `:as alice` first")
         return ConsoleLine(speaker=speaker, text=match.group(3), private=private)
     if current is None:
-        return ConsoleLine(error="who is speaking? write `alice> #bst join` or `:as alice` first")
+        return ConsoleLine(error="who is speaking? write `alice> join` or `:as alice` first")
     return ConsoleLine(speaker=current, text=line)
 
 
@@ -117,4 +115,4 @@ class ConsoleAdapter(LocalAdapter):
 
     async def withdraw(self, address: Address) -> None:
         """As Discord would: the public message that gave a secret away is taken down."""
-        self.write("[public] (that message was removed: it gave a ship away)")
+        self.write("[public] (that message was removed: it gave a secret away)")

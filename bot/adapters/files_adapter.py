@@ -1,8 +1,8 @@
 """The files adapter: a local platform whose channel and DMs are folders.
 
 Used by ``bst demo``: every public post is appended to ``public.txt`` with its
-images and video beside it, and the DMs of the captain being followed go to
-``dm-NAME.txt`` with their boards. The simulated captains do not read images,
+images and video beside it, and the DMs of the player being followed go to
+``dm-NAME.txt`` with their boards. The simulated players do not read images,
 so the boards of the others are not drawn (``accepts_attachments``), which
 keeps the demo quick without changing anything in the host.
 """

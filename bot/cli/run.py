@@ -22,7 +22,7 @@ from bot.host.clock import RealClock
 from bot.host.messages import ChatAdapter, DeliveryError
 from bot.logs import configure_logging
 from bot.store import DatabaseCursors, Store
-from bot.wiring import build_host
+from bot.wiring import build_host, registered_games
 
 HOW_TO_ENABLE = """No platform is enabled in the config, so the console runs on the real clock.
 To host on Discord or X, copy config.example.toml to config.toml, set
@@ -53,21 +53,23 @@ def build_adapters(config: Config, store: Store) -> dict[str, ChatAdapter]:
     adapters: dict[str, ChatAdapter] = {}
     cursors = DatabaseCursors(store)
     if config.discord.enabled:
-        from bot.adapters.discord_adapter import DiscordAdapter
+        from bot.adapters.discord import DiscordAdapter
 
         adapters["discord"] = DiscordAdapter(
             config.discord,
             token=secret(config.discord.token_env),
             cursors=cursors,
+            games=registered_games(),
             admins=config.games.admins,
         )
     if config.twitter.enabled:
-        from bot.adapters.twitter_adapter import TwitterAdapter, TwitterCredentials
+        from bot.adapters.twitter import TwitterAdapter, TwitterCredentials
 
         adapters["twitter"] = TwitterAdapter(
             config.twitter,
             credentials=TwitterCredentials.from_environment(config.twitter),
             cursors=cursors,
+            games=registered_games(),
         )
     return adapters
 
@@ -113,7 +115,7 @@ def _run_console(config: Config, store: Store) -> int:
 
 
 def sync_discord(config: Config, guild: int | None) -> int:
-    from bot.adapters.discord_adapter import sync_commands
+    from bot.adapters.discord import sync_commands
 
     configure_logging(config.logging.level, _secret_values(config), as_json=config.logging.json)
     try:
@@ -123,10 +125,10 @@ def sync_discord(config: Config, guild: int | None) -> int:
         print(f"bst: {error}", file=sys.stderr)
         return 2
     try:
-        names = asyncio.run(sync_commands(token, application_id, guild))
+        names = asyncio.run(sync_commands(token, application_id, guild, games=registered_games()))
     except DeliveryError as error:
-        print(f"bst: could not register /bst: {error}", file=sys.stderr)
+        print(f"bst: could not register the slash commands: {error}", file=sys.stderr)
         return 1
     where = f"server {guild}" if guild else "every server (may take up to an hour)"
-    print(f"registered /bst ({', '.join(names)}) for {where}")
+    print(f"registered {', '.join('/' + name for name in names)} for {where}")
     return 0

@@ -105,7 +105,7 @@ def test_config_errors_and_objects_hold_no_token(
         with pytest.raises(ConfigError) as caught:
             secret(variable)
         texts.append(str(caught.value))
-    from bot.adapters.twitter_adapter import TwitterCredentials
+    from bot.adapters.twitter import TwitterCredentials
 
     credentials = TwitterCredentials.from_environment(config.twitter)
     texts += [repr(credentials), str(credentials), f"{credentials}", repr(Config())]

@@ -36,8 +36,9 @@ from aiohttp import FormData, web
 from aiohttp.test_utils import TestServer
 from multidict import CIMultiDict
 
-from bot.adapters.discord_adapter import DiscordAdapter
+from bot.adapters.discord import DiscordAdapter
 from bot.config import DiscordConfig
+from bot.games.catalog import games
 from bot.host.messages import Inbound
 
 SPECS = Path(__file__).resolve().parents[3] / ".." / "shared" / "specs"
@@ -587,10 +588,12 @@ def make_adapter(
     fake_discord: FakeDiscord, cursors: MemoryCursors
 ) -> Callable[..., DiscordAdapter]:
     def make(**config: Any) -> DiscordAdapter:
+        """An adapter for the games registered now (a test may register its own first)."""
         return DiscordAdapter(
             DiscordConfig(enabled=True, **config),
             token=TOKEN,
             cursors=cursors,
+            games=games(),
             http=fake_discord.base,
         )
 
@@ -621,12 +624,13 @@ def interaction_payload(
     resolved: dict[str, Any] | None = None,
     kind: int = 2,
     user_id: int = USER_ID,
+    group: str = "bst",
 ) -> dict[str, Any]:
-    """An INTERACTION_CREATE ``d`` as Discord sends it for ``/bst <subcommand> …``."""
+    """An INTERACTION_CREATE ``d`` as Discord sends it for ``/<group> <subcommand> …``."""
     user = user_payload(user_id)
     data: dict[str, Any] = {
         "id": "1100000000000000100",
-        "name": "bst",
+        "name": group,
         "type": 1,
         "options": [{"type": 1, "name": subcommand, "options": options or []}],
     }

@@ -28,8 +28,14 @@ from discord_fake import (
 from test_discord_commands import option
 from test_discord_setup import _as_documented
 
-from bot.adapters.discord_adapter import INTERACTION_LIFETIME, DiscordAdapter, _PendingInteraction
+from bot.adapters.discord import DiscordAdapter
+from bot.adapters.discord.interactions import (
+    INTERACTION_LIFETIME,
+    PendingInteraction,
+    PendingInteractions,
+)
 from bot.config import DiscordConfig
+from bot.games.catalog import games
 from bot.host.messages import Address, Attachment, AttachmentKind, Outbound
 
 CALLBACK = r"/interactions/\d+/[^/]+/callback"
@@ -44,6 +50,7 @@ async def recorded() -> AsyncIterator[tuple[DiscordAdapter, FakeDiscord, Inbox]]
         DiscordConfig(enabled=True, host_role="Harbour Master"),
         token=TOKEN,
         cursors=MemoryCursors(),
+        games=games(),
     )
     with recording_transport(fake) as session:
         await adapter.login(inbox)
@@ -158,7 +165,7 @@ async def test_a_scripted_failure_reaches_discord_py_as_its_exception(recorded):
         _interaction(adapter, interaction_payload("join", interaction_id=interaction_id))
     )
     # Not deferred: the command still reaches the host, replies go by channel.
-    assert inbox.items[0].text == "join"
+    assert inbox.items[0].text == "#bst join"
     await adapter.send(
         Address("discord", str(CHANNEL_ID), reply_to=str(interaction_id)), Outbound("Ahab joins.")
     )
@@ -167,14 +174,14 @@ async def test_a_scripted_failure_reaches_discord_py_as_its_exception(recorded):
 
 
 def test_expired_interactions_are_forgotten_from_the_front():
-    adapter = DiscordAdapter(DiscordConfig(), token=TOKEN, cursors=MemoryCursors())
+    registry = PendingInteractions()
     now = time.monotonic()
 
-    def pending(age: float) -> _PendingInteraction:
-        return _PendingInteraction(None, ephemeral=False, created=now - age)  # type: ignore[arg-type]
+    def pending(age: float) -> PendingInteraction:
+        return PendingInteraction(None, ephemeral=False, created=now - age)  # type: ignore[arg-type]
 
-    adapter._remember("old", pending(INTERACTION_LIFETIME + 60))
-    adapter._remember("older-still", pending(INTERACTION_LIFETIME + 30))
-    adapter._remember("live", pending(60))
-    adapter._remember("new", pending(0))
-    assert list(adapter._pending) == ["live", "new"]
+    registry.remember("old", pending(INTERACTION_LIFETIME + 60))
+    registry.remember("older-still", pending(INTERACTION_LIFETIME + 30))
+    registry.remember("live", pending(60))
+    registry.remember("new", pending(0))
+    assert list(registry) == ["live", "new"]

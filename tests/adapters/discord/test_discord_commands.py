@@ -1,4 +1,5 @@
-"""Slash commands: each ``/bst`` command through the real CommandTree becomes one Inbound.
+"""Slash commands: each ``/bst`` command through the real CommandTree becomes one Inbound,
+its text the one a player could have posted in the game's channel (tag first).
 
 Interactions are built from INTERACTION_CREATE payloads in Discord's shape and
 run by discord.py's own ``CommandTree``; every HTTP request goes to the fake.
@@ -23,7 +24,7 @@ from discord_fake import (
     user_payload,
 )
 
-from bot.adapters.discord_adapter import DiscordAdapter
+from bot.adapters.discord import DiscordAdapter
 from bot.host.messages import Address, InboundKind, Outbound
 
 PUBLIC, DM = InboundKind.PUBLIC, InboundKind.DM
@@ -53,19 +54,25 @@ def callbacks(fake: Any) -> list[Any]:
 COMMANDS = [
     # (subcommand, options, kind, text, ephemeral deferral)
     ("shoot", [option("cell", "H14")], PUBLIC, "#bst H14", False),
-    ("join", [], PUBLIC, "join", False),
-    ("status", [], PUBLIC, "status", False),
-    ("help", [], PUBLIC, "help", True),
-    ("rules", [], PUBLIC, "rules", True),
-    ("leave", [], PUBLIC, "leave", False),
-    ("start", [], PUBLIC, "start", False),
-    ("pause", [], PUBLIC, "pause", False),
-    ("resume", [], PUBLIC, "resume", False),
-    ("end", [], PUBLIC, "end", False),
-    ("extend", [option("duration", "2h")], PUBLIC, "extend 2h", False),
-    ("new", [], PUBLIC, "new", False),
-    ("place", [option("ships", "sub: A2, carrier: C1-C5")], DM, "sub: A2, carrier: C1-C5", True),
-    ("place", [option("ships", "random")], DM, "random", True),
+    ("join", [], PUBLIC, "#bst join", False),
+    ("status", [], PUBLIC, "#bst status", False),
+    ("help", [], PUBLIC, "#bst help", True),
+    ("rules", [], PUBLIC, "#bst rules", True),
+    ("leave", [], PUBLIC, "#bst leave", False),
+    ("start", [], PUBLIC, "#bst start", False),
+    ("pause", [], PUBLIC, "#bst pause", False),
+    ("resume", [], PUBLIC, "#bst resume", False),
+    ("end", [], PUBLIC, "#bst end", False),
+    ("extend", [option("duration", "1h 30m")], PUBLIC, "#bst extend 1h30m", False),
+    ("new", [], PUBLIC, "#bst new", False),
+    (
+        "place",
+        [option("ships", " sub: A2, carrier: C1-C5 ")],
+        DM,
+        "#bst sub: A2, carrier: C1-C5",
+        True,
+    ),
+    ("place", [option("ships", "random")], DM, "#bst random", True),
     (
         "move",
         [
@@ -75,12 +82,12 @@ COMMANDS = [
             option("direction", "up"),
         ],
         DM,
-        "move cruiser at G7 3 up",
+        "#bst move cruiser G7 3 up",
         True,
     ),
-    ("rotate", [option("ship", "Carrier"), option("at", "E8")], DM, "rotate carrier at E8", True),
-    ("pass", [], DM, "pass", True),
-    ("board", [], DM, "board", True),
+    ("rotate", [option("ship", "carrier"), option("at", "E8")], DM, "#bst rotate carrier E8", True),
+    ("pass", [], DM, "#bst pass", True),
+    ("board", [], DM, "#bst board", True),
 ]
 
 
@@ -129,11 +136,11 @@ async def test_new_carries_every_option_in_the_rules_words(
         option("loadouts", "carrier+submarine"),
         option("max_turns", 30, 4),
         option("setup_deadline", "24h"),
-        option("late_join", True, 5),
+        option("late_join", "on"),
     ]
     await run(adapter, payload_factory("new", options, interaction_id=fake_discord.snowflake()))
     assert inbox.items[0].text == (
-        "new size=10x10 turn=1h30m shots=before_moves placement_conflicts=both_retry "
+        "#bst new size=10x10 turn=1h30m shots=before_moves placement_conflicts=both_retry "
         "loadouts=carrier+submarine max_turns=30 setup_deadline=24h late_join=on"
     )
     assert inbox.items[0].kind is PUBLIC
@@ -164,7 +171,7 @@ async def test_kick_names_the_member_by_mention(adapter, inbox, fake_discord, pa
         resolved=resolved,
     )
     await run(adapter, payload)
-    assert inbox.items[0].text == f"kick <@{OTHER_USER_ID}>"
+    assert inbox.items[0].text == f"#bst kick <@{OTHER_USER_ID}>"
     assert inbox.items[0].kind is PUBLIC
 
 
@@ -294,7 +301,7 @@ async def test_the_gateway_path_dispatches_through_the_client(
         if inbox.items:
             break
         await asyncio.sleep(0.01)
-    assert inbox.items[0].text == "join"
+    assert inbox.items[0].text == "#bst join"
     assert inbox.items[0].message_id == str(interaction_id)
 
 
@@ -310,16 +317,16 @@ async def test_a_host_failure_tells_the_player_privately(
 @pytest.mark.parametrize(
     ("subcommand", "focused", "typed", "expected"),
     [
-        ("move", "ship", "c", ["carrier", "cruiser"]),
-        ("rotate", "ship", "sub", ["submarine"]),
-        ("shoot", "cell", "h 1", ["H1", "H10", "H11"]),
-        ("move", "at", "g-7", ["G7"]),
+        ("shoot", "cell", "h 1", ["h1", "h10", "h11"]),
+        ("shoot", "cell", "H 1", ["H1", "H10", "H11"]),
+        ("move", "at", "g-7", ["g7"]),
+        ("rotate", "at", "", ["A1", "B1", "C1"]),
     ],
 )
-async def test_autocomplete_suggests_ships_and_well_formed_cells(
+async def test_autocomplete_suggests_well_formed_cells_in_the_case_typed(
     adapter, fake_discord, payload_factory, subcommand, focused, typed, expected
 ):
-    names = {"move": ["ship", "at"], "rotate": ["ship", "at"], "shoot": ["cell"]}[subcommand]
+    names = {"move": ["at"], "rotate": ["at"], "shoot": ["cell"]}[subcommand]
     options = [
         option(name, typed if name == focused else "", focused=name == focused) for name in names
     ]

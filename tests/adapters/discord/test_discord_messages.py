@@ -137,7 +137,7 @@ async def test_a_cursor_never_moves_back(adapter, inbox, fake_discord, cursors):
     older = fake_discord.add_history(CHANNEL_ID, "#bst A1", author=user_payload())
     await cursors.set("discord", f"channel:{CHANNEL_ID}", newer["id"])
     assert int(older["id"]) > int(newer["id"])  # ids still grow; forge an old one:
-    await adapter._advance_cursor(cursors, f"channel:{CHANNEL_ID}", int(newer["id"]) - 5)
+    await adapter.catch_up.advance(cursors, f"channel:{CHANNEL_ID}", int(newer["id"]) - 5)
     assert cursors.values[("discord", f"channel:{CHANNEL_ID}")] == newer["id"]
 
 

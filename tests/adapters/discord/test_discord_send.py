@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from discord_fake import CHANNEL_ID, DM_CHANNEL_ID, TOKEN, USER_ID
 
-from bot.adapters.discord_adapter import MAX_UPLOAD_BYTES, nonce_for
+from bot.adapters.discord.sending import MAX_UPLOAD_BYTES, nonce_for
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
 
 PUBLIC = Address("discord", channel=str(CHANNEL_ID))

@@ -9,8 +9,10 @@ import pytest
 from discord_fake import APP_ID, CHANNEL_ID, GUILD_ID, TOKEN, USER_ID
 from test_discord_commands import option, run
 
-from bot.adapters.discord_adapter import intents_for, sync_commands
+from bot.adapters.discord.client import intents_for
+from bot.adapters.discord.sync import sync_commands
 from bot.config import DiscordConfig
+from bot.games.catalog import games
 from bot.host.messages import Address, Attachment, AttachmentKind, Outbound
 
 
@@ -46,7 +48,7 @@ def test_inconsistent_shards_are_refused(make_adapter, config, message):
 
 @pytest.mark.parametrize("guild_id", [None, GUILD_ID], ids=["global", "guild"])
 async def test_sync_registers_the_bst_group(fake_discord, spec, guild_id):
-    names = await sync_commands(TOKEN, APP_ID, guild_id, http=fake_discord.base)
+    names = await sync_commands(TOKEN, APP_ID, guild_id, games=games(), http=fake_discord.base)
     assert names == ["bst"]
     where = (
         f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands"
@@ -116,7 +118,7 @@ async def test_every_request_body_matches_discords_description(
         adapter,
         payload_factory(
             "move",
-            [option("ship", "c", focused=True)],
+            [option("at", "g", focused=True)],
             interaction_id=fake_discord.snowflake(),
             kind=4,
         ),
@@ -157,7 +159,7 @@ async def test_the_fakes_answers_match_discords_description(
     await adapter.send(
         Address("discord", str(CHANNEL_ID), user_id=str(USER_ID)), Outbound("b", (image,), key="k")
     )
-    await sync_commands(TOKEN, APP_ID, None, http=fake_discord.base)
+    await sync_commands(TOKEN, APP_ID, None, games=games(), http=fake_discord.base)
 
     checked = 0
     for operation, status, body in fake_discord.responses:

@@ -20,8 +20,9 @@ from x_support import (
     MemoryCursors,
 )
 
-from bot.adapters.twitter_adapter import TwitterAdapter, TwitterCredentials
+from bot.adapters.twitter import TwitterAdapter, TwitterCredentials
 from bot.config import TwitterConfig
+from bot.games.catalog import games
 
 
 @pytest.fixture(scope="session")
@@ -83,6 +84,7 @@ async def make_adapter(
             config,
             credentials=overrides.pop("credentials", credentials),
             cursors=cursors or MemoryCursors(),
+            games=overrides.pop("games", games()),
             base_url=fake_x.base_url,  # type: ignore[attr-defined]
             sleep=overrides.pop("sleep", fast_sleep),
             clock=clock,

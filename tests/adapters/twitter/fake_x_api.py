@@ -386,7 +386,11 @@ class FakeX:
         return 200, self._timeline(request, self.mentions)
 
     def _get_2_tweets_search_recent(self, request: web.Request, body: Any) -> tuple[int, Any]:
-        found = [p for p in self.mentions if "#bst" in p["text"].lower()]
+        # Only the query's tags (``(#bst OR #tug) -is:retweet …``): a post carries one of them.
+        tags = re.findall(r"#\w+", request.query["query"].split(" -", 1)[0].lower())
+        found = [
+            p for p in self.mentions if set(re.findall(r"#\w+", p["text"].lower())) & set(tags)
+        ]
         return 200, self._timeline(request, found)
 
     def _get_2_dm_events(self, request: web.Request, body: Any) -> tuple[int, Any]:

@@ -10,10 +10,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from x_support import ALICE, BOB
+from x_support import ALICE, BOB, MUTE_LINE
 
 import bot.games.bst  # noqa: F401  (registers the game)
-from bot.adapters.twitter_text import MUTE_LINE
 from bot.host.attachments import AttachmentRenderer
 from bot.host.avatar_cache import AvatarCache
 from bot.host.clock import VirtualClock

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from x_support import ALICE, BOB, MALLORY, Collector, MemoryCursors
 
-from bot.adapters.twitter_adapter import DM_CURSOR, MENTIONS_CURSOR
+from bot.adapters.twitter.catch_up import DM_CURSOR, MENTIONS_CURSOR
 from bot.config import TwitterConfig
 from bot.host.messages import InboundKind
 
@@ -164,6 +164,28 @@ async def test_search_finds_tagged_posts_when_enabled(fake_x, make_adapter):
     assert [i.text for i in got.items] == ["#bst H14", "#bst H14"]  # the host dedupes by id
     assert len({i.message_id for i in got.items}) == 1
     assert fake_x.calls("GET", "/2/tweets/search/recent")
+
+
+async def test_search_looks_for_every_registered_games_tag(fake_x, make_adapter):
+    from bot.games.catalog import register, unregister
+    from tests.tug import TUG
+
+    register(TUG)
+    try:
+        adapter = make_adapter(
+            config=TwitterConfig(enabled=True, bot_user_id=fake_x.bot_id, search_hashtag=True)
+        )
+    finally:
+        unregister(TUG.name)
+    fake_x.mention(BOB, "#tug pull 2")
+    fake_x.mention(ALICE, "#tugboat ahoy")
+    got = Collector()
+    await adapter.fetch_since(MemoryCursors(), got)
+    [query] = [q["query"] for q in fake_x.calls("GET", "/2/tweets/search/recent")]
+    assert query == f"(#bst OR #tug) -is:retweet -from:{fake_x.bot_id}"
+    texts = [i.text for i in got.items]
+    # Each post once as a mention; the tagged one again from the search (the host dedupes).
+    assert (texts.count("#tug pull 2"), texts.count("#tugboat ahoy")) == (2, 1)
 
 
 async def test_start_polls_until_stopped(fake_x, make_adapter):

@@ -6,10 +6,10 @@ import logging
 
 import pytest
 from fake_x_api import Failure, x_error
-from x_support import ALICE, BOB, SECRETS
+from x_support import ALICE, BOB, MUTE_LINE, SECRETS
 
-from bot.adapters.twitter_adapter import TwitterCredentials
-from bot.adapters.twitter_text import MUTE_LINE, weighted_length
+from bot.adapters.twitter import TwitterCredentials
+from bot.adapters.twitter.text import weighted_length
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
 
 PUBLIC = Address("twitter", channel="timeline")

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from bot.adapters.twitter_adapter import TwitterCredentials
-from bot.adapters.twitter_text import (
-    MUTE_LINE,
+from x_support import MUTE_LINE
+
+from bot.adapters.twitter import TwitterCredentials
+from bot.adapters.twitter.text import (
     compose_post,
+    mute_line,
     strip_leading_mentions,
     weighted_length,
 )
+
+BST = [("#bst", "BattleshipTwitter")]
+SEVERAL = [("#bst", "BattleshipTwitter"), ("#sonar", "Sonar"), ("#tug", "Tug")]
 
 
 def test_urls_count_23_and_cjk_and_emoji_count_2():
@@ -27,14 +32,31 @@ def test_leading_mentions_are_stripped_but_not_later_ones():
 
 
 def test_every_post_ends_with_the_mute_line_once():
-    assert compose_post("#bst game 2 · turn 1") == "#bst game 2 · turn 1\n\n" + MUTE_LINE
-    assert compose_post("hello\n\n" + MUTE_LINE).count(MUTE_LINE) == 1
+    assert compose_post("#bst game 2 · turn 1", MUTE_LINE) == "#bst game 2 · turn 1\n\n" + MUTE_LINE
+    assert compose_post("hello\n\n" + MUTE_LINE, MUTE_LINE).count(MUTE_LINE) == 1
+    assert compose_post("hello") == "hello"  # no game hosted, nothing to mute
+
+
+def test_the_mute_line_names_the_game_the_post_carries():
+    assert mute_line("#bst game 2 · turn 1", BST) == MUTE_LINE
+    assert mute_line("#TUG game 3 · turn 2: north pulls", SEVERAL) == "mute #tug to hide Tug"
+    # The first tag decides; a longer word that starts like a tag is not that tag.
+    assert mute_line("#tugboat spotted; #sonar game 1", SEVERAL) == "mute #sonar to hide Sonar"
+
+
+def test_a_post_without_a_tag_names_every_games_tag():
+    assert mute_line("there is no game in this channel", BST) == MUTE_LINE
+    assert (
+        mute_line("there is no game in this channel", SEVERAL)
+        == "mute #bst, #sonar or #tug to hide these games"
+    )
+    assert mute_line("anything", []) == ""
 
 
 def test_a_long_post_keeps_the_tag_line_and_fits():
     text = "Shots this turn: " + ", ".join(f"@captain{n} H{n}" for n in range(60))
     text += "\n#bst game 9 · turn 31 · next in 8 h"
-    post = compose_post(text)
+    post = compose_post(text, mute_line(text, BST))
     assert weighted_length(post) <= 280
     assert "#bst game 9 · turn 31 · next in 8 h" in post
     assert post.endswith(MUTE_LINE)

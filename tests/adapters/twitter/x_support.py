@@ -39,3 +39,7 @@ class Collector:
 
     async def __call__(self, inbound: Inbound) -> None:
         self.items.append(inbound)
+
+
+# Every public post about bst ends with this line (bst rules §6).
+MUTE_LINE = "mute #bst to hide BattleshipTwitter"

@@ -17,10 +17,10 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from collections.abc import Sequence
 
 MAX_WEIGHT = 280
 URL_WEIGHT = 23
-MUTE_LINE = "mute #bst to hide BattleshipTwitter"
 ELLIPSIS = "…"
 
 # twitter-text v3 config: ranges of weight 1 (100/100); the default weight is 2.
@@ -61,7 +61,7 @@ def weighted_length(text: str) -> int:
 
 
 def strip_leading_mentions(text: str) -> str:
-    """``@bstbot @friend #bst H14`` → ``#bst H14``.
+    """``@hostbot @friend #sonar f11`` → ``#sonar f11``.
 
     Replies on X start with the handles of everyone in the thread; they are
     addressing, not content. Mentions later in the text are left alone (the
@@ -92,20 +92,44 @@ def _truncate(text: str, budget: int) -> str:
     return candidate.rstrip() + ELLIPSIS if candidate.strip() else ""
 
 
-def compose_post(text: str, *, limit: int = MAX_WEIGHT) -> str:
-    """The text of a public post: ``text`` shortened to fit, then the mute line.
+def mute_line(text: str, games: Sequence[tuple[str, str]]) -> str:
+    """The line that lets people who do not play hide the host's posts
+    (``mute #sonar to hide Sonar``; a game's rules may require it).
 
-    Every public post of the host ends with :data:`MUTE_LINE` (rules §6) so
-    people who do not play can mute the tag. When the whole does not fit,
-    lines naming the game or turn (see ``_TAG_LINE``) stay intact and the
-    other lines are shortened from the end with "…", because the tag keeps
-    consecutive posts distinct and the mute line is not optional.
+    ``games`` are the hosted games' (tag, title). The post names its game by the
+    first tag it carries; a post that carries none (a refusal, the list of games)
+    names every game's tag, since the line itself is what a muted tag then hides.
+    No game, no line.
+    """
+    if not games:
+        return ""
+    titles = {tag.lower(): (tag, title) for tag, title in games}
+    alternatives = sorted((re.escape(tag) for tag, _ in games), key=len, reverse=True)
+    found = re.search(r"(?<![\w#])(" + "|".join(alternatives) + r")(?![\w-])", text, re.I)
+    if found is not None:
+        tag, title = titles[found.group(1).lower()]
+        return f"mute {tag} to hide {title}"
+    if len(games) == 1:
+        tag, title = games[0]
+        return f"mute {tag} to hide {title}"
+    tags = [tag for tag, _ in games]
+    return f"mute {', '.join(tags[:-1])} or {tags[-1]} to hide these games"
+
+
+def compose_post(text: str, mute: str = "", *, limit: int = MAX_WEIGHT) -> str:
+    """The text of a public post: ``text`` shortened to fit, then the ``mute`` line
+    (see :func:`mute_line`), once.
+
+    When the whole does not fit, lines naming the game or turn (see ``_TAG_LINE``)
+    stay intact and the other lines are shortened from the end with "…", because
+    the tag keeps consecutive posts distinct and the mute line is not optional.
     """
     lines = [line.rstrip() for line in text.strip().splitlines()]
-    lines = [line for line in lines if line.strip() != MUTE_LINE]
+    if mute:
+        lines = [line for line in lines if line.strip() != mute]
     while lines and not lines[-1].strip():
         lines.pop()
-    tail = "\n\n" + MUTE_LINE if lines else MUTE_LINE
+    tail = ("\n\n" + mute if lines else mute) if mute else ""
     whole = "\n".join(lines) + tail
     if weighted_length(whole) <= limit:
         return whole

@@ -1,0 +1,292 @@
+"""The Discord adapter: slash commands, tagged channel messages and DMs in; replies out.
+
+It translates, nothing more (design rule 5), and knows no game: the games it hosts
+come in from the wiring, and their declarations (name, tag, verbs, options) give
+the slash commands and the tags it listens for. The pieces, one job each:
+
+* :mod:`~bot.adapters.discord.client`: the discord.py client (intents, shards, login);
+* :mod:`~bot.adapters.discord.commands`: one ``/KIND`` group per game, each
+  subcommand the text a player could have typed;
+* :mod:`~bot.adapters.discord.inbound`: interactions and messages as Inbound;
+* :mod:`~bot.adapters.discord.interactions`: deferred interactions awaiting follow-ups;
+* :mod:`~bot.adapters.discord.catch_up`: cursors, and reading what arrived while away;
+* :mod:`~bot.adapters.discord.sending`: follow-ups, DMs, channel messages, withdrawals;
+* :mod:`~bot.adapters.discord.text`: SDK-free text helpers (splitting, suggestions).
+
+Why it looks the way it does:
+
+* Discord gives an interaction 3 seconds for a first answer, while the host's
+  transaction and rendering may take longer, so each command is *deferred*
+  at once (ephemerally for private commands) and the host's reply later
+  arrives as the follow-up (``Address.reply_to`` = the interaction id).
+* An order typed in a channel behind a game's tag (``#sonar f11``) needs the
+  privileged **message content** intent (``[discord] message_content = true``
+  and the switch in the developer portal); without it only slash commands and
+  DMs work, which is enough to play.
+* An order that gives a secret away when typed in a channel is deleted on the
+  host's request (:meth:`DiscordAdapter.withdraw`, with Manage Messages).
+
+Only :mod:`bot.adapters.discord` imports :mod:`discord` (an import-linter contract
+enforces it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.adapters.discord.catch_up import CatchUp
+from bot.adapters.discord.client import PLATFORM, log_in, make_client, use_api_base
+from bot.adapters.discord.commands import build_command_tree
+from bot.adapters.discord.inbound import (
+    inbound_from_interaction,
+    inbound_from_message,
+    is_dm_channel,
+    tag_pattern,
+)
+from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
+from bot.adapters.discord.sending import Delivery
+from bot.adapters.discord.text import Privacy, route_for
+from bot.config import DiscordConfig
+from bot.games.base import Game
+from bot.host.messages import (
+    Address,
+    CursorStore,
+    Inbound,
+    InboundHandler,
+    Outbound,
+)
+
+log = logging.getLogger(__name__)
+
+
+class DiscordAdapter:
+    """Discord, as the host sees it (:class:`~bot.host.messages.ChatAdapter`).
+
+    ``http`` is the base URL of Discord's HTTP API, for tests against a local
+    fake (``None``: the real one). ``games`` are the registered games (from the
+    wiring): one slash-command group each, and their tags open the channel messages
+    the adapter reads. ``admins`` are accepted for symmetry with other adapters; the
+    host checks them, the adapter does not.
+    """
+
+    platform = PLATFORM
+
+    def __init__(
+        self,
+        config: DiscordConfig,
+        *,
+        token: str,
+        cursors: CursorStore,
+        games: Sequence[Game[Any, Any]],
+        admins: Sequence[str] = (),
+        http: str | None = None,
+    ) -> None:
+        self._config = config
+        self.__token = token  # name-mangled and never formatted into text
+        self._cursors = cursors
+        self._admins = tuple(admins)
+        self._http_base = http
+        self._games = tuple(games)
+        self._tags = tag_pattern(game.tag for game in self._games)
+        self._client: discord.Client | None = None
+        self._tree: app_commands.CommandTree[Any] | None = None
+        self._on_inbound: InboundHandler | None = None
+        self.pending = PendingInteractions()
+        self.catch_up = CatchUp(
+            cursors,
+            client=lambda: self.client,
+            read=self._read_message,
+            shard_ids=tuple(config.shard_ids),
+        )
+        self._delivery = Delivery(
+            client=lambda: self._client, pending=self.pending, watch=self.catch_up.watch
+        )
+        self._connect_task: asyncio.Task[None] | None = None
+        self._catch_up_task: asyncio.Task[int] | None = None
+
+    def __repr__(self) -> str:  # never show the token
+        return f"<DiscordAdapter shards={self._config.shard_count or 'auto'}>"
+
+    @property
+    def client(self) -> discord.Client:
+        if self._client is None:
+            raise RuntimeError("the Discord adapter is not started")
+        return self._client
+
+    @property
+    def tree(self) -> app_commands.CommandTree[Any]:
+        if self._tree is None:
+            raise RuntimeError("the Discord adapter is not started")
+        return self._tree
+
+    # ---- connection ----------------------------------------------------------------
+
+    def build_client(self) -> discord.Client:
+        """Create the client, its command tree and event handlers (no network)."""
+        use_api_base(self._http_base)
+        client = make_client(self._config)
+        self._tree = build_command_tree(client, self._games, self._on_command)
+
+        async def on_message(message: discord.Message) -> None:
+            await self._on_message(message)
+
+        async def on_ready() -> None:
+            self._schedule_catch_up()
+
+        async def on_shard_ready(shard_id: int) -> None:
+            # A shard that had to identify afresh missed events; RESUME replays them.
+            self._schedule_catch_up()
+
+        # ``Client.event`` registers by function name.
+        client.event(on_message)
+        client.event(on_ready)
+        client.event(on_shard_ready)
+        self._client = client
+        return client
+
+    async def login(self, on_inbound: InboundHandler) -> None:
+        """Log in over HTTP only (checks the token); :meth:`start` then opens the gateway."""
+        self._on_inbound = on_inbound
+        client = self._client or self.build_client()
+        await log_in(client, self.__token)
+
+    async def start(self, on_inbound: InboundHandler) -> None:
+        """Log in, then keep the gateway connection in the background (reconnecting)."""
+        await self.login(on_inbound)
+        self._connect_task = asyncio.create_task(self._connect(), name="discord-gateway")
+
+    async def _connect(self) -> None:
+        try:
+            await self.client.connect(reconnect=True)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("Discord gateway connection ended")
+
+    async def stop(self) -> None:
+        for task in (self._catch_up_task, self._connect_task):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        if self._client is not None and not self._client.is_closed():
+            await self._client.close()
+        self.pending.clear()
+
+    def _handler(self) -> InboundHandler:
+        if self._on_inbound is None:
+            raise RuntimeError("the Discord adapter is not started")
+        return self._on_inbound
+
+    # ---- inbound: slash commands -------------------------------------------------
+
+    async def _on_command(
+        self, interaction: discord.Interaction[Any], privacy: Privacy, text: str
+    ) -> None:
+        """Defer within Discord's 3 seconds, remember the interaction, then hand it over.
+
+        Only what the deferral needs runs before it (the route: public or
+        ephemeral). Reading the member (name, avatar, permissions) and the
+        host's work come after, and the hand-over first lets every other
+        interaction already waiting on the loop send its own deferral: under a
+        burst, the host's transaction (on its worker thread, competing for the
+        interpreter) must not delay the acknowledgements still due.
+        """
+        route = route_for(privacy, in_guild=interaction.guild_id is not None)
+        pending = PendingInteraction(
+            interaction, ephemeral=route.ephemeral, created=time.monotonic()
+        )
+        try:
+            await interaction.response.defer(ephemeral=route.ephemeral)
+        except discord.HTTPException as error:
+            # Too late (10062) or Discord trouble: still hand the command over,
+            # replies then go by channel or DM instead of follow-up.
+            log.warning(
+                "could not defer interaction %s: %s %s", interaction.id, error.status, error.code
+            )
+            pending.deferred = False
+        self.pending.remember(str(interaction.id), pending)
+        # Acknowledgements first: the commands queued behind this one defer now.
+        await asyncio.sleep(0)
+        inbound = inbound_from_interaction(
+            interaction, route.kind, text, host_role=self._config.host_role
+        )
+        try:
+            await self._handler()(inbound)
+            if self._config.message_content and inbound.channel:
+                await self.catch_up.watch(f"channel:{inbound.channel}", interaction.id)
+        except Exception:
+            log.exception("the host failed on interaction %s", interaction.id)
+            if pending.deferred and not pending.consumed:
+                pending.consumed = True
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.followup.send(
+                        "Something went wrong on our side; please try again.", ephemeral=True
+                    )
+
+    # ---- inbound: typed messages -------------------------------------------------
+
+    def _read_message(self, message: discord.Message, is_dm: bool) -> Inbound | None:
+        return inbound_from_message(
+            message, is_dm=is_dm, tags=self._tags, host_role=self._config.host_role
+        )
+
+    async def _on_message(self, message: discord.Message) -> None:
+        is_dm = is_dm_channel(message.channel)
+        try:
+            inbound = self._read_message(message, is_dm)
+        except Exception:
+            log.exception("could not read Discord message %s", message.id)
+            return
+        if inbound is None:
+            return
+        try:
+            await self._handler()(inbound)
+        except Exception:
+            # The cursor stays put, so the next catch-up delivers it again.
+            log.exception("the host failed on Discord message %s", message.id)
+            return
+        key = f"{'dm' if is_dm else 'channel'}:{message.channel.id}"
+        await self.catch_up.advance(self._cursors, key, message.id)
+
+    # ---- catch-up ----------------------------------------------------------------
+
+    def _schedule_catch_up(self) -> None:
+        """After (re)connecting, read what arrived while away, once at a time."""
+        if self._catch_up_task is not None and not self._catch_up_task.done():
+            return
+        if self._on_inbound is None:
+            return
+        self._catch_up_task = asyncio.create_task(self._catch_up_logged(), name="discord-catch-up")
+
+    async def _catch_up_logged(self) -> int:
+        try:
+            count = await self.fetch_since(self._cursors, self._handler())
+        except Exception:
+            log.exception("Discord catch-up failed")
+            return 0
+        if count:
+            log.info("Discord catch-up: %d message(s) handed to the host", count)
+        return count
+
+    async def fetch_since(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
+        """See :meth:`CatchUp.fetch_since`."""
+        return await self.catch_up.fetch_since(cursors, on_inbound)
+
+    # ---- outbound ----------------------------------------------------------------
+
+    async def send(self, address: Address, outbound: Outbound) -> str:
+        """Send; return Discord's message id (the last one when split). Raise DeliveryError."""
+        return await self._delivery.send(address, outbound)
+
+    async def withdraw(self, address: Address) -> None:
+        """Delete an order typed in a channel that gave a secret away (see Delivery.withdraw)."""
+        await self._delivery.withdraw(address)

@@ -1,0 +1,146 @@
+"""Nothing acknowledged is lost: cursors per channel and DM, and the catch-up that reads them.
+
+Each handled channel or DM message advances its cursor (``channel:ID`` or ``dm:ID``)
+only after the host took it; after a (re)connection, and before every deadline, the
+catch-up reads what arrived while the bot was away, oldest first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+import discord
+
+from bot.adapters.discord.client import PLATFORM
+from bot.host.messages import CursorStore, Inbound, InboundHandler
+
+log = logging.getLogger(__name__)
+
+# (message, is_dm) → the Inbound it is, or None for chatter (see inbound.inbound_from_message).
+ReadMessage = Callable[[discord.Message, bool], Inbound | None]
+
+
+class CatchUp:
+    """The cursors of one Discord adapter, and the reading of what they have not seen."""
+
+    def __init__(
+        self,
+        cursors: CursorStore,
+        *,
+        client: Callable[[], discord.Client],
+        read: ReadMessage,
+        shard_ids: tuple[int, ...],
+    ) -> None:
+        self._cursors = cursors
+        self._client = client
+        self._read = read
+        self._explicit_shards = bool(shard_ids)
+        self._watched: set[str] = set()  # cursor keys known to exist (see watch)
+        self._lock = asyncio.Lock()
+
+    async def watch(self, key: str, message_id: int) -> None:
+        """Start catching up ``key`` (a channel or DM) from ``message_id`` if nothing does
+        yet: a channel played only by slash commands, or a DM the bot opened with a
+        board, would otherwise have no cursor, and what a player typed there while the
+        bot was away would never be read."""
+        if key in self._watched:
+            return
+        async with self._lock:
+            if await self._cursors.get(PLATFORM, key) is None:
+                await self._cursors.set(PLATFORM, key, str(message_id))
+        self._watched.add(key)
+
+    async def advance(self, cursors: CursorStore, key: str, message_id: int) -> None:
+        """Move a cursor forward only: live messages and a catch-up may interleave."""
+        async with self._lock:
+            current = await cursors.get(PLATFORM, key)
+            if current is not None and current.isdigit() and int(current) >= message_id:
+                return
+            await cursors.set(PLATFORM, key, str(message_id))
+
+    def owns(self, key: str) -> bool:
+        """With explicit shard ids, each process catches up only its own channels
+        (DMs arrive on shard 0); otherwise every cursor is ours."""
+        client = self._client()
+        shard_ids = getattr(client, "shard_ids", None)
+        if not self._explicit_shards or shard_ids is None:
+            return True
+        kind, _, ident = key.partition(":")
+        if kind == "dm":
+            return 0 in shard_ids
+        return client.is_ready() is False or client.get_channel(int(ident)) is not None
+
+    async def fetch_since(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
+        """Hand over every channel message behind a game's tag and every DM newer than
+        its cursor.
+
+        Oldest first; each cursor advances after each handled message, and past
+        ignored ones at the end. A channel that cannot be read for good (deleted,
+        no access: 403, 404) is logged and skipped; any other failure (Discord
+        down, rate limited, the network, ``on_inbound``) stops that channel, the
+        others go on, and the first is raised at the end, so the host does not
+        resolve a turn believing it has every order (it waits a while, then asks
+        again: see TurnClock.resolve_due).
+        """
+        count = 0
+        failure: BaseException | None = None
+        for key, value in sorted((await cursors.all(PLATFORM)).items()):
+            kind, _, ident = key.partition(":")
+            if kind not in ("channel", "dm") or not ident.isdigit() or not value.isdigit():
+                continue
+            if not self.owns(key):
+                continue
+            try:
+                count += await self._catch_up_channel(
+                    cursors, key, int(ident), int(value), on_inbound
+                )
+            except (discord.Forbidden, discord.NotFound) as error:
+                log.warning(
+                    "catch-up of %s skipped: Discord answered %s (code %s)",
+                    key,
+                    error.status,
+                    error.code,
+                )
+            except Exception as error:
+                log.exception("catch-up of %s stopped", key)
+                failure = failure or error
+        if failure is not None:
+            raise failure
+        return count
+
+    async def _catch_up_channel(
+        self,
+        cursors: CursorStore,
+        key: str,
+        channel_id: int,
+        after: int,
+        on_inbound: InboundHandler,
+    ) -> int:
+        client = self._client()
+        is_dm = key.startswith("dm:")
+        cached = client.get_channel(channel_id)
+        channel: discord.abc.Messageable
+        if isinstance(cached, discord.abc.Messageable):
+            channel = cached
+        else:
+            channel_type = discord.ChannelType.private if is_dm else None
+            channel = client.get_partial_messageable(channel_id, type=channel_type)
+        count = 0
+        last_seen = after
+        async for message in channel.history(
+            after=discord.Object(id=after), oldest_first=True, limit=None
+        ):
+            last_seen = max(last_seen, message.id)
+            # The kind comes from the cursor: a channel not in the cache gives
+            # messages without a guild, yet they are public.
+            inbound = self._read(message, is_dm)
+            if inbound is None:
+                continue
+            await on_inbound(inbound)
+            count += 1
+            await self.advance(cursors, key, message.id)
+        if last_seen > after:
+            await self.advance(cursors, key, last_seen)
+        return count

@@ -1,0 +1,217 @@
+"""One slash-command group per game (``/bst …``, ``/sonar …``), built from its declarations.
+
+A game declares its verbs and the options of ``new`` as data (:class:`~bot.games.base.Verb`,
+:class:`~bot.games.base.Arg`); every group holds, in this order:
+
+* ``new`` with one option per ``option_arg`` and ``join``;
+* the game's own verbs, each argument an option of the right Discord type
+  (CELL autocompleted, CHOICE as choices, NUMBER as an integer with its bounds,
+  PLAYER as a member, the rest as text);
+* the words every game shares: ``board``, ``status``, ``help``, ``rules``, ``leave``;
+* the host's verbs: ``start`` (naming who moves first, in games that take turns),
+  ``pause``, ``resume``, ``extend``, ``kick``, ``end``.
+
+Each command only builds the text a player could have typed (:mod:`.text`) and
+hands it to the adapter with its privacy; the host parses and checks it like any
+other message. discord.py reads a command's options from its callback's signature,
+so each callback gets a generated ``__signature__`` with one keyword per argument.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Optional
+
+import discord
+from discord import app_commands
+
+from bot.adapters.discord.text import (
+    Privacy,
+    Value,
+    cell_suggestions,
+    mention,
+    new_text,
+    verb_text,
+)
+from bot.games.base import Arg, ArgKind, Game, Verb
+
+# (interaction, privacy, typed text) → awaitable: what every command calls.
+CommandHandler = Callable[[discord.Interaction[Any], Privacy, str], Awaitable[None]]
+
+MAX_SUBCOMMANDS = 25  # Discord's limit per group
+MAX_CHOICES = 25  # and per option
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """One command of a game's group: its verb (name, description, arguments), who sees
+    it, and how its values become typed text."""
+
+    verb: Verb
+    privacy: Privacy
+    text: Callable[[Mapping[str, Value]], str]
+
+
+def _typed(tag: str, verb: Verb, privacy: Privacy = Privacy.PUBLIC) -> Subcommand:
+    """A command whose text is its verb's, behind the game's tag."""
+    return Subcommand(verb, privacy, lambda values: verb_text(tag, verb, values))
+
+
+def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
+    """Every command of ``game``'s group, in the order Discord lists them."""
+    tag, player = game.tag, game.player_word(1)
+    new = Verb("new", "Host a new game in this channel", private=False, args=game.option_args)
+    first = Arg("first", ArgKind.PLAYER, f"The {player} who moves first", required=False)
+    start_args = () if game.simultaneous else (first,)
+    found = [
+        Subcommand(new, Privacy.PUBLIC, lambda values: new_text(tag, game.option_args, values)),
+        _typed(tag, Verb("join", "Join the game in this channel", private=False)),
+    ]
+    for verb in game.verbs:
+        found.append(_typed(tag, verb, Privacy.PRIVATE if verb.private else Privacy.PUBLIC))
+    found += [
+        _typed(
+            tag,
+            Verb("board", "See your private board again (private)", private=True),
+            Privacy.PRIVATE,
+        ),
+        _typed(
+            tag,
+            Verb(
+                "status",
+                f"Phase, turn, deadline and the {game.player_word(2)} still playing",
+                private=False,
+            ),
+        ),
+        _typed(tag, Verb("help", f"How to play {game.title}", private=False), Privacy.QUIET),
+        _typed(tag, Verb("rules", "The rules in short", private=False), Privacy.QUIET),
+        _typed(tag, Verb("leave", "Leave the game", private=False)),
+        _typed(
+            tag,
+            Verb("start", "Host: close setup and start the game", private=False, args=start_args),
+        ),
+        _typed(tag, Verb("pause", "Host: freeze the clock", private=False)),
+        _typed(tag, Verb("resume", "Host: let the clock run again", private=False)),
+        _typed(
+            tag,
+            Verb(
+                "extend",
+                "Host: lengthen the current turn",
+                private=False,
+                args=(Arg("duration", ArgKind.DURATION, "e.g. 2h, 30m, 1h30m"),),
+            ),
+        ),
+        _typed(
+            tag,
+            Verb(
+                "kick",
+                f"Host: remove a {player} from the game",
+                private=False,
+                args=(Arg("member", ArgKind.PLAYER, f"The {player} to remove"),),
+            ),
+        ),
+        _typed(tag, Verb("end", "Host: end the game now", private=False)),
+    ]
+    return found
+
+
+def _option_type(arg: Arg) -> Any:
+    """The annotation discord.py turns into the option's type, choices and bounds."""
+    if arg.kind is ArgKind.CHOICE:
+        if not arg.choices:
+            raise ValueError(f"argument {arg.name!r} is a CHOICE without choices")
+        if len(arg.choices) > MAX_CHOICES:
+            raise ValueError(
+                f"argument {arg.name!r} has {len(arg.choices)} choices; Discord takes "
+                f"at most {MAX_CHOICES}"
+            )
+        return Literal[arg.choices]  # Literal[("a", "b")] is Literal["a", "b"]
+    if arg.kind is ArgKind.NUMBER:
+        if arg.minimum is None and arg.maximum is None:
+            return int
+        return app_commands.Range[int, arg.minimum, arg.maximum]
+    if arg.kind is ArgKind.PLAYER:
+        return discord.Member | discord.User
+    return str  # TEXT, CELL, CELLS, DURATION: typed as players type them
+
+
+def _plain(value: Any) -> Value:
+    """A delivered value as text material: a member becomes their mention."""
+    if isinstance(value, discord.abc.User):
+        return mention(value.id)
+    if value is None or isinstance(value, int | str):
+        return value
+    return str(value)
+
+
+async def _cell_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=cell, value=cell) for cell in cell_suggestions(current)]
+
+
+def _command(sub: Subcommand, handler: CommandHandler) -> app_commands.Command[Any, ..., None]:
+    verb = sub.verb
+
+    async def callback(interaction: discord.Interaction[Any], **values: Any) -> None:
+        typed = {name: _plain(value) for name, value in values.items()}
+        await handler(interaction, sub.privacy, sub.text(typed))
+
+    parameters = [
+        inspect.Parameter(
+            "interaction",
+            inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            annotation=discord.Interaction,
+        )
+    ]
+    for arg in verb.args:
+        annotation = _option_type(arg)
+        parameters.append(
+            inspect.Parameter(
+                arg.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=annotation if arg.required else Optional[annotation],  # noqa: UP045
+                default=inspect.Parameter.empty if arg.required else None,
+            )
+        )
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback.__qualname__ = callback.__name__ = f"{verb.name}_command"
+    if verb.args:
+        callback = app_commands.describe(**{arg.name: arg.description for arg in verb.args})(
+            callback
+        )
+    cells = {arg.name: _cell_autocomplete for arg in verb.args if arg.kind is ArgKind.CELL}
+    if cells:
+        callback = app_commands.autocomplete(**cells)(callback)
+    return app_commands.Command(name=verb.name, description=verb.description, callback=callback)
+
+
+def game_group(game: Game[Any, Any], handler: CommandHandler) -> app_commands.Group:
+    """``/NAME …``: the game's commands (see the module's docstring)."""
+    found = subcommands(game)
+    names = [sub.verb.name for sub in found]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(
+            f"{game.name}: verbs {repeated} repeat a word every game shares; name them otherwise"
+        )
+    if len(found) > MAX_SUBCOMMANDS:
+        raise ValueError(
+            f"{game.name}: {len(found)} commands; Discord takes at most {MAX_SUBCOMMANDS} per group"
+        )
+    group = app_commands.Group(name=game.name, description=f"{game.title} ({game.tag})")
+    for sub in found:
+        group.add_command(_command(sub, handler))
+    return group
+
+
+def build_command_tree(
+    client: discord.Client, games: Sequence[Game[Any, Any]], handler: CommandHandler
+) -> app_commands.CommandTree[Any]:
+    """The real command tree, one group per game: shared by the bot and ``bst discord sync``."""
+    tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
+    for game in games:
+        tree.add_command(game_group(game, handler))
+    return tree

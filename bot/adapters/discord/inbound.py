@@ -1,0 +1,122 @@
+"""Discord events as the host's :class:`~bot.host.messages.Inbound`: who sent what, where.
+
+A slash command, a channel message that starts with a game's tag (``#sonar f11``)
+and any DM to the bot become one Inbound. The sender's powers come from Discord's
+own facts only (Manage Server, the configured host role); what they may do with
+them is the host's business.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+
+from bot.adapters.discord.client import PLATFORM
+from bot.host.messages import Inbound, InboundKind, Sender
+
+
+def tag_pattern(tags: Iterable[str]) -> re.Pattern[str]:
+    """A text that starts with one of ``tags`` as a word of its own, in any case."""
+    alternatives = sorted((re.escape(tag) for tag in tags), key=len, reverse=True)
+    if not alternatives:
+        return re.compile(r"(?!)")  # no game: no channel message is addressed to the bot
+    return re.compile(r"^(?:" + "|".join(alternatives) + r")(?![\w-])", re.IGNORECASE)
+
+
+def avatar_url(user: discord.abc.User) -> str | None:
+    """A small PNG avatar: the renderers fetch it with size limits (rule 8)."""
+    try:
+        return str(user.display_avatar.replace(format="png", size=128).url)
+    except (ValueError, AttributeError):
+        return str(user.display_avatar.url) if user.display_avatar else None
+
+
+def is_channel_admin(
+    user: discord.abc.User, permissions: discord.Permissions | None, host_role: str
+) -> bool:
+    """Discord's facts only: Manage Server, or the configured host role (name or id)."""
+    if not isinstance(user, discord.Member):
+        return False
+    if permissions is not None and (permissions.manage_guild or permissions.administrator):
+        return True
+    if not host_role:
+        return False
+    wanted = host_role.strip()
+    if getattr(user, "guild", None) is not None and any(
+        role.name == wanted or str(role.id) == wanted for role in user.roles
+    ):
+        return True
+    # Roles of a guild not in the cache are known only by id.
+    return wanted.isdigit() and int(wanted) in getattr(user, "_roles", ())
+
+
+def is_dm_channel(channel: object) -> bool:
+    """A DM with the bot, not a server channel whose server is not (yet) in the cache."""
+    if isinstance(channel, discord.abc.PrivateChannel):
+        return True
+    return isinstance(channel, discord.PartialMessageable) and (
+        channel.type == discord.ChannelType.private
+    )
+
+
+def inbound_from_interaction(
+    interaction: discord.Interaction[Any], kind: InboundKind, text: str, *, host_role: str
+) -> Inbound:
+    """A slash command, already turned into the text a player could have typed."""
+    in_guild = interaction.guild_id is not None
+    user = interaction.user
+    return Inbound(
+        platform=PLATFORM,
+        channel=str(interaction.channel_id) if in_guild and interaction.channel_id else "",
+        sender=Sender(
+            platform=PLATFORM,
+            user_id=str(user.id),
+            display_name=user.display_name,
+            avatar_url=avatar_url(user),
+            is_channel_admin=is_channel_admin(
+                user, interaction.permissions if in_guild else None, host_role
+            ),
+        ),
+        kind=kind,
+        text=text,
+        message_id=str(interaction.id),
+        sent_at=discord.utils.snowflake_time(interaction.id),
+    )
+
+
+def inbound_from_message(
+    message: discord.Message, *, is_dm: bool, tags: re.Pattern[str], host_role: str
+) -> Inbound | None:
+    """A channel message behind a game's tag (``tags``: see :func:`tag_pattern`), or any
+    DM; ``None`` for the rest (chatter, bots, empty DMs)."""
+    if message.author.bot:
+        return None
+    text = message.content.strip()
+    if is_dm:
+        if not text:
+            return None
+    elif not tags.match(text):
+        return None
+    author = message.author
+    permissions = None
+    # A server not (yet) in the cache gives a member without its guild.
+    if isinstance(author, discord.Member) and getattr(author, "guild", None) is not None:
+        permissions = author.guild_permissions
+    return Inbound(
+        platform=PLATFORM,
+        channel="" if is_dm else str(message.channel.id),
+        sender=Sender(
+            platform=PLATFORM,
+            user_id=str(author.id),
+            display_name=author.display_name,
+            avatar_url=avatar_url(author),
+            is_channel_admin=is_channel_admin(author, permissions, host_role),
+        ),
+        kind=InboundKind.DM if is_dm else InboundKind.PUBLIC,
+        text=text,
+        message_id=str(message.id),
+        sent_at=message.created_at,
+    )

@@ -1,0 +1,267 @@
+"""What the host says, sent to Discord: interaction follow-ups, DMs, channel messages.
+
+* A reply to a slash command goes as the interaction's follow-up while its token
+  lives; a private reply never lands in a public placeholder.
+* Nothing is sent twice: channel and DM sends carry a nonce derived from the outbox
+  key with ``enforce_nonce`` (discord.py sets it with every nonce), so Discord drops
+  a retried duplicate.
+* Discord's failures become :class:`~bot.host.messages.DeliveryError`, permanent when
+  the same request can never succeed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import io
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import aiohttp
+import discord
+
+from bot.adapters.discord.client import PLATFORM
+from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
+from bot.adapters.discord.text import split_text
+from bot.host.messages import Address, Attachment, DeliveryError, Outbound
+
+# Discord's upload limit for a bot in a server without boosts (per message).
+MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+MAX_ATTACHMENTS = 10
+# Discord's error codes the adapter tells apart.
+CANNOT_DM_USER = 50007
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_INTERACTION = 10062
+UNKNOWN_WEBHOOK = 10015
+
+# (cursor key, message id) → start catching up that channel from there.
+Watch = Callable[[str, int], Awaitable[None]]
+
+
+def nonce_for(key: str, part: int = 0) -> int | None:
+    """A stable nonce for an outbox key: the same key always gives the same nonce.
+
+    A 63-bit int (at most 19 digits, within Discord's 25 characters), so a
+    retried send is recognised by Discord and not posted twice. Each part of
+    a message split over several posts gets its own nonce.
+    """
+    if not key:
+        return None
+    seed = key if part == 0 else f"{key}#{part}"
+    return int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big") >> 1
+
+
+def delivery_error(error: Exception) -> DeliveryError:
+    """Discord's failure, as the outbox understands it (never with the token)."""
+    if isinstance(error, discord.RateLimited):
+        return DeliveryError("Discord rate limit", retry_after=error.retry_after)
+    if isinstance(error, discord.HTTPException):
+        what = f"Discord answered {error.status} (code {error.code}): {error.text}"
+        if error.status == 429:
+            return DeliveryError(what, retry_after=_retry_after(error))
+        if isinstance(error, discord.DiscordServerError) or error.status >= 500:
+            return DeliveryError(what)
+        # 403 (DMs closed: 50007; missing permission), 404 (channel gone: 10003)
+        # and other 4xx: the same request can never succeed.
+        return DeliveryError(what, permanent=True)
+    if isinstance(error, (aiohttp.ClientError, asyncio.TimeoutError, OSError)):
+        return DeliveryError(f"network error talking to Discord: {type(error).__name__}")
+    return DeliveryError(f"Discord send failed: {type(error).__name__}")
+
+
+def _retry_after(error: discord.HTTPException) -> float | None:
+    headers = getattr(error.response, "headers", None) or {}
+    for name in ("Retry-After", "X-RateLimit-Reset-After"):
+        value = headers.get(name)
+        if value:
+            with contextlib.suppress(ValueError):
+                return float(value)
+    return None
+
+
+def fit_attachments(text: str, attachments: Sequence[Attachment]) -> tuple[str, list[Attachment]]:
+    """Keep what Discord accepts (10 files, 10 MiB in all); name what was left out.
+
+    A replay too big to upload should not make the whole message undeliverable.
+    """
+    kept: list[Attachment] = []
+    notes: list[str] = []
+    total = 0
+    for attachment in attachments:
+        size = len(attachment.data)
+        if len(kept) >= MAX_ATTACHMENTS or total + size > MAX_UPLOAD_BYTES:
+            notes.append(
+                f"({attachment.kind.value} {attachment.filename} not attached: "
+                f"{size / (1024 * 1024):.1f} MiB is over Discord's upload limit)"
+            )
+            continue
+        kept.append(attachment)
+        total += size
+    if notes:
+        text = "\n".join([text, *notes]) if text else "\n".join(notes)
+    return text, kept
+
+
+def _files(attachments: Sequence[Attachment]) -> list[discord.File]:
+    return [
+        discord.File(io.BytesIO(a.data), filename=a.filename, description=a.alt_text or None)
+        for a in attachments
+    ]
+
+
+class Delivery:
+    """Sends and withdrawals through one client, answering interactions where it can."""
+
+    def __init__(
+        self,
+        *,
+        client: Callable[[], discord.Client | None],
+        pending: PendingInteractions,
+        watch: Watch,
+    ) -> None:
+        self._client = client
+        self._pending = pending
+        self._watch = watch
+
+    def _connected(self) -> discord.Client:
+        client = self._client()
+        if client is None or client.http.token is None:
+            raise DeliveryError("the Discord adapter is not connected")
+        return client
+
+    async def send(self, address: Address, outbound: Outbound) -> str:
+        """Send; return Discord's message id (the last one when split). Raise DeliveryError."""
+        if address.platform != PLATFORM:
+            raise DeliveryError(f"address is for {address.platform}, not discord", permanent=True)
+        client = self._connected()
+        text, attachments = fit_attachments(outbound.text, outbound.attachments)
+        chunks = list(split_text(text)) if text else []
+        if not chunks and not attachments:
+            raise DeliveryError("nothing to send", permanent=True)
+        try:
+            pending = self._pending.get(address.reply_to or "")
+            if pending is not None and pending.usable():
+                message_id = await self._send_followup(pending, address, chunks, attachments)
+                if message_id is not None:
+                    return message_id
+            return await self._send_message(client, address, outbound.key, chunks, attachments)
+        except DeliveryError:
+            raise
+        except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
+            raise delivery_error(error) from error
+
+    async def withdraw(self, address: Address) -> None:
+        """Delete a message someone typed in a channel (a secret posted in public is
+        taken down). Needs the Manage Messages permission: without it Discord answers 403
+        (50013), a permanent failure. A message already gone counts as deleted; a slash
+        command is not a message (its options show to nobody but the asker)."""
+        if address.platform != PLATFORM:
+            raise DeliveryError(f"address is for {address.platform}, not discord", permanent=True)
+        message_id = address.reply_to or ""
+        if not (message_id.isdigit() and address.channel.isdigit()):
+            raise DeliveryError(
+                f"not a Discord message: {address.channel!r}/{message_id!r}", permanent=True
+            )
+        if message_id in self._pending:
+            return
+        client = self._connected()
+        channel = client.get_partial_messageable(int(address.channel))
+        try:
+            await channel.get_partial_message(int(message_id)).delete()
+        except discord.NotFound:
+            return  # deleted by its author or a moderator already
+        except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
+            raise delivery_error(error) from error
+
+    async def _send_followup(
+        self,
+        pending: PendingInteraction,
+        address: Address,
+        chunks: list[str],
+        attachments: list[Attachment],
+    ) -> str | None:
+        """Answer through the interaction; ``None`` when it can no longer be used.
+
+        The first follow-up replaces the "thinking…" placeholder and keeps its
+        visibility, whatever flags it carries. So when the reply's privacy
+        differs from the placeholder's (a private acknowledgement of a public
+        order), the placeholder is deleted first: a secret never lands in public.
+        """
+        interaction = pending.interaction
+        ephemeral = address.is_dm
+        try:
+            if not pending.consumed and pending.ephemeral != ephemeral:
+                await interaction.delete_original_response()
+                pending.consumed = True
+            message_id = ""
+            parts = chunks or [""]
+            for index, chunk in enumerate(parts):
+                last = index == len(parts) - 1
+                message = await interaction.followup.send(
+                    content=chunk or discord.utils.MISSING,
+                    files=_files(attachments) if last and attachments else discord.utils.MISSING,
+                    ephemeral=ephemeral,
+                    wait=True,
+                )
+                pending.consumed = True
+                message_id = str(message.id)
+            return message_id
+        except discord.NotFound as error:
+            if error.code in (UNKNOWN_WEBHOOK, UNKNOWN_INTERACTION):
+                pending.deferred = False  # expired: fall back to a channel or DM
+                return None
+            raise
+
+    async def _send_message(
+        self,
+        client: discord.Client,
+        address: Address,
+        key: str,
+        chunks: list[str],
+        attachments: list[Attachment],
+    ) -> str:
+        """A DM (``address.user_id``) or a channel message, each part with its nonce."""
+        channel: discord.abc.Messageable
+        reference = None
+        if address.is_dm:
+            assert address.user_id is not None
+            if not address.user_id.isdigit():
+                raise DeliveryError(f"not a Discord user id: {address.user_id!r}", permanent=True)
+            channel = await client.create_dm(discord.Object(id=int(address.user_id)))
+        else:
+            if not address.channel.isdigit():
+                raise DeliveryError(
+                    f"not a Discord channel id: {address.channel!r}", permanent=True
+                )
+            channel = client.get_partial_messageable(int(address.channel))
+            if (
+                address.reply_to
+                and address.reply_to.isdigit()
+                and address.reply_to not in self._pending
+            ):
+                # An order typed in the channel: answer as a reply, or plainly if it was deleted.
+                reference = discord.MessageReference(
+                    message_id=int(address.reply_to),
+                    channel_id=int(address.channel),
+                    fail_if_not_exists=False,
+                )
+        parts = chunks or [""]
+        message_id = ""
+        for index, chunk in enumerate(parts):
+            last = index == len(parts) - 1
+            kwargs: dict[str, Any] = {}
+            nonce = nonce_for(key, index)
+            if nonce is not None:
+                kwargs["nonce"] = nonce  # discord.py adds enforce_nonce=True with it
+            if reference is not None and index == 0:
+                kwargs["reference"] = reference
+            if last and attachments:
+                kwargs["files"] = _files(attachments)
+            message = await channel.send(content=chunk or None, **kwargs)
+            message_id = str(message.id)
+        if address.is_dm:
+            # A player's first DM to the bot is often an answer to this one.
+            with contextlib.suppress(Exception):  # a cursor store hiccup must not fail a send
+                await self._watch(f"dm:{message.channel.id}", message.id)
+        return message_id

@@ -1,0 +1,139 @@
+"""Slash commands as the host's plain text, and Discord's text limits, without the SDK.
+
+The host understands one language: the words players type (``#sonar f11``,
+``#tug pull 2``, ``#sonar new size=10``). A slash command is only a
+typed form of that language, so the Discord adapter turns each one back into the
+very text a player could have posted in the game's channel: the game's tag, then
+the verb's text (:meth:`~bot.games.base.Verb.text`). The tag names the game, so
+``/sonar new`` opens Sonar and ``/sonar help`` explains Sonar even where no game
+runs; the host strips it from every message anyway. Keeping that translation here,
+free of ``discord``, lets it be read and tested on its own and keeps the adapter a
+translator, not a second parser (design rule 5).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.games.base import Arg, ArgKind, Verb
+from bot.host.messages import InboundKind
+
+# A value as a slash command delivers it, once a member became its mention.
+Value = str | int | None
+
+
+class Privacy(enum.Enum):
+    """Who may see a command and its answer."""
+
+    PUBLIC = "public"  # an order or word for the channel: a public inbound
+    QUIET = "quiet"  # public by rule, but only the asker needs the answer (help, rules)
+    PRIVATE = "private"  # secret (a move, one's own board): a DM inbound, answered ephemerally
+
+
+@dataclass(frozen=True)
+class CommandRoute:
+    """How one slash command travels: the inbound's kind, and whether its
+    deferral (the "thinking…" placeholder) is visible to the asker only."""
+
+    kind: InboundKind
+    ephemeral: bool
+
+
+def route_for(privacy: Privacy, *, in_guild: bool) -> CommandRoute:
+    """Kind and visibility of a slash command.
+
+    Inside a DM with the bot everything is a DM: the host then applies the rule
+    that some orders must be public, exactly as for a typed DM.
+    """
+    private = privacy is Privacy.PRIVATE
+    kind = InboundKind.DM if private or not in_guild else InboundKind.PUBLIC
+    return CommandRoute(kind=kind, ephemeral=privacy is not Privacy.PUBLIC)
+
+
+def compact(value: str) -> str:
+    """Durations and option values become single words: ``1h 30m`` → ``1h30m``."""
+    return re.sub(r"\s+", "", value)
+
+
+def mention(user_id: int | str) -> str:
+    """``<@id>``: the mention form lets the host find a player by user id."""
+    return f"<@{user_id}>"
+
+
+def argument_word(arg: Arg, value: Value) -> str:
+    """One argument as typed text ('' when left out)."""
+    if value is None:
+        return ""
+    if arg.kind is ArgKind.DURATION:
+        return compact(str(value))
+    return str(value).strip()
+
+
+def verb_text(tag: str, verb: Verb, values: Mapping[str, Value]) -> str:
+    """The tagged text of a verb: ``#tug pull 2``, ``#sonar f11``."""
+    words = [argument_word(arg, values.get(arg.name)) for arg in verb.args]
+    return f"{tag} {verb.text(words)}".strip()
+
+
+def new_text(tag: str, options: Sequence[Arg], values: Mapping[str, Value]) -> str:
+    """``new`` with the options the host chose, in the game's order, as ``key=value``.
+
+    Options left empty are omitted so the game's defaults apply.
+    """
+    words = [tag, "new"]
+    for arg in options:
+        word = compact(argument_word(arg, values.get(arg.name)))
+        if word:
+            words.append(f"{arg.name}={word}")
+    return " ".join(words)
+
+
+_CELL_START = re.compile(r"^\s*([A-Za-z]{0,2})[\s\-]*(\d{0,3})\s*$")
+
+
+def cell_suggestions(typed: str, *, columns: int = 20, limit: int = 25) -> list[str]:
+    """Well-formed cells that continue what was typed (``h 1`` → h1, h10…h19).
+
+    Only the shape is suggested — row letters then column number, in the case the
+    player typed them (games differ: ``H14``, ``f15``); whether the cell is on a
+    given board is the game's business, so the default 20 columns is merely what
+    an empty box offers.
+    """
+    match = _CELL_START.match(typed)
+    if not match:
+        return []
+    letters, digits = match.group(1), match.group(2)
+    if not letters:
+        return [f"{chr(ord('A') + row)}1" for row in range(min(limit, 26))]
+    if not digits:
+        return [f"{letters}{column}" for column in range(1, min(columns, limit) + 1)]
+    if int(digits) == 0:
+        return []
+    number = int(digits)
+    found = [f"{letters}{number}"]
+    # Longer column numbers that start with the digits typed (H1 → H10…H19).
+    for extra in range(10):
+        candidate = number * 10 + extra
+        if candidate <= max(columns, number):
+            found.append(f"{letters}{candidate}")
+    return found[:limit]
+
+
+def split_text(text: str, limit: int = 2000) -> list[str]:
+    """Discord refuses content over 2000 characters: cut at line ends where possible."""
+    if len(text) <= limit:
+        return [text]
+    chunks: list[str] = []
+    rest = text
+    while len(rest) > limit:
+        cut = rest.rfind("\n", 0, limit)
+        if cut <= 0:
+            cut = limit
+        chunks.append(rest[:cut])
+        rest = rest[cut:].lstrip("\n")
+    if rest:
+        chunks.append(rest)
+    return chunks

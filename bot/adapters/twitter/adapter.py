@@ -1,0 +1,193 @@
+"""The X (Twitter) adapter: mentions and DMs in, posts and DMs out.
+
+Adapters translate, nothing more (design.md rule 5), and know no game: the games'
+tags come in from the wiring. On X a bot may answer only posts that mention it,
+so a public order is a mention such as ``@bot #sonar f11``; private orders arrive
+as DMs. Both are *polled* with tweepy 4.17's
+:class:`tweepy.asynchronous.AsyncClient`, OAuth 1.0a user context of the bot
+account, ``wait_on_rate_limit=False`` so nothing ever blocks the event loop.
+The pieces, one job each:
+
+* :mod:`~bot.adapters.twitter.client`: the signed connection to X (and why it
+  subclasses tweepy's client); :mod:`~bot.adapters.twitter.budgets` its rate
+  budgets; :mod:`~bot.adapters.twitter.credentials` the account's keys;
+* :mod:`~bot.adapters.twitter.inbound`: posts and DM events as Inbound;
+* :mod:`~bot.adapters.twitter.catch_up`: the polls of mentions, search and DMs;
+* :mod:`~bot.adapters.twitter.sending`: posts and DMs out;
+* :mod:`~bot.adapters.twitter.media`: the v2 chunked media upload;
+* :mod:`~bot.adapters.twitter.text`: the 280-character budget, the mute line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import aiohttp
+import tweepy
+
+from bot.adapters.twitter.budgets import RateBudgetExhausted, RateBudgets
+from bot.adapters.twitter.catch_up import Polling
+from bot.adapters.twitter.client import DEFAULT_BASE_URL, PLATFORM, XClient
+from bot.adapters.twitter.credentials import TwitterCredentials
+from bot.adapters.twitter.sending import Delivery
+from bot.config import TwitterConfig
+from bot.games.base import Game
+from bot.games.duration import parse_duration
+from bot.host.messages import Address, CursorStore, InboundHandler, Outbound
+
+log = logging.getLogger(__name__)
+
+
+class TwitterAdapter:
+    """X as the host sees it: :class:`~bot.host.messages.ChatAdapter` for ``"twitter"``.
+
+    ``games`` are the registered games (from the wiring): the optional hashtag
+    search looks for any of their tags, and a public post ends with the mute line
+    of the game it names."""
+
+    platform = PLATFORM
+
+    def __init__(
+        self,
+        config: TwitterConfig,
+        *,
+        credentials: TwitterCredentials,
+        cursors: CursorStore,
+        games: Sequence[Game[Any, Any]],
+        base_url: str = DEFAULT_BASE_URL,
+        session_factory: Callable[[], aiohttp.ClientSession] | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        clock: Callable[[], float] = time.time,
+        initial_pages: int = 1,
+    ) -> None:
+        """``sleep`` and ``clock`` are injectable for tests (media status polls,
+        rate-limit arithmetic). ``initial_pages`` bounds how far back the very
+        first poll (no cursor yet) reads: X bills every post read."""
+        self.config = config
+        self._credentials = credentials
+        self._cursors = cursors
+        self._session_factory = session_factory
+        self._session: aiohttp.ClientSession | None = None
+        self._sleep = sleep
+        self.budgets = RateBudgets(clock)
+        self._client = XClient(
+            credentials,
+            base_url=base_url,
+            session_provider=self._get_session,
+            budgets=self.budgets,
+        )
+        self._bot_user_id = config.bot_user_id or ""
+        self._tasks: list[asyncio.Task[None]] = []
+        self._polling = Polling(
+            self._client,
+            bot_user_id=self.bot_user_id,
+            tags=[game.tag for game in games],
+            search_with_bearer=bool(credentials.bearer_token),
+            initial_pages=initial_pages,
+        )
+        self._delivery = Delivery(
+            self._client,
+            config=config,
+            games=[(game.tag, game.title) for game in games],
+            budgets=self.budgets,
+            bot_user_id=self.bot_user_id,
+            redact=self._redact,
+            sleep=sleep,
+        )
+
+    def __repr__(self) -> str:
+        return f"<TwitterAdapter {self._client.base_url}>"
+
+    # -- plumbing ---------------------------------------------------------
+
+    async def _get_session(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            if self._session_factory is not None:
+                self._session = self._session_factory()
+            else:
+                self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=60))
+        return self._session
+
+    def _redact(self, text: str) -> str:
+        for value in self._credentials.values():
+            text = text.replace(value, "***")
+        return text
+
+    async def bot_user_id(self) -> str:
+        """The bot account's id: from config, else one ``GET /2/users/me``."""
+        if not self._bot_user_id:
+            me = await self._client.get_me(user_auth=True)
+            self._bot_user_id = str(me["data"]["id"])
+        return self._bot_user_id
+
+    # -- inbound ----------------------------------------------------------
+
+    async def start(self, on_inbound: InboundHandler) -> None:
+        """Resolve the bot's id and start the mention and DM polling loops."""
+        await self.bot_user_id()
+        mentions_every = parse_duration(self.config.mentions_poll).total_seconds()
+        dm_every = parse_duration(self.config.dm_poll).total_seconds()
+
+        async def poll_public() -> None:
+            await self._polling.mentions(self._cursors, on_inbound)
+            if self.config.search_hashtag:
+                await self._polling.search(self._cursors, on_inbound)
+
+        async def poll_dms() -> None:
+            await self._polling.dms(self._cursors, on_inbound)
+
+        self._tasks = [
+            asyncio.create_task(self._poll_forever("mentions", mentions_every, poll_public)),
+            asyncio.create_task(self._poll_forever("DMs", dm_every, poll_dms)),
+        ]
+
+    async def _poll_forever(
+        self, name: str, interval: float, poll: Callable[[], Awaitable[None]]
+    ) -> None:
+        """Poll until cancelled; a failed poll is logged and retried next time."""
+        while True:
+            delay = interval
+            try:
+                await poll()
+            except asyncio.CancelledError:
+                raise
+            except RateBudgetExhausted as error:
+                delay = max(interval, error.retry_after)
+                log.info("X %s poll waits %.0f s for its rate budget", name, delay)
+            except tweepy.TooManyRequests as error:
+                wait = self.budgets.reset_in(error.response.headers) or interval
+                delay = max(interval, wait)
+                log.warning("X %s poll rate-limited; next in %.0f s", name, delay)
+            except Exception as error:
+                log.warning("X %s poll failed: %s", name, self._redact(str(error)))
+            await self._sleep(delay)
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    async def fetch_since(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
+        """One full poll of mentions (and search, if enabled) and DMs."""
+        count = await self._polling.mentions(cursors, on_inbound)
+        if self.config.search_hashtag:
+            count += await self._polling.search(cursors, on_inbound)
+        count += await self._polling.dms(cursors, on_inbound)
+        return count
+
+    # -- outbound ---------------------------------------------------------
+
+    async def send(self, address: Address, outbound: Outbound) -> str:
+        """A post for a public address, a DM for a user address (see Delivery.send)."""
+        return await self._delivery.send(address, outbound)

@@ -1,0 +1,203 @@
+"""What the host says, sent to X: posts (with media) and DMs.
+
+Failures become :class:`~bot.host.messages.DeliveryError`, never carrying a
+credential: every message is redacted, and no tweepy exception (whose response
+holds the request's signed headers) rides along as ``__context__``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+import aiohttp
+import tweepy
+
+from bot.adapters.twitter.budgets import RateBudgetExhausted, RateBudgets
+from bot.adapters.twitter.client import PLATFORM, XClient
+from bot.adapters.twitter.inbound import DM_EVENT_FIELDS
+from bot.adapters.twitter.media import FormPart, upload_media
+from bot.adapters.twitter.text import compose_post, mute_line
+from bot.config import TwitterConfig
+from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
+
+log = logging.getLogger(__name__)
+
+DM_TEXT_LIMIT = 10_000
+
+
+class Delivery:
+    """Posts and DMs through one X account. ``games``: the hosted games' (tag, title),
+    for the mute line every public post ends with."""
+
+    def __init__(
+        self,
+        client: XClient,
+        *,
+        config: TwitterConfig,
+        games: Sequence[tuple[str, str]],
+        budgets: RateBudgets,
+        bot_user_id: Callable[[], Awaitable[str]],
+        redact: Callable[[str], str],
+        sleep: Callable[[float], Awaitable[None]],
+    ) -> None:
+        self._client = client
+        self._config = config
+        self._games = tuple(games)
+        self.budgets = budgets
+        self._bot_user_id = bot_user_id
+        self._redact = redact
+        self._sleep = sleep
+
+    async def _media_request(
+        self,
+        method: str,
+        route: str,
+        *,
+        params: Mapping[str, str] | None = None,
+        json: Mapping[str, Any] | None = None,
+        multipart: Sequence[FormPart] | None = None,
+    ) -> dict[str, Any]:
+        """The authorised request callable handed to :func:`upload_media`."""
+        response = await self._client.signed_request(
+            method, route, params=params, json=json, multipart=multipart
+        )
+        # The body was read before the connection was released: json() reuses
+        # it (read() would raise), and gives None for an empty body.
+        payload = await response.json(content_type=None)
+        return payload if isinstance(payload, dict) else {}
+
+    async def send(self, address: Address, outbound: Outbound) -> str:
+        """A post for a public address, a DM for a user address.
+
+        Failures become :class:`DeliveryError` raised *outside* the ``except``
+        block, so no tweepy exception (whose response holds the request's
+        signed headers) rides along as ``__context__``.
+        """
+        if address.platform != PLATFORM:
+            raise DeliveryError(f"address for {address.platform!r}, not X", permanent=True)
+        try:
+            if address.is_dm:
+                return await self._send_dm(address, outbound)
+            return await self._send_post(address, outbound)
+        except DeliveryError as error:
+            failure = DeliveryError(
+                self._redact(str(error)), retry_after=error.retry_after, permanent=error.permanent
+            )
+        except Exception as error:
+            failure = self._delivery_error(error, dm=address.is_dm, address=address)
+        log.warning("X send %s failed: %s", outbound.key or "(no key)", failure)
+        raise failure
+
+    def _delivery_error(self, error: Exception, *, dm: bool, address: Address) -> DeliveryError:
+        what = f"DM to user {address.user_id}" if dm else "post"
+        if isinstance(error, RateBudgetExhausted):
+            return DeliveryError(str(error), retry_after=error.retry_after)
+        if isinstance(error, tweepy.TooManyRequests):
+            wait = self.budgets.reset_in(error.response.headers)
+            return DeliveryError(f"X rate limit (429) on {what}", retry_after=wait)
+        if isinstance(error, tweepy.Unauthorized):
+            config = self._config
+            return DeliveryError(
+                "X refused the bot's credentials (401 Unauthorized): check the keys in "
+                f"{config.api_key_env}, {config.api_secret_env}, {config.access_token_env} "
+                f"and {config.access_secret_env}",
+                permanent=True,
+            )
+        if isinstance(error, tweepy.TwitterServerError):
+            return DeliveryError(self._redact(f"X server error on {what}: {error}"))
+        if isinstance(error, tweepy.Forbidden):
+            reason = "; ".join(error.api_messages) or str(error)
+            return DeliveryError(self._redact(f"X forbids the {what}: {reason}"), permanent=True)
+        if isinstance(error, tweepy.HTTPException):
+            # 400/404/…: the request itself is wrong; sending it again cannot help.
+            return DeliveryError(self._redact(f"X rejected the {what}: {error}"), permanent=True)
+        if isinstance(error, aiohttp.ClientError | asyncio.TimeoutError):
+            return DeliveryError(
+                self._redact(f"network error on {what}: {type(error).__name__}: {error}")
+            )
+        return DeliveryError(self._redact(f"{what} failed: {type(error).__name__}: {error}"))
+
+    async def _upload(self, attachment: Attachment, *, for_dm: bool) -> str:
+        return await upload_media(
+            self._media_request,
+            attachment.data,
+            mime_type=attachment.mime_type,
+            for_dm=for_dm,
+            alt_text=attachment.alt_text,
+            sleep=self._sleep,
+        )
+
+    async def _send_post(self, address: Address, outbound: Outbound) -> str:
+        text = compose_post(outbound.text, mute_line(outbound.text, self._games))
+        media_ids = [
+            await self._upload(a, for_dm=False) for a in post_attachments(outbound.attachments)
+        ]
+        reply_to = address.reply_to if address.reply_to and address.reply_to.isdigit() else None
+        try:
+            response: dict[str, Any] = await self._client.create_tweet(
+                text=text,
+                media_ids=media_ids or None,
+                in_reply_to_tweet_id=reply_to,
+                user_auth=True,
+            )
+        except tweepy.Forbidden as error:
+            reason = " ".join(error.api_messages) + " " + str(error)
+            if "duplicate" not in reason.lower():
+                raise
+            # Posted before (a retry after a lost response): X refuses the twin.
+            key = outbound.key or hashlib.sha256(text.encode()).hexdigest()[:16]
+            log.info("X says post %s is a duplicate: counted as posted", key)
+            return f"duplicate:{key}"
+        return str(response["data"]["id"])
+
+    async def _send_dm(self, address: Address, outbound: Outbound) -> str:
+        media_id = None
+        if outbound.attachments:
+            if len(outbound.attachments) > 1:
+                log.info(
+                    "X DMs carry one attachment; sending the first of %d", len(outbound.attachments)
+                )
+            media_id = await self._upload(outbound.attachments[0], for_dm=True)
+        text = outbound.text.strip()[:DM_TEXT_LIMIT] or None
+        if outbound.retry and address.user_id:
+            earlier = await self._dm_already_sent(address.user_id, text or "")
+            if earlier is not None:
+                return earlier
+        response: dict[str, Any] = await self._client.create_direct_message(
+            participant_id=address.user_id, text=text, media_id=media_id, user_auth=True
+        )
+        return str(response["data"]["dm_event_id"])
+
+    async def _dm_already_sent(self, participant_id: str, text: str) -> str | None:
+        """X DMs take no idempotency key, so a DM whose response was lost may have been
+        delivered. Before sending it again, look at the conversation: if the bot's
+        newest message there is this very text, that is it (and if it is an earlier,
+        identical one, the player has it as the bot's last word anyway)."""
+        bot_id = await self._bot_user_id()
+        body: dict[str, Any] = await self._client.get_direct_message_events(
+            participant_id=participant_id,
+            dm_event_fields=DM_EVENT_FIELDS,
+            event_types="MessageCreate",
+            max_results=10,
+            user_auth=True,
+        )
+        for event in body.get("data") or []:  # newest first
+            if str(event.get("sender_id")) == bot_id:
+                return str(event["id"]) if event.get("text") == text else None
+        return None
+
+
+def post_attachments(attachments: Sequence[Attachment]) -> list[Attachment]:
+    """A post carries up to four images, or one video or GIF (X's rule)."""
+    if not attachments:
+        return []
+    first = attachments[0]
+    if first.kind is AttachmentKind.VIDEO or first.mime_type == "image/gif":
+        return [first]
+    return [
+        a for a in attachments if a.kind is AttachmentKind.IMAGE and a.mime_type != "image/gif"
+    ][:4]

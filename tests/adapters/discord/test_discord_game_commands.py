@@ -1,0 +1,264 @@
+"""Every game's slash commands come from its declarations (verbs, options), not from code.
+
+``bst_group_before.json`` is the ``/bst`` payload the hand-written command class gave
+(``tree.get_commands()`` → ``to_dict()``), written down before that class was deleted;
+the generated group must give the same commands. Tug (``tests/tug``), registered only
+here, gets its own ``/tug`` group without any change to the adapter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord_fake import (
+    APP_ID,
+    MEMBER_PERMISSIONS,
+    OTHER_USER_ID,
+    TOKEN,
+    interaction_payload,
+    user_payload,
+)
+from test_discord_commands import callbacks, option, run
+from test_discord_messages import gateway_message, settle
+
+from bot.adapters.discord.client import make_client
+from bot.adapters.discord.commands import build_command_tree, game_group
+from bot.adapters.discord.sync import sync_commands
+from bot.config import DiscordConfig
+from bot.games.base import Arg, ArgKind, Verb
+from bot.games.catalog import games, get_game, register, unregister
+from bot.host.messages import InboundKind
+from tests.tug import TUG
+
+BEFORE = Path(__file__).with_name("bst_group_before.json")
+EPHEMERAL = 64
+STRING, INTEGER, BOOLEAN, USER = 3, 4, 5, 6
+
+
+async def ignore(*_: Any) -> None:
+    return None
+
+
+def payload(game_list: Any) -> list[dict[str, Any]]:
+    client = make_client(DiscordConfig(), application_id=APP_ID)
+    tree = build_command_tree(client, game_list, ignore)
+    return [command.to_dict(tree) for command in tree.get_commands()]
+
+
+def shape(group: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """What a player meets: each subcommand's options with their types, whether they are
+    required, their choices and bounds, and whether they autocomplete (descriptions aside)."""
+    return {
+        sub["name"]: [
+            {
+                "name": o["name"],
+                "type": o["type"],
+                "required": o.get("required", False),
+                "choices": [c["value"] for c in o.get("choices") or []],
+                "min_value": o.get("min_value"),
+                "max_value": o.get("max_value"),
+                "autocomplete": bool(o.get("autocomplete")),
+            }
+            for o in sub.get("options", [])
+        ]
+        for sub in group["options"]
+    }
+
+
+@pytest.fixture
+def tug_registered() -> Iterator[None]:
+    register(TUG)
+    yield
+    unregister(TUG.name)
+
+
+def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
+    [before] = json.loads(BEFORE.read_text(encoding="utf-8"))
+    [after] = payload([get_game("bst")])
+    assert (after["name"], after["type"]) == (before["name"], before["type"])
+    old, new = shape(before), shape(after)
+    assert list(new) == list(old)  # the same subcommands, in the same order
+
+    # Where bst now declares a choice, Discord offers the choices instead of a yes/no
+    # or an autocompleted box; the text each produces is the same words as before.
+    late_join = next(o for o in old["new"] if o["name"] == "late_join")
+    assert late_join["type"] == BOOLEAN
+    late_join.update(type=STRING, choices=["on", "off"])
+    for verb, ships in (("move", ["carrier", "submarine", "cruiser"]), ("rotate", ["carrier", "cruiser"])):  # fmt: skip
+        ship = next(o for o in old[verb] if o["name"] == "ship")
+        assert ship["autocomplete"] and not ship["choices"]
+        ship.update(autocomplete=False, choices=ships)
+    assert new == old
+
+
+def test_every_groups_payload_validates_against_discords_description(spec, tug_registered):
+    body = payload(games())
+    assert [group["name"] for group in body] == ["bst", "tug"]
+    assert spec.request_errors("PUT", "/applications/{application_id}/commands", body) == []
+
+
+def test_a_game_registered_only_in_a_test_gets_its_own_group(tug_registered):
+    [bst, tug] = payload(games())
+    commands = shape(tug)
+    assert list(commands) == [
+        "new", "join", "pull", "dare", "give", "hold", "board", "status", "help", "rules",
+        "leave", "start", "pause", "resume", "extend", "kick", "end",
+    ]  # fmt: skip
+    assert commands["pull"] == [
+        {
+            "name": "steps",
+            "type": INTEGER,
+            "required": True,
+            "choices": [],
+            "min_value": 1,
+            "max_value": 3,
+            "autocomplete": False,
+        }
+    ]
+    assert [(o["name"], o["type"], o["required"]) for o in commands["new"]] == [
+        ("move_time", STRING, False),
+        ("response_time", STRING, False),
+        ("target", INTEGER, False),
+    ]
+    # Tug takes turns, so its host may name who moves first; bst's turns are simultaneous.
+    assert [(o["name"], o["type"], o["required"]) for o in commands["start"]] == [
+        ("first", USER, False)
+    ]
+    assert shape(bst)["start"] == []
+    assert tug["description"] == "Tug (#tug)"
+
+
+async def test_sync_registers_every_games_group(fake_discord, tug_registered):
+    names = await sync_commands(TOKEN, APP_ID, None, games=games(), http=fake_discord.base)
+    assert names == ["bst", "tug"]
+    [put] = fake_discord.requests_to("PUT", f"/applications/{APP_ID}/commands")
+    assert [group["name"] for group in put.json] == ["bst", "tug"]
+
+
+TUG_COMMANDS = [
+    # (subcommand, options, kind, text, ephemeral deferral)
+    ("pull", [option("steps", 2, INTEGER)], InboundKind.PUBLIC, "#tug pull 2", False),
+    ("dare", [], InboundKind.PUBLIC, "#tug dare", False),
+    ("give", [], InboundKind.DM, "#tug give", True),
+    ("new", [option("target", 2, INTEGER), option("move_time", "1h 30m")], InboundKind.PUBLIC,
+     "#tug new move_time=1h30m target=2", False),
+    ("help", [], InboundKind.PUBLIC, "#tug help", True),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("subcommand", "options", "kind", "text", "ephemeral"),
+    TUG_COMMANDS,
+    ids=[c[0] for c in TUG_COMMANDS],
+)
+async def test_a_tug_command_becomes_the_text_a_tug_player_would_type(
+    tug_registered, make_adapter, inbox, fake_discord, subcommand, options, kind, text, ephemeral
+):
+    adapter = make_adapter()
+    await adapter.login(inbox)
+    try:
+        interaction_id = fake_discord.snowflake()
+        await run(
+            adapter,
+            interaction_payload(subcommand, options, interaction_id=interaction_id, group="tug"),
+        )
+    finally:
+        await adapter.stop()
+    [inbound] = inbox.items
+    assert (inbound.kind, inbound.text) == (kind, text)
+    [callback] = callbacks(fake_discord)
+    assert bool((callback.json.get("data") or {}).get("flags", 0) & EPHEMERAL) is ephemeral
+
+
+async def test_the_host_names_who_moves_first_by_mention(
+    tug_registered, make_adapter, inbox, fake_discord
+):
+    resolved = {
+        "users": {str(OTHER_USER_ID): user_payload(OTHER_USER_ID, "ishmael")},
+        "members": {
+            str(OTHER_USER_ID): {
+                "roles": [],
+                "joined_at": "2025-01-01T00:00:00+00:00",
+                "nick": None,
+                "avatar": None,
+                "flags": 0,
+                "pending": False,
+                "premium_since": None,
+                "permissions": str(MEMBER_PERMISSIONS),
+            }
+        },
+    }
+    adapter = make_adapter()
+    await adapter.login(inbox)
+    try:
+        await run(
+            adapter,
+            interaction_payload(
+                "start",
+                [option("first", str(OTHER_USER_ID), USER)],
+                interaction_id=fake_discord.snowflake(),
+                resolved=resolved,
+                group="tug",
+            ),
+        )
+    finally:
+        await adapter.stop()
+    assert inbox.items[0].text == f"#tug start <@{OTHER_USER_ID}>"
+
+
+class Clashing:
+    """A game whose verb takes a word every game shares."""
+
+    name, tag, title, simultaneous = "clash", "#clash", "Clash", True
+    verbs = (Verb("join", "join twice", private=False),)
+    option_args: tuple[Arg, ...] = ()
+
+    def player_word(self, count: int) -> str:
+        return "player" if count == 1 else "players"
+
+
+class Crowded(Clashing):
+    """A game with more commands than Discord takes in one group."""
+
+    verbs = tuple(Verb(f"verb{n}", "one of many", private=False) for n in range(13))
+
+
+class Undecided(Clashing):
+    """A verb whose choice offers nothing to choose."""
+
+    verbs = (Verb("pick", "pick one", private=False, args=(Arg("what", ArgKind.CHOICE, "?"),)),)
+
+
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        (Clashing(), "repeat a word every game shares"),
+        (Crowded(), "at most 25 per group"),
+        (Undecided(), "CHOICE without choices"),
+    ],
+    ids=["clash", "crowded", "no-choices"],
+)
+def test_a_declaration_discord_cannot_take_is_refused_by_name(game, message):
+    with pytest.raises(ValueError, match=message):
+        game_group(game, ignore)  # type: ignore[arg-type]
+
+
+async def test_a_tagged_channel_message_of_any_registered_game_is_read(
+    tug_registered, make_adapter, inbox, fake_discord
+):
+    adapter = make_adapter()
+    await adapter.login(inbox)
+    try:
+        state = adapter.client._connection
+        for content in ("#TUG pull 2", "#tugboat ahoy", "#bst H14", "#bstx H14"):
+            state.parse_message_create(gateway_message(fake_discord, content))
+        await settle(lambda: len(inbox.items) >= 2)
+        await asyncio.sleep(0.05)  # the ignored ones had their chance too
+    finally:
+        await adapter.stop()
+    assert [i.text for i in inbox.items] == ["#TUG pull 2", "#bst H14"]
