@@ -1,0 +1,178 @@
+"""Rules §1 (players, placement=given) and the contract's setup orders: joining, the
+fleet a player sends by DM, ``random`` to withdraw it, leaving, and starting."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from sonar_helpers import Table, given_game
+
+from bot.games.base import (
+    Channel,
+    IllegalOrderError,
+    OrderSyntaxError,
+    PlacementError,
+    PlayerRef,
+    RecordContext,
+    WrongChannelError,
+)
+from bot.games.sonar import SONAR, SonarState
+from bot.games.sonar.state import Status
+
+
+def new(**options: str) -> SonarState:
+    return SONAR.new_game({"placement": "given", "ships": "2", "size": "12", **options})
+
+
+def joined(*names: str, **options: str) -> SonarState:
+    state = new(**options)
+    for i, name in enumerate(names, start=1):
+        state = SONAR.join(state, PlayerRef(f"p{i}", name))
+    return state
+
+
+def send(
+    state: SonarState, player: str, text: str, channel: Channel = Channel.PRIVATE
+) -> SonarState:
+    return SONAR.accept(state, player, SONAR.parse(text), channel, random.Random(0)).state
+
+
+def test_1_two_to_four_players_a_fifth_is_refused() -> None:
+    state = joined("a", "b", "c", "d")
+    with pytest.raises(IllegalOrderError, match="the game is full"):
+        SONAR.join(state, PlayerRef("p5", "e"))
+
+
+def test_1_joining_twice_or_after_the_start_is_refused() -> None:
+    state = joined("a", "b")
+    with pytest.raises(IllegalOrderError, match="already in this game"):
+        SONAR.join(state, PlayerRef("p1", "a"))
+    started = SONAR.start(state, random.Random(0), None).state
+    with pytest.raises(IllegalOrderError, match="joining is closed"):
+        SONAR.join(started, PlayerRef("p3", "c"))
+
+
+def test_1_the_first_to_join_moves_first_and_start_takes_no_name() -> None:
+    state = joined("zed", "amy")
+    with pytest.raises(IllegalOrderError, match="first captain to join moves first"):
+        SONAR.start(state, random.Random(0), "p2")
+    started = SONAR.start(state, random.Random(0), None).state
+    assert started.to_move == started.first == "p1"
+    assert SONAR.turn(started) == 1
+
+
+def test_1_start_needs_two_players() -> None:
+    with pytest.raises(IllegalOrderError, match="at least 2 captains; 1 has joined"):
+        SONAR.start(joined("a"), random.Random(0), None)
+
+
+def test_1_a_fleet_stands_numbered_by_length_ties_in_the_order_listed() -> None:
+    state = send(joined("a", "b", ships="3"), "p1", "3 e5 ur; 2 a1 ur\n3 h9 ur")
+    subs = state.captains[0].fleet
+    assert [(s.id, s.length, str(s.course.bow)) for s in subs] == [
+        (1, 2, "a1"),
+        (2, 3, "e5"),
+        (3, 3, "h9"),
+    ]
+
+
+def test_1_the_latest_valid_fleet_stands() -> None:
+    state = send(joined("a", "b"), "p1", "2 a1 ur, 3 c5 ur")
+    state = send(state, "p1", "2 b2 dr, 3 f6 dr")
+    assert [str(s.course.bow) for s in state.captains[0].fleet] == ["b2", "f6"]
+
+
+def test_1_a_fleet_as_typed_in_a_script_with_backslash_n() -> None:
+    state = send(joined("a", "b"), "p1", "2 l5 ur\\n3 c20 ur")
+    assert [str(s.course.bow) for s in state.captains[0].fleet] == ["l5", "c20"]
+
+
+def test_1_random_withdraws_a_fleet() -> None:
+    state = send(joined("a", "b"), "p1", "2 a1 ur, 3 c5 ur")
+    state = send(state, "p1", "random")
+    assert state.captains[0].fleet == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "says"),
+    [
+        ("2 a1 ur", PlacementError, "exactly 2 subs of lengths 2, 3; yours has 2"),
+        ("2 a1 ur, 2 c5 ur", PlacementError, "yours has 2, 2"),
+        ("2 a1 ur, 3 m5 ur", PlacementError, "3 m5 ur is off the board"),
+        ("2 a1 ur, 3 c25 ur", PlacementError, "off the board"),
+        ("2 a1 ur, 3 c5 north", OrderSyntaxError, "not a facing"),
+        ("2 a1 ur, 3 b1 ur", PlacementError, "would meet your sub 2 a1 ur at once"),
+        ("2 a1 r, 3 a5 l", PlacementError, "3 a5 l would meet your sub 2 a1 r in turn 2"),
+        ("2 a1, 3 c5 ur", OrderSyntaxError, "its length, bow cell and facing"),
+    ],
+)
+def test_1_a_fleet_is_refused_naming_the_problem(
+    text: str, error: type[Exception], says: str
+) -> None:
+    state = joined("a", "b")
+    with pytest.raises(error, match=says):
+        send(state, "p1", text)
+
+
+def test_1_a_fleet_meeting_another_players_placed_sub_is_refused_first_come() -> None:
+    state = send(joined("a", "b"), "p1", "2 a1 ur, 3 c5 ur")
+    with pytest.raises(PlacementError, match="another captain has already placed"):
+        send(state, "p2", "2 b1 dl, 3 h9 ur")  # head on along the lane of a's 2-sub
+    assert send(state, "p2", "2 e1 ur, 3 h9 ur").captains[1].fleet
+
+
+def test_1_a_fleet_in_public_is_refused_without_echoing_it() -> None:
+    state = joined("a", "b")
+    with pytest.raises(WrongChannelError) as refused:
+        send(state, "p1", "2 a1 ur, 3 c5 ur", Channel.PUBLIC)
+    assert "a1" not in refused.value.message and "c5" not in refused.value.message
+
+
+def test_1_fleets_and_random_are_refused_under_placement_random() -> None:
+    state = SONAR.join(SONAR.new_game({"ships": "2"}), PlayerRef("p1", "a"))
+    for text in ("2 a1 ur, 3 c5 ur", "random"):
+        with pytest.raises(IllegalOrderError, match="placement=random"):
+            send(state, "p1", text)
+
+
+def test_1_shots_in_setup_are_refused() -> None:
+    with pytest.raises(IllegalOrderError, match="has not started yet"):
+        send(joined("a", "b"), "p1", "f11", Channel.PUBLIC)
+
+
+def test_1_fleets_after_the_start_are_refused() -> None:
+    table = given_game({"a": "2 a1 ur, 3 c5 ur", "b": "2 h5 ur, 3 j9 ur"})
+    table.say("b", "2 e1 ur, 3 h9 ur", Channel.PRIVATE)
+    assert "fleets can no longer be changed" in table.refusals[0].message
+
+
+def test_1_strangers_are_refused() -> None:
+    with pytest.raises(IllegalOrderError, match="not in this game"):
+        send(joined("a", "b"), "p9", "2 a1 ur, 3 c5 ur")
+
+
+def test_1_leaving_in_setup_leaves_no_subs_and_rejoining_is_allowed() -> None:
+    state = send(joined("a", "b", "c"), "p2", "2 a1 ur, 3 c5 ur")
+    state = SONAR.remove(state, "p2").state
+    assert state.captains[1].status is Status.LEFT and state.captains[1].fleet == ()
+    table_record = SONAR.record(state, [], _context(state))
+    assert table_record["players"][1] == {"name": "b", "status": "left", "subs": []}
+    assert table_record["start"] is None
+    back = SONAR.join(state, PlayerRef("p2", "b"))
+    assert back.captains[1].status is Status.ALIVE
+
+
+def test_1_a_player_who_left_in_setup_is_not_in_the_battle() -> None:
+    table = Table({"ships": "1"})
+    for name in ("a", "b", "c"):
+        table.say(name, "join", Channel.PRIVATE)
+    table.say("b", "leave", Channel.PRIVATE)
+    table.line("@start")
+    record = table.record()
+    assert [p["name"] for p in record["start"]["players"]] == ["a", "c"]
+    assert record["players"][1] == {"name": "b", "status": "left", "subs": []}
+
+
+def _context(state: SonarState) -> RecordContext:
+    return RecordContext(1, {c.id: c.name for c in state.captains}, state.phase.value, {})
