@@ -1,0 +1,76 @@
+"""Options of a Sugar Dog game (shared/rules/sugardog.md §1; contract "Options").
+
+``move_time`` (default ``1d``, at least ``1m``) is how long the captain to move
+has before they hold position silently. ``seed`` seeds random starting cells;
+the host normally takes it before the game sees its options, and it is kept
+here only when it does arrive, so the record shows it exactly when it was given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+
+from bot.games.base import Arg, ArgKind, OptionError
+from bot.games.duration import format_duration, parse_duration
+
+DEFAULT_MOVE_TIME = 86400
+MINIMUM_MOVE_TIME = 60
+KNOWN_KEYS = ("move_time", "seed")
+
+OPTION_ARGS = (
+    Arg(
+        "move_time",
+        ArgKind.DURATION,
+        "how long each captain has to move (at least 1m; default 1d)",
+        required=False,
+    ),
+    Arg(
+        "seed",
+        ArgKind.NUMBER,
+        "seeds the random starting cells (a non-negative integer)",
+        required=False,
+        minimum=0,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class SugarDogOptions:
+    move_time: int = DEFAULT_MOVE_TIME
+    """Seconds."""
+    seed: str | None = None
+
+    def text(self) -> dict[str, str]:
+        """Every option in canonical text (``seed`` only when it was given)."""
+        options = {"move_time": format_duration(timedelta(seconds=self.move_time))}
+        if self.seed is not None:
+            options["seed"] = self.seed
+        return options
+
+
+def parse_options(options: Mapping[str, str]) -> SugarDogOptions:
+    """Check ``@game sugardog`` options; unknown keys are refused, naming the known ones."""
+    move_time = DEFAULT_MOVE_TIME
+    seed: str | None = None
+    for raw_key, raw_value in options.items():
+        key = raw_key.strip().lower()
+        value = str(raw_value).strip()
+        if key == "move_time":
+            try:
+                seconds = int(parse_duration(value).total_seconds())
+            except OptionError as error:
+                raise OptionError(f"move_time: {error.message}") from None
+            if seconds < MINIMUM_MOVE_TIME:
+                raise OptionError(f"move_time: at least 1m, such as 10m, 12h or 1d; got {value!r}")
+            move_time = seconds
+        elif key == "seed":
+            if not value.isdigit() or len(value) > 18:
+                raise OptionError(f"seed: expected a non-negative integer such as 7; got {value!r}")
+            seed = str(int(value))
+        else:
+            raise OptionError(
+                f"unknown option {raw_key.strip()!r}: the options are {', '.join(KNOWN_KEYS)}"
+            )
+    return SugarDogOptions(move_time=move_time, seed=seed)
