@@ -509,3 +509,23 @@ class Game(Protocol[StateT, OrderT]):
     def rules_text(self) -> str:
         """The rules summary."""
         ...
+
+
+@dataclass(frozen=True)
+class Said:
+    """A message a simulated player sends: its text, in the channel or by DM."""
+
+    text: str
+    public: bool
+
+
+class Robot(Protocol):
+    """A simulated player for ``bst demo``, in a game's ``robot.py`` as ``ROBOT``.
+
+    It sees only what its player sees (``Game.view(state, player)``) and decides, with
+    its own seeded random source, what to send when it may act: in setup (a placement,
+    a starting cell) and whenever the game names it in ``to_act``. Pure, like the rules."""
+
+    def orders(self, view: Any, player: PlayerId, rng: random.Random) -> list[Said]:
+        """What to send now; an empty list waits (the timer decides)."""
+        ...

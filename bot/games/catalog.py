@@ -64,8 +64,13 @@ def game_of_tag(tag: str) -> Game[Any, Any] | None:
 
 def _register_built_in() -> None:
     from bot.games.bst import BST
+    from bot.games.silentships import SILENT_SHIPS
+    from bot.games.sonar import SONAR
+    from bot.games.sugardog import SUGARDOG
+    from bot.games.uboat import UBOAT
 
-    register(BST)
+    for game in (BST, SONAR, UBOAT, SUGARDOG, SILENT_SHIPS):
+        register(game)
 
 
 _register_built_in()

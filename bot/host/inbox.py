@@ -84,6 +84,24 @@ class Effect:
     game_id: int | None = None
 
 
+def _is_order(tx: Tx, row: Cause, game_row: GameRow | GameSnapshot, text: str) -> bool:
+    """Whether a text that starts with a host word is one of the game's orders: sent by
+    one of its players, and read by the game as an order."""
+    game = get_game(game_row.kind)
+    word = command_word(text)[0]
+    typed = (verb.name if verb.words is None else verb.words for verb in game.verbs)
+    if not any(t.split()[:1] == [word] for t in typed):
+        return False
+    assert game_row.id is not None
+    if tx.peek_player(game_row.id, row.platform, row.user_id) is None:
+        return False
+    try:
+        game.parse(text)
+    except GameError:
+        return False
+    return True
+
+
 class Commands:
     """The host's command handling, the same for every platform and every game."""
 
@@ -205,6 +223,11 @@ class Commands:
                 )
             text = clean_text(row.text)
             word, rest = command_word(text)
+            explicit_host = word == "host" and command_word(rest)[0] in HOST_WORDS
+            if explicit_host:
+                # `host end`: the host's verb, where the game has an order of that name.
+                text = rest
+                word, rest = command_word(text)
             if word == "new":
                 game_row = lobby.new(self, tx, row, rest)
                 return Effect(Outcome.HANDLED, game_row.id)
@@ -216,6 +239,11 @@ class Commands:
             else:
                 game_row = find_game(tx, row, required=True)
             assert game_row is not None
+            if word in HOST_WORDS and not explicit_host and _is_order(tx, row, game_row, text):
+                # The game has an order of that name (U-Boat's `start E6`, Silent Ships'
+                # `end`): from one of its players, and readable as that order, it is the
+                # player's order. The host's verb is then `host end`.
+                word = ""
             battle = game_row.phase == "battle"
             deadline = game_row.deadline
             if (

@@ -126,7 +126,7 @@ def test_every_verb_of_the_contract_table_and_its_text_parses_back() -> None:
         "retreat_to": False,
         "reveal": False,
         "swap": False,
-        "end": False,
+        "endturn": False,
         "offer_draw": False,
         "accept": False,
     }
@@ -134,11 +134,14 @@ def test_every_verb_of_the_contract_table_and_its_text_parses_back() -> None:
     for verb in GAME.verbs:
         values = [samples[arg.kind] or arg.choices[-1] for arg in verb.args]
         order = GAME.parse(verb.text(values))
-        assert action_of(order) == verb.name, verb.name
+        # The order's action is the verb's name, but for `endturn`, typed `end` (its
+        # name stands apart from the host's `end`, which ends the game).
+        action = {"endturn": "end"}.get(verb.name, verb.name)
+        assert action_of(order) == action, verb.name
         required = [arg.required for arg in verb.args]
         if required and not required[-1]:
             shorter = GAME.parse(verb.text(values[:-1]))
-            assert action_of(shorter) == verb.name
+            assert action_of(shorter) == action
 
 
 def test_every_ship_name_is_a_choice_of_the_verbs() -> None:

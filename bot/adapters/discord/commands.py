@@ -20,6 +20,7 @@ so each callback gets a generated ``__signature__`` with one keyword per argumen
 from __future__ import annotations
 
 import inspect
+import keyword
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Optional
@@ -59,6 +60,17 @@ def _typed(tag: str, verb: Verb, privacy: Privacy = Privacy.PUBLIC) -> Subcomman
     return Subcommand(verb, privacy, lambda values: verb_text(tag, verb, values))
 
 
+def host_words(game: Game[Any, Any], word: str) -> str:
+    """How a host verb is typed for ``game``: the word, or ``host WORD`` where one of the
+    game's own orders is typed with that word (Silent Ships' `end` ends a turn), so the
+    host knows it is the host's verb."""
+    for verb in game.verbs:
+        typed = verb.name if verb.words is None else verb.words
+        if typed.split()[:1] == [word]:
+            return f"host {word}"
+    return word
+
+
 def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
     """Every command of ``game``'s group, in the order Discord lists them."""
     tag, player = game.tag, game.player_word(1)
@@ -90,10 +102,27 @@ def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
         _typed(tag, Verb("leave", "Leave the game", private=False)),
         _typed(
             tag,
-            Verb("start", "Host: close setup and start the game", private=False, args=start_args),
+            Verb(
+                "start",
+                "Host: close setup and start the game",
+                private=False,
+                args=start_args,
+                words=host_words(game, "start"),
+            ),
         ),
-        _typed(tag, Verb("pause", "Host: freeze the clock", private=False)),
-        _typed(tag, Verb("resume", "Host: let the clock run again", private=False)),
+        _typed(
+            tag,
+            Verb("pause", "Host: freeze the clock", private=False, words=host_words(game, "pause")),
+        ),
+        _typed(
+            tag,
+            Verb(
+                "resume",
+                "Host: let the clock run again",
+                private=False,
+                words=host_words(game, "resume"),
+            ),
+        ),
         _typed(
             tag,
             Verb(
@@ -101,6 +130,7 @@ def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
                 "Host: lengthen the current turn",
                 private=False,
                 args=(Arg("duration", ArgKind.DURATION, "e.g. 2h, 30m, 1h30m"),),
+                words=host_words(game, "extend"),
             ),
         ),
         _typed(
@@ -110,9 +140,13 @@ def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
                 f"Host: remove a {player} from the game",
                 private=False,
                 args=(Arg("member", ArgKind.PLAYER, f"The {player} to remove"),),
+                words=host_words(game, "kick"),
             ),
         ),
-        _typed(tag, Verb("end", "Host: end the game now", private=False)),
+        _typed(
+            tag,
+            Verb("end", "Host: end the game now", private=False, words=host_words(game, "end")),
+        ),
     ]
     return found
 
@@ -152,11 +186,17 @@ async def _cell_autocomplete(
     return [app_commands.Choice(name=cell, value=cell) for cell in cell_suggestions(current)]
 
 
+def _parameter(name: str) -> str:
+    """A Python name for an option (``from`` is a keyword): Discord still shows ``name``."""
+    return name if name.isidentifier() and not keyword.iskeyword(name) else f"{name}_"
+
+
 def _command(sub: Subcommand, handler: CommandHandler) -> app_commands.Command[Any, ..., None]:
     verb = sub.verb
+    names = {_parameter(arg.name): arg.name for arg in verb.args}
 
     async def callback(interaction: discord.Interaction[Any], **values: Any) -> None:
-        typed = {name: _plain(value) for name, value in values.items()}
+        typed = {names.get(name, name): _plain(value) for name, value in values.items()}
         await handler(interaction, sub.privacy, sub.text(typed))
 
     parameters = [
@@ -170,7 +210,7 @@ def _command(sub: Subcommand, handler: CommandHandler) -> app_commands.Command[A
         annotation = _option_type(arg)
         parameters.append(
             inspect.Parameter(
-                arg.name,
+                _parameter(arg.name),
                 inspect.Parameter.KEYWORD_ONLY,
                 annotation=annotation if arg.required else Optional[annotation],  # noqa: UP045
                 default=inspect.Parameter.empty if arg.required else None,
@@ -179,10 +219,15 @@ def _command(sub: Subcommand, handler: CommandHandler) -> app_commands.Command[A
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     callback.__qualname__ = callback.__name__ = f"{verb.name}_command"
     if verb.args:
-        callback = app_commands.describe(**{arg.name: arg.description for arg in verb.args})(
-            callback
-        )
-    cells = {arg.name: _cell_autocomplete for arg in verb.args if arg.kind is ArgKind.CELL}
+        callback = app_commands.describe(
+            **{_parameter(arg.name): arg.description for arg in verb.args}
+        )(callback)
+    renamed = {param: name for param, name in names.items() if param != name}
+    if renamed:
+        callback = app_commands.rename(**renamed)(callback)
+    cells = {
+        _parameter(arg.name): _cell_autocomplete for arg in verb.args if arg.kind is ArgKind.CELL
+    }
     if cells:
         callback = app_commands.autocomplete(**cells)(callback)
     return app_commands.Command(name=verb.name, description=verb.description, callback=callback)

@@ -78,7 +78,8 @@ VERBS: tuple[Verb, ...] = (
             _ship("ship", "your sunk ship that returns"),
         ),
     ),
-    Verb("end", "End your turn", private=False),
+    # Typed `end`; named apart from the host's `end` (which ends the whole game).
+    Verb("endturn", "End your turn", private=False, words="end"),
     Verb("offer_draw", "Offer to stop: the ships sunk decide", private=False, words="offer draw"),
     Verb("accept", "Accept your opponent's offer to stop", private=False),
 )

@@ -83,10 +83,12 @@ class UboatGame:
     simultaneous = True
     verbs: tuple[Verb, ...] = (
         Verb(
-            "start",
+            # Typed `start E2`; named apart from the host's `start` (which begins the game).
+            "position",
             "Your secret starting cell (setup; not an island)",
             private=True,
             args=(Arg("cell", ArgKind.CELL, "the starting cell, e.g. E2"),),
+            words="start",
         ),
         Verb(
             "fire",
