@@ -182,9 +182,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--config", help="config file (default: ./config.toml if present)")
     run.set_defaults(func=cmd_run)
 
-    demo = _command(sub, "demo", "play a whole game with simulated captains, no tokens")
-    demo.add_argument("--players", type=int, default=12, help="captains (default 12)")
-    demo.add_argument("--size", default="20", help="board size, N or RxC (default 20)")
+    demo = _command(sub, "demo", "play a whole game with simulated players, no tokens")
+    demo.add_argument(
+        "--game", default="bst", help="which game: bst, sonar, uboat, sugardog, silentships"
+    )
+    demo.add_argument(
+        "--players", type=int, default=None, help="players (default 12 for bst, else 2)"
+    )
+    demo.add_argument(
+        "--size", default=None, help="board size, where the game has one (bst: 20, or RxC)"
+    )
     demo.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     demo.add_argument("--turn", default="8h", help="turn length (default 8h)")
     demo.add_argument("--out", default="bst-demo", help="output folder (default ./bst-demo)")

@@ -1,21 +1,28 @@
-"""``bst demo``: a whole game with simulated captains, through the real host.
+"""``bst demo [--game KIND]``: a whole game with simulated players, through the real host.
 
 A fresh SQLite file, the same commands, turn clock (on a virtual clock),
 outbox and relay as in production, and the files adapter writing every public
-post and the followed captain's DMs into ``--out``. Nothing is special-cased:
-the captains send text orders like people and the host answers them.
+post and the followed player's DMs into ``--out``. Nothing is special-cased:
+the players send text orders like people and the host answers them.
+
+bst's captains are :mod:`bot.cli.demo_captains`; every other game brings its own
+simulated player, ``ROBOT`` in its rules package's ``robot.py`` (``bot.games.base.Robot``),
+which sees only what its player sees.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
+import importlib.util
 import json
 import random
 import re
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -23,7 +30,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from bot.adapters.files_adapter import PLATFORM, FilesAdapter
 from bot.cli.demo_captains import SimulatedCaptain
 from bot.config import Config
-from bot.games.base import GameError
+from bot.games.base import GameError, Robot
 from bot.games.catalog import get_game
 from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock, to_datetime
@@ -61,6 +68,19 @@ NAMES = [
 ]
 CHANNEL = "demo"
 MAX_TURNS = 250
+MAX_STEPS = 3000
+"""A robots' game stops after this many rounds of orders (each game has its own end)."""
+
+
+def robot_for(kind: str) -> Robot | None:
+    """The simulated player of game ``kind`` (``ROBOT`` in ``robot.py`` beside the game's
+    rules), or None when the game has none."""
+    package = type(get_game(kind)).__module__.rpartition(".")[0]
+    name = f"{package}.robot"
+    if not package or importlib.util.find_spec(name) is None:
+        return None
+    robot: Robot | None = getattr(importlib.import_module(name), "ROBOT", None)
+    return robot
 
 
 def captain_names(count: int) -> list[str]:
@@ -128,6 +148,8 @@ class Demo:
         return rows[-1].text if rows else "no reason given"
 
     async def run(self) -> int:
+        if self.args.game != "bst":
+            return await self.run_robots()
         args = self.args
         size = args.size
         outcome = await self.say(
@@ -199,6 +221,80 @@ class Demo:
         self.summary(record, record_path)
         return 0
 
+    async def run_robots(self) -> int:
+        """A game of robots: each sees its own view and says what it would type."""
+        args = self.args
+        game = get_game(args.game)
+        robot = robot_for(game.name)
+        assert robot is not None  # (checked with the options)
+        options = f"new {game.name} seed={args.seed}"
+        if args.size is not None:
+            options += f" size={args.size}"
+        if await self.say("host", options, public=True) is not Outcome.HANDLED:
+            self.console.print(
+                f"[red]bst demo: the host refused the game: {self.host_said()}[/red]"
+            )
+            return 2
+        row, _ = self.game()
+        game_id = row.id
+        assert game_id is not None
+        rng = random.Random(args.seed)
+        for name in self.names:
+            await self.say(name, f"{game.tag} join", public=True)
+        await self.robots_speak(game, robot, rng, everyone=True)
+        if await self.say("host", "start", public=True) is not Outcome.HANDLED:
+            self.console.print(f"[red]bst demo: the game could not start: {self.host_said()}[/red]")
+            return 2
+        with Progress(
+            TextColumn(f"[bold blue]{game.tag} demo"),
+            BarColumn(),
+            TextColumn("{task.description}"),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=False,
+        ) as progress:
+            task = progress.add_task("turn 1", total=None)
+            for _ in range(MAX_STEPS):
+                row, _ = self.game()
+                if row.phase != "battle":
+                    break
+                before = (row.turn, row.state)
+                await self.robots_speak(game, robot, rng, everyone=False)
+                row, _ = self.game()
+                progress.update(task, description=f"turn {row.turn}")
+                if game.simultaneous or (row.turn, row.state) == before:
+                    # Orders stand until the timer falls (or nobody could act): let it fall.
+                    if row.deadline is not None:
+                        self.clock.set(max(row.deadline, self.clock.now()))
+                    await self.host.tick()
+            else:
+                await self.say("host", "host end", public=True)
+            progress.update(task, description="drawing the replay")
+            await self.host.relay.flush()
+        record = game_record(self.store, game_id)
+        record_path = self.out / "record.json"
+        record_path.write_text(
+            json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        self.summary(record, record_path)
+        return 0
+
+    async def robots_speak(
+        self, game: Any, robot: Robot, rng: random.Random, *, everyone: bool
+    ) -> None:
+        """Each player who may act (in setup: everyone) says what its robot would type,
+        from the view the game gives that player and nothing else."""
+        row, players = self.game()
+        state = game.decode_state(loads(row.state))
+        acting = game.to_act(state)
+        for name in self.names:
+            key = players.get(name)
+            if key is None or not (everyone or key in acting):
+                continue
+            for said in robot.orders(game.view(state, key), key, rng):
+                await self.say(name, f"{game.tag} {said.text}" if said.public else said.text,
+                               public=said.public)  # fmt: skip
+
     def summary(self, record: dict[str, object], record_path: Path) -> None:
         info = record["game"]
         assert isinstance(info, dict)
@@ -210,7 +306,7 @@ class Demo:
         videos = [p for p in self.adapter.files if p.suffix in (".mp4", ".gif")]
         maps = [p for p in self.adapter.files if re.search(r"-map\.png$", p.name)]
         self.console.print()
-        self.console.print(f"[bold]Result:[/bold] {result} after {info['turn']} turns.")
+        self.console.print(f"[bold]Result:[/bold] {result} after {info.get('turn')} turns.")
         self.console.print(f"[bold]Files[/bold] in {self.out}/:")
         self.console.print(
             f"  public posts  {self.out / 'public.txt'} ({len(maps)} maps in public/)"
@@ -226,6 +322,24 @@ class Demo:
 
 def demo_args_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the demo's options, checked before any file is touched."""
+    try:
+        game = get_game(args.game)
+    except GameError as error:
+        return f"--game: {error.message}"
+    if args.players is None:
+        args.players = 12 if game.name == "bst" else 2
+    if game.name != "bst":
+        if robot_for(game.name) is None:
+            return f"--game {game.name}: this game has no simulated players yet"
+        if args.size is not None and not any(a.name == "size" for a in game.option_args):
+            return f"--size: {game.title} has no size option"
+        if args.follow is not None and args.follow not in captain_names(args.players):
+            return f"--follow {args.follow!r} is not a player; players are " + ", ".join(
+                captain_names(args.players)[:12]
+            )
+        return None
+    if args.size is None:
+        args.size = "20"
     if args.players < 2:
         return f"--players must be at least 2 (e.g. --players 12), got {args.players}"
     try:

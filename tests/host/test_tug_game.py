@@ -6,6 +6,7 @@ Adding Tug touched nothing outside ``tests/tug`` and the registration below."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -143,3 +144,16 @@ def test_the_record_replays_through_the_rules(run_script_text: Run) -> None:
     context = RecordContext(1, keys, "finished", {})
     again = TUG.record(state, [Step(1, (), tuple(replayed))], context)
     assert again["turns"][0]["events"] == record["turns"][0]["events"]
+
+
+def test_bst_demo_plays_a_whole_game_of_any_game_with_its_robots(tmp_path: Path) -> None:
+    """`bst demo --game KIND` finds the game's robot beside its rules and plays to the end."""
+    from bot.__main__ import main
+
+    out = tmp_path / "demo"
+    assert main(["demo", "--game", "tug", "--players", "4", "--out", str(out)]) == 0
+    record = json.loads((out / "record.json").read_text(encoding="utf-8"))
+    assert record["format"] == "tug-record/1"
+    assert record["game"]["phase"] == "finished"
+    assert record["turns"] and all(t["orders"] for t in record["turns"])
+    assert (out / "public.txt").read_text(encoding="utf-8").count("#tug game 1") > 2

@@ -282,7 +282,12 @@ class TugGame:
     # --- views and records ---------------------------------------------------
 
     def view(self, state: TugState, viewer: PlayerId | None) -> dict[str, Any]:
-        return {"rope": state.rope, "turn": state.turn, "seat": state.seat_of(viewer or "")}
+        return {
+            "rope": state.rope,
+            "turn": state.turn,
+            "seat": state.seat_of(viewer or ""),
+            "asked": state.asked,
+        }
 
     def reveal(self, state: TugState) -> dict[str, Any]:
         return self.view(state, None)
