@@ -10,29 +10,26 @@ held itself), so they mean the same in every game.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from bot.games.base import GameError
 from bot.games.catalog import get_game
 from bot.games.duration import format_duration, humanize, parse_duration
 from bot.host import lifecycle, posts
 from bot.host.clock import format_utc
+from bot.host.context import CommandContext
 from bot.host.lobby import change_and_say
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, player_identity
 from bot.store import GameRow, PlayerRow, Tx
 
-if TYPE_CHECKING:
-    from bot.host.inbox import Commands
 
-
-def is_host(commands: Commands, row: Cause, game_row: GameRow) -> bool:
+def is_host(commands: CommandContext, row: Cause, game_row: GameRow) -> bool:
     who = player_identity(row.platform, row.user_id)
     return who == game_row.creator or who in commands.admins or row.is_channel_admin
 
 
 def host_command(
-    commands: Commands, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
+    commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
 ) -> None:
     game = get_game(game_row.kind)
     if not is_host(commands, row, game_row):

@@ -59,7 +59,7 @@ from bot.host.routing import (
     find_game,
     game_to_join_by_dm,
 )
-from bot.host.states import States
+from bot.host.states import Descriptions, States
 from bot.store import GameRow, Received, Store, Tx
 from bot.store.repository import GameSnapshot
 
@@ -120,7 +120,7 @@ class Commands:
         self.default_turn = default_turn
         self.default_game = default_game
         self.states = States()
-        self.described = orders.Descriptions()
+        self.described = Descriptions()
 
     # ------------------------------------------------------------------
 

@@ -6,21 +6,19 @@ from __future__ import annotations
 
 import re
 import zlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.games.base import PlayerRef
 from bot.games.catalog import games, get_game
 from bot.host import lifecycle, posts
 from bot.host.clock import format_utc
+from bot.host.context import CommandContext
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, player_identity, tagged_kind
 from bot.store import GameRow, PlayerRow, Tx, dumps
 
-if TYPE_CHECKING:
-    from bot.host.inbox import Commands
 
-
-def new(commands: Commands, tx: Tx, row: Cause, rest: str) -> GameRow:
+def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     """``new [KIND] [key=value …]``: open a game in a public channel; its maker hosts it."""
     tokens = rest.split()
     kind = tagged_kind(row.text) or commands.default_game
@@ -97,7 +95,7 @@ def outside_help(tx: Tx, row: Cause, word: str) -> None:
 
 
 def player_command(
-    commands: Commands, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
+    commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
 ) -> None:
     game = get_game(game_row.kind)
     state = commands.states.of(game, game_row)
@@ -134,7 +132,7 @@ def player_command(
 
 
 def _join(
-    commands: Commands,
+    commands: CommandContext,
     tx: Tx,
     row: Cause,
     game_row: GameRow,

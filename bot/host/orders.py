@@ -9,44 +9,23 @@ an order that completes its turn is resolved in the same transaction.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.games.base import Channel, Resolution
 from bot.games.catalog import get_game
 from bot.host import lifecycle, posts
+from bot.host.context import CommandContext
 from bot.host.messages import InboundKind
 from bot.host.posts import Cause
 from bot.host.routing import Refusal
 from bot.host.seeds import seeded_on_first_draw
-from bot.store import Tx, dumps, loads
+from bot.store import Tx, dumps
 from bot.store.repository import GameSnapshot
 
-if TYPE_CHECKING:
-    from bot.host.inbox import Commands
-
 _PUBLIC = InboundKind.PUBLIC.value
-DECODED_CACHE_SIZE = 4096
 
 
-class Descriptions:
-    """Stored orders decoded again for acknowledgements (``replaces: …``), kept: an
-    order's JSON decodes to the same immutable order every time."""
-
-    def __init__(self) -> None:
-        self._decoded: dict[tuple[str, str], Any] = {}
-
-    def decoded(self, game: Any, order_json: str) -> Any:
-        key = (game.name, order_json)
-        found = self._decoded.get(key)
-        if found is None:
-            found = game.decode_order(loads(order_json))
-            if len(self._decoded) >= DECODED_CACHE_SIZE:
-                self._decoded.clear()
-            self._decoded[key] = found
-        return found
-
-
-def order(commands: Commands, tx: Tx, row: Cause, game_row: GameSnapshot, text: str) -> None:
+def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, text: str) -> None:
     """An order: ``game_row`` is a snapshot; the fast path (an order that stands, the
     state unchanged or changed in setup) writes through Tx.set_game_state, anything
     that changes the game's history loads the row."""
@@ -106,7 +85,7 @@ def order(commands: Commands, tx: Tx, row: Cause, game_row: GameSnapshot, text: 
 
 
 def _answer(
-    commands: Commands,
+    commands: CommandContext,
     tx: Tx,
     row: Cause,
     game: Any,

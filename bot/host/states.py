@@ -1,4 +1,4 @@
-"""Decoded game states, kept between messages.
+"""Decoded game states and stored orders, kept between messages.
 
 Decoding a game's state from its stored JSON is the largest part of handling an
 order that does not change it, so the decoded states of the games being played
@@ -18,6 +18,7 @@ from bot.store import GameRow, loads
 from bot.store.repository import GameSnapshot
 
 STATE_CACHE_SIZE = 64  # decoded game states kept (the games being played right now)
+DECODED_CACHE_SIZE = 4096  # decoded stored orders kept, for acknowledgements
 
 
 class States:
@@ -47,3 +48,21 @@ class States:
             self._states.move_to_end(game_id)
             while len(self._states) > self._size:
                 self._states.popitem(last=False)
+
+
+class Descriptions:
+    """Stored orders decoded again for acknowledgements (``replaces: …``), kept: an
+    order's JSON decodes to the same immutable order every time."""
+
+    def __init__(self) -> None:
+        self._decoded: dict[tuple[str, str], Any] = {}
+
+    def decoded(self, game: Any, order_json: str) -> Any:
+        key = (game.name, order_json)
+        found = self._decoded.get(key)
+        if found is None:
+            found = game.decode_order(loads(order_json))
+            if len(self._decoded) >= DECODED_CACHE_SIZE:
+                self._decoded.clear()
+            self._decoded[key] = found
+        return found

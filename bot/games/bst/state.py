@@ -16,7 +16,7 @@ from bot.games.base import PlayerId
 from bot.games.bst.cells import Cell
 from bot.games.bst.fleet import Ship
 from bot.games.bst.options import BstOptions
-from bot.games.bst.views import CaptainStatus, Phase
+from bot.games.bst.status import CaptainStatus, Phase
 
 
 @dataclass(frozen=True)

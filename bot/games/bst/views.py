@@ -8,28 +8,16 @@ collisions, and the revealed view (everything) is for finished games only.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from bot.games.base import PlayerId
 from bot.games.bst.cells import Cell
 from bot.games.bst.fleet import Ship, ShipKind
+from bot.games.bst.state import BstState
 
-if TYPE_CHECKING:  # (state.py imports this module's enums)
-    from bot.games.bst.state import BstState
-
-
-class Phase(enum.Enum):
-    SETUP = "setup"
-    BATTLE = "battle"
-    FINISHED = "finished"
-
-
-class CaptainStatus(enum.Enum):
-    ALIVE = "alive"
-    ELIMINATED = "eliminated"
-    LEFT = "left"
+# The phase and a captain's status are part of what a view says (renderers read them).
+from bot.games.bst.status import CaptainStatus as CaptainStatus
+from bot.games.bst.status import Phase as Phase
 
 
 @dataclass(frozen=True)

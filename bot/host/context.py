@@ -1,0 +1,19 @@
+"""What a command handler needs of the host that runs it: the clock, who may host any
+game, the defaults for new games and the decoded-state cache. (A protocol, so the
+handlers depend on it and not on :class:`bot.host.inbox.Commands`, which calls them.)"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.host.clock import Clock
+from bot.host.states import Descriptions, States
+
+
+class CommandContext(Protocol):
+    clock: Clock
+    admins: frozenset[str]
+    default_turn: str
+    default_game: str
+    states: States
+    described: Descriptions
