@@ -89,7 +89,8 @@ def outside_help(tx: Tx, row: Cause, word: str) -> None:
     else:
         lines = ["I host these games (start one in a channel with `new KIND`):"]
         lines += [f"- {g.name}: {g.title} — tag {g.tag}" for g in games()]
-        lines.append("Send `help` or `rules` with a game's tag for more, e.g. `#bst help`.")
+        example = games()[0].tag if games() else "#TAG"
+        lines.append(f"Send `help` or `rules` with a game's tag for more, e.g. `{example} help`.")
         reply = "\n".join(lines)
     posts.reply(tx, 0, row, reply, public=row.kind == "public")
 

@@ -2,7 +2,7 @@
 
 The game decides (``Game.accept``): an order that stands until the turn's end is
 kept with its sender and sending time (the game chooses among a turn's orders
-when it resolves: the newest, the captain's, …) and acknowledged; an order that
+when it resolves: the newest, a crew captain's, …) and acknowledged; an order that
 acts at once is stored as a step of the history and posted like a turn's result;
 an order that completes its turn is resolved in the same transaction.
 """

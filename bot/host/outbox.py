@@ -5,7 +5,7 @@ nothing said is lost on a crash. The relay sends pending rows in id order,
 draws their attachments from the stored turns just before sending, records the
 platform's message id, and retries failures with exponential backoff or the
 platform's own retry-after. A message that can never be delivered (a DM to a
-captain who closed their DMs) is marked undeliverable without holding up
+player who closed their DMs) is marked undeliverable without holding up
 anything else, and the game's channel gets a nudge that says nothing about the
 board. A ``withdraw:`` row removes a public message that gave a secret away
 (a move posted in the channel) through the adapter's ``withdraw``; on a
@@ -130,7 +130,7 @@ class Relay:
         if row.kind.startswith(f"{posts.WITHDRAW}:"):
             return await self._withdraw(row, address, adapter)
         # An adapter may say a recipient cannot take images (the demo's
-        # simulated captains); then nothing is drawn for them.
+        # simulated players); then nothing is drawn for them.
         accepts = getattr(adapter, "accepts_attachments", None)
         wanted = bool(row.render) and (accepts is None or accepts(address))
         try:
@@ -206,7 +206,7 @@ class Relay:
         game = tx.game(row.game_id) if row.game_id else None
         if game is None:
             return
-        name = address.user_name or "captain"
+        name = address.user_name or "player"
         posts.announce(
             tx,
             game,
