@@ -227,7 +227,7 @@ class Demo:
         game = get_game(args.game)
         robot = robot_for(game.name)
         assert robot is not None  # (checked with the options)
-        options = f"new {game.name} seed={args.seed}"
+        options = f"{game.tag} new {game.name} seed={args.seed}"
         if args.size is not None:
             options += f" size={args.size}"
         if await self.say("host", options, public=True) is not Outcome.HANDLED:
@@ -268,7 +268,7 @@ class Demo:
                         self.clock.set(max(row.deadline, self.clock.now()))
                     await self.host.tick()
             else:
-                await self.say("host", "host end", public=True)
+                await self.say("host", f"{game.tag} host end", public=True)
             progress.update(task, description="drawing the replay")
             await self.host.relay.flush()
         record = game_record(self.store, game_id)

@@ -298,6 +298,11 @@ class Game(Protocol[StateT, OrderT]):
     U-Boat). False: players act in turn and each order acts at once; while the host has
     paused the game such orders are refused, since no clock runs to answer them."""
 
+    public_needs_tag: bool
+    """True: in the game's channel, a message without the game's tag (or a mention of
+    the bot) is people talking, and the host does not answer it; the host's own verbs
+    need no tag. False (bst): every message in the game's channel is for the game."""
+
     verbs: tuple[Verb, ...]
     """The game's own commands (the host adds join, leave, board, status, help,
     rules and its host verbs)."""

@@ -17,7 +17,7 @@ from bot.games.duration import format_duration, humanize, parse_duration
 from bot.host import lifecycle, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
-from bot.host.lobby import change_and_say
+from bot.host.lobby import change_and_say, refuse_while_paused
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, player_identity
 from bot.store import GameRow, PlayerRow, Tx
@@ -99,6 +99,7 @@ def host_command(
         return
     if word == "kick":
         target = _find_player(tx, game_row, rest, game.player_word(1))
+        refuse_while_paused(game, game_row, "kick")
         change_and_say(
             tx, game, game_row, state, game.remove(state, target.key), cause="kick", row=row,
             now=now, headline=f"{target.name} was removed from the game by the host.",

@@ -54,6 +54,7 @@ from bot.host.routing import (
     HOST_WORDS,
     PLAYER_WORDS,
     Refusal,
+    addresses_the_host,
     clean_text,
     command_word,
     find_game,
@@ -72,6 +73,7 @@ class Outcome(enum.Enum):
     HANDLED = "handled"
     REFUSED = "refused"
     HELD = "held"
+    IGNORED = "ignored"  # public talk that carries no game's tag: not for the host
 
 
 class _RetryWithSavepoints(Exception):
@@ -82,6 +84,10 @@ class _RetryWithSavepoints(Exception):
 class Effect:
     outcome: Outcome
     game_id: int | None = None
+
+
+def _is_talk(game_row: GameRow | GameSnapshot, text: str) -> bool:
+    return get_game(game_row.kind).public_needs_tag and not addresses_the_host(text)
 
 
 def _is_order(tx: Tx, row: Cause, game_row: GameRow | GameSnapshot, text: str) -> bool:
@@ -239,6 +245,12 @@ class Commands:
             else:
                 game_row = find_game(tx, row, required=True)
             assert game_row is not None
+            if row.kind == _PUBLIC and word not in HOST_WORDS and _is_talk(game_row, row.text):
+                # Talk in the game's channel: in a game whose public orders carry its tag,
+                # a message without it is people chatting, not for the host (no reply).
+                row.outcome = "ignored"
+                row.game_id = game_row.id
+                return Effect(Outcome.IGNORED, game_row.id)
             if word in HOST_WORDS and not explicit_host and _is_order(tx, row, game_row, text):
                 # The game has an order of that name (U-Boat's `start E6`, Silent Ships'
                 # `end`): from one of its players, and readable as that order, it is the

@@ -407,7 +407,16 @@ def change(
     assert game_row.id is not None
     began = game_row.phase == "battle"
     replay_turn = max(0, game_row.turn - 1)
-    if began and (resolution.events or resolution.orders):
+    ends_turn = (
+        began
+        and game.outcome(resolution.state) is None
+        and (game.turn(resolution.state) != game.turn(before))
+    )
+    if ends_turn:
+        # The change closed the turn in progress (the player to move left): it is posted
+        # as any turn's end is, with its report, the boards and the next deadline.
+        record_and_post(tx, game, game_row, before, resolution, cause=cause, moment=now, now=now)
+    elif began and (resolution.events or resolution.orders):
         commit(tx, game, game_row, before, resolution, cause=cause, moment=now, now=now)
     else:
         game_row.state = dumps(game.encode_state(resolution.state))

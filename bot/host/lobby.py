@@ -117,6 +117,7 @@ def player_command(
     elif word == "leave":
         if player is None:
             raise Refusal("you are not in this game")
+        refuse_while_paused(game, game_row, "leave")
         _change_and_say(
             tx, game, game_row, state, game.remove(state, player.key), cause="leave",
             row=row, now=now, headline=f"{player.name} left the game.",
@@ -187,8 +188,17 @@ def _change_and_say(
     """A change between deadlines (leave, kick, end), said in public with what the
     public may know of it."""
     assert game_row.id is not None
+    ended_turn = game_row.turn
     replay_turn = lifecycle.change(tx, game, game_row, state, resolution, cause=cause, now=now)
-    names = posts.names_of(tx.players(game_row.id))
+    players = {p.key: p for p in tx.players(game_row.id)}
+    names = posts.names_of(players.values())
+    if game_row.turn == ended_turn:
+        # (A change that ended the turn posted its notices with the turn's report.)
+        posts.deliver_notices(
+            tx, game, game_row, resolution.state, resolution.notices, cause=row,
+            sender=next((k for k, p in players.items() if p.user_id == row.user_id), ""),
+            players=players,
+        )  # fmt: skip
     lines = [headline, *game.public_report(resolution.events, names)]
     result = game.result(resolution.state, names)
     if result:
@@ -197,6 +207,12 @@ def _change_and_say(
     if replay_turn is not None:
         # The replay ends on the game's final state (stored on the game row).
         posts.post_replay(tx, game, game_row, replay_turn, now)
+
+
+def refuse_while_paused(game: Any, game_row: GameRow, word: str) -> None:
+    """In a game played in turn, nothing changes hands while its host has paused it."""
+    if game_row.paused_remaining is not None and not game.simultaneous:
+        raise Refusal(f"the game is paused: `{word}` waits until its host resumes it")
 
 
 def _unique_name(name: str, taken: set[str]) -> str:

@@ -240,10 +240,12 @@ def status_text(game: Game[Any, Any], game_row: GameRow, state: Any, now: float)
         lines.append(f"Paused with {left} left on the clock.")
     else:
         timers = running_timers(game_row)
+        declared = loads(getattr(game_row, "timers", "[]") or "[]")
         for timer in timers:
             left = humanize_seconds(timer["deadline"] - now)
-            # One clock: the first line already names the turn. Several: say which is which.
-            if len(timers) > 1:
+            # One clock: the first line already names the turn. Several (or one running
+            # while another waits, as a move clock during a defender's answer): say which.
+            if len(declared) > 1:
                 what = timer["label"]
             else:
                 what = "Setup" if game_row.phase == "setup" else "Turn"
@@ -387,7 +389,12 @@ def deliver_notices(
     assert game_row.id is not None
     for index, notice in enumerate(notices):
         if notice.to is None:
-            reply(tx, game_row.id, cause, notice.text, public=True, kind_suffix=f"n{index}")
+            if cause.kind == "public" and cause.channel:
+                reply(tx, game_row.id, cause, notice.text, public=True, kind_suffix=f"n{index}")
+            else:
+                # An order sent by DM: what the game tells everyone goes to its channel.
+                announce(tx, game_row, kind=f"notice:{cause.id}:{index}", text=notice.text,
+                         now=cause.received_at)  # fmt: skip
             continue
         for key in recipients(game, state, notice):
             target = players.get(key)

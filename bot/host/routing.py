@@ -45,6 +45,15 @@ def clean_text(text: str) -> str:
     return text.strip()
 
 
+def addresses_the_host(text: str) -> bool:
+    """Whether a public message is for the host: it carries a registered game's tag, or
+    starts with a mention (of the bot: a platform delivers those it was named in)."""
+    stripped = text.lstrip()
+    if stripped.startswith("@") or stripped.startswith("<@"):
+        return True
+    return "#" in text and tag_pattern().search(text) is not None
+
+
 def tagged_kind(text: str) -> str | None:
     """The registered game whose tag the text carries (``#sonar new`` → ``sonar``)."""
     if "#" not in text:
@@ -76,7 +85,7 @@ def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
             if game is None and required:
                 raise Refusal(
                     "there is no game in this channel: a host starts one with "
-                    "`new` (for example `new size=10x10 turn=8h`)"
+                    "`new KIND` (for example `#sonar new`); `help` lists the games"
                 )
             return game
     games = tx.peek_games_of(row.platform, row.user_id)

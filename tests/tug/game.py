@@ -87,6 +87,7 @@ class TugGame:
     tag = "#tug"
     title = "Tug"
     simultaneous = False
+    public_needs_tag = True
     verbs = (
         Verb("pull", "Pull the rope 1 to 3 toward your seat", private=False,
              args=(Arg("steps", ArgKind.NUMBER, "1 to 3", minimum=1, maximum=3),)),

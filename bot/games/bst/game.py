@@ -47,6 +47,7 @@ class BstGame:
     tag = "#bst"
     title = "BattleshipTwitter"
     simultaneous = True
+    public_needs_tag = False  # every message in a bst channel is for the game (rules §4)
     verbs: tuple[Verb, ...] = VERBS
     option_args: tuple[Arg, ...] = OPTION_ARGS
 
