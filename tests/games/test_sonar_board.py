@@ -212,3 +212,15 @@ def test_3_cell_masks_move_across_the_torus_as_cells_do() -> None:
                 for i in cells
             }
             assert indices_of(shifter.shift(mask_of(cells), by)) == sorted(moved)
+
+
+@pytest.mark.parametrize("rows", SIZES)
+def test_4_3_a_miss_is_marked_with_the_distance_to_the_nearest_segment(rows: int) -> None:
+    """``Board.nearest`` (the loop a turn's misses run) is the least of ``Board.distance``."""
+    board = Board(rows)
+    rng = random.Random(rows)
+    cells = list(board.cells())
+    for _ in range(300):
+        shot = rng.choice(cells)
+        segments = rng.sample(cells, rng.randint(1, 12))
+        assert board.nearest(shot, segments) == min(board.distance(shot, s) for s in segments)

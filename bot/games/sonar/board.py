@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -201,6 +201,23 @@ class Board:
     def distance(self, a: Cell, b: Cell) -> int:
         """Steps on the shortest path from ``a`` to ``b`` over the wrapped board."""
         return self._distances[self.index(self.offset(a, b))]
+
+    def nearest(self, cell: Cell, others: Iterable[Cell]) -> int:
+        """The distance from ``cell`` to the nearest of ``others`` (a miss's mark).
+
+        :meth:`distance` spelled out in a loop: a turn's misses measure every sub segment
+        on the board, so this is where a turn spends its time on the largest boards."""
+        table = self._distances
+        rows, cols, twist = self.rows, self.cols, self.twist
+        row, col = cell.row, cell.col
+        best = self.rows * self.cols
+        for other in others:
+            turns, d_row = divmod(other.row - row, rows)
+            d_col = (other.col - col + turns * twist) % cols
+            away = table[d_row * cols + d_col]
+            if away < best:
+                best = away
+        return best
 
     @cached_property
     def _distances(self) -> tuple[int, ...]:

@@ -132,16 +132,23 @@ def check_fleet(
         if not board.contains(sub.bow):
             raise PlacementError(
                 f"your sub {course_text(sub)} is off the board: rows go from a to "
-                f"{row_label(board.rows - 1)} and columns from 1 to {board.cols}"
+                f"{row_label(board.rows - 1)} and columns from 1 to {board.cols}, e.g. "
+                f"`{sub.length} {board.example} {sub.facing.value}`"
             )
     for i, sub in enumerate(subs):
         for other in subs[:i]:
             if ever_meet(board, other, sub):
                 when = first_meeting(board, other, sub)
+                clear = _clear_of(board, sub, subs[:i])
+                instead = (
+                    f", e.g. `{course_text(clear)}` keeps clear of the subs listed before it"
+                    if clear is not None
+                    else ""
+                )
                 raise PlacementError(
                     f"your sub {course_text(sub)} would meet your sub {course_text(other)} "
                     f"{'at once' if when == 0 else f'in turn {when}'}: subs never meet, so "
-                    "place one of them elsewhere"
+                    f"place one of them elsewhere{instead}"
                 )
     for sub in subs:
         if any(ever_meet(board, other, sub) for other in others):
@@ -151,3 +158,16 @@ def check_fleet(
             )
     ordered = sorted(range(len(subs)), key=lambda i: subs[i].length)
     return tuple(Submarine(n + 1, subs[i]) for n, i in enumerate(ordered))
+
+
+def _clear_of(board: Board, sub: Course, placed: Sequence[Course]) -> Course | None:
+    """The same sub with the first bow (row by row) at which it meets none of ``placed``,
+    facing its own way if it can (some lengths never fit beside a sub facing another way):
+    an example for a refusal, drawn from the player's own subs only (never another's)."""
+    facings = [sub.facing, *(facing for facing in Facing if facing is not sub.facing)]
+    for facing in facings:
+        for bow in board.cells():
+            moved = Course(bow, facing, sub.length)
+            if not any(ever_meet(board, other, moved) for other in placed):
+                return moved
+    return None

@@ -90,6 +90,7 @@ class SonarGame:
     tag: str = "#sonar"
     title: str = "Sonar"
     simultaneous: bool = False
+    public_needs_tag: bool = True
 
     verbs: tuple[Verb, ...] = (
         Verb(
@@ -317,7 +318,7 @@ class SonarGame:
         if isinstance(order, AtRandom):
             ack = f"Turn {state.turn}: {allowed} charge{'s' if allowed != 1 else ''} at random."
             return Accepted(state, order, (Notice(ack, to=player),), resolve_now=True)
-        check_shots(state.board, order, allowed)
+        check_shots(state.board, order, allowed, _charges_rule(state))
         ack = f"Turn {state.turn}: firing at {describe_order(order)}."
         return Accepted(state, order, (Notice(ack, to=player),), resolve_now=True)
 
@@ -507,7 +508,7 @@ class SonarGame:
         options = state.options
         board = state.board
         ships = (
-            f"{options.ships} subs each"
+            f"{options.ships} sub{'s' if options.ships != 1 else ''} each"
             if options.ships is not None
             else "12 subs shared out (6, 4 or 3 each)"
         )
@@ -544,7 +545,7 @@ class SonarGame:
         first = names.get(state.first or "", state.name_of(state.first))
         return (
             f"the hunt begins! {len(captains)} captains: {', '.join(captains)}; "
-            f"{ships} sub{'s' if ships != 1 else ''} each ({lengths_list(ships)}) on a "
+            f"{ships} sub{'s' if ships != 1 else ''} each ({lengths_list(ships)}) on the "
             f"{state.board.rows}×{state.board.cols} ocean. {first} moves first."
         )
 
@@ -618,6 +619,14 @@ def _with_captain(state: SonarState, captain: Captain) -> SonarState:
     captains = list(state.captains)
     captains[state.index[captain.id]] = captain
     return replace(state, captains=tuple(captains))
+
+
+def _charges_rule(state: SonarState) -> str:
+    """How the charges of the turn in progress are counted, for a refusal (§4.2)."""
+    rule = "one_shot: one a turn" if state.options.one_shot else "one per live sub"
+    if state.moves == 0:
+        rule += "; half of that, rounded up, on the game's first turn"
+    return rule
 
 
 def _no_room(

@@ -108,8 +108,10 @@ def describe_order(order: Order) -> str:
     return ", ".join(f"{sub.length} {sub.bow} {sub.facing.value}" for sub in order.subs)
 
 
-def check_shots(board: Board, order: Shots, allowed: int) -> None:
-    """Refuse shots off the board, twice at one cell, or more than ``allowed`` (§4.2)."""
+def check_shots(board: Board, order: Shots, allowed: int, why: str) -> None:
+    """Refuse shots off the board, twice at one cell, or more than ``allowed`` (§4.2);
+    ``why`` says how ``allowed`` was counted (one per live sub, ``one_shot``, the
+    halved first turn)."""
     seen = set()
     for cell in order.cells:
         board.check(cell)
@@ -121,7 +123,8 @@ def check_shots(board: Board, order: Shots, allowed: int) -> None:
         seen.add(cell)
     if len(order.cells) > allowed:
         plural = "s" if allowed != 1 else ""
+        example = ", ".join(map(str, order.cells[:allowed]))
         raise IllegalOrderError(
-            f"you may fire at most {allowed} charge{plural} this turn (one per live sub; "
-            f"half on the game's first turn); you sent {len(order.cells)}"
+            f"you may fire at most {allowed} charge{plural} this turn ({why}); you sent "
+            f"{len(order.cells)}: send fewer, e.g. `#sonar {example}`"
         )

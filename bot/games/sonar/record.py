@@ -33,13 +33,17 @@ def build_record(
         return None if player is None else names.get(player, player)
 
     board = state.board
+    options = state.options.text(state.ships)
+    if context.seed is not None:
+        # Only a seed the script gave is shown (shared/contracts/games.md, Records).
+        options["seed"] = context.seed
     return {
         "format": RECORD_FORMAT,
         "game": {
             "kind": "sonar",
             "rows": board.rows,
             "cols": board.cols,
-            "options": state.options.text(state.ships),
+            "options": options,
             "phase": state.phase.value,
             "turn": state.turn,
             "to_move": name(state.to_move) if state.phase is Phase.BATTLE else None,
@@ -76,7 +80,8 @@ def _player(state: SonarState, captain: Captain, names: Mapping[PlayerId, str]) 
 
 
 def _start(state: SonarState, names: Mapping[PlayerId, str]) -> dict[str, Any] | None:
-    if state.phase is Phase.SETUP:
+    if state.phase is Phase.SETUP or state.first is None:
+        # A game the host ended in setup never began: it has no start to replay.
         return None
     board = state.board
     return {

@@ -134,7 +134,7 @@ class _Turn:
         if found is None:
             # Never empty: a turn fires at most one charge per live sub of the shooter, so
             # it cannot sink every sub on the board (rules §4.4, note).
-            distance = min(self.board.distance(cell, other) for other in self.occupied)
+            distance = self.board.nearest(cell, self.occupied)
             self.events.append(
                 Event(
                     "shot",

@@ -2,7 +2,8 @@
 
 The public report says only public facts: where each charge fell and its mark (a hit,
 a killer shot, or a miss with its distance), sunk subs with their owners, who is out,
-who left, how the game ended; never whose sub a charge merely hit. A private report
+whose subs left the board; never whose sub a charge merely hit. How the game ended is
+the host's last sentence of every report (``Game.result``), so it is not repeated here. A private report
 tells a player what happened to their own subs. The text board draws a view: the hex
 rows from the top, each shifted half a cell from the next, every row starting at the
 column where the drawn board starts it (§2), so it never shows more than the view holds.
@@ -69,11 +70,10 @@ def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> lis
         elif event.type == "eliminated":
             lines.append(f"{_name(names, data['player'])} has no subs left.")
         elif event.type == "left":
-            lines.append(
-                f"{_name(names, data['player'])} left the game; their subs left the board."
-            )
-        elif event.type == "finished":
-            lines.append(ending_text(data["winners"], bool(data["draw"]), names))
+            # The host has said "NAME left the game" when the leave was asked for; this
+            # says what it does to the board, when it takes effect.
+            lines.append(f"{_name(names, data['player'])}'s subs have left the board.")
+        # No sentence for "finished": the host closes every report with Game.result.
     return lines
 
 
@@ -91,6 +91,9 @@ def ending_text(winners: Sequence[PlayerId], draw: bool, names: Mapping[PlayerId
     who = " and ".join(_name(names, w) for w in winners)
     if not draw:
         return f"{who} wins: the last captain with subs afloat."
+    if len(winners) == 1:
+        # A draw of one: their last sub sank in the turn the last other captain left.
+        return f"The game ends in a draw: no captain has a sub afloat ({who} was the last)."
     if who:
         return f"The game ends in a draw between {who}."
     return "The game ends in a draw."

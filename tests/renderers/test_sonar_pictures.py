@@ -1,0 +1,285 @@
+"""Sonar's pictures (``shared/rules/sonar.md`` §5): golden images, the protocol, legibility at
+the largest board, alt text, and nothing hidden.
+
+The golden PNGs under ``tests/renderers/golden/sonar/`` are compared byte for byte; they
+depend on the Pillow (and FreeType) build. After an intended change to the drawing, look
+at the new pictures and regenerate them with::
+
+    BST_REGENERATE_GOLDEN=1 pytest tests/renderers/test_sonar_pictures.py
+
+The views come from the game's own rules (fleets given, shots fired), never built by hand,
+so a picture is always of a position the game can reach.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.games.base import Channel, Given, PlayerRef
+from bot.games.sonar import SONAR, SonarState
+from bot.games.sonar.board import parse_cell
+from bot.games.sonar.views import PrivateView, PublicView, RevealedView
+from renderers import hexgrid
+from renderers.pictures import pictures_for
+from renderers.sonar import PICTURES, board, picture
+from renderers.sonar.alt_text import MAX_ALT_TEXT
+from renderers.sonar.frames import board_picture, frame_layout
+from renderers.style import HIT
+
+GOLDEN = Path(__file__).parent / "golden" / "sonar"
+REGENERATE = os.environ.get("BST_REGENERATE_GOLDEN") == "1"
+NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+DEADLINE = datetime(2026, 1, 2, 0, 0, tzinfo=UTC)
+OPTIONS = {"title": "#sonar game 3", "deadline": DEADLINE, "now": NOW}
+
+
+def golden(name: str, data: bytes) -> None:
+    path = GOLDEN / name
+    if REGENERATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    assert path.exists(), f"no golden {name}: look at the picture, then BST_REGENERATE_GOLDEN=1"
+    assert data == path.read_bytes(), f"{name} differs from its golden image"
+
+
+# --- games played by the rules -----------------------------------------------------------
+
+
+def given_battle(
+    fleets: dict[str, str], shots: Sequence[tuple[str, str]] = (), **options: str
+) -> SonarState:
+    """A battle with fleets given by the captains (in join order), then ``shots`` fired
+    (``random`` draws with a fixed seed)."""
+    ships = str(len(next(iter(fleets.values())).split(",")))
+    state = SONAR.new_game({"placement": "given", "ships": ships, **options})
+    ids = {}
+    for number, (name, fleet) in enumerate(fleets.items(), start=1):
+        ids[name] = f"p{number}"
+        state = SONAR.join(state, PlayerRef(ids[name], name))
+        state = SONAR.accept(
+            state, ids[name], SONAR.parse(fleet), Channel.PRIVATE, random.Random(0)
+        ).state
+    state = SONAR.start(state, random.Random(0), None).state
+    return fire(state, ids, shots)
+
+
+def fire(state: SonarState, ids: dict[str, str], shots: Sequence[tuple[str, str]]) -> SonarState:
+    for turn, (name, text) in enumerate(shots):
+        order = SONAR.parse(text)
+        accepted = SONAR.accept(state, ids[name], order, Channel.PUBLIC, random.Random(turn))
+        assert accepted.resolve_now
+        given = [Given(ids[name], order, 0.0, 0)]
+        state = SONAR.resolve(accepted.state, given, random.Random(turn)).state
+    return state
+
+
+FIRST_GAME = {"ahab": "2 l5 ur, 3 c20 ur", "nemo": "3 h3 dl, 2 f10 dl"}
+FIRST_SHOTS = [("ahab", "e10"), ("nemo", "b11, a1"), ("ahab", "d10, h3")]
+"""``shared/examples/sonar-first-game.txt``: a hit, a hit and a miss of 5, then a killer shot
+and a miss of 1; ahab's sub carries the hit it took at b11 (now on c11)."""
+
+
+def first_game(**options: str) -> SonarState:
+    return given_battle(FIRST_GAME, FIRST_SHOTS, size="12", **options)
+
+
+def public_of(state: SonarState) -> PublicView:
+    view = SONAR.view(state, None)
+    assert isinstance(view, PublicView)
+    return view
+
+
+def private_of(state: SonarState, player: str) -> PrivateView:
+    view = SONAR.view(state, player)
+    assert isinstance(view, PrivateView)
+    return view
+
+
+def largest_game() -> SonarState:
+    """Four captains with two subs each on the largest board (24 × 48), and five turns of
+    charges at random (seed 9: the last turn's include a miss of two digits)."""
+    state = SONAR.new_game({"size": "24", "ships": "2"})
+    ids = {}
+    for number, name in enumerate(("ahab", "nemo", "flint", "drake"), start=1):
+        ids[name] = f"p{number}"
+        state = SONAR.join(state, PlayerRef(ids[name], name))
+    state = SONAR.start(state, random.Random(9), None).state
+    return fire(
+        state, ids, [(name, "random") for name in ("ahab", "nemo", "flint", "drake", "ahab")]
+    )
+
+
+def image_of(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+# --- the protocol ----------------------------------------------------------------------
+
+
+def test_the_host_finds_sonars_pictures_by_the_games_kind() -> None:
+    assert pictures_for("sonar") is PICTURES
+
+
+def test_frames_are_labelled_in_sonars_words() -> None:
+    assert PICTURES.frame_label(0, 0) == "The fleets at the start"
+    assert [PICTURES.frame_label(3, 0), PICTURES.frame_label(3, 1)] == ["Turn 3", "Turn 3"]
+    assert PICTURES.end_label() == "The end"
+
+
+def test_a_view_of_the_wrong_kind_is_refused_naming_the_kind_expected() -> None:
+    state = first_game()
+    with pytest.raises(TypeError, match="drawn from a PublicView, got PrivateView"):
+        PICTURES.public(private_of(state, "p1"), avatars={}, **OPTIONS)
+    with pytest.raises(TypeError, match="drawn from a RevealedView, got PublicView"):
+        PICTURES.replay([(public_of(state), "Turn 1")], title="t", gif=False)
+
+
+def test_someone_who_is_no_captain_is_shown_the_public_board() -> None:
+    state = first_game()
+    stranger = SONAR.view(state, "nobody")
+    assert PICTURES.private(stranger, avatars={}, **OPTIONS) == PICTURES.public(
+        public_of(state), avatars={}, **OPTIONS
+    )
+
+
+# --- golden images -----------------------------------------------------------------------
+
+
+def test_5_public_board_after_a_killer_shot() -> None:
+    shown = PICTURES.public(public_of(first_game()), avatars={}, **OPTIONS)
+    golden("public_12x24.png", shown.png)
+    assert shown.alt.startswith("#sonar game 3: the public board of the 12 by 24 hex ocean.")
+    assert "d10 sank a sub, h3 missed, 1 from the nearest sub" in shown.alt
+    assert "Sunk: nemo's sub 1 at c10 d10." in shown.alt
+    assert "Hits on subs afloat: c11." in shown.alt
+
+
+def test_5_own_board_with_the_turn_before_below_it() -> None:
+    shown = PICTURES.private(private_of(first_game(), "p2"), avatars={}, **OPTIONS)
+    golden("private_12x24.png", shown.png)
+    assert "nemo's own board" in shown.alt
+    assert "sub 2 (3 long, sailing down-left) at e3 f3 g3" in shown.alt
+    # two boards, one above the other: taller than the public picture by a whole board
+    public_height = image_of(PICTURES.public(public_of(first_game()), avatars={}, **OPTIONS).png)
+    cell = board.cell_for(12, 24, max_width=picture.MAX_WIDTH - 2 * picture.PAD, max_height=900)
+    grown = image_of(shown.png).height - public_height.height
+    assert grown >= board.size_of(12, 24, cell)[1]
+
+
+def test_5_own_fleet_in_setup() -> None:
+    state = SONAR.new_game({"placement": "given", "ships": "3", "size": "8"})
+    state = SONAR.join(state, PlayerRef("p1", "ahab"))
+    fleet = SONAR.parse("2 a1 ur, 3 a2 dl, 3 e12 dr")
+    state = SONAR.accept(state, "p1", fleet, Channel.PRIVATE, random.Random(0)).state
+    shown = PICTURES.private(private_of(state, "p1"), avatars={}, **OPTIONS)
+    golden("private_setup_8x16.png", shown.png)
+    assert "Setup" in shown.alt and "sub 3 (3 long, sailing down-right) at e12 f11 g10" in shown.alt
+
+
+def test_5_replay_frame_reveals_every_sub() -> None:
+    reveal = SONAR.reveal(first_game())
+    assert isinstance(reveal, RevealedView)
+    layout, size = frame_layout(12, 24)
+    image = board_picture(reveal, "Turn 3", title="#sonar game 3", layout=layout, size=size)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False, compress_level=6)
+    golden("replay_frame_12x24.png", out.getvalue())
+
+
+def test_5_the_largest_board_is_legible_on_a_phone() -> None:
+    state = largest_game()
+    view = public_of(state)
+    assert any((s.distance or 0) >= 10 for s in view.board.shots)  # two-digit distances drawn
+    shown = PICTURES.public(view, avatars={}, **OPTIONS)
+    golden("public_24x48.png", shown.png)
+    width, height = image_of(shown.png).size
+    # A phone shows a picture up to 1600 wide; its hexagons are then 31 px across, a
+    # distance's digits about 15 px high: readable when the picture is opened.
+    assert width <= 1600 and height <= 1100
+    cell = board.cell_for(24, 48, max_width=picture.MAX_WIDTH - 2 * picture.PAD, max_height=1000)
+    assert cell >= board.MIN_CELL and cell >= 30
+    assert board._digits_size(2, cell) >= 13
+    own = PICTURES.private(private_of(state, "p1"), avatars={}, **OPTIONS)
+    assert image_of(own.png).size[0] <= 1600
+
+
+# --- what the pictures show, and never show ---------------------------------------------
+
+
+def _colour_at(png: bytes, view: PublicView, cell: str) -> tuple[int, int, int]:
+    """The colour at a cell's centre on the public picture of ``view``."""
+    lines = picture.header_lines(view, deadline=DEADLINE, now=NOW)
+    layout = picture.plan(view, len(lines), [""], picture.PUBLIC_LEGEND)
+    ((hex_layout, _),) = layout.boards
+    x, y = hexgrid.centre(hex_layout, parse_cell(cell))
+    pixel = image_of(png).getpixel((round(x), round(y)))
+    assert isinstance(pixel, tuple)
+    return (pixel[0], pixel[1], pixel[2])
+
+
+def test_1_hide_hits_draws_a_hit_only_in_its_own_turn() -> None:
+    # after turn 3, ahab's sub carries the hit it took at b11 in turn 2 (now on c11)
+    shown = public_of(first_game())
+    hidden = public_of(first_game(hide_hits="on"))
+    assert shown.board.hits == (parse_cell("c11"),) and hidden.board.hits == ()
+    assert _colour_at(PICTURES.public(shown, avatars={}, **OPTIONS).png, shown, "c11") == HIT
+    assert _colour_at(PICTURES.public(hidden, avatars={}, **OPTIONS).png, hidden, "c11") != HIT
+
+
+HIDDEN_A = {"ahab": "2 a1 ur", "nemo": "2 a13 ur", "flint": "2 a9 ur"}
+HIDDEN_B = {"ahab": "2 a1 ur", "nemo": "2 g17 dl", "flint": "2 a9 ur"}
+HIDDEN_SHOTS = [("ahab", "b2"), ("nemo", "c2"), ("flint", "d1"), ("ahab", "e2")]
+"""Every charge next to ahab's sub (a miss of 1, or a hit on it), far from nemo's: nothing
+public tells the two games apart."""
+
+
+def test_5_pictures_hide_what_nothing_public_tells_apart() -> None:
+    one = given_battle(HIDDEN_A, HIDDEN_SHOTS, size="12")
+    two = given_battle(HIDDEN_B, HIDDEN_SHOTS, size="12")
+    assert SONAR.reveal(one) != SONAR.reveal(two)
+    assert PICTURES.public(public_of(one), avatars={}, **OPTIONS) == PICTURES.public(
+        public_of(two), avatars={}, **OPTIONS
+    )
+    for player in ("p1", "p3"):
+        assert PICTURES.private(private_of(one, player), avatars={}, **OPTIONS) == PICTURES.private(
+            private_of(two, player), avatars={}, **OPTIONS
+        )
+    assert PICTURES.private(private_of(one, "p2"), avatars={}, **OPTIONS) != PICTURES.private(
+        private_of(two, "p2"), avatars={}, **OPTIONS
+    )
+
+
+def test_the_same_view_gives_the_same_bytes_with_cold_caches() -> None:
+    view = private_of(first_game(), "p1")
+    warm = PICTURES.private(view, avatars={}, **OPTIONS)
+    picture._backdrop.cache_clear()
+    board._digits_size.cache_clear()
+    assert PICTURES.private(view, avatars={}, **OPTIONS) == warm
+
+
+def test_alt_text_stays_within_xs_limit_on_the_largest_board() -> None:
+    state = largest_game()
+    for shown in (
+        PICTURES.public(public_of(state), avatars={}, **OPTIONS),
+        PICTURES.private(private_of(state, "p2"), avatars={}, **OPTIONS),
+    ):
+        assert len(shown.alt) <= MAX_ALT_TEXT
+        assert "24 by 48 hex ocean" in shown.alt
+
+
+def test_replay_through_the_protocol() -> None:
+    state = first_game()
+    boards = [(SONAR.reveal(state), PICTURES.frame_label(3, 0))]
+    replay = PICTURES.replay(boards * 3, title="#sonar game 3", gif=True)
+    assert replay.frame_count == 5
+    assert replay.mp4[4:8] == b"ftyp" and replay.gif.startswith(b"GIF89a")
+    assert 0.5 <= replay.duration_s <= 140
+    assert PICTURES.replay(boards, title="#sonar game 3", gif=False).gif == b""
