@@ -215,9 +215,19 @@ def test_3_acknowledgement_says_what_stands() -> None:
     driver = begin({"a": "A1", "b": "E5"})
     accepted = driver.say("a", "fire A3")
     assert accepted is not None
-    assert accepted.notices[0].to == "p1"
-    assert "`fire A3` stands" in accepted.notices[0].text
-    assert UBOAT.acknowledge(1, Fire(cell("A3")), Hold()) == "Round 1: fire A3 (replaces: hold)"
+    # A boat with a crew of one: the host's acknowledgement is the only reply (no echo).
+    assert accepted.notices == ()
+    assert accepted.standing == Fire(cell("A3"))
+    assert UBOAT.acknowledge(1, Fire(cell("A3")), Hold()) == (
+        "Round 1: your order is `fire A3` (replaces `hold`). A new order replaces it."
+    )
+
+
+def test_3_an_evasion_and_a_round_order_do_not_replace_each_other() -> None:
+    text = UBOAT.acknowledge(2, Move((L,)), Evade((U, U)))
+    assert text == "Round 2: your order is `move left`. A new order replaces it."
+    assert "(replaces" not in UBOAT.acknowledge(2, Evade((U,)), Fire(cell("A3")))
+    assert "replaces `evade up`" in UBOAT.acknowledge(2, Evade((D,)), Evade((U,)))
 
 
 def test_3_the_latest_order_stands() -> None:
@@ -254,7 +264,12 @@ def test_5_the_captains_order_stands_over_a_later_crew_order() -> None:
     driver = _crewed()
     driver.line("b dm: move down")
     accepted = driver.say("c", "move up")
-    assert accepted is not None and "captain b's `move down` stands" in accepted.notices[0].text
+    assert accepted is not None
+    to_sender, to_captain = accepted.notices
+    assert to_sender.to == "p3" and "captain b's `move down` stands over yours" in to_sender.text
+    assert to_captain.to == "p2" and "c sent `move up`; captain b's `move down` stands" in (
+        to_captain.text
+    )
     driver.line("@close")
     moved = of_type(last_events(driver), "moved")
     assert [(m["boat"], m["route"]) for m in moved] == [("blue", ["down"])]
@@ -264,7 +279,14 @@ def test_5_the_captains_order_stands_over_a_later_crew_order() -> None:
 
 def test_5_without_the_captain_the_latest_crew_order_stands() -> None:
     driver = _crewed()
-    driver.line("c dm: move up")
+    accepted = driver.say("c", "move up")
+    assert accepted is not None
+    # The sender's own acknowledgement is the host's; the captain hears what now stands.
+    (to_captain,) = accepted.notices
+    assert (to_captain.to, to_captain.text) == (
+        "p2",
+        "Round 3, Blue: c's order `move up` now stands.",
+    )
     driver.line("@close")
     orders = driver.turn(driver.record(), 3)["orders"]
     assert orders == [{"boat": "blue", "player": "c", "action": "move", "route": ["up"]}]

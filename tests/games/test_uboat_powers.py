@@ -97,7 +97,7 @@ def test_7_fog_hides_the_route_not_the_ram() -> None:
     (ram,) = of_type(events, "rammed")
     assert ram["fog"] is True and ram["route"] == ["right", "right"]
     report = UBOAT.public_report(driver.resolutions[-1][1].events, {})
-    assert report == ["Blue: up.", "Red rammed striking D1: no U-boat hit."]
+    assert report == ["Blue: up.", "Red rammed, striking D1: no U-boat hit."]
 
 
 def test_7_fog_moves_are_announced_without_directions() -> None:

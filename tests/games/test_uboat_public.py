@@ -182,7 +182,7 @@ def test_4_words_are_written() -> None:
     assert "fire" in UBOAT.hint(state)
     assert UBOAT.report_title(3) == "round 3"
     assert UBOAT.quiet_report()
-    assert UBOAT.board_heading("#uboat game 3", 2) == "#uboat game 3, after round 2:"
+    assert UBOAT.board_heading("#uboat game 3", 2) == "#uboat game 3, round 2:"
     assert UBOAT.result(state, names) == ""
     assert "2 h" in UBOAT.reminder(state, "2 h")
     assert UBOAT.replay_caption()

@@ -43,6 +43,7 @@ from bot.games.uboat.legality import off_board, problem
 from bot.games.uboat.options import MAX_ROUNDS, MAX_SIZE, MIN_ROUNDS, MIN_SIZE, parse_options
 from bot.games.uboat.orders import (
     Evade,
+    Hold,
     JoinCrew,
     Order,
     StartAt,
@@ -66,6 +67,13 @@ _STEPS = tuple(direction.value for direction in Direction)
 _COLOUR_NAMES = tuple(colour.value for colour in Colour)
 
 
+def _slot(order: Order) -> type:
+    """Which of a player's standing orders ``order`` takes the place of."""
+    if isinstance(order, Evade | JoinCrew | StartAt):
+        return type(order)
+    return Hold  # fire, move, ram and hold share one slot: the round's action
+
+
 def _route_args(what: str) -> tuple[Arg, ...]:
     return (
         Arg("step1", ArgKind.CHOICE, f"the {what}'s first step", choices=_STEPS),
@@ -81,6 +89,7 @@ class UboatGame:
     tag = "#uboat"
     title = "U-Boat Shootout"
     simultaneous = True
+    public_needs_tag = True
     verbs: tuple[Verb, ...] = (
         Verb(
             # Typed `start E2`; named apart from the host's `start` (which begins the game).
@@ -224,9 +233,26 @@ class UboatGame:
         return describe_order(order)
 
     def acknowledge(self, turn: int, standing: Order, replaced: Order | None) -> str:
-        now = describe_order(standing)
-        again = f" (replaces: {describe_order(replaced)})" if replaced is not None else ""
-        return f"Round {turn}: {now}{again}"
+        # The host names the sender's previous order of the round, whatever its kind; an
+        # evasion and a round order are separate slots, so one never replaces the other.
+        if replaced is not None and _slot(replaced) != _slot(standing):
+            replaced = None
+        again = f" (replaces `{describe_order(replaced)}`)" if replaced is not None else ""
+        said = f"`{describe_order(standing)}`"
+        if isinstance(standing, JoinCrew):
+            return (
+                f"Round {turn}: you chose {said}{again}: you join {standing.boat.title}'s crew "
+                "when this round ends (if it is still afloat; otherwise the crew with fewest "
+                "members)."
+            )
+        if isinstance(standing, Evade):
+            return (
+                f"Round {turn}: your evasion is {said}{again}: an unseen move when the evade "
+                "window closes. A new evasion replaces it."
+            )
+        if isinstance(standing, Hold):
+            return f"Round {turn}: your order is {said}{again}: nothing this round."
+        return f"Round {turn}: your order is {said}{again}. A new order replaces it."
 
     def accept(
         self,
@@ -282,37 +308,49 @@ class UboatGame:
             if not (s.player == player and isinstance(s.order, Evade) == isinstance(order, Evade))
         )
         new_state = replace(state, said=(*said, Said(player, order)))
-        return Accepted(
-            new_state,
-            order,
-            (Notice(self._standing_text(new_state, boat, player, order), to=player),),
-        )
+        return Accepted(new_state, order, self._crew_notices(new_state, boat, player, order))
 
-    def _standing_text(self, state: UboatState, boat: Boat, player: PlayerId, order: Order) -> str:
-        crew = {p.id for p in state.crew_of(boat.colour)}
+    def _crew_notices(
+        self, state: UboatState, boat: Boat, player: PlayerId, order: Order
+    ) -> tuple[Notice, ...]:
+        """What the crew hears of an order. The sender's acknowledgement is the host's
+        (``acknowledge``); the sender hears more only when the captain's order stands over
+        theirs. Everyone else aboard hears what now stands."""
+        crew = state.crew_of(boat.colour)
         evasion = isinstance(order, Evade)
         same_kind = [
-            s for s in state.said if s.player in crew and isinstance(s.order, Evade) == evasion
+            s
+            for s in state.said
+            if s.player in {p.id for p in crew} and isinstance(s.order, Evade) == evasion
         ]
         captains = [s for s in same_kind if s.player == boat.captain]
         stands = captains[0] if captains else same_kind[-1]
-        head = f"Round {state.turn}, {boat.colour.title}"
+        names = {p.id: p.name for p in state.players}
         what = "evasion" if evasion else "order"
-        if stands.player == player:
-            after = (
-                " (it moves unseen when the window closes)"
-                if evasion
-                else " (it does nothing this round)"
-                if describe_order(order) == "hold"
-                else ""
-            )
-            return f"{head}: `{describe_order(order)}` stands{after}. A new {what} replaces it."
-        captain = state.player(boat.captain)
-        name = captain.name if captain else "the captain"
-        return (
-            f"{head}: your `{describe_order(order)}` is noted, but captain {name}'s "
-            f"`{describe_order(stands.order)}` stands: the captain's {what} comes first."
+        head = f"Round {state.turn}, {boat.colour.title}"
+        stood = (
+            f"captain {names.get(boat.captain, boat.captain)}'s `{describe_order(stands.order)}`"
         )
+        notices: list[Notice] = []
+        if stands.player != player:
+            notices.append(
+                Notice(
+                    f"{head}: {stood} stands over yours: the captain's {what} comes first.",
+                    to=player,
+                )
+            )
+        sender = names.get(player, player)
+        if player == boat.captain:
+            sender = f"captain {sender}"
+        for member in crew:
+            if member.id == player:
+                continue
+            if stands.player == player:
+                text = f"{head}: {sender}'s {what} `{describe_order(order)}` now stands."
+            else:
+                text = f"{head}: {sender} sent `{describe_order(order)}`; {stood} stands."
+            notices.append(Notice(text, to=member.id))
+        return tuple(notices)
 
     def _starting_cell(
         self, state: UboatState, player: Player, order: StartAt
@@ -362,17 +400,7 @@ class UboatGame:
             )
         choices = tuple((p, c) for p, c in state.crew_choices if p != player.id)
         new_state = replace(state, crew_choices=(*choices, (player.id, order.boat)))
-        return Accepted(
-            new_state,
-            order,
-            (
-                Notice(
-                    f"Round {state.turn}: you will join {order.boat.title}'s crew when this round "
-                    "ends (if it is still afloat; otherwise the crew with fewest members).",
-                    to=player.id,
-                ),
-            ),
-        )
+        return Accepted(new_state, order, ())  # the acknowledgement says it all
 
     # ----------------------------------------------------------------- time
 
@@ -521,13 +549,17 @@ class UboatGame:
 
     def opening(self, state: UboatState) -> str:
         opts = state.options
-        islands = text.island_list(opts.islands, opts.island_powers)
+        islands = (
+            f"islands {text.island_list(opts.islands, opts.island_powers)}"
+            if opts.islands
+            else "no islands"
+        )
         texts = opts.text()
         return (
-            f"is open on a {opts.size}x{opts.size} sea that wraps around, with islands "
+            f"is open on a {opts.size}x{opts.size} sea that wraps around, with "
             f"{islands}; {opts.rounds} rounds of {texts['round']} (evade window "
             f"{texts['evade_window']}). 2 to 6 players: send `#uboat join`, then your secret "
-            f"starting cell by DM (`start {state.sea.example_cell()}`)."
+            f"starting cell by DM: {text.START_PATTERN}."
         )
 
     def welcome(self, state: UboatState, player: PlayerId, number: int) -> str:
@@ -537,8 +569,8 @@ class UboatGame:
         count = len(state.present)
         return (
             f"{name} joined game {number} as captain of {colour} ({count} "
-            f"{self.player_word(count)}). Send your secret starting cell by DM, "
-            f"e.g. `start {state.sea.example_cell()}` (or none: you are placed at random)."
+            f"{self.player_word(count)}). Send your secret starting cell by DM: "
+            f"{text.START_PATTERN}; send none and you are placed at random."
         )
 
     def beginning(self, state: UboatState, names: Mapping[PlayerId, str]) -> str:
@@ -551,7 +583,7 @@ class UboatGame:
         )
 
     def hint(self, state: UboatState) -> str:
-        return "Each round send one order by DM: `fire E6`, `move up up left`, `ram right right` or `hold`."
+        return f"Each round send one order by DM: {text.ORDER_PATTERNS}."
 
     def report_title(self, turn: int) -> str:
         return f"round {turn}"
@@ -562,7 +594,8 @@ class UboatGame:
     def board_heading(self, title: str, turn: int) -> str:
         if turn == 0:
             return f"{title}: your U-boat as the hunt begins."
-        return f"{title}, after round {turn}:"
+        # ``turn`` is the round the change belongs to: its end, or its evade window.
+        return f"{title}, round {turn}:"
 
     def result(self, state: UboatState, names: Mapping[PlayerId, str]) -> str:
         if state.ending is None:
@@ -570,10 +603,14 @@ class UboatGame:
         return text.finished_text(scoring.finished_event_data(state.ending), names)
 
     def reminder(self, state: UboatState, left: str) -> str:
-        return (
-            f"round {state.turn} closes in {left} and your U-boat has no order yet "
-            "(by DM: `fire E6`, `move up up left`, `ram right right` or `hold`)."
-        )
+        orders = "(by DM: `fire E6`, `move up up left`, `ram right right` or `hold`)"
+        if state.window_open:
+            # The earliest deadline, which the host counts ``left`` to, is the window's.
+            return (
+                f"round {state.turn}'s evade window closes in {left}, the round later, and "
+                f"your U-boat has no order yet {orders}."
+            )
+        return f"round {state.turn} closes in {left} and your U-boat has no order yet {orders}."
 
     def replay_caption(self) -> str:
         return "the replay of the whole hunt."

@@ -43,7 +43,9 @@ def build_record(
                 }
                 for island, owner in zip(state.options.islands, state.owners, strict=True)
             ],
-            "options": state.options.text(),
+            # ``seed`` is listed only when the game was given one (contract, "Options").
+            "options": state.options.text()
+            | ({"seed": context.seed} if context.seed is not None else {}),
             "phase": state.phase.value,
             "turn": state.turn,
             "winners": sorted(winners),

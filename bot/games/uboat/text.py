@@ -53,9 +53,9 @@ def public_lines(events: Sequence[Event], names: Mapping[PlayerId, str]) -> list
             else:
                 lines.append(f"{_title(data['boat'])}: {', '.join(data['route'])}.")
         elif kind == "rammed":
-            how = "" if data["fog"] else f" {', '.join(data['route'])},"
+            how = "" if data["fog"] else f" {', '.join(data['route'])}"
             lines.append(
-                f"{_title(data['boat'])} rammed{how} striking {data['struck']}: "
+                f"{_title(data['boat'])} rammed{how}, striking {data['struck']}: "
                 f"{_hits_text(data['hits'])}."
             )
         elif kind == "destroyed":
@@ -69,16 +69,21 @@ def public_lines(events: Sequence[Event], names: Mapping[PlayerId, str]) -> list
             name = names.get(data["player"], data["player"])
             default = "" if data["chosen"] else " (the crew with fewest members)"
             lines.append(f"{name} joined {_title(data['crew'])}'s crew{default}.")
-        elif kind == "left":
-            lines.append(f"{names.get(data['player'], data['player'])} left the game.")
-        elif kind == "finished":
-            lines.append(finished_text(data, names))
+        # "left" and "finished" are not told here: the host's own words say who left or
+        # was removed, and it adds the game's result (``Game.result``) to the post.
     return lines
+
+
+def _and(words: Sequence[str]) -> str:
+    """``Red``, ``Red and Blue``, ``Red, Blue and Green``."""
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def finished_text(data: Mapping[str, Any], names: Mapping[PlayerId, str]) -> str:
     winners = ", ".join(names.get(p, p) for p in data["winners"]) or "no one"
-    boats = " and ".join(_title(colour) for colour in data["boats"])
+    boats = _and([_title(colour) for colour in data["boats"]])
     scores = ", ".join(f"{_title(c)} {total}" for c, total in data["scores"].items())
     tally = f" (islands: {scores})" if scores else ""
     if data["draw"]:
@@ -88,12 +93,9 @@ def finished_text(data: Mapping[str, Any], names: Mapping[PlayerId, str]) -> str
 
 
 def private_lines(events: Sequence[Event], viewer: PlayerId) -> list[str]:
-    """What a resolution says about the viewer by name (their boat's news comes as notices)."""
-    lines = []
-    for event in events:
-        if event.type == "joined" and event.data.get("player") == viewer:
-            lines.append(f"You joined {_title(event.data['crew'])}'s crew.")
-    return lines
+    """Nothing: a crew's news (its cell, hits, evasions, Sonar, Dry dock, a crew joined)
+    reaches it as the resolution's notices, which the host puts in the same message."""
+    return []
 
 
 # --- the text board ---------------------------------------------------------------
@@ -242,17 +244,22 @@ def powers_text() -> str:
     return "; ".join(f"{power.value} {power.label}: {power.effect}" for power in Power)
 
 
+# What the host may post in public names no cell but an island's (rules §4): a boat may
+# be sitting on any cell an example would name, so public words show patterns instead.
+START_PATTERN = "`start <cell>` (a cell of water: its column letter, then its row number)"
+ORDER_PATTERNS = "`fire <tile>`, `move up up left`, `ram right right` or `hold`"
+
 HELP_TEXT = """\
 U-Boat Shootout (#uboat): a live hunt for 2 to 6 U-boats on a wrapping sea with numbered islands.
-Setup: `join` (public `#uboat join`), then your secret starting cell by DM: `start E2`.
+Setup: `join` (public `#uboat join`), then your secret starting cell by DM: `start <cell>`.
 Each round, one order by DM (a new one replaces the last; the captain's stands first):
-  `fire E6` (a tile up to 3 away; -1 for each round in a row you fired)
+  `fire <tile>` (a tile up to 3 away; -1 for each round in a row you fired)
   `move up up left` (1 to 3 steps, not through islands)
   `ram right right` (move, then strike the tile one further)
   `hold` (or `pass`)
 Damaged last round? `evade down left` while the evade window is open: an unseen move.
 Sunk? `crew blue` joins that crew at the round's end.
-Columns are letters from the left, rows numbers from the top: C3. The sea wraps around."""
+A cell is its column letter from the left, then its row number from the top. The sea wraps around."""
 
 
 def rules_text() -> str:
@@ -260,7 +267,7 @@ def rules_text() -> str:
 U-Boat Shootout rules, in short:
 1. A wrapping square sea (default 9x9) with numbered islands (default 1@C3, 2@G3, 3@C7, 4@G7, 5@E5); \
 islands block movement. Distance is Manhattan distance, wrapping. Each U-boat has 3 health.
-2. Setup: each player sends a secret starting cell by DM (`start E2`, not an island); the host places \
+2. Setup: each player sends a secret starting cell by DM (`start <cell>`, not an island); the host places \
 anyone who sent none at random. 2 to 6 players; boats are Red, Blue, Green, Yellow, Purple, Orange.
 3. Each round every crew sends one order by DM: fire at a tile within range (3, minus 1 for each round \
 in a row it fired, never below 0), move up to 3 steps, ram (move, then strike one tile further), or hold.
