@@ -251,7 +251,7 @@ def test_the_words_are_for_this_game() -> None:
     assert "#silentships join" in GAME.opening(GAME.new_game({}))
     assert "ahab" in GAME.beginning(state, names) and "C1" in GAME.beginning(state, names)
     assert GAME.player_word(1) == "admiral" and GAME.player_word(2) == "admirals"
-    assert GAME.report_title(3) == "turn 3"
+    assert GAME.report_title(3) == "turn 3 is over"
     assert "turn 3" in GAME.board_heading("#silentships game 1", 3)
     assert GAME.result(state, names) == ""
     assert "ends in 2 h" in GAME.reminder(state, "2 h")

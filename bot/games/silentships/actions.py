@@ -77,7 +77,8 @@ def play(state: SilentShipsState, player: PlayerId, order: Play, log: Log) -> Si
     state = state.placing(Unit(player, order.ship, order.cell))
     log.order(player, order_entry(order))
     log.event("played", {"player": player, "ship": order.ship.value, "cell": str(order.cell)})
-    log.touch(*(a.id for a in state.admirals))
+    # Only the player's own cards changed: the opponent reads the rest in the public post.
+    log.touch(player)
     return state
 
 
@@ -109,7 +110,7 @@ def move(state: SilentShipsState, player: PlayerId, order: Move, log: Log) -> Si
         )
     state = discarding(state, player, order.discard, "a move")
     log.order(player, order_entry(order))
-    log.touch(*(a.id for a in state.admirals))
+    log.touch(player)
     # A Speed Boat attacking from afar stops on the square before the target, where
     # its attack "came from" (and where it stays if the defence wins).
     if occupant is None:
@@ -125,6 +126,7 @@ def move(state: SilentShipsState, player: PlayerId, order: Move, log: Log) -> Si
     if occupant is None:
         return state
     number = state.attacks + 1
+    log.touch(occupant.owner)  # the defender's unit is attacked: they hear it privately too
     log.event(
         "attack",
         {
@@ -140,6 +142,7 @@ def move(state: SilentShipsState, player: PlayerId, order: Move, log: Log) -> Si
         step=TurnStep.SUPPORTS,
         attacks=number,
         attack=Attack(number, player, occupant.owner, stop, destination),
+        combat=None,  # a new attack: the last combat is no longer the one to show
     )
 
 
@@ -169,7 +172,7 @@ def swap(state: SilentShipsState, player: PlayerId, order: Swap, log: Log) -> Si
     state = state.placing(Unit(player, order.ship, order.cell, face_up=False))
     log.order(player, order_entry(order))
     log.event("swapped", {"player": player, "cell": str(order.cell), "ship": order.ship.value})
-    log.touch(player, opponent)
+    log.touch(player)
     return state
 
 
@@ -180,5 +183,5 @@ def reveal(state: SilentShipsState, player: PlayerId, order: Reveal, log: Log) -
     state = state.placing(replace(unit, face_up=True))
     log.order(player, order_entry(order))
     log.event("revealed", {"player": player, "ship": unit.ship.value, "cell": str(order.cell)})
-    log.touch(*(a.id for a in state.admirals))
+    log.touch(player)
     return state

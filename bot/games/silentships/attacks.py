@@ -39,6 +39,8 @@ from bot.games.silentships.orders import (
 )
 from bot.games.silentships.state import (
     Attack,
+    Combat,
+    Fighter,
     Reason,
     Side,
     SilentShipsState,
@@ -243,10 +245,12 @@ def combat(state: SilentShipsState, rng: random.Random, log: Log) -> SilentShips
             )
         units.append(unit)
     totals = {Side.ATTACK: 0, Side.DEFENCE: 0}
+    counted = []
     for unit, (_, role) in zip(units, fighters, strict=True):
         side = Side.ATTACK if unit.owner == attack.attacker else Side.DEFENCE
-        sank = len(state.admiral(unit.owner).sank)
-        totals[side] += unit_value(unit.ship, role, sank)
+        value = unit_value(unit.ship, role, len(state.admiral(unit.owner).sank))
+        totals[side] += value
+        counted.append(Fighter(side, unit.owner, unit.cell, unit.ship, value))
     attacking, target = units[0], units[1]
     won = winner(totals[Side.ATTACK], totals[Side.DEFENCE], attacking.ship)
     log.event(
@@ -260,6 +264,20 @@ def combat(state: SilentShipsState, rng: random.Random, log: Log) -> SilentShips
         },
     )
     sunk = won is Side.ATTACK or target.ship.card.sinks_after_defending
+    state = replace(
+        state,
+        combat=Combat(
+            attack.attacker,
+            attack.defender,
+            attack.origin,
+            attack.target,
+            tuple(counted),
+            totals[Side.ATTACK],
+            totals[Side.DEFENCE],
+            won,
+            sunk,
+        ),
+    )
     if sunk:
         state = state.without_unit(attack.target)
         pile = state.admiral(attack.attacker)

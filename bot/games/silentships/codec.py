@@ -19,6 +19,8 @@ from bot.games.silentships.ships import Ship
 from bot.games.silentships.state import (
     Admiral,
     Attack,
+    Combat,
+    Fighter,
     Phase,
     Reason,
     Side,
@@ -114,7 +116,52 @@ def encode_state(state: SilentShipsState) -> dict[str, Any]:
         "out_of_time": state.out_of_time,
         "winners": list(state.winners),
         "reason": None if state.reason is None else state.reason.value,
+        "combat": _combat(state.combat),
     }
+
+
+def _combat(combat: Combat | None) -> dict[str, Any] | None:
+    if combat is None:
+        return None
+    return {
+        "attacker": combat.attacker,
+        "defender": combat.defender,
+        "origin": str(combat.origin),
+        "target": str(combat.target),
+        "fighters": [
+            {
+                "side": f.side.value,
+                "owner": f.owner,
+                "cell": str(f.cell),
+                "ship": f.ship.value,
+                "value": f.value,
+            }
+            for f in combat.fighters
+        ],
+        "attack": combat.attack,
+        "defence": combat.defence,
+        "winner": combat.winner.value,
+        "sunk": combat.sunk,
+    }
+
+
+def _read_combat(data: Mapping[str, Any] | None) -> Combat | None:
+    if data is None:
+        return None
+    return Combat(
+        attacker=data["attacker"],
+        defender=data["defender"],
+        origin=parse_cell(data["origin"]),
+        target=parse_cell(data["target"]),
+        fighters=tuple(
+            Fighter(Side(f["side"]), f["owner"], parse_cell(f["cell"]), Ship(f["ship"]), f["value"])
+            for f in data["fighters"]
+        ),
+        attack=data["attack"],
+        defence=data["defence"],
+        winner=Side(data["winner"]),
+        sunk=data["sunk"],
+    )
 
 
 def decode_state(data: Mapping[str, Any]) -> SilentShipsState:
@@ -176,6 +223,8 @@ def decode_state(data: Mapping[str, Any]) -> SilentShipsState:
         out_of_time=data["out_of_time"],
         winners=tuple(data["winners"]),
         reason=None if data["reason"] is None else Reason(data["reason"]),
+        # (states stored before combats were kept have no "combat")
+        combat=_read_combat(data.get("combat")),
     )
 
 

@@ -82,6 +82,7 @@ class SilentShipsGame:
     tag = "#silentships"
     title = "Silent Ships"
     simultaneous = False
+    public_needs_tag = True
     verbs: tuple[Verb, ...] = VERBS
     option_args: tuple[Arg, ...] = OPTION_ARGS
 
@@ -447,7 +448,8 @@ class SilentShipsGame:
         return text.HINT
 
     def report_title(self, turn: int) -> str:
-        return f"turn {turn}"
+        # The post that closes a turn mostly tells of the next one (its draw): say whose ended.
+        return f"turn {turn} is over"
 
     def quiet_report(self) -> str:
         return "nothing happened in public."

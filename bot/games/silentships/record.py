@@ -40,7 +40,9 @@ def build_record(
         "cols": COLS,
         "rows": ROWS,
         "islands": [str(cell) for cell in ISLANDS],
-        "options": state.options.text(),
+        # ``seed`` is listed only when the game was given one (contracts/games.md).
+        "options": state.options.text()
+        | ({"seed": context.seed} if context.seed is not None else {}),
         "phase": state.phase.value,
         "turn": state.turn,
         "player": name(state.to_move),

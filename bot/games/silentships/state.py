@@ -114,6 +114,36 @@ class Attack:
 
 
 @dataclass(frozen=True)
+class Fighter:
+    """A unit that fought in a combat: its side, owner, the square it fought on, its ship
+    and what it counted in its side's total."""
+
+    side: Side
+    owner: PlayerId
+    cell: Cell
+    ship: Ship
+    value: int
+
+
+@dataclass(frozen=True)
+class Combat:
+    """The turn's last combat (rules §4 step 4), kept until the next attack or the next
+    turn so that pictures can show how it resolved. Every fighter was revealed by it, so
+    all of it is public. ``fighters``: the attacker, the target, the attack's supports,
+    then the defence's, in the order added."""
+
+    attacker: PlayerId
+    defender: PlayerId
+    origin: Cell
+    target: Cell
+    fighters: tuple[Fighter, ...]
+    attack: int
+    defence: int
+    winner: Side
+    sunk: bool
+
+
+@dataclass(frozen=True)
 class SilentShipsState:
     options: SilentShipsOptions
     admirals: tuple[Admiral, ...] = ()  # join order
@@ -127,6 +157,7 @@ class SilentShipsState:
     attacks: int = 0
     offer: PlayerId | None = None  # whose draw offer stands
     out_of_time: bool = False  # the move time ran out during this attack: the turn ends after it
+    combat: Combat | None = None  # the turn's last combat, for pictures
     winners: tuple[PlayerId, ...] = ()
     reason: Reason | None = None
 

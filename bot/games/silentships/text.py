@@ -104,6 +104,11 @@ def ship_name(value: Any) -> str:
     return Ship(value).card.name
 
 
+def with_article(name: str) -> str:
+    """``a Frigate``, ``an Ammunition Ship``."""
+    return f"an {name}" if name[:1] in "AEIOU" else f"a {name}"
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
@@ -320,7 +325,9 @@ def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> lis
         elif kind == "retreated":
             lines.append(f"{who}'s unit retreats from {data['from']} to {data['to']}.")
         elif kind == "revealed":
-            lines.append(f"{who}'s unit on {data['cell']} is a {ship_name(data['ship'])}.")
+            lines.append(
+                f"{who}'s unit on {data['cell']} is {with_article(ship_name(data['ship']))}."
+            )
         elif kind == "combat":
             lines.append(
                 f"Combat: {_name(names, data['attacker'])} {data['attack']} against "
@@ -340,17 +347,8 @@ def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> lis
                 f"{who}'s Special Operations Craft on {data['cell']} swaps with the "
                 f"{ship_name(data['ship'])}, back from the sunk ships (face-down)."
             )
-        elif kind == "finished":
-            winners = [_name(names, player) for player in data["winners"]]
-            sank = ", ".join(f"{_name(names, p)} {n}" for p, n in data["sank"].items())
-            reason = Reason(data["reason"])
-            loser = _other(names, winners[0]) if winners else ""
-            why = REASONS[reason].format(loser=loser)
-            lines.append(
-                f"{' and '.join(winners)} wins: {why} (ships sunk: {sank})."
-                if winners
-                else "The game is over."
-            )
+        # ``finished`` is not said here: the host closes every final post with
+        # Game.result, and saying it twice would post the winner twice.
     return lines
 
 
@@ -429,6 +427,20 @@ def _token(state: SilentShipsState, cell: Cell, viewer: PlayerId | None) -> str:
     return side + "?"
 
 
+def _who_acts(state: SilentShipsState) -> str:
+    """Who the game waits for, in the text board's first line."""
+    attack = state.attack
+    mover = state.to_move
+    assert mover is not None
+    if state.step is TurnStep.RESPONSE and attack is not None:
+        return f"{state.admiral(attack.defender).name} to answer the attack on {attack.target}"
+    if state.step is TurnStep.RETREAT and attack is not None:
+        return f"{state.admiral(mover).name} to choose where the target retreats"
+    if state.step is TurnStep.SUPPORTS:
+        return f"{state.admiral(mover).name} to add supports, then `go`"
+    return f"{state.admiral(mover).name} to play"
+
+
 def summary(state: SilentShipsState, viewer: PlayerId | None) -> str:
     """The whole board in text: public facts, plus the viewer's own cards."""
     if state.phase is Phase.SETUP:
@@ -436,7 +448,7 @@ def summary(state: SilentShipsState, viewer: PlayerId | None) -> str:
         return f"Silent Ships, setup: {joined} joined ({len(state.admirals)} of 2)."
     head = f"Silent Ships · turn {state.turn} of {state.options.max_turns}"
     if state.phase is Phase.BATTLE and state.to_move is not None and state.step is not None:
-        head += f" · {state.admiral(state.to_move).name} to play ({state.step.value})"
+        head += f" · {_who_acts(state)}"
     elif state.phase is Phase.FINISHED:
         head += " · finished"
     lines = [head, "    " + "".join(f"{letter:<5}" for letter in COLUMN_LETTERS).rstrip()]

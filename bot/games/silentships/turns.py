@@ -72,6 +72,7 @@ def begin_turn(
         step=TurnStep.ACTIONS,
         attack=None,
         out_of_time=False,
+        combat=None,
     )
     player = state.to_move
     assert player is not None

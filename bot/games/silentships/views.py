@@ -62,6 +62,32 @@ class AttackView:
 
 
 @dataclass(frozen=True)
+class FighterView:
+    """A unit that fought in the last combat (face-up then, so public)."""
+
+    side: Side
+    owner: PlayerId
+    cell: Cell
+    ship: Ship
+    value: int
+
+
+@dataclass(frozen=True)
+class CombatView:
+    """The turn's last combat: who fought from where, what each counted, who won."""
+
+    attacker: PlayerId
+    defender: PlayerId
+    origin: Cell
+    target: Cell
+    fighters: tuple[FighterView, ...]
+    attack: int
+    defence: int
+    winner: Side
+    sunk: bool
+
+
+@dataclass(frozen=True)
 class PublicView:
     cols: int
     rows: int
@@ -77,6 +103,7 @@ class PublicView:
     offer: PlayerId | None
     winners: tuple[PlayerId, ...]
     reason: Reason | None
+    combat: CombatView | None = None
     draw: bool = False
 
 
@@ -173,6 +200,26 @@ def public_view(state: SilentShipsState) -> PublicView:
         offer=state.offer,
         winners=state.winners,
         reason=state.reason,
+        combat=_combat(state),
+    )
+
+
+def _combat(state: SilentShipsState) -> CombatView | None:
+    combat = state.combat
+    if combat is None:
+        return None
+    return CombatView(
+        attacker=combat.attacker,
+        defender=combat.defender,
+        origin=combat.origin,
+        target=combat.target,
+        fighters=tuple(
+            FighterView(f.side, f.owner, f.cell, f.ship, f.value) for f in combat.fighters
+        ),
+        attack=combat.attack,
+        defence=combat.defence,
+        winner=combat.winner,
+        sunk=combat.sunk,
     )
 
 

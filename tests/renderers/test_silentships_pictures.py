@@ -1,0 +1,237 @@
+"""Silent Ships' pictures (rules §6): found by the host, drawn from views only, the same
+bytes for the same view (golden images), and never showing a face-down ship or a card in
+hand to anyone but its owner.
+
+Regenerate the golden images after an intended change of the drawing with
+``SILENTSHIPS_GOLDEN=write pytest tests/renderers/test_silentships_pictures.py`` and look
+at them before committing.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from silentships_views import (
+    AFTER_COMBAT,
+    AFTER_GO,
+    GAME,
+    first_game,
+    flag_ship_game,
+    play,
+)
+
+from bot.games.silentships import SilentShipsState
+from bot.games.silentships.ships import SHIP_ORDER, Ship
+from renderers.pictures import pictures_for
+from renderers.replay import MAX_HEIGHT, MAX_WIDTH
+from renderers.silentships import PICTURES, cards
+from renderers.silentships.frames import frame_picture, revealed_tokens
+from renderers.silentships.picture import private_tokens, public_tokens
+
+GOLDEN = Path(__file__).parent / "golden" / "silentships"
+TITLE = "#silentships game 3"
+DEADLINE = datetime(2026, 1, 2, tzinfo=UTC)
+NOW = datetime(2026, 1, 1, 0, 5, tzinfo=UTC)
+OPTIONS = {"title": TITLE, "deadline": DEADLINE, "now": NOW, "avatars": {}}
+
+
+def golden(name: str, png: bytes) -> None:
+    path = GOLDEN / name
+    if os.environ.get("SILENTSHIPS_GOLDEN") == "write":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(png)
+    assert png == path.read_bytes(), f"{name} differs from its golden image"
+
+
+def png_of(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+# --- the host's way in -------------------------------------------------------------
+
+
+def test_the_host_finds_silentships_pictures_by_the_games_kind() -> None:
+    assert pictures_for("silentships") is PICTURES
+
+
+def test_a_view_of_the_wrong_kind_is_refused_naming_the_kind_expected() -> None:
+    state = first_game()[AFTER_GO]
+    with pytest.raises(TypeError, match="drawn from a PrivateView, got PublicView"):
+        PICTURES.private(GAME.view(state, None), **OPTIONS)
+    with pytest.raises(TypeError, match="drawn from a PublicView, got PrivateView"):
+        PICTURES.public(GAME.view(state, "p1"), **OPTIONS)
+    with pytest.raises(TypeError, match="drawn from a RevealedView, got PublicView"):
+        PICTURES.replay([(GAME.view(state, None), "Turn 1")], title=TITLE, gif=False)
+
+
+def test_frames_are_labelled_in_the_games_words() -> None:
+    assert PICTURES.frame_label(0, 0) == "The start: three cards each"
+    assert [PICTURES.frame_label(3, 0), PICTURES.frame_label(3, 4)] == [
+        "Turn 3, move 1",
+        "Turn 3, move 5",
+    ]
+    assert PICTURES.end_label() == "The end"
+
+
+# --- golden images -------------------------------------------------------------------
+
+
+def test_public_picture_of_an_attack_waiting_for_the_defender() -> None:
+    view = GAME.view(first_game()[AFTER_GO], None)
+    picture = PICTURES.public(view, **OPTIONS)
+    golden("public_attack.png", picture.png)
+    assert "nemo answers the attack on D3" in picture.alt
+    assert "ahab attacks nemo's unit on D3 from D2" in picture.alt
+
+
+def test_public_picture_of_a_combat_shows_the_totals() -> None:
+    view = GAME.view(first_game()[AFTER_COMBAT], None)
+    picture = PICTURES.public(view, **OPTIONS)
+    golden("public_combat.png", picture.png)
+    assert "Last combat on D3: ahab 7 against nemo 3, the attack wins, a ship sunk" in picture.alt
+
+
+def test_private_picture_shows_the_players_own_ships_and_hand() -> None:
+    view = GAME.view(first_game()[3], "p1")
+    picture = PICTURES.private(view, **OPTIONS)
+    golden("private_hand.png", picture.png)
+    assert "Your hand: Speed Boat, Salvage Ship." in picture.alt
+    assert "C1 Ramming Ship (face-down)" in picture.alt and "D2 Frigate (face-down)" in picture.alt
+
+
+def test_replay_frame_of_the_end_shows_every_card() -> None:
+    view = GAME.reveal(flag_ship_game()[-1])
+    golden("replay_end.png", png_of(frame_picture(view, title=TITLE, label="The end")))
+
+
+def test_card_faces_of_every_ship() -> None:
+    sheet = Image.new("RGBA", (6 * 160, 2 * 224), (0, 0, 0, 0))
+    for i, ship in enumerate(SHIP_ORDER):
+        face = cards.card_face(ship, 156, 220)
+        assert face.size == (156, 220)
+        sheet.paste(face, ((i % 6) * 160, (i // 6) * 224))
+    golden("cards.png", png_of(sheet))
+    faces = {cards.card_face(ship, 156, 220).tobytes() for ship in SHIP_ORDER}
+    assert len(faces) == len(SHIP_ORDER)  # each ship has its own face
+
+
+def test_the_same_view_gives_the_same_bytes() -> None:
+    state = first_game()[AFTER_COMBAT]
+    one = PICTURES.public(GAME.view(state, None), **OPTIONS)
+    again = PICTURES.public(GAME.view(GAME.decode_state(GAME.encode_state(state)), None), **OPTIONS)
+    assert one == again
+
+
+# --- nothing hidden ---------------------------------------------------------------------
+
+SECRET_LINES = (
+    "ahab: play {a1} at C1",
+    "ahab: move C1 to C2 discard {a2}",
+    "ahab: play {a3} at D1",
+    "ahab: move D1 to D2 discard {a4}",
+    "ahab: !end",
+    "nemo: play {b1} at C4",
+    "nemo: move C4 to C3 discard {b2}",
+    "nemo: move C3 to C2 discard {b3}",
+    "nemo: !go",
+    "ahab: retreat discard {a5}",
+    "nemo: !retreat to B2",
+    "nemo: play {b4} at C4",
+    "nemo: !end",
+)
+"""Plays, moves, an attack and a retreat — and no combat, so no card is ever face-up: the
+two games below differ only in their secrets (which ship is where, which cards are held)."""
+
+
+def secret_game(deck1: list[Ship], deck2: list[Ship]) -> list[SilentShipsState]:
+    names = {f"a{i}": s.card.short for i, s in enumerate(deck1, start=1)}
+    names |= {f"b{i}": s.card.short for i, s in enumerate(deck2, start=1)}
+    options = {
+        "first": "joined",
+        "deck1": ",".join(s.value for s in deck1),
+        "deck2": ",".join(s.value for s in deck2),
+    }
+    return play(tuple(line.format(**names) for line in SECRET_LINES), options)
+
+
+def shuffled(seed: int) -> list[Ship]:
+    deck = list(SHIP_ORDER)
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_6_public_pictures_are_the_same_whatever_the_hidden_cards(seed: int) -> None:
+    one = secret_game(list(SHIP_ORDER), list(reversed(SHIP_ORDER)))
+    two = secret_game(shuffled(seed), shuffled(seed + 50))
+    assert len(one) == len(two) == len(SECRET_LINES) + 1
+    for before, after in zip(one, two, strict=True):
+        assert not any(unit.face_up for unit in before.units)
+        public_one = PICTURES.public(GAME.view(before, None), **OPTIONS)
+        public_two = PICTURES.public(GAME.view(after, None), **OPTIONS)
+        assert public_one == public_two  # the same PNG bytes and the same alt text
+    # A player's own picture does show their cards: there the games differ.
+    private_one = PICTURES.private(GAME.view(one[-1], "p1"), **OPTIONS)
+    private_two = PICTURES.private(GAME.view(two[-1], "p1"), **OPTIONS)
+    assert private_one.png != private_two.png
+
+
+def test_6_a_face_down_unit_is_drawn_as_its_owners_card_back() -> None:
+    state = first_game()[AFTER_GO]
+    public = GAME.view(state, None)
+    assert {(str(t.cell), t.ship) for t in public_tokens(public)} == {
+        ("C3", None),
+        ("D2", None),
+        ("D3", None),
+        ("C4", None),
+    }
+    # ahab's own picture names ahab's units only, marked as face-down.
+    mine = {str(t.cell): (t.ship, t.hidden) for t in private_tokens(GAME.view(state, "p1"))}
+    assert mine == {
+        "C3": (Ship.RAMMING_SHIP, True),
+        "D2": (Ship.FRIGATE, True),
+        "D3": (None, False),
+        "C4": (None, False),
+    }
+    # The replay, after the game, shows all of them.
+    every = {str(t.cell): t.ship for t in revealed_tokens(GAME.reveal(state))}
+    assert every == {
+        "C3": Ship.RAMMING_SHIP,
+        "D2": Ship.FRIGATE,
+        "D3": Ship.SUBMARINE,
+        "C4": Ship.MISSILE_BOAT,
+    }
+
+
+def test_6_public_alt_text_names_only_face_up_ships() -> None:
+    states = first_game()
+    for state in states:
+        text = PICTURES.public(GAME.view(state, None), **OPTIONS).alt
+        public = {u.ship for u in state.units if u.face_up}
+        public |= {ship for admiral in state.admirals for ship in admiral.sank}
+        public |= {f.ship for f in state.combat.fighters} if state.combat else set()
+        for ship in {u.ship for u in state.units if not u.face_up} - public:
+            assert ship.card.name not in text, (ship, text)
+        assert len(text) <= 1000
+
+
+# --- the replay ------------------------------------------------------------------------
+
+
+def test_replay_has_a_frame_per_board_and_fits_the_platforms() -> None:
+    states = flag_ship_game()
+    boards = [(GAME.reveal(s), PICTURES.frame_label(1, i)) for i, s in enumerate(states)]
+    replay = PICTURES.replay(boards, title=TITLE, gif=False)
+    assert replay.frame_count == len(boards) + 2 and replay.gif == b""
+    assert replay.mp4[4:8] == b"ftyp" and 0.5 <= replay.duration_s <= 140
+    first = frame_picture(boards[0][0], title=TITLE, label=boards[0][1])
+    assert first.width <= MAX_WIDTH and first.height <= MAX_HEIGHT
+    assert first.width % 2 == 0 and first.height % 2 == 0
