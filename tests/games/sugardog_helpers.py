@@ -105,10 +105,29 @@ class Table:
         )
         self.step_times.append(at)
         self.state = resolution.state
-        if GAME.turn(resolution.state) != GAME.turn(before):
+        turn_over = GAME.turn(resolution.state) != GAME.turn(before)
+        if turn_over:
             self.given = []
+        self.post(before, resolution, turn_over)
         self.tell(resolution.notices)
         self.sync_timers(at)
+
+    def post(
+        self, before: SugarDogState, resolution: Resolution[SugarDogState], turn_over: bool
+    ) -> None:
+        """What the host posts of a change (bot/host/lifecycle.py, posts.py): the public
+        report when a turn ended, the game did, or something public happened, headed
+        ``Turn N:`` here; each changed captain's private report."""
+        names = self.names
+        lines = GAME.public_report(resolution.events, names)
+        result = GAME.result(resolution.state, names)
+        if turn_over or result or lines:
+            head = f"Turn {GAME.turn(before)}:" if turn_over or result else ""
+            self.notices.append((None, " ".join(p for p in (head, *lines, result) if p)))
+        for player in sorted(resolution.changed):
+            private = GAME.private_report(resolution.events, player)
+            if private and player in names:
+                self.notices.append((names[player], " ".join(private)))
 
     # --------------------------------------------------------------- lines
 

@@ -257,18 +257,27 @@ def test_a_private_view_holds_only_the_viewers_own_things() -> None:
     assert "Cell(column=4, row=4)" not in repr(view)  # E5: b's submarine and mine
 
 
-def test_the_summary_is_a_text_board() -> None:
+def test_the_summary_is_a_text_board_in_the_originals_ascii_style() -> None:
     table = setup_game({"a": "B2", "b": "E5"})
     table.line("a dm: torpedo right")
     public = SUGARDOG.summary(table.game_state(), None)
     assert public.splitlines()[0] == "#sugardog 6×6, turn 2: b to move."
     assert "Contact at C2: a's torpedo 1." in public
-    assert public.splitlines()[-1].split() == ["A", "B", "C", "D", "E", "F"]
-    grid = public.splitlines()[-3]  # row 2, from the top: 6 … 1
-    assert grid.split() == ["2", ".", ".", "+", "+", ".", "."]
+    assert public.splitlines()[-1] == "    A   B   C   D   E   F"
+    assert public.splitlines()[-2] == "  +---+---+---+---+---+---+"
+    row_2 = public.splitlines()[-5]  # rows from the top: 6 … 1, a rule under each
+    assert row_2 == "2 |   |   |   | c |   |   |"  # the torpedo, last heard in D2
     private = SUGARDOG.summary(table.game_state(), "p1")
     assert "Your submarine: B2." in private
-    assert private.splitlines()[-3].split() == ["2", ".", "S", "+", "t", ".", "."]
+    assert private.splitlines()[-5] == "2 |   | s |   | t |   |   |"
+
+
+def test_a_big_board_gets_a_compact_text_grid() -> None:
+    names = ["a", "b", "c", "d", "e"]
+    table = setup_game({name: f"{'ABCDE'[n]}{n + 1}" for n, name in enumerate(names)})
+    lines = SUGARDOG.summary(table.game_state(), "p1").splitlines()
+    assert lines[-1].split() == [chr(ord("A") + n) for n in range(12)]
+    assert lines[-2].split() == ["1", "s", *["."] * 11]
 
 
 # ----------------------------------------------------------------------------- words
@@ -306,10 +315,57 @@ def test_reports_public_and_private() -> None:
     table.line("ahab dm: torpedo left")
     state = table.game_state()
     events = state.history[-1].events
-    assert SUGARDOG.public_report(events, table.names) == ["ahab fired torpedo 1."]
+    assert SUGARDOG.public_report(events, table.names) == ["ahab: torpedo."]
     assert SUGARDOG.private_report(events, "p1") == [
         "You fired torpedo 1 from A1, heading left.",
         "Your torpedo 1 left the board: it is lost.",
     ]
     assert SUGARDOG.private_report(events, "p2") == []
     assert SUGARDOG.acknowledge(2, Ping(), LayMine()) == "Turn 2: ping (replaces: mine)"
+
+
+def test_a_turns_public_report_names_the_mover_and_the_action_then_the_facts() -> None:
+    table = setup_game({"ahab": "B2", "nemo": "E5"}, first="nemo")
+    table.line("nemo dm: ping")
+    table.line("ahab dm: cruise up up")
+    first, second = (entry.events for entry in table.game_state().history)
+    names = table.names
+    assert SUGARDOG.public_report(first, names) == [
+        "nemo: active sonar (ping).",
+        "Sonar report from E5: nemo's submarine E5 (0); ahab's submarine B2 (6).",
+    ]
+    assert SUGARDOG.public_report(second, names) == [
+        "ahab: cruise.",
+        "Contact at B3: ahab's submarine.",
+        "Contact at B4: ahab's submarine.",
+    ]
+
+
+def test_a_timeouts_report_says_time_ran_out_but_its_record_is_a_plain_silent_event() -> None:
+    table = setup_game({"ahab": "B2", "nemo": "E5"})
+    state = table.game_state()
+    (timer,) = SUGARDOG.timers(state)
+    resolution = SUGARDOG.expire(state, timer.key, [], random.Random(0))
+    assert SUGARDOG.public_report(resolution.events, table.names) == [
+        "ahab: time ran out (a silent stay)."
+    ]
+    assert [e.record() for e in resolution.events] == [
+        {"type": "silent", "player": "p1", "cell": "B2"}
+    ]
+    assert resolution.notices == ()  # the host posts the reports: nothing twice
+    (stored,) = resolution.state.history
+    assert SUGARDOG.public_report(stored.events, table.names) == ["ahab: silent running."]
+
+
+def test_the_result_is_left_to_the_host_and_a_game_ended_by_torpedoes_says_so() -> None:
+    table = setup_game({"ahab": "A1", "nemo": "A5"})
+    table.line("ahab dm: torpedo up")  # runs to A3
+    table.line("nemo dm: silent")
+    table.line("ahab dm: mine")  # its torpedo runs into A5 first: nemo is out
+    state = table.game_state()
+    events = state.history[-1].events
+    assert [e.type for e in events] == ["contact", "contact", "impact", "eliminated", "finished"]
+    report = SUGARDOG.public_report(events, table.names)
+    assert report[0] == "ahab's torpedoes ran first, and the hunt ended before the action."
+    assert not any("wins" in line for line in report)
+    assert SUGARDOG.result(state, table.names) == "ahab wins: the last submarine afloat."

@@ -56,7 +56,6 @@ from bot.games.sugardog.orders import (
     ShowLog,
     SilentRunning,
     StartingCell,
-    action_name,
     describe_order,
     order_record,
     parse_order,
@@ -64,6 +63,7 @@ from bot.games.sugardog.orders import (
 from bot.games.sugardog.record import build_record
 from bot.games.sugardog.resolution import Change, end_game, leave_battle, resolve_turn
 from bot.games.sugardog.state import Captain, Phase, Status, SugarDogState
+from bot.games.sugardog.units import TimedOutSilence
 from bot.games.sugardog.views import (
     PrivateView,
     PublicView,
@@ -87,6 +87,7 @@ class SugarDogGame:
     tag = text.TAG
     title = text.TITLE
     simultaneous = False
+    public_needs_tag = True
     verbs: tuple[Verb, ...] = VERBS
     option_args: tuple[Arg, ...] = OPTION_ARGS
 
@@ -250,28 +251,23 @@ class SugarDogGame:
     def _turn(
         self, before: SugarDogState, change: Change, order: Action, timeout: bool
     ) -> Resolution[SugarDogState]:
+        """A resolved turn. It carries no notices: the host posts the public report
+        (:meth:`public_report`) and each changed captain's board with their private
+        report (:meth:`private_report`) from the events, once each."""
         assert before.current is not None
         player = before.current
-        after = change.state
-        names = {c.id: c.name for c in after.captains}
-        post = text.turn_post(
-            before.turn,
-            names[player],
-            action_name(order),
-            timeout,
-            change.events,
-            names,
-            None if after.current is None else names[after.current],
-        )
-        notices = [Notice(post)]
-        private = text.private_lines(change.events, player)
-        if private:
-            notices.append(Notice(" ".join(private), to=player))
+        events = change.events
+        if timeout:
+            events = tuple(
+                TimedOutSilence.of(event)
+                if event.type == "silent" and event.data.get("player") == player
+                else event
+                for event in events
+            )
         return Resolution(
-            after,
-            change.events,
+            change.state,
+            events,
             change.changed,
-            notices=tuple(notices),
             orders=(order_record(order, player, timeout),),
         )
 
@@ -288,16 +284,11 @@ class SugarDogGame:
         if captain.status is not Status.ALIVE:
             return Resolution(state, (), frozenset())
         change = leave_battle(state, player)
-        after = change.state
-        names = {c.id: c.name for c in after.captains}
-        lines = text.public_lines(change.events, names)
-        if after.current is not None and after.current != state.current:
-            lines.append(f"{names[after.current]} to move.")
+        # The host says who left, then this game's public report of the events.
         return Resolution(
-            after,
+            change.state,
             change.events,
             change.changed,
-            notices=(Notice(" ".join(lines)),),
             orders=(order_record(Leave(), player),),
         )
 
@@ -305,11 +296,7 @@ class SugarDogGame:
         if state.phase is Phase.FINISHED:
             raise IllegalOrderError("this game is already over")
         change = end_game(state)
-        names = {c.id: c.name for c in state.captains}
-        lines = ["The host ended the game.", *text.public_lines(change.events, names)]
-        return Resolution(
-            change.state, change.events, change.changed, notices=(Notice(" ".join(lines)),)
-        )
+        return Resolution(change.state, change.events, change.changed)
 
     def outcome(self, state: SugarDogState) -> Outcome | None:
         if state.phase is not Phase.FINISHED:
@@ -401,9 +388,11 @@ class SugarDogGame:
     def result(self, state: SugarDogState, names: Mapping[PlayerId, str]) -> str:
         if state.phase is not Phase.FINISHED:
             return ""
-        return text.result_sentence(
-            [names.get(p, state.name(p)) for p in state.winners], state.draw
-        )
+        winners = [names.get(p, state.name(p)) for p in state.winners]
+        ended_by_host = bool(state.history) and state.history[-1].order is None
+        if ended_by_host:
+            return text.ended_sentence(winners)
+        return text.result_sentence(winners, state.draw)
 
     def reminder(self, state: SugarDogState, left: str) -> str:
         return (

@@ -231,7 +231,9 @@ VERBS = (
         "Setup: your secret starting cell (column letter, row number; A1 is bottom left)",
         private=True,
         args=(Arg("cell", ArgKind.CELL, "the cell your submarine starts in, e.g. C4"),),
-        words="",
+        # Typed `start C4`: the host then knows a player's `start C4` is this order and
+        # not its own `start` (which platforms offer as `host start`).
+        words="start",
     ),
     Verb(
         "silent",

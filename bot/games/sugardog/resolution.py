@@ -83,14 +83,17 @@ class _Sea:
 
     def units_in(self, cell: Cell, besides: Unit) -> list[Unit]:
         """Everything in ``cell`` but ``besides``: submarines afloat, each mine, torpedoes."""
+        # This runs for every cell a torpedo or a cruiser enters: plain loops, no lists
+        # built for the (usual) captains with nothing there.
         found: list[Unit] = []
         for captain in self.captains.values():
-            if captain.afloat and captain.cell == cell:
+            if captain.cell == cell and captain.afloat:
                 found.append(units.submarine(captain.id))
-            found += [units.mine(captain.id) for mine in captain.mines if mine == cell]
-            found += [
-                units.torpedo(captain.id, t.number) for t in captain.torpedoes if t.cell == cell
-            ]
+            if captain.mines and cell in captain.mines:
+                found += [units.mine(captain.id)] * captain.mines.count(cell)
+            for t in captain.torpedoes:
+                if t.cell == cell:
+                    found.append(units.torpedo(captain.id, t.number))
         return [unit for unit in found if unit != besides]
 
     # ------------------------------------------------------------- collisions
@@ -146,8 +149,10 @@ class _Sea:
                 self.events.append(units.lost(owner, number))
                 self.changed.add(owner)
                 return
+            # (Torpedo(...), not dataclasses.replace: this runs for every cell entered.)
             moved = tuple(
-                replace(t, cell=ahead) if t.number == number else t for t in captain.torpedoes
+                Torpedo(t.number, ahead, t.direction) if t.number == number else t
+                for t in captain.torpedoes
             )
             self.set(replace(captain, torpedoes=moved))
             self.changed.add(owner)

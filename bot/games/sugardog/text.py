@@ -15,7 +15,7 @@ from typing import Any
 from bot.games.base import Event, PlayerId
 from bot.games.sugardog.board import Cell, column_label
 from bot.games.sugardog.state import Phase, Status, UnitKind
-from bot.games.sugardog.units import PRIVATE_EVENTS
+from bot.games.sugardog.units import PRIVATE_EVENTS, TimedOutSilence
 from bot.games.sugardog.views import (
     CaptainView,
     ContactView,
@@ -33,6 +33,8 @@ from bot.games.sugardog.views import (
     PublicView,
     SilentView,
     UnitView,
+    blasts,
+    last_heard,
 )
 
 TITLE = "Sugar Dog"
@@ -66,11 +68,19 @@ def result_sentence(winners: Sequence[str], draw: bool) -> str:
     return "The game is over with no submarine afloat."
 
 
+def ended_sentence(afloat: Sequence[str]) -> str:
+    """The result of a game the host ended: a draw between the submarines still afloat."""
+    if afloat:
+        return f"No winner: a draw between {_list(list(afloat))}, still afloat."
+    return "The game is over with no winner."
+
+
 # ------------------------------------------------------------------ public
 
 
 def public_sentence(event: Event, names: Mapping[PlayerId, str]) -> str | None:
-    """An event in words for everyone, or None when it is not public."""
+    """A public event in words for everyone, or None when it is not public (the private
+    events, and ``finished``: the host says the result itself, from :func:`result_sentence`)."""
     data = event.data
     if event.type == "contact":
         return f"Contact at {data['cell']}: {_unit(names, data)}."
@@ -83,29 +93,51 @@ def public_sentence(event: Event, names: Mapping[PlayerId, str]) -> str | None:
         report = "; ".join(
             f"{_unit(names, item)} {item['cell']} ({item['distance']})" for item in data["report"]
         )
-        return f"{_name(names, data['player'])} pinged from {data['cell']}: {report}."
+        return f"Sonar report from {data['cell']}: {report}."
     if event.type == "eliminated":
         who = _name(names, data["player"])
         return f"{who}'s submarine is destroyed: {who} is out."
     if event.type == "left":
+        # The host's own headline already says who left or was removed.
         return (
-            f"{_name(names, data['player'])} left the game: their submarine is gone "
-            "(their mines and torpedoes stay)."
+            f"{_name(names, data['player'])}'s submarine is gone from the water; "
+            "their mines and torpedoes stay."
         )
-    if event.type == "finished":
-        return result_sentence([_name(names, p) for p in data["winners"]], bool(data["draw"]))
-    # Whether an action happened is public; where and which way is not.
-    if event.type == "silent":
-        return f"{_name(names, data['player'])} ran silent."
-    if event.type == "launched":
-        return f"{_name(names, data['player'])} fired torpedo {data['torpedo']}."
-    if event.type == "mine":
-        return f"{_name(names, data['player'])} laid a mine."
     return None
 
 
+_ACTION_OF_EVENT = {"silent": "silent", "launched": "torpedo", "mine": "mine", "ping": "ping"}
+
+
+def turn_head(events: Sequence[Event], names: Mapping[PlayerId, str]) -> str | None:
+    """Who moved and the name of their action (``ahab: cruise.``), read from the turn's
+    events: every action leaves one (a silent stay its ``silent``, a cruise its submarine's
+    contacts). Only the action's name is said, never where. None for a change that is not
+    a turn (a leave, the host's end)."""
+    if any(event.type == "left" for event in events) or all(
+        event.type == "finished" for event in events
+    ):
+        return None
+    for event in events:
+        action = _ACTION_OF_EVENT.get(event.type)
+        if action is None and event.type == "contact" and event.data["unit"] == "submarine":
+            action = "cruise"
+        if action is not None:
+            timeout = isinstance(event, TimedOutSilence)
+            return f"{_name(names, event.data['player'])}: {action_words(action, timeout)}."
+    # The mover's own torpedoes ran first and ended the hunt before the action.
+    mover = next((e.data["player"] for e in events if "player" in e.data), None)
+    if mover is None:
+        return None
+    return f"{_name(names, mover)}'s torpedoes ran first, and the hunt ended before the action."
+
+
 def public_lines(events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
-    return [line for event in events if (line := public_sentence(event, names)) is not None]
+    """The public report of a change: who moved and their action's name, then every
+    public fact in event order (the host adds who moves next and when, or the result)."""
+    head = turn_head(events, names)
+    facts = [line for event in events if (line := public_sentence(event, names)) is not None]
+    return [head, *facts] if head is not None else facts
 
 
 def action_words(action: str, timeout: bool) -> str:
@@ -120,29 +152,6 @@ def action_words(action: str, timeout: bool) -> str:
         "leave": "left the game",
         "end": "the host ended the game",
     }.get(action, action)
-
-
-def turn_post(
-    number: int,
-    player: str,
-    action: str,
-    timeout: bool,
-    events: Sequence[Event],
-    names: Mapping[PlayerId, str],
-    next_name: str | None,
-) -> str:
-    """The one public post of a turn: who did what, every public fact, who moves next."""
-    facts = [
-        line
-        for event in events
-        if event.type not in PRIVATE_EVENTS
-        for line in (public_sentence(event, names),)
-        if line is not None
-    ]
-    lines = [f"Turn {number}, {player}: {action_words(action, timeout)}.", *facts]
-    if next_name is not None:
-        lines.append(f"{next_name} to move.")
-    return " ".join(lines)
 
 
 # ------------------------------------------------------------------ private
@@ -192,7 +201,7 @@ def fact_text(fact: PublicFact) -> str:
         )
     if isinstance(fact, PingView):
         report = "; ".join(f"{_unit_view(s.unit)} {s.cell} ({s.distance})" for s in fact.report)
-        return f"{fact.player_name} pinged from {fact.cell}: {report}."
+        return f"Sonar report from {fact.cell}: {report}."
     if isinstance(fact, EliminatedView):
         return f"{fact.name}'s submarine is destroyed: {fact.name} is out."
     if isinstance(fact, LeftView):
@@ -261,6 +270,9 @@ def _private_fact_text(fact: SilentView | LaunchedView | MineLaidView | LostView
 
 GRID_LIMIT = 26
 """Boards up to this size get a text grid in the summary (console play)."""
+
+ASCII_LIMIT = 10
+"""Boards up to this size (four captains) are drawn in the original's ``+---+`` style."""
 
 
 def _captain_text(captain: CaptainView, public: PublicView) -> str:
@@ -338,20 +350,17 @@ def _own_text(view: PrivateView) -> str:
     )
 
 
-def _grid(public: PublicView, private: PrivateView | None) -> str:
-    """A text board, row 1 at the bottom: `#` a wreck, `+` a contact and `!` an impact of
-    the last turn; your own `S` submarine, `m` mine, `t` torpedo."""
+def board_marks(public: PublicView, private: PrivateView | None) -> dict[Cell, str]:
+    """The marks of the original's paper map: your ``s`` submarine, ``t`` torpedoes and
+    ``m`` mines, a ``c`` where anything else was last heard or pinged, an ``x`` where
+    something blew up. Your own things first, since you know where they are now."""
     marks: dict[Cell, str] = {}
-    for captain in public.captains:
-        if captain.wreck is not None:
-            marks[captain.wreck] = "#"
-    last = public.last_turn
-    if last is not None:
-        for fact in last.facts:
-            if isinstance(fact, ContactView):
-                marks[fact.cell] = "+"
-            elif isinstance(fact, ImpactView):
-                marks[fact.cell] = "!"
+    for blast in blasts(public):
+        marks[blast.cell] = "x"
+    own = None if private is None else private.viewer
+    for heard in last_heard(public):
+        if heard.unit.owner != own:
+            marks[heard.cell] = "c"
     if private is not None:
         side = private.side
         for cell in side.mines:
@@ -359,16 +368,32 @@ def _grid(public: PublicView, private: PrivateView | None) -> str:
         for torpedo in side.torpedoes:
             marks[torpedo.cell] = "t"
         if side.cell is not None and side.status is Status.ALIVE:
-            marks[side.cell] = "S"
+            marks[side.cell] = "s"
+    return marks
+
+
+def _grid(public: PublicView, private: PrivateView | None) -> str:
+    """The board as text, row 1 at the bottom: in the original's ASCII style up to
+    :data:`ASCII_LIMIT`, a compact grid beyond (it must still fit a message)."""
+    marks = board_marks(public, private)
     size = public.size
     width = len(str(size))
-    rows = [
+    rows = reversed(range(size))
+    if size <= ASCII_LIMIT:
+        rule = " " * (width + 1) + "+---" * size + "+"
+        lines = [rule]
+        for row in rows:
+            cells = "|".join(f" {marks.get(Cell(column, row), ' ')} " for column in range(size))
+            lines += [f"{row + 1:>{width}} |{cells}|", rule]
+        lines.append(" " * (width + 2) + "".join(f"{column_label(c):^4}" for c in range(size)))
+        return "\n".join(line.rstrip() for line in lines)
+    lines = [
         f"{row + 1:>{width}} "
         + " ".join(f"{marks.get(Cell(column, row), '.'):>2}" for column in range(size))
-        for row in reversed(range(size))
+        for row in rows
     ]
-    header = " " * (width + 1) + " ".join(f"{column_label(c):>2}" for c in range(size))
-    return "\n".join([*rows, header])
+    lines.append(" " * (width + 1) + " ".join(f"{column_label(c):>2}" for c in range(size)))
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------ words

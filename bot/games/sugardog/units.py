@@ -98,6 +98,18 @@ def silent(player: PlayerId, cell: Cell) -> Event:
     return Event("silent", {"player": player, "cell": str(cell)})
 
 
+@dataclass(frozen=True)
+class TimedOutSilence(Event):
+    """The ``silent`` event of a captain whose time ran out, as a resolution hands it to
+    the host. Its record is any ``silent`` event's (the turn's order says ``timeout``);
+    the class alone lets the turn's public report say "time ran out", since the host
+    gives the report the events and nothing else. The stored state keeps plain events."""
+
+    @classmethod
+    def of(cls, event: Event) -> TimedOutSilence:
+        return cls(event.type, event.data)
+
+
 def launched(player: PlayerId, number: int, cell: Cell, direction: Direction) -> Event:
     return Event(
         "launched",

@@ -398,3 +398,102 @@ def private_view(state: SugarDogState, viewer: PlayerId) -> PrivateView | None:
 
 def revealed_view(state: SugarDogState) -> RevealedView:
     return RevealedView(public_view(state), tuple(side_view(c) for c in state.captains))
+
+
+# ------------------------------------------------------------------ what a map shows
+
+
+@dataclass(frozen=True)
+class Heard:
+    """Where a unit was last heard (a contact) or seen (a ping report), and on which turn:
+    what a captain marks on their paper map and keeps until it is heard again."""
+
+    unit: UnitView
+    cell: Cell
+    turn: int
+    pinged: bool
+
+
+@dataclass(frozen=True)
+class Blast:
+    """An impact: the cell, the turn, and whether a submarine went down in it."""
+
+    cell: Cell
+    turn: int
+    sank: bool
+
+
+def _unit_key(unit: UnitView) -> tuple[PlayerId, UnitKind, int | None]:
+    return (unit.owner, unit.kind, unit.torpedo)
+
+
+def last_heard(public: PublicView) -> tuple[Heard, ...]:
+    """Every unit's last public position, folded over the announced facts: a contact or
+    a ping moves its mark, an impact takes away what it destroyed, a captain who left
+    takes away their submarine, and a torpedo not heard on its owner's next turn has run
+    off the board (anyone can tell: a torpedo in the water always runs then). A ping
+    reports everything in the water, so it replaces all that was known before. Mines
+    are never heard, only pinged, so each pinged mine keeps its own mark (a mine does
+    not move). In turn order, then cell order."""
+    known: dict[tuple[PlayerId, UnitKind, int | None, Cell | None], Heard] = {}
+
+    def key(unit: UnitView, cell: Cell) -> tuple[PlayerId, UnitKind, int | None, Cell | None]:
+        # Mines carry no number: they are told apart by where they lie.
+        return (*_unit_key(unit), cell if unit.kind is UnitKind.MINE else None)
+
+    # A ping reports everything in the water: nothing heard before it still counts.
+    turns = public.turns
+    start = next(
+        (
+            index
+            for index in range(len(turns) - 1, -1, -1)
+            if any(isinstance(fact, PingView) for fact in turns[index].facts)
+        ),
+        0,
+    )
+    for turn in turns[start:]:
+        if turn.action not in ("leave", "end") and not any(
+            isinstance(fact, FinishedView) for fact in turn.facts
+        ):
+            # Every torpedo of the captain to move runs (and is heard) at the start of
+            # their turn: one that is not heard then has left the board.
+            running = {
+                (fact.unit.owner, fact.unit.torpedo)
+                for fact in turn.facts
+                if isinstance(fact, ContactView) and fact.unit.kind is UnitKind.TORPEDO
+            }
+            for gone in [
+                k
+                for k in known
+                if k[0] == turn.player and k[1] is UnitKind.TORPEDO and (k[0], k[2]) not in running
+            ]:
+                del known[gone]
+        for fact in turn.facts:
+            if isinstance(fact, ContactView):
+                known[key(fact.unit, fact.cell)] = Heard(fact.unit, fact.cell, turn.number, False)
+            elif isinstance(fact, PingView):
+                known.clear()
+                for sighting in fact.report:
+                    known[key(sighting.unit, sighting.cell)] = Heard(
+                        sighting.unit, sighting.cell, turn.number, True
+                    )
+            elif isinstance(fact, ImpactView):
+                for unit in fact.destroyed:
+                    known.pop(key(unit, fact.cell), None)
+            elif isinstance(fact, LeftView):
+                known.pop((fact.player, UnitKind.SUBMARINE, None, None), None)
+    return tuple(sorted(known.values(), key=lambda h: (h.turn, h.cell)))
+
+
+def blasts(public: PublicView) -> tuple[Blast, ...]:
+    """Every impact announced, in turn order."""
+    return tuple(
+        Blast(
+            fact.cell,
+            turn.number,
+            any(unit.kind is UnitKind.SUBMARINE for unit in fact.destroyed),
+        )
+        for turn in public.turns
+        for fact in turn.facts
+        if isinstance(fact, ImpactView)
+    )

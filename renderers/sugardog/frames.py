@@ -1,0 +1,151 @@
+"""The replay of a Sugar Dog game: one picture per moment (the start, then each turn),
+with everything revealed — every submarine, mine and torpedo where it was, in its
+captain's colour — and the turn's contacts (rings), impacts and ping as they were
+announced. :mod:`renderers.replay` adds the title and final cards and makes the video.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from bot.games.sugardog.state import Phase, Status
+from bot.games.sugardog.views import PublicView, RevealedView
+from renderers import grid, replay
+from renderers.grid import GridLayout
+from renderers.pictures import Replay
+from renderers.replay import HEADER, MAX_HEIGHT, MAX_WIDTH, PAD
+from renderers.sugardog import board
+from renderers.sugardog.chart import revealed_chart
+from renderers.sugardog.sea import (
+    LEGEND_ROW,
+    captains_key,
+    draw_chart,
+    draw_legend_row,
+    last_turn_text,
+    legend_rows,
+)
+
+
+@dataclass(frozen=True)
+class ReplayFrame:
+    board: RevealedView
+    label: str
+
+
+def result_text(public: PublicView) -> str:
+    names = {c.id: c.name for c in public.captains}
+    winners = [names.get(w, w) for w in public.winners]
+    if public.draw:
+        return "A draw" if len(winners) != 1 else f"A draw: {winners[0]}"
+    if len(winners) == 1:
+        return f"{winners[0]} wins"
+    return "No winner" if public.phase is Phase.FINISHED else "Game in progress"
+
+
+def key_rows(public: PublicView, width: int) -> int:
+    """Rows the captains' key takes at its widest (every captain sunk)."""
+    widest = tuple(
+        dataclasses.replace(item, label=f"{item.label} (sunk)") for item in captains_key(public)
+    )
+    return len(legend_rows(widest, width - 2 * PAD))
+
+
+def frame_layout(public: PublicView) -> tuple[GridLayout, tuple[int, int]]:
+    """Where the board goes in a replay picture, and the picture's size (even, in limits),
+    with room under the board for the captains' key."""
+    size = max(1, public.size)
+    left, top = board.margins(size, 18)
+    key_h = PAD + LEGEND_ROW * key_rows(public, MAX_WIDTH)
+    plan = grid.plan_board(
+        size,
+        size,
+        labels=board.labels(size),
+        x0=0,
+        y0=0,
+        max_board_width=MAX_WIDTH - 2 * left,
+        max_board_height=MAX_HEIGHT - HEADER - top - PAD - key_h,
+        min_cell=16,
+        max_cell=80,
+        target=800,
+    )
+    left, top = board.margins(size, plan.label_size)
+    width = min(MAX_WIDTH, max(640, 2 * left + plan.width))
+    key_h = PAD + LEGEND_ROW * key_rows(public, width)
+    height = min(MAX_HEIGHT, HEADER + top + plan.height + PAD + key_h)
+    width -= width % 2
+    height -= height % 2
+    layout = dataclasses.replace(plan, x0=(width - plan.width - left) // 2 + left, y0=HEADER + top)
+    return layout, (width, height)
+
+
+@functools.lru_cache(maxsize=2)
+def _backdrop(layout: GridLayout, size: tuple[int, int]) -> Image.Image:
+    """What every picture of a replay shares: background, header panel, water, grid and
+    names (shared between calls; callers copy it)."""
+    image = replay.blank_frame(size)
+    grid.draw_grid(image, layout)
+    return image
+
+
+def frame_label(frame: ReplayFrame) -> str:
+    """The frame's label, with what its turn did when the frame is a turn's."""
+    last = frame.board.public.last_turn
+    if last is not None and frame.label == f"Turn {last.number}":
+        return last_turn_text(frame.board.public) or frame.label
+    return frame.label
+
+
+def board_picture(
+    frame: ReplayFrame, *, title: str, layout: GridLayout, size: tuple[int, int]
+) -> Image.Image:
+    image = _backdrop(layout, size).copy()
+    public = frame.board.public
+    afloat = sum(1 for c in public.captains if c.status is Status.ALIVE)
+    replay.draw_header(
+        image, title, frame_label(frame), f"{afloat} of {len(public.captains)} afloat"
+    )
+    draw_chart(image, layout, revealed_chart(frame.board))
+    y = layout.y0 + layout.height + PAD
+    for row in legend_rows(captains_key(public), size[0] - 2 * PAD):
+        draw_legend_row(image, row, y)
+        y += LEGEND_ROW
+    return image
+
+
+def render_replay(
+    frames: Sequence[ReplayFrame], *, title: str, seconds_per_turn: float = 1.0, gif: bool = True
+) -> Replay:
+    """The whole game as MP4 (and GIF). Same frames in, same bytes out (same installation)."""
+    if not frames:
+        raise ValueError("a replay needs at least one frame")
+    first = frames[0].board.public
+    layout, size = frame_layout(first)
+    last = frames[-1].board.public
+    turns = last.turns[-1].number if last.turns else 0
+
+    def pictures() -> Iterator[Image.Image]:
+        for frame in frames:
+            yield board_picture(frame, title=title, layout=layout, size=size)
+
+    opening = replay.title_card(
+        title,
+        size,
+        facts=f"{first.size} × {first.size} board, {len(first.captains)} captains",
+        names=[c.name for c in first.captains],
+    )
+    noun = "turn" if turns == 1 else "turns"
+    return replay.encode_replay(
+        opening,
+        pictures(),
+        count=len(frames),
+        closing=lambda picture: replay.final_card(
+            picture, result_text(last), f"after {turns} {noun}"
+        ),
+        seconds_per_frame=seconds_per_turn,
+        gif=gif,
+    )

@@ -1,0 +1,335 @@
+"""Sugar Dog's pictures (renderers/sugardog): what the maps mark, golden images, the
+replay through the protocol, and that no picture shows what its viewer may not know.
+
+The views come from games played with the rules themselves (``played`` below), so the
+pictures are checked against what the game really shows each viewer. The golden PNGs
+under ``tests/renderers/golden/sugardog/`` are compared byte for byte; after an intended
+change to the drawing (or a Pillow upgrade), look at the new pictures and regenerate
+them with ``BST_REGENERATE_GOLDEN=1 pytest tests/renderers``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.games.base import Channel, Given, PlayerRef
+from bot.games.sugardog import SUGARDOG, SugarDogState
+from bot.games.sugardog.board import Cell, Direction, parse_cell
+from bot.games.sugardog.views import PrivateView, PublicView, RevealedView, last_heard
+from renderers.pictures import pictures_for
+from renderers.sugardog import PICTURES
+from renderers.sugardog.alt_text import MAX_ALT_TEXT
+from renderers.sugardog.chart import MAX_FADE, Glyph, private_chart, public_chart, revealed_chart
+from renderers.sugardog.glyphs import slots
+from renderers.sugardog.sea import MAX_WIDTH, MIN_CELL
+
+GOLDEN = Path(__file__).parent / "golden" / "sugardog"
+REGENERATE = os.environ.get("BST_REGENERATE_GOLDEN") == "1"
+TITLE = "#sugardog game 3"
+NOW = datetime(2026, 1, 1, 0, 1, 30, tzinfo=UTC)
+DEADLINE = datetime(2026, 1, 1, 8, 0, tzinfo=UTC)
+OPTIONS: dict[str, Any] = {"title": TITLE, "deadline": DEADLINE, "now": NOW}
+
+FIRST_GAME = [
+    "mine",
+    "torpedo right",
+    "silent left",
+    "timeout",
+    "ping",
+    "cruise up up",
+    "torpedo left",
+]
+"""shared/examples/sugardog-first-game.txt (nemo, then ahab) up to turn 7."""
+
+
+def played(cells: dict[str, str], orders: list[str], first: str | None = None) -> SugarDogState:
+    """Captains join in order with their starting cells; then each order is the turn of
+    whoever is to move (``timeout``: their time runs out)."""
+    rng = random.Random(0)
+    state = SUGARDOG.new_game({"move_time": "1h"})
+    ids = {name: f"p{n}" for n, name in enumerate(cells, 1)}
+    for name in cells:
+        state = SUGARDOG.join(state, PlayerRef(ids[name], name))
+    for name, cell in cells.items():
+        state = SUGARDOG.accept(state, ids[name], SUGARDOG.parse(cell), Channel.PRIVATE, rng).state
+    state = SUGARDOG.start(state, rng, None if first is None else ids[first]).state
+    for text in orders:
+        if text == "timeout":
+            (timer,) = SUGARDOG.timers(state)
+            state = SUGARDOG.expire(state, timer.key, [], rng).state
+            continue
+        mover = state.current
+        assert mover is not None
+        order = SUGARDOG.parse(text)
+        accepted = SUGARDOG.accept(state, mover, order, Channel.PRIVATE, rng)
+        state = SUGARDOG.resolve(accepted.state, [Given(mover, order, 0.0, 0)], rng).state
+    return state
+
+
+def first_game() -> SugarDogState:
+    return played({"ahab": "B2", "nemo": "E5"}, FIRST_GAME, first="nemo")
+
+
+def public_of(state: SugarDogState) -> PublicView:
+    view = SUGARDOG.view(state, None)
+    assert isinstance(view, PublicView)
+    return view
+
+
+def private_of(state: SugarDogState, player: str) -> PrivateView:
+    view = SUGARDOG.view(state, player)
+    assert isinstance(view, PrivateView)
+    return view
+
+
+def big_game(captains: int, turns: int) -> SugarDogState:
+    """Many captains on a big board, quiet turns and some noise, from a fixed seed."""
+    rng = random.Random(captains)
+    size = 2 * captains + 2
+    cells = {f"c{n}": str(Cell(rng.randrange(size), rng.randrange(size))) for n in range(captains)}
+    state = played(cells, [])
+    orders = []
+    for _ in range(turns):
+        orders.append(rng.choice(["ping", "silent", "torpedo up", "torpedo left", "mine"]))
+    for text in orders:
+        if state.phase.value != "battle":
+            break
+        mover = state.current
+        assert mover is not None
+        captain = state.captain(mover)
+        assert captain is not None
+        if text == "mine" and not captain.mines_left:
+            text = "silent"
+        state = played_on(state, text)
+    return state
+
+
+def played_on(state: SugarDogState, text: str) -> SugarDogState:
+    mover = state.current
+    assert mover is not None
+    order = SUGARDOG.parse(text)
+    rng = random.Random(0)
+    accepted = SUGARDOG.accept(state, mover, order, Channel.PRIVATE, rng)
+    return SUGARDOG.resolve(accepted.state, [Given(mover, order, 0.0, 0)], rng).state
+
+
+def check_golden(name: str, data: bytes) -> None:
+    path = GOLDEN / name
+    if REGENERATE or not path.exists():
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        if not REGENERATE:
+            pytest.fail(f"golden {name} was missing and has been written; check it and rerun")
+        return
+    assert data == path.read_bytes(), (
+        f"{name} differs from the golden image; if the change is intended, look at it and "
+        "regenerate with BST_REGENERATE_GOLDEN=1 pytest tests/renderers"
+    )
+
+
+def decode(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    image.load()
+    return image.convert("RGB")
+
+
+# ------------------------------------------------------------------ what the maps mark
+
+
+def test_the_public_chart_marks_where_each_thing_was_last_heard_with_its_turn() -> None:
+    chart = public_chart(public_of(first_game()))
+    marks = {(str(m.cell), m.glyph, m.owner, m.turn) for m in chart.marks}
+    assert marks == {
+        ("B4", Glyph.SUBMARINE, "p1", 6),  # ahab's cruise, turn 6
+        ("D5", Glyph.SUBMARINE, "p2", 5),  # nemo's ping, turn 5
+        ("E5", Glyph.MINE, "p2", 5),
+        ("B5", Glyph.TORPEDO, "p2", 7),  # nemo's torpedo, turn 7
+    }
+    # ahab's torpedo 1, last heard in F2 on turn 5, was not heard on his turn 6: it ran off
+    assert all(m.owner != "p1" or m.glyph is not Glyph.TORPEDO for m in chart.marks)
+    assert chart.ping is None  # the last turn was no ping
+
+
+def test_older_marks_fade_and_the_last_turns_do_not() -> None:
+    chart = public_chart(public_of(first_game()))
+    fades = {m.turn: m.fade for m in chart.marks}
+    assert fades[7] == 0.0
+    assert 0.0 < fades[6] < fades[5] <= MAX_FADE
+
+
+def test_a_captains_chart_shows_their_own_things_exactly_and_not_as_heard() -> None:
+    chart = private_chart(private_of(first_game(), "p2"))  # nemo
+    own = {(str(m.cell), m.glyph, m.direction) for m in chart.marks if m.own}
+    assert own == {
+        ("D5", Glyph.SUBMARINE, None),
+        ("E5", Glyph.MINE, None),
+        ("B5", Glyph.TORPEDO, Direction.LEFT),
+    }
+    heard = [m for m in chart.marks if not m.own]
+    assert [(str(m.cell), m.owner) for m in heard] == [("B4", "p1")]
+
+
+def test_a_ping_draws_its_rings_around_the_pinger() -> None:
+    state = played({"ahab": "B2", "nemo": "E5"}, FIRST_GAME[:5], first="nemo")
+    assert public_chart(public_of(state)).ping == parse_cell("D5")
+
+
+def test_impacts_and_wrecks_are_marked_where_they_were_announced() -> None:
+    state = played_on(first_game(), "cruise up right")  # ahab runs into nemo's torpedo
+    chart = public_chart(public_of(state))
+    at_b5 = {m.glyph for m in chart.marks if str(m.cell) == "B5"}
+    assert at_b5 == {Glyph.IMPACT, Glyph.WRECK}
+
+
+def test_a_replay_frame_reveals_everything_and_rings_the_last_turns_contacts() -> None:
+    state = first_game()
+    chart = revealed_chart(SUGARDOG.reveal(state))
+    units = {(str(m.cell), m.glyph, m.owner) for m in chart.marks if m.glyph is not Glyph.RING}
+    assert units == {
+        ("B4", Glyph.SUBMARINE, "p1"),
+        ("D5", Glyph.SUBMARINE, "p2"),
+        ("E5", Glyph.MINE, "p2"),
+        ("B5", Glyph.TORPEDO, "p2"),
+    }
+    rings = sorted(str(m.cell) for m in chart.marks if m.glyph is Glyph.RING)
+    assert rings == ["B5", "C5"]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 5, 9, 10])
+def test_every_thing_sharing_a_cell_gets_its_own_slot(count: int) -> None:
+    boxes = slots(count)
+    assert len(boxes) == count
+    for i, a in enumerate(boxes):
+        assert 0 <= a[0] < a[2] <= 1 and 0 <= a[1] < a[3] <= 1
+        for b in boxes[i + 1 :]:
+            overlap = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+            assert overlap[0] <= 1e-9 or overlap[1] <= 1e-9
+
+
+# ------------------------------------------------------------------ pictures
+
+
+def test_the_host_finds_sugar_dogs_pictures_by_the_games_kind() -> None:
+    assert pictures_for("sugardog") is PICTURES
+
+
+def test_public_map_matches_golden() -> None:
+    picture = PICTURES.public(public_of(first_game()), avatars={}, **OPTIONS)
+    check_golden("public_6x6.png", picture.png)
+    image = decode(picture.png)
+    assert image.width <= MAX_WIDTH and image.width % 2 == 0 and image.height % 2 == 0
+
+
+def test_a_captains_map_matches_golden() -> None:
+    picture = PICTURES.private(private_of(first_game(), "p2"), avatars={}, **OPTIONS)
+    check_golden("private_6x6.png", picture.png)
+    assert picture.png != PICTURES.public(public_of(first_game()), avatars={}, **OPTIONS).png
+
+
+def test_a_24_by_24_board_stays_detailed_and_matches_golden() -> None:
+    state = big_game(11, 60)  # 2 x 11 + 2
+    assert state.size == 24
+    picture = PICTURES.public(public_of(state), avatars={}, **OPTIONS)
+    check_golden("public_24x24.png", picture.png)
+    # 24 columns of at least MIN_CELL pixels fit in the picture
+    assert decode(picture.png).width >= 24 * MIN_CELL
+
+
+def test_a_huge_board_is_drawn_compact_within_the_width() -> None:
+    state = big_game(40, 60)
+    assert state.size == 82
+    image = decode(PICTURES.private(private_of(state, "p1"), avatars={}, **OPTIONS).png)
+    assert image.width <= MAX_WIDTH
+
+
+def test_drawing_twice_gives_the_same_bytes() -> None:
+    view = public_of(first_game())
+    assert PICTURES.public(view, avatars={}, **OPTIONS) == PICTURES.public(
+        view, avatars={}, **OPTIONS
+    )
+
+
+def test_the_alt_text_says_the_turn_the_last_turn_and_what_was_heard() -> None:
+    alt = PICTURES.public(public_of(first_game()), avatars={}, **OPTIONS).alt
+    assert alt.startswith("#sugardog game 3, Sugar Dog map 6×6, turn 8.")
+    assert "Turn 7, nemo: torpedo. Contacts C5, B5." in alt
+    assert "ahab to move." in alt
+    assert "nemo's torpedo 1 heard at B5 on turn 7" in alt
+    assert "nemo's mine pinged at E5 on turn 5" in alt
+    private = PICTURES.private(private_of(first_game(), "p2"), avatars={}, **OPTIONS).alt
+    assert "nemo's map. You: D5." in private and "nemo's mine pinged" not in private
+    big = PICTURES.public(public_of(big_game(10, 80)), avatars={}, **OPTIONS).alt
+    assert len(big) <= MAX_ALT_TEXT
+
+
+def test_a_view_of_the_wrong_kind_is_refused_naming_the_kind_expected() -> None:
+    with pytest.raises(TypeError, match="drawn from a PrivateView, got PublicView"):
+        PICTURES.private(public_of(first_game()), avatars={}, **OPTIONS)
+    with pytest.raises(TypeError, match="drawn from a PublicView, got PrivateView"):
+        PICTURES.public(private_of(first_game(), "p1"), avatars={}, **OPTIONS)
+
+
+def test_the_replay_through_the_protocol_has_a_frame_per_moment() -> None:
+    states = [played({"ahab": "B2", "nemo": "E5"}, FIRST_GAME[:n], first="nemo") for n in range(4)]
+    boards = [(SUGARDOG.reveal(s), PICTURES.frame_label(n, 0)) for n, s in enumerate(states)]
+    assert all(isinstance(board, RevealedView) for board, _ in boards)
+    replay = PICTURES.replay(boards, title="#sugardog game 1", gif=False)
+    assert replay.frame_count == len(boards) + 2 and replay.gif == b""
+    assert replay.mp4[4:8] == b"ftyp"
+
+
+def test_frames_are_labelled_in_sugar_dogs_words() -> None:
+    assert PICTURES.frame_label(0, 0) == "The submarines at the start"
+    assert PICTURES.frame_label(3, 0) == "Turn 3"
+    assert PICTURES.end_label() == "The end"
+
+
+# ------------------------------------------------------------------ nothing hidden
+
+
+QUIET = ["silent up", "mine", "silent", "timeout", "mine", "silent left"]
+
+
+def test_the_public_map_is_the_same_bytes_whatever_the_hidden_facts() -> None:
+    """Two games apart only in starting cells, silent moves and mine cells."""
+    first = played({"ahab": "C3", "nemo": "D4"}, QUIET)
+    second = played(
+        {"ahab": "E2", "nemo": "B5"},
+        [o.replace("up", "down").replace("left", "right") for o in QUIET],
+    )
+    assert SUGARDOG.encode_state(first) != SUGARDOG.encode_state(second)
+    one, two = (PICTURES.public(public_of(s), avatars={}, **OPTIONS) for s in (first, second))
+    assert one == two
+
+
+def test_a_captains_map_is_the_same_bytes_whatever_the_others_hidden_facts() -> None:
+    """nemo plays the same; only ahab's hidden facts differ: nemo's map cannot tell."""
+    first = played({"ahab": "C3", "nemo": "D4"}, QUIET)
+    moved = [o if n % 2 else o.replace("up", "right") for n, o in enumerate(QUIET)]
+    second = played({"ahab": "B5", "nemo": "D4"}, moved)
+    assert first.captain("p1") != second.captain("p1")
+    one, two = (
+        PICTURES.private(private_of(s, "p2"), avatars={}, **OPTIONS) for s in (first, second)
+    )
+    assert one == two
+    ahab = [
+        PICTURES.private(private_of(s, "p1"), avatars={}, **OPTIONS).png for s in (first, second)
+    ]
+    assert ahab[0] != ahab[1]  # (ahab's own map does show his own moves)
+
+
+def test_no_public_alt_text_names_a_hidden_cell() -> None:
+    state = played({"ahab": "C3", "nemo": "D4"}, QUIET)
+    alt = PICTURES.public(public_of(state), avatars={}, **OPTIONS).alt
+    assert not re.search(r"\b[A-F][1-6]\b", alt)
+    assert last_heard(public_of(state)) == ()
