@@ -203,7 +203,10 @@ def _change_and_say(
     result = game.result(resolution.state, names)
     if result:
         lines.append(result)
-    posts.reply(tx, game_row.id, row, " ".join(lines), public=True)
+    elif game_row.turn == ended_turn and game_row.phase == "battle" and not game.simultaneous:
+        # In a game played in turn, say whose move it is now, and until when.
+        lines.append(posts.deadlines_text(game_row))
+    posts.reply(tx, game_row.id, row, " ".join(line for line in lines if line), public=True)
     if replay_turn is not None:
         # The replay ends on the game's final state (stored on the game row).
         posts.post_replay(tx, game, game_row, replay_turn, now)

@@ -83,6 +83,11 @@ def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
         game = tx.peek_game_in(row.platform, row.channel)
         if game is not None or row.kind == "public":
             if game is None and required:
+                ended = tx.latest_game_in(row.platform, row.channel)
+                if ended is not None:
+                    raise Refusal(
+                        f"game {ended.id} is over: a host starts a new one with `new KIND`"
+                    )
                 raise Refusal(
                     "there is no game in this channel: a host starts one with "
                     "`new KIND` (for example `#sonar new`); `help` lists the games"
