@@ -13,7 +13,11 @@ from pathlib import Path
 
 from benchmarks.timing import Figure
 
-NAMES = ("resolve", "render", "replay", "ingest", "storm", "memory", "ack")
+NAMES = (
+    "resolve", "render", "replay", "ingest", "storm", "memory", "ack", "uboat", "sugardog",
+    "silentships", "sonar",
+)  # fmt: skip
+NAMES += ("ack_storm",)  # the acks of `ack` while the deadlines of `storm` resolve
 POSTGRES_ENV = "BST_BENCH_POSTGRES_URL"
 
 

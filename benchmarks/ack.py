@@ -93,72 +93,98 @@ def _setup_game(host: Any, fake: ModuleType, captains: int) -> None:
 
 
 async def _acks(commands: int, folder: Path) -> list[float]:
-    import discord
-
-    from bot.adapters.discord import DiscordAdapter
-
     fake_module = load_fake()
     fake = fake_module.FakeDiscord()
     store = Store(sqlite_url(folder / "ack.db"))
-    # Production settings: no API base override, so discord.py builds the real
-    # https://discord.com/api/v10 URLs; only the session under them is the recorder.
-    adapter = DiscordAdapter(
-        DiscordConfig(enabled=True),
-        token=TOKEN,
-        cursors=DatabaseCursors(store),
-        games=registered_games(),
-    )
+    adapter = production_adapter(store)
     try:
         host = build_host(
             store, RealClock(), {"discord": adapter}, Config(), avatar_fetch=no_network
         )
         _setup_game(host, fake_module, commands)
-        outcomes: list[Outcome] = []
-
-        async def on_inbound(inbound: Inbound) -> Any:
-            effect = await host.on_inbound(inbound)
-            outcomes.append(effect.outcome)
-            return effect
-
-        with fake_module.recording_transport(fake):
-            await adapter.login(on_inbound)
-        cells = [f"{chr(65 + i % 20)}{1 + i % 20}" for i in range(commands)]
-        payloads = [
-            fake_module.interaction_payload(
-                "shoot",
-                [{"name": "cell", "type": 3, "value": cells[i]}],
-                interaction_id=fake.snowflake() + i,
-                user_id=FIRST_USER + i,
-            )
-            for i in range(commands)
-        ]
-        state = adapter.client._connection
-        before = len(fake.requests)
-        dispatched: dict[str, float] = {}
-        tasks = []
-        for payload in payloads:
-            # The gateway's INTERACTION_CREATE: discord.py builds the Interaction
-            # (member, permissions, channel) and the tree schedules its call.
-            dispatched[payload["id"]] = time.perf_counter()
-            interaction: discord.Interaction[Any] = discord.Interaction(data=payload, state=state)
-            tasks.append(asyncio.create_task(adapter.tree._call(interaction)))
-        await asyncio.gather(*tasks)
-        if len(outcomes) != commands:
-            raise RuntimeError(f"the host took {len(outcomes)} of {commands} commands")
-        acked: dict[str, float] = {}
-        for recorded in fake.requests[before:]:
-            parts = recorded.path.split("/")
-            if recorded.method == "POST" and len(parts) == 5 and parts[1] == "interactions":
-                if recorded.json.get("type") != DEFERRED:
-                    raise RuntimeError(f"interaction {parts[2]} answered with {recorded.json}")
-                acked.setdefault(parts[2], recorded.at)
-        missing = set(dispatched) - set(acked)
-        if missing:
-            raise RuntimeError(f"{len(missing)} interactions were never acknowledged")
-        return [(acked[key] - dispatched[key]) * 1000 for key in dispatched]
+        return await measure_acks(host, adapter, fake_module, fake, commands)
     finally:
         await adapter.stop()
         store.dispose()
+
+
+def production_adapter(store: Store) -> Any:
+    """The Discord adapter with production settings: no API base override, so discord.py
+    builds the real https://discord.com/api/v10 URLs; only the session under them is
+    the recorder."""
+    from bot.adapters.discord import DiscordAdapter
+
+    return DiscordAdapter(
+        DiscordConfig(enabled=True),
+        token=TOKEN,
+        cursors=DatabaseCursors(store),
+        games=registered_games(),
+    )
+
+
+async def measure_acks(
+    host: Any,
+    adapter: Any,
+    fake_module: ModuleType,
+    fake: Any,
+    commands: int,
+    *,
+    arrive_at: float | None = None,
+) -> list[float]:
+    """Log in through the recorder, dispatch ``commands`` slash commands at once (one
+    per captain of the battle in the fake's channel) and return each one's
+    acknowledgement latency in milliseconds.
+
+    ``arrive_at`` (``time.perf_counter()`` seconds): when the commands reach the bot's
+    socket, to time from; the dispatch waits for it. A loop that is busy then dispatches
+    them late, and that lateness is part of their latency, as it is live."""
+    import discord
+
+    outcomes: list[Outcome] = []
+
+    async def on_inbound(inbound: Inbound) -> Any:
+        effect = await host.on_inbound(inbound)
+        outcomes.append(effect.outcome)
+        return effect
+
+    with fake_module.recording_transport(fake):
+        await adapter.login(on_inbound)
+    cells = [f"{chr(65 + i % 20)}{1 + i % 20}" for i in range(commands)]
+    payloads = [
+        fake_module.interaction_payload(
+            "shoot",
+            [{"name": "cell", "type": 3, "value": cells[i]}],
+            interaction_id=fake.snowflake() + i,
+            user_id=FIRST_USER + i,
+        )
+        for i in range(commands)
+    ]
+    state = adapter.client._connection
+    before = len(fake.requests)
+    dispatched: dict[str, float] = {}
+    tasks = []
+    if arrive_at is not None:
+        await asyncio.sleep(max(0.0, arrive_at - time.perf_counter()))
+    for payload in payloads:
+        # The gateway's INTERACTION_CREATE: discord.py builds the Interaction
+        # (member, permissions, channel) and the tree schedules its call.
+        dispatched[payload["id"]] = time.perf_counter() if arrive_at is None else arrive_at
+        interaction: discord.Interaction[Any] = discord.Interaction(data=payload, state=state)
+        tasks.append(asyncio.create_task(adapter.tree._call(interaction)))
+    await asyncio.gather(*tasks)
+    if len(outcomes) != commands:
+        raise RuntimeError(f"the host took {len(outcomes)} of {commands} commands")
+    acked: dict[str, float] = {}
+    for recorded in fake.requests[before:]:
+        parts = recorded.path.split("/")
+        if recorded.method == "POST" and len(parts) == 5 and parts[1] == "interactions":
+            if recorded.json.get("type") != DEFERRED:
+                raise RuntimeError(f"interaction {parts[2]} answered with {recorded.json}")
+            acked.setdefault(parts[2], recorded.at)
+    missing = set(dispatched) - set(acked)
+    if missing:
+        raise RuntimeError(f"{len(missing)} interactions were never acknowledged")
+    return [(acked[key] - dispatched[key]) * 1000 for key in dispatched]
 
 
 def ack_latencies_ms(commands: int = 200) -> list[float]:

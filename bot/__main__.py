@@ -42,7 +42,44 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     platforms = ", ".join(config.enabled_platforms) or "none (the console runs)"
     database = redacted_url(config.database_url())
     print(f"{args.file}: OK. Database {database}; platforms enabled: {platforms}.")
+    if args.online:
+        return _check_online(config)
     return 0
+
+
+def _check_online(config: Config) -> int:
+    """Ask each enabled platform whether it will take the bot: the token and keys, the
+    intents, the permissions, the reads. 0 when all is well, 2 when something must be
+    fixed first (each line says what)."""
+    from bot.config import secret
+
+    fine: list[str] = []
+    wrong: list[str] = []
+
+    async def ask() -> None:
+        if config.discord.enabled:
+            from bot.adapters.discord.check import check_discord
+
+            found = await check_discord(config.discord, secret(config.discord.token_env))
+            fine.extend(found[0])
+            wrong.extend(found[1])
+        if config.twitter.enabled:
+            from bot.adapters.twitter import TwitterCredentials
+            from bot.adapters.twitter.check import check_x
+
+            credentials = TwitterCredentials.from_environment(config.twitter)
+            found = await check_x(config.twitter, credentials)
+            fine.extend(found[0])
+            wrong.extend(found[1])
+
+    asyncio.run(ask())
+    for line in fine:
+        print(f"  ok: {line}")
+    for line in wrong:
+        print(f"bst: {line}", file=sys.stderr)
+    if not config.enabled_platforms:
+        print("  (no platform is enabled: nothing to ask online)")
+    return 2 if wrong else 0
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
@@ -220,6 +257,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = _command(sub, "check-config", "check a config file")
     check.add_argument("file", help="the config file, e.g. config.toml")
+    check.add_argument(
+        "--online",
+        action="store_true",
+        help="also ask each enabled platform: token and keys, intents, permissions, reads",
+    )
     check.set_defaults(func=cmd_check_config)
 
     migrate = _command(sub, "migrate", "create or upgrade the database schema")

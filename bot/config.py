@@ -62,6 +62,10 @@ class DiscordConfig:
     shard_count: int = 0  # 0 = let Discord decide (one process)
     shard_ids: tuple[int, ...] = ()
     reminders: bool = True
+    # The REST base with its version (a shared rate-limit proxy, a local fake), e.g.
+    # "http://127.0.0.1:8080/api/v10"; the gateway is then GET {api_base}/gateway/bot.
+    # "" = Discord's own.
+    api_base: str = ""
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,23 @@ class TwitterConfig:
     mentions_poll: str = "1m"
     dm_poll: str = "1m"
     search_hashtag: bool = False  # also poll recent search for #bst (costs reads)
+    # The API origin without /2 (a recording proxy, a local fake), e.g.
+    # "http://127.0.0.1:8081"; requests go to {api_base}/2/… signed over that URL.
+    # "" = X's own (https://api.x.com).
+    api_base: str = ""
     reminders: bool = False  # DMs cost money on X: off by default
+    # The first start (no cursor yet) answers only what is sent after it; true reads
+    # back one page of mentions and DMs (up to 100 each, 30 days) and acts on them.
+    backfill: bool = False
+
+
+@dataclass(frozen=True)
+class HealthConfig:
+    # Serve GET /health on this local port while `bst run` runs (0 = no health signal):
+    # 200 while connected and sending, 503 when a platform is disconnected for over a
+    # minute or the relay is stuck.
+    port: int = 0
+    address: str = "127.0.0.1"
 
 
 @dataclass(frozen=True)
@@ -93,6 +113,7 @@ class Config:
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     twitter: TwitterConfig = field(default_factory=TwitterConfig)
     console: ConsoleConfig = field(default_factory=ConsoleConfig)
+    health: HealthConfig = field(default_factory=HealthConfig)
     source: str = "(defaults)"
 
     @property
@@ -127,6 +148,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "discord": DiscordConfig,
     "twitter": TwitterConfig,
     "console": ConsoleConfig,
+    "health": HealthConfig,
 }
 
 _DURATION_KEYS = {
@@ -252,7 +274,59 @@ def parse_config(data: Mapping[str, Any], source: str) -> Config:
     config = Config(**sections, source=source)
     _check_urls(config)
     _check_shards(config)
+    _check_api_bases(config)
     return config
+
+
+_LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "[::1]")
+
+
+def _is_local(host: str) -> bool:
+    """A host whose plain-HTTP traffic stays on this machine or its private network:
+    loopback, a private address, or a one-word name (a service beside the bot)."""
+    import ipaddress
+
+    if host in _LOCAL_HOSTS or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return "." not in host
+    return address.is_loopback or address.is_private
+
+
+def _check_api_bases(config: Config) -> None:
+    """``api_base`` of each platform: empty (the platform's own), an https URL, or a
+    local http URL (a proxy or a fake beside the bot: the token would travel in clear)."""
+    from urllib.parse import urlsplit
+
+    examples = {
+        "discord": "http://127.0.0.1:8080/api/v10",
+        "twitter": "http://127.0.0.1:8081",
+    }
+    for name, example in examples.items():
+        value = getattr(config, name).api_base
+        if not value:
+            continue
+        where = f"{config.source}: [{name}] api_base"
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigError(f'{where}: expected a URL such as "{example}", got {value!r}')
+        if parts.scheme == "http" and not _is_local(parts.hostname):
+            raise ConfigError(
+                f"{where}: plain http:// only to this machine or a private network (the "
+                f'token travels in clear); use https://, or a local URL such as "{example}"'
+            )
+        path = parts.path.rstrip("/")
+        if name == "discord" and not re.search(r"/api/v\d+$", path):
+            raise ConfigError(
+                f"{where}: expected the REST base with its version, ending in /api/v10 "
+                f'(e.g. "{example}"), got {value!r}'
+            )
+        if name == "twitter" and (path.endswith("/2") or parts.query):
+            raise ConfigError(
+                f'{where}: expected the origin without /2 (e.g. "{example}"), got {value!r}'
+            )
 
 
 def _check_shards(config: Config) -> None:

@@ -62,6 +62,8 @@ def build_host(
             name for name in ("discord", "twitter") if getattr(config, name).reminders
         )
         | {"console"},
+        health_port=config.health.port or None,
+        health_address=config.health.address,
     )
 
 

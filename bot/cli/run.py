@@ -13,15 +13,17 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from bot.config import REQUIRED_SECRETS, Config, ConfigError, secret
 from bot.host.clock import RealClock
-from bot.host.messages import ChatAdapter, DeliveryError
+from bot.host.messages import ChatAdapter, DeliveryError, PlatformRefused
+from bot.host.service import Host, HostCursors
 from bot.logs import configure_logging
-from bot.store import DatabaseCursors, Store
+from bot.store import Store
 from bot.wiring import build_host, registered_games
 
 HOW_TO_ENABLE = """No platform is enabled in the config, so the console runs on the real clock.
@@ -51,7 +53,7 @@ def _secret_values(config: Config) -> list[str]:
 
 def build_adapters(config: Config, store: Store) -> dict[str, ChatAdapter]:
     adapters: dict[str, ChatAdapter] = {}
-    cursors = DatabaseCursors(store)
+    cursors = HostCursors(store)
     if config.discord.enabled:
         from bot.adapters.discord import DiscordAdapter
 
@@ -85,9 +87,37 @@ def run_hosted(config: Config, args: argparse.Namespace) -> int:
     if not adapters:
         return _run_console(config, store)
     host = build_host(store, RealClock(), adapters, config)
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(host.run())
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_serve(host))
+    except PlatformRefused as refusal:
+        # A platform turned the bot away for good: say what to fix, and stop (a process
+        # that stayed up would look alive and do nothing).
+        print(f"bst: {refusal}", file=sys.stderr)
+        return refusal.exit_code
     return 0
+
+
+async def _serve(host: Host) -> None:
+    """Run the host until it stops, Ctrl-C, or SIGTERM (a process manager's stop),
+    which ends it cleanly: the adapters disconnect, the relay's sends are settled."""
+    loop = asyncio.get_running_loop()
+    runner = asyncio.current_task()
+    assert runner is not None
+    stopping = False
+
+    def stop() -> None:
+        nonlocal stopping
+        stopping = True
+        runner.cancel()
+
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+        loop.add_signal_handler(signal.SIGTERM, stop)
+    try:
+        await host.run()
+    except asyncio.CancelledError:
+        if not stopping:
+            raise
 
 
 def _run_console(config: Config, store: Store) -> int:
@@ -125,7 +155,15 @@ def sync_discord(config: Config, guild: int | None) -> int:
         print(f"bst: {error}", file=sys.stderr)
         return 2
     try:
-        names = asyncio.run(sync_commands(token, application_id, guild, games=registered_games()))
+        names = asyncio.run(
+            sync_commands(
+                token,
+                application_id,
+                guild,
+                games=registered_games(),
+                http=config.discord.api_base or None,
+            )
+        )
     except DeliveryError as error:
         print(f"bst: could not register the slash commands: {error}", file=sys.stderr)
         return 1

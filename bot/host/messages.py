@@ -10,6 +10,7 @@ adapter.
 from __future__ import annotations
 
 import enum
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -101,17 +102,80 @@ class Outbound:
 class DeliveryError(Exception):
     """A send failed. ``retry_after`` (seconds) when the platform said when to
     try again; ``permanent`` when retrying cannot help (DMs closed, account
-    gone), so the outbox marks the message undeliverable."""
+    gone), so the outbox marks the message undeliverable. ``dms_closed`` when the
+    recipient does not accept the bot's DMs (their own setting: Discord's 50007),
+    the one failure the host asks the player in public to fix; a refusal that is
+    the bot's own (a missing permission, an app not allowed DMs) is not."""
 
     def __init__(
-        self, message: str, *, retry_after: float | None = None, permanent: bool = False
+        self,
+        message: str,
+        *,
+        retry_after: float | None = None,
+        permanent: bool = False,
+        dms_closed: bool = False,
     ) -> None:
         super().__init__(message)
         self.retry_after = retry_after
-        self.permanent = permanent
+        self.permanent = permanent or dms_closed
+        self.dms_closed = dms_closed
 
 
 InboundHandler = Callable[[Inbound], Awaitable[object]]
+
+
+class PlatformRefused(Exception):
+    """A platform turned the bot away for good: a wrong token, an intent the application
+    has not switched on. Retrying cannot help, and a process that stays up would do
+    nothing while looking alive, so ``bst run`` stops with this message, which says what
+    to fix, and ``exit_code`` (2: the configuration; 1: anything else)."""
+
+    def __init__(self, message: str, *, exit_code: int = 2) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class PlatformLink:
+    """An adapter's connection to its platform, as the host watches it.
+
+    The adapter says when it is up (a gateway ready, a poll answered) and down (a
+    disconnection, a failed poll), or that the platform refused it for good; the host
+    reads it for its health signal and stops the process on a refusal.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self.connected = False
+        self.changed_at = clock()
+        self.refusal: PlatformRefused | None = None
+        self._listeners: list[Callable[[PlatformRefused], None]] = []
+
+    def up(self) -> None:
+        if not self.connected:
+            self.connected = True
+            self.changed_at = self._clock()
+
+    def down(self) -> None:
+        if self.connected:
+            self.connected = False
+            self.changed_at = self._clock()
+
+    def down_for(self) -> float:
+        """Seconds since the link went down (or since it was made, never up yet); 0 if up."""
+        return 0.0 if self.connected else self._clock() - self.changed_at
+
+    def refuse(self, refusal: PlatformRefused) -> None:
+        """The platform refused the bot for good: tell whoever waits for it (the host)."""
+        self.down()
+        if self.refusal is None:
+            self.refusal = refusal
+            for listener in self._listeners:
+                listener(refusal)
+
+    def on_refusal(self, listener: Callable[[PlatformRefused], None]) -> None:
+        self._listeners.append(listener)
+        if self.refusal is not None:
+            listener(self.refusal)
 
 
 class CursorStore(Protocol):
@@ -123,6 +187,59 @@ class CursorStore(Protocol):
 
     async def all(self, platform: str) -> dict[str, str]:
         """Every cursor of a platform (an adapter keeps one per channel it watches)."""
+        ...
+
+
+class ForgettingCursors(Protocol):
+    """A cursor store that can drop a cursor (the host's does; optional elsewhere)."""
+
+    async def forget(self, platform: str, key: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class LiveScope:
+    """What a catch-up is for: the public channels of a platform's live games (setup or
+    battle) and the user ids of their players. A channel or DM outside it has no order
+    that could still count, so it is neither read nor kept."""
+
+    channels: frozenset[str] = frozenset()
+    users: frozenset[str] = frozenset()
+
+
+class CatchUpIncomplete(Exception):
+    """Some channels or DMs could not be read (a 5xx, a timeout), the others were.
+
+    ``handled``: how many messages were handed over all the same; ``channels`` and
+    ``users``: what could not be read, so only the games there wait for it (see
+    ``TurnClock.resolve_due``) instead of every game of the platform."""
+
+    def __init__(
+        self,
+        handled: int,
+        *,
+        channels: frozenset[str] = frozenset(),
+        users: frozenset[str] = frozenset(),
+    ) -> None:
+        parts = [
+            *(f"channel {c}" for c in sorted(channels)),
+            *(f"DMs of {u}" for u in sorted(users)),
+        ]
+        super().__init__("could not read " + ", ".join(parts))
+        self.handled = handled
+        self.channels = channels
+        self.users = users
+
+
+class ScopedCatchUp(Protocol):
+    """An adapter that catches up only what live games need (optional: the host asks
+    ``getattr(adapter, "fetch_live", None)``, else calls ``fetch_since``)."""
+
+    async def fetch_live(
+        self, cursors: CursorStore, on_inbound: InboundHandler, live: LiveScope
+    ) -> int:
+        """As :meth:`ChatAdapter.fetch_since`, for the channels and DMs in ``live`` only;
+        cursors outside it are forgotten (where ``cursors`` can forget). Raises
+        :class:`CatchUpIncomplete` when some could not be read."""
         ...
 
 
@@ -148,6 +265,28 @@ class ChatAdapter(Protocol):
         ...
 
     async def stop(self) -> None: ...
+
+
+class LaneAdapter(Protocol):
+    """A platform that says which relay lane a message travels in (optional: the relay
+    asks ``getattr(adapter, "lane", None)``; without it a platform is one lane).
+
+    Lanes send side by side, each in order (see :mod:`bot.host.outbox`)."""
+
+    def lane(self, address: Address) -> str | None:
+        """The lane's name, or None when another process is to send it (it holds the
+        interaction the message answers)."""
+        ...
+
+
+class MentioningAdapter(Protocol):
+    """A platform whose mention of a person is its own markup (Discord's ``<@id>``, X's
+    ``@handle``). Optional (the relay asks ``getattr(adapter, "mention", None)``):
+    without it the host writes ``@name``, which pings nobody on Discord."""
+
+    def mention(self, address: Address) -> str:
+        """How to name ``address``'s user in a public message so they are notified."""
+        ...
 
 
 class WithdrawingAdapter(Protocol):

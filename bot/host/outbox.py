@@ -13,13 +13,26 @@ platform without one it is marked skipped. Each send carries the row's stable
 key, from which adapters derive their idempotency nonce, so a send retried after
 a crash is not doubled; a claimed row's lease is renewed while its send runs, and
 passing failures are retried for GIVE_UP_SECONDS.
+
+Lanes: rows go out in id order within a *lane*, and the lanes go side by side, so a
+reply to a Discord command never waits behind an X video being processed (a minute
+of status polls) or behind another platform's rate-limit pause. A lane is a
+platform unless its adapter says otherwise (``lane(address)``: Discord gives the
+interaction follow-ups their own, since each must come within the interaction's 15
+minutes); an adapter's lane of ``None`` means "not this process's" (another shard
+holds the interaction, or owns the channel), and the row is left for that process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 from bot.host import posts
 from bot.host.clock import Clock
@@ -35,8 +48,12 @@ delays the backlog but loses none of it."""
 MAX_BACKOFF = 900.0
 CLAIM_SECONDS = 60.0  # a row being sent is leased this long to the relay sending it
 RENEW_SECONDS = 20.0  # while a send lasts (a video upload), its lease is renewed this often
+READ_LIMIT = 1000  # due rows read per pass, every lane's together
+IDLE_SECONDS = 60.0  # the reader looks again at least this often
+FOREIGN_WAIT = 5.0  # rows left for another process are looked at again this often
 
 AttachmentSource = Callable[[OutboxRow], Awaitable[Sequence[Attachment]]]
+T = TypeVar("T")
 
 
 def backoff(attempts: int) -> float:
@@ -62,41 +79,167 @@ class Relay:
         clock: Clock,
         adapters: Mapping[str, ChatAdapter],
         attachments: AttachmentSource,
+        *,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.clock = clock
         self.adapters = adapters
         self.attachments = attachments
+        self._monotonic = monotonic
         self._lock = asyncio.Lock()
+        # The relay's reads and writes run on their own thread: on SQLite every
+        # transaction takes the write lock first, and on the event loop waiting for it
+        # (while a storm of resolutions holds it) would hold up every acknowledgement.
+        self._database = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bst-relay")
+        # For the health signal: when each lane's current send began, and when the
+        # reader last looked at the outbox (monotonic seconds).
+        self.sending_since: dict[str, float] = {}
+        self.last_read = monotonic()
+        self.running = False
+
+    def lane_of(self, address: Address) -> str | None:
+        """The lane a row travels in, or None when it is not this process's to send."""
+        adapter = self.adapters.get(address.platform)
+        if adapter is None:
+            return None
+        lane = getattr(adapter, "lane", None)
+        return address.platform if lane is None else lane(address)
+
+    async def _db(self, work: Callable[[], T]) -> T:
+        """Run ``work`` (a transaction) on the relay's database thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._database, work)
+
+    def _pending(self) -> list[OutboxRow]:
+        with self.store.transaction() as tx:
+            return tx.pending_outbox(self.clock.now(), limit=READ_LIMIT)
+
+    async def _due_by_lane(self, skip: Callable[[str], bool]) -> dict[str, list[OutboxRow]]:
+        """Due rows grouped by lane (id order kept), leaving out the lanes ``skip`` names."""
+        rows = await self._db(self._pending)
+        self.last_read = self._monotonic()
+        lanes: dict[str, list[OutboxRow]] = {}
+        for row in rows:
+            lane = self.lane_of(address_of(row))
+            if lane is not None and not skip(lane):
+                lanes.setdefault(lane, []).append(row)
+        return lanes
 
     async def flush(self, limit: int = 10_000) -> int:
-        """Send every row that is due; returns how many were delivered."""
+        """Send every row that is due, the lanes side by side; returns how many were
+        delivered. A lane told to wait (a rate limit) stops for the rest of the call."""
         async with self._lock:
             delivered = 0
-            blocked: set[str] = set()  # platforms that asked us to wait, this pass
+            blocked: set[str] = set()  # lanes that asked us to wait, this call
             while delivered < limit:
-                with self.store.transaction() as tx:
-                    rows = tx.pending_outbox(self.clock.now(), limit=200)
-                rows = [r for r in rows if address_of(r).platform not in blocked]
-                rows = [r for r in rows if address_of(r).platform in self.adapters]
-                if not rows:
+                lanes = await self._due_by_lane(blocked.__contains__)
+                if not lanes:
                     break
+                results = await asyncio.gather(
+                    *(self._send_lane(lane, rows) for lane, rows in lanes.items())
+                )
                 progressed = False
-                for row in rows:
-                    platform = address_of(row).platform
-                    if platform in blocked:
-                        continue
-                    outcome = await self._send(row)
-                    if outcome == "sent":
-                        delivered += 1
-                        progressed = True
-                    elif outcome in ("undeliverable", "skipped"):
-                        progressed = True
-                    elif outcome == "wait":
-                        blocked.add(platform)
+                for lane, (sent, moved, wait) in zip(lanes, results, strict=True):
+                    delivered += sent
+                    progressed = progressed or moved
+                    if wait is not None:
+                        blocked.add(lane)
                 if not progressed:
                     break
             return delivered
+
+    async def _send_lane(
+        self, lane: str, rows: Sequence[OutboxRow]
+    ) -> tuple[int, bool, float | None]:
+        """Send a lane's rows in order: (delivered, any progress, and when the platform
+        said to wait, how many seconds)."""
+        delivered, progressed = 0, False
+        try:
+            for row in rows:
+                self.sending_since[lane] = self._monotonic()
+                outcome = await self._send(row)
+                if outcome == "sent":
+                    delivered += 1
+                    progressed = True
+                elif outcome in ("undeliverable", "skipped"):
+                    progressed = True
+                elif outcome == "wait":
+                    rest = await self._db(functools.partial(self._rest_after, row))
+                    return delivered, progressed, rest
+        finally:
+            self.sending_since.pop(lane, None)
+        return delivered, progressed, None
+
+    def _rest_after(self, row: OutboxRow) -> float:
+        """Seconds until a row the platform told us to hold may go again."""
+        assert row.id is not None
+        with self.store.transaction() as tx:
+            fresh = tx.outbox_row(row.id)
+        at = fresh.next_attempt_at if fresh is not None else self.clock.now()
+        return max(0.0, at - self.clock.now())
+
+    async def run(self, wake: asyncio.Event) -> None:
+        """The production relay: one reader hands each lane its due rows, and each lane
+        sends on its own task, so no lane waits for another. Runs until cancelled; set
+        ``wake`` when rows were written."""
+        busy: dict[str, asyncio.Task[tuple[int, bool, float | None]]] = {}
+        resting: dict[str, float] = {}  # lane → monotonic time it may send again
+        self.running = True
+
+        def lane_done(lane: str, task: asyncio.Task[tuple[int, bool, float | None]]) -> None:
+            busy.pop(lane, None)
+            if not task.cancelled() and task.exception() is not None:
+                log.error("relay lane %s failed", lane, exc_info=task.exception())
+            elif not task.cancelled():
+                wait = task.result()[2]
+                if wait is not None:  # told to wait: the lane rests, the others go on
+                    resting[lane] = self._monotonic() + wait
+            wake.set()  # its next rows may be due already
+
+        try:
+            while True:
+                now = self._monotonic()
+
+                def unready(lane: str, now: float = now) -> bool:
+                    return lane in busy or resting.get(lane, 0.0) > now
+
+                try:
+                    lanes = await self._due_by_lane(unready)
+                except Exception:
+                    log.exception("relay: reading the outbox failed")
+                    lanes = {}
+                for lane, rows in lanes.items():
+                    resting.pop(lane, None)
+                    task = asyncio.create_task(self._send_lane(lane, rows), name=f"relay-{lane}")
+                    busy[lane] = task
+                    task.add_done_callback(functools.partial(lane_done, lane))
+                wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    timeout = await self._idle_timeout(resting)
+                    await asyncio.wait_for(wake.wait(), timeout=timeout)
+        finally:
+            self.running = False
+            for task in busy.values():
+                task.cancel()
+
+    async def _idle_timeout(self, resting: Mapping[str, float]) -> float:
+        """How long the reader sleeps unless woken (new rows, a lane finishing)."""
+        next_at = await self._db(self.next_attempt)
+        if next_at is None:
+            return IDLE_SECONDS
+        wait = next_at - self.clock.now()
+        if wait > 0.5:
+            return min(IDLE_SECONDS, wait)
+        # Rows are due that no lane could take now: their lane is busy (it wakes the
+        # reader when done) or resting, or they are another process's.
+        now = self._monotonic()
+        return max(0.5, min([FOREIGN_WAIT, *(until - now for until in resting.values())]))
+
+    def stuck_for(self) -> float:
+        """Seconds the longest send now running has run (0 when none runs)."""
+        if not self.sending_since:
+            return 0.0
+        return self._monotonic() - min(self.sending_since.values())
 
     async def _send(self, row: OutboxRow) -> str:
         assert row.id is not None
@@ -104,10 +247,8 @@ class Relay:
         adapter = self.adapters[address.platform]
         # Claim the row first, so a second relay (another process on the same
         # database) does not send it too; a crash mid-send frees it after the lease.
-        now = self.clock.now()
-        with self.store.transaction() as tx:
-            if not tx.claim_outbox(row.id, now, now + CLAIM_SECONDS):
-                return "claimed"
+        if not await self._db(lambda: self._claim(row)):
+            return "claimed"
         # A send may outlast the lease (a replay drawn, then uploaded and processed by X):
         # renew it while the send runs, so no other relay takes the row meanwhile.
         delivery = asyncio.ensure_future(self._deliver(row, address, adapter))
@@ -116,9 +257,7 @@ class Relay:
                 done, _ = await asyncio.wait({delivery}, timeout=RENEW_SECONDS)
                 if done:
                     return delivery.result()
-                renewed_until = self.clock.now() + CLAIM_SECONDS
-                with self.store.transaction() as tx:
-                    tx.extend_claim(row.id, renewed_until)
+                await self._db(lambda: self._renew(row))
         except asyncio.CancelledError:
             delivery.cancel()
             raise
@@ -148,28 +287,43 @@ class Relay:
         try:
             message_id = await adapter.send(address, outbound)
         except DeliveryError as error:
-            return self._failed(row, address, error)
+            refused = error
+            return await self._db(lambda: self._failed(row, address, refused))
         except Exception as error:  # an adapter bug or a network fault: retry later
             log.exception("outbox %s: send failed", row.id)
-            return self._failed(row, address, DeliveryError(type(error).__name__))
-        self._done(row, "sent", message_id)
+            failure = DeliveryError(type(error).__name__)
+            return await self._db(lambda: self._failed(row, address, failure))
+        await self._db(lambda: self._done(row, "sent", message_id))
         return "sent"
 
     async def _withdraw(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
         """Remove the public message the row names, where the platform can."""
         withdraw = getattr(adapter, "withdraw", None)
         if withdraw is None:
-            self._done(row, "skipped", None)
+            await self._db(lambda: self._done(row, "skipped", None))
             return "skipped"
         try:
             await withdraw(address)
         except DeliveryError as error:
-            return self._failed(row, address, error)
+            refused = error
+            return await self._db(lambda: self._failed(row, address, refused))
         except Exception as error:  # an adapter bug or a network fault: retry later
             log.exception("outbox %s: withdrawal failed", row.id)
-            return self._failed(row, address, DeliveryError(type(error).__name__))
-        self._done(row, "sent", address.reply_to)
+            failure = DeliveryError(type(error).__name__)
+            return await self._db(lambda: self._failed(row, address, failure))
+        await self._db(lambda: self._done(row, "sent", address.reply_to))
         return "sent"
+
+    def _claim(self, row: OutboxRow) -> bool:
+        assert row.id is not None
+        now = self.clock.now()
+        with self.store.transaction() as tx:
+            return tx.claim_outbox(row.id, now, now + CLAIM_SECONDS)
+
+    def _renew(self, row: OutboxRow) -> None:
+        assert row.id is not None
+        with self.store.transaction() as tx:
+            tx.extend_claim(row.id, self.clock.now() + CLAIM_SECONDS)
 
     def _done(self, row: OutboxRow, status: str, message_id: str | None) -> None:
         assert row.id is not None
@@ -193,7 +347,9 @@ class Relay:
             if error.permanent or now - fresh.created_at >= GIVE_UP_SECONDS:
                 fresh.status = "undeliverable"
                 tx.save(fresh)
-                if address.is_dm and address.channel and error.permanent:
+                # Only the player can fix closed DMs; the bot's own missing permission
+                # is the operator's to fix, and a public nudge would only puzzle them.
+                if address.is_dm and address.channel and error.dms_closed:
                     self._nudge(tx, fresh, address, now)
                 log.warning("outbox %s undeliverable: %s", row.id, fresh.error)
                 return "undeliverable"
@@ -206,13 +362,14 @@ class Relay:
         game = tx.game(row.game_id) if row.game_id else None
         if game is None:
             return
-        name = address.user_name or "player"
+        mention = getattr(self.adapters.get(address.platform), "mention", None)
+        who = mention(address) if mention is not None else f"@{address.user_name or 'player'}"
         posts.announce(
             tx,
             game,
             kind=f"nudge:{address.user_id}",
             text=(
-                f"@{name}, I can't send you direct messages. Open your DMs to me, "
+                f"{who}, I can't send you direct messages. Open your DMs to me, "
                 "or ask for your board with `board` (on Discord: /bst board)."
             ),
             now=now,

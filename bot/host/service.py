@@ -7,6 +7,14 @@ scripts. In production an APScheduler ``AsyncIOScheduler`` is the alarm clock:
 a ``date`` job armed at the earliest deadline in the database plus a sweeper
 every 30 s, both calling :meth:`Host.tick`, which is idempotent.
 
+Nothing slow runs on the event loop, which must stay free to acknowledge platform
+events (Discord's 3-second deferral): commands run on the command worker thread,
+and the turn clock (reminders, finding what is due, resolving it) on its own clock
+thread, so a storm of 1,000 deadlines resolving never delays an acknowledgement.
+The relay sends in lanes (see :mod:`bot.host.outbox`). A platform that refuses the
+bot for good (:class:`~bot.host.messages.PlatformRefused`, through its adapter's
+``link``) stops :meth:`Host.run` with the reason.
+
 Group commit: :meth:`Host.on_inbound` queues the message; the single command
 worker thread takes whatever has queued up while its previous batch committed
 (at most :data:`BATCH_LIMIT`), in arrival order, and handles it with
@@ -18,23 +26,78 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
+import sys
 import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from bot.host.clock import Clock
+from bot.host.health import DISCONNECTED_AFTER, STUCK_AFTER, Health, HealthServer, assess
 from bot.host.inbox import Commands, Effect, Outcome
-from bot.host.messages import ChatAdapter, Inbound
+from bot.host.messages import (
+    CatchUpIncomplete,
+    ChatAdapter,
+    Inbound,
+    LiveScope,
+    PlatformLink,
+    PlatformRefused,
+)
 from bot.host.outbox import AttachmentSource, Relay
 from bot.host.turns import TurnClock
-from bot.store import DatabaseCursors, Store
+from bot.store import CursorRow, DatabaseCursors, Store
 
 log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 30.0
 BATCH_LIMIT = 200  # messages per transaction at most
+
+T = TypeVar("T")
+
+
+class HostCursors(DatabaseCursors):
+    """The adapters' cursors in the database, and the forgetting of those no live game
+    needs any more (a finished game's channel, a DM with someone who plays no more)."""
+
+    async def forget(self, platform: str, key: str) -> None:
+        with self.store.transaction() as tx:
+            row = tx.session.get(CursorRow, (platform, key))
+            if row is not None:
+                tx.session.delete(row)
+
+
+HEARTBEAT_SECONDS = 0.005  # while the clock works, the loop notes it is free this often
+LOOP_LAG_SECONDS = 0.015  # a beat this late: the loop is busy, the clock makes way
+MAKE_WAY_SECONDS = 0.05  # at most this long between two resolutions
+CLOCK_SWITCH_INTERVAL = 0.0005
+"""While the clock thread resolves (pure Python, holding the interpreter lock), the
+interpreter hands the lock to a waiting thread this often (the default is 5 ms): the
+event loop, which waits for the lock at every turn of the loop, gets it back within
+half a millisecond, so acknowledgements keep their pace during a storm."""
+
+_switch_lock = threading.Lock()
+_busy_clock_threads = 0
+
+
+def _yielding(work: Callable[[], T]) -> T:
+    """Run ``work`` with the short switch interval, restored when the last such work ends."""
+    global _busy_clock_threads
+    with _switch_lock:
+        if _busy_clock_threads == 0:
+            _yielding.saved = sys.getswitchinterval()  # type: ignore[attr-defined]
+            sys.setswitchinterval(min(CLOCK_SWITCH_INTERVAL, sys.getswitchinterval()))
+        _busy_clock_threads += 1
+    try:
+        return work()
+    finally:
+        with _switch_lock:
+            _busy_clock_threads -= 1
+            if _busy_clock_threads == 0:
+                sys.setswitchinterval(_yielding.saved)  # type: ignore[attr-defined]
 
 
 def _settle(settled: list[tuple[asyncio.Future[Effect], Effect | BaseException]]) -> None:
@@ -61,7 +124,11 @@ class Host:
         default_game: str = "",
         reminder_seconds: float = 0.0,
         reminder_platforms: frozenset[str] = frozenset(),
+        health_port: int | None = None,
+        health_address: str = "127.0.0.1",
     ) -> None:
+        """``health_port``: serve the health signal (:mod:`bot.host.health`) while
+        :meth:`run` runs, on ``health_address`` (0: any free port; None: none)."""
         self.store = store
         self.clock = clock
         self.reminder_seconds = reminder_seconds
@@ -72,12 +139,22 @@ class Host:
         )
         self.turns = TurnClock(store, clock, self.commands)
         self.relay = Relay(store, clock, self.adapters, attachments)
-        self.cursors = DatabaseCursors(store)
+        self.cursors = HostCursors(store)
         self._wake_relay = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._scheduler: object | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop the scheduler runs on
         self._catching_up = False
         self.unfetched: set[str] = set()  # platforms whose last catch-up failed
+        self.waiting: set[int] = set()  # games whose own channel or DMs could not be read
+        # The turn clock's work (a storm of resolutions) runs here, off the event loop.
+        self._clock_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bst-clock")
+        self._beat = time.monotonic()  # when the event loop last ran its heartbeat
+        self.health_server = (
+            None if health_port is None else HealthServer(self.health, health_address, health_port)
+        )
+        self.disconnected_after = DISCONNECTED_AFTER
+        self.stuck_after = STUCK_AFTER
         # Commands run on one worker thread, in arrival order: the event loop stays free to
         # acknowledge platform events (Discord's 3-second defer) while a transaction runs.
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bst-commands")
@@ -105,7 +182,6 @@ class Host:
         if effect.outcome is Outcome.HELD and not self._catching_up:
             await self.tick(send=False)
         self._wake_relay.set()
-        self._arm_deadline()
         return effect
 
     def _drain(self) -> None:
@@ -118,6 +194,7 @@ class Host:
                     self._draining = False
                     return
             results = self._handle_batch([inbound for inbound, _, _ in batch])
+            self._arm_from_worker()
             # One wake-up per event loop, not per caller: every caller of a loop is
             # settled by one callback, in arrival order.
             by_loop: dict[
@@ -129,6 +206,21 @@ class Host:
             for loop, settled in by_loop.items():
                 with contextlib.suppress(RuntimeError):  # the caller's loop has closed
                     loop.call_soon_threadsafe(_settle, settled)
+
+    def _arm_from_worker(self) -> None:
+        """On the worker thread, after a batch: re-arm the date job at the earliest
+        deadline (a command may have set one). The query runs here, not on the event
+        loop, where it would wait for the write lock of a storm's resolution."""
+        loop = self._loop
+        if loop is None or self._scheduler is None:
+            return
+        try:
+            deadline = self.turns.next_deadline()
+        except Exception:
+            log.exception("reading the next deadline failed")
+            return
+        with contextlib.suppress(RuntimeError):  # the loop has closed
+            loop.call_soon_threadsafe(self._arm, deadline)
 
     def _handle_batch(self, inbounds: list[Inbound]) -> list[Effect | BaseException]:
         try:
@@ -149,15 +241,85 @@ class Host:
 
     # --- the clock ---------------------------------------------------------
 
+    async def _off_loop(self, work: Callable[[], T]) -> T:
+        """Run the turn clock's database work on its thread, not the event loop; while it
+        runs, the loop beats (see :meth:`_make_way`)."""
+        heart = asyncio.create_task(self._heartbeat())
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                self._clock_worker, _yielding, work
+            )
+        finally:
+            heart.cancel()
+
+    async def _heartbeat(self) -> None:
+        while True:
+            self._beat = time.monotonic()
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    def _make_way(self) -> None:
+        """On the clock thread, between two resolutions: when the event loop has missed
+        its beat (a burst of commands to acknowledge keeps it busy), pause until it
+        catches up, up to MAKE_WAY_SECONDS, so the loop has the interpreter to itself."""
+        waited = 0.0
+        while time.monotonic() - self._beat > LOOP_LAG_SECONDS and waited < MAKE_WAY_SECONDS:
+            time.sleep(0.001)
+            waited += 0.001
+
+    def _live_scopes(self, platforms: Collection[str]) -> dict[str, LiveScope]:
+        """The channels and players of each platform's live games."""
+        channels: dict[str, set[str]] = {p: set() for p in platforms}
+        users: dict[str, set[str]] = {p: set() for p in platforms}
+        with self.store.transaction() as tx:
+            for game in tx.active_games():
+                if game.platform not in channels or game.id is None:
+                    continue
+                if game.channel:
+                    channels[game.platform].add(game.channel)
+                users[game.platform].update(p.user_id for p in tx.players(game.id))
+        return {p: LiveScope(frozenset(channels[p]), frozenset(users[p])) for p in platforms}
+
+    def _games_behind(self, platform: str, partial: CatchUpIncomplete) -> set[int]:
+        """The live games whose channel, or a player's DMs, a catch-up could not read."""
+        behind: set[int] = set()
+        with self.store.transaction() as tx:
+            for game in tx.active_games():
+                if game.platform != platform or game.id is None:
+                    continue
+                if game.channel in partial.channels or any(
+                    p.user_id in partial.users for p in tx.players(game.id)
+                ):
+                    behind.add(game.id)
+        return behind
+
     async def catch_up(self) -> int:
-        """Ask every platform for what it still holds (before a deadline resolves)."""
+        """Ask every platform for what it still holds (before a deadline resolves).
+
+        Adapters that can (``fetch_live``) read only the channels and DMs of live games;
+        a channel that cannot be read holds back only its own games."""
         handled = 0
         self._catching_up = True
         self.unfetched = set()
+        self.waiting = set()
+        scoped = {
+            name: fetch
+            for name, adapter in self.adapters.items()
+            if (fetch := getattr(adapter, "fetch_live", None)) is not None
+        }
         try:
-            for adapter in self.adapters.values():
+            scopes = await self._off_loop(lambda: self._live_scopes(scoped)) if scoped else {}
+            for name, adapter in self.adapters.items():
                 try:
-                    handled += await adapter.fetch_since(self.cursors, self.on_inbound)
+                    if name in scoped:
+                        handled += await scoped[name](self.cursors, self.on_inbound, scopes[name])
+                    else:
+                        handled += await adapter.fetch_since(self.cursors, self.on_inbound)
+                except CatchUpIncomplete as partial:
+                    handled += partial.handled
+                    log.warning("catch-up from %s incomplete: %s", adapter.platform, partial)
+                    self.waiting |= await self._off_loop(
+                        functools.partial(self._games_behind, name, partial)
+                    )
                 except Exception:
                     # One platform down must not stop the others' turns (its own games
                     # wait a while for it: see TurnClock.resolve_due).
@@ -170,23 +332,44 @@ class Host:
     async def tick(self, *, send: bool = True) -> int:
         """Resolve whatever is due (after catching up), then send. Idempotent."""
         resolved = 0
-        self.turns.remind_due(self.reminder_seconds, self.reminder_platforms)
-        if self.turns.due():
+
+        def remind_and_look() -> bool:
+            self.turns.remind_due(self.reminder_seconds, self.reminder_platforms)
+            return bool(self.turns.due())
+
+        if await self._off_loop(remind_and_look):
             await self.catch_up()
-            resolved = self.turns.resolve_due(unfetched=self.unfetched)
-        if send:
+            unfetched, waiting = set(self.unfetched), set(self.waiting)
+            resolved = await self._off_loop(
+                lambda: self.turns.resolve_due(
+                    unfetched=unfetched, waiting=waiting, between=self._make_way
+                )
+            )
+        if send and not self.relay.running:
             await self.relay.flush()
         else:
             self._wake_relay.set()
-        self._arm_deadline()
+        await self._arm_deadline_off_loop()
         return resolved
 
     # --- production loop ---------------------------------------------------
 
     async def run(self) -> None:
-        """Start the adapters, the alarm clock and the relay loop; run until cancelled."""
+        """Start the adapters, the alarm clock and the relay; run until cancelled.
+
+        Raises :class:`~bot.host.messages.PlatformRefused` when a platform refuses
+        the bot for good (at start, or later through the adapter's ``link``): the
+        process must stop and say what to fix, not stay up doing nothing."""
         from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+        refused: asyncio.Future[PlatformRefused] = asyncio.get_running_loop().create_future()
+
+        def on_refusal(refusal: PlatformRefused) -> None:
+            if not refused.done():
+                refused.set_result(refusal)
+
+        for link in self.links().values():
+            link.on_refusal(on_refusal)
         scheduler = AsyncIOScheduler(timezone=UTC)
         scheduler.add_job(
             self.tick,
@@ -198,19 +381,43 @@ class Host:
         )
         scheduler.start()
         self._scheduler = scheduler
-        self._arm_deadline()
-        self._tasks.append(asyncio.create_task(self._relay_loop()))
-        for adapter in self.adapters.values():
-            await adapter.start(self.on_inbound)
-        await self.tick()
+        self._loop = asyncio.get_running_loop()
         try:
-            await asyncio.Event().wait()
+            self._arm_deadline()
+            self._tasks.append(asyncio.create_task(self.relay.run(self._wake_relay)))
+            if self.health_server is not None:
+                await self.health_server.start()
+            for adapter in self.adapters.values():
+                await adapter.start(self.on_inbound)
+            await self.tick()
+            raise await refused
         finally:
             await self.stop()
+
+    def health(self) -> Health:
+        """Connected and sending? (The health signal's answer, see :mod:`bot.host.health`.)"""
+        silent = time.monotonic() - self.relay.last_read if self.relay.running else 0.0
+        return assess(
+            self.links(),
+            relay_stuck_for=self.relay.stuck_for(),
+            relay_silent_for=silent,
+            disconnected_after=self.disconnected_after,
+            stuck_after=self.stuck_after,
+        )
+
+    def links(self) -> dict[str, PlatformLink]:
+        """The adapters' connections, for the health signal (adapters without one, such
+        as the console, are always there)."""
+        return {
+            name: link
+            for name, adapter in self.adapters.items()
+            if isinstance(link := getattr(adapter, "link", None), PlatformLink)
+        }
 
     async def stop(self) -> None:
         for task in self._tasks:
             task.cancel()
+        self._tasks = []
         for adapter in self.adapters.values():
             try:
                 await adapter.stop()
@@ -220,13 +427,25 @@ class Host:
         if scheduler is not None:
             scheduler.shutdown(wait=False)  # type: ignore[attr-defined]
             self._scheduler = None
+        if self.health_server is not None:
+            await self.health_server.stop()
+
+    async def _arm_deadline_off_loop(self) -> None:
+        if self._scheduler is None:
+            return
+        deadline = await self._off_loop(self.turns.next_deadline)
+        self._arm(deadline)
 
     def _arm_deadline(self) -> None:
         """Arm the date job at the earliest deadline the database holds."""
+        if self._scheduler is None:
+            return
+        self._arm(self.turns.next_deadline())
+
+    def _arm(self, deadline: float | None) -> None:
         scheduler = self._scheduler
         if scheduler is None:
             return
-        deadline = self.turns.next_deadline()
         if deadline is None or deadline <= self.clock.now():
             # Overdue already (a game waiting for its platform to answer): the sweeper
             # comes back to it every SWEEP_SECONDS; a job armed for "now" would spin.
@@ -240,15 +459,3 @@ class Host:
             replace_existing=True,
             misfire_grace_time=None,
         )
-
-    async def _relay_loop(self) -> None:
-        while True:
-            try:
-                await self.relay.flush()
-            except Exception:
-                log.exception("relay pass failed")
-            next_at = self.relay.next_attempt()
-            timeout = 60.0 if next_at is None else max(0.5, next_at - self.clock.now())
-            self._wake_relay.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake_relay.wait(), timeout=min(timeout, 60.0))

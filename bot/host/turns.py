@@ -21,7 +21,7 @@ schedule players plan around stays the same.
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from bot.games.catalog import get_game
 from bot.host import lifecycle, posts
@@ -79,13 +79,20 @@ class TurnClock:
                         written += 1
         return written
 
-    def resolve_due(self, unfetched: Collection[str] = ()) -> int:
+    def resolve_due(
+        self,
+        unfetched: Collection[str] = (),
+        waiting: Collection[int] = (),
+        between: Callable[[], None] | None = None,
+    ) -> int:
         """Fire every timer that is due now; returns how many fired.
 
-        ``unfetched``: platforms whose catch-up just failed. Their games wait, up to
-        :data:`FETCH_PATIENCE` past the deadline, for the orders the platform still holds
-        (an order counts for the turn it was stamped in); then they resolve anyway, and
-        an order fetched later is refused with the reason."""
+        ``unfetched``: platforms whose catch-up just failed; ``waiting``: games whose own
+        channel or players' DMs could not be read (the rest of their platform could).
+        Their games wait, up to :data:`FETCH_PATIENCE` past the deadline, for the orders
+        the platform still holds (an order counts for the turn it was stamped in); then
+        they resolve anyway, and an order fetched later is refused with the reason.
+        ``between`` runs after each game (the host makes way there for its event loop)."""
         resolved = 0
         now = self.clock.now()
         # A game several deadlines behind comes back due after each timer: loop
@@ -96,7 +103,9 @@ class TurnClock:
                 break
             progressed = False
             for game_id, turn, deadline, platform in due:
-                if platform in unfetched and now - deadline < FETCH_PATIENCE:
+                if (
+                    platform in unfetched or game_id in waiting
+                ) and now - deadline < FETCH_PATIENCE:
                     log.warning(
                         "game %s: turn %s waits for %s to answer (catch-up failed)",
                         game_id,
@@ -107,6 +116,8 @@ class TurnClock:
                 if self.resolve_game(game_id, turn):
                     resolved += 1
                     progressed = True
+                if between is not None:
+                    between()
             if not progressed:
                 break
         return resolved

@@ -64,6 +64,18 @@ def test_example_config_is_valid() -> None:
         ("[discord]\nshard_count = 2\nshard_ids = [5]\n", "shard ids run from 0 to 1"),
         ("[discord]\nshard_ids = [0]\n", "shard_ids: needs shard_count"),
         (
+            '[discord]\napi_base = "http://proxy.example.com/api/v10"\n',
+            "[discord] api_base: plain http:// only to this machine or a private network",
+        ),
+        (
+            '[discord]\napi_base = "http://127.0.0.1:8080"\n',
+            "[discord] api_base: expected the REST base with its version, ending in /api/v10",
+        ),
+        (
+            '[twitter]\napi_base = "http://127.0.0.1:8081/2"\n',
+            "[twitter] api_base: expected the origin without /2",
+        ),
+        (
             '[database]\nurl_env = "BST_TEST_NO_SUCH_VARIABLE"\n',
             "[database] url_env = 'BST_TEST_NO_SUCH_VARIABLE': environment variable not set",
         ),
@@ -253,3 +265,21 @@ def test_discord_alone_shows_its_own_help() -> None:
     result = bst("discord")
     assert result.returncode == 2
     assert "usage: bst discord" in result.stdout and "sync" in result.stdout
+
+
+def test_13_local_api_bases_and_short_polls_are_accepted(tmp_path: Path) -> None:
+    """Issue 20, item 13: a proxy or a local fake of each platform, polled every few
+    seconds, is a valid configuration."""
+    config = tmp_path / "local.toml"
+    config.write_text(
+        '[discord]\napi_base = "http://127.0.0.1:8080/api/v10"\n'
+        '[twitter]\napi_base = "http://localhost:8081"\nmentions_poll = "2s"\ndm_poll = "3s"\n',
+        encoding="utf-8",
+    )
+    result = bst("check-config", str(config))
+    assert result.returncode == 0, result.stderr
+    from bot.config import load_config
+
+    loaded = load_config(config)
+    assert loaded.discord.api_base == "http://127.0.0.1:8080/api/v10"
+    assert loaded.twitter.api_base == "http://localhost:8081"

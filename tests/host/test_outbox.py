@@ -54,7 +54,7 @@ def test_retry_after_honoured_and_platform_waits(kit: HostKit) -> None:
 def test_permanent_failure_undeliverable_and_content_free_nudge(kit: HostKit) -> None:
     def bob_dms_closed(address: Address) -> DeliveryError | None:
         if address.is_dm and address.user_name == "bob":
-            return DeliveryError("DMs closed", permanent=True)
+            return DeliveryError("DMs closed", dms_closed=True)  # their setting (50007)
         return None
 
     kit.adapter.fail_for = bob_dms_closed

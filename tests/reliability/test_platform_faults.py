@@ -101,7 +101,7 @@ def test_discord_50007_marks_dm_undeliverable_and_nudges_without_content(kit: Mu
 
     def dms_closed(address: Address, outbound: Outbound) -> BaseException | None:
         if address.is_dm and address.user_id == "id-bob":
-            return DeliveryError("403 Forbidden (error code: 50007)", permanent=True)
+            return DeliveryError("403 Forbidden (error code: 50007)", dms_closed=True)
         return None
 
     kit.adapters["discord"].fault = dms_closed
@@ -128,6 +128,30 @@ def test_discord_50007_marks_dm_undeliverable_and_nudges_without_content(kit: Mu
     kit.flush()
     assert Counter(kit.adapters["discord"].attempts) == attempts
     _all_sent_once(kit)
+
+
+def test_a_dm_the_bot_itself_may_not_send_is_undeliverable_without_a_public_nudge(
+    kit: MultiKit,
+) -> None:
+    """Issue 20, item 7: only "this user does not accept DMs" asks the player in public.
+    The bot's own missing permission (Discord 50013, an X app without DM access) is the
+    operator's to fix: the player could do nothing about it."""
+    game_id = kit.battle("discord", "d")
+    kit.flush()
+    kit.say("discord", "bob", "move cruiser at F1 1 right", channel="d", dm=True)
+
+    def missing_permission(address: Address, outbound: Outbound) -> BaseException | None:
+        if address.is_dm and address.user_id == "id-bob":
+            return DeliveryError("403 Forbidden (error code: 50013)", permanent=True)
+        return None
+
+    kit.adapters["discord"].fault = missing_permission
+    kit.clock.advance(3601)
+    kit.tick()
+    kit.flush()
+    rows = kit.outbox(game_id)
+    assert [r for r in rows if r.status == "undeliverable"], "bob's DMs failed for good"
+    assert [r for r in rows if r.kind.startswith("nudge:")] == []
 
 
 def test_x_429_with_reset_then_503_then_duplicate_content(kit: MultiKit) -> None:

@@ -11,7 +11,8 @@ the slash commands and the tags it listens for. The pieces, one job each:
 * :mod:`~bot.adapters.discord.interactions`: deferred interactions awaiting follow-ups;
 * :mod:`~bot.adapters.discord.catch_up`: cursors, and reading what arrived while away;
 * :mod:`~bot.adapters.discord.sending`: follow-ups, DMs, channel messages, withdrawals;
-* :mod:`~bot.adapters.discord.text`: SDK-free text helpers (splitting, suggestions).
+* :mod:`~bot.adapters.discord.text`: SDK-free text helpers (splitting, suggestions);
+* :mod:`~bot.adapters.discord.check`: ``bst check-config --online`` for Discord.
 
 Why it looks the way it does:
 
@@ -25,6 +26,12 @@ Why it looks the way it does:
   DMs work, which is enough to play.
 * An order that gives a secret away when typed in a channel is deleted on the
   host's request (:meth:`DiscordAdapter.withdraw`, with Manage Messages).
+* A gateway close that needs a person (4004 a wrong token, 4013 invalid intents,
+  4014 the Message Content intent not switched on) stops the host with what to fix,
+  through :attr:`DiscordAdapter.link`, which also tells the health signal whether the
+  gateway is connected.
+* Interaction follow-ups travel in a relay lane of their own (:meth:`DiscordAdapter.lane`);
+  with several processes, each sends the answers to the interactions it holds.
 
 Only :mod:`bot.adapters.discord` imports :mod:`discord` (an import-linter contract
 enforces it).
@@ -42,8 +49,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapters.discord.catch_up import CatchUp
-from bot.adapters.discord.client import PLATFORM, log_in, make_client, use_api_base
+from bot.adapters.discord.catch_up import CatchUp, dm_key
+from bot.adapters.discord.client import (
+    PLATFORM,
+    gateway_refusal,
+    log_in,
+    make_client,
+    use_api_base,
+    use_gateway_of,
+)
 from bot.adapters.discord.commands import build_command_tree
 from bot.adapters.discord.inbound import (
     inbound_from_interaction,
@@ -51,7 +65,12 @@ from bot.adapters.discord.inbound import (
     is_dm_channel,
     tag_pattern,
 )
-from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
+from bot.adapters.discord.interactions import (
+    INTERACTION_TOKEN_LIFETIME,
+    PendingInteraction,
+    PendingInteractions,
+    held_by,
+)
 from bot.adapters.discord.sending import Delivery
 from bot.adapters.discord.text import Privacy, route_for
 from bot.config import DiscordConfig
@@ -59,19 +78,26 @@ from bot.games.base import Game
 from bot.host.messages import (
     Address,
     CursorStore,
+    DeliveryError,
     Inbound,
     InboundHandler,
+    LiveScope,
     Outbound,
+    PlatformLink,
+    PlatformRefused,
 )
 
 log = logging.getLogger(__name__)
+
+FOLLOW_UPS = f"{PLATFORM}/follow-ups"  # the relay lane of interaction follow-ups
 
 
 class DiscordAdapter:
     """Discord, as the host sees it (:class:`~bot.host.messages.ChatAdapter`).
 
-    ``http`` is the base URL of Discord's HTTP API, for tests against a local
-    fake (``None``: the real one). ``games`` are the registered games (from the
+    ``http`` is the base URL of Discord's HTTP API with its version (``None``: the
+    config's ``api_base``, and when that is empty Discord's own); the gateway is
+    then the one ``GET {http}/gateway/bot`` names. ``games`` are the registered games (from the
     wiring): one slash-command group each, and their tags open the channel messages
     the adapter reads. ``admins`` are accepted for symmetry with other adapters; the
     host checks them, the adapter does not.
@@ -93,7 +119,9 @@ class DiscordAdapter:
         self.__token = token  # name-mangled and never formatted into text
         self._cursors = cursors
         self._admins = tuple(admins)
-        self._http_base = http
+        self._http_base = http if http is not None else (config.api_base or None)
+        self.link = PlatformLink()
+        self._shards_down: set[int] = set()
         self._games = tuple(games)
         self._tags = tag_pattern(game.tag for game in self._games)
         self._client: discord.Client | None = None
@@ -111,6 +139,7 @@ class DiscordAdapter:
         )
         self._connect_task: asyncio.Task[None] | None = None
         self._catch_up_task: asyncio.Task[int] | None = None
+        self._stopping = False
 
     def __repr__(self) -> str:  # never show the token
         return f"<DiscordAdapter shards={self._config.shard_count or 'auto'}>"
@@ -139,39 +168,91 @@ class DiscordAdapter:
             await self._on_message(message)
 
         async def on_ready() -> None:
+            self._shards_down.clear()
+            self.link.up()
             self._schedule_catch_up()
 
         async def on_shard_ready(shard_id: int) -> None:
             # A shard that had to identify afresh missed events; RESUME replays them.
+            self._shard_up(shard_id)
             self._schedule_catch_up()
+
+        async def on_shard_resumed(shard_id: int) -> None:
+            self._shard_up(shard_id)
+
+        async def on_shard_disconnect(shard_id: int) -> None:
+            self._shards_down.add(shard_id)
+            self.link.down()
 
         # ``Client.event`` registers by function name.
         client.event(on_message)
         client.event(on_ready)
         client.event(on_shard_ready)
+        client.event(on_shard_resumed)
+        client.event(on_shard_disconnect)
         self._client = client
         return client
+
+    def _shard_up(self, shard_id: int) -> None:
+        self._shards_down.discard(shard_id)
+        if not self._shards_down and self.client.is_ready():
+            self.link.up()
 
     async def login(self, on_inbound: InboundHandler) -> None:
         """Log in over HTTP only (checks the token); :meth:`start` then opens the gateway."""
         self._on_inbound = on_inbound
         client = self._client or self.build_client()
-        await log_in(client, self.__token)
+        await log_in(client, self.__token, self._config.token_env)
 
     async def start(self, on_inbound: InboundHandler) -> None:
-        """Log in, then keep the gateway connection in the background (reconnecting)."""
-        await self.login(on_inbound)
+        """Log in, then keep the gateway connection in the background (reconnecting).
+
+        Raises :class:`~bot.host.messages.PlatformRefused` when Discord refuses the
+        token; a refusal on the gateway later (see :meth:`_connect`) reaches the host
+        through :attr:`link`."""
+        try:
+            await self.login(on_inbound)
+        except DeliveryError as error:
+            raise PlatformRefused(str(error)) from None
+        if self._http_base:
+            await use_gateway_of(self.client)
         self._connect_task = asyncio.create_task(self._connect(), name="discord-gateway")
 
     async def _connect(self) -> None:
+        """Keep the gateway connection; when it ends for good, say so through the link.
+
+        discord.py reconnects by itself after any close it can recover from. It gives up
+        on the closes that need a person (4004 a wrong token, 4013 invalid intents, 4014
+        a privileged intent not switched on, 4010–4012) and then closes the client: every
+        send after that fails, so the process must stop, saying what to fix, rather than
+        stay alive doing nothing."""
         try:
             await self.client.connect(reconnect=True)
         except asyncio.CancelledError:
             raise
-        except Exception:
+        except discord.PrivilegedIntentsRequired:
+            self.link.refuse(PlatformRefused(gateway_refusal(4014, self._config) or ""))
+            return
+        except discord.ConnectionClosed as error:
+            what = gateway_refusal(error.code or 0, self._config)
+            if what is not None:
+                self.link.refuse(PlatformRefused(what))
+                return
             log.exception("Discord gateway connection ended")
+            ended = f"the Discord gateway connection ended (close {error.code})"
+        except Exception as error:
+            log.exception("Discord gateway connection ended")
+            ended = f"the Discord gateway connection ended ({type(error).__name__})"
+        else:
+            if self._stopping:
+                return
+            ended = "the Discord gateway connection closed"
+        # Anything else that ends connect() leaves a closed client too: stop, and let the
+        # process manager start afresh.
+        self.link.refuse(PlatformRefused(f"{ended}; restarting may help", exit_code=1))
 
     async def stop(self) -> None:
+        self._stopping = True
         for task in (self._catch_up_task, self._connect_task):
             if task is not None and not task.done():
                 task.cancel()
@@ -201,6 +282,7 @@ class DiscordAdapter:
         interpreter) must not delay the acknowledgements still due.
         """
         route = route_for(privacy, in_guild=interaction.guild_id is not None)
+        key = self._interaction_key(interaction)
         pending = PendingInteraction(
             interaction, ephemeral=route.ephemeral, created=time.monotonic()
         )
@@ -213,11 +295,11 @@ class DiscordAdapter:
                 "could not defer interaction %s: %s %s", interaction.id, error.status, error.code
             )
             pending.deferred = False
-        self.pending.remember(str(interaction.id), pending)
+        self.pending.remember(key, pending)
         # Acknowledgements first: the commands queued behind this one defer now.
         await asyncio.sleep(0)
         inbound = inbound_from_interaction(
-            interaction, route.kind, text, host_role=self._config.host_role
+            interaction, route.kind, text, host_role=self._config.host_role, message_id=key
         )
         try:
             await self._handler()(inbound)
@@ -235,8 +317,13 @@ class DiscordAdapter:
     # ---- inbound: typed messages -------------------------------------------------
 
     def _read_message(self, message: discord.Message, is_dm: bool) -> Inbound | None:
+        me = self._client.user if self._client is not None else None
         return inbound_from_message(
-            message, is_dm=is_dm, tags=self._tags, host_role=self._config.host_role
+            message,
+            is_dm=is_dm,
+            tags=self._tags,
+            host_role=self._config.host_role,
+            bot_id=me.id if me is not None else None,
         )
 
     async def _on_message(self, message: discord.Message) -> None:
@@ -254,7 +341,10 @@ class DiscordAdapter:
             # The cursor stays put, so the next catch-up delivers it again.
             log.exception("the host failed on Discord message %s", message.id)
             return
-        key = f"{'dm' if is_dm else 'channel'}:{message.channel.id}"
+        if is_dm:
+            key = dm_key(message.channel.id, message.author.id)
+        else:
+            key = f"channel:{message.channel.id}"
         await self.catch_up.advance(self._cursors, key, message.id)
 
     # ---- catch-up ----------------------------------------------------------------
@@ -281,11 +371,55 @@ class DiscordAdapter:
         """See :meth:`CatchUp.fetch_since`."""
         return await self.catch_up.fetch_since(cursors, on_inbound)
 
+    async def fetch_live(
+        self, cursors: CursorStore, on_inbound: InboundHandler, live: LiveScope
+    ) -> int:
+        """See :meth:`CatchUp.fetch_live`."""
+        return await self.catch_up.fetch_live(cursors, on_inbound, live)
+
     # ---- outbound ----------------------------------------------------------------
 
     async def send(self, address: Address, outbound: Outbound) -> str:
         """Send; return Discord's message id (the last one when split). Raise DeliveryError."""
         return await self._delivery.send(address, outbound)
+
+    def lane(self, address: Address) -> str | None:
+        """The relay lane of a message to ``address`` (see :mod:`bot.host.outbox`).
+
+        Follow-ups to interactions this process holds have a lane of their own: each
+        must come within its interaction's 15 minutes, whatever waits in the channel
+        lane (a rate limit). With several processes (explicit ``shard_ids``) an answer
+        to another process's interaction is that process's to send, as a follow-up,
+        while the interaction lives (None: not ours); after that anyone sends it, to
+        the channel or by DM. Everything else any process may send.
+        """
+        reply_to = address.reply_to or ""
+        pending = self.pending.get(reply_to)
+        if pending is not None and pending.usable():
+            return FOLLOW_UPS
+        interaction_id, shard = held_by(reply_to)
+        if shard is None or shard in self._config.shard_ids:
+            return PLATFORM
+        born = discord.utils.snowflake_time(interaction_id)
+        if discord.utils.utcnow() - born < INTERACTION_TOKEN_LIFETIME:
+            return None
+        return PLATFORM
+
+    def _interaction_key(self, interaction: discord.Interaction[Any]) -> str:
+        """The id the host knows a slash command by (its ``message_id``, and the
+        ``reply_to`` of its answers): the interaction's id, and, with several processes,
+        the shard that received it (``ID@SHARD``), so every process can tell whose
+        interaction an answer belongs to."""
+        if not self._config.shard_ids:
+            return str(interaction.id)
+        count = self._config.shard_count or 1
+        shard = 0 if interaction.guild_id is None else (interaction.guild_id >> 22) % count
+        return f"{interaction.id}@{shard}"
+
+    def mention(self, address: Address) -> str:
+        """``<@id>``: the form that notifies the user (``@name`` is plain text on Discord)."""
+        user = address.user_id or ""
+        return f"<@{user}>" if user.isdigit() else f"@{address.user_name or 'player'}"
 
     async def withdraw(self, address: Address) -> None:
         """Delete an order typed in a channel that gave a secret away (see Delivery.withdraw)."""

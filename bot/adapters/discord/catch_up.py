@@ -1,8 +1,18 @@
 """Nothing acknowledged is lost: cursors per channel and DM, and the catch-up that reads them.
 
-Each handled channel or DM message advances its cursor (``channel:ID`` or ``dm:ID``)
-only after the host took it; after a (re)connection, and before every deadline, the
-catch-up reads what arrived while the bot was away, oldest first.
+Each handled channel or DM message advances its cursor (``channel:ID``, or
+``dm:CHANNEL:USER`` for a DM with USER) only after the host took it; after a
+(re)connection, and before every deadline, the catch-up reads what arrived while the
+bot was away, oldest first.
+
+Before a deadline the host says which channels and players are in live games
+(:class:`~bot.host.messages.LiveScope`): only their channels and DMs are read, and
+every other cursor is forgotten, so the catch-up stays as small as the games being
+played. A channel Discord will never let the bot read (403, 404) is forgotten at once
+and not asked again (Discord bans an IP that makes 10,000 invalid requests in ten
+minutes); any other failure is that channel's alone: the rest are read, and the host
+is told which could not be (:class:`~bot.host.messages.CatchUpIncomplete`), so only
+their games wait.
 """
 
 from __future__ import annotations
@@ -14,12 +24,31 @@ from collections.abc import Callable
 import discord
 
 from bot.adapters.discord.client import PLATFORM
-from bot.host.messages import CursorStore, Inbound, InboundHandler
+from bot.host.messages import (
+    CatchUpIncomplete,
+    CursorStore,
+    Inbound,
+    InboundHandler,
+    LiveScope,
+)
 
 log = logging.getLogger(__name__)
 
 # (message, is_dm) → the Inbound it is, or None for chatter (see inbound.inbound_from_message).
 ReadMessage = Callable[[discord.Message, bool], Inbound | None]
+
+
+def dm_key(channel_id: int | str, user_id: int | str) -> str:
+    """The cursor of the DM channel ``channel_id`` with the user ``user_id``."""
+    return f"dm:{channel_id}:{user_id}"
+
+
+def parse_key(key: str) -> tuple[str, str, str]:
+    """``channel:ID`` → (channel, ID, ""); ``dm:CHANNEL:USER`` → (dm, CHANNEL, USER);
+    ``dm:CHANNEL`` (written before DM cursors named their user) → (dm, CHANNEL, "")."""
+    kind, _, rest = key.partition(":")
+    ident, _, user = rest.partition(":")
+    return kind, ident, user
 
 
 class CatchUp:
@@ -38,6 +67,7 @@ class CatchUp:
         self._read = read
         self._explicit_shards = bool(shard_ids)
         self._watched: set[str] = set()  # cursor keys known to exist (see watch)
+        self._unreadable: set[str] = set()  # cursor keys Discord refused (403, 404)
         self._lock = asyncio.Lock()
 
     async def watch(self, key: str, message_id: int) -> None:
@@ -67,30 +97,45 @@ class CatchUp:
         shard_ids = getattr(client, "shard_ids", None)
         if not self._explicit_shards or shard_ids is None:
             return True
-        kind, _, ident = key.partition(":")
+        kind, ident, _ = parse_key(key)
         if kind == "dm":
             return 0 in shard_ids
         return client.is_ready() is False or client.get_channel(int(ident)) is not None
 
     async def fetch_since(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
         """Hand over every channel message behind a game's tag and every DM newer than
-        its cursor.
+        its cursor, for every cursor (after a reconnection). See :meth:`fetch_live`."""
+        return await self._fetch(cursors, on_inbound, None)
 
-        Oldest first; each cursor advances after each handled message, and past
-        ignored ones at the end. A channel that cannot be read for good (deleted,
-        no access: 403, 404) is logged and skipped; any other failure (Discord
-        down, rate limited, the network, ``on_inbound``) stops that channel, the
-        others go on, and the first is raised at the end, so the host does not
-        resolve a turn believing it has every order (it waits a while, then asks
-        again: see TurnClock.resolve_due).
+    async def fetch_live(
+        self, cursors: CursorStore, on_inbound: InboundHandler, live: LiveScope
+    ) -> int:
+        """As :meth:`fetch_since`, for the channels and players' DMs of live games only
+        (before a deadline); every other cursor is forgotten."""
+        return await self._fetch(cursors, on_inbound, live)
+
+    async def _fetch(
+        self, cursors: CursorStore, on_inbound: InboundHandler, live: LiveScope | None
+    ) -> int:
+        """Oldest first; each cursor advances after each handled message, and past
+        ignored ones at the end. A channel that cannot be read for good (deleted, no
+        access: 403, 404) is logged and forgotten; any other failure (Discord down, rate
+        limited, the network, ``on_inbound``) stops that channel only, the others go on,
+        and :class:`CatchUpIncomplete` names what could not be read at the end, so the
+        host does not resolve those games believing it has every order (it waits a
+        while, then asks again: see TurnClock.resolve_due).
         """
         count = 0
-        failure: BaseException | None = None
+        failed_channels: set[str] = set()
+        failed_users: set[str] = set()
         for key, value in sorted((await cursors.all(PLATFORM)).items()):
-            kind, _, ident = key.partition(":")
+            kind, ident, user = parse_key(key)
             if kind not in ("channel", "dm") or not ident.isdigit() or not value.isdigit():
                 continue
-            if not self.owns(key):
+            if not self.owns(key) or key in self._unreadable:
+                continue
+            if live is not None and not self._needed(kind, ident, user, live):
+                await self._forget(cursors, key)
                 continue
             try:
                 count += await self._catch_up_channel(
@@ -98,17 +143,39 @@ class CatchUp:
                 )
             except (discord.Forbidden, discord.NotFound) as error:
                 log.warning(
-                    "catch-up of %s skipped: Discord answered %s (code %s)",
+                    "catch-up of %s given up: Discord answered %s (code %s)",
                     key,
                     error.status,
                     error.code,
                 )
-            except Exception as error:
+                self._unreadable.add(key)
+                await self._forget(cursors, key)
+            except Exception:
                 log.exception("catch-up of %s stopped", key)
-                failure = failure or error
-        if failure is not None:
-            raise failure
+                if kind == "channel":
+                    failed_channels.add(ident)
+                elif user:
+                    failed_users.add(user)
+                else:  # an old DM cursor, whose player is not known: every game waits
+                    raise
+        if failed_channels or failed_users:
+            raise CatchUpIncomplete(
+                count, channels=frozenset(failed_channels), users=frozenset(failed_users)
+            )
         return count
+
+    @staticmethod
+    def _needed(kind: str, ident: str, user: str, live: LiveScope) -> bool:
+        if kind == "channel":
+            return ident in live.channels
+        # An old DM cursor does not say whose it is: kept while any game is live.
+        return user in live.users if user else bool(live.users)
+
+    async def _forget(self, cursors: CursorStore, key: str) -> None:
+        self._watched.discard(key)
+        forget = getattr(cursors, "forget", None)
+        if forget is not None:
+            await forget(PLATFORM, key)
 
     async def _catch_up_channel(
         self,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+import yarl
 
 from bot.config import DiscordConfig
 from bot.host.messages import DeliveryError
@@ -61,20 +62,72 @@ def make_client(config: DiscordConfig, *, application_id: int | None = None) -> 
 
 
 def use_api_base(http: str | None) -> None:
-    """Point discord.py at another HTTP API base (a local fake in tests).
+    """Point discord.py at another HTTP API base (``[discord] api_base``: a shared
+    rate-limit proxy, a recording proxy, a local fake).
 
     discord.py keeps the base on ``Route`` for the whole process, as its own
-    API-version switch does; production leaves it alone.
+    API-version switch does; with none given it stays Discord's own.
     """
     if http:
         discord.http.Route.BASE = http.rstrip("/")
 
 
-async def log_in(client: discord.Client, token: str) -> None:
+async def use_gateway_of(client: discord.Client) -> None:
+    """Connect to the gateway the API base names (``GET {api_base}/gateway/bot``).
+
+    discord.py asks for it only when Discord picks the shard count; with
+    ``shard_count`` set it dials Discord's own gateway, which a proxy or a local
+    fake is not. The URL may be a plain ``ws://`` one.
+    """
+    _, url, _ = await client.http.get_bot_gateway()
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+
+
+def token_refused(token_env: str) -> str:
+    return (
+        "Discord refused the bot token: put your bot's token (Developer Portal → your "
+        "application → Bot → Reset Token) in the environment variable "
+        f"{token_env} ([discord] token_env)"
+    )
+
+
+def gateway_refusal(code: int, config: DiscordConfig) -> str | None:
+    """What to fix, for a gateway close code after which reconnecting cannot help
+    (discord.py gives up on these: 4004, 4010–4014); None for any other code."""
+    if code == 4004:
+        return f"{token_refused(config.token_env)} (gateway close 4004: authentication failed)"
+    if code == 4014:
+        return (
+            "Discord refused a privileged intent (gateway close 4014: disallowed intents). "
+            "[discord] message_content = true needs the Message Content Intent switched on: "
+            "Developer Portal → your application → Bot → Privileged Gateway Intents → "
+            "Message Content Intent, then restart; or set message_content = false to play "
+            "by slash commands and DMs only"
+        )
+    if code == 4013:
+        asked = "guilds, guild messages, direct messages" + (
+            ", message content" if config.message_content else ""
+        )
+        return (
+            f"Discord refused the gateway intents (gateway close 4013: invalid intents; bst "
+            f"asked for {asked}): update bst and discord.py, and check [discord] "
+            "message_content is true or false"
+        )
+    if code in (4010, 4011):
+        return (
+            f"Discord refused the shards (gateway close {code}: "
+            f"{'invalid shard' if code == 4010 else 'sharding required'}): set [discord] "
+            "shard_count = 0 to let Discord decide, or a shard_count Discord accepts with "
+            "shard_ids below it"
+        )
+    if code == 4012:
+        return "Discord refused the gateway API version (close 4012): update discord.py"
+    return None
+
+
+async def log_in(client: discord.Client, token: str, token_env: str = "DISCORD_TOKEN") -> None:
     """Log in over HTTP only (checks the token); a refused token is a permanent failure."""
     try:
         await client.login(token)
     except discord.LoginFailure:
-        raise DeliveryError(
-            "Discord refused the token (check DISCORD_TOKEN)", permanent=True
-        ) from None
+        raise DeliveryError(token_refused(token_env), permanent=True) from None

@@ -63,9 +63,15 @@ def is_dm_channel(channel: object) -> bool:
 
 
 def inbound_from_interaction(
-    interaction: discord.Interaction[Any], kind: InboundKind, text: str, *, host_role: str
+    interaction: discord.Interaction[Any],
+    kind: InboundKind,
+    text: str,
+    *,
+    host_role: str,
+    message_id: str | None = None,
 ) -> Inbound:
-    """A slash command, already turned into the text a player could have typed."""
+    """A slash command, already turned into the text a player could have typed.
+    ``message_id``: the id the host knows it by (default: the interaction's)."""
     in_guild = interaction.guild_id is not None
     user = interaction.user
     return Inbound(
@@ -82,19 +88,36 @@ def inbound_from_interaction(
         ),
         kind=kind,
         text=text,
-        message_id=str(interaction.id),
+        message_id=message_id or str(interaction.id),
         sent_at=discord.utils.snowflake_time(interaction.id),
     )
 
 
+def without_mention_of(bot_id: int | None, text: str) -> str:
+    """``<@BOT> #bst H14`` → ``#bst H14``: a leading mention of the bot addresses it.
+
+    Without the privileged message-content intent, Discord still gives the content of
+    a message that mentions the bot, and then the content starts with the mention
+    (``<@id>``, or ``<@!id>`` from older clients), ahead of the game's tag."""
+    if bot_id is None:
+        return text
+    return re.sub(rf"^<@!?{bot_id}>\s*", "", text)
+
+
 def inbound_from_message(
-    message: discord.Message, *, is_dm: bool, tags: re.Pattern[str], host_role: str
+    message: discord.Message,
+    *,
+    is_dm: bool,
+    tags: re.Pattern[str],
+    host_role: str,
+    bot_id: int | None = None,
 ) -> Inbound | None:
     """A channel message behind a game's tag (``tags``: see :func:`tag_pattern`), or any
-    DM; ``None`` for the rest (chatter, bots, empty DMs)."""
+    DM; ``None`` for the rest (chatter, bots, empty DMs). A leading mention of the bot
+    (``bot_id``) is dropped first."""
     if message.author.bot:
         return None
-    text = message.content.strip()
+    text = without_mention_of(bot_id, message.content.strip())
     if is_dm:
         if not text:
             return None

@@ -3,20 +3,31 @@
 Discord gives an interaction 3 seconds for a first answer, so each slash command is
 deferred at once and the host's reply arrives later as a follow-up, addressed by the
 interaction's id (``Address.reply_to``). The token behind a follow-up lives 15
-minutes; this registry keeps each interaction that long and no longer.
+minutes: discord.py knows when (:meth:`discord.Interaction.is_expired`); this registry
+keeps each interaction that long and no longer.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import discord
 
-# Interaction tokens live 15 minutes; stop using one a minute before.
-INTERACTION_LIFETIME = 14 * 60.0
+INTERACTION_TOKEN_LIFETIME = timedelta(minutes=15)
+# Interactions are forgotten this long after they arrived (monotonic seconds).
+INTERACTION_LIFETIME = INTERACTION_TOKEN_LIFETIME.total_seconds()
+
+
+def held_by(reply_to: str) -> tuple[int, int | None]:
+    """``"ID@SHARD"`` (an interaction received by another process's shard, see
+    ``DiscordAdapter._interaction_key``) → (ID, SHARD); anything else → (0, None)."""
+    ident, at, shard = reply_to.partition("@")
+    if at and ident.isdigit() and shard.isdigit():
+        return int(ident), int(shard)
+    return 0, None
 
 
 @dataclass
@@ -30,7 +41,7 @@ class PendingInteraction:
     consumed: bool = False  # the first follow-up replaces the "thinking…" placeholder
 
     def usable(self) -> bool:
-        return self.deferred and time.monotonic() - self.created < INTERACTION_LIFETIME
+        return self.deferred and not self.interaction.is_expired()
 
 
 class PendingInteractions:

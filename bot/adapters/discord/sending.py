@@ -21,6 +21,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.adapters.discord.catch_up import dm_key
 from bot.adapters.discord.client import PLATFORM
 from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
 from bot.adapters.discord.text import split_text
@@ -63,8 +64,9 @@ def delivery_error(error: Exception) -> DeliveryError:
         if isinstance(error, discord.DiscordServerError) or error.status >= 500:
             return DeliveryError(what)
         # 403 (DMs closed: 50007; missing permission), 404 (channel gone: 10003)
-        # and other 4xx: the same request can never succeed.
-        return DeliveryError(what, permanent=True)
+        # and other 4xx: the same request can never succeed. Only 50007 is the
+        # recipient's doing (they take no DMs from the server's members or from bots).
+        return DeliveryError(what, permanent=True, dms_closed=error.code == CANNOT_DM_USER)
     if isinstance(error, (aiohttp.ClientError, asyncio.TimeoutError, OSError)):
         return DeliveryError(f"network error talking to Discord: {type(error).__name__}")
     return DeliveryError(f"Discord send failed: {type(error).__name__}")
@@ -263,5 +265,5 @@ class Delivery:
         if address.is_dm:
             # A player's first DM to the bot is often an answer to this one.
             with contextlib.suppress(Exception):  # a cursor store hiccup must not fail a send
-                await self._watch(f"dm:{message.channel.id}", message.id)
+                await self._watch(dm_key(message.channel.id, address.user_id or ""), message.id)
         return message_id

@@ -3,7 +3,8 @@
 Adapters translate, nothing more (design.md rule 5), and know no game: the games'
 tags come in from the wiring. On X a bot may answer only posts that mention it,
 so a public order is a mention such as ``@bot #sonar f11``; private orders arrive
-as DMs. Both are *polled* with tweepy 4.17's
+as DMs. One account runs several games at once, each in a thread of its own
+(:mod:`~bot.adapters.twitter.threads`). Both are *polled* with tweepy 4.17's
 :class:`tweepy.asynchronous.AsyncClient`, OAuth 1.0a user context of the bot
 account, ``wait_on_rate_limit=False`` so nothing ever blocks the event loop.
 The pieces, one job each:
@@ -15,7 +16,12 @@ The pieces, one job each:
 * :mod:`~bot.adapters.twitter.catch_up`: the polls of mentions, search and DMs;
 * :mod:`~bot.adapters.twitter.sending`: posts and DMs out;
 * :mod:`~bot.adapters.twitter.media`: the v2 chunked media upload;
-* :mod:`~bot.adapters.twitter.text`: the 280-character budget, the mute line.
+* :mod:`~bot.adapters.twitter.text`: the 280-character budget, the mute line;
+* :mod:`~bot.adapters.twitter.threads`: which game's thread a post belongs to;
+* :mod:`~bot.adapters.twitter.check`: ``bst check-config --online`` for X.
+
+Each poll's outcome is the adapter's :attr:`~TwitterAdapter.link` (the host's health
+signal); keys X refuses (401) stop the host, saying which to fix.
 """
 
 from __future__ import annotations
@@ -35,10 +41,18 @@ from bot.adapters.twitter.catch_up import Polling
 from bot.adapters.twitter.client import DEFAULT_BASE_URL, PLATFORM, XClient
 from bot.adapters.twitter.credentials import TwitterCredentials
 from bot.adapters.twitter.sending import Delivery
+from bot.adapters.twitter.threads import Threads
 from bot.config import TwitterConfig
 from bot.games.base import Game
 from bot.games.duration import parse_duration
-from bot.host.messages import Address, CursorStore, InboundHandler, Outbound
+from bot.host.messages import (
+    Address,
+    CursorStore,
+    InboundHandler,
+    Outbound,
+    PlatformLink,
+    PlatformRefused,
+)
 
 log = logging.getLogger(__name__)
 
@@ -59,15 +73,16 @@ class TwitterAdapter:
         credentials: TwitterCredentials,
         cursors: CursorStore,
         games: Sequence[Game[Any, Any]],
-        base_url: str = DEFAULT_BASE_URL,
+        base_url: str | None = None,
         session_factory: Callable[[], aiohttp.ClientSession] | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Callable[[], float] = time.time,
         initial_pages: int = 1,
     ) -> None:
         """``sleep`` and ``clock`` are injectable for tests (media status polls,
-        rate-limit arithmetic). ``initial_pages`` bounds how far back the very
-        first poll (no cursor yet) reads: X bills every post read."""
+        rate-limit arithmetic, the moment a first start reads from). With
+        ``[twitter] backfill``, ``initial_pages`` bounds how far back the very first
+        poll (no cursor yet) reads: X bills every post read."""
         self.config = config
         self._credentials = credentials
         self._cursors = cursors
@@ -77,18 +92,24 @@ class TwitterAdapter:
         self.budgets = RateBudgets(clock)
         self._client = XClient(
             credentials,
-            base_url=base_url,
+            # ``base_url`` (tests) wins over the config's api_base; empty: X's own.
+            base_url=base_url or config.api_base or DEFAULT_BASE_URL,
             session_provider=self._get_session,
             budgets=self.budgets,
         )
         self._bot_user_id = config.bot_user_id or ""
         self._tasks: list[asyncio.Task[None]] = []
+        self.link = PlatformLink()
+        self.threads = Threads(cursors, [game.tag for game in games])
         self._polling = Polling(
             self._client,
             bot_user_id=self.bot_user_id,
             tags=[game.tag for game in games],
             search_with_bearer=bool(credentials.bearer_token),
             initial_pages=initial_pages,
+            # A first start answers nothing sent before it (unless told to read back).
+            since=None if config.backfill else clock(),
+            threads=self.threads,
         )
         self._delivery = Delivery(
             self._client,
@@ -98,10 +119,16 @@ class TwitterAdapter:
             bot_user_id=self.bot_user_id,
             redact=self._redact,
             sleep=sleep,
+            posted=self.threads.learn,
         )
 
     def __repr__(self) -> str:
         return f"<TwitterAdapter {self._client.base_url}>"
+
+    @property
+    def client(self) -> XClient:
+        """The signed connection to X (for ``bst check-config --online``)."""
+        return self._client
 
     # -- plumbing ---------------------------------------------------------
 
@@ -128,8 +155,14 @@ class TwitterAdapter:
     # -- inbound ----------------------------------------------------------
 
     async def start(self, on_inbound: InboundHandler) -> None:
-        """Resolve the bot's id and start the mention and DM polling loops."""
-        await self.bot_user_id()
+        """Resolve the bot's id and start the mention and DM polling loops.
+
+        Raises :class:`~bot.host.messages.PlatformRefused` when X refuses the keys
+        (401); a refusal later, in a poll, reaches the host through :attr:`link`."""
+        try:
+            await self.bot_user_id()
+        except tweepy.Unauthorized:
+            raise PlatformRefused(self.keys_refused()) from None
         mentions_every = parse_duration(self.config.mentions_poll).total_seconds()
         dm_every = parse_duration(self.config.dm_poll).total_seconds()
 
@@ -149,13 +182,19 @@ class TwitterAdapter:
     async def _poll_forever(
         self, name: str, interval: float, poll: Callable[[], Awaitable[None]]
     ) -> None:
-        """Poll until cancelled; a failed poll is logged and retried next time."""
+        """Poll until cancelled; a failed poll is logged and retried next time. Each
+        poll's outcome is the connection's state, for the host's health signal; keys X
+        refuses (401) stop the host, saying which to fix."""
         while True:
             delay = interval
             try:
                 await poll()
+                self.link.up()
             except asyncio.CancelledError:
                 raise
+            except tweepy.Unauthorized:
+                self.link.refuse(PlatformRefused(self.keys_refused()))
+                return
             except RateBudgetExhausted as error:
                 delay = max(interval, error.retry_after)
                 log.info("X %s poll waits %.0f s for its rate budget", name, delay)
@@ -164,8 +203,19 @@ class TwitterAdapter:
                 delay = max(interval, wait)
                 log.warning("X %s poll rate-limited; next in %.0f s", name, delay)
             except Exception as error:
+                self.link.down()
                 log.warning("X %s poll failed: %s", name, self._redact(str(error)))
             await self._sleep(delay)
+
+    def keys_refused(self) -> str:
+        config = self.config
+        return (
+            "X refused the bot's keys (401 Unauthorized): put the bot account's keys "
+            f"(Developer Portal → your app → Keys and tokens) in {config.api_key_env}, "
+            f"{config.api_secret_env}, {config.access_token_env} and "
+            f"{config.access_secret_env}; after changing the app's permissions (to read "
+            "and write direct messages), regenerate the access token and secret"
+        )
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -191,3 +241,8 @@ class TwitterAdapter:
     async def send(self, address: Address, outbound: Outbound) -> str:
         """A post for a public address, a DM for a user address (see Delivery.send)."""
         return await self._delivery.send(address, outbound)
+
+    def mention(self, address: Address) -> str:
+        """``@handle``: players are named by their handle (``@alice``) on X."""
+        name = (address.user_name or "").strip()
+        return name if name.startswith("@") else f"@{name or 'player'}"

@@ -2,14 +2,25 @@
 
 X's API v2 has no push for mentions or DMs on the pay-per-use tiers, so they are
 *polled*; a poll is also the catch-up after downtime. Every poll hands its messages
-over oldest first, and a cursor moves only past what the host took.
+over oldest first, and a cursor moves only past what the host took. Pages are walked
+with tweepy's :class:`~tweepy.asynchronous.AsyncPaginator`.
+
+The very first poll of an account (no cursor yet) starts from the adapter's start,
+not from X's last 30 days: a stale ``join`` or ``new`` sent to the account before the
+bot ran is not a command to act on now, and every post read is billed. Mentions and
+search ask X for ``start_time``; DM events have no such parameter, so the first page
+is read and only the events stamped at or after the start are handed over.
+``[twitter] backfill = true`` reads back instead (one page of each).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
+
+from tweepy.asynchronous import AsyncPaginator
 
 from bot.adapters.twitter.client import PLATFORM, XClient
 from bot.adapters.twitter.inbound import (
@@ -17,10 +28,14 @@ from bot.adapters.twitter.inbound import (
     TWEET_FIELDS,
     USER_FIELDS,
     dm_inbound,
+    dm_text,
     is_retweet,
+    parse_time,
     post_inbound,
+    post_text,
     users_by_id,
 )
+from bot.adapters.twitter.threads import Threads
 from bot.host.messages import CursorStore, InboundHandler
 
 MENTIONS_CURSOR = "mentions_since_id"
@@ -52,39 +67,43 @@ class Polling:
         tags: Sequence[str],
         search_with_bearer: bool,
         initial_pages: int,
+        since: float | None,
+        threads: Threads,
     ) -> None:
-        """``initial_pages`` bounds how far back the very first poll (no cursor yet)
-        reads: X bills every post read."""
+        """``since``: the moment (epoch seconds) the very first poll (no cursor yet)
+        starts from; ``None`` to read back ``initial_pages`` pages instead (X bills every
+        post read)."""
         self._client = client
         self._bot_user_id = bot_user_id
         self._tags = tuple(tags)
         self._search_with_bearer = search_with_bearer
         self._initial_pages = max(1, initial_pages)
+        self._since = None if since is None else datetime.fromtimestamp(since, UTC)
+        self._threads = threads
         self._mentions_lock = asyncio.Lock()
         self._dm_lock = asyncio.Lock()
 
+    def _window(self, since_id: str | None) -> dict[str, Any]:
+        """Where a timeline read starts: after the cursor, else at the start (or back)."""
+        if since_id is not None:
+            return {"since_id": since_id}
+        if self._since is not None:
+            return {"start_time": self._since}
+        return {"limit": self._initial_pages}
+
     async def _read_posts(
-        self,
-        fetch: Callable[[str | None], Awaitable[dict[str, Any]]],
-        since_id: str | None,
+        self, method: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any
     ) -> tuple[list[Mapping[str, Any]], dict[str, Mapping[str, Any]], str | None]:
         """Every page of a post timeline; returns (posts, users, newest id)."""
         posts: list[Mapping[str, Any]] = []
         users: dict[str, Mapping[str, Any]] = {}
         newest: str | None = None
-        token: str | None = None
-        pages = 0
-        while True:
-            body = await fetch(token)
-            pages += 1
+        async for body in AsyncPaginator(method, *args, **kwargs):
             posts.extend(body.get("data") or [])
             users.update(users_by_id(body))
             meta = body.get("meta") or {}
             if meta.get("newest_id") and (newest is None or int(meta["newest_id"]) > int(newest)):
                 newest = str(meta["newest_id"])
-            token = meta.get("next_token")
-            if not token or (since_id is None and pages >= self._initial_pages):
-                break
         for post in posts:
             if newest is None or int(post["id"]) > int(newest):
                 newest = str(post["id"])
@@ -107,7 +126,8 @@ class Polling:
             for post in sorted(posts, key=lambda p: int(p["id"])):
                 author = str(post.get("author_id") or "")
                 if author and author != bot_id and not is_retweet(post):
-                    await on_inbound(post_inbound(post, users))
+                    channel, text = await self._threads.of_post(post, post_text(post))
+                    await on_inbound(post_inbound(post, users, channel, text))
                     handled += 1
                 last_done = str(post["id"])
         finally:
@@ -121,21 +141,16 @@ class Polling:
         async with self._mentions_lock:
             bot_id = await self._bot_user_id()
             since_id = await cursors.get(PLATFORM, MENTIONS_CURSOR)
-
-            async def fetch(token: str | None) -> dict[str, Any]:
-                result: dict[str, Any] = await self._client.get_users_mentions(
-                    bot_id,
-                    since_id=since_id,
-                    pagination_token=token,
-                    expansions=["author_id"],
-                    user_fields=USER_FIELDS,
-                    tweet_fields=TWEET_FIELDS,
-                    max_results=100,
-                    user_auth=True,
-                )
-                return result
-
-            posts, users, newest = await self._read_posts(fetch, since_id)
+            posts, users, newest = await self._read_posts(
+                self._client.get_users_mentions,
+                bot_id,
+                expansions=["author_id"],
+                user_fields=USER_FIELDS,
+                tweet_fields=TWEET_FIELDS,
+                max_results=100,
+                user_auth=True,
+                **self._window(since_id),
+            )
             return await self._hand_over_posts(
                 cursors, MENTIONS_CURSOR, posts, users, newest, on_inbound
             )
@@ -147,21 +162,16 @@ class Polling:
         async with self._mentions_lock:
             bot_id = await self._bot_user_id()
             since_id = await cursors.get(PLATFORM, SEARCH_CURSOR)
-
-            async def fetch(token: str | None) -> dict[str, Any]:
-                result: dict[str, Any] = await self._client.search_recent_tweets(
-                    search_query(self._tags, bot_id),
-                    since_id=since_id,
-                    next_token=token,
-                    expansions=["author_id"],
-                    user_fields=USER_FIELDS,
-                    tweet_fields=TWEET_FIELDS,
-                    max_results=100,
-                    user_auth=not self._search_with_bearer,
-                )
-                return result
-
-            posts, users, newest = await self._read_posts(fetch, since_id)
+            posts, users, newest = await self._read_posts(
+                self._client.search_recent_tweets,
+                search_query(self._tags, bot_id),
+                expansions=["author_id"],
+                user_fields=USER_FIELDS,
+                tweet_fields=TWEET_FIELDS,
+                max_results=100,
+                user_auth=not self._search_with_bearer,
+                **self._window(since_id),
+            )
             return await self._hand_over_posts(
                 cursors, SEARCH_CURSOR, posts, users, newest, on_inbound
             )
@@ -174,19 +184,18 @@ class Polling:
             last_seen = await cursors.get(PLATFORM, DM_CURSOR)
             events: list[Mapping[str, Any]] = []
             users: dict[str, Mapping[str, Any]] = {}
-            token: str | None = None
-            pages = 0
-            while True:
-                body: dict[str, Any] = await self._client.get_direct_message_events(
-                    dm_event_fields=DM_EVENT_FIELDS,
-                    event_types="MessageCreate",
-                    expansions=["sender_id"],
-                    user_fields=USER_FIELDS,
-                    max_results=100,
-                    pagination_token=token,
-                    user_auth=True,
-                )
-                pages += 1
+            pages = AsyncPaginator(
+                self._client.get_direct_message_events,
+                dm_event_fields=DM_EVENT_FIELDS,
+                event_types="MessageCreate",
+                expansions=["sender_id"],
+                user_fields=USER_FIELDS,
+                max_results=100,
+                user_auth=True,
+                # With no cursor, one page: the newest events are all a first start needs.
+                limit=self._initial_pages if last_seen is None else float("inf"),
+            )
+            async for body in pages:
                 users.update(users_by_id(body))
                 reached = False
                 for event in body.get("data") or []:
@@ -196,8 +205,7 @@ class Polling:
                         reached = True
                         break
                     events.append(event)
-                token = (body.get("meta") or {}).get("next_token")
-                if reached or not token or (last_seen is None and pages >= self._initial_pages):
+                if reached:
                     break
 
             handled = 0
@@ -209,11 +217,19 @@ class Polling:
                         event.get("event_type", "MessageCreate") == "MessageCreate"
                         and sender_id
                         and sender_id != bot_id
+                        and self._after_start(event, last_seen)
                     ):
-                        await on_inbound(dm_inbound(event, users))
+                        channel, text = await self._threads.of_dm(dm_text(event))
+                        await on_inbound(dm_inbound(event, users, channel, text))
                         handled += 1
                     last_done = str(event["id"])
             finally:
                 if last_done is not None:
                     await cursors.set(PLATFORM, DM_CURSOR, last_done)
             return handled
+
+    def _after_start(self, event: Mapping[str, Any], last_seen: str | None) -> bool:
+        """Past the cursor every event is new; on a first start, only those sent since."""
+        if last_seen is not None or self._since is None:
+            return True
+        return parse_time(event.get("created_at"), str(event["id"])) >= self._since

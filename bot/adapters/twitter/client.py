@@ -56,6 +56,25 @@ for _name in ("oauthlib.oauth1.rfc5849", "oauthlib.oauth1.rfc5849.signature"):
 SessionProvider = Callable[[], Awaitable[aiohttp.ClientSession]]
 
 
+class XForbidden(tweepy.Forbidden):  # type: ignore[misc]
+    """tweepy's 403, keeping X's problem body (its ``type`` tells whose refusal it is)."""
+
+    def __init__(self, response: aiohttp.ClientResponse, *, response_json: dict[str, Any]):
+        super().__init__(response, response_json=response_json)
+        self.problem = response_json
+
+    def recipient_refuses_dms(self) -> bool:
+        """X refuses a DM because of its recipient (they take no DMs from the bot), not
+        because of the app (no DM permission, a tier without DMs): a problem about the
+        user resource, or the v1.1-era codes 150/349 ("cannot send messages")."""
+        problem = self.problem
+        about_user = str(problem.get("type", "")).endswith("not-authorized-for-resource") and (
+            problem.get("resource_type") == "user"
+        )
+        codes = {150, 349} & set(self.api_codes)
+        return about_user or bool(codes)
+
+
 class XClient(AsyncClient):  # type: ignore[misc]
     """tweepy's AsyncClient with a configurable origin and safe logging (see module doc)."""
 
@@ -169,7 +188,7 @@ class XClient(AsyncClient):  # type: ignore[misc]
         if status == 401:
             raise tweepy.Unauthorized(response, response_json=payload)
         if status == 403:
-            raise tweepy.Forbidden(response, response_json=payload)
+            raise XForbidden(response, response_json=payload)
         if status == 404:
             raise tweepy.NotFound(response, response_json=payload)
         if status == 429:

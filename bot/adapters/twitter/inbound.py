@@ -16,7 +16,6 @@ from bot.adapters.twitter.client import PLATFORM
 from bot.adapters.twitter.text import strip_leading_mentions, unescape_post_text
 from bot.host.messages import Inbound, InboundKind, Sender
 
-TIMELINE_CHANNEL = "timeline"  # X has one public "channel" per bot: its timeline
 # Only values the X API v2 OpenAPI (2.167) enumerates: ``author_id`` and
 # ``sender_id`` arrive through their expansions, not as requested fields.
 USER_FIELDS = ["profile_image_url", "username", "name"]
@@ -64,27 +63,48 @@ def is_retweet(post: Mapping[str, Any]) -> bool:
     return str(post.get("text", "")).startswith("RT @")
 
 
-def post_inbound(post: Mapping[str, Any], users: Mapping[str, Mapping[str, Any]]) -> Inbound:
-    """A public post (a mention, or a search hit): its text without the leading handles."""
+def post_text(post: Mapping[str, Any]) -> str:
+    """A post's words for the host: X's escapes undone, the leading handles dropped."""
+    return strip_leading_mentions(unescape_post_text(str(post["text"])))
+
+
+def post_inbound(
+    post: Mapping[str, Any],
+    users: Mapping[str, Mapping[str, Any]],
+    channel: str,
+    text: str | None = None,
+) -> Inbound:
+    """A public post (a mention, or a search hit) in ``channel``: the thread of its game
+    (see :mod:`~bot.adapters.twitter.threads`); ``text``: its words (default
+    :func:`post_text`)."""
     return Inbound(
         platform=PLATFORM,
-        channel=TIMELINE_CHANNEL,
+        channel=channel,
         sender=sender(str(post.get("author_id") or ""), users),
         kind=InboundKind.PUBLIC,
-        text=strip_leading_mentions(unescape_post_text(str(post["text"]))),
+        text=post_text(post) if text is None else text,
         message_id=str(post["id"]),
         sent_at=parse_time(post.get("created_at"), str(post["id"])),
     )
 
 
-def dm_inbound(event: Mapping[str, Any], users: Mapping[str, Mapping[str, Any]]) -> Inbound:
-    """A DM event to the bot."""
+def dm_text(event: Mapping[str, Any]) -> str:
+    return unescape_post_text(str(event.get("text") or "")).strip()
+
+
+def dm_inbound(
+    event: Mapping[str, Any],
+    users: Mapping[str, Mapping[str, Any]],
+    channel: str = "",
+    text: str | None = None,
+) -> Inbound:
+    """A DM event to the bot, about the game in ``channel`` when it names one."""
     return Inbound(
         platform=PLATFORM,
-        channel=TIMELINE_CHANNEL,
+        channel=channel,
         sender=sender(str(event.get("sender_id") or ""), users),
         kind=InboundKind.DM,
-        text=unescape_post_text(str(event.get("text") or "")).strip(),
+        text=dm_text(event) if text is None else text,
         message_id=str(event["id"]),
         sent_at=parse_time(event.get("created_at"), str(event["id"])),
     )

@@ -17,7 +17,7 @@ import aiohttp
 import tweepy
 
 from bot.adapters.twitter.budgets import RateBudgetExhausted, RateBudgets
-from bot.adapters.twitter.client import PLATFORM, XClient
+from bot.adapters.twitter.client import PLATFORM, XClient, XForbidden
 from bot.adapters.twitter.inbound import DM_EVENT_FIELDS
 from bot.adapters.twitter.media import FormPart, upload_media
 from bot.adapters.twitter.text import compose_post, mute_line
@@ -43,7 +43,9 @@ class Delivery:
         bot_user_id: Callable[[], Awaitable[str]],
         redact: Callable[[str], str],
         sleep: Callable[[float], Awaitable[None]],
+        posted: Callable[[str, str], Awaitable[None]] | None = None,
     ) -> None:
+        """``posted(thread, text)`` hears of every post made in a game's thread."""
         self._client = client
         self._config = config
         self._games = tuple(games)
@@ -51,6 +53,7 @@ class Delivery:
         self._bot_user_id = bot_user_id
         self._redact = redact
         self._sleep = sleep
+        self._posted = posted
 
     async def _media_request(
         self,
@@ -85,7 +88,10 @@ class Delivery:
             return await self._send_post(address, outbound)
         except DeliveryError as error:
             failure = DeliveryError(
-                self._redact(str(error)), retry_after=error.retry_after, permanent=error.permanent
+                self._redact(str(error)),
+                retry_after=error.retry_after,
+                permanent=error.permanent,
+                dms_closed=error.dms_closed,
             )
         except Exception as error:
             failure = self._delivery_error(error, dm=address.is_dm, address=address)
@@ -111,7 +117,10 @@ class Delivery:
             return DeliveryError(self._redact(f"X server error on {what}: {error}"))
         if isinstance(error, tweepy.Forbidden):
             reason = "; ".join(error.api_messages) or str(error)
-            return DeliveryError(self._redact(f"X forbids the {what}: {reason}"), permanent=True)
+            closed = dm and isinstance(error, XForbidden) and error.recipient_refuses_dms()
+            return DeliveryError(
+                self._redact(f"X forbids the {what}: {reason}"), permanent=True, dms_closed=closed
+            )
         if isinstance(error, tweepy.HTTPException):
             # 400/404/…: the request itself is wrong; sending it again cannot help.
             return DeliveryError(self._redact(f"X rejected the {what}: {error}"), permanent=True)
@@ -136,22 +145,46 @@ class Delivery:
         media_ids = [
             await self._upload(a, for_dm=False) for a in post_attachments(outbound.attachments)
         ]
-        reply_to = address.reply_to if address.reply_to and address.reply_to.isdigit() else None
+        # A game's posts are replies in its thread (its channel is the thread's root):
+        # to the post they answer, else to the root.
+        reply_to = next(
+            (ref for ref in (address.reply_to, address.channel) if ref and ref.isdigit()), None
+        )
+        if self._posted is not None:
+            await self._posted(address.channel, outbound.text)
         try:
-            response: dict[str, Any] = await self._client.create_tweet(
-                text=text,
-                media_ids=media_ids or None,
-                in_reply_to_tweet_id=reply_to,
-                user_auth=True,
-            )
+            return await self._create_post(text, media_ids, reply_to)
         except tweepy.Forbidden as error:
-            reason = " ".join(error.api_messages) + " " + str(error)
-            if "duplicate" not in reason.lower():
+            if not is_duplicate(error):
                 raise
-            # Posted before (a retry after a lost response): X refuses the twin.
+        if outbound.retry:
+            # An earlier attempt of this very row may have been posted with its answer lost:
+            # X refuses the twin, so the row counts as posted.
             key = outbound.key or hashlib.sha256(text.encode()).hexdigest()[:16]
-            log.info("X says post %s is a duplicate: counted as posted", key)
+            log.info("X says post %s is a duplicate of its earlier attempt: counted as posted", key)
             return f"duplicate:{key}"
+        # A first attempt refused as a duplicate is a new post whose words happen to equal
+        # an earlier one (two players refused alike): make it unique and post it.
+        unique = compose_post(
+            distinct_text(outbound.text, outbound.key or text),
+            mute_line(outbound.text, self._games),
+        )
+        try:
+            return await self._create_post(unique, media_ids, reply_to)
+        except tweepy.Forbidden as error:
+            if not is_duplicate(error):
+                raise
+            # The marked twin is there already: another attempt of this row put it there.
+            log.info("X says post %s is a duplicate: counted as posted", outbound.key)
+            return f"duplicate:{outbound.key}"
+
+    async def _create_post(self, text: str, media_ids: list[str], reply_to: str | None) -> str:
+        response: dict[str, Any] = await self._client.create_tweet(
+            text=text,
+            media_ids=media_ids or None,
+            in_reply_to_tweet_id=reply_to,
+            user_auth=True,
+        )
         return str(response["data"]["id"])
 
     async def _send_dm(self, address: Address, outbound: Outbound) -> str:
@@ -181,6 +214,9 @@ class Delivery:
         body: dict[str, Any] = await self._client.get_direct_message_events(
             participant_id=participant_id,
             dm_event_fields=DM_EVENT_FIELDS,
+            # X gives an event's sender only through this expansion: without it no
+            # event has a sender_id, nothing matches, and the DM goes out twice.
+            expansions=["sender_id"],
             event_types="MessageCreate",
             max_results=10,
             user_auth=True,
@@ -189,6 +225,21 @@ class Delivery:
             if str(event.get("sender_id")) == bot_id:
                 return str(event["id"]) if event.get("text") == text else None
         return None
+
+
+def is_duplicate(error: tweepy.Forbidden) -> bool:
+    """X's 403 for a post whose text equals one of the account's recent posts."""
+    reason = " ".join(error.api_messages) + " " + str(error)
+    return "duplicate" in reason.lower()
+
+
+def distinct_text(text: str, key: str) -> str:
+    """``text`` with a short mark drawn from the outbox key (``· ref 3f2a``): the same row
+    always gets the same mark, two rows almost never the same one."""
+    mark = hashlib.sha256(key.encode()).hexdigest()[:4]
+    lines = text.rstrip().splitlines() or [""]
+    lines[0] = f"{lines[0]} · ref {mark}".strip()
+    return "\n".join(lines)
 
 
 def post_attachments(attachments: Sequence[Attachment]) -> list[Attachment]:

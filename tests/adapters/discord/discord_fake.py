@@ -127,10 +127,96 @@ class Failure:
     headers: dict[str, str] = field(default_factory=dict)
 
 
+# Gateway intents Discord calls privileged: each must be switched on for the application.
+GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT = 1 << 1, 1 << 8, 1 << 15
+PRIVILEGED_INTENTS = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
+# The intents Discord knows today (bits 17–19, 22 and 23 are unassigned).
+KNOWN_INTENTS = sum(1 << bit for bit in (*range(17), 20, 21, 24, 25))
+
+
+class FakeGateway:
+    """Discord's gateway for one connection's first minute, as Discord behaves.
+
+    HELLO; then the IDENTIFY is judged as Discord judges it: a token not the bot's →
+    close 4004 (authentication failed); intents with bits Discord does not know →
+    4013 (invalid intents); a privileged intent the application has not switched on
+    (``allowed_privileged``) → 4014 (disallowed intents). Otherwise READY, heartbeats
+    acknowledged, and whatever the test ``push``es (INTERACTION_CREATE, MESSAGE_CREATE)
+    as dispatches with sequence numbers.
+    """
+
+    def __init__(self, token: str, *, allowed_privileged: int = 0) -> None:
+        self.token = token
+        self.allowed_privileged = allowed_privileged
+        self.known_intents = KNOWN_INTENTS
+        self.identified: list[dict[str, Any]] = []
+        self.closed_with: list[int] = []
+        self.sockets: list[web.WebSocketResponse] = []
+        self.url = ""
+        self._sequence = itertools.count(1)
+
+    def judge(self, identify: dict[str, Any]) -> int | None:
+        """The close code Discord answers this IDENTIFY with, or None to accept it."""
+        token = str(identify.get("token", "")).removeprefix("Bot ")
+        intents = int(identify.get("intents", 0))
+        if token != self.token:
+            return 4004
+        if intents & ~self.known_intents:
+            return 4013
+        if intents & PRIVILEGED_INTENTS & ~self.allowed_privileged:
+            return 4014
+        return None
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self.sockets.append(ws)
+        await ws.send_json({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+        async for message in ws:
+            if message.type is not aiohttp.WSMsgType.TEXT:
+                continue
+            frame = json.loads(message.data)
+            if frame["op"] == 1:  # heartbeat
+                await ws.send_json({"op": 11, "d": None, "s": None, "t": None})
+            elif frame["op"] == 2:  # identify
+                self.identified.append(frame["d"])
+                code = self.judge(frame["d"])
+                if code is not None:
+                    self.closed_with.append(code)
+                    await ws.close(code=code, message=b"refused")
+                    break
+                shard = frame["d"].get("shard") or [0, 1]
+                await self._dispatch(ws, "READY", {
+                    "v": 10,
+                    "user": BOT_USER,
+                    "guilds": [],
+                    "session_id": "fake-session",
+                    "resume_gateway_url": self.url,
+                    "shard": shard,
+                    "application": {"id": str(APP_ID), "flags": 0},
+                })  # fmt: skip
+        self.sockets.remove(ws)
+        return ws
+
+    async def _dispatch(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
+        await ws.send_json({"op": 0, "t": event, "s": next(self._sequence), "d": data})
+
+    async def push(self, event: str, data: Any) -> None:
+        """A dispatch to every connected client (an INTERACTION_CREATE, a MESSAGE_CREATE)."""
+        for ws in list(self.sockets):
+            await self._dispatch(ws, event, data)
+
+
 class FakeDiscord:
     """Discord's HTTP API, as far as the bot uses it."""
 
     def __init__(self) -> None:
+        self.gateway = FakeGateway(TOKEN)
+        self.application_flags = 0  # GATEWAY_MESSAGE_CONTENT is 1 << 18
+        # The servers the bot is in, with the bot's permissions there.
+        self.guilds: list[dict[str, Any]] = [
+            {"id": str(GUILD_ID), "name": "Harbour", "permissions": str(MEMBER_PERMISSIONS)}
+        ]
         self.requests: list[Recorded] = []
         self.responses: list[tuple[str, str, Any]] = []  # (operation, status, body)
         self.failures: list[Failure] = []
@@ -218,6 +304,7 @@ class FakeDiscord:
 
     def app(self) -> web.Application:
         app = web.Application()
+        app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._handle)
         return app
 
@@ -273,6 +360,28 @@ class FakeDiscord:
     ) -> Reply:
         if method == "GET" and path == "/users/@me":
             return self._ok("GET /users/@me", BOT_ME)
+        if method == "GET" and path == "/users/@me/guilds":
+            return self._ok(
+                "GET /users/@me/guilds",
+                [
+                    {"icon": None, "banner": None, "owner": False, "features": [], **guild}
+                    for guild in self.guilds
+                ],
+            )
+        if method == "GET" and path == "/gateway/bot":
+            return self._ok(
+                "GET /gateway/bot",
+                {
+                    "url": self.gateway.url,
+                    "shards": 1,
+                    "session_start_limit": {
+                        "total": 1000,
+                        "remaining": 999,
+                        "reset_after": 14400000,
+                        "max_concurrency": 1,
+                    },
+                },
+            )
         if method == "GET" and path == "/oauth2/applications/@me":
             return self._ok(
                 "GET /oauth2/applications/@me",
@@ -285,7 +394,7 @@ class FakeDiscord:
                     "bot_require_code_grant": False,
                     "owner": user_payload(OTHER_USER_ID, "owner"),
                     "verify_key": "0" * 64,
-                    "flags": 0,
+                    "flags": self.application_flags,
                     "flags_new": "0",
                     "type": None,
                     "redirect_uris": [],
@@ -523,8 +632,15 @@ async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDis
     server = TestServer(fake.app())
     await server.start_server()
     fake.base = str(server.make_url("/api/v10"))
-    # discord.py keeps the API base on Route for the process: restore it afterwards.
+    fake.gateway.url = str(server.make_url("/gateway")).replace("http://", "ws://")
+    # discord.py keeps the API base on Route, and the gateway on DiscordWebSocket, for
+    # the process: restore both afterwards.
     monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket,
+        "DEFAULT_GATEWAY",
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+    )
     try:
         yield fake
     finally:

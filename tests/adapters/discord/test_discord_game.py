@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, datetime
 from typing import Any
+from unittest import mock
 
 import discord
 from discord_fake import (
@@ -74,6 +76,12 @@ class DiscordTable:
         attachments = AttachmentRenderer(self.store, AvatarCache(fetch=no_network))
         self.host = Host(self.store, self.clock, {"discord": adapter}, attachments)
         self.sequence = iter(range(1, 4096))
+        # Interaction ids are snowflakes of the virtual clock: discord.py's "now" (which
+        # Interaction.is_expired reads) is the virtual clock's too.
+        self._now = mock.patch.object(
+            discord.utils, "utcnow", lambda: datetime.fromtimestamp(self.clock.now(), UTC)
+        )
+        self._now.start()
 
     def next_id(self) -> int:
         # Ids are snowflakes: the adapter reads the time they were sent from them.
@@ -97,6 +105,7 @@ class DiscordTable:
         )
 
     async def close(self) -> None:
+        self._now.stop()
         await self.adapter.stop()
         self.store.dispose()
 

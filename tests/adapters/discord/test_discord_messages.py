@@ -79,7 +79,8 @@ async def test_a_dm_is_a_dm_inbound(adapter, inbox, fake_discord, cursors):
         "",
         "move cruiser at G7 3 up",
     )
-    assert cursors.values == {("discord", f"dm:{DM_CHANNEL_ID}"): payload["id"]}
+    # A DM's cursor names its player, so the catch-up reads it only while they play.
+    assert cursors.values == {("discord", f"dm:{DM_CHANNEL_ID}:{USER_ID}"): payload["id"]}
 
 
 async def test_a_failed_hand_over_leaves_the_cursor(adapter, inbox, fake_discord, cursors):
@@ -171,7 +172,10 @@ async def test_on_ready_catches_up(adapter, inbox, fake_discord, cursors):
 async def test_catch_up_while_discord_is_down_is_raised_after_the_other_channels(
     adapter, inbox, fake_discord, cursors
 ):
-    """A 5xx is not a channel gone: the host must know it has not got every order."""
+    """A 5xx is not a channel gone: the host must know it has not got every order,
+    and from which channel (only that channel's games wait)."""
+    from bot.host.messages import CatchUpIncomplete
+
     await cursors.set("discord", "channel:42", "1")
     for _ in range(6):  # discord.py retries a 5xx a few times itself
         fake_discord.fail_next(
@@ -179,9 +183,14 @@ async def test_catch_up_while_discord_is_down_is_raised_after_the_other_channels
         )
     await cursors.set("discord", f"dm:{DM_CHANNEL_ID}", "1")
     fake_discord.add_history(DM_CHANNEL_ID, "board", author=user_payload())
-    with pytest.raises(discord.DiscordServerError):
+    with pytest.raises(CatchUpIncomplete) as caught:
         await adapter.fetch_since(cursors, inbox)
     assert [i.text for i in inbox.items] == ["board"]  # the DM channel was still read
+    assert (caught.value.channels, caught.value.users, caught.value.handled) == (
+        frozenset({"42"}),
+        frozenset(),
+        1,
+    )
 
 
 async def test_a_dm_the_bot_opened_is_watched_so_a_reply_sent_while_away_is_read(
@@ -189,7 +198,7 @@ async def test_a_dm_the_bot_opened_is_watched_so_a_reply_sent_while_away_is_read
 ):
     board = Address("discord", str(CHANNEL_ID), user_id=str(USER_ID), user_name="ahab")
     await adapter.send(board, Outbound("Your board after turn 3.", key="outbox-9"))
-    assert ("discord", f"dm:{DM_CHANNEL_ID}") in cursors.values
+    assert ("discord", f"dm:{DM_CHANNEL_ID}:{USER_ID}") in cursors.values
     # The captain answers while the bot is away: the catch-up finds it.
     fake_discord.add_history(DM_CHANNEL_ID, "move cruiser at G7 3 up", author=user_payload())
     assert await adapter.fetch_since(cursors, inbox) == 1

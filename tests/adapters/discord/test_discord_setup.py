@@ -186,6 +186,11 @@ async def test_start_logs_in_then_keeps_the_gateway_in_the_background(
     await adapter.start(inbox)
     await asyncio.sleep(0)
     assert connected == [True]
-    assert [r.path for r in fake_discord.requests] == ["/users/@me", "/oauth2/applications/@me"]
+    # With an API base the gateway is the one it names (GET /gateway/bot).
+    assert [r.path for r in fake_discord.requests] == [
+        "/users/@me",
+        "/oauth2/applications/@me",
+        "/gateway/bot",
+    ]
     await adapter.stop()
     assert client.is_closed()

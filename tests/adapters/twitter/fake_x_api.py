@@ -24,6 +24,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -151,6 +152,10 @@ class Credentials:
     bearer: str = ""
 
 
+def _moment(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
 def x_error(status: int, title: str, detail: str, code: int) -> dict[str, Any]:
     """X's error body, plus the code/message keys the spec's Error schema requires."""
     return {
@@ -235,7 +240,7 @@ class FakeX:
         )
         return post_id
 
-    def dm(self, sender_id: str, text: str) -> str:
+    def dm(self, sender_id: str, text: str, created_at: str = "2026-07-26T10:05:00.000Z") -> str:
         event_id = self.new_id()
         self.dm_events.append(
             {
@@ -244,7 +249,7 @@ class FakeX:
                 "text": text,
                 "sender_id": sender_id,
                 "dm_conversation_id": f"{min(sender_id, self.bot_id)}-{max(sender_id, self.bot_id)}",
-                "created_at": "2026-07-26T10:05:00.000Z",
+                "created_at": created_at,
             }
         )
         return event_id
@@ -361,6 +366,46 @@ class FakeX:
         more = start + size < len(items)
         return page, (f"page{start + size:012d}" if more else None)
 
+    # -- only what was asked for, as X does --------------------------------
+    # X returns a post's id, text and edit history, a DM event's id, type and text, and
+    # a user's id, name and username; anything else only when a request names it in
+    # its ``*.fields``, or brings it in through an expansion (``author_id``,
+    # ``sender_id``), which also fills ``includes.users``.
+
+    POST_DEFAULT = ("id", "text", "edit_history_tweet_ids")
+    DM_DEFAULT = ("id", "event_type", "text")
+    USER_DEFAULT = ("id", "name", "username")
+
+    @staticmethod
+    def _asked(request: web.Request, name: str) -> set[str]:
+        return {v for v in request.query.get(name, "").split(",") if v}
+
+    def _user_shape(self, request: web.Request, user_id: str) -> dict[str, Any]:
+        wanted = set(self.USER_DEFAULT) | self._asked(request, "user.fields")
+        return {k: v for k, v in self.users[user_id].items() if k in wanted}
+
+    def _post_shape(self, request: web.Request, post: dict[str, Any]) -> dict[str, Any]:
+        wanted = set(self.POST_DEFAULT) | self._asked(request, "tweet.fields")
+        expansions = self._asked(request, "expansions")
+        if "author_id" in expansions:
+            wanted.add("author_id")
+        if "referenced_posts" in expansions:
+            wanted.add("referenced_tweets")
+        if "in_reply_to_user_id" in expansions:
+            wanted.add("in_reply_to_user_id")
+        return {k: v for k, v in post.items() if k in wanted}
+
+    def _dm_shape(self, request: web.Request, event: dict[str, Any]) -> dict[str, Any]:
+        wanted = set(self.DM_DEFAULT) | self._asked(request, "dm_event.fields")
+        if "sender_id" in self._asked(request, "expansions"):
+            wanted.add("sender_id")
+        return {k: v for k, v in event.items() if k in wanted}
+
+    def _includes(self, request: web.Request, ids: set[str], expansion: str) -> dict[str, Any]:
+        if not ids or expansion not in self._asked(request, "expansions"):
+            return {}
+        return {"includes": {"users": [self._user_shape(request, i) for i in sorted(ids)]}}
+
     def _timeline(self, request: web.Request, posts: list[dict[str, Any]]) -> dict[str, Any]:
         since_id = request.query.get("since_id")
         size = min(int(request.query.get("max_results", 10)), self.mention_page_size)
@@ -368,6 +413,10 @@ class FakeX:
         newest_first = sorted(posts, key=lambda p: int(p["id"]), reverse=True)
         if since_id:
             newest_first = [p for p in newest_first if int(p["id"]) > int(since_id)]
+        start_time = request.query.get("start_time")
+        if start_time:  # the oldest moment wanted, inclusive
+            oldest = _moment(start_time)
+            newest_first = [p for p in newest_first if _moment(p["created_at"]) >= oldest]
         page, next_token = self._page(newest_first, size, token)
         meta: dict[str, Any] = {"result_count": len(page)}
         if page:
@@ -376,9 +425,8 @@ class FakeX:
             meta["next_token"] = next_token
         result: dict[str, Any] = {"meta": meta}
         if page:
-            result["data"] = page
-            authors = {p["author_id"] for p in page}
-            result["includes"] = {"users": [self.users[a] for a in sorted(authors)]}
+            result["data"] = [self._post_shape(request, p) for p in page]
+            result.update(self._includes(request, {p["author_id"] for p in page}, "author_id"))
         return result
 
     def _get_2_users_id_mentions(self, request: web.Request, body: Any) -> tuple[int, Any]:
@@ -401,9 +449,8 @@ class FakeX:
         if next_token:
             result["meta"]["next_token"] = next_token
         if page:
-            result["data"] = page
-            senders = {e["sender_id"] for e in page}
-            result["includes"] = {"users": [self.users[s] for s in sorted(senders)]}
+            result["data"] = [self._dm_shape(request, e) for e in page]
+            result.update(self._includes(request, {e["sender_id"] for e in page}, "sender_id"))
         return 200, result
 
     def _get_2_dm_conversations_with_participant_id_dm_events(
@@ -420,7 +467,8 @@ class FakeX:
         page = newest_first[: int(request.query.get("max_results", 100))]
         result: dict[str, Any] = {"meta": {"result_count": len(page)}}
         if page:
-            result["data"] = page
+            result["data"] = [self._dm_shape(request, e) for e in page]
+            result.update(self._includes(request, {e["sender_id"] for e in page}, "sender_id"))
         return 200, result
 
     def _post_2_tweets(self, request: web.Request, body: Any) -> tuple[int, Any]:

@@ -49,21 +49,22 @@ async def test_a_public_game_by_mentions_and_dms(
         await host.relay.flush()
 
     try:
-        fake_x.mention(OPERATOR, "@bstbot #bst new size=8 turn=1h", created_at=at(1))
-        fake_x.mention(ALICE, "@bstbot #bst join", created_at=at(2))
-        fake_x.mention(BOB, "@bstbot #bst join", created_at=at(2))
+        # The game is the thread of the post that opens it: players reply in it.
+        root = fake_x.mention(OPERATOR, "@bstbot #bst new size=8 turn=1h", created_at=at(1))
+        fake_x.mention(ALICE, "@bstbot #bst join", created_at=at(2), conversation_id=root)
+        fake_x.mention(BOB, "@bstbot #bst join", created_at=at(2), conversation_id=root)
         await poll(3)
         fake_x.dm(ALICE, "sub: A2\ncarrier: C1-C5")
         fake_x.dm(BOB, "cruiser: F1-F3, cruiser: H6-H8")
         await poll(4)
-        fake_x.mention(OPERATOR, "@bstbot #bst start", created_at=at(5))
+        fake_x.mention(OPERATOR, "@bstbot #bst start", created_at=at(5), conversation_id=root)
         await poll(6)
         with store.transaction() as tx:
             game = tx.game(1)
             assert game is not None and game.phase == "battle"
             deadline = game.deadline
         # alice shoots by mention; the poll that sees it runs only just before the deadline
-        fake_x.mention(ALICE, "@bstbot #bst f3", created_at=at(30))
+        fake_x.mention(ALICE, "@bstbot #bst f3", created_at=at(30), conversation_id=root)
         clock.set(deadline)
         await host.tick()  # catches up through the adapter first, then resolves
         turn_posts = [p for p in fake_x.posts if "turn 1:" in p["text"]]
@@ -77,5 +78,64 @@ async def test_a_public_game_by_mentions_and_dms(
         before = (len(fake_x.posts), len(fake_x.dms))
         await host.tick()
         assert (len(fake_x.posts), len(fake_x.dms)) == before
+    finally:
+        store.dispose()
+
+
+async def test_6_one_account_runs_several_games_each_in_its_thread(
+    make_adapter: Any, fake_x: Any, tmp_path: Any
+) -> None:
+    """Issue 20, item 6: two games at once on one X account. Each lives in the thread of
+    the post that opened it; a reply in that thread, or a post naming the game by tag
+    and number, belongs to that game."""
+    store = Store(sqlite_url(tmp_path / "x.db"))
+    clock = VirtualClock(START.timestamp())
+    cursors = DatabaseCursors(store)
+    adapter = make_adapter(cursors=cursors)
+    host = Host(
+        store,
+        clock,
+        {"twitter": adapter},
+        AttachmentRenderer(store, AvatarCache(fetch=no_network), replay_gif=False),
+    )
+    fake_x.add_user(OPERATOR, "harbourmaster", "Harbour Master")
+    carol = "3000000000000000003"
+    fake_x.add_user(carol, "carol", "Carol")
+
+    async def poll(minutes: int) -> None:
+        clock.set(max(clock.now(), (START + timedelta(minutes=minutes)).timestamp()))
+        await adapter.fetch_since(host.cursors, host.on_inbound)
+        await host.relay.flush()
+
+    try:
+        first = fake_x.mention(OPERATOR, "@bstbot #bst new size=8 turn=1h", created_at=at(1))
+        second = fake_x.mention(ALICE, "@bstbot #bst new size=10 turn=2h", created_at=at(1))
+        await poll(2)
+        with store.transaction() as tx:
+            games = {g.channel: g.id for g in tx.active_games()}
+        assert set(games) == {first, second}, "two games, one per thread"
+        number = games[second]
+        # A reply in the first thread; a post naming the second game; a DM naming it.
+        fake_x.mention(BOB, "@bstbot #bst join", created_at=at(3), conversation_id=first)
+        fake_x.mention(carol, f"@bstbot #bst {number} join", created_at=at(3))
+        await poll(4)
+        with store.transaction() as tx:
+            players = {
+                channel: {p.user_id for p in tx.players(game_id)}
+                for channel, game_id in games.items()
+            }
+        assert players[first] == {BOB}
+        assert players[second] == {carol}
+        # The host's answers are replies: in each game's thread, or to the post they answer.
+        target = {
+            p["text"].split("\n")[0]: p["reply"]["in_reply_to_tweet_id"] for p in fake_x.posts
+        }
+        opened = [line for line in target if "is open" in line]
+        assert sorted(target[line] for line in opened) == sorted([first, second])
+        named = [p for p in fake_x.posts if f"game {number}" in p["text"]]
+        assert {p["reply"]["in_reply_to_tweet_id"] for p in named} <= {second} | {
+            m["id"] for m in fake_x.mentions if m["author_id"] == carol
+        }
+        assert fake_x.violations == []
     finally:
         store.dispose()

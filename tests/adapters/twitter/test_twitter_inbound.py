@@ -20,7 +20,7 @@ async def test_a_shot_by_mention_is_a_public_inbound_from_the_author_id(fake_x, 
     assert count == 1
     (shot,) = got.items
     assert shot.platform == "twitter"
-    assert shot.channel == "timeline"
+    assert shot.channel == post_id  # a post in no thread opens a conversation of its own
     assert shot.kind is InboundKind.PUBLIC
     assert shot.text == "#bst H14"
     assert shot.message_id == post_id
@@ -58,7 +58,7 @@ async def test_a_dmd_placement_and_a_dmd_move_are_dm_inbounds(fake_x, make_adapt
         (InboundKind.DM, "move cruiser at G7 3 up", move),
     ]
     assert {i.sender.user_id for i in got.items} == {ALICE}
-    assert got.items[0].channel == "timeline"
+    assert got.items[0].channel == ""  # a DM naming no game: the host takes the sender's
     assert cursors.values[("twitter", DM_CURSOR)] == move
     assert own not in [i.message_id for i in got.items]
 
@@ -222,3 +222,34 @@ async def test_a_poll_error_is_logged_and_polling_goes_on(fake_x, make_adapter):
         await asyncio.sleep(0.01)
     await adapter.stop()
     assert [i.text for i in got.items if i.kind is InboundKind.PUBLIC] == ["#bst H14"]
+
+
+async def test_a_first_start_answers_nothing_sent_before_it_and_what_arrives_after(
+    fake_x, make_adapter, clock
+):
+    """Issue 20, item 5: with no cursor (an empty database) the first poll does not hand
+    the host 30 days of old mentions and DMs as fresh commands."""
+    before = "2026-07-01T08:00:00.000Z"  # weeks before the bot started
+    assert datetime(2026, 7, 1, 8, tzinfo=UTC).timestamp() < clock.now
+    fake_x.mention(ALICE, "@bstbot #bst new size=10", created_at=before)
+    fake_x.dm(BOB, "join", created_at=before)
+    cursors = MemoryCursors()
+    adapter = make_adapter(cursors)
+    got = Collector()
+    assert await adapter.fetch_since(cursors, got) == 0
+    [first] = fake_x.calls("GET", "/2/users/{id}/mentions")
+    assert first["start_time"].startswith("2026-07-25T17:20:00")  # the adapter's start
+
+    after = "2026-07-26T10:00:00.000Z"
+    fresh_post = fake_x.mention(BOB, "@bstbot #bst join", created_at=after)
+    fresh_dm = fake_x.dm(ALICE, "board", created_at=after)
+    assert await adapter.fetch_since(cursors, got) == 2
+    assert [i.message_id for i in got.items] == [fresh_post, fresh_dm]
+
+
+async def test_backfill_reads_back_what_was_sent_before_the_first_start(fake_x, make_adapter):
+    fake_x.mention(ALICE, "@bstbot #bst join", created_at="2026-07-01T08:00:00.000Z")
+    fake_x.dm(BOB, "board", created_at="2026-07-01T08:00:00.000Z")
+    config = TwitterConfig(enabled=True, bot_user_id=fake_x.bot_id, backfill=True)
+    got = Collector()
+    assert await make_adapter(config=config).fetch_since(MemoryCursors(), got) == 2

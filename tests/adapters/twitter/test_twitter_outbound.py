@@ -147,13 +147,34 @@ async def test_503_is_retryable(fake_x, make_adapter):
     assert not caught.value.permanent and caught.value.retry_after is None
 
 
-async def test_a_duplicate_403_counts_as_posted(fake_x, make_adapter):
+async def test_a_duplicate_403_on_a_retry_of_the_same_row_counts_as_posted(fake_x, make_adapter):
     adapter = make_adapter()
-    first = await adapter.send(PUBLIC, Outbound("#bst game 3 · turn 5", key="outbox-41"))
-    again = await adapter.send(PUBLIC, Outbound("#bst game 3 · turn 5", key="outbox-41"))
-    assert first.isdigit()
+    fake_x.lost_responses["POST /2/tweets"] = 1  # posted, but the answer never came
+    with pytest.raises(DeliveryError):
+        await adapter.send(PUBLIC, Outbound("#bst game 3 · turn 5", key="outbox-41"))
+    again = await adapter.send(
+        PUBLIC, Outbound("#bst game 3 · turn 5", key="outbox-41", retry=True)
+    )
     assert again == "duplicate:outbox-41"
     assert len(fake_x.posts) == 1
+
+
+async def test_two_new_posts_with_the_same_words_are_both_posted(fake_x, make_adapter):
+    """Issue 20, item 4: two players refused with the same words are two posts. X's
+    duplicate-content 403 on a first attempt is not "already posted"."""
+    adapter = make_adapter()
+    to_alice = Address("twitter", channel="timeline", reply_to="1800000000000000123")
+    to_bob = Address("twitter", channel="timeline", reply_to="1800000000000000456")
+    refusal = "that cell is off the board: expected a cell such as H14"
+    first = await adapter.send(to_alice, Outbound(refusal, key="outbox-8"))
+    second = await adapter.send(to_bob, Outbound(refusal, key="outbox-9"))
+    assert first.isdigit() and second.isdigit() and first != second
+    assert [p["reply"]["in_reply_to_tweet_id"] for p in fake_x.posts] == [
+        "1800000000000000123",
+        "1800000000000000456",
+    ]
+    texts = [p["text"] for p in fake_x.posts]
+    assert texts[0] != texts[1] and all(refusal in t for t in texts)
 
 
 async def test_a_dm_to_someone_who_takes_no_dms_is_permanent(fake_x, make_adapter):
