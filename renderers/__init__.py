@@ -6,10 +6,13 @@ package imports the host, the store, an adapter or a platform SDK; avatars are d
 
 The shared parts are at the top: ``style`` (palette, fonts, text), ``avatars``, ``marks``
 (anti-aliased hulls, shots, name tags), ``grid`` (a labelled square board), ``hexgrid`` (the
-geometry of Sonar's hex board), ``encode`` (PNG, MP4) and ``replay`` (cards, timing and
-limits of the end-of-game video). Each game with pictures has its package
-(``renderers/bst/``) whose ``PICTURES`` follows :class:`~renderers.pictures.Pictures`; the
-host finds it with :func:`~renderers.pictures.pictures_for`.
+geometry of Sonar's hex board), ``header`` (a picture's title, status and lines of facts),
+``legend`` (icons and their words in rows under a board), ``alt_text`` (the limit of the words
+beside a picture, and long lists cut to fit), ``encode`` (PNG, MP4) and ``replay`` (cards,
+timing and limits of the end-of-game video). Each game with pictures has its package
+(``renderers/bst/``) whose ``PICTURES`` follows :class:`~renderers.pictures.Pictures`, checking
+the views it is given with :func:`~renderers.pictures.expect_view`; the host finds it with
+:func:`~renderers.pictures.pictures_for`.
 
 What repeats between pictures is kept in small bounded caches shared by the drawing threads:
 text widths, anti-aliased masks of marks, name tags, header text, round avatars (keyed by the
@@ -22,8 +25,9 @@ The bst names below are re-exported for the code that imported them from here be
 pictures were split by game; new code imports them from ``renderers.bst``.
 """
 
+from renderers.alt_text import MAX_ALT_TEXT
 from renderers.avatars import AvatarError, decode_avatar, generated_avatar, round_avatar
-from renderers.bst.alt_text import MAX_ALT_TEXT, private_alt_text, public_alt_text
+from renderers.bst.alt_text import private_alt_text, public_alt_text
 from renderers.bst.frames import ReplayFrame, render_replay
 from renderers.bst.private_board import render_private_board
 from renderers.bst.public_map import render_public_map

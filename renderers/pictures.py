@@ -4,7 +4,8 @@ Each game may have a package ``renderers/<kind>/`` whose module-level ``PICTURES
 follows :class:`Pictures`; the host looks it up by the game's kind with
 :func:`pictures_for` and, for a game with none, posts the game's text board alone.
 Every method is a pure function of a view (design rule 8): the same view and
-options give the same bytes.
+options give the same bytes. :func:`expect_view` and :func:`revealed_boards` are the checks
+every game's ``PICTURES`` makes of what it is given.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import importlib.util
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from PIL import Image
 
@@ -77,6 +78,28 @@ class Pictures(Protocol):
         """The label of a last frame showing the game as it ended, when that differs from
         its last stored step (bst: ``The end``)."""
         ...
+
+
+ViewT = TypeVar("ViewT")
+
+
+def expect_view(view: object, kind: type[ViewT], *, game: str, what: str) -> ViewT:
+    """``view``, which ``game``'s picture ``what`` is drawn from, if it is a ``kind``. A view
+    of another type is a host bug (the wrong viewer, or another game's view): TypeError."""
+    if not isinstance(view, kind):
+        owner = f"{game}'" if game.endswith("s") else f"{game}'s"
+        raise TypeError(
+            f"{owner} {what} is drawn from a {kind.__name__}, got {type(view).__name__}"
+        )
+    return view
+
+
+def revealed_boards(
+    boards: Sequence[tuple[Any, str]], kind: type[ViewT], *, game: str
+) -> list[tuple[ViewT, str]]:
+    """The ``(board, label)`` pairs of :meth:`Pictures.replay`, each board checked to be the
+    game's revealed view, ``kind`` (:func:`expect_view`)."""
+    return [(expect_view(board, kind, game=game, what="replay"), label) for board, label in boards]
 
 
 def pictures_for(kind: str) -> Pictures | None:

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from PIL import Image, ImageDraw, ImageEnhance
 
-from renderers import style
+from renderers import header, style
 from renderers.encode import encode_mp4
 from renderers.pictures import Replay
 
@@ -47,16 +47,7 @@ def draw_header(image: Image.Image, title: str, label: str, right: str) -> None:
     ``label`` below it and a short ``right`` fact (``5 of 8 afloat``) opposite."""
     width = image.width
     right_w = style.text_width(right, 24)
-    style.draw_text(
-        image,
-        (PAD, 12),
-        style.fit_text(title, 28, width - 2 * PAD - right_w - 20),
-        size=28,
-        fill=style.TEXT,
-        background=style.PANEL,
-        stroke_width=1,
-        stroke_fill=style.TEXT,
-    )
+    header.draw_title(image, (PAD, 12), title, size=28, max_width=width - 2 * PAD - right_w - 20)
     style.draw_text(
         image,
         (width - PAD, 14),

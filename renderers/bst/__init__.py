@@ -17,13 +17,10 @@ from renderers.bst.alt_text import private_alt_text, public_alt_text
 from renderers.bst.frames import ReplayFrame, render_replay
 from renderers.bst.private_board import render_private_board
 from renderers.bst.public_map import render_public_map
-from renderers.pictures import Picture, Pictures, Replay
+from renderers.pictures import Picture, Pictures, Replay, expect_view, revealed_boards
 
-
-def _expect(view: Any, kind: type, what: str) -> None:
-    """A view of another type is a host bug (the wrong viewer, or another game's view)."""
-    if not isinstance(view, kind):
-        raise TypeError(f"bst's {what} is drawn from a {kind.__name__}, got {type(view).__name__}")
+GAME = "bst"
+"""The game's name in the refusal of a view of the wrong kind."""
 
 
 class BstPictures:
@@ -38,10 +35,10 @@ class BstPictures:
         deadline: datetime | None,
         now: datetime | None,
     ) -> Picture:
-        _expect(view, PublicView, "public map")
+        public = expect_view(view, PublicView, game=GAME, what="public map")
         return Picture(
-            render_public_map(view, title=title, deadline=deadline, now=now, avatars=avatars),
-            public_alt_text(view, title=title, deadline=deadline, now=now),
+            render_public_map(public, title=title, deadline=deadline, now=now, avatars=avatars),
+            public_alt_text(public, title=title, deadline=deadline, now=now),
         )
 
     def private(
@@ -53,17 +50,17 @@ class BstPictures:
         deadline: datetime | None,
         now: datetime | None,
     ) -> Picture:
-        _expect(view, PrivateView, "private board")
+        own = expect_view(view, PrivateView, game=GAME, what="private board")
         return Picture(
-            render_private_board(view, title=title, deadline=deadline, now=now, avatars=avatars),
-            private_alt_text(view, title=title, deadline=deadline, now=now),
+            render_private_board(own, title=title, deadline=deadline, now=now, avatars=avatars),
+            private_alt_text(own, title=title, deadline=deadline, now=now),
         )
 
     def replay(self, boards: Sequence[tuple[Any, str]], *, title: str, gif: bool) -> Replay:
-        frames = []
-        for board, label in boards:
-            _expect(board, RevealedView, "replay")
-            frames.append(ReplayFrame(board=board, label=label))
+        frames = [
+            ReplayFrame(board=board, label=label)
+            for board, label in revealed_boards(boards, RevealedView, game=GAME)
+        ]
         return render_replay(frames, title=title, gif=gif)
 
     def frame_label(self, number: int, step: int) -> str:

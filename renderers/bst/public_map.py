@@ -19,11 +19,12 @@ from PIL import Image, ImageDraw
 
 from bot.games.bst.cells import Cell
 from bot.games.bst.views import Phase, PublicView, ShotView
-from renderers import grid, marks, style
+from renderers import grid, header, marks, style
 from renderers.avatars import generated_avatar, round_avatar
 from renderers.bst import board
 from renderers.encode import png_bytes
 from renderers.grid import GridLayout
+from renderers.legend import LegendSpacing, draw_legend, legend_rows
 from renderers.style import RGB
 
 MAX_WIDTH = 1600
@@ -33,10 +34,16 @@ MIN_CELL = 20  # the smallest cell that still shows an avatar and a wreck's owne
 MAX_CELL = 64
 TARGET_BOARD = 800
 PAD = 20
-TITLE_SIZE = 32
-LINE_SIZE = 22
 LEGEND_SIZE = 18
 LEGEND_ROW = LEGEND_SIZE + 14
+LEGEND_ICON = LEGEND_SIZE + 6
+LEGEND_SPACING = LegendSpacing(
+    text_size=LEGEND_SIZE,
+    icon_gap=8,
+    entry_gap=24,
+    row_height=LEGEND_ROW,
+    middle=LEGEND_SIZE / 2 + 2,
+)
 
 Layer = Callable[[Image.Image, GridLayout], None]
 
@@ -156,58 +163,27 @@ def compose_map(
     width += width % 2
     text_width = width - 2 * PAD
 
-    lines = _header_lines(view, deadline, now, extras)
     alive = [c.name for c in view.alive]
     captains_line = style.fit_names(
-        f"Captains alive ({len(alive)}): ", alive, LINE_SIZE, text_width
+        f"Captains alive ({len(alive)}): ", alive, header.LINE_SIZE, text_width
     )
-    line_h = LINE_SIZE + 10
-    header_h = PAD + TITLE_SIZE + 12 + line_h * (len(lines) + 1) + 6
-    legend = _legend(layout, extras)
-    legend_rows = _legend_rows(legend, width - 2 * PAD)
-    legend_h = len(legend_rows) * LEGEND_ROW + 2 * PAD - (LEGEND_ROW - LEGEND_SIZE)
+    lines = [*_header_lines(view, deadline, now, extras), (captains_line, style.TEXT_DIM)]
+    header_h = header.header_height(len(lines))
+    legend = legend_rows(
+        _legend(layout, extras),
+        width=width - 2 * PAD,
+        icon_width=_legend_icon_width,
+        spacing=LEGEND_SPACING,
+    )
+    legend_h = len(legend) * LEGEND_ROW + 2 * PAD - (LEGEND_ROW - LEGEND_SIZE)
     board_x = (width - (left + layout.width)) // 2 + left
     board_y = header_h + top
     layout = dataclasses.replace(layout, x0=board_x, y0=board_y)
     height = board_y + layout.height + legend_h
     height += height % 2
 
-    image = _base(width, height, header_h, layout, tuple(tuple(row) for row in legend_rows))
-    status = status_line(view)
-    status_w = style.text_width(status, TITLE_SIZE)
-    title_text = style.fit_text(title, TITLE_SIZE, text_width - status_w - 24)
-    style.draw_text(
-        image,
-        (PAD, PAD),
-        title_text,
-        size=TITLE_SIZE,
-        fill=style.TEXT,
-        background=style.PANEL,
-        stroke_width=1,
-        stroke_fill=style.TEXT,
-    )
-    style.draw_text(
-        image,
-        (width - PAD, PAD),
-        status,
-        size=TITLE_SIZE,
-        fill=style.HIT_LIGHT,
-        background=style.PANEL,
-        anchor="ra",
-        stroke_width=1,
-        stroke_fill=style.HIT_LIGHT,
-    )
-    y = PAD + TITLE_SIZE + 12
-    for text, colour in [*lines, (captains_line, style.TEXT_DIM)]:
-        style.draw_text(
-            image,
-            (PAD, y),
-            style.fit_text(text, LINE_SIZE, text_width),
-            size=LINE_SIZE,
-            fill=colour,
-            background=style.PANEL,
-        )
-        y += line_h
+    image = _base(width, height, header_h, layout, legend)
+    header.draw_header(image, title=title, status=status_line(view), lines=lines)
 
     draw_wrecks(image, layout, view)
     for layer in extras.under_shots:
@@ -223,13 +199,13 @@ def _base(
     height: int,
     header_h: int,
     layout: GridLayout,
-    legend_rows: tuple[tuple[LegendItem, ...], ...],
+    legend: tuple[tuple[LegendItem, ...], ...],
 ) -> Image.Image:
     """A fresh copy of the part of the map that depends only on its geometry: background,
     header panel, water, grid, labels and legend. None of these overlap the header text or
     the marks drawn later, so drawing them first gives the same pixels as drawing them in
     the picture's reading order."""
-    return _cached_base(width, height, header_h, layout, legend_rows).copy()
+    return _cached_base(width, height, header_h, layout, legend).copy()
 
 
 @functools.lru_cache(maxsize=4)
@@ -238,15 +214,20 @@ def _cached_base(
     height: int,
     header_h: int,
     layout: GridLayout,
-    legend_rows: tuple[tuple[LegendItem, ...], ...],
+    legend: tuple[tuple[LegendItem, ...], ...],
 ) -> Image.Image:
     image = Image.new("RGB", (width, height), style.BACKGROUND)
     ImageDraw.Draw(image).rectangle((0, 0, width, header_h - 8), fill=style.PANEL)
     grid.draw_grid(image, layout)
-    y = layout.y0 + layout.height + PAD
-    for row in legend_rows:
-        _draw_legend(image, list(row), layout, y=y)
-        y += LEGEND_ROW
+    draw_legend(
+        image,
+        legend,
+        left=PAD,
+        top=layout.y0 + layout.height + PAD,
+        icon_width=_legend_icon_width,
+        draw_icon=functools.partial(_draw_legend_icon, detailed=layout.detailed),
+        spacing=LEGEND_SPACING,
+    )
     return image
 
 
@@ -344,68 +325,46 @@ def _legend(layout: GridLayout, extras: MapExtras) -> list[LegendItem]:
     return items + extras.legend
 
 
-def _legend_item_width(item: LegendItem) -> int:
-    extra = 10 if item.kind in ("wreck", "own") else 0
-    return LEGEND_SIZE + 6 + extra + 8 + style.text_width(item.label, LEGEND_SIZE) + 24
+def _legend_icon_width(item: LegendItem) -> int:
+    # a hull is drawn longer than the round marks
+    return LEGEND_ICON + (10 if item.kind in ("wreck", "own") else 0)
 
 
-def _legend_rows(items: list[LegendItem], width: int) -> list[list[LegendItem]]:
-    rows: list[list[LegendItem]] = [[]]
-    used = 0
-    for item in items:
-        w = _legend_item_width(item)
-        if rows[-1] and used + w - 24 > width:
-            rows.append([])
-            used = 0
-        rows[-1].append(item)
-        used += w
-    return rows
-
-
-def _draw_legend(image: Image.Image, items: list[LegendItem], layout: GridLayout, y: int) -> None:
-    draw = ImageDraw.Draw(image)
-    size = LEGEND_SIZE
-    icon = size + 6
-    x = float(PAD)
-    cy = y + size / 2 + 2
-    for item in items:
-        box = (x, cy - icon / 2, x + icon, cy + icon / 2)
-        centre = (x + icon / 2, cy)
-        if item.kind == "hit":
-            if layout.detailed:
-                marks.burst(image, centre, icon / 2, style.HIT, points=10, inner=0.6)
-                marks.disc(image, centre, icon * 0.26, style.HIT_LIGHT)
-            else:
-                marks.disc(image, centre, icon * 0.4, style.HIT)
-        elif item.kind == "miss":
-            if layout.detailed:
-                marks.ring(image, centre, icon * 0.42, max(2.0, icon * 0.12), style.MISS)
-            else:
-                marks.disc(image, centre, icon * 0.4, style.MISS_MARKER)
-        elif item.kind == "wreck":
-            marks.capsule(image, (box[0], box[1] + 4, box[2] + 10, box[3] - 4), style.WRECK)
-            x += 10
-        elif item.kind == "own":
-            marks.capsule(
-                image,
-                (box[0], box[1] + 4, box[2] + 10, box[3] - 4),
-                style.OWN_SHIP,
-                style.OWN_SHIP_EDGE,
-                1.5,
-            )
-            x += 10
-        elif item.kind == "damage":
-            marks.cross(
-                image,
-                marks.inset((round(box[0]), round(box[1]), round(box[2]), round(box[3])), 3),
-                style.HIT,
-                3,
-            )
-        elif item.kind == "collision":
-            draw.rectangle(box, outline=style.COLLISION, width=3)
-            draw.text(centre, "!", font=style.font(size), fill=style.COLLISION, anchor="mm")
-        x += icon + 8
-        draw.text(
-            (x, cy), item.label, font=style.font(size, item.label), fill=style.TEXT_DIM, anchor="lm"
+def _draw_legend_icon(
+    image: Image.Image, item: LegendItem, x: float, cy: float, *, detailed: bool
+) -> None:
+    icon = LEGEND_ICON
+    box = (x, cy - icon / 2, x + icon, cy + icon / 2)
+    centre = (x + icon / 2, cy)
+    if item.kind == "hit":
+        if detailed:
+            marks.burst(image, centre, icon / 2, style.HIT, points=10, inner=0.6)
+            marks.disc(image, centre, icon * 0.26, style.HIT_LIGHT)
+        else:
+            marks.disc(image, centre, icon * 0.4, style.HIT)
+    elif item.kind == "miss":
+        if detailed:
+            marks.ring(image, centre, icon * 0.42, max(2.0, icon * 0.12), style.MISS)
+        else:
+            marks.disc(image, centre, icon * 0.4, style.MISS_MARKER)
+    elif item.kind == "wreck":
+        marks.capsule(image, (box[0], box[1] + 4, box[2] + 10, box[3] - 4), style.WRECK)
+    elif item.kind == "own":
+        marks.capsule(
+            image,
+            (box[0], box[1] + 4, box[2] + 10, box[3] - 4),
+            style.OWN_SHIP,
+            style.OWN_SHIP_EDGE,
+            1.5,
         )
-        x += style.text_width(item.label, size) + 24
+    elif item.kind == "damage":
+        marks.cross(
+            image,
+            marks.inset((round(box[0]), round(box[1]), round(box[2]), round(box[3])), 3),
+            style.HIT,
+            3,
+        )
+    elif item.kind == "collision":
+        draw = ImageDraw.Draw(image)
+        draw.rectangle(box, outline=style.COLLISION, width=3)
+        draw.text(centre, "!", font=style.font(LEGEND_SIZE), fill=style.COLLISION, anchor="mm")

@@ -15,18 +15,13 @@ from typing import Any
 from PIL import Image
 
 from bot.games.silentships.views import PrivateView, PublicView, RevealedView
-from renderers.pictures import Picture, Pictures, Replay
+from renderers.pictures import Picture, Pictures, Replay, expect_view, revealed_boards
 from renderers.silentships.alt_text import private_alt_text, public_alt_text
 from renderers.silentships.frames import render_replay
 from renderers.silentships.picture import render_private, render_public
 
-
-def _expect(view: Any, kind: type, what: str) -> None:
-    """A view of another type is a host bug (the wrong viewer, or another game's view)."""
-    if not isinstance(view, kind):
-        raise TypeError(
-            f"Silent Ships' {what} is drawn from a {kind.__name__}, got {type(view).__name__}"
-        )
+GAME = "Silent Ships"
+"""The game's name in the refusal of a view of the wrong kind."""
 
 
 class SilentShipsPictures:
@@ -41,10 +36,10 @@ class SilentShipsPictures:
         deadline: datetime | None,
         now: datetime | None,
     ) -> Picture:
-        _expect(view, PublicView, "public board")
+        public = expect_view(view, PublicView, game=GAME, what="public board")
         return Picture(
-            render_public(view, title=title, deadline=deadline, now=now, avatars=avatars),
-            public_alt_text(view, title=title, deadline=deadline, now=now),
+            render_public(public, title=title, deadline=deadline, now=now, avatars=avatars),
+            public_alt_text(public, title=title, deadline=deadline, now=now),
         )
 
     def private(
@@ -56,16 +51,14 @@ class SilentShipsPictures:
         deadline: datetime | None,
         now: datetime | None,
     ) -> Picture:
-        _expect(view, PrivateView, "private board")
+        own = expect_view(view, PrivateView, game=GAME, what="private board")
         return Picture(
-            render_private(view, title=title, deadline=deadline, now=now, avatars=avatars),
-            private_alt_text(view, title=title, deadline=deadline, now=now),
+            render_private(own, title=title, deadline=deadline, now=now, avatars=avatars),
+            private_alt_text(own, title=title, deadline=deadline, now=now),
         )
 
     def replay(self, boards: Sequence[tuple[Any, str]], *, title: str, gif: bool) -> Replay:
-        for board, _ in boards:
-            _expect(board, RevealedView, "replay")
-        return render_replay(list(boards), title=title, gif=gif)
+        return render_replay(revealed_boards(boards, RevealedView, game=GAME), title=title, gif=gif)
 
     def frame_label(self, number: int, step: int) -> str:
         if number == 0:

@@ -10,10 +10,8 @@ from datetime import datetime
 from bot.games.silentships.cells import Cell
 from bot.games.silentships.ships import Ship
 from bot.games.silentships.views import PrivateView, PublicView
-from renderers import style
+from renderers.alt_text import MAX_ALT_TEXT, deadline_sentences
 from renderers.silentships import panels
-
-MAX_ALT_TEXT = 1000
 
 
 def _units(view: PublicView, own: Mapping[Cell, Ship]) -> str:
@@ -55,12 +53,11 @@ def _tail(view: PublicView) -> str:
 def public_alt_text(
     view: PublicView, *, title: str, deadline: datetime | None, now: datetime | None
 ) -> str:
-    when = style.deadline_text(deadline, now)
     text = " ".join(
         part
         for part in (
             f"{title}, Silent Ships board: {panels.status_line(view)}.",
-            when + "." if when else "",
+            *deadline_sentences(deadline, now),
             _units(view, {}),
             _tail(view),
         )
@@ -74,13 +71,12 @@ def private_alt_text(
 ) -> str:
     own = {unit.cell: unit.ship for unit in view.units}
     hand = ", ".join(ship.card.name for ship in view.hand) or "empty"
-    when = style.deadline_text(deadline, now)
     text = " ".join(
         part
         for part in (
             f"{title}, {view.viewer_name}'s private Silent Ships board: "
             f"{panels.status_line(view.public)}.",
-            when + "." if when else "",
+            *deadline_sentences(deadline, now),
             f"Your hand: {hand}.",
             _units(view.public, own),
             _tail(view.public),

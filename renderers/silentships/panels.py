@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from bot.games.silentships.ships import Ship
 from bot.games.silentships.state import Phase, Reason, Side, Status, TurnStep
 from bot.games.silentships.views import AdmiralView, CombatView, PublicView
-from renderers import marks, style
+from renderers import header, marks, style
 from renderers.avatars import generated_avatar, round_avatar
 from renderers.silentships import cards
 from renderers.silentships.board import ATTACK, DEFENCE, colour_of
@@ -84,15 +84,12 @@ def draw_header(
     when = style.deadline_text(deadline, now)
     right = "" if when is None else when.replace("Next deadline ", "closes ")
     right_width = style.text_width(right, SMALL_SIZE) if right else 0
-    style.draw_text(
+    header.draw_title(
         image,
         (PAD, 14),
-        style.fit_text(title, TITLE_SIZE, width - 2 * PAD - right_width - 16),
+        title,
         size=TITLE_SIZE,
-        fill=style.TEXT,
-        background=style.PANEL,
-        stroke_width=1,
-        stroke_fill=style.TEXT,
+        max_width=width - 2 * PAD - right_width - 16,
     )
     if right:
         style.draw_text(

@@ -15,18 +15,13 @@ from PIL import Image
 
 from bot.games.sonar.views import PrivateView, PublicView, RevealedView
 from renderers.encode import png_bytes
-from renderers.pictures import Picture, Pictures, Replay
+from renderers.pictures import Picture, Pictures, Replay, expect_view, revealed_boards
 from renderers.sonar.alt_text import private_alt_text, public_alt_text
 from renderers.sonar.frames import render_replay
 from renderers.sonar.picture import compose_private, compose_public
 
-
-def _expect(view: Any, kind: type, what: str) -> None:
-    """A view of another type is a host bug (the wrong viewer, or another game's view)."""
-    if not isinstance(view, kind):
-        raise TypeError(
-            f"Sonar's {what} is drawn from a {kind.__name__}, got {type(view).__name__}"
-        )
+GAME = "Sonar"
+"""The game's name in the refusal of a view of the wrong kind."""
 
 
 class SonarPictures:
@@ -41,10 +36,10 @@ class SonarPictures:
         deadline: datetime | None,
         now: datetime | None,
     ) -> Picture:
-        _expect(view, PublicView, "public board")
-        image = compose_public(view, title=title, deadline=deadline, now=now)
+        public = expect_view(view, PublicView, game=GAME, what="public board")
+        image = compose_public(public, title=title, deadline=deadline, now=now)
         return Picture(
-            png_bytes(image), public_alt_text(view, title=title, deadline=deadline, now=now)
+            png_bytes(image), public_alt_text(public, title=title, deadline=deadline, now=now)
         )
 
     def private(
@@ -59,16 +54,14 @@ class SonarPictures:
         if isinstance(view, PublicView):
             # Someone who is not (or no longer) a captain of the game sees the public board.
             return self.public(view, avatars=avatars, title=title, deadline=deadline, now=now)
-        _expect(view, PrivateView, "own board")
-        image = compose_private(view, title=title, deadline=deadline, now=now)
+        own = expect_view(view, PrivateView, game=GAME, what="own board")
+        image = compose_private(own, title=title, deadline=deadline, now=now)
         return Picture(
-            png_bytes(image), private_alt_text(view, title=title, deadline=deadline, now=now)
+            png_bytes(image), private_alt_text(own, title=title, deadline=deadline, now=now)
         )
 
     def replay(self, boards: Sequence[tuple[Any, str]], *, title: str, gif: bool) -> Replay:
-        for board, _ in boards:
-            _expect(board, RevealedView, "replay")
-        return render_replay(list(boards), title=title, gif=gif)
+        return render_replay(revealed_boards(boards, RevealedView, game=GAME), title=title, gif=gif)
 
     def frame_label(self, number: int, step: int) -> str:
         if number == 0:

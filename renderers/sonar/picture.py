@@ -22,8 +22,10 @@ from PIL import Image, ImageDraw
 from bot.games.sonar.board import Cell, Facing
 from bot.games.sonar.state import Phase, ShotResult, Status
 from bot.games.sonar.views import BoardView, OwnSubView, PrivateView, PublicView
-from renderers import hexgrid, marks, style
+from renderers import header, hexgrid, marks, style
+from renderers.header import LINE_HEIGHT, LINE_SIZE, TITLE_SIZE
 from renderers.hexgrid import HexLayout
+from renderers.legend import LegendSpacing, draw_legend, legend_rows
 from renderers.sonar import board
 from renderers.sonar.board import Hull
 
@@ -31,12 +33,12 @@ MAX_WIDTH = 1600
 MIN_WIDTH = 760
 MAX_BOARD_HEIGHT = 1000
 PAD = 20
-TITLE_SIZE = 32
-LINE_SIZE = 22
 CAPTION_SIZE = 22
 LEGEND_SIZE = 18
 LEGEND_ROW = LEGEND_SIZE + 16
-LINE_GAP = 10
+LINES_TOP = PAD + TITLE_SIZE + 14
+"""Where the header's lines start: 2 pixels lower than in the other games' pictures
+(:data:`renderers.header.LINES_TOP`), as Sonar's pictures have always been laid out."""
 
 OWN_SUB = style.OWN_SHIP
 OWN_SUB_EDGE = style.OWN_SHIP_EDGE
@@ -136,59 +138,36 @@ PUBLIC_LEGEND = (
 PRIVATE_LEGEND = (*PUBLIC_LEGEND, LegendItem("own", "your sub, propeller at the stern"))
 
 _ICON = 30.0
+LEGEND_SPACING = LegendSpacing(
+    text_size=LEGEND_SIZE,
+    icon_gap=8,
+    entry_gap=26,
+    row_height=LEGEND_ROW,
+    middle=LEGEND_SIZE / 2 + 3,
+)
+_ICON_LAYOUT = HexLayout(rows=1, cols=1, cell=_ICON, x0=0.0, y0=0.0, label_size=12)
+"""Where a sub of the legend is drawn from: a cell of :data:`_ICON`, as on the board."""
 
 
 def _icon_width(item: LegendItem) -> float:
     return _ICON * (2.0 if item.kind in ("sunk", "own") else 1.0)
 
 
-def _legend_width(item: LegendItem) -> float:
-    icon = _icon_width(item)
-    return icon + 8 + style.text_width(item.label, LEGEND_SIZE) + 26
-
-
-def legend_rows(items: Sequence[LegendItem], width: float) -> tuple[tuple[LegendItem, ...], ...]:
-    rows: list[list[LegendItem]] = [[]]
-    used = 0.0
-    for item in items:
-        w = _legend_width(item)
-        if rows[-1] and used + w - 26 > width:
-            rows.append([])
-            used = 0.0
-        rows[-1].append(item)
-        used += w
-    return tuple(tuple(row) for row in rows)
-
-
-def _draw_legend_row(image: Image.Image, row: Sequence[LegendItem], y: float) -> None:
-    """One row of the legend, each mark drawn as on the board at a cell of :data:`_ICON`."""
-    layout = HexLayout(rows=1, cols=1, cell=_ICON, x0=0.0, y0=0.0, label_size=12)
-    x = float(PAD)
-    cy = y + LEGEND_SIZE / 2 + 3
-    draw = ImageDraw.Draw(image)
-    for item in row:
-        centre = (x + _ICON / 2, cy)
-        if item.kind == "miss":
-            board.draw_distance(image, centre, _ICON, 2)
-        elif item.kind in ("hit", "sunk_shot"):
-            if item.kind == "sunk_shot":
-                marks.ring(image, centre, _ICON * 0.5, 2.5, style.MISS)
-            marks.burst(image, centre, _ICON * 0.46, style.HIT, points=10, inner=0.58)
-            marks.burst(image, centre, _ICON * 0.32, style.HIT_LIGHT, points=10, inner=0.62)
-        elif item.kind == "hit_afloat":
-            _cross(image, centre, _ICON * 1.2)
-        else:
-            colour = (style.WRECK, style.LABEL) if item.kind == "sunk" else (OWN_SUB, OWN_SUB_EDGE)
-            _legend_hull(image, layout, (x, cy), colour, propeller=item.kind == "own")
-        x += _icon_width(item) + 8
-        draw.text(
-            (x, cy),
-            item.label,
-            font=style.font(LEGEND_SIZE, item.label),
-            fill=style.TEXT_DIM,
-            anchor="lm",
-        )
-        x += style.text_width(item.label, LEGEND_SIZE) + 26
+def _draw_legend_icon(image: Image.Image, item: LegendItem, x: float, cy: float) -> None:
+    """An entry's mark, drawn as on the board at a cell of :data:`_ICON`."""
+    centre = (x + _ICON / 2, cy)
+    if item.kind == "miss":
+        board.draw_distance(image, centre, _ICON, 2)
+    elif item.kind in ("hit", "sunk_shot"):
+        if item.kind == "sunk_shot":
+            marks.ring(image, centre, _ICON * 0.5, 2.5, style.MISS)
+        marks.burst(image, centre, _ICON * 0.46, style.HIT, points=10, inner=0.58)
+        marks.burst(image, centre, _ICON * 0.32, style.HIT_LIGHT, points=10, inner=0.62)
+    elif item.kind == "hit_afloat":
+        _cross(image, centre, _ICON * 1.2)
+    else:
+        colour = (style.WRECK, style.LABEL) if item.kind == "sunk" else (OWN_SUB, OWN_SUB_EDGE)
+        _legend_hull(image, _ICON_LAYOUT, (x, cy), colour, propeller=item.kind == "own")
 
 
 def _cross(image: Image.Image, centre: tuple[float, float], cell: float) -> None:
@@ -273,9 +252,9 @@ def plan(
     board_w, board_h = board.size_of(rows, cols, cell)
     width = max(MIN_WIDTH, board_w + 2 * PAD)
     width += width % 2
-    line_h = LINE_SIZE + LINE_GAP
-    header = PAD + TITLE_SIZE + 14 + line_h * (lines + 1) + 8
-    y = header + 4
+    # the lines, then the captains' row under them
+    header_h = LINES_TOP + LINE_HEIGHT * (lines + 1) + 8
+    y = header_h + 4
     layouts = []
     for caption in captions:
         if caption:
@@ -283,11 +262,13 @@ def plan(
         left = (width - board_w) // 2
         layouts.append((board.plan(rows, cols, cell, left=left, top=y), caption))
         y += board_h + 6
-    rows_of_legend = legend_rows(legend, width - 2 * PAD)
+    rows_of_legend = legend_rows(
+        legend, width=width - 2 * PAD, icon_width=_icon_width, spacing=LEGEND_SPACING
+    )
     legend_top = y + 6
     height = legend_top + len(rows_of_legend) * LEGEND_ROW + PAD
     height += height % 2
-    return Plan((width, height), header, tuple(layouts), rows_of_legend, legend_top)
+    return Plan((width, height), header_h, tuple(layouts), rows_of_legend, legend_top)
 
 
 @functools.lru_cache(maxsize=8)
@@ -299,10 +280,15 @@ def _backdrop(layout: Plan) -> Image.Image:
     ImageDraw.Draw(image).rectangle((0, 0, layout.size[0], layout.header - 8), fill=style.PANEL)
     for hex_layout, _ in layout.boards:
         board.draw_water(image, hex_layout)
-    y = float(layout.legend_top)
-    for row in layout.legend:
-        _draw_legend_row(image, row, y)
-        y += LEGEND_ROW
+    draw_legend(
+        image,
+        layout.legend,
+        left=PAD,
+        top=float(layout.legend_top),
+        icon_width=_icon_width,
+        draw_icon=_draw_legend_icon,
+        spacing=LEGEND_SPACING,
+    )
     return image
 
 
@@ -313,43 +299,10 @@ def draw_header(
     title: str,
     lines: Sequence[tuple[str, style.RGB]],
 ) -> None:
-    width = image.width
-    text_width = width - 2 * PAD
-    status = status_text(view)
-    status_w = style.text_width(status, TITLE_SIZE)
-    style.draw_text(
-        image,
-        (PAD, PAD),
-        style.fit_text(title, TITLE_SIZE, text_width - status_w - 24),
-        size=TITLE_SIZE,
-        fill=style.TEXT,
-        background=style.PANEL,
-        stroke_width=1,
-        stroke_fill=style.TEXT,
+    y = header.draw_header(
+        image, title=title, status=status_text(view), lines=lines, lines_top=LINES_TOP
     )
-    style.draw_text(
-        image,
-        (width - PAD, PAD),
-        status,
-        size=TITLE_SIZE,
-        fill=style.HIT_LIGHT,
-        background=style.PANEL,
-        anchor="ra",
-        stroke_width=1,
-        stroke_fill=style.HIT_LIGHT,
-    )
-    y = PAD + TITLE_SIZE + 14
-    for text, colour in lines:
-        style.draw_text(
-            image,
-            (PAD, y),
-            style.fit_text(text, LINE_SIZE, text_width),
-            size=LINE_SIZE,
-            fill=colour,
-            background=style.PANEL,
-        )
-        y += LINE_SIZE + LINE_GAP
-    draw_captains(image, view, y=y, width=text_width)
+    draw_captains(image, view, y=y, width=image.width - 2 * PAD)
 
 
 def draw_captains(image: Image.Image, view: PublicView, *, y: float, width: float) -> None:

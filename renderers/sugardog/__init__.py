@@ -16,18 +16,13 @@ from typing import Any
 from PIL import Image
 
 from bot.games.sugardog.views import PrivateView, PublicView, RevealedView
-from renderers.pictures import Picture, Pictures, Replay
+from renderers.pictures import Picture, Pictures, Replay, expect_view, revealed_boards
 from renderers.sugardog.alt_text import private_alt_text, public_alt_text
 from renderers.sugardog.frames import ReplayFrame, render_replay
 from renderers.sugardog.sea import render_private_map, render_public_map
 
-
-def _expect(view: Any, kind: type, what: str) -> None:
-    """A view of another type is a host bug (the wrong viewer, or another game's view)."""
-    if not isinstance(view, kind):
-        raise TypeError(
-            f"Sugar Dog's {what} is drawn from a {kind.__name__}, got {type(view).__name__}"
-        )
+GAME = "Sugar Dog"
+"""The game's name in the refusal of a view of the wrong kind."""
 
 
 class SugarDogPictures:
@@ -43,10 +38,10 @@ class SugarDogPictures:
         deadline: datetime | None,
         now: datetime | None,
     ) -> Picture:
-        _expect(view, PublicView, "public map")
+        public = expect_view(view, PublicView, game=GAME, what="public map")
         return Picture(
-            render_public_map(view, title=title, deadline=deadline, now=now),
-            public_alt_text(view, title=title, deadline=deadline, now=now),
+            render_public_map(public, title=title, deadline=deadline, now=now),
+            public_alt_text(public, title=title, deadline=deadline, now=now),
         )
 
     def private(
@@ -58,17 +53,17 @@ class SugarDogPictures:
         deadline: datetime | None,
         now: datetime | None,
     ) -> Picture:
-        _expect(view, PrivateView, "captain's map")
+        own = expect_view(view, PrivateView, game=GAME, what="captain's map")
         return Picture(
-            render_private_map(view, title=title, deadline=deadline, now=now),
-            private_alt_text(view, title=title, deadline=deadline, now=now),
+            render_private_map(own, title=title, deadline=deadline, now=now),
+            private_alt_text(own, title=title, deadline=deadline, now=now),
         )
 
     def replay(self, boards: Sequence[tuple[Any, str]], *, title: str, gif: bool) -> Replay:
-        frames = []
-        for board, label in boards:
-            _expect(board, RevealedView, "replay")
-            frames.append(ReplayFrame(board, label))
+        frames = [
+            ReplayFrame(board, label)
+            for board, label in revealed_boards(boards, RevealedView, game=GAME)
+        ]
         return render_replay(frames, title=title, gif=gif)
 
     def frame_label(self, number: int, step: int) -> str:

@@ -11,21 +11,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bot.games.sugardog.views import Heard, PrivateView, PublicView, UnitView, last_heard
+from renderers.alt_text import MAX_ALT_TEXT, list_within
 from renderers.sugardog.sea import last_turn_text, next_text, own_text, status_text
-
-MAX_ALT_TEXT = 1000
-
-
-def _limited(items: Sequence[str], budget: int) -> str:
-    """``a, b, c and 4 more`` within ``budget`` characters (all of them when they fit)."""
-    full = ", ".join(items)
-    if len(full) <= budget:
-        return full
-    for shown in range(len(items) - 1, -1, -1):
-        text = ", ".join(items[:shown]) + (" and " if shown else "") + f"{len(items) - shown} more"
-        if len(text) <= budget:
-            return text
-    return ""
 
 
 def _unit(unit: UnitView) -> str:
@@ -57,7 +44,7 @@ def _text(
     heard = [h for h in reversed(last_heard(public)) if h.unit.owner != hide]
     if heard:
         budget = MAX_ALT_TEXT - len(text) - len(" Last heard: .")
-        listed = _limited([_heard(h) for h in heard], budget)
+        listed = list_within([_heard(h) for h in heard], budget)
         if listed:
             text += f" Last heard: {listed}."
     return text[:MAX_ALT_TEXT]

@@ -23,11 +23,11 @@ from renderers.sugardog import board
 from renderers.sugardog.chart import revealed_chart
 from renderers.sugardog.sea import (
     LEGEND_ROW,
+    arrange_legend,
     captains_key,
     draw_chart,
-    draw_legend_row,
+    draw_legend_rows,
     last_turn_text,
-    legend_rows,
 )
 
 
@@ -52,7 +52,7 @@ def key_rows(public: PublicView, width: int) -> int:
     widest = tuple(
         dataclasses.replace(item, label=f"{item.label} (sunk)") for item in captains_key(public)
     )
-    return len(legend_rows(widest, width - 2 * PAD))
+    return len(arrange_legend(widest, width - 2 * PAD))
 
 
 def frame_layout(public: PublicView) -> tuple[GridLayout, tuple[int, int]]:
@@ -110,10 +110,8 @@ def board_picture(
         image, title, frame_label(frame), f"{afloat} of {len(public.captains)} afloat"
     )
     draw_chart(image, layout, revealed_chart(frame.board))
-    y = layout.y0 + layout.height + PAD
-    for row in legend_rows(captains_key(public), size[0] - 2 * PAD):
-        draw_legend_row(image, row, y)
-        y += LEGEND_ROW
+    rows = arrange_legend(captains_key(public), size[0] - 2 * PAD)
+    draw_legend_rows(image, rows, top=layout.y0 + layout.height + PAD)
     return image
 
 

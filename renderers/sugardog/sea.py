@@ -28,9 +28,10 @@ from bot.games.sugardog.views import (
     PrivateView,
     PublicView,
 )
-from renderers import grid, marks, style
+from renderers import grid, header, marks, style
 from renderers.encode import png_bytes
 from renderers.grid import GridLayout
+from renderers.legend import LegendSpacing, draw_legend, legend_rows
 from renderers.style import RGB
 from renderers.sugardog import board, glyphs
 from renderers.sugardog.board import square
@@ -43,11 +44,16 @@ MIN_CELL = 40
 MAX_CELL = 96
 TARGET_BOARD = 720
 PAD = 20
-TITLE_SIZE = 32
-LINE_SIZE = 22
 LEGEND_SIZE = 18
 LEGEND_ROW = LEGEND_SIZE + 16
 LEGEND_ICON = 30
+LEGEND_SPACING = LegendSpacing(
+    text_size=LEGEND_SIZE,
+    icon_gap=8,
+    entry_gap=24,
+    row_height=LEGEND_ROW,
+    middle=LEGEND_SIZE / 2 + 2,
+)
 
 
 @dataclass(frozen=True)
@@ -238,9 +244,8 @@ def compose(
         )
     )
     lines += [(text, style.OWN_SHIP) for text in extra]
-    line_h = LINE_SIZE + 10
-    header_h = PAD + TITLE_SIZE + 12 + line_h * len(lines) + 6
-    rows = legend_rows((*captains_key(public), *legend), text_width)
+    header_h = header.header_height(len(lines))
+    rows = arrange_legend((*captains_key(public), *legend), text_width)
     legend_h = len(rows) * LEGEND_ROW + 2 * PAD
     board_x = (width - (left + layout.width)) // 2 + left
     layout = dataclasses.replace(layout, x0=board_x, y0=header_h + top)
@@ -248,40 +253,7 @@ def compose(
     height += height % 2
 
     image = _base(width, height, header_h, layout, rows).copy()
-    status = status_text(public)
-    status_w = style.text_width(status, TITLE_SIZE)
-    style.draw_text(
-        image,
-        (PAD, PAD),
-        style.fit_text(title, TITLE_SIZE, text_width - status_w - 24),
-        size=TITLE_SIZE,
-        fill=style.TEXT,
-        background=style.PANEL,
-        stroke_width=1,
-        stroke_fill=style.TEXT,
-    )
-    style.draw_text(
-        image,
-        (width - PAD, PAD),
-        status,
-        size=TITLE_SIZE,
-        fill=style.HIT_LIGHT,
-        background=style.PANEL,
-        anchor="ra",
-        stroke_width=1,
-        stroke_fill=style.HIT_LIGHT,
-    )
-    y = PAD + TITLE_SIZE + 12
-    for text, colour in lines:
-        style.draw_text(
-            image,
-            (PAD, y),
-            style.fit_text(text, LINE_SIZE, text_width),
-            size=LINE_SIZE,
-            fill=colour,
-            background=style.PANEL,
-        )
-        y += line_h
+    header.draw_header(image, title=title, status=status_text(public), lines=lines)
     draw_chart(image, layout, chart)
     return image
 
@@ -299,7 +271,7 @@ def _base(
     height: int,
     header_h: int,
     layout: GridLayout,
-    legend_rows: tuple[tuple[LegendItem, ...], ...],
+    legend: tuple[tuple[LegendItem, ...], ...],
 ) -> Image.Image:
     """What depends only on the map's geometry: background, header panel, water, grid,
     names and legend (shared between calls; callers copy it). Nothing drawn later overlaps
@@ -307,65 +279,57 @@ def _base(
     image = Image.new("RGB", (width, height), style.BACKGROUND)
     ImageDraw.Draw(image).rectangle((0, 0, width, header_h - 8), fill=style.PANEL)
     grid.draw_grid(image, layout)
-    y = layout.y0 + layout.height + PAD
-    for row in legend_rows:
-        draw_legend_row(image, row, y)
-        y += LEGEND_ROW
+    draw_legend_rows(image, legend, top=layout.y0 + layout.height + PAD)
     return image
 
 
-def _legend_width(item: LegendItem) -> int:
-    return LEGEND_ICON + 8 + style.text_width(item.label, LEGEND_SIZE) + 24
-
-
 @functools.lru_cache(maxsize=16)
-def legend_rows(items: tuple[LegendItem, ...], width: int) -> tuple[tuple[LegendItem, ...], ...]:
-    rows: list[list[LegendItem]] = [[]]
-    used = 0
-    for item in items:
-        w = _legend_width(item)
-        if rows[-1] and used + w - 24 > width:
-            rows.append([])
-            used = 0
-        rows[-1].append(item)
-        used += w
-    return tuple(tuple(row) for row in rows)
+def arrange_legend(items: tuple[LegendItem, ...], width: int) -> tuple[tuple[LegendItem, ...], ...]:
+    """The key's entries in rows of at most ``width`` pixels (the same captains come back in
+    every map of a game)."""
+    return legend_rows(items, width=width, icon_width=_legend_icon_width, spacing=LEGEND_SPACING)
+
+
+def draw_legend_rows(
+    image: Image.Image, rows: Sequence[Sequence[LegendItem]], *, top: float
+) -> None:
+    """The rows of :func:`arrange_legend`, the first at ``top``."""
+    draw_legend(
+        image,
+        rows,
+        left=PAD,
+        top=top,
+        icon_width=_legend_icon_width,
+        draw_icon=_draw_legend_icon,
+        spacing=LEGEND_SPACING,
+    )
+
+
+def _legend_icon_width(item: LegendItem) -> float:
+    return LEGEND_ICON
 
 
 _SAMPLE_OWNER = (150, 200, 235)
 
 
-def draw_legend_row(image: Image.Image, items: Sequence[LegendItem], y: int) -> None:
-    draw = ImageDraw.Draw(image)
-    x = float(PAD)
-    cy = y + LEGEND_SIZE / 2 + 2
-    for item in items:
-        box = (x, cy - LEGEND_ICON / 2, x + LEGEND_ICON, cy + LEGEND_ICON / 2)
-        sample = _SAMPLE_OWNER if item.owner is None else style.owner_colour(item.owner)
-        fill = glyphs.OWN if item.own else sample
-        edge = glyphs.OWN_EDGE if item.own else style.darker(sample, 0.45)
-        if item.glyph is Glyph.SUBMARINE:
-            glyphs.submarine(image, box, fill, edge)
-        elif item.glyph is Glyph.TORPEDO:
-            glyphs.torpedo(image, box, fill, edge, Direction.RIGHT)
-        elif item.glyph is Glyph.MINE:
-            glyphs.mine(image, box, edge, fill)
-        elif item.glyph is Glyph.IMPACT:
-            glyphs.impact(image, box, 0.0)
-        elif item.glyph is Glyph.WRECK:
-            glyphs.wreck(image, box, sample)
-        else:
-            marks.capsule(image, box, style.WATER)
-            tag = marks.name_tag("7", LEGEND_SIZE - 2, style.TEXT, style.BACKGROUND, False)
-            marks.composite(
-                image, tag, (round(x + (LEGEND_ICON - tag.width) / 2), round(cy - tag.height / 2))
-            )
-        x += LEGEND_ICON + 8
-        draw.text(
-            (x, cy),
-            item.label,
-            font=style.font(LEGEND_SIZE, item.label),
-            fill=style.TEXT_DIM,
-            anchor="lm",
+def _draw_legend_icon(image: Image.Image, item: LegendItem, x: float, cy: float) -> None:
+    box = (x, cy - LEGEND_ICON / 2, x + LEGEND_ICON, cy + LEGEND_ICON / 2)
+    sample = _SAMPLE_OWNER if item.owner is None else style.owner_colour(item.owner)
+    fill = glyphs.OWN if item.own else sample
+    edge = glyphs.OWN_EDGE if item.own else style.darker(sample, 0.45)
+    if item.glyph is Glyph.SUBMARINE:
+        glyphs.submarine(image, box, fill, edge)
+    elif item.glyph is Glyph.TORPEDO:
+        glyphs.torpedo(image, box, fill, edge, Direction.RIGHT)
+    elif item.glyph is Glyph.MINE:
+        glyphs.mine(image, box, edge, fill)
+    elif item.glyph is Glyph.IMPACT:
+        glyphs.impact(image, box, 0.0)
+    elif item.glyph is Glyph.WRECK:
+        glyphs.wreck(image, box, sample)
+    else:
+        marks.capsule(image, box, style.WATER)
+        tag = marks.name_tag("7", LEGEND_SIZE - 2, style.TEXT, style.BACKGROUND, False)
+        marks.composite(
+            image, tag, (round(x + (LEGEND_ICON - tag.width) / 2), round(cy - tag.height / 2))
         )
-        x += style.text_width(item.label, LEGEND_SIZE) + 24

@@ -15,19 +15,14 @@ from PIL import Image
 
 from bot.games.uboat.views import PrivateView, PublicView, RevealedView
 from renderers.encode import png_bytes
-from renderers.pictures import Picture, Pictures, Replay
+from renderers.pictures import Picture, Pictures, Replay, expect_view, revealed_boards
 from renderers.uboat.alt_text import private_alt_text, public_alt_text
 from renderers.uboat.board import compose_board
 from renderers.uboat.frames import render_replay
 from renderers.uboat.maps import Extras, compose
 
-
-def _expect(view: Any, kind: type, what: str) -> None:
-    """A view of another type is a host bug (the wrong viewer, or another game's view)."""
-    if not isinstance(view, kind):
-        raise TypeError(
-            f"uboat's {what} is drawn from a {kind.__name__}, got {type(view).__name__}"
-        )
+GAME = "uboat"
+"""The game's name in the refusal of a view of the wrong kind."""
 
 
 def render_public_map(
@@ -57,10 +52,10 @@ class UboatPictures:
         deadline: datetime | None,
         now: datetime | None,
     ) -> Picture:
-        _expect(view, PublicView, "public map")
+        public = expect_view(view, PublicView, game=GAME, what="public map")
         return Picture(
-            render_public_map(view, title=title, deadline=deadline, now=now),
-            public_alt_text(view, title=title, deadline=deadline, now=now),
+            render_public_map(public, title=title, deadline=deadline, now=now),
+            public_alt_text(public, title=title, deadline=deadline, now=now),
         )
 
     def private(
@@ -75,16 +70,14 @@ class UboatPictures:
         if isinstance(view, PublicView):
             # A player the game no longer seats (gone) sees what everyone sees.
             return self.public(view, avatars=avatars, title=title, deadline=deadline, now=now)
-        _expect(view, PrivateView, "private board")
+        own = expect_view(view, PrivateView, game=GAME, what="private board")
         return Picture(
-            render_private_board(view, title=title, deadline=deadline, now=now),
-            private_alt_text(view, title=title, deadline=deadline, now=now),
+            render_private_board(own, title=title, deadline=deadline, now=now),
+            private_alt_text(own, title=title, deadline=deadline, now=now),
         )
 
     def replay(self, boards: Sequence[tuple[Any, str]], *, title: str, gif: bool) -> Replay:
-        for board, _ in boards:
-            _expect(board, RevealedView, "replay")
-        return render_replay(boards, title=title, gif=gif)
+        return render_replay(revealed_boards(boards, RevealedView, game=GAME), title=title, gif=gif)
 
     def frame_label(self, number: int, step: int) -> str:
         # Round N's frames: its evade window closing (when it had one), then its end; the

@@ -9,13 +9,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.games.uboat.views import PrivateView, PublicView
-from renderers import style
+from renderers.alt_text import cut_to_limit, deadline_sentences
 from renderers.uboat import report
 from renderers.uboat.board import own_lines
 from renderers.uboat.report import Arrows, Chip, Row
-
-MAX_ALT_TEXT = 1000
-"""X accepts alt text up to 1000 characters (Discord more)."""
 
 
 def _row_text(row: Row) -> str:
@@ -38,9 +35,7 @@ def _public_words(
     if ended:
         parts.append(f"{ended}.")
     else:
-        when = style.deadline_text(deadline, now)
-        if when:
-            parts.append(f"{when}.")
+        parts += deadline_sentences(deadline, now)
     rows = report.round_rows(view)
     if rows:
         parts.append(f"{report.heading(view)}: " + "; ".join(_row_text(row) for row in rows) + ".")
@@ -50,21 +45,17 @@ def _public_words(
     return parts
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1].rstrip() + style.ELLIPSIS
-
-
 def public_alt_text(
     view: PublicView, *, title: str, deadline: datetime | None, now: datetime | None
 ) -> str:
-    return _cut(" ".join(_public_words(view, title, deadline, now)))
+    return cut_to_limit(" ".join(_public_words(view, title, deadline, now)))
 
 
 def private_alt_text(
     view: PrivateView, *, title: str, deadline: datetime | None, now: datetime | None
 ) -> str:
     own = [f"{text}." for text, _ in own_lines(view)]
-    return _cut(
+    return cut_to_limit(
         " ".join(
             [
                 f"{view.name}'s private board.",

@@ -23,16 +23,14 @@ from PIL import Image, ImageDraw
 from bot.games.uboat.cells import Cell
 from bot.games.uboat.values import Colour
 from bot.games.uboat.views import IslandView, PublicView
-from renderers import grid, marks, style
+from renderers import grid, header, marks, style
 from renderers.grid import GridLayout
+from renderers.legend import LegendSpacing, draw_legend, legend_rows
 from renderers.style import RGB
 from renderers.uboat import report, sea
 from renderers.uboat.report import Arrows, Chip, Row, Words
 
 PAD = 20
-TITLE_SIZE = 32
-LINE_SIZE = 22
-LINE_H = LINE_SIZE + 10
 ROW_SIZE = 21
 ROW_H = ROW_SIZE + 13
 MIN_WIDTH = 760
@@ -110,7 +108,7 @@ def compose(
     size = view.size
     layout, width, left = plan(size)
     lines = header_lines(view, deadline, now) + list(extras.lines)
-    header_h = PAD + TITLE_SIZE + 12 + LINE_H * len(lines) + 6
+    header_h = header.header_height(len(lines))
     _, top = sea.margins(size, layout.label_size)
     board_x = (width - layout.width - left) // 2 + left
     layout = dataclasses.replace(layout, x0=board_x, y0=header_h + top)
@@ -124,7 +122,7 @@ def compose(
     height += height % 2
 
     image = _base(width, height, header_h, layout, tuple(view.islands), keys).copy()
-    _draw_header(image, title, report.status(view), lines, width)
+    header.draw_header(image, title=title, status=report.status(view), lines=lines)
     draw_marks(image, layout, view)
     for layer in extras.layers:
         layer(image, layout)
@@ -155,100 +153,54 @@ def _base(
 
 KEY_SIZE = 18
 KEY_H = KEY_SIZE + 10
+KEY_ICON = KEY_SIZE + 8
+KEY_SPACING = LegendSpacing(
+    text_size=KEY_SIZE, icon_gap=6, entry_gap=22, row_height=KEY_H, middle=KEY_H / 2
+)
 
 
-def key_rows(keys: Sequence[Key], width: int) -> list[list[Key]]:
+def _key_icon_width(key: Key) -> float:
+    return KEY_ICON
+
+
+def key_rows(keys: Sequence[Key], width: int) -> tuple[tuple[Key, ...], ...]:
     """The legend's entries in as many lines as it takes."""
-    rows: list[list[Key]] = [[]]
-    x = PAD
-    for key in keys:
-        wide = KEY_SIZE + 8 + 6 + style.text_width(key.label, KEY_SIZE) + 22
-        if rows[-1] and x + wide - 22 > width - PAD:
-            rows.append([])
-            x = PAD
-        rows[-1].append(key)
-        x += wide
-    return rows
+    return legend_rows(keys, width=width - 2 * PAD, icon_width=_key_icon_width, spacing=KEY_SPACING)
 
 
 def _draw_keys(image: Image.Image, keys: Sequence[Key], y: int, width: int) -> None:
     """The legend under the sea (its icons at a small cell's scale)."""
-    for index, row in enumerate(key_rows(keys, width)):
-        _draw_key_row(image, row, y + index * KEY_H)
-
-
-def _draw_key_row(image: Image.Image, keys: Sequence[Key], y: int) -> None:
-    icon = KEY_SIZE + 8
-    x = float(PAD)
-    cy = y + KEY_H / 2
-    fake = GridLayout(1, 1, icon, 0, 0, True, KEY_SIZE, 1, 1, sea.LABELS)
-    for key in keys:
-        label_w = style.text_width(key.label, KEY_SIZE)
-        tile = dataclasses.replace(fake, x0=round(x), y0=round(cy - icon / 2))
-        here = Cell(0, 0)
-        if key.kind == "splash":
-            sea.draw_blast_tile(image, tile, here, (), False)
-        elif key.kind == "hit":
-            sea.draw_blast_tile(image, tile, here, (), True)
-        elif key.kind == "side":
-            sea.tint(image, tile, here, style.HIT, 120)
-        elif key.kind == "ram":
-            sea.draw_struck(image, tile, here, (), False)
-        elif key.kind == "own":
-            sea.draw_boat(image, tile, here, key.colour)
-        elif key.kind == "range":
-            sea.draw_reach(image, tile, here, key.colour)
-        elif key.kind == "start":
-            sea.draw_start(image, tile, here)
-        x += icon + 6
-        style.draw_text(
-            image,
-            (x, cy),
-            key.label,
-            size=KEY_SIZE,
-            fill=style.TEXT_DIM,
-            background=style.BACKGROUND,
-            anchor="lm",
-        )
-        x += label_w + 22
-
-
-def _draw_header(
-    image: Image.Image, title: str, status: str, lines: Sequence[tuple[str, RGB]], width: int
-) -> None:
-    status_w = style.text_width(status, TITLE_SIZE)
-    style.draw_text(
+    draw_legend(
         image,
-        (PAD, PAD),
-        style.fit_text(title, TITLE_SIZE, width - 2 * PAD - status_w - 24),
-        size=TITLE_SIZE,
-        fill=style.TEXT,
-        background=style.PANEL,
-        stroke_width=1,
-        stroke_fill=style.TEXT,
+        key_rows(keys, width),
+        left=PAD,
+        top=y,
+        icon_width=_key_icon_width,
+        draw_icon=_draw_key_icon,
+        spacing=KEY_SPACING,
     )
-    style.draw_text(
-        image,
-        (width - PAD, PAD),
-        status,
-        size=TITLE_SIZE,
-        fill=style.HIT_LIGHT,
-        background=style.PANEL,
-        anchor="ra",
-        stroke_width=1,
-        stroke_fill=style.HIT_LIGHT,
-    )
-    y = PAD + TITLE_SIZE + 12
-    for text, colour in lines:
-        style.draw_text(
-            image,
-            (PAD, y),
-            style.fit_text(text, LINE_SIZE, width - 2 * PAD),
-            size=LINE_SIZE,
-            fill=colour,
-            background=style.PANEL,
-        )
-        y += LINE_H
+
+
+_KEY_TILE = GridLayout(1, 1, KEY_ICON, 0, 0, True, KEY_SIZE, 1, 1, sea.LABELS)
+
+
+def _draw_key_icon(image: Image.Image, key: Key, x: float, cy: float) -> None:
+    tile = dataclasses.replace(_KEY_TILE, x0=round(x), y0=round(cy - KEY_ICON / 2))
+    here = Cell(0, 0)
+    if key.kind == "splash":
+        sea.draw_blast_tile(image, tile, here, (), False)
+    elif key.kind == "hit":
+        sea.draw_blast_tile(image, tile, here, (), True)
+    elif key.kind == "side":
+        sea.tint(image, tile, here, style.HIT, 120)
+    elif key.kind == "ram":
+        sea.draw_struck(image, tile, here, (), False)
+    elif key.kind == "own":
+        sea.draw_boat(image, tile, here, key.colour)
+    elif key.kind == "range":
+        sea.draw_reach(image, tile, here, key.colour)
+    elif key.kind == "start":
+        sea.draw_start(image, tile, here)
 
 
 def draw_marks(image: Image.Image, layout: GridLayout, view: PublicView) -> None:

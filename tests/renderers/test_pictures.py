@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from render_views import DEADLINE, NOW, revealed_game, small_private, small_public
 
+from bot.games.bst.views import PublicView, RevealedView
 from renderers.bst import PICTURES
 from renderers.bst.alt_text import private_alt_text, public_alt_text
 from renderers.bst.frames import ReplayFrame, render_replay
-from renderers.pictures import pictures_for
+from renderers.pictures import expect_view, pictures_for, revealed_boards
 
 GOLDEN = Path(__file__).parent / "golden"
 TITLE = "#bst game 3"
@@ -66,3 +67,22 @@ def test_frames_are_labelled_in_bsts_words() -> None:
     # A bst turn has one frame, whatever step of the turn its resolution was stored as.
     assert [PICTURES.frame_label(3, 0), PICTURES.frame_label(3, 1)] == ["Turn 3", "Turn 3"]
     assert PICTURES.end_label() == "The end"
+
+
+def test_every_game_refuses_a_view_of_the_wrong_kind_in_its_own_name() -> None:
+    with pytest.raises(TypeError, match=r"^Sonar's own board is drawn from a PublicView, got int"):
+        expect_view(3, PublicView, game="Sonar", what="own board")
+    with pytest.raises(TypeError, match=r"^Silent Ships' replay is drawn from a PublicView"):
+        expect_view("a board", PublicView, game="Silent Ships", what="replay")
+    view = small_public()
+    assert expect_view(view, PublicView, game="bst", what="public map") is view
+
+
+def test_the_replays_boards_are_checked_and_keep_their_labels_in_order() -> None:
+    first, second = revealed_game(1, size=10, players=2)
+    boards = [(first, "The fleets at the start"), (second, "Turn 1")]
+    assert revealed_boards(boards, RevealedView, game="bst") == boards
+    with pytest.raises(
+        TypeError, match="bst's replay is drawn from a RevealedView, got PublicView"
+    ):
+        revealed_boards([*boards, (small_public(), "Turn 2")], RevealedView, game="bst")

@@ -25,9 +25,9 @@ from bot.games.base import Channel, Given, PlayerRef
 from bot.games.sugardog import SUGARDOG, SugarDogState
 from bot.games.sugardog.board import Cell, Direction, parse_cell
 from bot.games.sugardog.views import PrivateView, PublicView, RevealedView, last_heard
+from renderers.alt_text import MAX_ALT_TEXT
 from renderers.pictures import pictures_for
 from renderers.sugardog import PICTURES
-from renderers.sugardog.alt_text import MAX_ALT_TEXT
 from renderers.sugardog.chart import MAX_FADE, Glyph, private_chart, public_chart, revealed_chart
 from renderers.sugardog.glyphs import slots
 from renderers.sugardog.sea import MAX_WIDTH, MIN_CELL
