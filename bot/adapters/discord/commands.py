@@ -186,6 +186,18 @@ async def _cell_autocomplete(
     return [app_commands.Choice(name=cell, value=cell) for cell in cell_suggestions(current)]
 
 
+async def _cells_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Several cells (``f11, a9``): the cells typed so far stay, the last one is completed."""
+    done, comma, last = current.rpartition(",")
+    head = f"{done}{comma} " if comma else ""
+    return [
+        app_commands.Choice(name=f"{head}{cell}"[:100], value=f"{head}{cell}"[:100])
+        for cell in cell_suggestions(last.strip())
+    ]
+
+
 def _parameter(name: str) -> str:
     """A Python name for an option (``from`` is a keyword): Discord still shows ``name``."""
     return name if name.isidentifier() and not keyword.iskeyword(name) else f"{name}_"
@@ -225,8 +237,9 @@ def _command(sub: Subcommand, handler: CommandHandler) -> app_commands.Command[A
     renamed = {param: name for param, name in names.items() if param != name}
     if renamed:
         callback = app_commands.rename(**renamed)(callback)
+    completions = {ArgKind.CELL: _cell_autocomplete, ArgKind.CELLS: _cells_autocomplete}
     cells = {
-        _parameter(arg.name): _cell_autocomplete for arg in verb.args if arg.kind is ArgKind.CELL
+        _parameter(arg.name): completions[arg.kind] for arg in verb.args if arg.kind in completions
     }
     if cells:
         callback = app_commands.autocomplete(**cells)(callback)

@@ -262,3 +262,14 @@ async def test_a_tagged_channel_message_of_any_registered_game_is_read(
     finally:
         await adapter.stop()
     assert [i.text for i in inbox.items] == ["#TUG pull 2", "#bst H14"]
+
+
+async def test_sonar_shoot_autocompletes_the_last_of_several_cells() -> None:
+    """`/sonar shoot cells:` completes the cell being typed and keeps those before it."""
+    from bot.adapters.discord.commands import _cells_autocomplete
+
+    groups = {group["name"]: group for group in payload(games())}
+    assert shape(groups["sonar"])["shoot"][0]["autocomplete"]
+    offered = [c.value for c in await _cells_autocomplete(None, "f11, a")]  # type: ignore[arg-type]
+    assert offered[:3] == ["f11, a1", "f11, a2", "f11, a3"]
+    assert [c.value for c in await _cells_autocomplete(None, "b")][:2] == ["b1", "b2"]  # type: ignore[arg-type]
