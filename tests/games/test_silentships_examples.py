@@ -362,7 +362,7 @@ def test_example_meets_its_expectations(path: Path) -> None:
 
 def test_the_examples_are_the_shared_ones_unchanged() -> None:
     if not SHARED.is_dir():
-        pytest.skip("the shared examples are not on this machine")
+        pytest.skip(reason="the shared examples are not on this machine")
     for shared in SHARED.glob("silentships-*.txt"):
         assert (SCRIPTS / shared.name).read_bytes() == shared.read_bytes()
     assert {p.name for p in SHARED.glob("silentships-*.txt")} == {p.name for p in EXAMPLES}

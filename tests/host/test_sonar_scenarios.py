@@ -938,7 +938,7 @@ def test_every_record_replays_from_its_options_start_and_orders(
 ) -> None:
     _, record = play(name)
     if record["start"] is None:
-        pytest.skip("the game never began: nothing to replay")
+        pytest.skip(reason="the game never began: nothing to replay")
     rebuilt = replay(record)
     assert rebuilt["turns"] == [t["events"] for t in record["turns"]]
     assert rebuilt["players"] == record["players"]

@@ -35,7 +35,7 @@ _TURN_STEP_KEY = "uq_turns_game_id_number_step"
 def _turn_number_key() -> str:
     dialect = op.get_bind().dialect.name
     if dialect not in _TURN_NUMBER_KEY:
-        raise NotImplementedError(
+        raise RuntimeError(
             f"revision 0002 knows the name of turns' unique key on {' and '.join(_TURN_NUMBER_KEY)}"
             f", not on {dialect}"
         )
