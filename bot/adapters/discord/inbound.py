@@ -94,7 +94,7 @@ def inbound_from_interaction(
 
 
 def without_mention_of(bot_id: int | None, text: str) -> str:
-    """``<@BOT> #bst H14`` → ``#bst H14``: a leading mention of the bot addresses it.
+    """``<@BOT> #sonar f11`` → ``#sonar f11``: a leading mention of the bot addresses it.
 
     Without the privileged message-content intent, Discord still gives the content of
     a message that mentions the bot, and then the content starts with the mention

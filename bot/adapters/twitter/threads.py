@@ -1,17 +1,17 @@
 """Several games on one X account: each game is a thread, and a post belongs to one.
 
 X has no channels, only conversations. Each game lives in the conversation of the
-post that opened it (``@bot #bst new``): the host's posts about it are replies in that
+post that opened it (``@bot #sonar new``): the host's posts about it are replies in that
 thread, so the channel the host knows a game by is the thread's root post id. A post
 belongs to the game
 
 * whose thread it replies in (its ``conversation_id``), or
-* that it names by tag and number (``@bot #bst 7 H14``, ``#sonar game 3 f11``),
-  wherever it was posted, and so does a DM (``#bst 7 move …``);
+* that it names by tag and number (``@bot #sonar 7 f11``, ``#sonar game 3 f11``),
+  wherever it was posted, and so does a DM (``#uboat 7 fire E6``);
 
 any other post opens a conversation of its own (a ``new`` there starts a game in it).
 The adapter learns which thread holds game 7 from its own posts (every post about a
-game names it, ``#bst game 7``) and keeps it with its cursors, so it survives a
+game names it, ``#sonar game 7``) and keeps it with its cursors, so it survives a
 restart.
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 from bot.adapters.twitter.client import PLATFORM
 from bot.host.messages import CursorStore
 
-THREAD_KEY = "thread:"  # thread:#bst:7 → the root post id of bst game 7
+THREAD_KEY = "thread:"  # thread:#sonar:7 → the root post id of sonar game 7
 _POST_NAMES_GAME = re.compile(r"(#[A-Za-z0-9_]+)\s+game\s+#?(\d+)\b", re.IGNORECASE)
 
 
@@ -35,7 +35,7 @@ class Threads:
         self._cursors = cursors
         self._known: dict[str, str] = {}
         alternatives = sorted((re.escape(t) for t in tags), key=len, reverse=True)
-        # A command naming its game right after the tag: "#bst 7 H14", "#bst game 7 …".
+        # A command naming its game right after the tag: "#sonar 7 f11", "#sonar game 7 …".
         self._names_game = (
             re.compile(
                 r"^\s*(" + "|".join(alternatives) + r")\s+(?:game\s+)?#?(\d+)\b", re.IGNORECASE
@@ -60,7 +60,7 @@ class Threads:
 
     async def _named(self, text: str) -> tuple[str | None, str]:
         """(the thread of the game ``text`` names after its tag, if known; the text with
-        the number taken out: ``#bst 7 H14`` → ``#bst H14``, the number is addressing)."""
+        the number taken out: ``#sonar 7 f11`` → ``#sonar f11``, the number is addressing)."""
         if self._names_game is None:
             return None, text
         named = self._names_game.match(text)
