@@ -111,7 +111,7 @@ async def _serve(host: Host) -> None:
         stopping = True
         runner.cancel()
 
-    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+    if sys.platform != "win32":  # asyncio's signal handlers are Unix-only
         loop.add_signal_handler(signal.SIGTERM, stop)
     try:
         await host.run()
