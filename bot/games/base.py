@@ -451,6 +451,11 @@ class Game(Protocol[StateT, OrderT]):
         """The reply to a join (``alice joined game 3 (2 captains). Send your fleet…``)."""
         ...
 
+    def quick_orders(self, state: StateT, player: PlayerId) -> tuple[str, ...]:
+        """Orders ``player`` may give now as they are, with one click where the platform
+        has buttons (bst's ``random`` fleet in setup); offered with the welcome."""
+        ...
+
     def beginning(self, state: StateT, names: Mapping[PlayerId, str]) -> str:
         """What the post that starts the game says after its title and before the
         first deadline (``the battle begins! 4 captains: …``)."""

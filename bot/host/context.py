@@ -17,3 +17,9 @@ class CommandContext(Protocol):
     default_game: str
     states: States
     described: Descriptions
+    # The platforms where a game gets a room of its own (a Discord thread): their
+    # adapters can open one (see bot.host.messages.RoomAdapter).
+    room_platforms: frozenset[str]
+    # The platforms that show a message's card (a Discord embed): there `status` is a
+    # card with the latest public picture in it.
+    card_platforms: frozenset[str]

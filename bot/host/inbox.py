@@ -119,10 +119,14 @@ class Commands:
         admins: frozenset[str] = frozenset(),
         default_turn: str = "8h",
         default_game: str = "",
+        room_platforms: frozenset[str] = frozenset(),
+        card_platforms: frozenset[str] = frozenset(),
     ) -> None:
         self.store = store
         self.clock = clock
         self.admins = admins
+        self.room_platforms = room_platforms
+        self.card_platforms = card_platforms
         self.default_turn = default_turn
         self.default_game = default_game
         self.states = States()
@@ -237,6 +241,9 @@ class Commands:
             if word == "new":
                 game_row = lobby.new(self, tx, row, rest)
                 return Effect(Outcome.HANDLED, game_row.id)
+            if word == "games" and (row.kind != _PUBLIC or addresses_the_host(row.text)):
+                lobby.my_games(self, tx, row)
+                return Effect(Outcome.HANDLED)
             if word in ("help", "rules") and not find_game(tx, row, required=False):
                 lobby.outside_help(tx, row, word)
                 return Effect(Outcome.HANDLED)

@@ -85,6 +85,7 @@ def arm(game: Game[Any, Any], game_row: GameRow, state: Any, *, moment: float, n
                 "deadline": deadline,
                 "remaining": remaining,
                 "held": timer.held,
+                "seconds": timer.seconds,  # its full length (a reminder comes before its end)
             }
         )
     _save_entries(game_row, entries)

@@ -13,6 +13,7 @@ from bot.games.catalog import games, get_game
 from bot.host import lifecycle, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
+from bot.host.messages import Choice
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, player_identity, tagged_kind
 from bot.store import GameRow, PlayerRow, Tx, dumps
@@ -76,8 +77,42 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     text = f"{posts.title(game_row)} {game.opening(state)}"
     if game_row.deadline is not None:
         text += f" Setup closes {format_utc(game_row.deadline)}."
-    posts.reply(tx, game_row.id, row, text, public=True)
+    join = (Choice("Join", f"{game.tag} join"),)
+    posts.reply(tx, game_row.id, row, text, public=True, extra=posts.extras(choices=join))
+    if row.platform in commands.room_platforms:
+        # The game then plays in a room of its own (a thread), which it opens with the same.
+        posts.open_room(tx, game_row, text, now=now, choices=join)
     return game_row
+
+
+def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
+    """``games``: the sender's live games on this platform, each with its clock and whether
+    their order is in (answered privately)."""
+    found = tx.peek_games_of(row.platform, row.user_id)
+    if not found:
+        posts.reply(
+            tx, 0, row, "You are in no game now: send `join` in a game's channel.", public=False
+        )
+        return
+    lines = ["Your games:"]
+    for game_row in found:
+        game = get_game(game_row.kind)
+        state = commands.states.of(game, game_row)
+        player = tx.peek_player(game_row.id, row.platform, row.user_id)
+        line = f"- {posts.title(game_row)}: {game_row.phase}"
+        if game_row.phase == "battle":
+            line += f", turn {game_row.turn}"
+        if game_row.deadline is not None:
+            line += f", closes {format_utc(game_row.deadline)}"
+        if game_row.phase == "battle" and player is not None:
+            if player.key not in game.to_act(state):
+                line += "; nothing for you to do"
+            elif player.key in tx.standing_orders(game_row.id, game_row.turn):
+                line += "; your order is in"
+            else:
+                line += "; **no order from you yet**"
+        lines.append(line)
+    posts.reply(tx, 0, row, "\n".join(lines), public=False)
 
 
 def outside_help(tx: Tx, row: Cause, word: str) -> None:
@@ -109,8 +144,24 @@ def player_command(
     elif word == "rules":
         posts.reply(tx, game_row.id, row, game.rules_text(), public=public)
     elif word == "status":
+        players = tx.players(game_row.id)
+        in_ = set(tx.standing_orders(game_row.id, game_row.turn))
+        card = posts.status_card(game, game_row, state, players, in_)
+        # Where the card shows, the latest public picture goes in it (once there is one).
+        shows = row.platform in commands.card_platforms and game_row.phase != "setup"
+        stored = tx.last_turn(game_row.id) if shows else None
+        render = None
+        if stored is not None:
+            extra = {"step": stored.step} if stored.step else {}
+            render = posts.render_spec("public_map", game_row, stored.number, now, **extra)
         posts.reply(
-            tx, game_row.id, row, posts.status_text(game, game_row, state, now), public=public
+            tx,
+            game_row.id,
+            row,
+            posts.status_text(game, game_row, state, now),
+            public=public,
+            render=render,
+            extra=posts.extras(card=card),
         )
     elif word == "join":
         _join(commands, tx, row, game_row, game, state, player, public=public, now=now)
@@ -170,7 +221,15 @@ def _join(
     lifecycle.arm(game, game_row, state, moment=now, now=now)
     tx.save(game_row)
     commands.states.remember(game_row.id, game_row.state, state)
-    posts.reply(tx, game_row.id, row, game.welcome(state, key, game_row.id), public=public)
+    quick = posts.choices_of(game, game.quick_orders(state, key), private=True)
+    posts.reply(
+        tx,
+        game_row.id,
+        row,
+        game.welcome(state, key, game_row.id),
+        public=public,
+        extra=posts.extras(choices=quick),
+    )
 
 
 def _change_and_say(

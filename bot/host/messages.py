@@ -87,6 +87,29 @@ class Address:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """An answer the reader may give with one click, where the platform has buttons
+    (Discord): ``text`` is exactly what they could have typed instead (``#sonar join``),
+    so a click is an ordinary command, and typing it works everywhere. ``private``: the
+    answer is a secret order, acknowledged to the clicker alone."""
+
+    label: str
+    text: str
+    private: bool = False
+
+
+@dataclass(frozen=True)
+class Card:
+    """A message's facts as a card (a Discord embed): a title and named values. The
+    message's text says the same, for platforms that show text only. ``image``: the
+    filename of one of the message's attachments to show inside the card."""
+
+    title: str
+    fields: tuple[tuple[str, str], ...] = ()
+    image: str = ""
+
+
+@dataclass(frozen=True)
 class Outbound:
     """One message from the host. ``key`` is the outbox row's stable id:
     adapters derive idempotency nonces from it so a retry never doubles."""
@@ -97,6 +120,12 @@ class Outbound:
     # An earlier attempt to send this failed, and may still have reached the platform
     # (a lost response): an adapter with no idempotency key (X DMs) looks first.
     retry: bool = False
+    # Buttons, where the platform has them (see Choice).
+    choices: tuple[Choice, ...] = ()
+    # The user ids the text names to notify (the platform's mention markup is already in
+    # the text): a platform that can limit who is pinged pings these and nobody else.
+    mentions: tuple[str, ...] = ()
+    card: Card | None = None
 
 
 class DeliveryError(Exception):
@@ -286,6 +315,21 @@ class MentioningAdapter(Protocol):
 
     def mention(self, address: Address) -> str:
         """How to name ``address``'s user in a public message so they are notified."""
+        ...
+
+
+class RoomAdapter(Protocol):
+    """A platform that can give a game a room of its own in a channel (a Discord thread).
+
+    Optional (the relay asks ``getattr(adapter, "open_room", None)``): elsewhere a game
+    lives in the channel it was opened in."""
+
+    async def open_room(self, address: Address, outbound: Outbound, name: str) -> str:
+        """Open a room called ``name`` in ``address.channel`` and post ``outbound`` in it
+        first; return the room's id, to which the game's messages then go. Where no room
+        can be made there (the channel is a thread itself, threads are not allowed), post
+        in the channel and return ``address.channel``. Raise DeliveryError when nothing
+        could be posted."""
         ...
 
 

@@ -27,16 +27,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bot.host import posts
 from bot.host.clock import Clock
-from bot.host.messages import Address, Attachment, ChatAdapter, DeliveryError, Outbound
+from bot.host.messages import (
+    Address,
+    Attachment,
+    Card,
+    ChatAdapter,
+    Choice,
+    DeliveryError,
+    Outbound,
+)
 from bot.store import OutboxRow, Store, Tx, loads
 
 log = logging.getLogger(__name__)
@@ -70,6 +80,59 @@ def address_of(row: OutboxRow) -> Address:
         user_name=data.get("user_name"),
         reply_to=data.get("reply_to"),
     )
+
+
+def in_room(address: Address, row: OutboxRow, lobby: str, room: str) -> Address:
+    """Where a row goes once its game moved from ``lobby`` into ``room`` (a thread): what
+    was written for the game's channel before the move goes to the room, except the
+    rows meant for the lobby itself (the room's opening, the line when the game ends) and
+    answers to a message sent in the lobby (a reply stays beside what it answers)."""
+    if not lobby or address.channel != lobby or address.channel == room:
+        return address
+    if row.kind == posts.ROOM or row.kind.startswith(f"{posts.LOBBY}:"):
+        return address
+    if not address.is_dm and address.reply_to:
+        return address
+    return dataclasses.replace(address, channel=room)
+
+
+def outbound_of(
+    row: OutboxRow,
+    address: Address,
+    attachments: Sequence[Attachment],
+    mention: Callable[[Address], str] | None,
+) -> Outbound:
+    """The message a row says, with its extras (see :func:`bot.host.posts.extras`) and the
+    people it names written in the platform's own markup (``@name`` where it has none)."""
+    extra = loads(row.extras) if row.extras else {}
+    text = row.text
+    names = {user_id: name for user_id, name in extra.get("mentions", ())}
+    if names:
+
+        def named(match: re.Match[str]) -> str:
+            user_id = match.group(1)
+            person = Address(address.platform, user_id=user_id, user_name=names.get(user_id))
+            return mention(person) if mention is not None else f"@{names.get(user_id, user_id)}"
+
+        text = posts.MENTION_TOKEN.sub(named, text)
+    card = extra.get("card")
+    return Outbound(
+        text=text,
+        attachments=tuple(attachments),
+        key=f"outbox-{row.id}",
+        retry=row.attempts > 0,
+        choices=tuple(
+            Choice(label, typed, bool(private))
+            for label, typed, private in extra.get("choices", ())
+        ),
+        mentions=tuple(names),
+        card=None if card is None else _card(card),
+    )
+
+
+def _card(stored: dict[str, Any]) -> Card:
+    fields = tuple((str(name), str(value)) for name, value in stored.get("fields", ()))
+    return Card(stored["title"], fields, stored.get("image", ""))
 
 
 class Relay:
@@ -247,8 +310,10 @@ class Relay:
         adapter = self.adapters[address.platform]
         # Claim the row first, so a second relay (another process on the same
         # database) does not send it too; a crash mid-send frees it after the lease.
-        if not await self._db(lambda: self._claim(row)):
+        claimed, lobby, room = await self._db(lambda: self._claim(row))
+        if not claimed:
             return "claimed"
+        address = in_room(address, row, lobby, room)
         # A send may outlast the lease (a replay drawn, then uploaded and processed by X):
         # renew it while the send runs, so no other relay takes the row meanwhile.
         delivery = asyncio.ensure_future(self._deliver(row, address, adapter))
@@ -268,6 +333,8 @@ class Relay:
         assert row.id is not None
         if row.kind.startswith(f"{posts.WITHDRAW}:"):
             return await self._withdraw(row, address, adapter)
+        if row.kind == posts.ROOM:
+            return await self._open_room(row, address, adapter)
         # An adapter may say a recipient cannot take images (the demo's
         # simulated players); then nothing is drawn for them.
         accepts = getattr(adapter, "accepts_attachments", None)
@@ -278,12 +345,7 @@ class Relay:
             # A drawing failure must not stop the turn's text: send it without the image.
             log.exception("outbox %s: could not draw its attachment; sending text only", row.id)
             attachments = ()
-        outbound = Outbound(
-            text=row.text,
-            attachments=tuple(attachments),
-            key=f"outbox-{row.id}",
-            retry=row.attempts > 0,
-        )
+        outbound = outbound_of(row, address, attachments, getattr(adapter, "mention", None))
         try:
             message_id = await adapter.send(address, outbound)
         except DeliveryError as error:
@@ -314,11 +376,45 @@ class Relay:
         await self._db(lambda: self._done(row, "sent", address.reply_to))
         return "sent"
 
-    def _claim(self, row: OutboxRow) -> bool:
+    async def _open_room(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
+        """Open the game's room where the platform has rooms, and move the game into it;
+        elsewhere the row is skipped (its text repeats what the channel was told)."""
+        open_room = getattr(adapter, "open_room", None)
+        if open_room is None:
+            await self._db(lambda: self._done(row, "skipped", None))
+            return "skipped"
+        name = loads(row.extras).get("room", "") if row.extras else ""
+        outbound = outbound_of(row, address, (), getattr(adapter, "mention", None))
+        try:
+            room = await open_room(address, outbound, name or f"game {row.game_id}")
+        except DeliveryError as error:
+            refused = error
+            return await self._db(lambda: self._failed(row, address, refused))
+        except Exception as error:  # an adapter bug or a network fault: retry later
+            log.exception("outbox %s: opening a room failed", row.id)
+            failure = DeliveryError(type(error).__name__)
+            return await self._db(lambda: self._failed(row, address, failure))
+        await self._db(lambda: self._moved(row, room))
+        return "sent"
+
+    def _moved(self, row: OutboxRow, room: str) -> None:
+        """The room is open: the game plays there from now on (once; see Tx.move_to_room)."""
+        assert row.id is not None
+        with self.store.transaction() as tx:
+            tx.move_to_room(row.game_id, room)
+        self._done(row, "sent", room)
+
+    def _claim(self, row: OutboxRow) -> tuple[bool, str, str]:
+        """Lease the row; with the lobby and room of its game, once it moved into one."""
         assert row.id is not None
         now = self.clock.now()
         with self.store.transaction() as tx:
-            return tx.claim_outbox(row.id, now, now + CLAIM_SECONDS)
+            if not tx.claim_outbox(row.id, now, now + CLAIM_SECONDS):
+                return False, "", ""
+            game = tx.game(row.game_id) if row.game_id else None
+            if game is None or not game.lobby:
+                return True, "", ""
+            return True, game.lobby, game.channel
 
     def _renew(self, row: OutboxRow) -> None:
         assert row.id is not None
@@ -360,19 +456,19 @@ class Relay:
 
     def _nudge(self, tx: Tx, row: OutboxRow, address: Address, now: float) -> None:
         game = tx.game(row.game_id) if row.game_id else None
-        if game is None:
+        if game is None or address.user_id is None:
             return
-        mention = getattr(self.adapters.get(address.platform), "mention", None)
-        who = mention(address) if mention is not None else f"@{address.user_name or 'player'}"
+        who = posts.mention_token(address.user_id)
         posts.announce(
             tx,
             game,
             kind=f"nudge:{address.user_id}",
             text=(
                 f"{who}, I can't send you direct messages. Open your DMs to me, "
-                "or ask for your board with `board` (on Discord: /bst board)."
+                f"or ask for your board with `board` (on Discord: /{game.kind} board)."
             ),
             now=now,
+            extra=posts.extras(mentions=[(address.user_id, address.user_name or "player")]),
         )
 
     def next_attempt(self) -> float | None:

@@ -12,6 +12,7 @@ host adds only its neutral ones (titles, deadlines, who did what to the game).
 from __future__ import annotations
 
 import json.encoder
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
@@ -20,6 +21,7 @@ from bot.games.base import Game, Notice, Resolution
 from bot.games.catalog import get_game
 from bot.games.duration import humanize
 from bot.host.clock import format_utc
+from bot.host.messages import Card, Choice
 from bot.store import GameRow, InboundRow, PlayerRow, Received, Tx, dumps, loads
 from bot.store.repository import GameSnapshot, NewPost, PlayerSnapshot
 
@@ -70,6 +72,44 @@ def _json_opt(value: str | None) -> str:
     return "null" if value is None else _json_str(value)
 
 
+def mention_token(user_id: str) -> str:
+    """How the host names a person to notify inside a text it writes: the relay replaces it
+    with the platform's own markup (Discord's ``<@id>``, X's ``@handle``) when it sends."""
+    return f"<<@{user_id}>>"
+
+
+MENTION_TOKEN = re.compile(r"<<@([^<>]+)>>")
+
+
+def extras(
+    *,
+    choices: Sequence[Choice] = (),
+    mentions: Sequence[tuple[str, str]] = (),
+    card: Card | None = None,
+    room: str = "",
+) -> str:
+    """What a message carries besides its text and pictures (the outbox's ``extras``):
+    buttons, the people it pings (user id, name), a card, the name of the room it opens.
+    "" when nothing."""
+    found: dict[str, Any] = {}
+    if room:
+        found["room"] = room
+    if choices:
+        found["choices"] = [[c.label, c.text, c.private] for c in choices]
+    if mentions:
+        found["mentions"] = [list(m) for m in mentions]
+    if card is not None:
+        found["card"] = {"title": card.title, "fields": [list(f) for f in card.fields]}
+        if card.image:
+            found["card"]["image"] = card.image
+    return dumps(found) if found else ""
+
+
+def choices_of(game: Game[Any, Any], answers: Sequence[str], *, private: bool) -> list[Choice]:
+    """A game's short answers (``pass``, ``retreat to b3``) as buttons behind its tag."""
+    return [Choice(answer, f"{game.tag} {answer}", private) for answer in answers]
+
+
 def _enqueue(
     tx: Tx,
     *,
@@ -81,9 +121,20 @@ def _enqueue(
     text: str,
     render: Mapping[str, Any] | None,
     now: float,
+    extra: str = "",
 ) -> None:
     tx.post(
-        NewPost(game_id, turn, kind, recipient, address, text, dumps(render) if render else "", now)
+        NewPost(
+            game_id,
+            turn,
+            kind,
+            recipient,
+            address,
+            text,
+            dumps(render) if render else "",
+            now,
+            extra,
+        )
     )
 
 
@@ -96,8 +147,10 @@ def reply(
     public: bool,
     kind_suffix: str = "",
     render: Mapping[str, Any] | None = None,
+    extra: str = "",
 ) -> None:
-    """Answer an inbound message: in its channel when public, else privately."""
+    """Answer an inbound message: in its channel when public, else privately. ``extra``:
+    see :func:`extras`."""
     platform = row.platform
     channel = row.channel
     if public and channel:
@@ -122,6 +175,7 @@ def reply(
             text=text,
             render=dumps(render) if render else "",
             created_at=row.received_at,
+            extras=extra,
         )
     )
 
@@ -153,7 +207,9 @@ def _private(game_row: AnyGameRow, player: AnyPlayer) -> str:
     )
 
 
-def notify(tx: Tx, game_row: AnyGameRow, player: AnyPlayer, text: str, *, kind: str) -> None:
+def notify(
+    tx: Tx, game_row: AnyGameRow, player: AnyPlayer, text: str, *, kind: str, extra: str = ""
+) -> None:
     """A private message to a player that answers nothing they sent."""
     assert game_row.id is not None
     _enqueue(
@@ -166,10 +222,13 @@ def notify(tx: Tx, game_row: AnyGameRow, player: AnyPlayer, text: str, *, kind: 
         text=text,
         render=None,
         now=game_row.created_at,
+        extra=extra,
     )
 
 
-def announce(tx: Tx, game_row: AnyGameRow, *, kind: str, text: str, now: float) -> None:
+def announce(
+    tx: Tx, game_row: AnyGameRow, *, kind: str, text: str, now: float, extra: str = ""
+) -> None:
     """A public message in the game's channel that answers no one."""
     assert game_row.id is not None
     _enqueue(
@@ -179,6 +238,50 @@ def announce(tx: Tx, game_row: AnyGameRow, *, kind: str, text: str, now: float) 
         kind=kind,
         recipient="public",
         address=_address(game_row.platform, game_row.channel),
+        text=text,
+        render=None,
+        now=now,
+        extra=extra,
+    )
+
+
+ROOM = "room"  # the kind of the outbox row that opens a game's room (see open_room)
+LOBBY = "lobby"  # the kind of a row for the channel a game moved out of
+
+
+def open_room(
+    tx: Tx, game_row: AnyGameRow, text: str, *, now: float, choices: Sequence[Choice] = ()
+) -> None:
+    """Ask for a room of the game's own in its channel (a Discord thread), with ``text`` as
+    its first message. Where the platform has no rooms the row is skipped: ``text`` must
+    repeat what was said in the channel already."""
+    assert game_row.id is not None
+    _enqueue(
+        tx,
+        game_id=game_row.id,
+        turn=0,
+        kind=ROOM,
+        recipient="public",
+        address=_address(game_row.platform, game_row.channel),
+        text=text,
+        render=None,
+        now=now,
+        extra=extras(choices=choices, room=title(game_row)),
+    )
+
+
+def tell_lobby(tx: Tx, game_row: AnyGameRow, *, kind: str, text: str, now: float) -> None:
+    """One line in the channel a game moved out of (that it ended); nothing when the game
+    never moved."""
+    if not game_row.lobby or game_row.id is None:
+        return
+    _enqueue(
+        tx,
+        game_id=game_row.id,
+        turn=game_row.turn,
+        kind=f"{LOBBY}:{kind}",
+        recipient="public",
+        address=_address(game_row.platform, game_row.lobby),
         text=text,
         render=None,
         now=now,
@@ -254,6 +357,31 @@ def status_text(game: Game[Any, Any], game_row: GameRow, state: Any, now: float)
     return "\n".join(lines)
 
 
+def status_card(
+    game: Game[Any, Any], game_row: GameRow, state: Any, players: Sequence[AnyPlayer], in_: set[str]
+) -> Card:
+    """The status as a card (a Discord embed): phase and turn, each running clock, who
+    plays, and in a battle how many of those who must act have given their order
+    (``in_``: the players whose order stands)."""
+    fields: list[tuple[str, str]] = [("Phase", game_row.phase)]
+    if game_row.phase == "battle":
+        fields.append(("Turn", str(game_row.turn)))
+    if game_row.paused_remaining is not None:
+        fields.append(("Clock", f"paused, {humanize_seconds(game_row.paused_remaining)} left"))
+    for timer in running_timers(game_row):
+        fields.append((timer["label"], f"closes {format_utc(timer['deadline'])}"))
+    fields.append((game.player_word(len(players)).capitalize(), str(len(players))))
+    if game_row.phase == "battle":
+        acting = game.to_act(state)
+        named = {p.key: p.name for p in players}
+        if game.simultaneous:
+            given = len(acting & in_)
+            fields.append(("Orders in", f"{given} of {len(acting)}"))
+        elif acting:
+            fields.append(("To move", ", ".join(sorted(named.get(k, k) for k in acting))))
+    return Card(title(game_row), tuple(fields))
+
+
 # --- boards and notices -----------------------------------------------------
 
 
@@ -314,6 +442,7 @@ def publish(
     extra: dict[str, Any] = {"step": step} if step else {}
     state = resolution.state
     told: dict[str, list[str]] = {}
+    asked: dict[str, list[str]] = {}  # the short answers the notices ask of each player
     public_notices: list[str] = []
     for notice in resolution.notices:
         if notice.to is None:
@@ -321,6 +450,7 @@ def publish(
             continue
         for key in recipients(game, state, notice):
             told.setdefault(key, []).append(notice.text)
+            asked.setdefault(key, []).extend(notice.choices)
     rows = []
     if public_text is not None:
         rows.append(
@@ -356,13 +486,16 @@ def publish(
                     render_spec("private_board", game_row, turn, now, player=key, **extra)
                 ),
                 created_at=now,
+                extras=extras(choices=choices_of(game, asked.pop(key, []), private=True)),
             )
         )
     tx.post_all(rows)
     for key, texts in sorted(told.items()):
         player = players.get(key)
         if player is not None:
-            notify(tx, game_row, player, "\n".join(texts), kind=f"turn-notice:{turn}{suffix}")
+            quick = choices_of(game, asked.get(key, []), private=True)
+            notify(tx, game_row, player, "\n".join(texts), kind=f"turn-notice:{turn}{suffix}",
+                   extra=extras(choices=quick))  # fmt: skip
     for index, text in enumerate(public_notices):
         announce(
             tx,
@@ -400,10 +533,14 @@ def deliver_notices(
             target = players.get(key)
             if target is None:
                 continue
+            # The short answers a notice asks for (a defender's), as buttons where they can be.
+            extra = extras(choices=choices_of(game, notice.choices, private=True))
             if key == sender:
-                reply(tx, game_row.id, cause, notice.text, public=False, kind_suffix=f"n{index}")
+                reply(tx, game_row.id, cause, notice.text, public=False,
+                      kind_suffix=f"n{index}", extra=extra)  # fmt: skip
             else:
-                notify(tx, game_row, target, notice.text, kind=f"notice:{cause.id}:{index}")
+                notify(tx, game_row, target, notice.text, kind=f"notice:{cause.id}:{index}",
+                       extra=extra)  # fmt: skip
 
 
 def post_replay(tx: Tx, game: Game[Any, Any], game_row: GameRow, turn: int, now: float) -> None:
@@ -420,3 +557,9 @@ def post_replay(tx: Tx, game: Game[Any, Any], game_row: GameRow, turn: int, now:
         render=render_spec("replay", game_row, turn, now),
         now=now,
     )
+    if game_row.lobby:
+        # The channel it was opened in hears, in one line, that it ended and how.
+        state = game.decode_state(loads(game_row.state))
+        result = game.result(state, names_of(tx.players(game_row.id)))
+        tell_lobby(tx, game_row, kind="end", text=f"{title(game_row)} is over. {result}".strip(),
+                   now=now)  # fmt: skip

@@ -80,7 +80,7 @@ def player_identity(platform: str, user_id: str) -> str:
 def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
     """The game a message is about, as a snapshot (read-only; see Tx.peek_game_in)."""
     if row.channel:
-        game = tx.peek_game_in(row.platform, row.channel)
+        game = tx.peek_game_in(row.platform, row.channel) or _moved_from(tx, row)
         if game is not None or row.kind == "public":
             if game is None and required:
                 ended = tx.latest_game_in(row.platform, row.channel)
@@ -101,6 +101,19 @@ def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
     if not games:
         raise Refusal("you are not in a game: send `join` in a game's channel")
     raise Refusal("you are in several games; send this from the game's channel so I know which")
+
+
+def _moved_from(tx: Tx, row: Cause) -> GameSnapshot | None:
+    """The game a message in a channel is about when the channel's games moved into rooms of
+    their own there (threads): the one there is; with several, the sender must say it in
+    the game's room."""
+    moved = tx.games_opened_in(row.platform, row.channel)
+    if len(moved) <= 1:
+        return moved[0] if moved else None
+    numbers = ", ".join(str(g.id) for g in moved)
+    raise Refusal(
+        f"games {numbers} play here, each in its own thread: send this in the game's thread"
+    )
 
 
 def game_to_join_by_dm(tx: Tx, row: Cause, rest: str) -> GameRow | GameSnapshot:

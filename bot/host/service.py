@@ -132,10 +132,29 @@ class Host:
         self.store = store
         self.clock = clock
         self.reminder_seconds = reminder_seconds
-        self.reminder_platforms = reminder_platforms
         self.adapters = dict(adapters)
+        # Where a reminder is one public post pinging the players missing (Discord), not a
+        # DM to each.
+        self.public_reminders = frozenset(
+            name
+            for name in reminder_platforms
+            if getattr(self.adapters.get(name), "reminds_in_public", False)
+        )
+        self.reminder_platforms = reminder_platforms - self.public_reminders
         self.commands = Commands(
-            store, clock, admins=admins, default_turn=default_turn, default_game=default_game
+            store,
+            clock,
+            admins=admins,
+            default_turn=default_turn,
+            default_game=default_game,
+            room_platforms=frozenset(
+                name for name, adapter in self.adapters.items() if hasattr(adapter, "open_room")
+            ),
+            card_platforms=frozenset(
+                name
+                for name, adapter in self.adapters.items()
+                if getattr(adapter, "shows_cards", False)
+            ),
         )
         self.turns = TurnClock(store, clock, self.commands)
         self.relay = Relay(store, clock, self.adapters, attachments)
@@ -334,7 +353,9 @@ class Host:
         resolved = 0
 
         def remind_and_look() -> bool:
-            self.turns.remind_due(self.reminder_seconds, self.reminder_platforms)
+            self.turns.remind_due(
+                self.reminder_seconds, self.reminder_platforms, self.public_reminders
+            )
             return bool(self.turns.due())
 
         if await self._off_loop(remind_and_look):

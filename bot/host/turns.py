@@ -27,7 +27,7 @@ from bot.games.catalog import get_game
 from bot.host import lifecycle, posts
 from bot.host.clock import Clock
 from bot.host.inbox import Commands
-from bot.store import Store, loads
+from bot.store import GameRow, Store, loads
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +50,21 @@ class TurnClock:
         with self.store.transaction() as tx:
             return tx.next_deadline()
 
-    def remind_due(self, before_seconds: float, platforms: frozenset[str]) -> int:
-        """DM players who have no order this turn, ``before_seconds`` before the deadline.
+    def remind_due(
+        self,
+        before_seconds: float,
+        platforms: frozenset[str],
+        public: frozenset[str] = frozenset(),
+    ) -> int:
+        """Remind the players who have no order yet, once a turn, before the deadline.
 
-        Each reminder is an outbox row keyed by (game, turn, "reminder", player),
-        so calling this on every tick sends each reminder once."""
+        ``before_seconds`` ahead of it, or half-way through a turn shorter than twice that
+        (a 10-minute round is reminded with 5 minutes left, not as it opens). On
+        ``public`` platforms (Discord) one post in the game's channel names each player
+        missing, so only they are pinged; on the other ``platforms`` each gets a DM. Each
+        reminder is an outbox row keyed by (game, turn, "reminder", who), so calling this
+        on every tick sends each reminder once."""
+        platforms = platforms | public
         if before_seconds <= 0 or not platforms:
             return 0
         now = self.clock.now()
@@ -63,20 +73,34 @@ class TurnClock:
             for game_row in tx.games_closing_between(now, now + before_seconds):
                 if game_row.platform not in platforms or game_row.id is None:
                     continue
+                deadline = game_row.deadline or now
+                if deadline - now > _lead(game_row, before_seconds):
+                    continue
                 game = get_game(game_row.kind)
                 state = game.decode_state(loads(game_row.state))
                 waiting = game.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
-                left = posts.humanize_seconds((game_row.deadline or now) - now)
-                for player in tx.players(game_row.id):
-                    if player.key in waiting:
-                        posts.notify(
-                            tx,
-                            game_row,
-                            player,
-                            f"{posts.title(game_row)}: {game.reminder(state, left)}",
-                            kind="reminder",
-                        )
-                        written += 1
+                missing = [p for p in tx.players(game_row.id) if p.key in waiting]
+                if not missing:
+                    continue
+                left = posts.humanize_seconds(deadline - now)
+                said = game.reminder(state, left)
+                if game_row.platform in public:
+                    names = ", ".join(posts.mention_token(p.user_id) for p in missing)
+                    posts.announce(
+                        tx,
+                        game_row,
+                        kind="reminder",
+                        text=f"{posts.title(game_row)}: {names}: {said}",
+                        now=now,
+                        extra=posts.extras(mentions=[(p.user_id, p.name) for p in missing]),
+                    )
+                    written += len(missing)
+                    continue
+                for player in missing:
+                    posts.notify(
+                        tx, game_row, player, f"{posts.title(game_row)}: {said}", kind="reminder"
+                    )
+                    written += 1
         return written
 
     def resolve_due(
@@ -144,3 +168,16 @@ class TurnClock:
                 for held in tx.held_inbound(game_id):
                     self.commands.rehandle_held(tx, held)
             return True
+
+
+def _lead(game_row: GameRow, before_seconds: float) -> float:
+    """How long before its deadline a turn is reminded: ``before_seconds``, or half of a
+    shorter timer's length."""
+    earliest = min(
+        (t for t in posts.running_timers(game_row) if t.get("seconds")),
+        key=lambda t: t["deadline"],
+        default=None,
+    )
+    if earliest is None:
+        return before_seconds
+    return min(before_seconds, float(earliest["seconds"]) / 2)

@@ -29,6 +29,9 @@ class GameRow(SQLModel, table=True):
     # running one has a deadline, a held or paused one its time left. ``deadline``
     # above is the earliest running one, which is what the clock looks for.
     timers: str = "[]"
+    # The channel the game was opened in, once it moved into a room of its own there
+    # (a Discord thread, now ``channel``); empty while it lives where it was opened.
+    lobby: str = ""
     state: str  # the game's encoded state (JSON)
     created_at: float
     finished_at: float | None = None
@@ -127,6 +130,9 @@ class OutboxRow(SQLModel, table=True):
     address: str  # JSON of the Address
     text: str
     render: str = ""  # JSON of what to attach, rendered at send time
+    # JSON of what the message carries besides text and pictures, where the platform can
+    # show it: buttons, who it pings, a card (see bot.host.posts.extras); or "".
+    extras: str = ""
     # pending | sent | undeliverable | skipped (the platform cannot do it: see Relay)
     status: str = "pending"
     attempts: int = 0

@@ -64,7 +64,7 @@ def build(cls: type[RowT], **values: Any) -> RowT:
 # SQLite (3.24+, RETURNING from 3.35) and PostgreSQL both speak.
 _GAME_COLUMNS = (
     "id, kind, platform, channel, creator, options, seed, phase, turn, turn_seconds, "
-    "deadline, turn_opened_at, paused_remaining, state, created_at, finished_at"
+    "deadline, turn_opened_at, paused_remaining, state, created_at, finished_at, lobby"
 )
 _GAME_FIELDS = tuple(name.strip() for name in _GAME_COLUMNS.split(","))
 _PLAYER_COLUMNS = "id, game_id, key, platform, user_id, name, avatar_url, join_order"
@@ -104,14 +104,14 @@ SQL_INSERT_ORDER = (
 )
 SQL_INSERT_OUTBOX = (
     "INSERT INTO outbox (game_id, turn, kind, recipient, address, text, render, status, "
-    "attempts, next_attempt_at, platform_message_id, error, created_at) VALUES "
+    "attempts, next_attempt_at, platform_message_id, error, created_at, extras) VALUES "
     "(:game_id, :turn, :kind, :recipient, :address, :text, :render, :status, :attempts, "
-    ":next_attempt_at, :platform_message_id, :error, :created_at) "
+    ":next_attempt_at, :platform_message_id, :error, :created_at, :extras) "
     "ON CONFLICT (game_id, turn, kind, recipient) DO NOTHING"
 )
 _OUTBOX_FIELDS = (
     "game_id", "turn", "kind", "recipient", "address", "text", "render", "status",
-    "attempts", "next_attempt_at", "platform_message_id", "error", "created_at",
+    "attempts", "next_attempt_at", "platform_message_id", "error", "created_at", "extras",
 )  # fmt: skip
 
 
@@ -128,6 +128,7 @@ class NewPost:
     text: str
     render: str  # JSON of what to draw and attach, or ""
     created_at: float
+    extras: str = ""  # JSON of buttons, pings and a card, or ""
 
     def params(self) -> dict[str, Any]:
         """The parameters of SQL_INSERT_OUTBOX."""
@@ -145,6 +146,7 @@ class NewPost:
             "platform_message_id": None,
             "error": "",
             "created_at": self.created_at,
+            "extras": self.extras,
         }
 
 
@@ -200,6 +202,7 @@ class GameSnapshot:
     state: str
     created_at: float
     finished_at: float | None
+    lobby: str
 
 
 @dataclass(slots=True, frozen=True)
@@ -540,6 +543,29 @@ class Tx:
             .order_by(col(GameRow.id).desc())
         )
         return self.session.exec(query).first()
+
+    def games_opened_in(self, platform: str, lobby: str) -> list[GameSnapshot]:
+        """The live games opened in ``lobby`` that moved into rooms of their own there,
+        oldest first (a message in the channel may still be about one of them)."""
+        rows = self._run(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE platform = :platform AND lobby = :lobby "
+            f"AND {_ACTIVE} ORDER BY id",
+            {"platform": platform, "lobby": lobby},
+        ).fetchall()
+        return [self._game_snapshot(found) for found in rows]
+
+    def move_to_room(self, game_id: int, room: str) -> bool:
+        """Move a game into its room: ``channel`` becomes the room, ``lobby`` the channel it
+        was opened in. Once only (False when it had moved already or ``room`` is where it is)."""
+        moved = self._run(
+            "UPDATE games SET lobby = channel, channel = :room "
+            "WHERE id = :id AND lobby = '' AND channel <> :room",
+            {"room": room, "id": game_id},
+        ).rowcount
+        self._forget(GameRow, game_id)
+        self._games.pop(game_id, None)
+        self._game_in.clear()
+        return bool(moved)
 
     def active_games_of(self, platform: str, user_id: str) -> list[GameRow]:
         query = (

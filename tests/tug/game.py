@@ -350,6 +350,9 @@ class TugGame:
         name = next(n for pid, n, _ in state.players if pid == player)
         return f"{name} joined game {number} on the {state.seat_of(player)} crew."
 
+    def quick_orders(self, state: TugState, player: PlayerId) -> tuple[str, ...]:
+        return ()
+
     def beginning(self, state: TugState, names: Mapping[PlayerId, str]) -> str:
         return f"the rope is taut; the {state.first} crew moves first."
 

@@ -71,6 +71,8 @@ from bot.adapters.discord.interactions import (
     PendingInteractions,
     held_by,
 )
+from bot.adapters.discord.markup import command_of
+from bot.adapters.discord.permissions import missing_permissions, permissions_refusal
 from bot.adapters.discord.sending import Delivery
 from bot.adapters.discord.text import Privacy, route_for
 from bot.config import DiscordConfig
@@ -104,6 +106,10 @@ class DiscordAdapter:
     """
 
     platform = PLATFORM
+    # A reminder is one post in the game's thread that pings the players missing.
+    reminds_in_public = True
+    # A message's card shows as an embed (``status``).
+    shows_cards = True
 
     def __init__(
         self,
@@ -167,6 +173,12 @@ class DiscordAdapter:
         async def on_message(message: discord.Message) -> None:
             await self._on_message(message)
 
+        async def on_interaction(interaction: discord.Interaction[Any]) -> None:
+            # Slash commands reach the tree; a click on one of the host's buttons is read
+            # here, by its custom id alone (see .markup), whenever its message was sent.
+            if interaction.type is discord.InteractionType.component:
+                await self._on_button(interaction)
+
         async def on_ready() -> None:
             self._shards_down.clear()
             self.link.up()
@@ -186,6 +198,7 @@ class DiscordAdapter:
 
         # ``Client.event`` registers by function name.
         client.event(on_message)
+        client.event(on_interaction)
         client.event(on_ready)
         client.event(on_shard_ready)
         client.event(on_shard_resumed)
@@ -281,13 +294,17 @@ class DiscordAdapter:
         burst, the host's transaction (on its worker thread, competing for the
         interpreter) must not delay the acknowledgements still due.
         """
+        if await self._refuse_without_permissions(interaction, text):
+            return
         route = route_for(privacy, in_guild=interaction.guild_id is not None)
         key = self._interaction_key(interaction)
         pending = PendingInteraction(
             interaction, ephemeral=route.ephemeral, created=time.monotonic()
         )
         try:
-            await interaction.response.defer(ephemeral=route.ephemeral)
+            # ``thinking``: a button's deferral, too, is a "thinking…" placeholder that the
+            # answer replaces (not an edit of the message the button is on).
+            await interaction.response.defer(ephemeral=route.ephemeral, thinking=True)
         except discord.HTTPException as error:
             # Too late (10062) or Discord trouble: still hand the command over,
             # replies then go by channel or DM instead of follow-up.
@@ -313,6 +330,31 @@ class DiscordAdapter:
                     await interaction.followup.send(
                         "Something went wrong on our side; please try again.", ephemeral=True
                     )
+
+    async def _on_button(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on one of the host's buttons: the command it stands for, as if typed."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        found = command_of(str(data.get("custom_id", "")))
+        if found is None:
+            return  # not one of ours
+        text, private = found
+        await self._on_command(interaction, Privacy.PRIVATE if private else Privacy.PUBLIC, text)
+
+    async def _refuse_without_permissions(
+        self, interaction: discord.Interaction[Any], text: str
+    ) -> bool:
+        """Before a game opens in a channel: say which of the bot's permissions there are
+        missing (Discord gives them with the interaction), and open nothing."""
+        if interaction.guild_id is None or text.split()[1:2] != ["new"]:
+            return False
+        missing = missing_permissions(
+            interaction.app_permissions, in_thread=isinstance(interaction.channel, discord.Thread)
+        )
+        if not missing:
+            return False
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(permissions_refusal(missing), ephemeral=True)
+        return True
 
     # ---- inbound: typed messages -------------------------------------------------
 
@@ -420,6 +462,10 @@ class DiscordAdapter:
         """``<@id>``: the form that notifies the user (``@name`` is plain text on Discord)."""
         user = address.user_id or ""
         return f"<@{user}>" if user.isdigit() else f"@{address.user_name or 'player'}"
+
+    async def open_room(self, address: Address, outbound: Outbound, name: str) -> str:
+        """A thread of the game's own (see Delivery.open_room)."""
+        return await self._delivery.open_room(address, outbound, name)
 
     async def withdraw(self, address: Address) -> None:
         """Delete an order typed in a channel that gave a secret away (see Delivery.withdraw)."""

@@ -7,9 +7,14 @@ A game declares its verbs and the options of ``new`` as data (:class:`~bot.games
 * the game's own verbs, each argument an option of the right Discord type
   (CELL autocompleted, CHOICE as choices, NUMBER as an integer with its bounds,
   PLAYER as a member, the rest as text);
-* the words every game shares: ``board``, ``status``, ``help``, ``rules``, ``leave``;
-* the host's verbs: ``start`` (naming who moves first, in games that take turns),
-  ``pause``, ``resume``, ``extend``, ``kick``, ``end``.
+* the words every game shares: ``board``, ``status``, ``help``, ``rules``, ``leave``.
+
+The host's verbs are a group of their own, ``/host`` (``start``, naming who moves
+first in games that take turns; ``pause``, ``resume``, ``extend``, ``kick``, ``end``),
+for the game of the channel or thread it is used in: Discord lets a server limit who
+sees a command only for a whole top-level command (``default_member_permissions``),
+so ``/host`` is for members who may Manage Server until the server's admins give it
+to another role (Server Settings → Integrations). ``/games`` lists a player's games.
 
 Each command only builds the text a player could have typed (:mod:`.text`) and
 hands it to the adapter with its privacy; the host parses and checks it like any
@@ -60,23 +65,10 @@ def _typed(tag: str, verb: Verb, privacy: Privacy = Privacy.PUBLIC) -> Subcomman
     return Subcommand(verb, privacy, lambda values: verb_text(tag, verb, values))
 
 
-def host_words(game: Game[Any, Any], word: str) -> str:
-    """How a host verb is typed for ``game``: the word, or ``host WORD`` where one of the
-    game's own orders is typed with that word (Silent Ships' `end` ends a turn), so the
-    host knows it is the host's verb."""
-    for verb in game.verbs:
-        typed = verb.name if verb.words is None else verb.words
-        if typed.split()[:1] == [word]:
-            return f"host {word}"
-    return word
-
-
 def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
     """Every command of ``game``'s group, in the order Discord lists them."""
-    tag, player = game.tag, game.player_word(1)
+    tag = game.tag
     new = Verb("new", "Host a new game in this channel", private=False, args=game.option_args)
-    first = Arg("first", ArgKind.PLAYER, f"The {player} who moves first", required=False)
-    start_args = () if game.simultaneous else (first,)
     found = [
         Subcommand(new, Privacy.PUBLIC, lambda values: new_text(tag, game.option_args, values)),
         _typed(tag, Verb("join", "Join the game in this channel", private=False)),
@@ -100,55 +92,66 @@ def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
         _typed(tag, Verb("help", f"How to play {game.title}", private=False), Privacy.QUIET),
         _typed(tag, Verb("rules", "The rules in short", private=False), Privacy.QUIET),
         _typed(tag, Verb("leave", "Leave the game", private=False)),
-        _typed(
-            tag,
-            Verb(
-                "start",
-                "Host: close setup and start the game",
-                private=False,
-                args=start_args,
-                words=host_words(game, "start"),
-            ),
-        ),
-        _typed(
-            tag,
-            Verb("pause", "Host: freeze the clock", private=False, words=host_words(game, "pause")),
-        ),
-        _typed(
-            tag,
-            Verb(
-                "resume",
-                "Host: let the clock run again",
-                private=False,
-                words=host_words(game, "resume"),
-            ),
-        ),
-        _typed(
-            tag,
-            Verb(
-                "extend",
-                "Host: lengthen the current turn",
-                private=False,
-                args=(Arg("duration", ArgKind.DURATION, "e.g. 2h, 30m, 1h30m"),),
-                words=host_words(game, "extend"),
-            ),
-        ),
-        _typed(
-            tag,
-            Verb(
-                "kick",
-                f"Host: remove a {player} from the game",
-                private=False,
-                args=(Arg("member", ArgKind.PLAYER, f"The {player} to remove"),),
-                words=host_words(game, "kick"),
-            ),
-        ),
-        _typed(
-            tag,
-            Verb("end", "Host: end the game now", private=False, words=host_words(game, "end")),
-        ),
     ]
     return found
+
+
+def host_subcommands() -> list[Subcommand]:
+    """The host's verbs, typed ``host WORD`` (the host's word even where a game has an
+    order of that name), for the game of the channel they are used in."""
+
+    def host(name: str, description: str, *args: Arg) -> Subcommand:
+        verb = Verb(name, description, private=False, args=args, words=f"host {name}")
+        return Subcommand(verb, Privacy.PUBLIC, lambda values: verb_text("", verb, values))
+
+    return [
+        host(
+            "start",
+            "Close setup and start the game",
+            Arg(
+                "first", ArgKind.PLAYER, "Who moves first, in a game played in turn", required=False
+            ),
+        ),
+        host("pause", "Freeze the clock"),
+        host("resume", "Let the clock run again"),
+        host(
+            "extend",
+            "Lengthen the current turn",
+            Arg("duration", ArgKind.DURATION, "e.g. 2h, 30m, 1h30m"),
+        ),
+        host(
+            "kick", "Remove a player from the game", Arg("member", ArgKind.PLAYER, "Who to remove")
+        ),
+        host("end", "End the game now"),
+    ]
+
+
+def host_group(handler: CommandHandler) -> app_commands.Group:
+    """``/host …``: shown to members who may Manage Server (until the server says otherwise);
+    the host still checks who hosts each game."""
+    group = app_commands.Group(
+        name="host",
+        description="Run the game of this channel or thread (its host only)",
+        default_permissions=discord.Permissions(manage_guild=True),
+        # In servers only: a DM has no game's channel to run.
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
+    )
+    for sub in host_subcommands():
+        group.add_command(_command(sub, handler))
+    return group
+
+
+def games_command(handler: CommandHandler) -> app_commands.Command[Any, ..., None]:
+    """``/games``: the games you are in, each one's deadline and whether your order is in."""
+
+    async def callback(interaction: discord.Interaction[Any]) -> None:
+        await handler(interaction, Privacy.PRIVATE, "games")
+
+    return app_commands.Command(
+        name="games",
+        description="Your games: each one's deadline and whether your order is in",
+        callback=callback,
+    )
 
 
 def _option_type(arg: Arg) -> Any:
@@ -272,4 +275,7 @@ def build_command_tree(
     tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
     for game in games:
         tree.add_command(game_group(game, handler))
+    if games:
+        tree.add_command(host_group(handler))
+        tree.add_command(games_command(handler))
     return tree

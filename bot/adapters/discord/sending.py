@@ -16,7 +16,7 @@ import contextlib
 import hashlib
 import io
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import aiohttp
 import discord
@@ -24,8 +24,9 @@ import discord
 from bot.adapters.discord.catch_up import dm_key
 from bot.adapters.discord.client import PLATFORM
 from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
+from bot.adapters.discord.markup import buttons_for, discord_times
 from bot.adapters.discord.text import split_text
-from bot.host.messages import Address, Attachment, DeliveryError, Outbound
+from bot.host.messages import Address, Attachment, Card, DeliveryError, Outbound
 
 # Discord's upload limit for a bot in a server without boosts (per message).
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -35,6 +36,10 @@ CANNOT_DM_USER = 50007
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_INTERACTION = 10062
 UNKNOWN_WEBHOOK = 10015
+# A game's thread is archived after a week without a message (Discord's longest); a
+# message sent to it later opens it again.
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+PUBLIC_THREAD: Literal[11] = 11  # the channel type of a public thread
 
 # (cursor key, message id) → start catching up that channel from there.
 Watch = Callable[[str, int], Awaitable[None]]
@@ -105,6 +110,57 @@ def fit_attachments(text: str, attachments: Sequence[Attachment]) -> tuple[str, 
     return text, kept
 
 
+def allowed_mentions(outbound: Outbound) -> discord.AllowedMentions:
+    """Ping the people the host means to notify, and nobody else: not a player whose name
+    is ``@everyone``, nor a kicked player named in the text."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        users=[discord.Object(id=int(user)) for user in outbound.mentions if user.isdigit()],
+        replied_user=False,
+    )
+
+
+def view_of(outbound: Outbound) -> discord.ui.View | None:
+    """The message's buttons (see :mod:`.markup`). The view only carries them: a click is
+    read from its custom id by the adapter, whoever sent the message and whenever."""
+    buttons = buttons_for(outbound.choices)
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(
+            discord.ui.Button(
+                label=button.label,
+                custom_id=button.custom_id,
+                style=discord.ButtonStyle.secondary,
+            )
+        )
+    return view
+
+
+def embed_of(card: Card | None, attachments: Sequence[Attachment]) -> discord.Embed | None:
+    """A card as an embed, showing its image (or the message's first picture) inside it."""
+    if card is None:
+        return None
+    embed = discord.Embed(title=card.title[:256])
+    for name, value in card.fields[:25]:
+        embed.add_field(name=name[:256], value=discord_times(value)[:1024], inline=True)
+    image = card.image or next(
+        (a.filename for a in attachments if a.mime_type.startswith("image/")), ""
+    )
+    if image:
+        embed.set_image(url=f"attachment://{image}")
+    return embed
+
+
+def _after_send(view: discord.ui.View | None) -> None:
+    """discord.py keeps a sent view to call its items back; these have no callbacks (the
+    adapter reads every click by its custom id), so it need not keep them."""
+    if view is not None:
+        view.stop()
+
+
 def _files(attachments: Sequence[Attachment]) -> list[discord.File]:
     return [
         discord.File(io.BytesIO(a.data), filename=a.filename, description=a.alt_text or None)
@@ -125,6 +181,9 @@ class Delivery:
         self._client = client
         self._pending = pending
         self._watch = watch
+        # The threads opened, by outbox key: a retried opening (its first message failed)
+        # reuses its thread instead of making another.
+        self._rooms: dict[str, str] = {}
 
     def _connected(self) -> discord.Client:
         client = self._client()
@@ -137,21 +196,53 @@ class Delivery:
         if address.platform != PLATFORM:
             raise DeliveryError(f"address is for {address.platform}, not discord", permanent=True)
         client = self._connected()
-        text, attachments = fit_attachments(outbound.text, outbound.attachments)
+        text, attachments = fit_attachments(discord_times(outbound.text), outbound.attachments)
         chunks = list(split_text(text)) if text else []
         if not chunks and not attachments:
             raise DeliveryError("nothing to send", permanent=True)
         try:
             pending = self._pending.get(address.reply_to or "")
             if pending is not None and pending.usable():
-                message_id = await self._send_followup(pending, address, chunks, attachments)
+                message_id = await self._send_followup(
+                    pending, address, outbound, chunks, attachments
+                )
                 if message_id is not None:
                     return message_id
-            return await self._send_message(client, address, outbound.key, chunks, attachments)
+            return await self._send_message(client, address, outbound, chunks, attachments)
         except DeliveryError:
             raise
         except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
             raise delivery_error(error) from error
+
+    async def open_room(self, address: Address, outbound: Outbound, name: str) -> str:
+        """Open a public thread called ``name`` in the channel and post ``outbound`` in it;
+        return the thread's id. Where Discord will not make one there (the channel is a
+        thread itself or takes none: 400; the bot may not create threads: 403), post in
+        the channel and return its id: the game plays there."""
+        if address.platform != PLATFORM or not address.channel.isdigit():
+            raise DeliveryError(f"not a Discord channel: {address.channel!r}", permanent=True)
+        client = self._connected()
+        room = self._rooms.get(outbound.key) if outbound.key else None
+        if room is None:
+            try:
+                thread = await client.http.start_thread_without_message(
+                    int(address.channel),
+                    name=name[:100],
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                    type=PUBLIC_THREAD,
+                )
+                room = str(thread["id"])
+            except discord.HTTPException as error:
+                if error.status not in (400, 403):
+                    raise delivery_error(error) from error
+                room = address.channel  # no thread here: the game stays in the channel
+            except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
+                raise delivery_error(error) from error
+            if outbound.key:
+                self._rooms[outbound.key] = room
+        await self.send(Address(PLATFORM, channel=room), outbound)
+        self._rooms.pop(outbound.key, None)
+        return room
 
     async def withdraw(self, address: Address) -> None:
         """Delete a message someone typed in a channel (a secret posted in public is
@@ -180,6 +271,7 @@ class Delivery:
         self,
         pending: PendingInteraction,
         address: Address,
+        outbound: Outbound,
         chunks: list[str],
         attachments: list[Attachment],
     ) -> str | None:
@@ -200,12 +292,18 @@ class Delivery:
             parts = chunks or [""]
             for index, chunk in enumerate(parts):
                 last = index == len(parts) - 1
+                view = view_of(outbound) if last else None
+                embed = embed_of(outbound.card, attachments) if last else None
                 message = await interaction.followup.send(
                     content=chunk or discord.utils.MISSING,
                     files=_files(attachments) if last and attachments else discord.utils.MISSING,
                     ephemeral=ephemeral,
                     wait=True,
+                    allowed_mentions=allowed_mentions(outbound),
+                    view=view or discord.utils.MISSING,
+                    embed=embed or discord.utils.MISSING,
                 )
+                _after_send(view)
                 pending.consumed = True
                 message_id = str(message.id)
             return message_id
@@ -219,7 +317,7 @@ class Delivery:
         self,
         client: discord.Client,
         address: Address,
-        key: str,
+        outbound: Outbound,
         chunks: list[str],
         attachments: list[Attachment],
     ) -> str:
@@ -252,15 +350,24 @@ class Delivery:
         message_id = ""
         for index, chunk in enumerate(parts):
             last = index == len(parts) - 1
-            kwargs: dict[str, Any] = {}
-            nonce = nonce_for(key, index)
+            kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(outbound)}
+            nonce = nonce_for(outbound.key, index)
             if nonce is not None:
                 kwargs["nonce"] = nonce  # discord.py adds enforce_nonce=True with it
             if reference is not None and index == 0:
                 kwargs["reference"] = reference
-            if last and attachments:
-                kwargs["files"] = _files(attachments)
+            view = None
+            if last:
+                if attachments:
+                    kwargs["files"] = _files(attachments)
+                view = view_of(outbound)
+                if view is not None:
+                    kwargs["view"] = view
+                embed = embed_of(outbound.card, attachments)
+                if embed is not None:
+                    kwargs["embed"] = embed
             message = await channel.send(content=chunk or None, **kwargs)
+            _after_send(view)
             message_id = str(message.id)
         if address.is_dm:
             # A player's first DM to the bot is often an answer to this one.

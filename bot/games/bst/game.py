@@ -36,6 +36,7 @@ from bot.games.bst import acceptance, codec, lifecycle, record, reports, text, t
 from bot.games.bst.options import parse_options
 from bot.games.bst.orders import Order, describe_order, parse_order
 from bot.games.bst.state import BstState
+from bot.games.bst.status import Phase
 from bot.games.bst.verbs import OPTION_ARGS, VERBS
 from bot.games.bst.views import PrivateView, PublicView, RevealedView, revealed_view, view_of
 
@@ -159,6 +160,10 @@ class BstGame:
 
     def welcome(self, state: BstState, player: PlayerId, number: int) -> str:
         return text.welcome(state, player, number)
+
+    def quick_orders(self, state: BstState, player: PlayerId) -> tuple[str, ...]:
+        # A fleet placed at random saves typing five ships' cells.
+        return ("random",) if state.phase is Phase.SETUP else ()
 
     def beginning(self, state: BstState, names: Mapping[PlayerId, str]) -> str:
         in_battle = turns.to_act(state)  # not those who left during setup

@@ -441,6 +441,9 @@ class SilentShipsGame:
     def welcome(self, state: SilentShipsState, player: PlayerId, number: int) -> str:
         return text.welcome(state, player, number)
 
+    def quick_orders(self, state: SilentShipsState, player: PlayerId) -> tuple[str, ...]:
+        return ()
+
     def beginning(self, state: SilentShipsState, names: Mapping[PlayerId, str]) -> str:
         return text.beginning(state, names)
 

@@ -539,6 +539,9 @@ class SonarGame:
             line += " The host places every fleet at random when the battle starts."
         return line
 
+    def quick_orders(self, state: SonarState, player: PlayerId) -> tuple[str, ...]:
+        return ()
+
     def beginning(self, state: SonarState, names: Mapping[PlayerId, str]) -> str:
         captains = [names.get(c.id, c.name) for c in state.in_battle]
         ships = state.ships or 0

@@ -363,6 +363,9 @@ class SugarDogGame:
             "from the bottom); the latest one you send before the start stands."
         )
 
+    def quick_orders(self, state: SugarDogState, player: PlayerId) -> tuple[str, ...]:
+        return ()
+
     def beginning(self, state: SugarDogState, names: Mapping[PlayerId, str]) -> str:
         order = [names.get(p, state.name(p)) for p in state.order]
         first = order[0] if order else "nobody"

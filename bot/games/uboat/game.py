@@ -573,6 +573,9 @@ class UboatGame:
             f"{text.START_PATTERN}; send none and you are placed at random."
         )
 
+    def quick_orders(self, state: UboatState, player: PlayerId) -> tuple[str, ...]:
+        return ()
+
     def beginning(self, state: UboatState, names: Mapping[PlayerId, str]) -> str:
         boats = ", ".join(
             f"{boat.colour.title} ({names.get(boat.captain, boat.captain)})" for boat in state.boats

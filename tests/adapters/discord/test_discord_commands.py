@@ -52,18 +52,18 @@ def callbacks(fake: Any) -> list[Any]:
 
 
 COMMANDS = [
-    # (subcommand, options, kind, text, ephemeral deferral)
+    # (subcommand, options, kind, text, ephemeral deferral); "host WORD": /host WORD
     ("shoot", [option("cell", "H14")], PUBLIC, "#bst H14", False),
     ("join", [], PUBLIC, "#bst join", False),
     ("status", [], PUBLIC, "#bst status", False),
     ("help", [], PUBLIC, "#bst help", True),
     ("rules", [], PUBLIC, "#bst rules", True),
     ("leave", [], PUBLIC, "#bst leave", False),
-    ("start", [], PUBLIC, "#bst start", False),
-    ("pause", [], PUBLIC, "#bst pause", False),
-    ("resume", [], PUBLIC, "#bst resume", False),
-    ("end", [], PUBLIC, "#bst end", False),
-    ("extend", [option("duration", "1h 30m")], PUBLIC, "#bst extend 1h30m", False),
+    ("host start", [], PUBLIC, "host start", False),
+    ("host pause", [], PUBLIC, "host pause", False),
+    ("host resume", [], PUBLIC, "host resume", False),
+    ("host end", [], PUBLIC, "host end", False),
+    ("host extend", [option("duration", "1h 30m")], PUBLIC, "host extend 1h30m", False),
     ("new", [], PUBLIC, "#bst new", False),
     (
         "place",
@@ -100,7 +100,11 @@ async def test_each_command_becomes_one_inbound(
     adapter, inbox, fake_discord, payload_factory, subcommand, options, kind, text, ephemeral
 ):
     interaction_id = fake_discord.snowflake()
-    await run(adapter, payload_factory(subcommand, options, interaction_id=interaction_id))
+    group, _, verb = subcommand.rpartition(" ")
+    await run(
+        adapter,
+        payload_factory(verb, options, interaction_id=interaction_id, group=group or "bst"),
+    )
 
     assert len(inbox.items) == 1
     inbound = inbox.items[0]
@@ -169,9 +173,10 @@ async def test_kick_names_the_member_by_mention(adapter, inbox, fake_discord, pa
         interaction_id=fake_discord.snowflake(),
         permissions=MEMBER_PERMISSIONS | MANAGE_GUILD,
         resolved=resolved,
+        group="host",
     )
     await run(adapter, payload)
-    assert inbox.items[0].text == f"#bst kick <@{OTHER_USER_ID}>"
+    assert inbox.items[0].text == f"host kick <@{OTHER_USER_ID}>"
     assert inbox.items[0].kind is PUBLIC
 
 
@@ -192,7 +197,11 @@ async def test_channel_admin_comes_from_discord_permissions_or_host_role(
     await adapter.login(inbox)
     try:
         payload = payload_factory(
-            "start", interaction_id=fake_discord.snowflake(), permissions=permissions, roles=roles
+            "start",
+            interaction_id=fake_discord.snowflake(),
+            permissions=permissions,
+            roles=roles,
+            group="host",
         )
         await run(adapter, payload)
     finally:

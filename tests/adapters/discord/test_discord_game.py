@@ -120,7 +120,7 @@ async def test_a_whole_small_game_through_slash_commands(
         await table.two_captains_placed()
         # The second captain is not the game's host: refused by the host's own check.
         before = len(fake_discord.requests)
-        await slash("start", user_id=OTHER_USER_ID)
+        await slash("start", user_id=OTHER_USER_ID, group="host")
         refusal = [b for b in message_bodies(fake_discord, r"/webhooks/\d+/[^/]+")[-1:]]
         assert "only the game's host can `start`" in refusal[0]["content"]
         assert refusal[0].get("flags", 0) & EPHEMERAL
@@ -128,10 +128,14 @@ async def test_a_whole_small_game_through_slash_commands(
         with store.transaction() as tx:
             assert tx.game(1).phase == "setup"
         # The creator starts it; each captain gets a board by DM.
-        await slash("start")
+        await slash("start", group="host")
         with store.transaction() as tx:
             game = tx.game(1)
             assert game.phase == "battle"
+            # The game plays in the thread it opened in the channel.
+            assert game.lobby == str(CHANNEL_ID)
+            thread = int(game.channel)
+        assert fake_discord.channels[thread]["parent_id"] == str(CHANNEL_ID)
         dms_opened = fake_discord.requests_to("POST", "/users/@me/channels")
         # discord.py sends the id as a JSON number, the API documents a string: compare as text.
         recipients = {str(r.json["recipient_id"]) for r in dms_opened}
@@ -150,12 +154,12 @@ async def test_a_whole_small_game_through_slash_commands(
         )
         clock.set(game.deadline)
         await host.tick()
-        channel_posts = message_bodies(fake_discord, rf"/channels/{CHANNEL_ID}/messages")
+        channel_posts = message_bodies(fake_discord, rf"/channels/{thread}/messages")
         turn_post = [b for b in channel_posts if "turn 1:" in b.get("content", "")]
         assert turn_post and "Shots: Ahab hit F3." in turn_post[0]["content"]
         map_uploads = [
             r
-            for r in fake_discord.requests_to("POST", rf"/channels/{CHANNEL_ID}/messages")
+            for r in fake_discord.requests_to("POST", rf"/channels/{thread}/messages")
             if r.files
         ]
         assert any(
@@ -181,7 +185,11 @@ async def test_manage_server_members_may_host_a_game_they_did_not_create(
     try:
         await table.slash("new", [], user_id=USER_ID, permissions=MEMBER_PERMISSIONS)
         await table.slash(
-            "pause", [], user_id=OTHER_USER_ID, permissions=MEMBER_PERMISSIONS | MANAGE_GUILD
+            "pause",
+            [],
+            user_id=OTHER_USER_ID,
+            permissions=MEMBER_PERMISSIONS | MANAGE_GUILD,
+            group="host",
         )
         bodies = message_bodies(fake_discord, r"/webhooks/\d+/[^/]+")
         # No deadline runs in setup: the server manager is allowed, and told why nothing paused.
@@ -198,7 +206,7 @@ async def test_rule_4_a_move_typed_in_the_channel_is_deleted_and_answered_privat
     await table.adapter.login(host.on_inbound)
     try:
         await table.two_captains_placed()
-        await table.slash("start")
+        await table.slash("start", group="host")
         # The second captain types their move in the channel, giving a cruiser away.
         typed = table.next_id()
         payload = fake_discord.message(

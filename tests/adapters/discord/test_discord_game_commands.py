@@ -79,10 +79,19 @@ def tug_registered() -> Iterator[None]:
 
 def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
     [before] = json.loads(BEFORE.read_text(encoding="utf-8"))
-    [after] = payload([get_game("bst")])
+    after = next(g for g in payload([get_game("bst")]) if g["name"] == "bst")
     assert (after["name"], after["type"]) == (before["name"], before["type"])
     old, new = shape(before), shape(after)
+    # The host's verbs moved to /host, which Discord can show to server managers only.
+    hosts = ["start", "pause", "resume", "extend", "kick", "end"]
+    moved = {verb: old.pop(verb) for verb in hosts}
     assert list(new) == list(old)  # the same subcommands, in the same order
+    host = shape(next(g for g in payload([get_game("bst")]) if g["name"] == "host"))
+    assert list(host) == hosts
+    # bst's turns are simultaneous: /host start also takes who moves first (other games').
+    moved["start"] = [dict(name="first", type=USER, required=False, choices=[], min_value=None,
+                           max_value=None, autocomplete=False)]  # fmt: skip
+    assert host == moved
 
     # Where bst now declares a choice, Discord offers the choices instead of a yes/no
     # or an autocompleted box; the text each produces is the same words as before.
@@ -98,7 +107,7 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
 
 def test_every_groups_payload_validates_against_discords_description(spec, tug_registered):
     body = payload(games())
-    assert [group["name"] for group in body] == list(game_names())
+    assert [group["name"] for group in body] == [*game_names(), "host", "games"]
     assert spec.request_errors("PUT", "/applications/{application_id}/commands", body) == []
 
 
@@ -107,7 +116,7 @@ def test_a_game_registered_only_in_a_test_gets_its_own_group(tug_registered):
     commands = shape(groups["tug"])
     assert list(commands) == [
         "new", "join", "pull", "dare", "give", "hold", "board", "status", "help", "rules",
-        "leave", "start", "pause", "resume", "extend", "kick", "end",
+        "leave",
     ]  # fmt: skip
     assert commands["pull"] == [
         {
@@ -125,19 +134,31 @@ def test_a_game_registered_only_in_a_test_gets_its_own_group(tug_registered):
         ("response_time", STRING, False),
         ("target", INTEGER, False),
     ]
-    # Tug takes turns, so its host may name who moves first; bst's turns are simultaneous.
-    assert [(o["name"], o["type"], o["required"]) for o in commands["start"]] == [
+    # Who moves first (in Tug, which takes turns) is named with /host start.
+    assert [(o["name"], o["type"], o["required"]) for o in shape(groups["host"])["start"]] == [
         ("first", USER, False)
     ]
-    assert shape(groups["bst"])["start"] == []
     assert groups["tug"]["description"] == "Tug (#tug)"
+
+
+def test_host_verbs_are_a_group_discord_shows_to_server_managers_only():
+    groups = {group["name"]: group for group in payload(games())}
+    host = groups["host"]
+    # Manage Server (discord.py sends the bit field as a number; Discord reads either).
+    assert str(host["default_member_permissions"]) == str(1 << 5)
+    assert host["contexts"] == [0]  # in servers only (DMs have no game's channel)
+    for name in games():
+        assert "default_member_permissions" not in groups[name.name] or (
+            groups[name.name]["default_member_permissions"] is None
+        )
+    assert groups["games"]["options"] == []
 
 
 async def test_sync_registers_every_games_group(fake_discord, tug_registered):
     names = await sync_commands(TOKEN, APP_ID, None, games=games(), http=fake_discord.base)
-    assert names == list(game_names())
+    assert names == [*game_names(), "host", "games"]
     [put] = fake_discord.requests_to("PUT", f"/applications/{APP_ID}/commands")
-    assert [group["name"] for group in put.json] == list(game_names())
+    assert [group["name"] for group in put.json] == names
 
 
 TUG_COMMANDS = [
@@ -203,12 +224,12 @@ async def test_the_host_names_who_moves_first_by_mention(
                 [option("first", str(OTHER_USER_ID), USER)],
                 interaction_id=fake_discord.snowflake(),
                 resolved=resolved,
-                group="tug",
+                group="host",
             ),
         )
     finally:
         await adapter.stop()
-    assert inbox.items[0].text == f"#tug start <@{OTHER_USER_ID}>"
+    assert inbox.items[0].text == f"host start <@{OTHER_USER_ID}>"
 
 
 class Clashing:
@@ -225,7 +246,7 @@ class Clashing:
 class Crowded(Clashing):
     """A game with more commands than Discord takes in one group."""
 
-    verbs = tuple(Verb(f"verb{n}", "one of many", private=False) for n in range(13))
+    verbs = tuple(Verb(f"verb{n}", "one of many", private=False) for n in range(19))
 
 
 class Undecided(Clashing):

@@ -68,16 +68,23 @@ async def test_7_the_nudge_mentions_the_player_so_discord_notifies_them(
                 403,
                 {"message": "Cannot send messages to this user", "code": 50007},
             )
-        await table.slash("start")
+        await table.slash("start", group="host")
         await table.host.relay.flush()
+        with table.store.transaction() as tx:
+            thread = tx.game(1).channel  # the game's thread, where its posts go
         nudges = [
-            b["content"]
-            for b in message_bodies(fake_discord, CHANNEL_MESSAGES)
+            b
+            for b in message_bodies(fake_discord, rf"/channels/{thread}/messages")
             if "can't send you direct messages" in b.get("content", "")
         ]
-        assert nudges, "a nudge went to the channel"
-        assert all(n.startswith("<@") for n in nudges)
-        assert {n.split(">", 1)[0] for n in nudges} <= {f"<@{USER_ID}", f"<@{OTHER_USER_ID}"}
+        assert nudges, "a nudge went to the game's thread"
+        assert all(n["content"].startswith("<@") for n in nudges)
+        named = {n["content"].split(">", 1)[0] for n in nudges}
+        assert named <= {f"<@{USER_ID}", f"<@{OTHER_USER_ID}"}
+        # Each pings the player it names, and nobody else.
+        for nudge in nudges:
+            pinged = nudge["allowed_mentions"]["users"]
+            assert [f"<@{user}" for user in pinged] == [nudge["content"].split(">", 1)[0]]
     finally:
         await table.close()
 
