@@ -17,9 +17,9 @@ from PIL import Image, ImageDraw
 from bot.games.silentships.ships import Ship
 from bot.games.silentships.views import PrivateView, PublicView
 from renderers import style
-from renderers.encode import png_bytes
 from renderers.silentships import board, cards, panels
 from renderers.silentships.board import Token
+from renderers.silentships.palette_png import palette_png_bytes
 
 WIDTH = 880
 CELL = 128
@@ -172,11 +172,11 @@ def render_public(
     now: datetime | None,
     avatars: Mapping[str, Image.Image],
 ) -> bytes:
-    """The public picture as PNG bytes. Same arguments, same bytes."""
+    """The public picture as (palette) PNG bytes. Same arguments, same bytes."""
     image = compose(
         view, public_tokens(view), title=title, deadline=deadline, now=now, avatars=avatars
     )
-    return png_bytes(image)
+    return palette_png_bytes(image)
 
 
 def render_private(
@@ -187,7 +187,7 @@ def render_private(
     now: datetime | None,
     avatars: Mapping[str, Image.Image],
 ) -> bytes:
-    """A player's own picture as PNG bytes: their units' ships and their hand."""
+    """A player's own picture as (palette) PNG bytes: their units' ships and their hand."""
     public = view.public
     heading = f"{view.viewer_name}'s board · {panels.status_line(public)}"
     image = compose(
@@ -201,4 +201,4 @@ def render_private(
         own_hand=view.hand,
         footer="Your units marked face-down show your opponent only a card back.",
     )
-    return png_bytes(image)
+    return palette_png_bytes(image)

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageDraw, ImageStat
 from silentships_views import (
     AFTER_COMBAT,
     AFTER_GO,
@@ -32,7 +32,7 @@ from renderers.pictures import pictures_for
 from renderers.replay import MAX_HEIGHT, MAX_WIDTH
 from renderers.silentships import PICTURES, cards
 from renderers.silentships.frames import frame_picture, revealed_tokens
-from renderers.silentships.picture import private_tokens, public_tokens
+from renderers.silentships.picture import compose, private_tokens, public_tokens
 
 GOLDEN = Path(__file__).parent / "golden" / "silentships"
 TITLE = "#silentships game 3"
@@ -128,6 +128,68 @@ def test_the_same_view_gives_the_same_bytes() -> None:
     one = PICTURES.public(GAME.view(state, None), **OPTIONS)
     again = PICTURES.public(GAME.view(GAME.decode_state(GAME.encode_state(state)), None), **OPTIONS)
     assert one == again
+
+
+# --- the encoding: a palette PNG that looks like the drawing (issue 18) ---------------
+
+
+def largest_difference(one: Image.Image, two: Image.Image) -> Image.Image:
+    """Per pixel, the largest difference of the three channels (0 to 255)."""
+    red, green, blue = ImageChops.difference(one.convert("RGB"), two.convert("RGB")).split()
+    return ImageChops.lighter(ImageChops.lighter(red, green), blue)
+
+
+def where(difference: Image.Image) -> Image.Image:
+    """A mask of the pixels where ``difference`` is not 0."""
+    return difference.point(lambda value: 255 if value else 0)
+
+
+def portrait(shade: int) -> Image.Image:
+    """An avatar like a photo: a shaded face on a sky growing lighter (smooth, few hues)."""
+    sky = Image.new("RGB", (128, 128))
+    sky.putdata([(60 + y + shade, 120 + y, 220) for y in range(128) for _ in range(128)])
+    face = Image.new("RGB", (128, 128))
+    face.putdata(
+        [
+            (230 - (x + y) // 3, 170 - (x + y) // 3, 130 - (x + y) // 4)
+            for y in range(128)
+            for x in range(128)
+        ]
+    )
+    mask = Image.new("L", (128, 128), 0)
+    ImageDraw.Draw(mask).ellipse((30, 24, 98, 110), fill=255)
+    sky.paste(face, (0, 0), mask)
+    return sky
+
+
+def test_pictures_are_palette_pngs_within_a_shade_of_the_drawing() -> None:
+    view = GAME.view(first_game()[AFTER_COMBAT], None)
+    drawn = compose(view, public_tokens(view), title=TITLE, deadline=DEADLINE, now=NOW, avatars={})
+    picture = PICTURES.public(view, avatars={}, title=TITLE, deadline=DEADLINE, now=NOW)
+    png = Image.open(io.BytesIO(picture.png))
+    assert png.mode == "P" and png.size == drawn.size
+    difference = largest_difference(drawn, png)
+    assert ImageStat.Stat(difference).mean[0] < 1.0  # of 255, over the whole picture
+    # Flat areas stay flat and keep their colour: water, panels, islands, cards.
+    for _, colour in sorted(drawn.getcolors(1 << 16) or [], reverse=True)[:8]:
+        assert isinstance(colour, tuple)  # an RGB picture's colours
+        plain = Image.new("RGB", drawn.size, colour)
+        exactly = ImageChops.invert(where(largest_difference(drawn, plain)))
+        assert ImageStat.Stat(difference, exactly).extrema[0][1] <= 2, colour
+
+
+def test_an_avatar_like_a_photo_keeps_its_look_on_the_palette() -> None:
+    view = GAME.view(first_game()[AFTER_COMBAT], None)
+    photos = {admiral.id: portrait(20 * i) for i, admiral in enumerate(view.admirals)}
+    tokens = public_tokens(view)
+    drawn = compose(view, tokens, title=TITLE, deadline=DEADLINE, now=NOW, avatars=photos)
+    without = compose(view, tokens, title=TITLE, deadline=DEADLINE, now=NOW, avatars={})
+    avatars = where(largest_difference(drawn, without))  # the avatars' pixels
+    png = PICTURES.public(view, avatars=photos, title=TITLE, deadline=DEADLINE, now=NOW).png
+    difference = largest_difference(drawn, Image.open(io.BytesIO(png)))
+    # A few shades off on average (of 255): smooth shading, not bands of flat colour.
+    assert ImageStat.Stat(difference, avatars).mean[0] < 5.0
+    assert ImageStat.Stat(difference, ImageChops.invert(avatars)).mean[0] < 1.0
 
 
 # --- nothing hidden ---------------------------------------------------------------------
