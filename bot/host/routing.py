@@ -80,7 +80,7 @@ def player_identity(platform: str, user_id: str) -> str:
 def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
     """The game a message is about, as a snapshot (read-only; see Tx.peek_game_in)."""
     if row.channel:
-        game = tx.peek_game_in(row.platform, row.channel) or _moved_from(tx, row)
+        game = tx.peek_game_in(row.platform, row.channel) or _moved_from(tx, row, required)
         if game is not None or row.kind == "public":
             if game is None and required:
                 ended = tx.latest_game_in(row.platform, row.channel)
@@ -103,13 +103,13 @@ def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
     raise Refusal("you are in several games; send this from the game's channel so I know which")
 
 
-def _moved_from(tx: Tx, row: Cause) -> GameSnapshot | None:
+def _moved_from(tx: Tx, row: Cause, required: bool) -> GameSnapshot | None:
     """The game a message in a channel is about when the channel's games moved into rooms of
     their own there (threads): the one there is; with several, the sender must say it in
-    the game's room."""
+    the game's room (None when not ``required``)."""
     moved = tx.games_opened_in(row.platform, row.channel)
-    if len(moved) <= 1:
-        return moved[0] if moved else None
+    if len(moved) <= 1 or not required:
+        return moved[0] if len(moved) == 1 else None
     numbers = ", ".join(str(g.id) for g in moved)
     raise Refusal(
         f"games {numbers} play here, each in its own thread: send this in the game's thread"

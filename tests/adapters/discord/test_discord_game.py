@@ -158,9 +158,7 @@ async def test_a_whole_small_game_through_slash_commands(
         turn_post = [b for b in channel_posts if "turn 1:" in b.get("content", "")]
         assert turn_post and "Shots: Ahab hit F3." in turn_post[0]["content"]
         map_uploads = [
-            r
-            for r in fake_discord.requests_to("POST", rf"/channels/{thread}/messages")
-            if r.files
+            r for r in fake_discord.requests_to("POST", rf"/channels/{thread}/messages") if r.files
         ]
         assert any(
             filename.endswith("-map.png") and data[:8] == b"\x89PNG\r\n\x1a\n"
