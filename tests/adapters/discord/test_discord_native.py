@@ -30,6 +30,7 @@ from discord_fake import (
     user_payload,
 )
 from test_discord_game import option, run, snowflake
+from test_discord_setup import _as_documented
 
 import bot.games.bst
 import bot.games.silentships  # noqa: F401  (importing a game registers it)
@@ -156,6 +157,46 @@ def with_button(messages: list[dict[str, Any]], custom_id: str) -> list[dict[str
     return [m for m in messages if custom_id in custom_ids(m)]
 
 
+# The operations of Discord's OpenAPI description that a game's requests use.
+OPERATIONS = [
+    (r"/channels/\d+/threads", "/channels/{channel_id}/threads"),
+    (r"/channels/\d+/messages", "/channels/{channel_id}/messages"),
+    (r"/users/@me/channels", "/users/@me/channels"),
+    (
+        r"/interactions/\d+/[^/]+/callback",
+        "/interactions/{interaction_id}/{interaction_token}/callback",
+    ),
+    (r"/webhooks/\d+/[^/]+", "/webhooks/{webhook_id}/{webhook_token}"),
+]
+
+
+def body_of(request: Any) -> Any:
+    """A request's JSON, also when it travelled as ``payload_json`` beside files."""
+    if request.json is not None:
+        return request.json
+    for name, _filename, data in request.files:
+        if name == "payload_json":
+            return json.loads(data)
+    return None
+
+
+def assert_every_request_as_documented(fake: FakeDiscord, spec: Any) -> int:
+    """Every body the bot sent matches Discord's description of its operation."""
+    checked = 0
+    for request in fake.requests:
+        body = body_of(request)
+        if body is None or request.method != "POST":
+            continue
+        spec_path = next(
+            (p for pattern, p in OPERATIONS if re.fullmatch(pattern, request.path)), None
+        )
+        assert spec_path is not None, f"an operation the test does not know: {request.path}"
+        errors = spec.request_errors(request.method, spec_path, _as_documented(body))
+        assert errors == [], f"{request.method} {request.path}: {errors}"
+        checked += 1
+    return checked
+
+
 def callback_types(fake: FakeDiscord, interaction_id: int) -> list[int]:
     return [
         r.json["type"]
@@ -174,7 +215,7 @@ async def table(make_adapter: Any, fake_discord: FakeDiscord, tmp_path: Any) -> 
 
 
 async def test_a_whole_bst_game_in_its_thread_with_buttons_timestamps_and_pings(
-    table: Table, fake_discord: FakeDiscord
+    table: Table, fake_discord: FakeDiscord, spec: Any
 ) -> None:
     fake = fake_discord
     # /bst new in the channel: the game opens a thread of its own there.
@@ -267,6 +308,8 @@ async def test_a_whole_bst_game_in_its_thread_with_buttons_timestamps_and_pings(
     assert replay["attachments"][0]["filename"].endswith((".mp4", ".gif", ".webm"))
     closing = table.posts(CHANNEL_ID)[-1]
     assert closing["content"].startswith("#bst game 1 is over.")
+    # And every request of the game was as Discord documents it.
+    assert assert_every_request_as_documented(fake, spec) >= 30
 
 
 async def test_new_names_each_permission_the_bot_lacks_in_the_channel_and_opens_nothing(

@@ -74,7 +74,7 @@ def _as_documented(body):
     """Snowflakes as the OpenAPI file types them: strings.
 
     discord.py sends a few as JSON integers (``recipient_id``, the message
-    reference's ids, and ``{"id": 0}`` for a new upload, as Discord's own upload
+    reference's ids, the users of ``allowed_mentions``, and ``{"id": 0}`` for a new upload, as Discord's own upload
     example does); Discord's docs accept both. Only those fields are converted,
     so any other deviation still fails.
     """
@@ -88,6 +88,12 @@ def _as_documented(body):
             {**a, "id": str(a["id"])} if isinstance(a.get("id"), int) else a
             for a in body["attachments"]
         ]
+    if isinstance(body.get("allowed_mentions"), dict):  # discord.py: the user ids as numbers
+        mentions = body["allowed_mentions"]
+        body["allowed_mentions"] = {
+            **mentions,
+            **({"users": [str(u) for u in mentions["users"]]} if "users" in mentions else {}),
+        }
     if isinstance(body.get("message_reference"), dict):
         body["message_reference"] = {
             k: str(v) if k.endswith("_id") and isinstance(v, int) else v
