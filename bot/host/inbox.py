@@ -301,6 +301,9 @@ class Commands:
                     admin.host_command(self, tx, row, loaded, word, rest)
                 else:
                     lobby.player_command(self, tx, row, loaded, word, rest)
+            elif word == "withdraw":
+                assert isinstance(game_row, GameSnapshot)
+                orders.withdraw(tx, row, game_row)
             else:
                 assert isinstance(game_row, GameSnapshot)  # (only `join` finds a GameRow)
                 orders.order(self, tx, row, game_row, text)

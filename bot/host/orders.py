@@ -15,12 +15,12 @@ from bot.games.base import Channel, Resolution
 from bot.games.catalog import get_game
 from bot.host import lifecycle, posts
 from bot.host.context import CommandContext
-from bot.host.messages import InboundKind
+from bot.host.messages import Choice, InboundKind
 from bot.host.posts import Cause
 from bot.host.routing import Refusal
 from bot.host.seeds import seeded_on_first_draw
 from bot.store import Tx, dumps
-from bot.store.repository import GameSnapshot
+from bot.store.repository import WITHDRAWN, GameSnapshot
 
 _PUBLIC = InboundKind.PUBLIC.value
 
@@ -106,4 +106,52 @@ def _answer(
     if standing is None or accepted.resolve_now:
         return  # (a turn resolved now is answered by its report)
     replaced = None if previous is None else commands.described.decoded(game, previous)
-    posts.reply(tx, game_row.id, row, game.acknowledge(turn, standing, replaced), public=False)
+    # In a game whose orders stand until the deadline, one click takes an order back.
+    extra = posts.extras(choices=[Choice("Withdraw", f"{game.tag} withdraw", private=True)])
+    posts.reply(
+        tx,
+        game_row.id,
+        row,
+        game.acknowledge(turn, standing, replaced),
+        public=False,
+        extra=extra if game.simultaneous else "",
+    )
+
+
+def withdraw(tx: Tx, row: Cause, game_row: GameSnapshot) -> None:
+    """``withdraw``: take back one's standing order of the turn (the game then resolves
+    as if it had not been given); the orders stay in the history."""
+    game = get_game(game_row.kind)
+    assert game_row.id is not None
+    player = tx.peek_player(game_row.id, row.platform, row.user_id)
+    if player is None:
+        raise Refusal("you are not in this game: send `join` to play")
+    if not game.simultaneous or game_row.phase != "battle":
+        raise Refusal(
+            "there is no order to withdraw: in this game an order acts when it is given"
+            if not game.simultaneous
+            else "there is no order to withdraw before the battle starts"
+        )
+    turn = game_row.turn
+    if tx.standing_order(game_row.id, turn, player.key) is None:
+        raise Refusal(
+            f"you have no order for turn {turn} to withdraw; send one before the deadline, "
+            f"e.g. `{game.example()}`"
+        )
+    tx.new_order(
+        game_id=game_row.id,
+        player_key=player.key,
+        turn=turn,
+        order=WITHDRAWN,
+        text=row.text,
+        inbound_id=row.id or 0,
+        sent_at=row.sent_at,
+    )
+    posts.reply(
+        tx,
+        game_row.id,
+        row,
+        f"Your order for turn {turn} is withdrawn: you have none now. "
+        "Send another before the deadline.",
+        public=False,
+    )

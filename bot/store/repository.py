@@ -94,6 +94,9 @@ SQL_PLAYER = (
 )
 SQL_PLAYERS = f"SELECT {_PLAYER_COLUMNS} FROM players WHERE game_id = :game_id ORDER BY join_order"
 # A player's standing order for a turn is the newest row of that turn (the history stays).
+# A withdrawal is an order row with no order: the player's earlier orders of that turn no
+# longer stand (they stay, as history).
+WITHDRAWN = ""
 SQL_STANDING = (
     'SELECT "order" FROM orders WHERE game_id = :game_id AND turn = :turn '
     "AND player_key = :player_key ORDER BY id DESC LIMIT 1"
@@ -693,7 +696,7 @@ class Tx:
         standing: dict[str, OrderRow] = {}
         for row in self.session.exec(query).all():
             standing[row.player_key] = row  # a newer one replaces an older one
-        return standing
+        return {key: row for key, row in standing.items() if row.order != WITHDRAWN}
 
     def standing_order(self, game_id: int, turn: int, player_key: str) -> OrderRow | None:
         query = (
@@ -705,7 +708,8 @@ class Tx:
             )
             .order_by(col(OrderRow.id).desc())
         )
-        return self.session.exec(query).first()
+        found = self.session.exec(query).first()
+        return None if found is None or found.order == WITHDRAWN else found
 
     def new_order(
         self,
@@ -720,7 +724,8 @@ class Tx:
     ) -> str | None:
         """Record an order, which becomes the player's standing order for its turn;
         returns the JSON of the order it replaces, if any. The earlier orders stay, as
-        history: the newest one stands, so replacing one is a single INSERT."""
+        history: the newest one stands, so replacing one is a single INSERT. ``order``
+        :data:`WITHDRAWN` takes the standing one back."""
         known = (game_id, turn, player_key)
         previous: str | None
         try:
@@ -748,7 +753,7 @@ class Tx:
             for obj in list(identity_map.values()):
                 if isinstance(obj, OrderRow):
                     self.session.expire(obj)
-        return previous
+        return None if previous == WITHDRAWN else previous
 
     # --- turns -----------------------------------------------------------
 
@@ -791,13 +796,20 @@ class Tx:
         return 0 if found is None else int(found) + 1
 
     def orders_of_turn(self, game_id: int, turn: int) -> list[OrderRow]:
-        """Every order given in a turn, oldest first (the game decides which stand)."""
+        """Every order given in a turn, oldest first (the game decides which stand), but
+        for those a player withdrew: a withdrawal takes back the orders before it."""
         query = (
             select(OrderRow)
             .where(OrderRow.game_id == game_id, OrderRow.turn == turn)
             .order_by(col(OrderRow.id))
         )
-        return list(self.session.exec(query).all())
+        given: list[OrderRow] = []
+        for row in self.session.exec(query).all():
+            if row.order == WITHDRAWN:
+                given = [g for g in given if g.player_key != row.player_key]
+            else:
+                given.append(row)
+        return given
 
     # --- outbox ----------------------------------------------------------
 

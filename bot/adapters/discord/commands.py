@@ -93,6 +93,15 @@ def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
         _typed(tag, Verb("rules", "The rules in short", private=False), Privacy.QUIET),
         _typed(tag, Verb("leave", "Leave the game", private=False)),
     ]
+    if game.simultaneous:
+        # Orders stand until the deadline: one may be taken back.
+        found.append(
+            _typed(
+                tag,
+                Verb("withdraw", "Take back your order of this turn (private)", private=True),
+                Privacy.PRIVATE,
+            )
+        )
     return found
 
 

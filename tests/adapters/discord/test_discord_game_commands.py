@@ -85,6 +85,8 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
     # The host's verbs moved to /host, which Discord can show to server managers only.
     hosts = ["start", "pause", "resume", "extend", "kick", "end"]
     moved = {verb: old.pop(verb) for verb in hosts}
+    # New: bst's orders stand until the deadline, and one may be taken back.
+    assert new.pop("withdraw") == []
     assert list(new) == list(old)  # the same subcommands, in the same order
     host = shape(next(g for g in payload([get_game("bst")]) if g["name"] == "host"))
     assert list(host) == hosts

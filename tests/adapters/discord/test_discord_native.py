@@ -260,6 +260,9 @@ async def test_a_whole_bst_game_in_its_thread_with_buttons_timestamps_and_pings(
 
     # One captain shoots; an hour before the deadline, the reminder pings the other only.
     await table.slash("shoot", [option("cell", "C3")], group="bst", channel_id=thread)
+    # Its acknowledgement, to the shooter alone, offers to take the order back.
+    [ack] = with_button(table.posts(thread), "bst1:p:#bst withdraw")
+    assert ack["flags"] & EPHEMERAL
     table.clock.set(game.deadline - 3000)
     await table.host.tick()
     [reminder] = [m for m in table.posts(thread) if "no order yet" in m["content"]]
