@@ -298,6 +298,10 @@ class Game(Protocol[StateT, OrderT]):
     U-Boat). False: players act in turn and each order acts at once; while the host has
     paused the game such orders are refused, since no clock runs to answer them."""
 
+    players_may_leave: bool
+    """False where the rules have no ``leave`` (U-Boat Shootout: a boat stays in to the
+    end); the host then refuses it, and only a host's ``kick`` removes a player."""
+
     public_needs_tag: bool
     """True: in the game's channel, a message without the game's tag (or a mention of
     the bot) is people talking, and the host does not answer it; the host's own verbs

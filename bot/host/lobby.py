@@ -168,6 +168,11 @@ def player_command(
     elif word == "leave":
         if player is None:
             raise Refusal("you are not in this game")
+        if not game.players_may_leave:
+            raise Refusal(
+                f"there is no `leave` in {game.title}: a game runs to its end "
+                "(its host can remove a player with `kick`)"
+            )
         refuse_while_paused(game, game_row, "leave")
         _change_and_say(
             tx, game, game_row, state, game.remove(state, player.key), cause="leave",

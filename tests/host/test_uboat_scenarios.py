@@ -393,6 +393,7 @@ def test_3_refusals_say_why_and_change_nothing_script(run_script_text: Run) -> N
 def test_host_words_seven_joins_leave_pause_extend_kick_end_script(run_script_text: Run) -> None:
     transcript, record = play(run_script_text, "uboat-host-words.txt")
     assert any("this game is full: 6 U-boats at most" in line for line in dms(transcript, "p7"))
+    assert any("there is no `leave` in U-Boat Shootout" in line for line in dms(transcript, "p6"))
     assert player(record, "p6") == {
         "name": "p6", "status": "left", "colour": None, "crew": None, "health": 0,
         "cell": None, "afloat": False, "islands": [],

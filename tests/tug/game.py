@@ -87,6 +87,7 @@ class TugGame:
     tag = "#tug"
     title = "Tug"
     simultaneous = False
+    players_may_leave = True
     public_needs_tag = True
     verbs = (
         Verb("pull", "Pull the rope 1 to 3 toward your seat", private=False,

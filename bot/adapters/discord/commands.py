@@ -91,8 +91,9 @@ def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
         ),
         _typed(tag, Verb("help", f"How to play {game.title}", private=False), Privacy.QUIET),
         _typed(tag, Verb("rules", "The rules in short", private=False), Privacy.QUIET),
-        _typed(tag, Verb("leave", "Leave the game", private=False)),
     ]
+    if game.players_may_leave:
+        found.append(_typed(tag, Verb("leave", "Leave the game", private=False)))
     if game.simultaneous:
         # Orders stand until the deadline: one may be taken back.
         found.append(

@@ -48,6 +48,7 @@ class BstGame:
     tag = "#bst"
     title = "BattleshipTwitter"
     simultaneous = True
+    players_may_leave = True
     public_needs_tag = False  # every message in a bst channel is for the game (rules §4)
     verbs: tuple[Verb, ...] = VERBS
     option_args: tuple[Arg, ...] = OPTION_ARGS

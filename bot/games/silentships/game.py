@@ -82,6 +82,7 @@ class SilentShipsGame:
     tag = "#silentships"
     title = "Silent Ships"
     simultaneous = False
+    players_may_leave = True
     public_needs_tag = True
     verbs: tuple[Verb, ...] = VERBS
     option_args: tuple[Arg, ...] = OPTION_ARGS

@@ -90,6 +90,7 @@ class SonarGame:
     tag: str = "#sonar"
     title: str = "Sonar"
     simultaneous: bool = False
+    players_may_leave = True
     public_needs_tag: bool = True
 
     verbs: tuple[Verb, ...] = (

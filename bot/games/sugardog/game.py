@@ -87,6 +87,7 @@ class SugarDogGame:
     tag = text.TAG
     title = text.TITLE
     simultaneous = False
+    players_may_leave = True
     public_needs_tag = True
     verbs: tuple[Verb, ...] = VERBS
     option_args: tuple[Arg, ...] = OPTION_ARGS

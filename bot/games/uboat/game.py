@@ -89,6 +89,7 @@ class UboatGame:
     tag = "#uboat"
     title = "U-Boat Shootout"
     simultaneous = True
+    players_may_leave = False  # the contract: "There is no `leave`."
     public_needs_tag = True
     verbs: tuple[Verb, ...] = (
         Verb(
