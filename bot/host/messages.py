@@ -80,6 +80,13 @@ class Address:
     reply_to: str | None = (
         None  # platform message id this answers, where the platform threads replies
     )
+    # A private message to ``user_id`` that is also news for a whole crew (players who
+    # share a seat): ``group`` names the crew within the game, ``members`` are its
+    # (user id, name) and ``group_name`` how to title its room. A platform with group
+    # rooms (a Discord private thread) posts it there once; elsewhere each member's DM.
+    group: str = ""
+    members: tuple[tuple[str, str], ...] = ()
+    group_name: str = ""
 
     @property
     def is_dm(self) -> bool:
@@ -315,6 +322,19 @@ class MentioningAdapter(Protocol):
 
     def mention(self, address: Address) -> str:
         """How to name ``address``'s user in a public message so they are notified."""
+        ...
+
+
+class GroupAdapter(Protocol):
+    """A platform with private rooms for a group of people (a Discord private thread).
+
+    Optional (the relay asks ``getattr(adapter, "send_to_group", None)``): elsewhere a
+    crew's news reaches each member by DM."""
+
+    async def send_to_group(self, address: Address, outbound: Outbound) -> str:
+        """Post in the room of ``address.group`` (made the first time, with every one of
+        ``address.members`` in it, members added as they come); return the message id.
+        Where no such room can be made, send each member a DM instead."""
         ...
 
 

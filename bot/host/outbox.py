@@ -79,6 +79,9 @@ def address_of(row: OutboxRow) -> Address:
         user_id=data.get("user_id"),
         user_name=data.get("user_name"),
         reply_to=data.get("reply_to"),
+        group=data.get("group") or "",
+        members=tuple((str(u), str(n)) for u, n in data.get("members") or ()),
+        group_name=data.get("group_name") or "",
     )
 
 
@@ -346,8 +349,16 @@ class Relay:
             log.exception("outbox %s: could not draw its attachment; sending text only", row.id)
             attachments = ()
         outbound = outbound_of(row, address, attachments, getattr(adapter, "mention", None))
+        to_group = getattr(adapter, "send_to_group", None) if address.group else None
+        if to_group is not None and await self._db(lambda: self._crew_told(row, address)):
+            # The same news went to the crew's room with another member's row.
+            await self._db(lambda: self._done(row, "skipped", None))
+            return "skipped"
         try:
-            message_id = await adapter.send(address, outbound)
+            if to_group is not None:
+                message_id = await to_group(address, outbound)
+            else:
+                message_id = await adapter.send(address, outbound)
         except DeliveryError as error:
             refused = error
             return await self._db(lambda: self._failed(row, address, refused))
@@ -396,6 +407,12 @@ class Relay:
             return await self._db(lambda: self._failed(row, address, failure))
         await self._db(lambda: self._moved(row, room))
         return "sent"
+
+    def _crew_told(self, row: OutboxRow, address: Address) -> bool:
+        """Whether another member's copy of this row (same game, turn and kind, same
+        crew) was already posted in the crew's room."""
+        with self.store.transaction() as tx:
+            return tx.sent_to_group(row, address.group)
 
     def _moved(self, row: OutboxRow, room: str) -> None:
         """The room is open: the game plays there from now on (once; see Tx.move_to_room)."""

@@ -207,10 +207,44 @@ def _private(game_row: AnyGameRow, player: AnyPlayer) -> str:
     )
 
 
+def _crew_private(game_row: AnyGameRow, player: AnyPlayer, crew: Sequence[AnyPlayer]) -> str:
+    """A member's copy of a crew's news: their DM, naming the crew so that a platform with
+    group rooms posts it once in the crew's room (see Address.group)."""
+    return dumps(
+        {
+            **loads(_private(game_row, player)),
+            "group": f"crew:{crew[0].key}",
+            "members": [[p.user_id, p.name] for p in crew],
+            "group_name": f"{title(game_row)}: {crew[0].name}'s crew",
+        }
+    )
+
+
+def crew_address(
+    game: Game[Any, Any],
+    state: Any,
+    game_row: AnyGameRow,
+    player: AnyPlayer,
+    players: Mapping[str, AnyPlayer],
+) -> str:
+    """A player's private address, naming their crew when they share a seat: a crew sees
+    the same board, so where the platform has group rooms it is posted there once."""
+    crew = [players[k] for k in game.crew(state, player.key) if k in players]
+    return _crew_private(game_row, player, crew) if len(crew) > 1 else _private(game_row, player)
+
+
 def notify(
-    tx: Tx, game_row: AnyGameRow, player: AnyPlayer, text: str, *, kind: str, extra: str = ""
+    tx: Tx,
+    game_row: AnyGameRow,
+    player: AnyPlayer,
+    text: str,
+    *,
+    kind: str,
+    extra: str = "",
+    crew: Sequence[AnyPlayer] = (),
 ) -> None:
-    """A private message to a player that answers nothing they sent."""
+    """A private message to a player that answers nothing they sent; ``crew``: news for
+    the whole crew (see :func:`_crew_private`), when it has more than one member."""
     assert game_row.id is not None
     _enqueue(
         tx,
@@ -218,7 +252,9 @@ def notify(
         turn=game_row.turn,
         kind=kind,
         recipient=player.key,
-        address=_private(game_row, player),
+        address=_crew_private(game_row, player, crew)
+        if len(crew) > 1
+        else _private(game_row, player),
         text=text,
         render=None,
         now=game_row.created_at,
@@ -480,7 +516,7 @@ def publish(
                 turn=turn,
                 kind=f"board{suffix}",
                 recipient=key,
-                address=_private(game_row, player),
+                address=crew_address(game, state, game_row, player, players),
                 text="\n".join(lines),
                 render=dumps(
                     render_spec("private_board", game_row, turn, now, player=key, **extra)
@@ -494,8 +530,9 @@ def publish(
         player = players.get(key)
         if player is not None:
             quick = choices_of(game, asked.get(key, []), private=True)
+            crew = [players[k] for k in game.crew(state, key) if k in players]
             notify(tx, game_row, player, "\n".join(texts), kind=f"turn-notice:{turn}{suffix}",
-                   extra=extras(choices=quick))  # fmt: skip
+                   extra=extras(choices=quick), crew=crew)  # fmt: skip
     for index, text in enumerate(public_notices):
         announce(
             tx,
@@ -539,8 +576,9 @@ def deliver_notices(
                 reply(tx, game_row.id, cause, notice.text, public=False,
                       kind_suffix=f"n{index}", extra=extra)  # fmt: skip
             else:
+                crew = [players[k] for k in recipients(game, state, notice) if k in players]
                 notify(tx, game_row, target, notice.text, kind=f"notice:{cause.id}:{index}",
-                       extra=extra)  # fmt: skip
+                       extra=extra, crew=crew if notice.crew else ())  # fmt: skip
 
 
 def post_replay(tx: Tx, game: Game[Any, Any], game_row: GameRow, turn: int, now: float) -> None:

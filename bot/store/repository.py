@@ -833,6 +833,21 @@ class Tx:
         boards: one round trip). A row whose key exists is skipped."""
         self._run_many(SQL_INSERT_OUTBOX, [post.params() for post in posts])
 
+    def sent_to_group(self, row: OutboxRow, group: str) -> bool:
+        """Whether a copy of ``row`` for another member of ``group`` (same game, turn and
+        kind) was sent already."""
+        query = select(OutboxRow.address).where(
+            OutboxRow.game_id == row.game_id,
+            OutboxRow.turn == row.turn,
+            OutboxRow.kind == row.kind,
+            OutboxRow.status == "sent",
+            OutboxRow.id != row.id,
+        )
+        return any(
+            (loads(address).get("group") or "") == group
+            for address in self.session.exec(query).all()
+        )
+
     def pending_outbox(self, now: float, limit: int = 100) -> list[OutboxRow]:
         query = (
             select(OutboxRow)

@@ -645,6 +645,8 @@ class FakeDiscord:
         # interaction responses and follow-ups, Discord's system messages (type 18 when
         # the bot starts a thread). Edits change them in place and are listed in ``edits``.
         self.posted: dict[int, list[dict[str, Any]]] = {}
+        # The members the bot added to each thread (PUT …/thread-members/{user_id}).
+        self.thread_members: dict[int, list[int]] = {}
         self.edits: list[tuple[int, int, dict[str, Any]]] = []  # (channel, message, body)
         self._notified: dict[int, list[int]] = {}  # message id -> users pinged when posted
         # Interaction token -> the callback that acknowledged it, and the message that
@@ -985,7 +987,29 @@ class FakeDiscord:
             )
         if method == "PUT" and re.fullmatch(r"/applications/\d+(/guilds/\d+)?/commands", path):
             return self._put_commands(path, body)
+        if method == "PUT" and (m := re.fullmatch(r"/channels/(\d+)/thread-members/(\d+)", path)):
+            return self._add_thread_member(int(m.group(1)), int(m.group(2)))
         return json_response({"message": "404: Not Found", "code": 0}, status=404)
+
+    def _add_thread_member(self, thread_id: int, user_id: int) -> Reply:
+        """PUT /channels/{id}/thread-members/{user_id}: Discord adds a member to a thread
+        that is not archived, for a bot that may send messages in it; 204, also when the
+        user is a member already."""
+        thread = self.channels.get(thread_id)
+        if thread is None:
+            return unknown_channel()
+        if thread["type"] not in THREAD_TYPES:
+            return wrong_channel_type()
+        if thread["thread_metadata"]["archived"]:
+            return thread_archived()
+        permissions = self.permissions_in(thread_id) or 0
+        if not permissions & SEND_MESSAGES_IN_THREADS:
+            return missing_permissions()
+        members = self.thread_members.setdefault(thread_id, [])
+        if user_id not in members:
+            members.append(user_id)
+            thread["member_count"] = len(members) + 1  # and the bot
+        return self._ok("PUT /channels/{channel_id}/thread-members/{user_id}", None, 204)
 
     # ---- commands -----------------------------------------------------------------
 
