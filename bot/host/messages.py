@@ -141,7 +141,8 @@ class DeliveryError(Exception):
     gone), so the outbox marks the message undeliverable. ``dms_closed`` when the
     recipient does not accept the bot's DMs (their own setting: Discord's 50007),
     the one failure the host asks the player in public to fix; a refusal that is
-    the bot's own (a missing permission, an app not allowed DMs) is not."""
+    the bot's own (a missing permission, an app not allowed DMs) is not.
+    ``room_closed`` when the channel can take no more messages (see below)."""
 
     def __init__(
         self,
@@ -150,11 +151,15 @@ class DeliveryError(Exception):
         retry_after: float | None = None,
         permanent: bool = False,
         dms_closed: bool = False,
+        room_closed: bool = False,
     ) -> None:
         super().__init__(message)
         self.retry_after = retry_after
-        self.permanent = permanent or dms_closed
+        self.permanent = permanent or dms_closed or room_closed
         self.dms_closed = dms_closed
+        # The channel is a room that can take no more messages (a thread a moderator
+        # locked, or deleted): the host posts in the channel the game was opened in.
+        self.room_closed = room_closed
 
 
 InboundHandler = Callable[[Inbound], Awaitable[object]]

@@ -317,9 +317,12 @@ class Relay:
         if not claimed:
             return "claimed"
         address = in_room(address, row, lobby, room)
+        # Where the game's room has been closed (a locked or deleted thread), what was
+        # meant for it goes to the channel it was opened in.
+        fallback = lobby if lobby and address.channel == room and not address.is_dm else None
         # A send may outlast the lease (a replay drawn, then uploaded and processed by X):
         # renew it while the send runs, so no other relay takes the row meanwhile.
-        delivery = asyncio.ensure_future(self._deliver(row, address, adapter))
+        delivery = asyncio.ensure_future(self._deliver(row, address, adapter, fallback))
         try:
             while True:
                 done, _ = await asyncio.wait({delivery}, timeout=RENEW_SECONDS)
@@ -330,9 +333,16 @@ class Relay:
             delivery.cancel()
             raise
 
-    async def _deliver(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
+    async def _deliver(
+        self,
+        row: OutboxRow,
+        address: Address,
+        adapter: ChatAdapter,
+        fallback: str | None = None,
+    ) -> str:
         """Send a claimed row and record how it went: "sent", "retry", "wait",
-        "undeliverable" or "skipped"."""
+        "undeliverable" or "skipped". ``fallback``: the channel to post in instead when
+        the platform says the room ``address`` names is closed."""
         assert row.id is not None
         if row.kind.startswith(f"{posts.WITHDRAW}:"):
             return await self._withdraw(row, address, adapter)
@@ -358,7 +368,16 @@ class Relay:
             if to_group is not None:
                 message_id = await to_group(address, outbound)
             else:
-                message_id = await adapter.send(address, outbound)
+                try:
+                    message_id = await adapter.send(address, outbound)
+                except DeliveryError as error:
+                    if not (error.room_closed and fallback):
+                        raise
+                    log.warning("outbox %s: the game's room is closed; posting in %s",
+                                row.id, fallback)  # fmt: skip
+                    message_id = await adapter.send(
+                        dataclasses.replace(address, channel=fallback), outbound
+                    )
         except DeliveryError as error:
             refused = error
             return await self._db(lambda: self._failed(row, address, refused))

@@ -38,6 +38,9 @@ CANNOT_DM_USER = 50007
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_INTERACTION = 10062
 UNKNOWN_WEBHOOK = 10015
+# A thread that can take no more messages: archived and locked, or locked.
+THREAD_ARCHIVED = 50083
+THREAD_LOCKED = 160005
 # A game's thread is archived after a week without a message (Discord's longest); a
 # message sent to it later opens it again.
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
@@ -74,7 +77,12 @@ def delivery_error(error: Exception) -> DeliveryError:
         # 403 (DMs closed: 50007; missing permission), 404 (channel gone: 10003)
         # and other 4xx: the same request can never succeed. Only 50007 is the
         # recipient's doing (they take no DMs from the server's members or from bots).
-        return DeliveryError(what, permanent=True, dms_closed=error.code == CANNOT_DM_USER)
+        return DeliveryError(
+            what,
+            permanent=True,
+            dms_closed=error.code == CANNOT_DM_USER,
+            room_closed=error.code in (THREAD_ARCHIVED, THREAD_LOCKED, UNKNOWN_CHANNEL),
+        )
     if isinstance(error, (aiohttp.ClientError, asyncio.TimeoutError, OSError)):
         return DeliveryError(f"network error talking to Discord: {type(error).__name__}")
     return DeliveryError(f"Discord send failed: {type(error).__name__}")

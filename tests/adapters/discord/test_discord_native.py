@@ -476,3 +476,23 @@ async def test_without_create_private_threads_a_crews_news_goes_to_each_member_b
         r.json["nonce"] for r in fake.requests_to("POST", rf"/channels/{DM_CHANNEL_ID}/messages")
     ]
     assert len(set(nonces)) == 2
+
+
+async def test_a_locked_game_thread_sends_the_games_posts_to_the_channel_it_came_from(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    await table.slash("new", [option("size", "8")], group="bst")
+    thread = int(table.game().channel)
+    for user in (USER_ID, OTHER_USER_ID):
+        await table.slash("join", group="bst", channel_id=thread, user_id=user)
+        await table.slash("place", [option("ships", "random")], group="bst", channel_id=thread,
+                          user_id=user)  # fmt: skip
+    await table.slash("start", group="host", channel_id=thread)
+    # A moderator locks the thread: Discord refuses the bot's messages there (50083).
+    fake_discord.archive(thread, locked=True)
+    table.clock.set(table.game().deadline)
+    await table.host.tick()
+    report = [m for m in table.posts(CHANNEL_ID) if "turn 1:" in m["content"]]
+    assert report and report[0]["attachments"], "the turn's report and map reached the channel"
+    with table.store.transaction() as tx:
+        assert not [r for r in tx.outbox() if r.status == "undeliverable" and r.kind == "map"]
