@@ -238,6 +238,7 @@ class Clashing:
     """A game whose verb takes a word every game shares."""
 
     name, tag, title, simultaneous = "clash", "#clash", "Clash", True
+    players_may_leave = True
     verbs = (Verb("join", "join twice", private=False),)
     option_args: tuple[Arg, ...] = ()
 
