@@ -9,6 +9,7 @@ an order that completes its turn is resolved in the same transaction.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from bot.games.base import Channel, Resolution
@@ -106,16 +107,21 @@ def _answer(
     if standing is None or accepted.resolve_now:
         return  # (a turn resolved now is answered by its report)
     replaced = None if previous is None else commands.described.decoded(game, previous)
-    # In a game whose orders stand until the deadline, one click takes an order back.
-    extra = posts.extras(choices=[Choice("Withdraw", f"{game.tag} withdraw", private=True)])
     posts.reply(
         tx,
         game_row.id,
         row,
         game.acknowledge(turn, standing, replaced),
         public=False,
-        extra=extra if game.simultaneous else "",
+        extra=_withdraw_button(game.tag) if game.simultaneous else "",
     )
+
+
+@functools.cache
+def _withdraw_button(tag: str) -> str:
+    """In a game whose orders stand until the deadline, one click takes an order back
+    (the same extras for every acknowledgement: written once, not per order)."""
+    return posts.extras(choices=[Choice("Withdraw", f"{tag} withdraw", private=True)])
 
 
 def withdraw(tx: Tx, row: Cause, game_row: GameSnapshot) -> None:
