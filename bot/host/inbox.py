@@ -241,7 +241,9 @@ class Commands:
             if word == "new":
                 game_row = lobby.new(self, tx, row, rest)
                 return Effect(Outcome.HANDLED, game_row.id)
-            if word == "games" and (row.kind != _PUBLIC or addresses_the_host(row.text)):
+            if word == "games" and (
+                row.kind != _PUBLIC or not rest or addresses_the_host(row.text)
+            ):
                 lobby.my_games(self, tx, row)
                 return Effect(Outcome.HANDLED)
             if word in ("help", "rules") and not find_game(tx, row, required=False):

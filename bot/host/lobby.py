@@ -99,7 +99,7 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
         game = get_game(game_row.kind)
         state = commands.states.of(game, game_row)
         player = tx.peek_player(game_row.id, row.platform, row.user_id)
-        line = f"- {posts.title(game_row)}: {game_row.phase}"
+        line = f"- {posts.title(game_row)}{posts.where_token(game_row.channel)}: {game_row.phase}"
         if game_row.phase == "battle":
             line += f", turn {game_row.turn}"
         if game_row.deadline is not None:

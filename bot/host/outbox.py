@@ -104,9 +104,11 @@ def outbound_of(
     address: Address,
     attachments: Sequence[Attachment],
     mention: Callable[[Address], str] | None,
+    channel_link: Callable[[str], str] | None = None,
 ) -> Outbound:
-    """The message a row says, with its extras (see :func:`bot.host.posts.extras`) and the
-    people it names written in the platform's own markup (``@name`` where it has none)."""
+    """The message a row says, with its extras (see :func:`bot.host.posts.extras`), and the
+    people and channels it names in the platform's own markup (``@name`` where it has
+    none; a channel only where the platform links channels)."""
     extra = loads(row.extras) if row.extras else {}
     text = row.text
     names = {user_id: name for user_id, name in extra.get("mentions", ())}
@@ -118,6 +120,12 @@ def outbound_of(
             return mention(person) if mention is not None else f"@{names.get(user_id, user_id)}"
 
         text = posts.MENTION_TOKEN.sub(named, text)
+    if "<<#" in text:
+        # A channel named where the platform links channels (see posts.where_token).
+        text = posts.WHERE_TOKEN.sub(
+            lambda match: "" if channel_link is None else f" in {channel_link(match.group(1))}",
+            text,
+        )
     card = extra.get("card")
     return Outbound(
         text=text,
@@ -358,7 +366,13 @@ class Relay:
             # A drawing failure must not stop the turn's text: send it without the image.
             log.exception("outbox %s: could not draw its attachment; sending text only", row.id)
             attachments = ()
-        outbound = outbound_of(row, address, attachments, getattr(adapter, "mention", None))
+        outbound = outbound_of(
+            row,
+            address,
+            attachments,
+            getattr(adapter, "mention", None),
+            getattr(adapter, "channel_link", None),
+        )
         to_group = getattr(adapter, "send_to_group", None) if address.group else None
         if to_group is not None and await self._db(lambda: self._crew_told(row, address)):
             # The same news went to the crew's room with another member's row.

@@ -81,6 +81,15 @@ def mention_token(user_id: str) -> str:
 MENTION_TOKEN = re.compile(r"<<@([^<>]+)>>")
 
 
+def where_token(channel: str) -> str:
+    """`` in #that-channel`` where the platform can link a channel (Discord's ``<#id>``),
+    nothing elsewhere: written after a game's title (``#bst game 3 in #naval``)."""
+    return f"<<#{channel}>>" if channel else ""
+
+
+WHERE_TOKEN = re.compile(r"<<#([^<>]+)>>")
+
+
 def extras(
     *,
     choices: Sequence[Choice] = (),

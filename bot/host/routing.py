@@ -110,9 +110,9 @@ def _moved_from(tx: Tx, row: Cause, required: bool) -> GameSnapshot | None:
     moved = tx.games_opened_in(row.platform, row.channel)
     if len(moved) <= 1 or not required:
         return moved[0] if len(moved) == 1 else None
-    numbers = ", ".join(str(g.id) for g in moved)
+    games = ", ".join(f"{g.id}<<#{g.channel}>>" for g in moved)
     raise Refusal(
-        f"games {numbers} play here, each in its own thread: send this in the game's thread"
+        f"games {games} play here, each in its own thread: send this in the game's thread"
     )
 
 

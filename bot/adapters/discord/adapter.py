@@ -458,6 +458,10 @@ class DiscordAdapter:
         shard = 0 if interaction.guild_id is None else (interaction.guild_id >> 22) % count
         return f"{interaction.id}@{shard}"
 
+    def channel_link(self, channel: str) -> str:
+        """``<#id>``: Discord shows a channel or thread by name, as a link."""
+        return f"<#{channel}>" if channel.isdigit() else ""
+
     def mention(self, address: Address) -> str:
         """``<@id>``: the form that notifies the user (``@name`` is plain text on Discord)."""
         user = address.user_id or ""

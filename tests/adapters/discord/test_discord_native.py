@@ -296,7 +296,9 @@ async def test_a_whole_bst_game_in_its_thread_with_buttons_timestamps_and_pings(
     await table.slash("", group="games", user_id=OTHER_USER_ID, channel_id=thread)
     mine = table.posts(thread)[-1]
     assert mine["flags"] & EPHEMERAL
-    assert mine["content"].startswith("Your games:\n- #bst game 1: battle, turn 2, closes <t:")
+    assert mine["content"].startswith(
+        f"Your games:\n- #bst game 1 in <#{thread}>: battle, turn 2, closes <t:"
+    )
     assert "no order from you yet" in mine["content"]
 
     # A restart: the buttons of old messages still work (their id is the command).
@@ -355,7 +357,9 @@ async def test_two_games_share_a_channel_each_in_its_own_thread(
     assert first.lobby == second.lobby == str(CHANNEL_ID)
     # In the channel itself, a command can no longer tell which game it is for.
     await table.slash("status", group="bst")
-    assert "each in its own thread" in table.posts(CHANNEL_ID)[-1]["content"]
+    said = table.posts(CHANNEL_ID)[-1]["content"]
+    assert f"games 1 in <#{first.channel}>, 2 in <#{second.channel}> play here" in said
+    assert "each in its own thread" in said
 
 
 def dm(fake: FakeDiscord, text: str, user_id: int, message_id: int) -> dict[str, Any]:
