@@ -83,7 +83,7 @@ MENTION_TOKEN = re.compile(r"<<@([^<>]+)>>")
 
 def where_token(channel: str) -> str:
     """`` in #that-channel`` where the platform can link a channel (Discord's ``<#id>``),
-    nothing elsewhere: written after a game's title (``#bst game 3 in #naval``)."""
+    nothing elsewhere: written after a game's title (``#sonar game 3 in #naval``)."""
     return f"<<#{channel}>>" if channel else ""
 
 
@@ -109,8 +109,6 @@ def extras(
         found["mentions"] = [list(m) for m in mentions]
     if card is not None:
         found["card"] = {"title": card.title, "fields": [list(f) for f in card.fields]}
-        if card.image:
-            found["card"]["image"] = card.image
     return dumps(found) if found else ""
 
 

@@ -1,4 +1,4 @@
-"""One slash-command group per game (``/bst …``, ``/sonar …``), built from its declarations.
+"""One slash-command group per game (``/sonar …``, ``/uboat …``), built from its declarations.
 
 A game declares its verbs and the options of ``new`` as data (:class:`~bot.games.base.Verb`,
 :class:`~bot.games.base.Arg`); every group holds, in this order:

@@ -6,7 +6,7 @@
   ``<t:1767254400:f> (<t:1767254400:R>)``. A countdown the host wrote beside it
   (``(in 7 hours)``) is dropped: Discord's counts live.
 * **Buttons.** A button's custom id carries the whole command it stands for
-  (``bst1:o:#bst join``), so a click is understood with no state kept: the buttons of
+  (``bst1:o:#sonar join``), so a click is understood with no state kept: the buttons of
   a message sent a week ago, before a restart, still work. ``p`` marks a private
   answer (acknowledged to the clicker alone), ``o`` an open one.
 """

@@ -24,7 +24,7 @@ async def sync_commands(
     games: Sequence[Game[Any, Any]],
     http: str | None = None,
 ) -> list[str]:
-    """Register every game's group (``/bst``, ``/sonar``…) with Discord
+    """Register every game's group (``/sonar``, ``/uboat``…) with Discord
     (``bst discord sync [--guild ID]``).
 
     On demand, never at every start: Discord rate-limits command updates, and
