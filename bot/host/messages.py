@@ -108,12 +108,11 @@ class Choice:
 @dataclass(frozen=True)
 class Card:
     """A message's facts as a card (a Discord embed): a title and named values. The
-    message's text says the same, for platforms that show text only. ``image``: the
-    filename of one of the message's attachments to show inside the card."""
+    message's text says the same, for platforms that show text only; a platform shows
+    the message's picture, if it has one, inside the card."""
 
     title: str
     fields: tuple[tuple[str, str], ...] = ()
-    image: str = ""
 
 
 @dataclass(frozen=True)

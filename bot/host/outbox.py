@@ -143,7 +143,7 @@ def outbound_of(
 
 def _card(stored: dict[str, Any]) -> Card:
     fields = tuple((str(name), str(value)) for name, value in stored.get("fields", ()))
-    return Card(stored["title"], fields, stored.get("image", ""))
+    return Card(stored["title"], fields)
 
 
 class Relay:

@@ -46,6 +46,7 @@ THREAD_LOCKED = 160005
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 PUBLIC_THREAD: Literal[11] = 11  # the channel type of a public thread
 PRIVATE_THREAD: Literal[12] = 12
+THREAD_TYPES = frozenset({10, PUBLIC_THREAD, PRIVATE_THREAD})  # 10: an announcement's thread
 
 # (cursor key, message id) → start catching up that channel from there.
 Watch = Callable[[str, int], Awaitable[None]]
@@ -151,15 +152,13 @@ def view_of(outbound: Outbound) -> discord.ui.View | None:
 
 
 def embed_of(card: Card | None, attachments: Sequence[Attachment]) -> discord.Embed | None:
-    """A card as an embed, showing its image (or the message's first picture) inside it."""
+    """A card as an embed, showing the message's first picture inside it."""
     if card is None:
         return None
     embed = discord.Embed(title=card.title[:256])
     for name, value in card.fields[:25]:
         embed.add_field(name=name[:256], value=discord_times(value)[:1024], inline=True)
-    image = card.image or next(
-        (a.filename for a in attachments if a.mime_type.startswith("image/")), ""
-    )
+    image = next((a.filename for a in attachments if a.mime_type.startswith("image/")), "")
     if image:
         embed.set_image(url=f"attachment://{image}")
     return embed
@@ -302,10 +301,9 @@ class Delivery:
         """The text channel a crew room goes in: the game's channel, or its parent when
         the game plays in a thread."""
         if channel not in self._parents:
-            found = await client.http.get_channel(int(channel))
-            self._parents[channel] = str(found.get("parent_id") or channel)
-            if found.get("type") not in (10, 11, 12):  # not a thread: the channel itself
-                self._parents[channel] = channel
+            found: dict[str, Any] = dict(await client.http.get_channel(int(channel)))
+            in_thread = found.get("type") in THREAD_TYPES
+            self._parents[channel] = str(found["parent_id"]) if in_thread else channel
         return self._parents[channel]
 
     async def _to_each_member(self, address: Address, outbound: Outbound) -> str:
