@@ -227,6 +227,13 @@ def _crew_private(game_row: AnyGameRow, player: AnyPlayer, crew: Sequence[AnyPla
     )
 
 
+def crew_players(
+    game: Game[Any, Any], state: Any, key: str, players: Mapping[str, AnyPlayer]
+) -> list[AnyPlayer]:
+    """The players who share ``key``'s seat (``key`` alone, outside a crew)."""
+    return [players[k] for k in game.crew(state, key) if k in players]
+
+
 def crew_address(
     game: Game[Any, Any],
     state: Any,
@@ -236,7 +243,7 @@ def crew_address(
 ) -> str:
     """A player's private address, naming their crew when they share a seat: a crew sees
     the same board, so where the platform has group rooms it is posted there once."""
-    crew = [players[k] for k in game.crew(state, player.key) if k in players]
+    crew = crew_players(game, state, player.key, players)
     return _crew_private(game_row, player, crew) if len(crew) > 1 else _private(game_row, player)
 
 
@@ -296,8 +303,8 @@ def open_room(
     tx: Tx, game_row: AnyGameRow, text: str, *, now: float, choices: Sequence[Choice] = ()
 ) -> None:
     """Ask for a room of the game's own in its channel (a Discord thread), with ``text`` as
-    its first message. Where the platform has no rooms the row is skipped: ``text`` must
-    repeat what was said in the channel already."""
+    its first message; written for platforms whose adapter opens rooms (a relay skips it
+    elsewhere), so ``text`` repeats what the channel was told already."""
     assert game_row.id is not None
     _enqueue(
         tx,
@@ -537,7 +544,7 @@ def publish(
         player = players.get(key)
         if player is not None:
             quick = choices_of(game, asked.get(key, []), private=True)
-            crew = [players[k] for k in game.crew(state, key) if k in players]
+            crew = crew_players(game, state, key, players)
             notify(tx, game_row, player, "\n".join(texts), kind=f"turn-notice:{turn}{suffix}",
                    extra=extras(choices=quick), crew=crew)  # fmt: skip
     for index, text in enumerate(public_notices):
@@ -583,9 +590,9 @@ def deliver_notices(
                 reply(tx, game_row.id, cause, notice.text, public=False,
                       kind_suffix=f"n{index}", extra=extra)  # fmt: skip
             else:
-                crew = [players[k] for k in recipients(game, state, notice) if k in players]
+                crew = crew_players(game, state, notice.to, players) if notice.crew else ()
                 notify(tx, game_row, target, notice.text, kind=f"notice:{cause.id}:{index}",
-                       extra=extra, crew=crew if notice.crew else ())  # fmt: skip
+                       extra=extra, crew=crew)  # fmt: skip
 
 
 def post_replay(tx: Tx, game: Game[Any, Any], game_row: GameRow, turn: int, now: float) -> None:
