@@ -590,6 +590,28 @@ def test_4_host_end_resolves_the_turn_then_a_draw_between_the_living(
     assert state_of_game(record)[:2] == ("finished", 2)
 
 
+def test_4_host_end_with_one_captain_afloat_is_that_captains_win(
+    play: Callable[[str], tuple[list[str], Record]],
+) -> None:
+    transcript, record = play("sonar-end-sole-survivor.txt")
+    # expect: turn 1 orders [{"player": "amy", "action": "end"}, {"player": "bob", "action": "leave"}]
+    assert turn(record, 1)["orders"] == [
+        {"player": "amy", "action": "end"},
+        {"player": "bob", "action": "leave"},
+    ]
+    # expect: turn 1 events [left bob, finished {"winners": ["amy"], "draw": false}]
+    assert turn(record, 1)["events"] == [
+        {"type": "left", "player": "bob"},
+        {"type": "finished", "winners": ["amy"], "draw": False},
+    ]
+    # expect: the last public post says amy wins; phase finished, turn 1, to_move null
+    assert (record["game"]["winners"], record["game"]["draw"]) == (["amy"], False)
+    assert state_of_game(record) == ("finished", 1, None)
+    ending = [post for post in public(transcript) if "The host ended game 1" in post]
+    assert ending and ending[-1].endswith("amy wins: the last captain with subs afloat.")
+    assert not any("draw" in post for post in public(transcript))
+
+
 def test_3_start_refused_with_the_largest_ships_that_fits(
     play: Callable[[str], tuple[list[str], Record]],
 ) -> None:

@@ -11,7 +11,8 @@ shots: a timeout with ``on_timeout=skip``, the player leaving, or the host's ``e
 Then the leaves asked for during the turn take effect (the player's subs leave the
 board, unsunk). The game ends when at most one player still has live subs (the last
 one wins; none: a draw between those whose last subs sank in this turn), or on
-``end`` (a draw between the players with live subs). Otherwise the next player in
+``end`` (a draw between the players with live subs, or the win of the only one left).
+Otherwise the next player in
 join order with live subs moves next.
 """
 
@@ -197,7 +198,7 @@ class _Turn:
 
     def conclude(self, state: SonarState, ended: bool) -> SonarState:
         alive = [c.id for c in self.captains if c.status is Status.ALIVE]
-        if ended:
+        if ended and len(alive) != 1:
             winners, draw = tuple(alive), True
         elif len(alive) <= 1:
             if alive:
