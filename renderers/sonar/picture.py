@@ -100,6 +100,8 @@ def turn_text(view: BoardView, names: dict[str, str]) -> str:
         line += f", {sunk} sunk"
     if view.timed_out:
         line += " (time ran out: fired at random)"
+    elif view.at_random:
+        line += f" (at random: never on {who}'s own subs)"
     return line
 
 

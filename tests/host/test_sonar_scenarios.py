@@ -294,7 +294,12 @@ def replay(record: Record) -> Record:
         )
         action = Action(order["action"])
         cells = tuple(parse_cell(cell) for cell in order.get("cells", []))
-        play = Play(action, cells=cells, timeout=bool(order.get("timeout")))
+        play = Play(
+            action,
+            cells=cells,
+            at_random=bool(order.get("random")),
+            timeout=bool(order.get("timeout")),
+        )
         # The cells of a random shot are in the record: replayed as given, nothing is drawn.
         resolution = resolve_turn(state, play, random.Random())
         state = resolution.state
@@ -682,6 +687,26 @@ def test_1_one_shot_fires_one_charge_a_turn(
     order = turn(record, 2)["orders"][0]
     assert (order["random"], order["timeout"], len(order["cells"])) == (True, False, 1)
     assert not set(order["cells"]) & cells_at(record, "nemo", 2)
+
+
+def test_4_2_a_random_volley_is_marked_in_public(
+    play: Callable[[str], tuple[list[str], Record]],
+) -> None:
+    transcript, record = play("sonar-random-volley.txt")
+    # expect: turn 1 order shoot, random true, timeout false, 1 cell; its shot event says random true
+    order = turn(record, 1)["orders"][0]
+    assert (order["random"], order["timeout"], len(order["cells"])) == (True, False, 1)
+    (cell,) = order["cells"]
+    (event,) = turn(record, 1)["events"]
+    assert (event["cell"], event["random"]) == (cell, True)
+    # expect: the public report of turn 1 reads "ahab fired at random (*: never at ahab's own subs): CELL* (…)"
+    (report,) = [post for post in public(transcript) if post.startswith("#sonar game 1, turn 1:")]
+    marked = f"ahab fired at random (*: never at ahab's own subs): {cell}* ("
+    assert report.startswith(f"#sonar game 1, turn 1: {marked}")
+    # expect: turn 2's shots carry no random mark, in the record or in public ("nemo fired at f11 (…")
+    assert all("random" not in event for event in turn(record, 2)["events"])
+    (report,) = [post for post in public(transcript) if post.startswith("#sonar game 1, turn 2:")]
+    assert report.startswith("#sonar game 1, turn 2: nemo fired at f11 (") and "*" not in report
 
 
 def _status_grid(transcript: list[str]) -> str:

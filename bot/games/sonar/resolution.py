@@ -41,7 +41,8 @@ from bot.games.sonar.state import (
 @dataclass(frozen=True)
 class Play:
     """How the player to move ends their turn. ``cells``: the shots given (drawn by the
-    host when ``at_random``); ``timeout``: the move time ran out."""
+    host when ``at_random`` and none are given; a replay gives the drawn ones);
+    ``timeout``: the move time ran out."""
 
     action: Action
     cells: tuple[Cell, ...] = ()
@@ -82,6 +83,7 @@ class _Turn:
         self.events: list[Event] = []
         self.orders: list[Mapping[str, Any]] = []
         self.eliminated: list[PlayerId] = []
+        self.at_random = False
         # Cell → (captain index, sub index, segment) over the subs on the board after the move.
         self.occupied: dict[Cell, tuple[int, int, int]] = {}
         for ci, captain in enumerate(self.captains):
@@ -95,9 +97,12 @@ class _Turn:
 
     def resolve(self, play: Play) -> Resolution[SonarState]:
         cells = play.cells
-        if play.action is Action.SHOOT and play.at_random:
+        if play.action is Action.SHOOT and play.at_random and not cells:
             cells = random_targets(self.state, self.mover, self.number, self.rng)
         self.orders.append(_order_record(self.mover, play, cells))
+        # Marked in the record and in public: random charges never fall on the
+        # shooter's own subs, which is information for everyone (the seed's asterisk).
+        self.at_random = play.action is Action.SHOOT and play.at_random
         landings = tuple(self.fire(cell) for cell in cells)
         leavers = [self.mover] if play.action is Action.LEAVE else []
         leavers += sorted(
@@ -131,6 +136,7 @@ class _Turn:
         )
 
     def fire(self, cell: Cell) -> Landing:
+        drawn = {"random": True} if self.at_random else {}
         found = self.occupied.get(cell)
         if found is None:
             # Never empty: a turn fires at most one charge per live sub of the shooter, so
@@ -144,6 +150,7 @@ class _Turn:
                         "cell": str(cell),
                         "result": "miss",
                         "distance": distance,
+                        **drawn,
                     },
                 )
             )
@@ -162,6 +169,7 @@ class _Turn:
                     "result": result.value,
                     "owner": captain.id,
                     "sub": sub.id,
+                    **drawn,
                 },
             )
         )

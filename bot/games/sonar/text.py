@@ -59,7 +59,12 @@ def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> lis
     shots = [e for e in events if e.type == "shot"]
     if shots:
         marks = ", ".join(_shot_text(e) for e in shots)
-        lines.append(f"{_name(names, shots[0].data['player'])} fired at {marks}.")
+        shooter = _name(names, shots[0].data["player"])
+        if shots[0].data.get("random"):
+            # The seed's asterisk: random charges never fall on the shooter's own subs.
+            lines.append(f"{shooter} fired at random (*: never at {shooter}'s own subs): {marks}.")
+        else:
+            lines.append(f"{shooter} fired at {marks}.")
     for event in events:
         data = event.data
         if event.type == "sunk":
@@ -79,11 +84,12 @@ def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> lis
 
 def _shot_text(event: Event) -> str:
     data = event.data
+    cell = f"{data['cell']}*" if data.get("random") else str(data["cell"])
     if data["result"] == "miss":
-        return f"{data['cell']} (miss, {data['distance']} away)"
+        return f"{cell} (miss, {data['distance']} away)"
     if data["result"] == "sunk":
-        return f"{data['cell']} (hit: sunk!)"
-    return f"{data['cell']} (hit!)"
+        return f"{cell} (hit: sunk!)"
+    return f"{cell} (hit!)"
 
 
 def ending_text(winners: Sequence[PlayerId], draw: bool, names: Mapping[PlayerId, str]) -> str:

@@ -56,7 +56,8 @@ class SunkView:
 class BoardView:
     """The public board after turn ``after`` (0: as the battle began). ``shots`` are that
     turn's; ``hits`` the visible hit marks on subs still afloat; ``timed_out``, ``skipped``:
-    how the turn ended when no one fired."""
+    how the turn ended when no one fired; ``at_random``: the host drew the turn's cells
+    (public: random charges never fall on the shooter's own subs)."""
 
     after: int
     player: PlayerId | None
@@ -65,6 +66,7 @@ class BoardView:
     sunk: tuple[SunkView, ...]
     timed_out: bool = False
     skipped: bool = False
+    at_random: bool = False
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,7 @@ def board_after(state: SonarState, turn: int) -> BoardView:
         sunk=sunk,
         timed_out=log is not None and log.timeout,
         skipped=log is not None and not log.landings,
+        at_random=log is not None and log.at_random and bool(log.landings),
     )
 
 
