@@ -70,6 +70,11 @@ def layout(x0: int, y0: int, cell: int, rows: int, cols: int) -> GridLayout:
     )
 
 
+def sank_counts(view: PublicView) -> dict[str, int]:
+    """How many ships each admiral has sunk: what a Salvage Ship adds to its attack."""
+    return {a.id: len(a.sank) for a in view.admirals}
+
+
 def seat_marks(view: PublicView) -> dict[str, str]:
     """``1`` for the player who moves first, ``2`` for the other (the text board's words)."""
     return {a.id: "1" if a.moves_first else "2" for a in view.admirals}
@@ -101,8 +106,9 @@ def draw_board(
         _backdrop(board, countries, view.islands), (board.x0 - MARGIN[0], board.y0 - MARGIN[1])
     )
     marks_by_owner = seat_marks(view)
+    sank = sank_counts(view)
     for token in tokens:
-        _token(image, board, token, avatars, marks_by_owner)
+        _token(image, board, token, avatars, marks_by_owner, sank.get(token.owner, 0))
     if view.attack is not None:
         _attack(image, board, view.attack)
     elif view.combat is not None:
@@ -182,6 +188,7 @@ def _token(
     token: Token,
     avatars: Mapping[str, Image.Image],
     seats: Mapping[str, str],
+    owner_sank: int,
 ) -> None:
     width, height = token_size(board.cell)
     colour = colour_of(token.owner)
@@ -191,7 +198,8 @@ def _token(
         mark = seats.get(token.owner, "?")
         cards.put_token_back(image, xy, (width, height), colour, avatars.get(token.owner), mark)
     else:
-        cards.token_face(token.ship, width, height, colour, token.hidden).put(image, xy)
+        attack = token.ship.card.attack_now(owner_sank)
+        cards.token_face(token.ship, width, height, colour, token.hidden, attack).put(image, xy)
 
 
 def centre(board: GridLayout, cell: Cell) -> tuple[float, float]:

@@ -260,14 +260,17 @@ def draw_lines(
 # --- the card face ------------------------------------------------------------------
 
 
-def card_face(ship: Ship, width: int, height: int, *, edge: RGB = CARD_EDGE) -> Image.Image:
+def card_face(
+    ship: Ship, width: int, height: int, *, edge: RGB = CARD_EDGE, attack: int | None = None
+) -> Image.Image:
     """A whole card: name, attack value, silhouette and ability (shared; callers copy or
-    paste it, never change it)."""
-    return _card_face(ship, width, height, edge).copy()
+    paste it, never change it). ``attack``: its attack now (a Salvage Ship's grows with its
+    owner's sunk pile); the card's printed value when None."""
+    return _card_face(ship, width, height, edge, attack).copy()
 
 
 @functools.lru_cache(maxsize=64)
-def _card_face(ship: Ship, width: int, height: int, edge: RGB) -> Image.Image:
+def _card_face(ship: Ship, width: int, height: int, edge: RGB, attack: int | None) -> Image.Image:
     card = ship.card
     image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     border = max(3, width // 40)
@@ -299,7 +302,7 @@ def _card_face(ship: Ship, width: int, height: int, edge: RGB) -> Image.Image:
     centre = (width - pad - badge - 2, top + badge + 3)
     marks.disc(image, centre, badge, (255, 255, 255))
     marks.disc(image, centre, badge - 2, ATTACK_BADGE)
-    value = f"{card.attack}{'*' if card.house else ''}"
+    value = f"{card.attack if attack is None else attack}{'*' if card.house else ''}"
     draw.text(
         centre,
         value,
@@ -328,10 +331,13 @@ def _card_face(ship: Ship, width: int, height: int, edge: RGB) -> Image.Image:
 
 
 @functools.lru_cache(maxsize=128)
-def token_face(ship: Ship, width: int, height: int, owner: RGB, hidden: bool) -> Stamp:
-    """A unit's card on the board: its word, its attack value and its silhouette, framed
-    in the owner's colour; ``hidden``: seen by its owner (or in a replay) while it is
-    face-down, marked with a "face-down" band. Shared: only put."""
+def token_face(
+    ship: Ship, width: int, height: int, owner: RGB, hidden: bool, attack: int | None = None
+) -> Stamp:
+    """A unit's card on the board: its word, its attack value now (``attack``; the printed
+    value when None) and its silhouette, framed in the owner's colour; ``hidden``: seen by
+    its owner (or in a replay) while it is face-down, marked with a "face-down" band.
+    Shared: only put."""
     image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     border = max(4, width // 16)
@@ -358,7 +364,7 @@ def token_face(ship: Ship, width: int, height: int, owner: RGB, hidden: bool) ->
     value_size = max(16, int(height * 0.34))
     draw.text(
         (width / 2, border + label_size + 4 + value_size * 0.5),
-        str(ship.card.attack),
+        str(ship.card.attack if attack is None else attack),
         font=style.font(value_size),
         fill=ATTACK_BADGE,
         anchor="mm",
@@ -446,9 +452,12 @@ def _token_back(width: int, height: int, owner: RGB, mark: str) -> Stamp:
 
 
 @functools.lru_cache(maxsize=64)
-def mini_card(ship: Ship | None, width: int, height: int, edge: RGB) -> Stamp:
+def mini_card(
+    ship: Ship | None, width: int, height: int, edge: RGB, attack: int | None = None
+) -> Stamp:
     """A small card (a hand: its back, or in the replay its face): the ship's word and
-    attack value, or a plain back when ``ship`` is None. Shared: only put."""
+    attack value now (``attack``; the printed value when None), or a plain back when
+    ``ship`` is None. Shared: only put."""
     image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     radius = max(4, width // 7)
@@ -475,7 +484,7 @@ def mini_card(ship: Ship | None, width: int, height: int, edge: RGB) -> Stamp:
     draw.text((width / 2, 4), label, font=style.font(label_size), fill=CARD_INK, anchor="ma")
     draw.text(
         (width / 2, (height + label_size) / 2 + 2),
-        str(ship.card.attack),
+        str(ship.card.attack if attack is None else attack),
         font=style.font(max(12, height // 3)),
         fill=ATTACK_BADGE,
         anchor="mm",

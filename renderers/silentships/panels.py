@@ -206,7 +206,7 @@ def draw_admiral(
     # The hand: backs (everyone sees how many), or the cards to their owner.
     row_y = y0 + 104
     shown: Sequence[Ship | None] = list(hand) if hand is not None else [None] * admiral.hand_size
-    _mini_row(image, x0 + 12, row_y, x1 - 12, shown, colour)
+    _mini_row(image, x0 + 12, row_y, x1 - 12, shown, colour, len(admiral.sank))
     sank_y = row_y + MINI[1] + 6
     label = "sank:" if admiral.sank else "sank: none"
     _text(image, (x0 + 12, sank_y + 2), label, SMALL_SIZE, style.TEXT_DIM)
@@ -224,8 +224,10 @@ def _mini_row(
     right: int,
     ships: Sequence[Ship | None],
     colour: RGB,
+    owner_sank: int,
 ) -> None:
-    """Small cards side by side, overlapping when there are many."""
+    """Small cards side by side, overlapping when there are many; each with its attack
+    now (``owner_sank``: the ships their owner has sunk, for a Salvage Ship)."""
     if not ships:
         _text(
             image,
@@ -240,7 +242,8 @@ def _mini_row(
     room = right - x
     step = min(width + 6, (room - width) // max(1, len(ships) - 1)) if len(ships) > 1 else width
     for i, ship in enumerate(ships):
-        cards.mini_card(ship, width, height, colour).put(image, (x + i * step, y))
+        attack = None if ship is None else ship.card.attack_now(owner_sank)
+        cards.mini_card(ship, width, height, colour, attack).put(image, (x + i * step, y))
 
 
 def _mini_names(

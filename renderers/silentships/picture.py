@@ -73,10 +73,12 @@ def compose(
     heading: str | None = None,
     hands: Mapping[str, Sequence[Ship]] | None = None,
     own_hand: Sequence[Ship] | None = None,
+    own_sank: int = 0,
     footer: str = FOOTER,
 ) -> Image.Image:
     """The picture: header, board, the attack or last combat, the admirals, then (a player's
-    picture) their hand. ``hands``: cards to show in the admirals' panels (the replay)."""
+    picture) their hand. ``hands``: cards to show in the admirals' panels (the replay);
+    ``own_sank``: the ships the hand's owner has sunk (a Salvage Ship's attack now)."""
     board_height = view.rows * CELL
     middle = _middle_height(view)
     hand_height = _hand_height(own_hand) if own_hand is not None else 0
@@ -130,7 +132,7 @@ def compose(
         )
     y += panels.ADMIRAL_HEIGHT + PAD
     if own_hand is not None:
-        _draw_hand(image, y, own_hand)
+        _draw_hand(image, y, own_hand, own_sank)
         y += hand_height
     style.draw_text(
         image,
@@ -143,7 +145,7 @@ def compose(
     return image
 
 
-def _draw_hand(image: Image.Image, y: int, hand: Sequence[Ship]) -> None:
+def _draw_hand(image: Image.Image, y: int, hand: Sequence[Ship], owner_sank: int) -> None:
     label = f"Your hand ({len(hand)} card{'' if len(hand) == 1 else 's'})"
     style.draw_text(
         image,
@@ -159,7 +161,7 @@ def _draw_hand(image: Image.Image, y: int, hand: Sequence[Ship]) -> None:
     per_row = (WIDTH - 2 * PAD + HAND_GAP) // (width + HAND_GAP)
     for i, ship in enumerate(hand):
         row, col = divmod(i, per_row)
-        face = cards.card_face(ship, width, height)
+        face = cards.card_face(ship, width, height, attack=ship.card.attack_now(owner_sank))
         x = PAD + col * (width + HAND_GAP)
         image.paste(face, (x, y + 36 + row * (height + HAND_GAP)), face)
 
@@ -199,6 +201,7 @@ def render_private(
         avatars=avatars,
         heading=heading,
         own_hand=view.hand,
+        own_sank=next((len(a.sank) for a in public.admirals if a.id == view.viewer), 0),
         footer="Your units marked face-down show your opponent only a card back.",
     )
     return palette_png_bytes(image)

@@ -297,3 +297,44 @@ def test_replay_has_a_frame_per_board_and_fits_the_platforms() -> None:
     first = frame_picture(boards[0][0], title=TITLE, label=boards[0][1])
     assert first.width <= MAX_WIDTH and first.height <= MAX_HEIGHT
     assert first.width % 2 == 0 and first.height % 2 == 0
+
+
+def test_2_a_salvage_ship_shows_its_attack_now_on_the_board_and_in_the_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Rules §2: the Salvage Ship's attack is 2 plus one for each ship its owner sank, and
+    its card says so wherever it is drawn: the board token and the owner's hand."""
+    from dataclasses import replace
+
+    from bot.games.silentships.views import UnitView
+
+    private = GAME.view(first_game()[3], "p1")  # ahab's hand: Speed Boat, Salvage Ship
+    assert Ship.SALVAGE_SHIP in private.hand
+    public = private.public
+    admirals = tuple(
+        replace(a, sank=(Ship.SUBMARINE, Ship.FIRE_SHIP)) if a.id == "p1" else a
+        for a in public.admirals
+    )
+    salvage_afloat = UnitView(public.units[0].cell, "p1", "ahab", True, Ship.SALVAGE_SHIP)
+    public = replace(public, admirals=admirals, units=(salvage_afloat, *public.units[1:]))
+    private = replace(private, public=public)
+    drawn: list[tuple[str, Ship, int | None]] = []
+    token_face, card_face = cards.token_face, cards.card_face
+
+    def spy_token(ship: Ship, *args: object) -> cards.Stamp:
+        drawn.append(("token", ship, args[-1] if len(args) == 5 else None))
+        return token_face(ship, *args)  # type: ignore[arg-type]
+
+    def spy_card(ship: Ship, width: int, height: int, **kw: object) -> Image.Image:
+        drawn.append(("hand", ship, kw.get("attack")))  # type: ignore[arg-type]
+        return card_face(ship, width, height, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cards, "token_face", spy_token)
+    monkeypatch.setattr(cards, "card_face", spy_card)
+    PICTURES.private(private, **OPTIONS)
+    assert ("token", Ship.SALVAGE_SHIP, 4) in drawn
+    assert ("hand", Ship.SALVAGE_SHIP, 4) in drawn
+    assert ("hand", Ship.SPEED_BOAT, Ship.SPEED_BOAT.card.attack) in drawn
+    grown = cards.token_face(Ship.SALVAGE_SHIP, 84, 103, (200, 0, 0), False, 4)
+    printed = cards.token_face(Ship.SALVAGE_SHIP, 84, 103, (200, 0, 0), False)
+    assert grown.rgb.tobytes() != printed.rgb.tobytes()

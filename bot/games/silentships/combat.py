@@ -31,7 +31,7 @@ def unit_value(ship: Ship, role: Role, owner_sank: int) -> int:
     card = ship.card
     if role is Role.SUPPORT and card.support_value is not None:
         return card.support_value
-    value = card.attack + card.per_sink * owner_sank
+    value = card.attack_now(owner_sank)
     if role is Role.TARGET:
         value += card.target_bonus
     return value

@@ -111,7 +111,7 @@ class Reading:
         if as_support and card.support_value is not None:
             return card.support_value
         sank = self.sank if unit.mine else self.their_sank
-        value = card.attack + card.per_sink * sank
+        value = card.attack_now(sank)
         return value + (card.target_bonus if as_target else 0)
 
     def supporters(self, target: Cell, *, mine: bool, busy: set[Cell]) -> list[Unit]:

@@ -73,6 +73,11 @@ class Card:
     loses_the_game_when_sunk: bool = False
     swaps_with_sunk: bool = False
 
+    def attack_now(self, owner_sank: int) -> int:
+        """Its attack with its owner having sunk ``owner_sank`` ships (the Salvage Ship
+        grows; every other card stays at its printed value)."""
+        return self.attack + self.per_sink * owner_sank
+
 
 CARDS: dict[Ship, Card] = {
     card.ship: card
