@@ -311,7 +311,10 @@ def test_script_silentships_endings(run_script_text: Run) -> None:
     assert [p["status"] for p in record["players"]] == ["eliminated", "alive"]
     assert any("there is no offer to accept" in line for line in dms(transcript, "ahab"))
     # The winner is said once in the final post (not by the report and again by the result).
-    final = [line for line in public(transcript) if "nemo wins" in line]
+    # (The offer's terms say "nemo wins" too, conditionally: that post is the offer's.)
+    final = [
+        line for line in public(transcript) if "nemo wins" in line and "offers to stop" not in line
+    ]
     assert len(final) == 1 and final[0].count("nemo wins") == 1
 
 
@@ -432,7 +435,7 @@ def test_script_contract_refusals(run_script_text: Run) -> None:
         "`pass` answers an attack on your unit",
         "supports are added during an attack",
         "`retreat to` chooses where a retreating target goes",
-        "there is no offer to accept: send `offer draw` to make one",
+        "there is no offer to accept: send `offer stop` to make one",
         "ahab's offer stands already",
         "there is no offer to accept: yours waits for your opponent",
     ):
@@ -589,6 +592,30 @@ def test_script_s5_max_turns_and_lapsed_offer(run_script_text: Run) -> None:
         "sank": {"ahab": 0, "nemo": 0},
     }  # fmt: skip
     assert len(record["turns"]) == 2
+
+
+def test_script_s5_offer_stop_says_its_terms(run_script_text: Run) -> None:
+    transcript, record = play(run_script_text, "s5_offer_stop_says_its_terms.txt")
+    terms = "if nemo accepts, nemo wins: 0–0, ties go to the second player"
+    assert orders(record, 1)[0] == {"player": "ahab", "action": "offer_draw"}
+    assert f"-> public: ahab offers to stop here, the ships sunk decide ({terms}): " in "\n".join(
+        public(transcript)
+    )
+    assert any(f"The offer stands until the end of this turn: {terms}." in line
+               for line in dms(transcript, "ahab"))  # fmt: skip
+    assert any(f"ahab offers to stop ({terms}; `accept`)." in line
+               for line in dms(transcript, "nemo"))  # fmt: skip
+    assert events(record, 1)[-1] == {
+        "type": "finished", "winners": ["nemo"], "draw": False, "reason": "agreed",
+        "sank": {"ahab": 0, "nemo": 0},
+    }  # fmt: skip
+    # `offer draw` is still understood; with a ship sunk the terms say who leads.
+    endings, _ = play(run_script_text, "silentships-endings.txt")
+    assert any(
+        "nemo offers to stop here, the ships sunk decide (if ahab accepts, nemo wins: 1–0 in "
+        "ships sunk)" in line
+        for line in public(endings)
+    )
 
 
 def test_script_s5_leave_loses(run_script_text: Run) -> None:

@@ -277,7 +277,7 @@ class SilentShipsGame:
                     + (
                         "yours waits for your opponent"
                         if state.offer == player
-                        else "send `offer draw` to make one"
+                        else "send `offer stop` to make one"
                     )
                 )
             log.order(player, order_entry(order))

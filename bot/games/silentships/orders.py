@@ -5,7 +5,7 @@ country or beside it), ``move CELL to CELL discard SHIP`` (onto an enemy: an
 attack), ``swap CELL with SHIP`` (a face-up Special Operations Craft) and
 ``end``. During an attack: ``support CELL discard SHIP`` and ``go`` (attacker),
 ``pass``, ``retreat discard SHIP`` and ``support …`` (defender), ``retreat to
-CELL`` (attacker). At any time in the battle: ``reveal CELL``, ``offer draw``
+CELL`` (attacker). At any time in the battle: ``reveal CELL``, ``offer stop`` (or ``offer draw``)
 and ``accept``. Texts are case-insensitive; a comma counts as a space,
 ``discarding`` as ``discard``, and the little words (``at``, ``to``, ``from``,
 ``with``, ``discard``) may be left out. See ``shared/contracts/silentships.md``.
@@ -119,14 +119,22 @@ EXAMPLES = {
     "reveal": "reveal B4",
     "swap": "swap A2 with frigate",
     "end": "end",
-    "offer_draw": "offer draw",
+    "offer_draw": "offer stop",
     "accept": "accept",
 }
 
 ALL_EXAMPLES = (
     "`play frigate at D1`, `move D1 to D2 discard patrol`, `support from C3 discard fire`, "
     "`go`, `pass`, `retreat discard sub`, `retreat to E3`, `reveal B4`, `swap A2 with frigate`, "
-    "`end`, `offer draw` or `accept`"
+    "`end`, `offer stop` or `accept`"
+)
+
+_OFFER_WORDS = (
+    ["offer", "stop"],
+    ["offer", "to", "stop"],
+    ["offer", "a", "stop"],
+    ["offer", "draw"],
+    ["offer", "a", "draw"],
 )
 
 _LOOSE_CELL = re.compile(r"(?<![a-z0-9])([a-z])\s+(\d{1,3})(?![a-z0-9])")
@@ -220,7 +228,9 @@ def parse_order(text: str) -> Order:
         return Pass()
     if words in (["end"], ["end", "turn"]):
         return End()
-    if words in (["offer", "draw"], ["offer", "a", "draw"]):
+    # `offer stop` says what it is: an agreed stop is won by the ships sunk, never a draw
+    # (rules §5); `offer draw`, the rules' first words, is still understood.
+    if words in _OFFER_WORDS:
         return OfferDraw()
     if words in (["accept"], ["accept", "draw"], ["accept", "the", "draw"]):
         return AcceptDraw()
@@ -256,7 +266,7 @@ def describe_order(order: Order) -> str:
         case End():
             return "end"
         case OfferDraw():
-            return "offer draw"
+            return "offer stop"
         case AcceptDraw():
             return "accept"
     raise AssertionError(f"unknown order {order!r}")

@@ -62,7 +62,8 @@ During an attack:
   attacker: support from CELL discard SHIP, then go
   defender: pass, retreat discard SHIP, or support from CELL discard SHIP
   attacker: retreat to CELL (when the target may retreat to several squares)
-Any time: reveal CELL, offer draw, accept.
+Any time: reveal CELL, offer stop (the ships sunk decide: the second player wins ties), \
+accept.
 SHIP is a ship's card name or its short word (the rules list them); CELL is A1 to E4."""
 
 RULES = (
@@ -76,7 +77,7 @@ a card each), then the defender retreats (a card; the attacker moves in, no batt
 adds supports. All fighters turn face-up; totals compare; the defence wins ties. A beaten
 target is sunk into the attacker's pile and the attacker moves in.
 You lose if you end your turn with an enemy unit on your country, or your Flag Ship sinks.
-An agreed stop (offer draw / accept) or max_turns: more ships sunk wins; ties go to the
+An agreed stop (offer stop / accept) or max_turns: more ships sunk wins; ties go to the
 second player.
 Ships (attack; ability, only while face-up; * house values):
 """
@@ -254,11 +255,25 @@ def answer_awaited(state: SilentShipsState) -> Notice:
     )
 
 
+def stop_terms(state: SilentShipsState, offered_by: PlayerId) -> str:
+    """What accepting a stop now gives (rules §5: more ships sunk wins, the second
+    player wins ties), e.g. ``if bob accepts, bob wins: 0–0, ties go to the second player``."""
+    first, second = state.seats
+    counts = {seat: len(state.admiral(seat).sank) for seat in (first, second)}
+    winner = first if counts[first] > counts[second] else second
+    loser = state.opponent(winner)
+    accepter = state.admiral(state.opponent(offered_by)).name
+    terms = f"if {accepter} accepts, {state.admiral(winner).name} wins: {counts[winner]}–{counts[loser]}"
+    if counts[first] == counts[second]:
+        return f"{terms}, ties go to the second player"
+    return f"{terms} in ships sunk"
+
+
 def offer_made(state: SilentShipsState, player: PlayerId) -> Notice:
     other = state.admiral(state.opponent(player)).name
     return Notice(
-        f"{state.admiral(player).name} offers to stop here (the ships sunk decide): {other} may "
-        "`accept` until the end of this turn."
+        f"{state.admiral(player).name} offers to stop here, the ships sunk decide "
+        f"({stop_terms(state, player)}): {other} may `accept` until the end of this turn."
     )
 
 
@@ -285,7 +300,7 @@ def acknowledgement(state: SilentShipsState, player: PlayerId, order: Order, log
     elif isinstance(order, Go) and attack is not None:
         lines.append(f"{state.admiral(attack.defender).name} answers now; your clock is stopped.")
     elif isinstance(order, OfferDraw):
-        lines.append("The offer stands until the end of this turn.")
+        lines.append(f"The offer stands until the end of this turn: {stop_terms(state, player)}.")
     spent = isinstance(order, Play | Move) or any(e.type == "support" for e in log.events)
     if spent and state.has(player):
         lines.append(f"Your hand: {hand_text(state.admiral(player).hand)}.")
@@ -481,7 +496,10 @@ def summary(state: SilentShipsState, viewer: PlayerId | None) -> str:
             f"{attack.target}; supports: {supports}; {attack_waits_for(state)}."
         )
     if state.offer is not None:
-        lines.append(f"{state.admiral(state.offer).name} offers to stop (`accept`).")
+        lines.append(
+            f"{state.admiral(state.offer).name} offers to stop "
+            f"({stop_terms(state, state.offer)}; `accept`)."
+        )
     if state.phase is Phase.FINISHED:
         names = {admiral.id: admiral.name for admiral in state.admirals}
         lines.append(result(state, names))

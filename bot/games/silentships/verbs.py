@@ -80,7 +80,7 @@ VERBS: tuple[Verb, ...] = (
     ),
     # Typed `end`; named apart from the host's `end` (which ends the whole game).
     Verb("endturn", "End your turn", private=False, words="end"),
-    Verb("offer_draw", "Offer to stop: the ships sunk decide", private=False, words="offer draw"),
+    Verb("offer_draw", "Offer to stop: the ships sunk decide", private=False, words="offer stop"),
     Verb("accept", "Accept your opponent's offer to stop", private=False),
 )
 
