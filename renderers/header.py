@@ -26,6 +26,20 @@ STATUS_GAP = 24
 """The least room between the title (cut with an ellipsis) and the status."""
 
 
+def wrap_line(text: str, width: int, *, most: int = 4) -> list[str]:
+    """``text`` as header lines of at most ``width`` pixels, broken between words, so a
+    long fact (a sonar report) is read whole; past ``most`` lines the last is cut."""
+    lines: list[str] = []
+    for word in style.drawable(text).split():
+        if lines and style.text_width(f"{lines[-1]} {word}", LINE_SIZE) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > most:
+        lines = [*lines[: most - 1], " ".join(lines[most - 1 :])]
+    return [style.fit_text(line, LINE_SIZE, width) for line in lines]
+
+
 def header_height(lines: int) -> int:
     """The height of a header with ``lines`` lines of facts, the margin under its panel
     included (the panel ends 8 pixels above it)."""

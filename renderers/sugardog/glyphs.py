@@ -276,7 +276,10 @@ def _draw(image: Image.Image, box: Box, mark: Mark) -> None:
     elif mark.glyph is Glyph.TORPEDO:
         torpedo(image, box, colour, edge, mark.direction)
     elif mark.glyph is Glyph.MINE:
-        mine(image, box, edge, colour)
+        # Dark spikes for every mine, your own too: light spikes around a gold core read
+        # as the impact's burst.
+        spikes = faded(style.darker(colour_of(mark), 0.45), mark.fade)
+        mine(image, box, spikes, colour)
     elif mark.glyph is Glyph.IMPACT:
         impact(image, box, mark.fade)
     elif mark.glyph is Glyph.WRECK:

@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.sugardog.board import Direction
 from bot.games.sugardog.state import Phase, Status
-from bot.games.sugardog.text import action_words, result_sentence
+from bot.games.sugardog.text import action_words, fact_text, result_sentence
 from bot.games.sugardog.views import (
     ContactView,
     EliminatedView,
@@ -102,7 +102,8 @@ def last_turn_text(public: PublicView) -> str | None:
         if isinstance(fact, ImpactView):
             parts.append(f"Impact at {fact.cell}!")
         elif isinstance(fact, PingView):
-            parts.append(f"Ping from {fact.cell}.")
+            # The whole report, nearest first: it is what the turn told everyone.
+            parts.append(fact_text(fact))
         elif isinstance(fact, EliminatedView):
             parts.append(f"{fact.name} is out.")
     return " ".join(parts)
@@ -236,7 +237,7 @@ def compose(
     lines: list[tuple[str, RGB]] = []
     last = last_turn_text(public)
     if last:
-        lines.append((last, style.TEXT))
+        lines += [(line, style.TEXT) for line in header.wrap_line(last, text_width)]
     lines.append(
         (
             next_text(public, deadline, now),

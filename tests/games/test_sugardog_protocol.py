@@ -352,7 +352,8 @@ def test_a_timeouts_report_says_time_ran_out_but_its_record_is_a_plain_silent_ev
     assert [e.record() for e in resolution.events] == [
         {"type": "silent", "player": "p1", "cell": "B2"}
     ]
-    assert resolution.notices == ()  # the host posts the reports: nothing twice
+    # The host posts the reports (nothing twice); the only notice is the next captain's move.
+    assert [(n.to, n.text.split(":")[0]) for n in resolution.notices] == [("p2", "Turn 2 is yours")]
     (stored,) = resolution.state.history
     assert SUGARDOG.public_report(stored.events, table.names) == ["ahab: silent running."]
 

@@ -609,6 +609,32 @@ def test_leave_and_kick_in_battle(play: Callable[[str], Played]) -> None:
     assert not any(cell in " ".join(public(transcript)) for cell in ("B2", "G7", "D4"))
 
 
+def test_the_captain_whose_turn_begins_is_told_so(play: Callable[[str], Played]) -> None:
+    """Turns are long (a day by default): like Sonar, Sugar Dog tells the captain to move
+    that it is their turn: at the start, after each turn, after a timeout and after a
+    leave that passes the turn; nobody else, and nobody once the game is over."""
+    yours = re.compile(r"Turn (\d+) is yours: DM me one order, e\.g\. `silent`")
+
+    def told(transcript: list[str]) -> dict[int, str]:
+        found = {}
+        for line in transcript:
+            if line.startswith("-> dm ") and (match := yours.search(line)):
+                name = line.removeprefix("-> dm ").split(":", 1)[0]
+                assert int(match.group(1)) not in found, "told twice"
+                found[int(match.group(1))] = name
+        return found
+
+    transcript, record = play("sugardog-first-game")
+    movers = {t["number"]: t["player"] for t in record["turns"]}
+    game = record["game"]
+    now = {game["turn"]: game["current"]} if game["phase"] == "battle" else {}
+    assert told(transcript) == {**movers, **now}
+    transcript, record = play("sugardog-leave-and-kick")
+    # nemo leaves on his own turn: kirk is told turn 3 is his; once ahab wins, nobody
+    assert told(transcript) == {1: "ahab", 2: "nemo", 3: "kirk", 4: "ahab", 5: "kirk"}
+    assert record["game"]["phase"] == "finished"
+
+
 def test_the_hosts_end_is_a_draw_between_the_submarines_afloat(
     play: Callable[[str], Played],
 ) -> None:

@@ -333,3 +333,30 @@ def test_no_public_alt_text_names_a_hidden_cell() -> None:
     alt = PICTURES.public(public_of(state), avatars={}, **OPTIONS).alt
     assert not re.search(r"\b[A-F][1-6]\b", alt)
     assert last_heard(public_of(state)) == ()
+
+
+def test_the_map_header_carries_the_whole_sonar_report_of_a_ping() -> None:
+    """The header wraps a long last turn (a ping's report, nearest first) over lines
+    instead of cutting it: every sighting can be read from the map."""
+    from renderers import header
+    from renderers.sugardog.sea import last_turn_text
+
+    state = played({"ahab": "B2", "nemo": "E5"}, FIRST_GAME[:5], first="nemo")
+    last = last_turn_text(public_of(state))
+    assert last is not None and "Sonar report from D5: " in last
+    lines = header.wrap_line(last, 750)
+    assert len(lines) >= 2 and " ".join(lines) == last
+
+
+def test_your_own_mine_is_drawn_as_a_mine_not_as_an_impact() -> None:
+    """An own mine has dark spikes like every mine; white spikes around a gold core read
+    as the impact's burst."""
+    from renderers import style
+    from renderers.sugardog.chart import Mark
+    from renderers.sugardog.glyphs import OWN_EDGE, _draw
+
+    image = Image.new("RGB", (90, 90), style.WATER)
+    _draw(image, (0, 0, 90, 90), Mark(parse_cell("A1"), Glyph.MINE, "p1", own=True))
+    colours = {colour for _, colour in image.getcolors(90 * 90) or []}
+    assert OWN_EDGE not in colours
+    assert style.darker(style.OWN_SHIP, 0.45) in colours

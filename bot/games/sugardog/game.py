@@ -122,7 +122,7 @@ class SugarDogGame:
             started.state,
             (),
             frozenset(started.state.order),
-            notices=tuple(notices),
+            notices=(*notices, *_your_move(started.state)),
         )
 
     # ----------------------------------------------------------------- orders
@@ -252,9 +252,10 @@ class SugarDogGame:
     def _turn(
         self, before: SugarDogState, change: Change, order: Action, timeout: bool
     ) -> Resolution[SugarDogState]:
-        """A resolved turn. It carries no notices: the host posts the public report
-        (:meth:`public_report`) and each changed captain's board with their private
-        report (:meth:`private_report`) from the events, once each."""
+        """A resolved turn. Its one notice is "your move" to the captain whose turn
+        begins; the host posts the public report (:meth:`public_report`) and each changed
+        captain's board with their private report (:meth:`private_report`) from the
+        events, once each."""
         assert before.current is not None
         player = before.current
         events = change.events
@@ -269,6 +270,7 @@ class SugarDogGame:
             change.state,
             events,
             change.changed,
+            notices=_your_move(change.state),
             orders=(order_record(order, player, timeout),),
         )
 
@@ -286,10 +288,13 @@ class SugarDogGame:
             return Resolution(state, (), frozenset())
         change = leave_battle(state, player)
         # The host says who left, then this game's public report of the events.
+        # Leaving on one's own turn passes the turn: its new mover is told.
+        moved_on = change.state.current != state.current
         return Resolution(
             change.state,
             change.events,
             change.changed,
+            notices=_your_move(change.state) if moved_on else (),
             orders=(order_record(Leave(), player),),
         )
 
@@ -462,3 +467,15 @@ def _check_action(state: SugarDogState, captain: Captain, order: Order) -> None:
         )
     elif not _is_action(order):
         raise IllegalOrderError(f"that is not an action: on your turn DM me {EXAMPLES}")
+
+
+def _your_move(state: SugarDogState) -> tuple[Notice, ...]:
+    """The captain whose turn begins is told so (turns are long: a day by default)."""
+    if state.phase is not Phase.BATTLE or state.current is None:
+        return ()
+    return (
+        Notice(
+            f"Turn {state.turn} is yours: DM me one order, e.g. {EXAMPLES}.",
+            to=state.current,
+        ),
+    )
