@@ -8,9 +8,17 @@ so each row starts at its own column (:func:`first_column`) and wraps round. Dra
 board is a flat torus: a cell that leaves an edge comes back at the opposite edge, level
 with where it left, which is what makes Sonar's wrapped rows line up.
 
+A column is a slanted line of hexagons, so a column number printed above the top row
+names one hexagon of each row, each half a cell further left going down. To name any cell
+from the picture, the columns are drawn as slanted stripes (every other column a shade
+lighter, the guides pbmserv drew as ``/ / /``), and each row is labelled at both ends
+with the name of its first and last hexagon (``h3`` … ``h26``): count along the row, or
+follow the stripe up to its number.
+
 Sizes are pixels as floats (``cell`` is the width of a hexagon across its flat sides, the
-distance between neighbouring centres); every function is pure. Row letters are drawn on
-both sides of each row, and column numbers above the top row and below the bottom one.
+distance between neighbouring centres); every function is pure. The names of each row's
+end cells are drawn on both sides of it, and column numbers above the top row and below
+the bottom one.
 """
 
 from __future__ import annotations
@@ -59,6 +67,17 @@ def column_label(col: int) -> str:
 def first_column(rows: int, row: int) -> int:
     """The column drawn leftmost in ``row``: ``floor((rows - 1 - row) / 2)`` (rules §2)."""
     return (rows - 1 - row) // 2
+
+
+def end_labels(rows: int, cols: int, row: int) -> tuple[str, str]:
+    """The names of the first and last hexagons drawn in ``row`` (``h3``, ``h26``)."""
+    first = first_column(rows, row)
+    return str(HexCell(row, first)), str(HexCell(row, (first + cols - 1) % cols))
+
+
+WATER_STRIPE: tuple[int, int, int] = (44, 132, 192)
+"""Every other column's water: light enough to follow a slanted column by eye, dark
+enough that white distances and red hits still stand out on it."""
 
 
 @dataclass(frozen=True)
@@ -157,9 +176,12 @@ def cell_at(layout: HexLayout, point: Point) -> HexCell | None:
 
 
 def margins(rows: int, label_size: int) -> tuple[int, int]:
-    """Room around the board for its labels: on each side (row letters) and above and
-    below (column numbers)."""
-    widest = max(style.text_width(row_label(row), label_size) for row in range(rows))
+    """Room around the board for its labels: on each side (a row's end cells, ``h26``)
+    and above and below (column numbers)."""
+    widest_column = str(2 * rows)
+    widest = max(
+        style.text_width(row_label(row) + widest_column, label_size) for row in range(rows)
+    )
     side = max(widest, style.text_width("m", label_size)) + label_size // 2 + 8
     edge = label_size + label_size // 2 + 8
     return side, edge
@@ -193,11 +215,13 @@ def plan_board(
 
 
 def draw_hex_grid(image: Image.Image, layout: HexLayout) -> None:
-    """Water hexagons with their outlines, and the row letters and column numbers."""
+    """Water hexagons with their outlines, every other column a lighter stripe, the names
+    of each row's end cells and the column numbers."""
     draw = ImageDraw.Draw(image)
     for row in range(layout.rows):
         for col in range(layout.cols):
-            draw.polygon(corners(layout, HexCell(row, col)), fill=style.WATER, outline=style.GRID)
+            water = WATER_STRIPE if col % 2 else style.WATER
+            draw.polygon(corners(layout, HexCell(row, col)), fill=water, outline=style.GRID)
     label_font = style.font(layout.label_size)
     gap = layout.label_size // 2 + 2
     for row in range(layout.rows):
@@ -205,8 +229,9 @@ def draw_hex_grid(image: Image.Image, layout: HexLayout) -> None:
         _, y = _lattice_centre(layout, line, 0)
         left = layout.x0 + _shift(line) * layout.cell - gap
         right = left + gap + layout.cols * layout.cell + gap
-        for x, anchor in ((left, "rm"), (right, "lm")):
-            draw.text((x, y), row_label(row), font=label_font, fill=style.LABEL, anchor=anchor)
+        first, last = end_labels(layout.rows, layout.cols, row)
+        for x, anchor, name in ((left, "rm", first), (right, "lm", last)):
+            draw.text((x, y), name, font=label_font, fill=style.LABEL, anchor=anchor)
     for row, anchor, away in ((layout.rows - 1, "ms", -1), (0, "mt", 1)):
         for col in range(layout.cols):
             x, y = centre(layout, HexCell(row, col))

@@ -122,8 +122,9 @@ def draw_water(image: Image.Image, layout: HexLayout) -> None:
 
 @dataclass(frozen=True)
 class Hull:
-    """A sub to draw: its cells bow first, the way it sails, its colours, and the cells
-    struck (a red ``x`` on each unless it sank)."""
+    """A sub to draw: its cells bow first, the way it sails, its colours, the cells
+    struck (a red ``x`` on each unless it sank) and its ``number`` (the text's "sub 2"),
+    written on the hull where a view knows it."""
 
     cells: tuple[Cell, ...]
     facing: Facing
@@ -131,6 +132,7 @@ class Hull:
     edge: RGB
     hits: tuple[Cell, ...] = ()
     sunk: bool = False
+    number: int | None = None
 
 
 def draw_hull(image: Image.Image, layout: HexLayout, hull: Hull) -> None:
@@ -156,8 +158,30 @@ def draw_hull(image: Image.Image, layout: HexLayout, hull: Hull) -> None:
         )
     if not hull.sunk:
         _propeller(image, layout, centres[-1], unit, hull.edge)
+    if hull.number is not None:
+        _number(image, layout, hull, centres)
+    if not hull.sunk:
         for cell in hull.hits:
             draw_hit_mark(image, layout, cell)
+
+
+def _number(image: Image.Image, layout: HexLayout, hull: Hull, centres: Sequence[Point]) -> None:
+    """The sub's number on a segment behind the bow (one not struck, where there is one),
+    so a player names their subs from the picture as the text does."""
+    segments = [i for i in range(len(centres)) if hull.cells[i] not in hull.hits] or [0]
+    middle = (len(centres) - 1) / 2
+    at = centres[min(segments, key=lambda i: (abs(i - middle), i))]
+    size = max(10, round(layout.cell * 0.42))
+    ink = style.LABEL if hull.sunk else hull.edge
+    ImageDraw.Draw(image).text(
+        (at[0], at[1] + size * 0.04),
+        str(hull.number),
+        font=style.font(size),
+        fill=ink,
+        anchor="mm",
+        stroke_width=max(1, size // 14),
+        stroke_fill=ink,
+    )
 
 
 def _propeller(

@@ -77,11 +77,10 @@ def fleet_hulls(fleet: FleetView, colour: style.RGB) -> list[Hull]:
     hulls = []
     for sub in fleet.subs:
         if sub.sunk:
-            hulls.append(Hull(sub.cells, sub.facing, style.WRECK, colour, sunk=True))
+            hulls.append(Hull(sub.cells, sub.facing, style.WRECK, colour, sunk=True, number=sub.id))
         else:
-            hulls.append(
-                Hull(sub.cells, sub.facing, colour, style.darker(colour, 0.45), hits=sub.hits)
-            )
+            edge = style.darker(colour, 0.45)
+            hulls.append(Hull(sub.cells, sub.facing, colour, edge, hits=sub.hits, number=sub.id))
     return hulls
 
 

@@ -365,6 +365,7 @@ def own_hulls(subs: Sequence[OwnSubView]) -> list[Hull]:
             OWN_SUB_EDGE,
             hits=sub.hits,
             sunk=sub.sunk,
+            number=sub.id,
         )
         for sub in subs
     ]

@@ -160,7 +160,9 @@ def test_plain_hex_grid_draws_water_under_every_centre_and_labels_in_the_margins
     for row in range(16):
         for col in range(32):
             x, y = hexgrid.centre(layout, HexCell(row, col))
-            assert image.getpixel((round(x), round(y))) == style.WATER
+            # every other column a lighter stripe: the slanted columns read at a glance
+            water = hexgrid.WATER_STRIPE if col % 2 else style.WATER
+            assert image.getpixel((round(x), round(y))) == water
     # something (the labels) was drawn in each margin, which is background otherwise
     left = image.crop((0, 0, round(layout.x0), image.height))
     top = image.crop((0, 0, image.width, round(layout.y0)))
@@ -171,3 +173,18 @@ def test_plain_hex_grid_draws_water_under_every_centre_and_labels_in_the_margins
 
 def test_cells_print_as_sonar_names_them() -> None:
     assert [str(HexCell(5, 14)), str(HexCell(0, 8))] == ["f15", "a9"]
+
+
+def test_each_row_is_labelled_with_the_names_of_its_end_cells() -> None:
+    """A player counts along a row from the cell named at its end: on the default board
+    the top row runs p1 … p32 and the bottom one a8 … a7 (rules §2: the drawn window of
+    row r starts at column 1 + floor((n-1-r)/2))."""
+    assert hexgrid.end_labels(16, 32, 15) == ("p1", "p32")
+    assert hexgrid.end_labels(16, 32, 0) == ("a8", "a7")
+    assert hexgrid.end_labels(12, 24, 7) == ("h3", "h2")
+    layout = hexgrid.plan_board(12, 24, cell=40.0, label_size=18)
+    for row in range(12):
+        first, last = hexgrid.end_labels(12, 24, row)
+        leftmost = min(range(24), key=lambda col: hexgrid.centre(layout, HexCell(row, col))[0])
+        rightmost = max(range(24), key=lambda col: hexgrid.centre(layout, HexCell(row, col))[0])
+        assert (str(HexCell(row, leftmost)), str(HexCell(row, rightmost))) == (first, last)

@@ -283,3 +283,22 @@ def test_replay_through_the_protocol() -> None:
     assert replay.mp4[4:8] == b"ftyp" and replay.gif.startswith(b"GIF89a")
     assert 0.5 <= replay.duration_s <= 140
     assert PICTURES.replay(boards, title="#sonar game 3", gif=False).gif == b""
+
+
+def test_5_own_subs_carry_their_numbers_as_the_text_does() -> None:
+    """ "Your sub 2 was hit": the private board writes each sub's number on its hull."""
+    from bot.games.sonar.board import Cell, Facing
+    from renderers.hexgrid import HexLayout
+    from renderers.sonar.board import Hull, draw_hull
+
+    layout = HexLayout(rows=4, cols=8, cell=40.0, x0=10.0, y0=10.0, label_size=12)
+    cells = (Cell(1, 4), Cell(1, 3), Cell(1, 2))
+    plain = Image.new("RGB", (400, 200), (0, 0, 0))
+    numbered = plain.copy()
+    draw_hull(plain, layout, Hull(cells, Facing.RIGHT, (230, 200, 120), (110, 80, 30)))
+    draw_hull(numbered, layout, Hull(cells, Facing.RIGHT, (230, 200, 120), (110, 80, 30), number=2))
+    assert plain.tobytes() != numbered.tobytes()
+    private = private_of(first_game(), "p1")
+    assert private.subs
+    numbers = [hull.number for hull in picture.own_hulls(private.subs)]
+    assert numbers == [sub.id for sub in private.subs]
