@@ -477,6 +477,13 @@ class Game(Protocol[StateT, OrderT]):
         """The public report of a turn in which nothing public happened."""
         ...
 
+    def pictured(self, events: Sequence[Event]) -> bool:
+        """Whether the public report of a change within a turn carries the public
+        picture (the start, each turn's end and the game's end always do): a game whose
+        turns hold many actions pictures only what changes the board's story, so its
+        channel gets one picture a turn, not one an action."""
+        ...
+
     def board_heading(self, title: str, turn: int) -> str:
         """The first line of a player's board after ``turn`` (0: as the game begins),
         for the game called ``title`` (``#bst game 3, after turn 2:``)."""

@@ -258,14 +258,12 @@ def record_and_post(
     turn, step = commit(tx, game, game_row, before, resolution, cause=cause, moment=moment, now=now)
     players = players_of(tx, game_row.id)
     names = posts.names_of(players.values())
-    text = report(
-        game,
-        game_row,
-        resolution,
-        turn=turn,
-        turn_over=game_row.turn != previous_turn,
-        names=names,
-    )
+    turn_over = game_row.turn != previous_turn
+    text = report(game, game_row, resolution, turn=turn, turn_over=turn_over, names=names)
+    # A change within a turn is pictured only where the game says it tells the board's
+    # story; the end of a turn and of the game always are.
+    ended = game_row.phase == "finished"
+    pictured = turn_over or ended or game.pictured(resolution.events)
     posts.publish(
         tx,
         game,
@@ -276,6 +274,7 @@ def record_and_post(
         public_text=text,
         players=players,
         now=now,
+        pictured=pictured,
     )
     if game_row.phase == "finished":
         posts.post_replay(tx, game, game_row, turn, now)

@@ -481,9 +481,10 @@ def publish(
     public_text: str | None,
     players: Mapping[str, PlayerRow],
     now: float,
+    pictured: bool = True,
 ) -> None:
     """The posts of a stored change: the public picture with ``public_text`` (unless
-    None), then a board for every player whose board changed (written together: one
+    None; the text alone when not ``pictured``), then a board for every player whose board changed (written together: one
     round trip to the database, not one a player). What the game tells one player
     alone (a ship that struck theirs, a late joiner's placement) goes in their board's
     message, or on its own if they get no board; public notices go out on their own."""
@@ -511,7 +512,11 @@ def publish(
                 recipient="public",
                 address=_address(game_row.platform, game_row.channel),
                 text=public_text,
-                render=dumps(render_spec("public_map", game_row, turn, now, **extra)),
+                render=(
+                    dumps(render_spec("public_map", game_row, turn, now, **extra))
+                    if pictured
+                    else ""
+                ),
                 created_at=now,
             )
         )

@@ -8,6 +8,8 @@ Tests are named after the rules' sections (shared/rules/silentships.md) or the c
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 import re
 from collections.abc import Callable, Iterable
@@ -16,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from bot.cli import script as script_cli
 from bot.games.silentships.ships import SHIP_ORDER, Ship
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts" / "silentships"
@@ -316,6 +319,37 @@ def test_script_silentships_endings(run_script_text: Run) -> None:
         line for line in public(transcript) if "nemo wins" in line and "offers to stop" not in line
     ]
     assert len(final) == 1 and final[0].count("nemo wins") == 1
+
+
+def test_6_one_public_picture_a_turn_and_one_a_combat(tmp_path: Path) -> None:
+    """Rules §6 as hosted: the plays and moves of a turn are told in words; the channel
+    gets a picture as the battle begins, with each combat and as each turn ends, never one
+    an action (a 25-turn game posted 107 pictures). Played with its pictures drawn."""
+    record_path = tmp_path / "record.json"
+    result = asyncio.run(
+        script_cli.run_script(
+            SCRIPTS / "silentships-first-game.txt",
+            record_path=record_path,
+            out_dir=tmp_path / "out",
+            echo=lambda _line: None,
+            database=tmp_path / "db.sqlite",
+        )
+    )
+    transcript = list(result.adapter.transcript)
+    result.store.dispose()
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    posts = public(transcript)
+    pictured = [line for line in posts if "[image: " in line]
+    combats = sum(e["type"] == "combat" for t in record["turns"] for e in t["events"])
+    turns_over = len(record["turns"]) - (record["game"]["phase"] != "finished")
+    assert combats == 1 and turns_over == 3
+    assert len(pictured) == 1 + turns_over + combats
+    assert [line for line in posts if "plays a ship face-down on D1" in line] == [
+        "-> public: #silentships game 1: ahab plays a ship face-down on D1. "
+        "ahab's turn 1 closes 2026-01-02 00:00 UTC."
+    ]
+    assert any("Combat: ahab 7 against nemo 3" in line for line in pictured)
+    assert sum("turn 1 is over" in line for line in pictured) == 1
 
 
 # --- the contract --------------------------------------------------------------------

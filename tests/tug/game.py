@@ -388,6 +388,9 @@ class TugGame:
     def player_word(self, count: int) -> str:
         return "player" if count == 1 else "players"
 
+    def pictured(self, events: Sequence[Event]) -> bool:
+        return True
+
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines = []
         for event in events:

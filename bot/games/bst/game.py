@@ -202,6 +202,9 @@ class BstGame:
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         return reports.public_report(events, names)
 
+    def pictured(self, events: Sequence[Event]) -> bool:
+        return True
+
     def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
         return reports.private_report(events, viewer)
 

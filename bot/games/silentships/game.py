@@ -480,6 +480,12 @@ class SilentShipsGame:
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         return text.public_report(events, names)
 
+    def pictured(self, events: Sequence[Event]) -> bool:
+        # A turn holds many plays and moves: they are told in words, and the picture
+        # comes with each combat and at the turn's end (one picture a turn, not one an
+        # action).
+        return any(event.type == "combat" for event in events)
+
     def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
         return text.private_report(events, viewer)
 

@@ -603,6 +603,9 @@ class SonarGame:
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         return text.public_report(events, names)
 
+    def pictured(self, events: Sequence[Event]) -> bool:
+        return True
+
     def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
         return text.private_report(events, viewer)
 

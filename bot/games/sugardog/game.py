@@ -421,6 +421,9 @@ class SugarDogGame:
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         return text.public_lines(events, names)
 
+    def pictured(self, events: Sequence[Event]) -> bool:
+        return True
+
     def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
         return text.private_lines(events, viewer)
 

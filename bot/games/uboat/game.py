@@ -628,6 +628,9 @@ class UboatGame:
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         return text.public_lines(events, names)
 
+    def pictured(self, events: Sequence[Event]) -> bool:
+        return True
+
     def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
         return text.private_lines(events, viewer)
 
