@@ -44,7 +44,7 @@ MAX_BOARD = 820
 class Key:
     """An entry of the legend under the sea: a mark drawn small, and what it means."""
 
-    kind: str  # "splash", "hit", "side", "ram", "own", "range", "start"
+    kind: str  # "splash", "hit", "side", "side_hit", "ram", "own", "range", "start"
     label: str
     colour: Colour = Colour.RED
 
@@ -52,7 +52,10 @@ class Key:
 PUBLIC_KEYS = (
     Key("splash", "blast"),
     Key("hit", "hit on the tile"),
-    Key("side", "blast's sides"),
+    # Drawn as the map draws them (:func:`sea.draw_blast_arms`): the shooter's colour,
+    # red when a boat beside the tile was hit.
+    Key("side", "blast's sides, in the shooter's colour", Colour.BLUE),
+    Key("side_hit", "hit beside the tile"),
     Key("ram", "rammed tile"),
 )
 
@@ -191,8 +194,12 @@ def _draw_key_icon(image: Image.Image, key: Key, x: float, cy: float) -> None:
         sea.draw_blast_tile(image, tile, here, (), False)
     elif key.kind == "hit":
         sea.draw_blast_tile(image, tile, here, (), True)
-    elif key.kind == "side":
-        sea.tint(image, tile, here, style.HIT, 120)
+    elif key.kind in ("side", "side_hit"):
+        # On a tile of water, as on the sea: a tint alone over the background reads as
+        # another colour than the map shows.
+        x0, y0, x1, y1 = tile.box(here)
+        ImageDraw.Draw(image).rectangle((x0, y0, x1, y1), fill=style.WATER)
+        sea.draw_side_tint(image, tile, here, sea.boat_rgb(key.colour), key.kind == "side_hit")
     elif key.kind == "ram":
         sea.draw_struck(image, tile, here, (), False)
     elif key.kind == "own":

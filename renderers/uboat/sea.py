@@ -180,7 +180,14 @@ def draw_blast_arms(
     beside it are left clear: a blast's side does nothing to them."""
     for cell in neighbours(size, tile):
         if cell not in islands:
-            tint(image, layout, cell, style.HIT if hit else colour, 120 if hit else 90)
+            draw_side_tint(image, layout, cell, colour, hit)
+
+
+def draw_side_tint(
+    image: Image.Image, layout: GridLayout, cell: Cell, colour: RGB, hit: bool
+) -> None:
+    """One indirect tile of a blast, as the map and its legend both draw it."""
+    tint(image, layout, cell, style.HIT if hit else colour, 120 if hit else 90)
 
 
 def draw_blast_tile(

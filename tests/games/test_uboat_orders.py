@@ -131,6 +131,25 @@ def test_3_at_range_zero_a_boat_can_fire_on_itself() -> None:
     assert of_type(last_events(driver), "fire")[0]["hits"] == [{"boat": "red", "damage": 2}]
 
 
+def test_3_firing_on_your_own_boat_is_warned_with_the_acknowledgement() -> None:
+    """A blast hits the shooter's own U-boat too (rules §3): the order stands, and the
+    sender is warned, only the sender, whether the boat is the blast's tile or beside it."""
+    driver = begin({"a": "A1", "b": "E5"}, options="islands=none")
+    direct = driver.say("a", "fire A1")
+    assert direct is not None and direct.standing == Fire(cell("A1"))
+    (warning,) = [n for n in direct.notices if n.text.startswith("Careful")]
+    assert warning.to == driver.ids["a"]
+    assert warning.text.startswith("Careful: A1 is your own tile: your blast will hit your own")
+    beside = driver.say("a", "fire B1")
+    assert beside is not None
+    assert [n.text for n in beside.notices if n.text.startswith("Careful")] == [
+        "Careful: your U-boat is beside B1, in the blast's cross: it will take an indirect "
+        "hit from your own blast. Send another order to change it."
+    ]
+    clear = driver.say("a", "fire C1")
+    assert clear is not None and not [n for n in clear.notices if n.text.startswith("Careful")]
+
+
 def test_3_routes_need_1_to_3_steps() -> None:
     driver = begin({"a": "A1", "b": "E5"})
     driver.line("a dm: move up up up up")

@@ -266,3 +266,32 @@ def test_replay_of_a_whole_game_reveals_every_boat() -> None:
     assert replay.mp4[4:8] == b"ftyp" and replay.gif == b""
     again = PICTURES.replay(boards, title="#uboat game 3", gif=False)
     assert again == replay
+
+
+def test_the_legends_blast_tints_are_the_maps() -> None:
+    """A blast's sides are tinted in the shooter's colour, red where a boat beside the tile
+    was hit: the legend shows both as the sea shows them (on water, at the same strength)."""
+    import dataclasses
+
+    from bot.games.uboat.cells import Cell
+    from bot.games.uboat.values import Colour
+    from renderers import style
+    from renderers.uboat import maps, sea
+
+    kinds = {key.kind: key for key in maps.PUBLIC_KEYS}
+    assert {"side", "side_hit"} <= set(kinds)
+    layout, _, _ = plan(9)
+    for kind, hit in (("side", False), ("side_hit", True)):
+        key = kinds[kind]
+        icon = Image.new("RGB", (80, 80), style.BACKGROUND)
+        maps._draw_key_icon(icon, key, 10, 40)
+        board = Image.new("RGB", (layout.x0 + layout.width + 10, layout.y0 + layout.height + 10))
+        board.paste(style.WATER, (0, 0, board.width, board.height))
+        here = Cell(4, 4)
+        sea.draw_side_tint(board, layout, here, sea.boat_rgb(key.colour), hit)
+        x0, y0, x1, y1 = layout.box(here)
+        tile = dataclasses.replace(maps._KEY_TILE, x0=10, y0=round(40 - maps.KEY_ICON / 2))
+        ix0, iy0, ix1, iy1 = tile.box(Cell(0, 0))
+        on_map = board.getpixel(((x0 + x1) // 2, (y0 + y1) // 2))
+        assert icon.getpixel(((ix0 + ix1) // 2, (iy0 + iy1) // 2)) == on_map
+    assert kinds["side"].colour is not Colour.RED  # a red boat's tint would read as a hit

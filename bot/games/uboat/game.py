@@ -43,6 +43,7 @@ from bot.games.uboat.legality import off_board, problem
 from bot.games.uboat.options import MAX_ROUNDS, MAX_SIZE, MIN_ROUNDS, MIN_SIZE, parse_options
 from bot.games.uboat.orders import (
     Evade,
+    Fire,
     Hold,
     JoinCrew,
     Order,
@@ -309,7 +310,11 @@ class UboatGame:
             if not (s.player == player and isinstance(s.order, Evade) == isinstance(order, Evade))
         )
         new_state = replace(state, said=(*said, Said(player, order)))
-        return Accepted(new_state, order, self._crew_notices(new_state, boat, player, order))
+        notices = (
+            *_own_blast_warning(state, boat, player, order),
+            *self._crew_notices(new_state, boat, player, order),
+        )
+        return Accepted(new_state, order, notices)
 
     def _crew_notices(
         self, state: UboatState, boat: Boat, player: PlayerId, order: Order
@@ -642,3 +647,27 @@ class UboatGame:
 
     def rules_text(self) -> str:
         return text.rules_text()
+
+
+def _own_blast_warning(
+    state: UboatState, boat: Boat, player: PlayerId, order: Order
+) -> tuple[Notice, ...]:
+    """A blast hits every U-boat in its cross, the shooter's own included (rules §3):
+    legal, and sometimes meant, but said before the round ends, with the order's
+    acknowledgement, so that nobody hits their own boat by a slip of the cell."""
+    if not isinstance(order, Fire):
+        return ()
+    cross = state.sea.cross(order.cell)
+    if boat.cell == cross[0]:
+        warning = (
+            f"Careful: {order.cell} is your own tile: your blast will hit your own U-boat "
+            "directly."
+        )
+    elif boat.cell in cross:
+        warning = (
+            f"Careful: your U-boat is beside {order.cell}, in the blast's cross: it will "
+            "take an indirect hit from your own blast."
+        )
+    else:
+        return ()
+    return (Notice(f"{warning} Send another order to change it.", to=player),)
