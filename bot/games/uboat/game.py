@@ -660,8 +660,7 @@ def _own_blast_warning(
     cross = state.sea.cross(order.cell)
     if boat.cell == cross[0]:
         warning = (
-            f"Careful: {order.cell} is your own tile: your blast will hit your own U-boat "
-            "directly."
+            f"Careful: {order.cell} is your own tile: your blast will hit your own U-boat directly."
         )
     elif boat.cell in cross:
         warning = (
