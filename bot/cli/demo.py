@@ -327,7 +327,8 @@ def demo_args_problem(args: argparse.Namespace) -> str | None:
     except GameError as error:
         return f"--game: {error.message}"
     if args.players is None:
-        args.players = 12 if game.name == "bst" else 2
+        robot = robot_for(game.name)
+        args.players = 12 if game.name == "bst" else robot.demo_players if robot else 2
     if game.name != "bst":
         if robot_for(game.name) is None:
             return f"--game {game.name}: this game has no simulated players yet"

@@ -547,6 +547,9 @@ class Robot(Protocol):
     its own seeded random source, what to send when it may act: in setup (a placement,
     a starting cell) and whenever the game names it in ``to_act``. Pure, like the rules."""
 
+    demo_players: int
+    """How many players a demo seats unless told (the game as its seed played it)."""
+
     def orders(self, view: Any, player: PlayerId, rng: random.Random) -> list[Said]:
         """What to send now; an empty list waits (the timer decides)."""
         ...

@@ -149,8 +149,30 @@ def test_the_robot_rams_an_enemy_beside_it_rather_than_fire_on_itself() -> None:
 def test_the_robot_captures_the_biggest_island_in_range() -> None:
     driver = begin({"a": "E3", "b": "A9"})
     assert driver.state is not None
-    said = ROBOT.orders(UBOAT.view(driver.state, "p1"), "p1", random.Random(1))
+    said = ROBOT.orders(UBOAT.view(driver.state, "p1"), "p1", NeverHunts())
     assert said == [Said("fire E5", public=False)]  # island 5, two away (not 2@G3 nor 1@C3)
+
+
+class NeverHunts(random.Random):
+    """A random source whose draws never fall under the robot's odds of hunting."""
+
+    def random(self) -> float:
+        return 0.99
+
+
+def test_a_four_boat_match_of_robots_shows_a_sinking_a_crew_change_a_ram_and_an_evasion() -> None:
+    """The demo's match (``bst demo --game uboat``: four boats, seed 1): robots that hunt
+    make the seed's story, not a quiet race for islands."""
+    assert ROBOT.demo_players == 4
+    seen: set[str] = set()
+    for seed in (1, 2, 4):
+        driver = robots_game(seed, ROBOT.demo_players)
+        assert driver.refusals() == []
+        kinds = {event["type"] for step in driver.history for event in step.events}
+        seen |= kinds
+        if seed == 1:
+            assert {"destroyed", "joined", "rammed", "evaded"} <= kinds
+    assert {"destroyed", "joined", "rammed", "evaded"} <= seen
 
 
 def test_a_sunk_robot_joins_the_crew_with_the_most_islands() -> None:

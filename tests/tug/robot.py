@@ -10,6 +10,8 @@ from bot.games.base import PlayerId, Said
 
 
 class TugRobot:
+    demo_players = 2
+
     def orders(self, view: Any, player: PlayerId, rng: random.Random) -> list[Said]:
         if view["seat"] is None or view["turn"] == 0:
             return []

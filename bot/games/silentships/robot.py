@@ -152,6 +152,8 @@ def _say(text: str) -> list[Said]:
 class SilentShipsRobot:
     """The simulated admiral (``ROBOT``)."""
 
+    demo_players = 2
+
     def orders(self, view: object, player: PlayerId, rng: random.Random) -> list[Said]:
         if not isinstance(view, PrivateView):
             return []

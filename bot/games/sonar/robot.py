@@ -64,6 +64,8 @@ def _within(board: Board, centre: Cell, radius: int) -> Iterable[Cell]:
 class SonarRobot:
     """A captain that reasons from distance marks and struck subs."""
 
+    demo_players = 2
+
     def orders(self, view: Any, player: PlayerId, rng: random.Random) -> list[Said]:
         if not isinstance(view, PrivateView):
             return []

@@ -80,6 +80,8 @@ def _torpedo_paths(view: PrivateView) -> set[Cell]:
 class SugarDogRobot:
     """See the module docstring."""
 
+    demo_players = 2
+
     def orders(self, view: Any, player: PlayerId, rng: random.Random) -> list[Said]:
         if not isinstance(view, PrivateView) or view.viewer != player:
             return []

@@ -11,9 +11,10 @@ cell of water. Each round, once, in this order of concern:
 2. **A target**: the last round told where an enemy is — a boat hit squarely by a blast
    did not move, and a ram's struck tile and route give the rammer's cell (unless Fog
    hid it). It fires there when in range and not on its own doorstep, else rams it.
-3. **An island**: one within range that it does not hold — it fires to capture it, the
-   biggest number first (numbers decide the game).
-4. **Hunting blind** now and then: a tile within range at random.
+3. **Hunting** half the time: a tile within range at random, or now and then a ram along
+   a random route (the seed's matches are duels: boats get hit, evade, ram and sink).
+4. **An island**: one within range that it does not hold — it fires to capture it, the
+   biggest number first (numbers decide the game); else, now and then, hunting again.
 5. **Sailing**: else it moves to where it can fire at an island it does not hold next
    round (or at random, far, when it has one health left), which also lets its firing
    range recover.
@@ -44,6 +45,12 @@ ROUTES: tuple[Route, ...] = tuple(
 
 BLIND_SHOT = 0.4
 """How often a crew with nothing in sight and no island in range fires at a tile at random."""
+HUNT = 0.5
+"""How often a crew with nothing in sight hunts (fires at a tile at random) before it
+takes an island in range: the seed's matches are duels as much as a race for islands."""
+BLIND_RAM = 0.3
+"""How often a hunt rams along a random clear route instead of firing: a ram strikes one
+tile, not a cross, but moves the boat away from where it was last heard."""
 FULL_RANGE = 3
 """A boat's range after a round without fire (without Long guns)."""
 
@@ -90,6 +97,10 @@ def sightings(public: PublicView, own: Colour) -> dict[Colour, Cell]:
 
 class UboatRobot:
     """The simulated crew (``ROBOT``)."""
+
+    # A match for four, as the seed played it: a demo shows sinkings, crew changes, rams
+    # and evasions.
+    demo_players = 4
 
     def orders(self, view: Any, player: PlayerId, rng: random.Random) -> list[Said]:
         if not isinstance(view, PrivateView):
@@ -142,6 +153,13 @@ class UboatRobot:
             order = self._attack(sea, boat, targets[colour])
             if order is not None:
                 return Said(order, public=False)
+        blind = [tile for tile in sea.water() if 2 <= sea.distance(boat.cell, tile) <= boat.range]
+        if rng.random() < HUNT:
+            rams = [route for route in clear_routes(sea, boat.cell) if len(route) >= 2]
+            if rams and rng.random() < BLIND_RAM:
+                return Said(f"ram {route_text(rng.choice(rams))}", public=False)
+            if blind:
+                return Said(f"fire {rng.choice(blind)}", public=False)
         islands = sorted(
             (
                 island
@@ -154,7 +172,6 @@ class UboatRobot:
         )
         if islands:
             return Said(f"fire {islands[0].cell}", public=False)
-        blind = [tile for tile in sea.water() if 2 <= sea.distance(boat.cell, tile) <= boat.range]
         if blind and rng.random() < BLIND_SHOT:
             return Said(f"fire {rng.choice(blind)}", public=False)
         return Said(f"move {route_text(self._sail(sea, public, boat, rng))}", public=False)
