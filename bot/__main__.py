@@ -224,7 +224,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--game", default="bst", help="which game: bst, sonar, uboat, sugardog, silentships"
     )
     demo.add_argument(
-        "--players", type=int, default=None, help="players (default 12 for bst, 4 for uboat, else 2)"
+        "--players",
+        type=int,
+        default=None,
+        help="players (default 12 for bst, 4 for uboat, else 2)",
     )
     demo.add_argument(
         "--size", default=None, help="board size, where the game has one (bst: 20, or RxC)"
