@@ -1,4 +1,4 @@
-"""The host's verbs: start, pause, resume, extend, kick, end.
+"""The host's verbs: start, options, pause, resume, extend, kick, end.
 
 Only a game's host may use them: the player who made the game, an admin listed in
 the config, or someone the platform says administers the channel — checked here,
@@ -10,17 +10,18 @@ held itself), so they mean the same in every game.
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from bot.games.base import GameError
+from bot.games.base import GameError, PlayerRef
 from bot.games.catalog import get_game
 from bot.games.duration import format_duration, humanize, parse_duration
 from bot.host import lifecycle, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
-from bot.host.lobby import change_and_say, refuse_while_paused
+from bot.host.lobby import change_and_say, option_pairs, refuse_while_paused
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, player_identity
-from bot.store import GameRow, PlayerRow, Tx
+from bot.store import GameRow, PlayerRow, Tx, dumps, loads
 
 
 def is_host(commands: CommandContext, row: Cause, game_row: GameRow) -> bool:
@@ -46,6 +47,9 @@ def host_command(
         first = _find_player(tx, game_row, rest, game.player_word(1)).key if rest.strip() else None
         lifecycle.start(tx, game, game_row, state, moment=now, now=now, first=first)
         posts.reply(tx, game_row.id, row, f"Game {game_row.id} started.", public=False)
+        return
+    if word == "options":
+        _change_options(commands, tx, row, game, game_row, state, rest, now)
         return
     if game_row.phase == "finished":
         raise Refusal("this game has finished")
@@ -110,6 +114,66 @@ def host_command(
             tx, game, game_row, state, game.finish(state), cause="end", row=row, now=now,
             headline=f"The host ended game {game_row.id}.",
         )  # fmt: skip
+
+
+def _change_options(
+    commands: CommandContext,
+    tx: Tx,
+    row: Cause,
+    game: Any,
+    game_row: GameRow,
+    state: Any,
+    rest: str,
+    now: float,
+) -> None:
+    """``options key=value …`` in setup: the game is made again with the options changed
+    (after a refused ``start``, say), every player still in it. What they sent in setup
+    went with the old game: they send it again."""
+    assert game_row.id is not None
+    if game_row.phase != "setup":
+        raise Refusal("options change only in setup, before `start`")
+    stored = loads(game_row.options)
+    changes = option_pairs(game, rest.split(), "options")
+    if not changes:
+        now_set = " ".join(f"{k}={v}" for k, v in game.options(state).items())
+        raise Refusal(f"expected options to change as key=value, such as `options {now_set}`")
+    if "seed" in changes:
+        raise Refusal("the seed is set when the game is opened: `new` with seed=…")
+    options = {key: value for key, value in {**stored, **changes}.items() if key != "seed"}
+    fresh = game.new_game(options)
+    for player in tx.players(game_row.id):
+        # In join order, as they came; one who left during setup leaves again (records
+        # list everyone who joined).
+        ref = PlayerRef(player.key, player.name)
+        seated = _seated(game, state, ref)
+        fresh = game.join(fresh, ref)
+        if not seated:
+            fresh = game.remove(fresh, ref.id).state
+    seed = {"seed": stored["seed"]} if "seed" in stored else {}
+    game_row.options = dumps({**options, **seed})
+    game_row.state = dumps(game.encode_state(fresh))
+    lifecycle.arm(game, game_row, fresh, moment=now, now=now)
+    tx.save(game_row)
+    commands.states.remember(game_row.id, game_row.state, fresh)
+    said = " ".join(f"{key}={value}" for key, value in changes.items())
+    posts.reply(
+        tx,
+        game_row.id,
+        row,
+        f"The host changed the options ({said}): {posts.title(game_row)} {game.opening(fresh)} "
+        "Everyone who joined is still in; anything sent during setup must be sent again.",
+        public=True,
+    )
+
+
+def _seated(game: Any, state: Any, player: PlayerRef) -> bool:
+    """Whether ``player`` holds a seat in the setup ``state``: a game refuses to seat a
+    player twice, and takes back one who left during setup."""
+    try:
+        game.join(state, player)
+    except GameError:
+        return True
+    return False
 
 
 def _find_player(tx: Tx, game_row: GameRow, rest: str, word: str) -> PlayerRow:

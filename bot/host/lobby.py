@@ -37,15 +37,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
             f"game {existing.id} is already running in this channel; its host can `end` it first"
         )
     game = get_game(kind)
-    options: dict[str, str] = {}
-    for token in tokens:
-        key, sep, value = token.partition("=")
-        if not sep or not key or not value:
-            example = " ".join(f"{a.name}=…" for a in game.option_args[:2])
-            raise Refusal(
-                f"expected options as key=value, such as `new {game.name} {example}`; got {token!r}"
-            )
-        options[key.lower()] = value
+    options = option_pairs(game, tokens, f"new {game.name}")
     seed_text = options.pop("seed", "")
     if seed_text and not seed_text.isdigit():
         raise Refusal(f"seed: expected a whole number such as seed=42, got {seed_text!r}")
@@ -83,6 +75,20 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         # The game then plays in a room of its own (a thread), which it opens with the same.
         posts.open_room(tx, game_row, text, now=now, choices=join)
     return game_row
+
+
+def option_pairs(game: Any, tokens: list[str], command: str) -> dict[str, str]:
+    """``key=value`` words as options (keys lower-cased; the game checks them)."""
+    options: dict[str, str] = {}
+    for token in tokens:
+        key, sep, value = token.partition("=")
+        if not sep or not key or not value:
+            example = " ".join(f"{a.name}=…" for a in game.option_args[:2])
+            raise Refusal(
+                f"expected options as key=value, such as `{command} {example}`; got {token!r}"
+            )
+        options[key.lower()] = value
+    return options
 
 
 def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:

@@ -630,6 +630,32 @@ def test_3_start_refused_with_the_largest_ships_that_fits(
     assert record["game"]["options"]["ships"] == "auto"
 
 
+def test_3_after_a_refused_start_the_host_changes_options_in_setup(
+    play: Callable[[str], tuple[list[str], Record]],
+) -> None:
+    transcript, record = play("sonar-options-after-refused-start.txt")
+    # refused: at most ships=5 fits; the game stays in setup
+    refusal, started = dms(transcript, "host")
+    assert "at most ships=5 fits" in refusal and started == "Game 1 started."
+    # refused: only the host may change the options
+    assert any(
+        dm.startswith("only the game's host can `options`") for dm in dms(transcript, "nemo")
+    )
+    # expect: the options are now ships "4", size "12"; ahab and nemo still in, flint left; phase setup
+    (changed,) = [post for post in public(transcript) if "changed the options" in post]
+    assert changed.startswith("The host changed the options (ships=4): #sonar game 1 is open")
+    options = record["game"]["options"]
+    assert (options["ships"], options["size"]) == ("4", "12")
+    assert [(p["name"], p["status"]) for p in record["players"]] == [
+        ("ahab", "alive"), ("nemo", "alive"), ("flint", "left"),
+    ]  # fmt: skip
+    # expect: start.players ahab and nemo with 4 subs each (flint is not seated); phase battle, turn 1, to_move ahab
+    assert [(p["name"], len(p["subs"])) for p in record["start"]["players"]] == [
+        ("ahab", 4), ("nemo", 4),
+    ]  # fmt: skip
+    assert state_of_game(record) == ("battle", 1, "ahab")
+
+
 def test_4_3_hits_sail_with_their_sub_and_the_last_captain_afloat_wins(
     play: Callable[[str], tuple[list[str], Record]],
 ) -> None:
