@@ -36,7 +36,7 @@ nav.steps a,nav.steps span{padding:.3rem .7rem;border:1px solid var(--line);bord
 nav.steps span.off{opacity:.45}
 .board{position:relative;overflow:auto;max-height:80vh;border:1px solid var(--line);touch-action:pan-x pan-y}
 .board img{display:block;max-width:100%;height:auto;image-rendering:auto}
-.board.zoomed img{max-width:none}
+.board.zoomed img{max-width:none;image-rendering:pixelated}
 .zoom{display:flex;gap:.5rem;margin:.4rem 0}
 .zoom button{font:inherit;padding:.25rem .8rem}
 pre{white-space:pre-wrap;overflow-x:auto;background:rgba(127,127,127,.08);padding:.5rem;border-radius:.3rem}
