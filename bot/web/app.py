@@ -221,6 +221,11 @@ async def own_live(request: web.Request) -> web.StreamResponse:
     return await _stream(request, found[0])
 
 
+async def no_icon(_request: web.Request) -> web.StreamResponse:
+    """Browsers ask for an icon on every page: an empty answer, not a 404 in the console."""
+    return web.Response(status=204, headers={"Cache-Control": "public, max-age=86400"})
+
+
 def _versions(store: Store) -> Callable[[Sequence[int]], Mapping[int, str]]:
     def versions(ids: Sequence[int]) -> Mapping[int, str]:
         with store.transaction() as tx:
@@ -237,6 +242,7 @@ def build_app(store: Store, *, live_interval: float = 1.0) -> web.Application:
     app[HUB] = LiveHub(_versions(store), interval=live_interval)
     routes = app.router
     routes.add_get("/", home)
+    routes.add_get("/favicon.ico", no_icon)
     routes.add_get("/games/{game}", game)
     routes.add_get("/games/{game}/turn/{turn}", game)
     routes.add_get("/games/{game}/map/{file}", game_map)

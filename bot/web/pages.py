@@ -34,9 +34,9 @@ dl.facts dd{margin:0}
 nav.steps{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.5rem 0}
 nav.steps a,nav.steps span{padding:.3rem .7rem;border:1px solid var(--line);border-radius:.4rem}
 nav.steps span.off{opacity:.45}
-.board{position:relative;overflow:auto;max-height:80vh;border:1px solid var(--line);touch-action:pan-x pan-y}
-.board img{display:block;max-width:100%;height:auto;image-rendering:auto}
-.board.zoomed img{max-width:none;image-rendering:pixelated}
+.board{position:relative;overflow:auto;width:fit-content;max-width:100%;max-height:85vh;border:1px solid var(--line);touch-action:pan-x pan-y}
+.board img{display:block;max-width:100%;max-height:80vh;width:auto;height:auto}
+.board.zoomed img{max-width:none;max-height:none;height:auto;image-rendering:pixelated}
 .zoom{display:flex;gap:.5rem;margin:.4rem 0}
 .zoom button{font:inherit;padding:.25rem .8rem}
 pre{white-space:pre-wrap;overflow-x:auto;background:rgba(127,127,127,.08);padding:.5rem;border-radius:.3rem}
@@ -62,11 +62,13 @@ function zoomable(root){
    if(scale===0){box.classList.remove('zoomed');img.style.width='';return;}
    box.classList.add('zoomed');img.style.width=Math.round(img.naturalWidth*scale)+'px';
   }
+  var fit=1;
+  function fitted(){if(scale===0){fit=img.getBoundingClientRect().width/img.naturalWidth;}return fit;}
   bar.querySelector('[data-in]').addEventListener('click',function(){
-   var fit=box.clientWidth/img.naturalWidth;scale=Math.min(4,(scale||fit)*1.5);apply();
+   var f=fitted();scale=Math.min(4,(scale||f)*1.5);apply();
   });
   bar.querySelector('[data-out]').addEventListener('click',function(){
-   var fit=box.clientWidth/img.naturalWidth;scale=(scale||fit)/1.5;if(scale<=fit){scale=0;}apply();
+   var f=fitted();scale=(scale||f)/1.5;if(scale<=f){scale=0;}apply();
   });
   bar.querySelector('[data-fit]').addEventListener('click',function(){scale=0;apply();});
  });
