@@ -73,20 +73,21 @@ function zoomable(root){
   bar.querySelector('[data-fit]').addEventListener('click',function(){scale=0;apply();});
  });
 }
-function refresh(){
+function refresh(wanted,tries){
  fetch(location.href,{cache:'no-store'}).then(function(r){return r.ok?r.text():null;}).then(function(text){
   if(!text){return;}
   var doc=new DOMParser().parseFromString(text,'text/html');
   var fresh=doc.querySelector('main');var old=document.querySelector('main');
   if(fresh&&old){old.replaceWith(fresh);localTimes(fresh);zoomable(fresh);
    document.body.dataset.version=doc.body.dataset.version||'';}
+  if(doc.body.dataset.version!==wanted&&tries>0){setTimeout(function(){refresh(wanted,tries-1);},500);}
  });
 }
 localTimes(document);zoomable(document);
 var live=document.body.dataset.live;
 if(live&&window.EventSource){
  var source=new EventSource(live);
- source.addEventListener('change',function(e){if(e.data!==document.body.dataset.version){refresh();}});
+ source.addEventListener('change',function(e){if(e.data!==document.body.dataset.version){refresh(e.data,20);}});
 }
 })();
 """

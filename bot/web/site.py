@@ -11,6 +11,7 @@ two games that differ only in hidden facts serve the same public bytes.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -79,6 +80,9 @@ class Site:
         self.pictures = pictures or PictureCache(store)
         self._results: dict[int, str] = {}  # a finished game's result line, once worked out
         self._pages: dict[tuple[Any, ...], bytes] = {}
+        self._building: dict[tuple[Any, ...], asyncio.Future[bytes | None]] = {}
+        # (game, viewer, base) → the newest page built of the game's newest turn
+        self._newest: dict[tuple[Any, ...], bytes] = {}
 
     # --- reading -----------------------------------------------------------------
 
@@ -147,8 +151,10 @@ class Site:
         self, game_id: int, turn: int | None, *, viewer: str | None = None, base: str = ""
     ) -> Reply:
         """The public page of a game (``viewer`` None), or a player's own page at
-        ``base`` (their link's path); ``turn`` None shows the newest turn."""
-        facts = self.facts(game_id)
+        ``base`` (their link's path); ``turn`` None shows the newest turn. Built once per
+        version of the game (concurrent asks wait for the one building), off the event
+        loop: a big game's state takes a while to decode."""
+        facts = await asyncio.to_thread(self.facts, game_id)
         if facts is None:
             return MISSING
         base = base or f"/games/{game_id}"
@@ -156,29 +162,82 @@ class Site:
         cached = self._pages.get(key)
         if cached is not None:
             return Reply(200, cached)
-        with self.store.transaction() as tx:
-            names = dict(reads.player_names(tx, game_id))
-            steps = reads.steps(tx, game_id)
+        building = self._building.get(key)
+        if building is None:
+            building = asyncio.ensure_future(self._build(facts, turn, viewer, base))
+            self._building[key] = building
+            building.add_done_callback(lambda done: self._built(key, done))
+        # The newest turn's page, while its next version is being drawn: the one before
+        # (a moment old; an open page's script asks again until it has the new one).
+        previous = self._newest.get((game_id, viewer, base)) if turn is None else None
+        if previous is not None and not building.done():
+            return Reply(200, previous)
+        body = await asyncio.shield(building)
+        return MISSING if body is None else Reply(200, body)
+
+    def _built(self, key: tuple[Any, ...], done: asyncio.Future[bytes | None]) -> None:
+        self._building.pop(key, None)
+        if done.cancelled() or done.exception() is not None:
+            return
+        body = done.result()
+        if body is None:
+            return
+        if len(self._pages) > 2048:
+            self._pages.clear()
+            self._newest.clear()
+        self._pages[key] = body
+        if key[2] is None:
+            self._newest[(key[0], key[3], key[4])] = body
+
+    async def _build(
+        self, facts: reads.GameFacts, turn: int | None, viewer: str | None, base: str
+    ) -> bytes | None:
+        game_id = facts.id
+
+        def read() -> tuple[dict[str, str], list[reads.StepFacts]]:
+            with self.store.transaction() as tx:
+                return dict(reads.player_names(tx, game_id)), reads.steps(tx, game_id)
+
+        names, steps = await asyncio.to_thread(read)
         if viewer is not None and viewer not in names:
-            return MISSING
+            return None
         turns = tuple(sorted({s.number for s in steps}))
         if turn is not None and turn not in turns:
-            return MISSING
+            return None
         shown = turn if turn is not None else (turns[-1] if turns else None)
+        of_turn = [s for s in steps if s.number == shown]
+        drawn = None
+        if of_turn:
+            last = of_turn[-1]
+            drawn = await self.pictures.board(game_id, last.number, last.step, viewer)
+        return await asyncio.to_thread(
+            self._page, facts, turn, viewer, base, names, turns, of_turn, drawn
+        )
+
+    def _page(
+        self,
+        facts: reads.GameFacts,
+        turn: int | None,
+        viewer: str | None,
+        base: str,
+        names: dict[str, str],
+        turns: tuple[int, ...],
+        of_turn: list[reads.StepFacts],
+        drawn: Drawn | None,
+    ) -> bytes:
+        game_id = facts.id
         game = get_game(facts.kind)
         report: list[str] = []
         picture: pages.MapShown | None = None
         summary = ""
-        if shown is not None:
-            of_turn = [s for s in steps if s.number == shown]
-            for stored in of_turn:
-                events = _events(stored.events)
-                if viewer is None:
-                    report += game.public_report(events, names)
-                else:
-                    report += game.private_report(events, viewer)
+        for stored in of_turn:
+            events = _events(stored.events)
+            if viewer is None:
+                report += game.public_report(events, names)
+            else:
+                report += game.private_report(events, viewer)
+        if of_turn:
             last = of_turn[-1]
-            drawn = await self.pictures.board(game_id, last.number, last.step, viewer)
             if drawn is not None:
                 picture = pages.MapShown(
                     f"{base}/map/{last.number}-{last.step}.png",
@@ -207,7 +266,7 @@ class Site:
             result=self._result(facts, names),
             base=base,
             turns=turns,
-            shown=shown,
+            shown=of_turn[0].number if of_turn else None,
             latest=turn is None,
             report=tuple(report),
             picture=picture,
@@ -218,23 +277,19 @@ class Site:
             record_src=f"/games/{game_id}/record.json" if finished else "",
             viewer=names[viewer] if viewer is not None else "",
         )
-        body = pages.game_page(page)
-        if len(self._pages) > 2048:
-            self._pages.clear()
-        self._pages[key] = body
-        return Reply(200, body)
+        return pages.game_page(page)
 
     async def board(
         self, game_id: int, number: int, step: int, viewer: str | None = None
     ) -> Drawn | None:
         """A stored step's picture, for the public or one player."""
-        facts = self.facts(game_id)
+        facts = await asyncio.to_thread(self.facts, game_id)
         if facts is None:
             return None
         return await self.pictures.board(game_id, number, step, viewer)
 
     async def replay(self, game_id: int) -> Drawn | None:
-        facts = self.facts(game_id)
+        facts = await asyncio.to_thread(self.facts, game_id)
         if facts is None or facts.phase != "finished":
             return None
         return await self.pictures.replay(game_id)

@@ -42,7 +42,13 @@ def test_an_open_page_is_told_when_a_turn_resolves(tmp_path: Path) -> None:
         kit.tick()  # turn 1 resolves (in the bot: another connection, even another process)
         (changed,) = _events(response, 1, time.monotonic() + 10)
         connection.close()
+        # the page of the new version, once drawn (until then: the one before, at once)
+        give_up = time.monotonic() + 10
         fresh = site.get("/games/1")
+        while f'data-version="{changed}"' not in fresh.text and time.monotonic() < give_up:
+            assert f'data-version="{version}"' in fresh.text
+            time.sleep(0.05)
+            fresh = site.get("/games/1")
     assert changed != version
     assert f'data-version="{changed}"' in fresh.text
     assert "<strong>Turn 1</strong>" in fresh.text
