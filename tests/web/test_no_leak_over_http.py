@@ -1,6 +1,6 @@
 """Nothing hidden on any public page, picture, JSON, header or error before a game ends
 (issue 28): for every game, two games that differ only in one player's hidden facts
-serve byte-identical public answers over HTTP, turn by turn — while their records (the
+serve byte-identical public answers over HTTP (status, headers, body), turn by turn — while their records (the
 hidden facts) differ."""
 
 from __future__ import annotations
@@ -66,10 +66,10 @@ TWINS = {
 _LINKED = re.compile(r'(?:href|src)="(/[^"]*)"')
 
 
-def crawl(site: Served) -> dict[str, tuple[int, str, str, bytes]]:
+def crawl(site: Served) -> dict[str, tuple[int, str, list[tuple[str, str]], bytes]]:
     """Every public address reachable from the list of games (and a few that name
-    nothing), each answer as (status, content type, ETag, body)."""
-    seen: dict[str, tuple[int, str, str, bytes]] = {}
+    nothing), each answer as (status, content type, every header but the date, body)."""
+    seen: dict[str, tuple[int, str, list[tuple[str, str]], bytes]] = {}
     waiting = ["/", "/games/1/record.json", "/games/1/replay.mp4", "/games/1/turn/99",
                "/games/2", "/p/not-a-token"]  # fmt: skip
     while waiting:
@@ -77,12 +77,8 @@ def crawl(site: Served) -> dict[str, tuple[int, str, str, bytes]]:
         if path in seen:
             continue
         answer = site.get(path)
-        seen[path] = (
-            answer.status,
-            answer.headers.get("Content-Type", ""),
-            answer.headers.get("ETag", ""),
-            answer.body,
-        )
+        headers = sorted((k, v) for k, v in answer.headers.items() if k != "Date")
+        seen[path] = (answer.status, answer.headers.get("Content-Type", ""), headers, answer.body)
         if answer.headers.get("Content-Type", "").startswith("text/html"):
             waiting += [p for p in _LINKED.findall(answer.text) if p not in seen]
     return seen
