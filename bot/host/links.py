@@ -1,4 +1,5 @@
-"""A player's private link to their own view on the web page: issued by DM when they
+"""Links to the web page: a game's public page, named where the game is opened, and a
+player's private link to their own view on the web page: issued by DM when they
 join and with every ``board``, renewed by ``link revoke`` (the old one answers 404 from
 then on). Only when the web page has a public address (``[web] base_url``).
 
@@ -14,6 +15,11 @@ from bot.store import Tx
 from bot.store.links import issue_link, renew_link
 
 TOKEN_BYTES = 32
+
+
+def game_page(base_url: str, game_id: int) -> str:
+    """The public page of a game, for the posts that open it."""
+    return f"{base_url.rstrip('/')}/games/{game_id}"
 
 
 def _url(base_url: str, token: str) -> str:

@@ -77,6 +77,8 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     text = f"{posts.title(game_row)} {game.opening(state)}"
     if game_row.deadline is not None:
         text += f" Setup closes {format_utc(game_row.deadline)}."
+    if commands.web_base_url:
+        text += f" Follow it on {links.game_page(commands.web_base_url, game_row.id)}"
     join = (Choice("Join", f"{game.tag} join"),)
     posts.reply(tx, game_row.id, row, text, public=True, extra=posts.extras(choices=join))
     if row.platform in commands.room_platforms:

@@ -117,3 +117,18 @@ def test_tokens_never_reach_the_log(tmp_path: Path, caplog: pytest.LogCaptureFix
     assert any("GET /p/…/map/1-0.png 200" in line for line in lines), lines
     assert not any(token in line for line in lines)
     kit.store.dispose()
+
+
+def test_the_post_that_opens_a_game_links_its_public_page(tmp_path: Path) -> None:
+    kit = HostKit(tmp_path)
+    kit.host.commands.web_base_url = BASE + "/"
+    kit.say("alice", "#bst new size=10x10")
+    (tmp_path / "plain").mkdir()
+    plain = HostKit(tmp_path / "plain")
+    plain.say("alice", "#bst new size=10x10")
+    (opening,) = [r for r in kit.outbox() if r.recipient == "public"]
+    (without,) = [r for r in plain.outbox() if r.recipient == "public"]
+    assert opening.text.endswith(" Follow it on https://bst.example.org/games/1")
+    assert "http" not in without.text  # no web page configured: no link
+    kit.store.dispose()
+    plain.store.dispose()
