@@ -157,7 +157,8 @@ def _run_console(config: Config, store: Store) -> int:
     async def session() -> None:
         runner = asyncio.create_task(host.run())
         try:
-            await console_session(host, adapter, None, _stdin_line, print)
+            async with _web_page(config):
+                await console_session(host, adapter, None, _stdin_line, print)
         finally:
             runner.cancel()
             await host.stop()
