@@ -18,6 +18,7 @@ NAMES = (
     "silentships", "sonar",
 )  # fmt: skip
 NAMES += ("ack_storm",)  # the acks of `ack` while the deadlines of `storm` resolve
+NAMES += ("web",)  # the web page under 200 viewers while a game resolves
 POSTGRES_ENV = "BST_BENCH_POSTGRES_URL"
 
 

@@ -114,12 +114,20 @@ def cmd_script(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.exists():
         return _fail(f"{path}: no such script")
+    if args.database:
+        from bot.config import _check_url
+
+        try:
+            _check_url(args.database, "--database")
+        except ConfigError as error:
+            return _fail(str(error))
     try:
         asyncio.run(
             run_script(
                 path,
                 record_path=Path(args.record) if args.record else None,
                 out_dir=Path(args.out) if args.out else None,
+                database_url=args.database,
             )
         )
     except ScriptError as error:
@@ -196,6 +204,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     return run_hosted(config, args)
 
 
+def cmd_web(args: argparse.Namespace) -> int:
+    from bot.cli.web import run_web
+
+    try:
+        config = _load(args.config)
+        if args.database:
+            from bot.config import _check_url
+
+            _check_url(args.database, "--database")
+    except ConfigError as error:
+        return _fail(str(error))
+    if args.port is not None and not 0 <= args.port <= 65535:
+        return _fail(f"--port: expected 0 to 65535 (e.g. 8080), got {args.port}")
+    return run_web(config, args)
+
+
 def cmd_discord_sync(args: argparse.Namespace) -> int:
     from bot.cli.run import sync_discord
 
@@ -250,7 +274,21 @@ def build_parser() -> argparse.ArgumentParser:
     script.add_argument("file", help="the script (see the README: @game, NAME public: TEXT, …)")
     script.add_argument("--record", help="write the record JSON here")
     script.add_argument("--out", help="folder for images and videos (default: a temp folder)")
+    script.add_argument(
+        "--database",
+        help="keep the game in this database, e.g. sqlite:///games.db, beside the games "
+        "there (default: a temporary one); `bst web --database` serves it",
+    )
     script.set_defaults(func=cmd_script)
+
+    web = _command(sub, "web", "serve the games' web page: spectators, history, private links")
+    web.add_argument("--config", help="config file (default: ./config.toml if present)")
+    web.add_argument(
+        "--database", help="database URL, e.g. sqlite:///bst.db (default: the config's)"
+    )
+    web.add_argument("--host", help="address to listen on (default: [web] host, 127.0.0.1)")
+    web.add_argument("--port", type=int, help="port (default: [web] port, 8080)")
+    web.set_defaults(func=cmd_web)
 
     export = _command(sub, "export", "write the record of a game as JSON")
     export.add_argument("game", help="game number")

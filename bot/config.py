@@ -100,6 +100,17 @@ class HealthConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    # Serve the game's web page from `bst run` (it runs on its own with `bst web`).
+    enabled: bool = False
+    # The public address of the page, as players reach it (behind a TLS proxy), used in
+    # the links the bot sends; "" = no links are sent.
+    base_url: str = ""
+    host: str = "127.0.0.1"
+    port: int = 8080
+
+
+@dataclass(frozen=True)
 class ConsoleConfig:
     images_dir: str = "bst-console"
 
@@ -114,6 +125,7 @@ class Config:
     twitter: TwitterConfig = field(default_factory=TwitterConfig)
     console: ConsoleConfig = field(default_factory=ConsoleConfig)
     health: HealthConfig = field(default_factory=HealthConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     source: str = "(defaults)"
 
     @property
@@ -149,6 +161,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "twitter": TwitterConfig,
     "console": ConsoleConfig,
     "health": HealthConfig,
+    "web": WebConfig,
 }
 
 _DURATION_KEYS = {
@@ -346,6 +359,16 @@ def _check_shards(config: Config) -> None:
 
 def _check_urls(config: Config) -> None:
     _check_url(config.database.url, f"{config.source}: [database] url")
+    base = config.web.base_url
+    if base and not re.match(r"^https?://[^\s/?#]+(/[^\s?#]*)?$", base):
+        raise ConfigError(
+            f"{config.source}: [web] base_url: expected the page's public address, such "
+            f'as "https://bst.example.org", got {_describe(base)}'
+        )
+    if not 0 <= config.web.port <= 65535:
+        raise ConfigError(
+            f"{config.source}: [web] port: expected 0 to 65535 (e.g. 8080), got {config.web.port}"
+        )
 
 
 def _check_url(url: str, where: str) -> None:

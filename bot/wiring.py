@@ -64,6 +64,7 @@ def build_host(
         | {"console"},
         health_port=config.health.port or None,
         health_address=config.health.address,
+        web_base_url=config.web.base_url,
     )
 
 

@@ -243,13 +243,28 @@ def fit_names(prefix: str, names: list[str], size: int, max_width: int) -> str:
 @functools.lru_cache(maxsize=256)
 def _fit_names(prefix: str, given: tuple[str, ...], size: int, max_width: int) -> str:
     names = [drawable(n) for n in given]
-    for shown in range(len(names), -1, -1):
+
+    def line(shown: int) -> str:
         rest = len(names) - shown
         text = prefix + ", ".join(names[:shown])
         if rest:
             text += (", " if shown else "") + f"+{rest} more"
-        if text_width(text, size) <= max_width:
-            return text
+        return text
+
+    if text_width(line(len(names)), size) <= max_width:
+        return line(len(names))
+    # The most names that fit, by bisection: the line grows with every name shown (a name
+    # and its comma outgrow the digit "+N more" may lose), and measuring a thousand
+    # names' line a thousand times took seconds.
+    low, high = -1, len(names) - 1
+    while low < high:
+        mid = (low + high + 1) // 2
+        if text_width(line(mid), size) <= max_width:
+            low = mid
+        else:
+            high = mid - 1
+    if low >= 0:
+        return line(low)
     return fit_text(prefix + ", ".join(names), size, max_width)
 
 

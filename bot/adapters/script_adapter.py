@@ -118,8 +118,12 @@ class ScriptAdapter(LocalAdapter):
         out_dir: Path,
         *,
         echo: Callable[[str], None] = print,
+        channel: str = CHANNEL,
     ) -> None:
+        """``channel``: where the script's game is played (several scripts kept in one
+        database each play in their own; their messages' ids name it)."""
         super().__init__()
+        self.channel = channel
         self.clock = clock
         self.out_dir = out_dir
         self.echo = echo
@@ -132,11 +136,15 @@ class ScriptAdapter(LocalAdapter):
         kind = InboundKind.DM if line.action == "dm" else InboundKind.PUBLIC
         return Inbound(
             platform=PLATFORM,
-            channel=CHANNEL,
+            channel=self.channel,
             sender=Sender(PLATFORM, user_id, name),
             kind=kind,
             text=text,
-            message_id=f"line-{line.number}",
+            message_id=(
+                f"line-{line.number}"
+                if self.channel == CHANNEL
+                else f"{self.channel}:line-{line.number}"
+            ),
             sent_at=to_datetime(self.clock.now()),
         )
 

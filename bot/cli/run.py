@@ -15,6 +15,7 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -89,7 +90,7 @@ def run_hosted(config: Config, args: argparse.Namespace) -> int:
     host = build_host(store, RealClock(), adapters, config)
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(_serve(host))
+            asyncio.run(_serve(host, config))
     except PlatformRefused as refusal:
         # A platform turned the bot away for good: say what to fix, and stop (a process
         # that stayed up would look alive and do nothing).
@@ -98,9 +99,31 @@ def run_hosted(config: Config, args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve(host: Host) -> None:
+async def _serve(host: Host, config: Config | None = None) -> None:
     """Run the host until it stops, Ctrl-C, or SIGTERM (a process manager's stop),
-    which ends it cleanly: the adapters disconnect, the relay's sends are settled."""
+    which ends it cleanly: the adapters disconnect, the relay's sends are settled.
+    With ``[web] enabled`` the web page is served beside it, in the same event loop."""
+    async with _web_page(config):
+        await _run_until_stopped(host)
+
+
+@contextlib.asynccontextmanager
+async def _web_page(config: Config | None) -> AsyncIterator[None]:
+    if config is None or not config.web.enabled:
+        yield
+        return
+    from bot.cli.web import web_server
+
+    server = web_server(config)
+    await server.start()
+    try:
+        yield
+    finally:
+        await server.stop()
+        server.store.dispose()
+
+
+async def _run_until_stopped(host: Host) -> None:
     loop = asyncio.get_running_loop()
     runner = asyncio.current_task()
     assert runner is not None
@@ -134,7 +157,8 @@ def _run_console(config: Config, store: Store) -> int:
     async def session() -> None:
         runner = asyncio.create_task(host.run())
         try:
-            await console_session(host, adapter, None, _stdin_line, print)
+            async with _web_page(config):
+                await console_session(host, adapter, None, _stdin_line, print)
         finally:
             runner.cancel()
             await host.stop()

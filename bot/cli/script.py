@@ -35,7 +35,7 @@ class ScriptRun:
 
     def game_id(self) -> int | None:
         with self.store.transaction() as tx:
-            game = tx.latest_game_in(PLATFORM, CHANNEL)
+            game = tx.latest_game_in(PLATFORM, self.adapter.channel)
             return None if game is None else game.id
 
     def record(self) -> dict[str, object] | None:
@@ -81,16 +81,28 @@ async def run_script(
     out_dir: Path | None,
     echo: Callable[[str], None] = print,
     database: Path | None = None,
+    database_url: str | None = None,
 ) -> ScriptRun:
+    """``database``: a SQLite file made afresh for this script (a temporary one if None).
+    ``database_url``: a database to keep the game in, beside the games already there
+    (``bst script --database``): each script plays in a channel of its own there."""
     lines = read_script(path)
     out = out_dir or Path(tempfile.mkdtemp(prefix="bst-script-"))
     out.mkdir(parents=True, exist_ok=True)
-    db = database or Path(tempfile.mkdtemp(prefix="bst-script-db-")) / "script.db"
-    if db.exists():
-        db.unlink()
-    store = Store(sqlite_url(db))
+    channel = CHANNEL
+    if database_url is not None:
+        store = Store(database_url)
+        with store.transaction() as tx:
+            earlier = sum(1 for game in tx.all_games() if game.platform == PLATFORM)
+        if earlier:
+            channel = f"{CHANNEL}-{earlier + 1}"
+    else:
+        db = database or Path(tempfile.mkdtemp(prefix="bst-script-db-")) / "script.db"
+        if db.exists():
+            db.unlink()
+        store = Store(sqlite_url(db))
     clock = VirtualClock()
-    adapter = ScriptAdapter(clock, out, echo=echo)
+    adapter = ScriptAdapter(clock, out, echo=echo, channel=channel)
     host = build_host(store, clock, {PLATFORM: adapter}, Config(), avatar_fetch=no_network)
     await adapter.start(host.on_inbound)
     run = ScriptRun(host, store, adapter, clock)

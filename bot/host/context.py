@@ -23,3 +23,6 @@ class CommandContext(Protocol):
     # The platforms that show a message's card (a Discord embed): there `status` is a
     # card with the latest public picture in it.
     card_platforms: frozenset[str]
+    # The web page's public address ([web] base_url): players get private links to it;
+    # "" = no web page, no links.
+    web_base_url: str

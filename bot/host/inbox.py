@@ -121,12 +121,14 @@ class Commands:
         default_game: str = "",
         room_platforms: frozenset[str] = frozenset(),
         card_platforms: frozenset[str] = frozenset(),
+        web_base_url: str = "",
     ) -> None:
         self.store = store
         self.clock = clock
         self.admins = admins
         self.room_platforms = room_platforms
         self.card_platforms = card_platforms
+        self.web_base_url = web_base_url
         self.default_turn = default_turn
         self.default_game = default_game
         self.states = States()

@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.games.base import PlayerRef
 from bot.games.catalog import games, get_game
-from bot.host import lifecycle, posts
+from bot.host import lifecycle, links, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.messages import Choice
@@ -69,6 +69,8 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     text = f"{posts.title(game_row)} {game.opening(state)}"
     if game_row.deadline is not None:
         text += f" Setup closes {format_utc(game_row.deadline)}."
+    if commands.web_base_url:
+        text += f" Follow it on {links.game_page(commands.web_base_url, game_row.id)}"
     join = (Choice("Join", f"{game.tag} join"),)
     posts.reply(tx, game_row.id, row, text, public=True, extra=posts.extras(choices=join))
     if row.platform in commands.room_platforms:
@@ -193,6 +195,41 @@ def player_command(
             if stored is not None:
                 last = (stored.number, stored.step)
         posts.send_board(tx, game, game_row, state, player, cause=row, now=now, last=last)
+        if commands.web_base_url:
+            url = links.own_page(tx, commands.web_base_url, game_row.id, player.key, now=now)
+            posts.reply(tx, game_row.id, row, links.own_page_line(url), public=False,
+                        kind_suffix="link")  # fmt: skip
+    elif word == "link":
+        _link(commands, tx, row, game_row, player, rest, now=now)
+
+
+def _link(
+    commands: CommandContext,
+    tx: Tx,
+    row: Cause,
+    game_row: GameRow,
+    player: PlayerRow | None,
+    rest: str,
+    *,
+    now: float,
+) -> None:
+    """``link``: the player's private link to their own page, by DM; ``link revoke``: a
+    new one, the old one no longer works."""
+    assert game_row.id is not None
+    if player is None:
+        raise Refusal("you are not in this game: send `join` to play")
+    if not commands.web_base_url:
+        raise Refusal("this bot has no web page, so there is no link to give")
+    choice = rest.strip().lower()
+    if choice not in ("", "revoke"):
+        raise Refusal(f"expected `link` or `link revoke`, got `link {rest.strip()[:40]}`")
+    if choice == "revoke":
+        url = links.renewed_page(tx, commands.web_base_url, game_row.id, player.key, now=now)
+        text = "Your old link no longer works. " + links.own_page_line(url)
+    else:
+        url = links.own_page(tx, commands.web_base_url, game_row.id, player.key, now=now)
+        text = links.own_page_line(url)
+    posts.reply(tx, game_row.id, row, text, public=False)
 
 
 def _join(
@@ -241,6 +278,10 @@ def _join(
         public=public,
         extra=posts.extras(choices=quick),
     )
+    if commands.web_base_url:
+        url = links.own_page(tx, commands.web_base_url, game_row.id, key, now=now)
+        posts.reply(tx, game_row.id, row, links.own_page_line(url), public=False,
+                    kind_suffix="link")  # fmt: skip
 
 
 def _change_and_say(

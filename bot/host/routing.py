@@ -22,9 +22,9 @@ Cause = InboundRow | Received
 # Changes to the game that only its host may make.
 HOST_WORDS = frozenset({"new", "start", "options", "pause", "resume", "extend", "kick", "end"})
 # What any player may ask of a game, whatever the game.
-PLAYER_WORDS = frozenset({"join", "leave", "board", "status", "help", "rules"})
+PLAYER_WORDS = frozenset({"join", "leave", "board", "status", "help", "rules", "link"})
 # Words answered even after a turn's deadline has passed (they are not orders).
-ANSWERED_ANY_TIME = HOST_WORDS | {"status", "help", "rules", "board"}
+ANSWERED_ANY_TIME = HOST_WORDS | {"status", "help", "rules", "board", "link"}
 
 # Only the mentions in front of a command address the bot (an X reply starts
 # with them); a mention after the command word is an argument (`kick @carol`).

@@ -126,6 +126,7 @@ class Host:
         reminder_platforms: frozenset[str] = frozenset(),
         health_port: int | None = None,
         health_address: str = "127.0.0.1",
+        web_base_url: str = "",
     ) -> None:
         """``health_port``: serve the health signal (:mod:`bot.host.health`) while
         :meth:`run` runs, on ``health_address`` (0: any free port; None: none)."""
@@ -155,6 +156,7 @@ class Host:
                 for name, adapter in self.adapters.items()
                 if getattr(adapter, "shows_cards", False)
             ),
+            web_base_url=web_base_url,
         )
         self.turns = TurnClock(store, clock, self.commands)
         self.relay = Relay(store, clock, self.adapters, attachments)

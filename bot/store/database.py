@@ -64,7 +64,11 @@ def _use_wal(cursor: sqlite3.Cursor) -> None:
             time.sleep(0.05)
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, read_only: bool = False) -> Engine:
+    """The engine for ``url``. ``read_only``: every transaction may only read (the web
+    page's engine): SQLite's ``query_only`` and a plain deferred ``BEGIN``, which takes no
+    write lock, so readers never hold up the bot's writes (WAL lets both run);
+    PostgreSQL's ``default_transaction_read_only``."""
     if url.startswith("sqlite"):
         engine = create_engine(
             url,
@@ -82,15 +86,25 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
+            if read_only:
+                cursor.execute("PRAGMA query_only=ON")
             cursor.close()
+
+        begin = "BEGIN" if read_only else "BEGIN IMMEDIATE"
 
         @event.listens_for(engine, "begin")
         def _sqlite_begin(connection):  # type: ignore[no-untyped-def]
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            connection.exec_driver_sql(begin)
 
         return engine
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    if read_only:
+        return create_engine(
+            url,
+            pool_pre_ping=True,
+            connect_args={"options": "-c default_transaction_read_only=on"},
+        )
     return create_engine(url, pool_pre_ping=True)
 
 

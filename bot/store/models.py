@@ -148,3 +148,20 @@ class CursorRow(SQLModel, table=True):
     platform: str = Field(primary_key=True)
     key: str = Field(primary_key=True)
     value: str
+
+
+class WebLinkRow(SQLModel, table=True):
+    """A player's private link to their own view of a game on the web page. The host
+    issues it (the web only reads it); ``link revoke`` revokes it and issues a new one.
+    The web finds a link by the SHA-256 of its token, so a lookup's time says nothing
+    about how much of a guessed token was right."""
+
+    __tablename__ = "web_links"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(index=True)
+    player_key: str
+    token: str
+    digest: str = Field(unique=True)  # hex SHA-256 of the token
+    created_at: float
+    revoked_at: float | None = None

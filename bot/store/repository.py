@@ -924,10 +924,15 @@ class Tx:
 class Store:
     """The database behind the host."""
 
-    def __init__(self, url: str, *, auto_migrate: bool | None = None) -> None:
+    def __init__(
+        self, url: str, *, auto_migrate: bool | None = None, read_only: bool = False
+    ) -> None:
+        """``read_only``: a store that can only read (the web page's), never migrates."""
         self.url = url
-        self.engine: Engine = make_engine(url)
+        self.engine: Engine = make_engine(url, read_only=read_only)
         self.postgres = url.startswith("postgresql")
+        if read_only:
+            auto_migrate = False
         if auto_migrate if auto_migrate is not None else not self.postgres:
             migrate(self.engine)
 

@@ -1,0 +1,67 @@
+"""``bst web``: the game's web page on its own (``bst run`` serves it too when
+``[web] enabled``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+
+from bot.config import Config, redacted_url
+from bot.logs import configure_logging
+from bot.store import Store
+from bot.web.app import WebServer
+
+
+def open_read_only(url: str) -> Store:
+    """The web's store: read-only. A SQLite file is brought to the current schema first
+    (as ``bst run`` would); PostgreSQL is ``bst migrate``'s."""
+    if url.startswith("sqlite"):
+        Store(url).dispose()
+    return Store(url, read_only=True)
+
+
+def web_server(config: Config, url: str | None = None) -> WebServer:
+    """The web page of ``config`` (``url`` overrides its database)."""
+    store = open_read_only(url or config.database_url())
+    return WebServer(store, config.web.host, config.web.port)
+
+
+async def _serve(server: WebServer) -> None:
+    await server.start()
+    print(f"bst web: serving http://{server.host}:{server.port}/ (Ctrl-C stops)", flush=True)
+    stopped = asyncio.Event()
+    if sys.platform != "win32":
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopped.set)
+    try:
+        await stopped.wait()
+    finally:
+        await server.stop()
+        server.store.dispose()
+
+
+def run_web(config: Config, args: argparse.Namespace) -> int:
+    from bot.cli.run import _secret_values
+
+    configure_logging(config.logging.level, _secret_values(config), as_json=config.logging.json)
+    url = args.database or config.database_url()
+    if url.startswith("sqlite:///") and not url.endswith(":memory:"):
+        from pathlib import Path
+
+        if not Path(url.removeprefix("sqlite:///")).exists():
+            print(
+                f"bst: no database at {redacted_url(url)}: name yours with --database "
+                "(e.g. sqlite:///bst.db) or --config",
+                file=sys.stderr,
+            )
+            return 2
+    server = web_server(config, url)
+    if args.host:
+        server.host = args.host
+    if args.port is not None:
+        server.port = args.port
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(server))
+    return 0

@@ -1,0 +1,46 @@
+"""Links to the web page: a game's public page, named where the game is opened, and a
+player's private link to their own view on the web page: issued by DM when they
+join and with every ``board``, renewed by ``link revoke`` (the old one answers 404 from
+then on). Only when the web page has a public address (``[web] base_url``).
+
+A link is a secret (anyone holding it sees that player's board): it is only ever sent
+privately, and a token is ``secrets.token_urlsafe(32)``, 256 random bits.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from bot.store import Tx
+from bot.store.links import issue_link, renew_link
+
+TOKEN_BYTES = 32
+
+
+def game_page(base_url: str, game_id: int) -> str:
+    """The public page of a game, for the posts that open it."""
+    return f"{base_url.rstrip('/')}/games/{game_id}"
+
+
+def _url(base_url: str, token: str) -> str:
+    return f"{base_url.rstrip('/')}/p/{token}"
+
+
+def own_page(tx: Tx, base_url: str, game_id: int, player_key: str, *, now: float) -> str:
+    """The player's link (issued now if they have none yet)."""
+    token = issue_link(tx, game_id, player_key, token=secrets.token_urlsafe(TOKEN_BYTES), now=now)
+    return _url(base_url, token)
+
+
+def renewed_page(tx: Tx, base_url: str, game_id: int, player_key: str, *, now: float) -> str:
+    """A new link for the player; the one they had stops working."""
+    token = renew_link(tx, game_id, player_key, token=secrets.token_urlsafe(TOKEN_BYTES), now=now)
+    return _url(base_url, token)
+
+
+def own_page_line(url: str) -> str:
+    """The sentence that gives a player their link."""
+    return (
+        f"Your own page, with your board turn by turn: {url} (keep it to yourself; "
+        "send `link revoke` for a new one if it got out)."
+    )

@@ -1,0 +1,157 @@
+"""What the web page reads: games, players and stored steps, without the columns it
+does not need (a step's state is read only for the one picture being drawn). Each
+function works inside the caller's transaction (a read-only store's, for the web)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlmodel import col
+
+from bot.store.models import GameRow, PlayerRow, TurnRow
+from bot.store.repository import Tx
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """A game row without its options, seed or state (what a page may show of it)."""
+
+    id: int
+    kind: str
+    platform: str
+    channel: str
+    lobby: str
+    phase: str
+    turn: int
+    deadline: float | None
+    timers: str
+    paused_remaining: float | None
+    created_at: float
+    finished_at: float | None
+    steps: int  # how many steps are stored: any change to the history changes it
+
+
+@dataclass(frozen=True, slots=True)
+class StepFacts:
+    """A stored step without its state."""
+
+    number: int
+    step: int
+    cause: str
+    events: str  # JSON list of event records
+    resolved_at: float
+    deadline: float | None
+
+
+_GAME_COLUMNS = (
+    col(GameRow.id),
+    col(GameRow.kind),
+    col(GameRow.platform),
+    col(GameRow.channel),
+    col(GameRow.lobby),
+    col(GameRow.phase),
+    col(GameRow.turn),
+    col(GameRow.deadline),
+    col(GameRow.timers),
+    col(GameRow.paused_remaining),
+    col(GameRow.created_at),
+    col(GameRow.finished_at),
+)
+
+
+def _step_counts(tx: Tx, ids: Sequence[int] | None) -> dict[int, int]:
+    query = select(col(TurnRow.game_id), func.count()).group_by(col(TurnRow.game_id))
+    if ids is not None:
+        query = query.where(col(TurnRow.game_id).in_(ids))
+    return {int(game_id): int(count) for game_id, count in tx.session.execute(query).all()}
+
+
+def games(tx: Tx, ids: Sequence[int] | None = None) -> list[GameFacts]:
+    """Every game (or those of ``ids``), newest first."""
+    query = select(*_GAME_COLUMNS).order_by(col(GameRow.id).desc())
+    if ids is not None:
+        query = query.where(col(GameRow.id).in_(ids))
+    rows = tx.session.execute(query).all()
+    counts = _step_counts(tx, ids)
+    return [GameFacts(*row, counts.get(int(row[0]), 0)) for row in rows]  # type: ignore[call-arg]
+
+
+def game(tx: Tx, game_id: int) -> GameFacts | None:
+    found = games(tx, [game_id])
+    return found[0] if found else None
+
+
+def final_state(tx: Tx, game_id: int) -> str | None:
+    """The state of a finished game (its end result is public), None before it ends."""
+    query = select(col(GameRow.state)).where(
+        col(GameRow.id) == game_id, col(GameRow.phase) == "finished"
+    )
+    found = tx.session.execute(query).first()
+    return None if found is None else str(found[0])
+
+
+def player_names(tx: Tx, game_id: int) -> list[tuple[str, str]]:
+    """(key, display name) of each player, in the order they joined."""
+    query = (
+        select(col(PlayerRow.key), col(PlayerRow.name))
+        .where(col(PlayerRow.game_id) == game_id)
+        .order_by(col(PlayerRow.join_order))
+    )
+    return [(str(key), str(name)) for key, name in tx.session.execute(query).all()]
+
+
+def player_counts(tx: Tx) -> dict[int, int]:
+    query = select(col(PlayerRow.game_id), func.count()).group_by(col(PlayerRow.game_id))
+    return {int(game_id): int(count) for game_id, count in tx.session.execute(query).all()}
+
+
+def steps(tx: Tx, game_id: int) -> list[StepFacts]:
+    """The game's stored steps, without their states, in the order they happened."""
+    query = (
+        select(
+            col(TurnRow.number),
+            col(TurnRow.step),
+            col(TurnRow.cause),
+            col(TurnRow.events),
+            col(TurnRow.resolved_at),
+            col(TurnRow.deadline),
+        )
+        .where(col(TurnRow.game_id) == game_id)
+        .order_by(col(TurnRow.number), col(TurnRow.step))
+    )
+    return [StepFacts(*row) for row in tx.session.execute(query).all()]
+
+
+def step_state(tx: Tx, game_id: int, number: int, step: int) -> str | None:
+    """The state stored after one step (for a picture to be drawn from its view)."""
+    query = select(col(TurnRow.state)).where(
+        col(TurnRow.game_id) == game_id, col(TurnRow.number) == number, col(TurnRow.step) == step
+    )
+    found = tx.session.execute(query).first()
+    return None if found is None else str(found[0])
+
+
+def all_states(tx: Tx, game_id: int) -> list[tuple[int, int, str, str]]:
+    """(number, step, cause, state) of every stored step: the replay's frames."""
+    query = (
+        select(col(TurnRow.number), col(TurnRow.step), col(TurnRow.cause), col(TurnRow.state))
+        .where(col(TurnRow.game_id) == game_id)
+        .order_by(col(TurnRow.number), col(TurnRow.step))
+    )
+    return [(int(n), int(s), str(c), str(st)) for n, s, c, st in tx.session.execute(query).all()]
+
+
+__all__ = [
+    "GameFacts",
+    "StepFacts",
+    "all_states",
+    "final_state",
+    "game",
+    "games",
+    "player_counts",
+    "player_names",
+    "step_state",
+    "steps",
+]

@@ -1,0 +1,295 @@
+"""The web page on aiohttp's server (a dependency already, and it runs in the bot's own
+event loop, so ``bst run`` can serve it beside the platforms).
+
+Every answer carries the same security headers: a strict Content-Security-Policy (the
+page's own style and script by hash), ``Referrer-Policy: no-referrer`` (a private
+link's address never leaves in a Referer), ``X-Content-Type-Options: nosniff``; private
+pages add ``X-Robots-Tag: noindex`` and ``Cache-Control: private, no-store``. The access
+log writes a private link as ``/p/…``: tokens never reach a log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+
+from aiohttp import web
+from aiohttp.abc import AbstractAccessLogger
+from aiohttp.web_request import BaseRequest
+from aiohttp.web_response import StreamResponse
+
+from bot.store import Store, reads
+from bot.web.links import redact
+from bot.web.live import LiveHub
+from bot.web.pages import CONTENT_SECURITY_POLICY
+from bot.web.pictures import Drawn, PictureCache
+from bot.web.site import MISSING, Reply, Site, version_of
+
+log = logging.getLogger(__name__)
+
+SITE: web.AppKey[Site] = web.AppKey("site", Site)
+HUB: web.AppKey[LiveHub] = web.AppKey("hub", LiveHub)
+
+HEARTBEAT = 15.0
+"""Seconds between comments on an idle event stream (proxies close silent ones)."""
+
+_NUMBER = re.compile(r"^[0-9]{1,9}$")
+_STEP = re.compile(r"^([0-9]{1,9})-([0-9]{1,9})\.png$")
+
+
+class RedactingAccessLogger(AbstractAccessLogger):
+    """One line a request, a private link's token left out."""
+
+    def log(self, request: BaseRequest, response: StreamResponse, time: float) -> None:
+        self.logger.info(
+            "%s %s %s %.1f ms", request.method, redact(request.path), response.status, time * 1000
+        )
+
+
+def _security(response: StreamResponse, *, private: bool) -> None:
+    headers = response.headers
+    headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    headers["Referrer-Policy"] = "no-referrer"
+    headers["X-Content-Type-Options"] = "nosniff"
+    if private:
+        headers["X-Robots-Tag"] = "noindex, nofollow"
+        headers["Cache-Control"] = "private, no-store"
+
+
+@web.middleware
+async def guard(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[StreamResponse]]
+) -> StreamResponse:
+    """Security headers on every answer; any failure answers a plain 500 and logs the
+    redacted path (an exception's text could hold the address)."""
+    private = request.path.startswith("/p/")
+    try:
+        response = await handler(request)
+    except web.HTTPException as error:
+        response = error
+        if error.status == 404:
+            response = _reply(MISSING)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("web: failed to answer %s %s", request.method, redact(request.path))
+        response = web.Response(status=500, text="Something went wrong.\n")
+    if not response.prepared:
+        _security(response, private=private)
+    return response
+
+
+def _reply(reply: Reply) -> web.Response:
+    response = web.Response(status=reply.status, body=reply.body)
+    response.headers["Content-Type"] = reply.content_type
+    if "Cache-Control" not in reply.headers:
+        response.headers["Cache-Control"] = "no-cache"
+    response.headers.update(reply.headers)
+    return response
+
+
+def _drawn(request: web.Request, drawn: Drawn | None, *, private: bool) -> web.StreamResponse:
+    if drawn is None:
+        return _reply(MISSING)
+    headers = {
+        "ETag": drawn.etag,
+        # A stored step's picture never changes: keep it (its address names the step).
+        "Cache-Control": "private, max-age=31536000, immutable"
+        if private
+        else "public, max-age=31536000, immutable",
+    }
+    if drawn.etag in request.headers.getall("If-None-Match", []):
+        return web.Response(status=304, headers=headers)
+    response = web.Response(status=200, body=drawn.data, headers=headers)
+    response.headers["Content-Type"] = drawn.content_type
+    return response
+
+
+def _number(text: str) -> int | None:
+    return int(text) if _NUMBER.match(text) else None
+
+
+# --- public ------------------------------------------------------------------------
+
+
+async def home(request: web.Request) -> web.StreamResponse:
+    site = request.app[SITE]
+    return _reply(await asyncio.to_thread(site.games_list))
+
+
+async def game(request: web.Request) -> web.StreamResponse:
+    game_id = _number(request.match_info["game"])
+    turn_text = request.match_info.get("turn")
+    turn = None if turn_text is None else _number(turn_text)
+    if game_id is None or (turn_text is not None and turn is None):
+        return _reply(MISSING)
+    return _reply(await request.app[SITE].game_page(game_id, turn))
+
+
+async def game_map(request: web.Request) -> web.StreamResponse:
+    game_id = _number(request.match_info["game"])
+    step = _STEP.match(request.match_info["file"])
+    if game_id is None or step is None:
+        return _reply(MISSING)
+    drawn = await request.app[SITE].board(game_id, int(step[1]), int(step[2]))
+    return _drawn(request, drawn, private=False)
+
+
+async def replay(request: web.Request) -> web.StreamResponse:
+    game_id = _number(request.match_info["game"])
+    if game_id is None:
+        return _reply(MISSING)
+    return _drawn(request, await request.app[SITE].replay(game_id), private=False)
+
+
+async def record(request: web.Request) -> web.StreamResponse:
+    game_id = _number(request.match_info["game"])
+    if game_id is None:
+        return _reply(MISSING)
+    site = request.app[SITE]
+    return _reply(await asyncio.to_thread(site.record, game_id))
+
+
+async def _stream(request: web.Request, game_id: int) -> web.StreamResponse:
+    response = web.StreamResponse(
+        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+    )
+    _security(response, private=request.path.startswith("/p/"))
+    await response.prepare(request)
+    await response.write(b"retry: 3000\n\n")
+    changes = request.app[HUB].watch(game_id).__aiter__()
+    try:
+        while True:
+            try:
+                version = await asyncio.wait_for(changes.__anext__(), HEARTBEAT)
+            except TimeoutError:
+                await response.write(b": still here\n\n")
+                continue
+            except StopAsyncIteration:
+                break
+            await response.write(f"event: change\ndata: {version}\n\n".encode())
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass
+    finally:
+        await changes.aclose()  # type: ignore[attr-defined]
+    return response
+
+
+async def live(request: web.Request) -> web.StreamResponse:
+    game_id = _number(request.match_info["game"])
+    if game_id is None or await asyncio.to_thread(request.app[SITE].facts, game_id) is None:
+        return _reply(MISSING)
+    return await _stream(request, game_id)
+
+
+# --- private ------------------------------------------------------------------------
+
+
+async def _holder(request: web.Request) -> tuple[int, str] | None:
+    site = request.app[SITE]
+    found = await asyncio.to_thread(site.holder, request.match_info["token"])
+    return None if found is None else (found.game_id, found.player_key)
+
+
+async def own_page(request: web.Request) -> web.StreamResponse:
+    found = await _holder(request)
+    turn_text = request.match_info.get("turn")
+    turn = None if turn_text is None else _number(turn_text)
+    if found is None or (turn_text is not None and turn is None):
+        return _reply(MISSING)
+    game_id, player = found
+    base = f"/p/{request.match_info['token']}"
+    return _reply(await request.app[SITE].game_page(game_id, turn, viewer=player, base=base))
+
+
+async def own_map(request: web.Request) -> web.StreamResponse:
+    found = await _holder(request)
+    step = _STEP.match(request.match_info["file"])
+    if found is None or step is None:
+        return _reply(MISSING)
+    game_id, player = found
+    drawn = await request.app[SITE].board(game_id, int(step[1]), int(step[2]), player)
+    return _drawn(request, drawn, private=True)
+
+
+async def own_live(request: web.Request) -> web.StreamResponse:
+    found = await _holder(request)
+    if found is None:
+        return _reply(MISSING)
+    return await _stream(request, found[0])
+
+
+async def no_icon(_request: web.Request) -> web.StreamResponse:
+    """Browsers ask for an icon on every page: an empty answer, not a 404 in the console."""
+    return web.Response(status=204, headers={"Cache-Control": "public, max-age=86400"})
+
+
+def _versions(store: Store) -> Callable[[Sequence[int]], Mapping[int, str]]:
+    def versions(ids: Sequence[int]) -> Mapping[int, str]:
+        with store.transaction() as tx:
+            return {facts.id: version_of(facts) for facts in reads.games(tx, ids)}
+
+    return versions
+
+
+def build_app(store: Store, *, live_interval: float = 1.0) -> web.Application:
+    """The web page's application over ``store`` (open it read-only: the web writes
+    nothing)."""
+    app = web.Application(middlewares=[guard])
+    app[SITE] = Site(store, pictures=PictureCache(store))
+    app[HUB] = LiveHub(_versions(store), interval=live_interval)
+    routes = app.router
+    routes.add_get("/", home)
+    routes.add_get("/favicon.ico", no_icon)
+    routes.add_get("/games/{game}", game)
+    routes.add_get("/games/{game}/turn/{turn}", game)
+    routes.add_get("/games/{game}/map/{file}", game_map)
+    routes.add_get("/games/{game}/replay.mp4", replay)
+    routes.add_get("/games/{game}/record.json", record)
+    routes.add_get("/games/{game}/live", live)
+    routes.add_get("/p/{token}", own_page)
+    routes.add_get("/p/{token}/turn/{turn}", own_page)
+    routes.add_get("/p/{token}/map/{file}", own_map)
+    routes.add_get("/p/{token}/live", own_live)
+
+    async def stop_hub(app: web.Application) -> None:
+        await app[HUB].stop()
+
+    app.on_shutdown.append(stop_hub)
+    return app
+
+
+class WebServer:
+    """The web page on ``host:port`` (port 0: any free port, see :attr:`port`)."""
+
+    def __init__(self, store: Store, host: str, port: int, *, live_interval: float = 1.0) -> None:
+        self.store = store
+        self.host = host
+        self.port = port
+        self.live_interval = live_interval
+        self._runner: web.AppRunner | None = None
+        self.app = build_app(self.store, live_interval=self.live_interval)
+
+    @property
+    def app_site(self) -> Site:
+        return self.app[SITE]
+
+    async def start(self) -> None:
+        app = self.app
+        # shutdown_timeout: open event streams end at once instead of holding a stop.
+        runner = web.AppRunner(app, access_log_class=RedactingAccessLogger, shutdown_timeout=1.0)
+        await runner.setup()
+        site = web.TCPSite(runner, self.host, self.port)
+        await site.start()
+        self._runner = runner
+        sockets = getattr(site._server, "sockets", None) or []
+        if sockets:
+            self.port = int(sockets[0].getsockname()[1])
+        log.info("web page on http://%s:%s/", self.host, self.port)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None

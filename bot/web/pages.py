@@ -1,0 +1,305 @@
+"""The HTML of the web page: pure functions of what a page shows, to bytes.
+
+Pages work without JavaScript: every turn is a link, every time is written in UTC. One
+small script (the same bytes on every page, allowed by its hash in the
+Content-Security-Policy, never by a nonce: a page's bytes depend only on the database)
+shows times in the reader's zone, follows live updates and zooms big boards.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from html import escape
+
+STYLE = """
+:root{color-scheme:light dark;--ink:#14202b;--paper:#f6f4ef;--line:#c9c3b6;--accent:#0b5c8a}
+@media (prefers-color-scheme:dark){:root{--ink:#e8e4da;--paper:#101820;--line:#37434f;--accent:#6cb8e6}}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.45 system-ui,sans-serif;color:var(--ink);background:var(--paper)}
+header,main,footer{max-width:72rem;margin:0 auto;padding:.75rem 1rem}
+header a{color:inherit;text-decoration:none;font-weight:700}
+a{color:var(--accent)}
+h1{font-size:1.5rem;margin:.25rem 0}
+h2{font-size:1.15rem;margin:1.25rem 0 .5rem}
+table{border-collapse:collapse;width:100%}
+th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
+.scroll{overflow-x:auto}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0}
+dl.facts dt{font-weight:600}
+dl.facts dd{margin:0}
+nav.steps{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.5rem 0}
+nav.steps a,nav.steps span{padding:.3rem .7rem;border:1px solid var(--line);border-radius:.4rem}
+nav.steps span.off{opacity:.45}
+.board{position:relative;overflow:auto;width:fit-content;max-width:100%;max-height:85vh;border:1px solid var(--line);touch-action:pan-x pan-y}
+.board img{display:block;max-width:100%;max-height:80vh;width:auto;height:auto}
+.board.zoomed img{max-width:none;max-height:none;height:auto;image-rendering:pixelated}
+.zoom{display:flex;gap:.5rem;margin:.4rem 0}
+.zoom button{font:inherit;padding:.25rem .8rem}
+pre{white-space:pre-wrap;overflow-x:auto;background:rgba(127,127,127,.08);padding:.5rem;border-radius:.3rem}
+video{max-width:100%}
+ul.report{padding-left:1.2rem}
+.note{opacity:.8}
+"""
+
+SCRIPT = """
+(function(){
+function localTimes(root){
+ root.querySelectorAll('time[datetime]').forEach(function(t){
+  var d=new Date(t.getAttribute('datetime'));
+  if(!isNaN(d)){t.textContent=d.toLocaleString(undefined,{dateStyle:'medium',timeStyle:'short'});}
+ });
+}
+function zoomable(root){
+ root.querySelectorAll('[data-zoom]').forEach(function(box){
+  var img=box.querySelector('img');var bar=box.previousElementSibling;
+  if(!img||!bar||bar.dataset.ready){return;}
+  bar.dataset.ready='1';bar.hidden=false;var scale=0;
+  function apply(){
+   if(scale===0){box.classList.remove('zoomed');img.style.width='';return;}
+   box.classList.add('zoomed');img.style.width=Math.round(img.naturalWidth*scale)+'px';
+  }
+  var fit=1;
+  function fitted(){if(scale===0){fit=img.getBoundingClientRect().width/img.naturalWidth;}return fit;}
+  bar.querySelector('[data-in]').addEventListener('click',function(){
+   var f=fitted();scale=Math.min(4,(scale||f)*1.5);apply();
+  });
+  bar.querySelector('[data-out]').addEventListener('click',function(){
+   var f=fitted();scale=(scale||f)/1.5;if(scale<=f){scale=0;}apply();
+  });
+  bar.querySelector('[data-fit]').addEventListener('click',function(){scale=0;apply();});
+ });
+}
+function refresh(wanted,tries){
+ fetch(location.href,{cache:'no-store'}).then(function(r){return r.ok?r.text():null;}).then(function(text){
+  if(!text){return;}
+  var doc=new DOMParser().parseFromString(text,'text/html');
+  var fresh=doc.querySelector('main');var old=document.querySelector('main');
+  if(fresh&&old){old.replaceWith(fresh);localTimes(fresh);zoomable(fresh);
+   document.body.dataset.version=doc.body.dataset.version||'';}
+  if(doc.body.dataset.version!==wanted&&tries>0){setTimeout(function(){refresh(wanted,tries-1);},500);}
+ });
+}
+localTimes(document);zoomable(document);
+var live=document.body.dataset.live;
+if(live&&window.EventSource){
+ var source=new EventSource(live);
+ source.addEventListener('change',function(e){if(e.data!==document.body.dataset.version){refresh(e.data,20);}});
+}
+})();
+"""
+
+
+def _csp_hash(text: str) -> str:
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; "
+    f"script-src {_csp_hash(SCRIPT)}; "
+    f"style-src {_csp_hash(STYLE)}; "
+    "img-src 'self'; media-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+"""Only this page's own style and script (by hash), and images, video and live updates
+from the same site; nothing may frame the page."""
+
+
+def iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def when(timestamp: float | None) -> str:
+    """A moment as a ``<time>``: UTC in the HTML, the reader's zone once the script runs."""
+    if timestamp is None:
+        return "—"
+    moment = datetime.fromtimestamp(timestamp, UTC)
+    return f'<time datetime="{iso(timestamp)}">{moment.strftime("%Y-%m-%d %H:%M")} UTC</time>'
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game in the list of games."""
+
+    number: int
+    title: str
+    kind: str
+    where: str
+    where_url: str
+    phase: str
+    turn: int
+    players: int
+    deadline: float | None
+    result: str
+
+
+@dataclass(frozen=True)
+class MapShown:
+    src: str
+    alt: str
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """Everything one game's page shows (public, or one player's own)."""
+
+    title: str
+    kind: str
+    where: str
+    where_url: str
+    phase: str
+    turn: int
+    deadlines: tuple[tuple[str, float], ...]
+    paused: bool
+    players: tuple[str, ...]
+    result: str
+    base: str  # the page's own path: /games/3, or a private link's
+    turns: tuple[int, ...]  # every turn with a stored step, in order
+    shown: int | None  # the turn shown (None: nothing stored yet)
+    latest: bool  # the newest turn, without a turn in the address (it follows live)
+    report: tuple[str, ...]
+    picture: MapShown | None
+    summary: str
+    rules: str
+    version: str  # changes whenever the game changes: live updates compare it
+    replay_src: str = ""
+    record_src: str = ""
+    viewer: str = ""  # the player whose own page this is, "" for the public page
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def document(title: str, body: str, *, attributes: str = "", private: bool = False) -> bytes:
+    robots = '<meta name="robots" content="noindex, nofollow">' if private else ""
+    return (
+        "<!doctype html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'{robots}<meta name="referrer" content="no-referrer">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
+        f'<body{attributes}><header><a href="/">Naval games</a></header>'
+        f"{body}<script>{SCRIPT}</script></body></html>\n"
+    ).encode()
+
+
+def _where(where: str, url: str) -> str:
+    return f'<a href="{escape(url)}">{escape(where)}</a>' if url else escape(where)
+
+
+def games_list(lines: Sequence[GameLine]) -> bytes:
+    rows = []
+    for line in lines:
+        rows.append(
+            "<tr>"
+            f'<td><a href="/games/{line.number}">{escape(line.title)}</a></td>'
+            f"<td>{escape(line.kind)}</td>"
+            f"<td>{_where(line.where, line.where_url)}</td>"
+            f"<td>{escape(line.phase)}</td>"
+            f"<td>{line.turn}</td>"
+            f"<td>{line.players}</td>"
+            f"<td>{when(line.deadline) if line.phase != 'finished' else '—'}</td>"
+            f"<td>{escape(line.result)}</td>"
+            "</tr>"
+        )
+    table = (
+        '<div class="scroll"><table><thead><tr><th>Game</th><th>Kind</th><th>Where</th>'
+        "<th>Phase</th><th>Turn</th><th>Players</th><th>Next deadline</th><th>Result</th>"
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        if rows
+        else '<p class="note">No game yet.</p>'
+    )
+    return document("Games", f"<main><h1>Games</h1>{table}</main>")
+
+
+def _steps_nav(page: GamePage) -> str:
+    if page.shown is None or not page.turns:
+        return ""
+    index = page.turns.index(page.shown)
+
+    def link(label: str, target: int | None, rel: str) -> str:
+        if target is None or target == page.shown:
+            return f'<span class="off">{label}</span>'
+        return f'<a href="{page.base}/turn/{target}" rel="{rel}">{label}</a>'
+
+    first, last = page.turns[0], page.turns[-1]
+    previous = page.turns[index - 1] if index > 0 else None
+    following = page.turns[index + 1] if index + 1 < len(page.turns) else None
+    return (
+        '<nav class="steps" aria-label="Turns">'
+        f"{link('« First', first, 'first')}{link('‹ Previous', previous, 'prev')}"
+        f"<strong>Turn {page.shown}</strong>"
+        f"{link('Next ›', following, 'next')}{link('Last »', last, 'last')}"
+        "</nav>"
+    )
+
+
+def _picture(picture: MapShown | None) -> str:
+    if picture is None:
+        return '<p class="note">The map appears once the game has begun.</p>'
+    return (
+        '<div class="zoom" hidden><button type="button" data-out>−</button>'
+        '<button type="button" data-fit>Fit</button>'
+        '<button type="button" data-in>+</button></div>'
+        f'<div class="board" data-zoom><img src="{escape(picture.src)}" '
+        f'alt="{escape(picture.alt)}" width="{picture.width}" height="{picture.height}"></div>'
+        f'<p><a href="{escape(picture.src)}">Open the full picture</a></p>'
+    )
+
+
+def game_page(page: GamePage) -> bytes:
+    facts = [
+        ("Game", escape(page.kind)),
+        ("Where", _where(page.where, page.where_url)),
+        ("Phase", escape(page.phase) + (" (paused)" if page.paused else "")),
+        ("Turn", str(page.turn)),
+    ]
+    for label, deadline in page.deadlines:
+        facts.append((escape(label) + " closes", when(deadline)))
+    if page.result:
+        facts.append(("Result", escape(page.result)))
+    if page.viewer:
+        facts.append(("Your view", escape(page.viewer)))
+    facts_html = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
+    players = "".join(f"<li>{escape(name)}</li>" for name in page.players)
+    report = "".join(f"<li>{escape(line)}</li>" for line in page.report)
+    heading = "Now" if page.latest else f"Turn {page.shown}"
+    parts = [
+        f"<h1>{escape(page.title)}</h1>",
+        f'<dl class="facts">{facts_html}</dl>',
+        *(f'<p class="note">{escape(note)}</p>' for note in page.notes),
+        f"<h2>{heading}</h2>",
+        _steps_nav(page),
+        _picture(page.picture),
+        f'<ul class="report">{report}</ul>' if report else "",
+        f"<pre>{escape(page.summary)}</pre>" if page.summary else "",
+    ]
+    if page.replay_src:
+        parts.append(
+            f'<h2>Replay</h2><video controls preload="none" src="{escape(page.replay_src)}">'
+            f'<a href="{escape(page.replay_src)}">The replay (MP4)</a></video>'
+        )
+    if page.record_src:
+        parts.append(f'<p><a href="{escape(page.record_src)}">The full record (JSON)</a></p>')
+    parts += [
+        f"<h2>Players</h2><ul>{players}</ul>" if players else "",
+        f"<details><summary>Rules</summary><pre>{escape(page.rules)}</pre></details>",
+    ]
+    live = f"{page.base}/live" if page.latest and page.phase != "finished" else ""
+    attributes = f' data-version="{escape(page.version)}"'
+    if live:
+        attributes += f' data-live="{escape(live)}"'
+    return document(
+        page.title,
+        f"<main>{''.join(parts)}</main>",
+        attributes=attributes,
+        private=bool(page.viewer),
+    )
+
+
+def not_found(what: str = "Nothing here.") -> bytes:
+    return document("Not found", f"<main><h1>Not found</h1><p>{escape(what)}</p></main>")

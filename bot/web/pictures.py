@@ -1,0 +1,158 @@
+"""The web page's images, drawn once and kept: a stored step's public map or one
+player's board, and a finished game's replay.
+
+As for chat (:mod:`bot.host.attachments`), a picture is drawn by the game's renderers
+from a view (``view(state, None)`` for the public, ``view(state, player)`` for a
+player), never from the state. A stored step never changes, so its picture is drawn
+once, under a key that names it, and served with a strong ETag (its bytes' hash): a
+page view never draws again what is already drawn, and a browser that has it asks
+with ``If-None-Match`` and gets ``304``. No avatar is fetched: players are drawn with
+their generated avatars, so a picture depends on the database alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from PIL import Image
+
+from bot.games.catalog import get_game
+from bot.host.attachments import OUTSIDE_PLAY
+from bot.store import Store, loads, reads
+from renderers.pictures import pictures_for
+
+
+@dataclass(frozen=True)
+class Drawn:
+    data: bytes
+    content_type: str
+    alt: str
+    width: int
+    height: int
+
+    @property
+    def etag(self) -> str:
+        return '"' + hashlib.sha256(self.data).hexdigest()[:32] + '"'
+
+
+Key = tuple[Any, ...]
+
+
+class PictureCache:
+    """Pictures by key, drawn at most once each (concurrent asks wait for the one
+    drawing), the least recently used dropped beyond ``max_bytes``."""
+
+    def __init__(self, store: Store, *, max_bytes: int = 256 * 1024 * 1024) -> None:
+        self.store = store
+        self.max_bytes = max_bytes
+        self._kept: OrderedDict[Key, Drawn | None] = OrderedDict()
+        self._size = 0
+        self._drawing: dict[Key, asyncio.Future[Drawn | None]] = {}
+        self.drawn = 0  # how many pictures were drawn (tests: a second view draws none)
+
+    async def _get(self, key: Key, draw: Callable[[], Drawn | None]) -> Drawn | None:
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        waiting = self._drawing.get(key)
+        if waiting is not None:
+            return await asyncio.shield(waiting)
+        future: asyncio.Future[Drawn | None] = asyncio.get_running_loop().create_future()
+        self._drawing[key] = future
+        try:
+            drawn = await asyncio.to_thread(draw)
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # (retrieved: nobody else may be waiting)
+            raise
+        finally:
+            self._drawing.pop(key, None)
+        self.drawn += 1
+        self._keep(key, drawn)
+        future.set_result(drawn)
+        return drawn
+
+    def _keep(self, key: Key, drawn: Drawn | None) -> None:
+        self._kept[key] = drawn
+        self._size += len(drawn.data) if drawn else 0
+        while self._size > self.max_bytes and len(self._kept) > 1:
+            _, dropped = self._kept.popitem(last=False)
+            self._size -= len(dropped.data) if dropped else 0
+
+    def board(
+        self, game_id: int, number: int, step: int, viewer: str | None
+    ) -> Awaitable[Drawn | None]:
+        """The picture after stored step ``(number, step)``: the public map when
+        ``viewer`` is None, else that player's own board. None: the game has no pictures
+        or no such step."""
+        return self._get(
+            ("board", game_id, number, step, viewer),
+            lambda: self._draw_board(game_id, number, step, viewer),
+        )
+
+    def replay(self, game_id: int) -> Awaitable[Drawn | None]:
+        """The replay video of a finished game (None before it ends)."""
+        return self._get(("replay", game_id), lambda: self._draw_replay(game_id))
+
+    def _draw_board(self, game_id: int, number: int, step: int, viewer: str | None) -> Drawn | None:
+        with self.store.transaction() as tx:
+            facts = reads.game(tx, game_id)
+            state_json = reads.step_state(tx, game_id, number, step)
+            stored = [s for s in reads.steps(tx, game_id) if (s.number, s.step) == (number, step)]
+        if facts is None or state_json is None or not stored:
+            return None
+        pictures = pictures_for(facts.kind)
+        if pictures is None:
+            return None
+        game = get_game(facts.kind)
+        state = game.decode_state(loads(state_json))
+        deadline = stored[0].deadline
+        options: dict[str, Any] = {
+            "avatars": {},
+            "title": title_of(facts.kind, game_id),
+            "deadline": None if deadline is None else datetime.fromtimestamp(deadline, UTC),
+            "now": None,
+        }
+        if viewer is None:
+            picture = pictures.public(game.view(state, None), **options)
+        else:
+            picture = pictures.private(game.view(state, viewer), **options)
+        with Image.open(io.BytesIO(picture.png)) as image:
+            width, height = image.size
+        return Drawn(picture.png, "image/png", picture.alt, width, height)
+
+    def _draw_replay(self, game_id: int) -> Drawn | None:
+        with self.store.transaction() as tx:
+            facts = reads.game(tx, game_id)
+            final = reads.final_state(tx, game_id)
+            history = reads.all_states(tx, game_id)
+        if facts is None or final is None:
+            return None
+        pictures = pictures_for(facts.kind)
+        if pictures is None:
+            return None
+        game = get_game(facts.kind)
+        boards: list[tuple[Any, str]] = []
+        for number, step, cause, state_json in history:
+            if cause in OUTSIDE_PLAY:
+                continue
+            board = game.reveal(game.decode_state(loads(state_json)))
+            boards.append((board, pictures.frame_label(number, step)))
+        last = game.reveal(game.decode_state(loads(final)))
+        if not boards or boards[-1][0] != last:
+            boards.append((last, pictures.end_label()))
+        title = title_of(facts.kind, game_id)
+        replay = pictures.replay(boards, title=title, gif=False)
+        return Drawn(replay.mp4, "video/mp4", f"Replay of {title}", 0, 0)
+
+
+def title_of(kind: str, game_id: int) -> str:
+    """How the host names a game (``#sonar game 12``), as its posts do."""
+    return f"{get_game(kind).tag} game {game_id}"

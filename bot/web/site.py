@@ -1,0 +1,304 @@
+"""What each address of the web page answers, from the read-only store.
+
+Public pages show only what every player may know: a step's public report
+(``Game.public_report``), the public map (``view(state, None)``), the public text
+(``summary(state, None)``), names, phases and deadlines; the record and the replay only
+once the game is over. A private link shows its holder's own reports, board and text
+(``private_report``, ``view(state, player)``, ``summary(state, player)``) and nobody
+else's. Every answer is a function of the database alone (no clock, no random ids), so
+two games that differ only in hidden facts serve the same public bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games.base import Event
+from bot.games.catalog import get_game
+from bot.host.record import game_record
+from bot.store import Store, loads, reads
+from bot.web import pages
+from bot.web.links import Holder, holder_of
+from bot.web.pictures import Drawn, PictureCache, title_of
+
+SUMMARY_LIMIT = 6000
+"""Longer text boards (a huge board's) are left out: the picture shows them."""
+
+NOT_FOUND = pages.not_found()
+"""The one answer to any address that names nothing (an unknown game or turn, a wrong
+or revoked link, a record asked for before the game ends): the same bytes for all."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    body: bytes
+    content_type: str = "text/html; charset=utf-8"
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+MISSING = Reply(404, NOT_FOUND)
+
+
+def version_of(facts: reads.GameFacts) -> str:
+    """A word that changes whenever the game's page would (live updates compare it)."""
+    return (
+        f"{facts.steps}-{facts.turn}-{facts.phase}-{facts.deadline}-"
+        f"{facts.paused_remaining is not None}"
+    )
+
+
+def where_of(facts: reads.GameFacts) -> tuple[str, str]:
+    """(where the game is played, a link to it where one can be made without asking
+    the platform: an X thread is a post's address; a Discord channel needs its server)."""
+    names = {"discord": "Discord", "twitter": "X", "script": "script", "console": "console"}
+    platform = names.get(facts.platform, facts.platform)
+    if facts.platform == "twitter" and facts.channel.isdigit():
+        return f"{platform} thread {facts.channel}", f"https://x.com/i/status/{facts.channel}"
+    return (f"{platform} channel {facts.channel}" if facts.channel else platform), ""
+
+
+def _events(stored: str) -> list[Event]:
+    return [
+        Event(str(record["type"]), {k: v for k, v in record.items() if k != "type"})
+        for record in loads(stored) or []
+    ]
+
+
+def _running(timers: str) -> tuple[tuple[str, float], ...]:
+    running = [t for t in loads(timers or "[]") or [] if t.get("deadline") is not None]
+    running.sort(key=lambda t: (t["deadline"], t["key"]))
+    return tuple((str(t["label"]), float(t["deadline"])) for t in running)
+
+
+class Site:
+    def __init__(self, store: Store, *, pictures: PictureCache | None = None) -> None:
+        self.store = store
+        self.pictures = pictures or PictureCache(store)
+        self._results: dict[int, str] = {}  # a finished game's result line, once worked out
+        self._pages: dict[tuple[Any, ...], bytes] = {}
+        self._building: dict[tuple[Any, ...], asyncio.Future[bytes | None]] = {}
+        # (game, viewer, base) → the newest page built of the game's newest turn
+        self._newest: dict[tuple[Any, ...], bytes] = {}
+
+    # --- reading -----------------------------------------------------------------
+
+    def facts(self, game_id: int) -> reads.GameFacts | None:
+        with self.store.transaction() as tx:
+            return reads.game(tx, game_id)
+
+    def holder(self, token: str) -> Holder | None:
+        return holder_of(self.store, token)
+
+    def _result(self, facts: reads.GameFacts, names: dict[str, str]) -> str:
+        if facts.phase != "finished":
+            return ""
+        known = self._results.get(facts.id)
+        if known is not None:
+            return known
+        with self.store.transaction() as tx:
+            final = reads.final_state(tx, facts.id)
+        result = ""
+        if final is not None:
+            game = get_game(facts.kind)
+            state = game.decode_state(loads(final))
+            result = game.result(state, names)
+            outcome = game.outcome(state)
+            if not result and outcome is not None:
+                winners = ", ".join(names.get(key, key) for key in outcome.winners)
+                result = "A draw." if outcome.draw else f"Won by {winners}." if winners else ""
+        self._results[facts.id] = result
+        return result
+
+    # --- the list of games -------------------------------------------------------------
+
+    def games_list(self) -> Reply:
+        with self.store.transaction() as tx:
+            games = reads.games(tx)
+            counts = reads.player_counts(tx)
+            finished = {
+                g.id: dict(reads.player_names(tx, g.id))
+                for g in games
+                if g.phase == "finished" and g.id not in self._results
+            }
+        lines = []
+        for facts in games:
+            where, url = where_of(facts)
+            running = _running(facts.timers)
+            names = finished.get(facts.id, {})
+            lines.append(
+                pages.GameLine(
+                    number=facts.id,
+                    title=title_of(facts.kind, facts.id),
+                    kind=facts.kind,
+                    where=where,
+                    where_url=url,
+                    phase=facts.phase,
+                    turn=facts.turn,
+                    players=counts.get(facts.id, 0),
+                    deadline=running[0][1] if running else None,
+                    result=self._result(facts, names),
+                )
+            )
+        return Reply(200, pages.games_list(lines))
+
+    # --- one game's page ---------------------------------------------------------------
+
+    async def game_page(
+        self, game_id: int, turn: int | None, *, viewer: str | None = None, base: str = ""
+    ) -> Reply:
+        """The public page of a game (``viewer`` None), or a player's own page at
+        ``base`` (their link's path); ``turn`` None shows the newest turn. Built once per
+        version of the game (concurrent asks wait for the one building), off the event
+        loop: a big game's state takes a while to decode."""
+        facts = await asyncio.to_thread(self.facts, game_id)
+        if facts is None:
+            return MISSING
+        base = base or f"/games/{game_id}"
+        key = (game_id, version_of(facts), turn, viewer, base)
+        cached = self._pages.get(key)
+        if cached is not None:
+            return Reply(200, cached)
+        building = self._building.get(key)
+        if building is None:
+            building = asyncio.ensure_future(self._build(facts, turn, viewer, base))
+            self._building[key] = building
+            building.add_done_callback(lambda done: self._built(key, done))
+        # The newest turn's page, while its next version is being drawn: the one before
+        # (a moment old; an open page's script asks again until it has the new one).
+        previous = self._newest.get((game_id, viewer, base)) if turn is None else None
+        if previous is not None and not building.done():
+            return Reply(200, previous)
+        body = await asyncio.shield(building)
+        return MISSING if body is None else Reply(200, body)
+
+    def _built(self, key: tuple[Any, ...], done: asyncio.Future[bytes | None]) -> None:
+        self._building.pop(key, None)
+        if done.cancelled() or done.exception() is not None:
+            return
+        body = done.result()
+        if body is None:
+            return
+        if len(self._pages) > 2048:
+            self._pages.clear()
+            self._newest.clear()
+        self._pages[key] = body
+        if key[2] is None:
+            self._newest[(key[0], key[3], key[4])] = body
+
+    async def _build(
+        self, facts: reads.GameFacts, turn: int | None, viewer: str | None, base: str
+    ) -> bytes | None:
+        game_id = facts.id
+
+        def read() -> tuple[dict[str, str], list[reads.StepFacts]]:
+            with self.store.transaction() as tx:
+                return dict(reads.player_names(tx, game_id)), reads.steps(tx, game_id)
+
+        names, steps = await asyncio.to_thread(read)
+        if viewer is not None and viewer not in names:
+            return None
+        turns = tuple(sorted({s.number for s in steps}))
+        if turn is not None and turn not in turns:
+            return None
+        shown = turn if turn is not None else (turns[-1] if turns else None)
+        of_turn = [s for s in steps if s.number == shown]
+        drawn = None
+        if of_turn:
+            last = of_turn[-1]
+            drawn = await self.pictures.board(game_id, last.number, last.step, viewer)
+        return await asyncio.to_thread(
+            self._page, facts, turn, viewer, base, names, turns, of_turn, drawn
+        )
+
+    def _page(
+        self,
+        facts: reads.GameFacts,
+        turn: int | None,
+        viewer: str | None,
+        base: str,
+        names: dict[str, str],
+        turns: tuple[int, ...],
+        of_turn: list[reads.StepFacts],
+        drawn: Drawn | None,
+    ) -> bytes:
+        game_id = facts.id
+        game = get_game(facts.kind)
+        report: list[str] = []
+        picture: pages.MapShown | None = None
+        summary = ""
+        for stored in of_turn:
+            events = _events(stored.events)
+            if viewer is None:
+                report += game.public_report(events, names)
+            else:
+                report += game.private_report(events, viewer)
+        if of_turn:
+            last = of_turn[-1]
+            if drawn is not None:
+                picture = pages.MapShown(
+                    f"{base}/map/{last.number}-{last.step}.png",
+                    drawn.alt,
+                    drawn.width,
+                    drawn.height,
+                )
+            with self.store.transaction() as tx:
+                state_json = reads.step_state(tx, game_id, last.number, last.step)
+            if state_json is not None:
+                state = game.decode_state(loads(state_json))
+                text = game.summary(state, viewer)
+                summary = text if len(text) <= SUMMARY_LIMIT else ""
+        finished = facts.phase == "finished"
+        where, url = where_of(facts)
+        page = pages.GamePage(
+            title=title_of(facts.kind, game_id),
+            kind=facts.kind,
+            where=where,
+            where_url=url,
+            phase=facts.phase,
+            turn=facts.turn,
+            deadlines=_running(facts.timers) if not finished else (),
+            paused=facts.paused_remaining is not None,
+            players=tuple(names.values()),
+            result=self._result(facts, names),
+            base=base,
+            turns=turns,
+            shown=of_turn[0].number if of_turn else None,
+            latest=turn is None,
+            report=tuple(report),
+            picture=picture,
+            summary=summary,
+            rules=game.rules_text(),
+            version=version_of(facts),
+            replay_src=f"/games/{game_id}/replay.mp4" if finished else "",
+            record_src=f"/games/{game_id}/record.json" if finished else "",
+            viewer=names[viewer] if viewer is not None else "",
+        )
+        return pages.game_page(page)
+
+    async def board(
+        self, game_id: int, number: int, step: int, viewer: str | None = None
+    ) -> Drawn | None:
+        """A stored step's picture, for the public or one player."""
+        facts = await asyncio.to_thread(self.facts, game_id)
+        if facts is None:
+            return None
+        return await self.pictures.board(game_id, number, step, viewer)
+
+    async def replay(self, game_id: int) -> Drawn | None:
+        facts = await asyncio.to_thread(self.facts, game_id)
+        if facts is None or facts.phase != "finished":
+            return None
+        return await self.pictures.replay(game_id)
+
+    def record(self, game_id: int) -> Reply:
+        """The full record, hidden facts and all: only once the game is over."""
+        facts = self.facts(game_id)
+        if facts is None or facts.phase != "finished":
+            return MISSING
+        record = game_record(self.store, game_id)
+        body = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+        return Reply(200, body, "application/json; charset=utf-8")

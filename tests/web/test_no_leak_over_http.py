@@ -1,0 +1,120 @@
+"""Nothing hidden on any public page, picture, JSON, header or error before a game ends
+(issue 28): for every game, two games that differ only in one player's hidden facts
+serve byte-identical public answers over HTTP (status, headers, body), turn by turn — while their records (the
+hidden facts) differ."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from test_sonar_scenarios import HIDDEN_FLEETS
+from test_sugardog_scenarios import _apart
+from test_uboat_scenarios import TWIN
+from web_kit import Served, play, served
+
+from bot.host.record import game_record
+from bot.store import Store
+from bot.wiring import sqlite_url
+
+BST = """\
+@game bst size=10x10 turn=8h
+ahab dm: join
+ahab dm: sub: A2\\ncarrier: {carrier}
+nemo dm: join
+nemo dm: cruiser: F1-F3, cruiser: J8-J10
+@start
+nemo public: #bst A2
+ahab public: #bst F3
+@close
+nemo public: #bst H5
+@close
+ahab public: #bst status
+"""
+
+SILENTSHIPS = """\
+@game silentships first=joined deck1=frigate,salvage,ram,speed,patrol deck2=sub,missile,fire,ammo,flag
+ahab public: #silentships join
+nemo dm: join
+@start
+ahab dm: play frigate at D1
+ahab public: #silentships end
+nemo dm: play {ship} at C4
+nemo public: #silentships end
+ahab dm: play ram at C1
+ahab public: #silentships end
+"""
+
+TWINS = {
+    # alice's unhit carrier: along row C, or down column 6 (nemo's shots miss both)
+    "bst": (BST.format(carrier="C1-C5"), BST.format(carrier="E6-I6")),
+    "sonar": tuple(HIDDEN_FLEETS.format(nemo=fleet) for fleet in ("2 a13 ur", "2 g17 dl")),
+    "uboat": tuple(
+        TWIN.format(**facts)
+        for facts in (
+            {"ann": "A1", "cy": "H2", "dee": "E8", "evasion": "ben dm: evade down"},
+            {"ann": "D3", "cy": "G6", "dee": "F5", "evasion": "# (no evasion)"},
+        )
+    ),
+    "sugardog": _apart(0),
+    # nemo's face-down ship at C4: a submarine, or a missile boat
+    "silentships": (SILENTSHIPS.format(ship="sub"), SILENTSHIPS.format(ship="missile")),
+}
+
+_LINKED = re.compile(r'(?:href|src)="(/[^"]*)"')
+
+
+def crawl(site: Served) -> dict[str, tuple[int, str, list[tuple[str, str]], bytes]]:
+    """Every public address reachable from the list of games (and a few that name
+    nothing), each answer as (status, content type, every header but the date, body)."""
+    seen: dict[str, tuple[int, str, list[tuple[str, str]], bytes]] = {}
+    waiting = ["/", "/games/1/record.json", "/games/1/replay.mp4", "/games/1/turn/99",
+               "/games/2", "/p/not-a-token"]  # fmt: skip
+    while waiting:
+        path = waiting.pop()
+        if path in seen:
+            continue
+        answer = site.get(path)
+        headers = sorted((k, v) for k, v in answer.headers.items() if k != "Date")
+        seen[path] = (answer.status, answer.headers.get("Content-Type", ""), headers, answer.body)
+        if answer.headers.get("Content-Type", "").startswith("text/html"):
+            waiting += [p for p in _LINKED.findall(answer.text) if p not in seen]
+    return seen
+
+
+def _record(database: Path) -> dict[str, object]:
+    store = Store(sqlite_url(database))
+    try:
+        return game_record(store, 1)
+    finally:
+        store.dispose()
+
+
+@pytest.mark.parametrize("kind", sorted(TWINS))
+def test_two_games_apart_only_in_hidden_facts_serve_the_same_public_bytes(
+    kind: str, tmp_path: Path
+) -> None:
+    answers = []
+    records = []
+    for index, text in enumerate(TWINS[kind]):
+        database = tmp_path / f"game{index}.sqlite"
+        # before the end: once a game is over its hidden facts are public (the record)
+        play(database, text.replace("@host end\n", ""), tmp_path / f"scripts{index}")
+        records.append(_record(database))
+        with served(database) as site:
+            answers.append(crawl(site))
+    first, second = answers
+    # the games do differ, in what is hidden...
+    assert json.dumps(records[0], sort_keys=True) != json.dumps(records[1], sort_keys=True)
+    assert records[0]["game"]["phase"] != "finished"  # type: ignore[index]
+    # ...and every public answer is the same, byte for byte
+    assert sorted(first) == sorted(second)
+    for path in first:
+        assert first[path] == second[path], f"{kind}: {path} tells the two games apart"
+    pictures = [p for p in first if p.endswith(".png")]
+    pages = [p for p in first if p.startswith("/games/1") and first[p][1].startswith("text/html")]
+    assert len(pages) >= 3, sorted(first)
+    assert pictures, sorted(first)
+    assert first["/games/1/record.json"][0] == 404  # the record waits for the end
