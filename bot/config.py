@@ -43,6 +43,8 @@ class GamesConfig:
 class RenderConfig:
     avatar_cache_dir: str = ""  # empty = memory only
     max_avatar_bytes: int = 1_000_000
+    # Decoded avatars kept in memory, least recently used dropped first (about 0.6 MB each).
+    avatar_memory_bytes: int = 64_000_000
     replay_gif: bool = True
 
 
@@ -263,6 +265,15 @@ def parse_config(data: Mapping[str, Any], source: str) -> Config:
                 raise ConfigError(
                     f"{where}: at most {_MAX_AVATAR_BYTES} (the renderers refuse bigger "
                     f"avatars), got {coerced}"
+                )
+            if (
+                (name, key) == ("render", "avatar_memory_bytes")
+                and isinstance(coerced, int)
+                and coerced < _MAX_AVATAR_BYTES
+            ):
+                raise ConfigError(
+                    f"{where}: at least {_MAX_AVATAR_BYTES} (room for one avatar), e.g. "
+                    f"64000000, got {coerced}"
                 )
             choices = _CHOICES.get((name, key))
             if choices and coerced not in choices:

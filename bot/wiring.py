@@ -42,7 +42,10 @@ def build_host(
 ) -> Host:
     cache_dir = config.render.avatar_cache_dir or None
     avatars = AvatarCache(
-        cache_dir=cache_dir, fetch=avatar_fetch, max_bytes=config.render.max_avatar_bytes
+        cache_dir=cache_dir,
+        fetch=avatar_fetch,
+        max_bytes=config.render.max_avatar_bytes,
+        memory_bytes=config.render.avatar_memory_bytes,
     )
     attachments = AttachmentRenderer(store, avatars, replay_gif=config.render.replay_gif)
     return Host(
