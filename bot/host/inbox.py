@@ -48,6 +48,7 @@ from bot.games.catalog import get_game
 from bot.host import admin, lobby, orders, posts
 from bot.host.clock import Clock
 from bot.host.messages import Inbound, InboundKind
+from bot.host.names import plain_name
 from bot.host.posts import Cause
 from bot.host.routing import (
     ANSWERED_ANY_TIME,
@@ -194,7 +195,7 @@ class Commands:
             message_id=inbound.message_id,
             channel=inbound.channel,
             user_id=sender.user_id,
-            user_name=sender.display_name,
+            user_name=plain_name(sender.display_name),
             avatar_url=sender.avatar_url,
             is_channel_admin=sender.is_channel_admin,
             kind=inbound.kind.value,

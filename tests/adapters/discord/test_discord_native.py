@@ -500,3 +500,41 @@ async def test_a_locked_game_thread_sends_the_games_posts_to_the_channel_it_came
     assert report and report[0]["attachments"], "the turn's report and map reached the channel"
     with table.store.transaction() as tx:
         assert not [r for r in tx.outbox() if r.status == "undeliverable" and r.kind == "map"]
+
+
+EVIL_NAME = "[Gift](https://x.co)\u202e <@&1> @here"  # 32 characters, Discord's most
+
+
+async def test_a_display_name_is_plain_text_in_the_bots_posts(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    """Issue 24 item 8: a name with a masked link, an RTL override, a role mention and
+    @here is shown as the text it is: no link, no ping, no reversal."""
+    await table.slash("new", [option("size", "8")], group="bst")
+    thread = int(table.game().channel)
+    payload = fake_discord.interaction_payload(
+        "join", [], interaction_id=table.next_id(), group="bst", channel_id=thread,
+        user_id=OTHER_USER_ID,
+    )  # fmt: skip
+    payload["member"]["user"]["global_name"] = EVIL_NAME
+    await run(table.adapter, payload)
+    await table.host.relay.flush()
+    with table.store.transaction() as tx:
+        names = [p.name for p in tx.peek_players(1)]
+    assert names == ["[Gift](https://x.co) ‹@&1› @here"]
+    sent = [
+        m["content"]
+        for channel in fake_discord.posted.values()
+        for m in channel
+        if "Gift" in (m.get("content") or "")
+    ]
+    sent += [
+        b.get("content") or ""
+        for b in (body_of(r) for r in fake_discord.requests)
+        if isinstance(b, dict) and "Gift" in str(b.get("content") or "")
+    ]
+    assert sent, "the join was answered naming the player"
+    for content in sent:
+        assert "\\[Gift\\](https://x.co)" in content
+        assert "\u202e" not in content and "<@&" not in content
+        assert "@here" not in content
