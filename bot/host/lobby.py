@@ -110,7 +110,7 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
             elif player.key in tx.standing_orders(game_row.id, game_row.turn):
                 line += "; your order is in"
             else:
-                line += "; **no order from you yet**"
+                line += "; no order from you yet"  # (plain text: every platform shows it)
         lines.append(line)
     posts.reply(tx, 0, row, "\n".join(lines), public=False)
 
