@@ -207,9 +207,11 @@ def _join(
         key = player.key
         state = game.join(state, PlayerRef(key, player.name))
     else:
-        players = tx.players(game_row.id)
-        key = f"p{len(players) + 1}"
-        name = _unique_name(row.user_name, {p.name for p in players})
+        # (Not every player row: a join costs the same in a game of any size.)
+        seat = tx.seats_taken(game_row.id) + 1
+        key = f"p{seat}"
+        wanted = _name_of(row.user_name)
+        name = _unique_name(wanted, tx.names_like(game_row.id, wanted))
         state = game.join(state, PlayerRef(key, name))
         tx.add_player(
             PlayerRow(
@@ -219,7 +221,7 @@ def _join(
                 user_id=row.user_id,
                 name=name,
                 avatar_url=row.avatar_url,
-                join_order=len(players) + 1,
+                join_order=seat,
             )
         )
     game_row.state = dumps(game.encode_state(state))
@@ -282,8 +284,11 @@ def refuse_while_paused(game: Any, game_row: GameRow, word: str) -> None:
         raise Refusal(f"the game is paused: `{word}` waits until its host resumes it")
 
 
+def _name_of(name: str) -> str:
+    return re.sub(r"\s+", " ", name).strip()[:40] or "player"
+
+
 def _unique_name(name: str, taken: set[str]) -> str:
-    name = re.sub(r"\s+", " ", name).strip()[:40] or "player"
     if name not in taken:
         return name
     n = 2

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from sqlalchemy import event, func, update
+from sqlalchemy import event, func, or_, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
@@ -677,6 +677,22 @@ class Tx:
             rows = self._run(SQL_PLAYERS, {"game_id": game_id}).fetchall()
             players = self._players[game_id] = [PlayerSnapshot(*found) for found in rows]
         return list(players)
+
+    def seats_taken(self, game_id: int) -> int:
+        """The highest join order in the game (0 for none): one indexed aggregate, so a
+        join costs the same in a game of three players and of three thousand."""
+        query = select(func.max(PlayerRow.join_order)).where(PlayerRow.game_id == game_id)
+        return int(self.session.exec(query).one() or 0)
+
+    def names_like(self, game_id: int, name: str) -> set[str]:
+        """The names in the game that are ``name`` or ``name-…`` (what a new player's name
+        must differ from), without loading every player."""
+        escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        query = select(PlayerRow.name).where(
+            PlayerRow.game_id == game_id,
+            or_(col(PlayerRow.name) == name, col(PlayerRow.name).like(f"{escaped}-%", escape="\\")),
+        )
+        return set(self.session.exec(query).all())
 
     def add_player(self, row: PlayerRow) -> PlayerRow:
         self.drop_snapshots()
