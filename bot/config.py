@@ -40,6 +40,16 @@ class GamesConfig:
 
 
 @dataclass(frozen=True)
+class LimitsConfig:
+    """What one person may ask of the hosted bot (see bot/host/limits.py)."""
+
+    min_duration: str = "1m"  # the shortest turn, move time, window or setup deadline
+    commands_per_minute: int = 20  # per person; past it one "slow down", then quiet
+    open_games_per_host: int = 3  # per person per server (per platform where none)
+    open_games_per_channel: int = 5  # games in setup or battle in one channel
+
+
+@dataclass(frozen=True)
 class RenderConfig:
     avatar_cache_dir: str = ""  # empty = memory only
     max_avatar_bytes: int = 1_000_000
@@ -110,6 +120,7 @@ class ConsoleConfig:
 class Config:
     database: DatabaseConfig = field(default_factory=DatabaseConfig)
     games: GamesConfig = field(default_factory=GamesConfig)
+    limits: LimitsConfig = field(default_factory=LimitsConfig)
     render: RenderConfig = field(default_factory=RenderConfig)
     logging: LoggingConfig = field(default_factory=LoggingConfig)
     discord: DiscordConfig = field(default_factory=DiscordConfig)
@@ -145,6 +156,7 @@ def redacted_url(url: str) -> str:
 _SECTIONS: dict[str, type[Any]] = {
     "database": DatabaseConfig,
     "games": GamesConfig,
+    "limits": LimitsConfig,
     "render": RenderConfig,
     "logging": LoggingConfig,
     "discord": DiscordConfig,
@@ -156,6 +168,7 @@ _SECTIONS: dict[str, type[Any]] = {
 _DURATION_KEYS = {
     ("games", "turn"),
     ("games", "reminder_before"),
+    ("limits", "min_duration"),
     ("twitter", "mentions_poll"),
     ("twitter", "dm_poll"),
 }

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.host.clock import Clock
+from bot.host.limits import Limits
 from bot.host.states import Descriptions, States
 
 
@@ -23,3 +24,5 @@ class CommandContext(Protocol):
     # The platforms that show a message's card (a Discord embed): there `status` is a
     # card with the latest public picture in it.
     card_platforms: frozenset[str]
+    # What one person may ask of this host (clock minimums, command rates, quotas).
+    limits: Limits

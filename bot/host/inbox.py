@@ -47,6 +47,7 @@ from bot.games.base import GameError, WrongChannelError
 from bot.games.catalog import get_game
 from bot.host import admin, lobby, orders, posts
 from bot.host.clock import Clock
+from bot.host.limits import NO_LIMITS, CommandRates, Limits
 from bot.host.messages import Inbound, InboundKind
 from bot.host.names import plain_name
 from bot.host.posts import Cause
@@ -122,8 +123,11 @@ class Commands:
         default_game: str = "",
         room_platforms: frozenset[str] = frozenset(),
         card_platforms: frozenset[str] = frozenset(),
+        limits: Limits = NO_LIMITS,
     ) -> None:
         self.store = store
+        self.limits = limits
+        self.rates = CommandRates(limits.commands_per_minute)
         self.clock = clock
         self.admins = admins
         self.room_platforms = room_platforms

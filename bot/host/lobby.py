@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import re
 import zlib
+from datetime import timedelta
 from typing import Any
 
-from bot.games.base import PlayerRef
+from bot.games.base import ArgKind, GameError, PlayerRef
 from bot.games.catalog import games, get_game
+from bot.games.duration import format_duration, parse_duration
 from bot.host import lifecycle, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
@@ -46,6 +48,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
                 f"expected options as key=value, such as `new {game.name} {example}`; got {token!r}"
             )
         options[key.lower()] = value
+    _check_clocks(commands, game, options)
     seed_text = options.pop("seed", "")
     if seed_text and not seed_text.isdigit():
         raise Refusal(f"seed: expected a whole number such as seed=42, got {seed_text!r}")
@@ -83,6 +86,29 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         # The game then plays in a room of its own (a thread), which it opens with the same.
         posts.open_room(tx, game_row, text, now=now, choices=join)
     return game_row
+
+
+def _check_clocks(commands: CommandContext, game: Any, options: dict[str, str]) -> None:
+    """On a live host no clock may be shorter than ``limits.min_duration_s``: a game's
+    timer posts once per length (a report, a map, a notice), so this bounds its posts
+    per hour. The game checks its own bounds (after this) and what a value means."""
+    shortest = commands.limits.min_duration_s
+    if shortest <= 0:
+        return
+    for arg in game.option_args:
+        value = options.get(arg.name)
+        if arg.kind is not ArgKind.DURATION or value is None:
+            continue
+        try:
+            seconds = parse_duration(value).total_seconds()
+        except (GameError, OverflowError, ValueError):
+            continue  # not a duration ("none"), or past any bound: the game answers that
+        if seconds < shortest:
+            least = format_duration(timedelta(seconds=shortest))
+            raise Refusal(
+                f"{arg.name}: at least {least} on this host (its shortest clock), such as "
+                f"`new {game.name} {arg.name}={least}`; got {value!r}"
+            )
 
 
 def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:

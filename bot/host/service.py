@@ -39,6 +39,7 @@ from typing import TypeVar
 from bot.host.clock import Clock
 from bot.host.health import DISCONNECTED_AFTER, STUCK_AFTER, Health, HealthServer, assess
 from bot.host.inbox import Commands, Effect, Outcome
+from bot.host.limits import NO_LIMITS, Limits
 from bot.host.messages import (
     CatchUpIncomplete,
     ChatAdapter,
@@ -126,6 +127,7 @@ class Host:
         reminder_platforms: frozenset[str] = frozenset(),
         health_port: int | None = None,
         health_address: str = "127.0.0.1",
+        limits: Limits = NO_LIMITS,
     ) -> None:
         """``health_port``: serve the health signal (:mod:`bot.host.health`) while
         :meth:`run` runs, on ``health_address`` (0: any free port; None: none)."""
@@ -147,6 +149,7 @@ class Host:
             admins=admins,
             default_turn=default_turn,
             default_game=default_game,
+            limits=limits,
             room_platforms=frozenset(
                 name for name, adapter in self.adapters.items() if hasattr(adapter, "open_room")
             ),
