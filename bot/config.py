@@ -47,6 +47,7 @@ class LimitsConfig:
     commands_per_minute: int = 20  # per person; past it one "slow down", then quiet
     open_games_per_host: int = 3  # per person per server (per platform where none)
     open_games_per_channel: int = 5  # games in setup or battle in one channel
+    private_answers: bool = True  # help, rules, status asked in public: answered privately
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ def limits_of(config: Config) -> Limits:
         commands_per_minute=section.commands_per_minute,
         open_games_per_host=section.open_games_per_host,
         open_games_per_channel=section.open_games_per_channel,
+        private_answers=section.private_answers,
     )
 
 

@@ -7,6 +7,9 @@ flooding a server (issue 24).
   clock-driven posts per hour (at one minute: 60 an hour, not 3,600).
 * **Commands** (``commands_per_minute``): past this, one "slow down" answer, and the
   rest of that minute's messages from that person are recorded and not answered.
+* **Answers** (``private_answers``): ``help``, ``rules`` and ``status`` asked in
+  public are answered privately. Where an answer costs (an X reply is paid), a public
+  message that is no command at all (chatter that mentions the bot) gets none.
 * **Quotas** (``open_games_per_host``, ``open_games_per_channel``): games in setup or
   battle that one person hosts in one community (a Discord server; the whole platform
   where there is none), and that run in one channel (each opens a thread there).
@@ -28,6 +31,9 @@ class Limits:
     commands_per_minute: int = 0
     open_games_per_host: int = 0
     open_games_per_channel: int = 0
+    # ``help``, ``rules`` and ``status`` asked in public are answered privately (an
+    # ephemeral answer or a DM): one person's questions do not fill a channel.
+    private_answers: bool = False
 
 
 NO_LIMITS = Limits()

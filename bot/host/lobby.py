@@ -17,7 +17,7 @@ from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.messages import Choice
 from bot.host.posts import Cause
-from bot.host.routing import Refusal, player_identity, tagged_kind
+from bot.host.routing import Refusal, player_identity, row_community, tagged_kind
 from bot.store import GameRow, PlayerRow, Tx, dumps
 
 
@@ -49,6 +49,8 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
             )
         options[key.lower()] = value
     _check_clocks(commands, game, options)
+    _check_quotas(commands, tx, row)
+    open_to_all = _reach(options.pop("reach", ""))
     seed_text = options.pop("seed", "")
     if seed_text and not seed_text.isdigit():
         raise Refusal(f"seed: expected a whole number such as seed=42, got {seed_text!r}")
@@ -71,6 +73,8 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         turn_seconds=0.0,
         state=dumps(game.encode_state(state)),
         created_at=now,
+        community=row_community(row),
+        open_to_all=open_to_all,
     )
     lifecycle.arm(game, game_row, state, moment=now, now=now)
     game_row = tx.add_game(game_row)
@@ -86,6 +90,45 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         # The game then plays in a room of its own (a thread), which it opens with the same.
         posts.open_room(tx, game_row, text, now=now, choices=join)
     return game_row
+
+
+def _reach(value: str) -> bool:
+    """``reach=all``: the host opens the game to everyone on the platform (a DM `join`
+    from anyone); ``reach=server`` (the default): to the members of its server."""
+    if value.lower() in ("", "server"):
+        return False
+    if value.lower() == "all":
+        return True
+    raise Refusal(
+        f"reach: expected `server` (the default: its members may join by DM) or `all` "
+        f"(anyone may), such as `new reach=all`; got {value!r}"
+    )
+
+
+def _check_quotas(commands: CommandContext, tx: Tx, row: Cause) -> None:
+    """Games in setup or battle: at most ``open_games_per_channel`` in one channel (each
+    opens a thread there), and ``open_games_per_host`` hosted by one person in one
+    community (a server; the whole platform where there is none)."""
+    limits = commands.limits
+    if limits.open_games_per_channel:
+        running = tx.count_open_games(row.platform, channel=row.channel)
+        if running >= limits.open_games_per_channel:
+            raise Refusal(
+                f"this channel has {running} games running, the most it may have here "
+                f"({limits.open_games_per_channel}): join one of them, or open yours when "
+                "one ends"
+            )
+    if limits.open_games_per_host:
+        mine = tx.count_open_games(
+            row.platform,
+            creator=player_identity(row.platform, row.user_id),
+            community=row_community(row),
+        )
+        if mine >= limits.open_games_per_host:
+            raise Refusal(
+                f"you host {mine} games that are still running here, the most one person "
+                f"may ({limits.open_games_per_host}): `end` one, or let one finish, first"
+            )
 
 
 def _check_clocks(commands: CommandContext, game: Any, options: dict[str, str]) -> None:
@@ -141,8 +184,9 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
     posts.reply(tx, 0, row, "\n".join(lines), public=False)
 
 
-def outside_help(tx: Tx, row: Cause, word: str) -> None:
-    """``help``/``rules`` where no game is: a tagged word asks that game; else the list."""
+def outside_help(tx: Tx, row: Cause, word: str, *, private: bool = False) -> None:
+    """``help``/``rules`` where no game is: a tagged word asks that game; else the list.
+    ``private``: answered privately even when asked in public."""
     kind = tagged_kind(row.text)
     if kind is not None:
         game = get_game(kind)
@@ -153,7 +197,7 @@ def outside_help(tx: Tx, row: Cause, word: str) -> None:
         example = games()[0].tag if games() else "#TAG"
         lines.append(f"Send `help` or `rules` with a game's tag for more, e.g. `{example} help`.")
         reply = "\n".join(lines)
-    posts.reply(tx, 0, row, reply, public=row.kind == "public")
+    posts.reply(tx, 0, row, reply, public=row.kind == "public" and not private)
 
 
 def player_command(
@@ -165,6 +209,8 @@ def player_command(
     public = row.kind == "public"
     player = tx.player_by_user(game_row.id, row.platform, row.user_id)
     now = commands.clock.now()
+    if word in ("help", "rules", "status") and commands.limits.private_answers:
+        public = False  # one person's question: answered to them alone
     if word == "help":
         posts.reply(tx, game_row.id, row, game.help_text(), public=public)
     elif word == "rules":

@@ -34,6 +34,10 @@ class Sender:
     # (Discord's Manage Server, a configured role). Decided by the adapter from
     # the platform's own data; the host still checks creator and admins itself.
     is_channel_admin: bool = False
+    # The communities (servers) this person belongs to, by the adapter's opaque ids, as
+    # far as the platform tells the adapter; None when it cannot tell. A DM `join` of a
+    # game opened in a community is for its members (see Inbound.community).
+    communities: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,10 @@ class Inbound:
     text: str
     message_id: str
     sent_at: datetime
+    # The community the message was posted in (a Discord server), by the adapter's
+    # opaque id; "" for a DM and where the platform has no communities (X, a console).
+    # A game opened there is reached from there (see GameRow.community).
+    community: str = ""
 
 
 class AttachmentKind(enum.Enum):

@@ -150,6 +150,13 @@ class Host:
             default_turn=default_turn,
             default_game=default_game,
             limits=limits,
+            # Where every answer costs (an X reply is a paid post or DM): chatter that
+            # mentions the bot is left unanswered there.
+            paid_answer_platforms=frozenset(
+                name
+                for name, adapter in self.adapters.items()
+                if getattr(adapter, "answers_cost", False)
+            ),
             room_platforms=frozenset(
                 name for name, adapter in self.adapters.items() if hasattr(adapter, "open_room")
             ),

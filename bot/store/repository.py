@@ -180,6 +180,10 @@ class Received:
     game_id: int | None = None
     outcome: str = "handled"
     id: int | None = None
+    # Not stored (see bot.host.messages.Inbound): where the message was posted, and the
+    # communities its sender belongs to as far as the platform said (None: unknown).
+    community: str = ""
+    communities: frozenset[str] | None = None
 
 
 @dataclass(slots=True)
@@ -493,6 +497,29 @@ class Tx:
             .order_by(col(GameRow.id).desc())
         )
         return self.session.exec(query).first()
+
+    def count_open_games(
+        self,
+        platform: str,
+        *,
+        channel: str | None = None,
+        creator: str | None = None,
+        community: str | None = None,
+    ) -> int:
+        """Games in setup or battle on ``platform``: in ``channel`` (where they play, or
+        their threads' channel), hosted by ``creator``, opened in ``community``."""
+        query = (
+            select(func.count())
+            .select_from(GameRow)
+            .where(GameRow.platform == platform, col(GameRow.phase).in_(("setup", "battle")))
+        )
+        if channel is not None:
+            query = query.where(or_(col(GameRow.channel) == channel, col(GameRow.lobby) == channel))
+        if creator is not None:
+            query = query.where(GameRow.creator == creator)
+        if community is not None:
+            query = query.where(GameRow.community == community)
+        return int(self.session.exec(query).one())
 
     def games_in_setup(self, platform: str) -> list[GameRow]:
         """The games of a platform still open for joining, oldest first."""

@@ -538,3 +538,33 @@ async def test_a_display_name_is_plain_text_in_the_bots_posts(
         assert "\\[Gift\\](https://x.co)" in content
         assert "\u202e" not in content and "<@&" not in content
         assert "@here" not in content
+
+
+async def test_a_dm_join_is_for_the_members_of_the_games_server(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    """Issue 24 item 3: a DM `join 1` from someone the bot never saw in the game's server
+    is refused (the same words as for no such game); once seen there, it joins."""
+    await table.slash("new", [option("size", "8")], group="bst")
+    state = table.adapter.client._connection
+
+    async def say(text: str, user_id: int) -> None:
+        state.parse_message_create(dm(fake_discord, text, user_id, table.next_id()))
+        handlers = [t for t in asyncio.all_tasks() if "on_message" in t.get_name()]
+        await asyncio.gather(*handlers)
+        await table.host.relay.flush()
+
+    await say("join 1", THIRD_USER_ID)
+    await say("join", THIRD_USER_ID)
+    with table.store.transaction() as tx:
+        assert tx.players(1) == []
+    told = [m["content"] for m in table.posts(DM_CHANNEL_ID)]
+    assert told[0].startswith("there is no game 1 you can join from here")
+    assert told[1].startswith("no game is open for joining right now")
+    # Seen in the server (a command there), the same person may join by DM.
+    await table.slash(
+        "status", group="bst", channel_id=int(table.game().channel), user_id=THIRD_USER_ID
+    )
+    await say("join 1", THIRD_USER_ID)
+    with table.store.transaction() as tx:
+        assert [p.user_id for p in tx.players(1)] == [str(THIRD_USER_ID)]
