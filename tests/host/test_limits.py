@@ -264,3 +264,21 @@ def test_5_where_answers_are_paid_chatter_mentioning_the_bot_gets_none(tmp_path:
     live.flush()
     answers = [o.text for _, o in live.adapter.sent[before:]]
     assert answers == ["you are not in this game: send `join` to play"]
+
+
+def test_4_a_games_clock_driven_posts_an_hour_are_bounded_by_the_minimum(
+    tmp_path: Path,
+) -> None:
+    """Two captains and the shortest clock a live host allows: at most one turn's posts a
+    minute in public (the issue's `turn=1s` posted a map a second: 3,600 an hour)."""
+    live = LiveHost(tmp_path)
+    live.say("ann", "#bst new size=10x10 turn=1m")
+    live.say("ann", "#bst join")
+    live.say("bob", "#bst join")
+    live.say("ann", "#bst start")
+    live.flush()
+    opened = len(live.public())
+    live.run_for(3600, step=20)
+    live.flush()
+    turns = live.public()[opened:]
+    assert 0 < len(turns) <= 60, len(turns)
