@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
+from bot.games.base import Arg, ArgKind
+
 
 class InboundKind(enum.Enum):
     PUBLIC = "public"  # posted in a game's channel (or a public tweet)
@@ -61,6 +63,19 @@ class Inbound:
     # opaque id; "" for a DM and where the platform has no communities (X, a console).
     # A game opened there is reached from there (see GameRow.community).
     community: str = ""
+
+
+HOST_NEW_OPTIONS: tuple[Arg, ...] = (
+    Arg(
+        "reach",
+        ArgKind.CHOICE,
+        "Who may join by DM: this server's members (default) or anyone",
+        required=False,
+        choices=("server", "all"),
+    ),
+)
+"""Options of ``new`` that are the host's, not the game's (``new reach=all``): a
+platform that builds ``new`` from a game's options offers these too."""
 
 
 class AttachmentKind(enum.Enum):

@@ -568,3 +568,15 @@ async def test_a_dm_join_is_for_the_members_of_the_games_server(
     await say("join 1", THIRD_USER_ID)
     with table.store.transaction() as tx:
         assert [p.user_id for p in tx.players(1)] == [str(THIRD_USER_ID)]
+
+
+async def test_a_game_opened_to_all_with_slash_new_reach_is_joined_by_anyone_by_dm(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    await table.slash("new", [option("size", "8"), option("reach", "all")], group="bst")
+    assert table.game().open_to_all
+    state = table.adapter.client._connection
+    state.parse_message_create(dm(fake_discord, "join 1", THIRD_USER_ID, table.next_id()))
+    await asyncio.gather(*[t for t in asyncio.all_tasks() if "on_message" in t.get_name()])
+    with table.store.transaction() as tx:
+        assert [p.user_id for p in tx.players(1)] == [str(THIRD_USER_ID)]
