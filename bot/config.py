@@ -40,9 +40,22 @@ class GamesConfig:
 
 
 @dataclass(frozen=True)
+class LimitsConfig:
+    """What one person may ask of the hosted bot (see bot/host/limits.py)."""
+
+    min_duration: str = "1m"  # the shortest turn, move time, window or setup deadline
+    commands_per_minute: int = 20  # per person; past it one "slow down", then quiet
+    open_games_per_host: int = 3  # per person per server (per platform where none)
+    open_games_per_channel: int = 5  # games in setup or battle in one channel
+    private_answers: bool = True  # help, rules, status asked in public: answered privately
+
+
+@dataclass(frozen=True)
 class RenderConfig:
     avatar_cache_dir: str = ""  # empty = memory only
     max_avatar_bytes: int = 1_000_000
+    # Decoded avatars kept in memory, least recently used dropped first (about 0.6 MB each).
+    avatar_memory_bytes: int = 64_000_000
     replay_gif: bool = True
 
 
@@ -119,6 +132,7 @@ class ConsoleConfig:
 class Config:
     database: DatabaseConfig = field(default_factory=DatabaseConfig)
     games: GamesConfig = field(default_factory=GamesConfig)
+    limits: LimitsConfig = field(default_factory=LimitsConfig)
     render: RenderConfig = field(default_factory=RenderConfig)
     logging: LoggingConfig = field(default_factory=LoggingConfig)
     discord: DiscordConfig = field(default_factory=DiscordConfig)
@@ -155,6 +169,7 @@ def redacted_url(url: str) -> str:
 _SECTIONS: dict[str, type[Any]] = {
     "database": DatabaseConfig,
     "games": GamesConfig,
+    "limits": LimitsConfig,
     "render": RenderConfig,
     "logging": LoggingConfig,
     "discord": DiscordConfig,
@@ -167,6 +182,7 @@ _SECTIONS: dict[str, type[Any]] = {
 _DURATION_KEYS = {
     ("games", "turn"),
     ("games", "reminder_before"),
+    ("limits", "min_duration"),
     ("twitter", "mentions_poll"),
     ("twitter", "dm_poll"),
 }
@@ -276,6 +292,15 @@ def parse_config(data: Mapping[str, Any], source: str) -> Config:
                 raise ConfigError(
                     f"{where}: at most {_MAX_AVATAR_BYTES} (the renderers refuse bigger "
                     f"avatars), got {coerced}"
+                )
+            if (
+                (name, key) == ("render", "avatar_memory_bytes")
+                and isinstance(coerced, int)
+                and coerced < _MAX_AVATAR_BYTES
+            ):
+                raise ConfigError(
+                    f"{where}: at least {_MAX_AVATAR_BYTES} (room for one avatar), e.g. "
+                    f"64000000, got {coerced}"
                 )
             choices = _CHOICES.get((name, key))
             if choices and coerced not in choices:

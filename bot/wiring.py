@@ -17,6 +17,7 @@ from bot.games.duration import parse_duration
 from bot.host.attachments import AttachmentRenderer
 from bot.host.avatar_cache import AvatarCache
 from bot.host.clock import Clock
+from bot.host.limits import NO_LIMITS, Limits
 from bot.host.messages import ChatAdapter
 from bot.host.service import Host
 from bot.store import Store
@@ -32,6 +33,20 @@ def registered_games() -> Sequence[Game[Any, Any]]:
     return catalog.games()
 
 
+def limits_of(config: Config) -> Limits:
+    """The ``[limits]`` section as the host's :class:`~bot.host.limits.Limits`."""
+    section = config.limits
+    return Limits(
+        min_duration_s=(
+            parse_duration(section.min_duration).total_seconds() if section.min_duration else 0.0
+        ),
+        commands_per_minute=section.commands_per_minute,
+        open_games_per_host=section.open_games_per_host,
+        open_games_per_channel=section.open_games_per_channel,
+        private_answers=section.private_answers,
+    )
+
+
 def build_host(
     store: Store,
     clock: Clock,
@@ -39,10 +54,16 @@ def build_host(
     config: Config,
     *,
     avatar_fetch: Callable[[str], Awaitable[bytes]] | None = None,
+    limits: Limits = NO_LIMITS,
 ) -> Host:
+    """``limits``: what one person may ask (:func:`limits_of` the config for ``bst run``,
+    on a real clock; none for the virtual clocks of scripts, the demo and ``play``)."""
     cache_dir = config.render.avatar_cache_dir or None
     avatars = AvatarCache(
-        cache_dir=cache_dir, fetch=avatar_fetch, max_bytes=config.render.max_avatar_bytes
+        cache_dir=cache_dir,
+        fetch=avatar_fetch,
+        max_bytes=config.render.max_avatar_bytes,
+        memory_bytes=config.render.avatar_memory_bytes,
     )
     attachments = AttachmentRenderer(store, avatars, replay_gif=config.render.replay_gif)
     return Host(
@@ -53,6 +74,7 @@ def build_host(
         admins=frozenset(config.games.admins),
         default_turn=config.games.turn,
         default_game=config.games.default,
+        limits=limits,
         reminder_seconds=(
             parse_duration(config.games.reminder_before).total_seconds()
             if config.games.reminder_before

@@ -25,7 +25,7 @@ from bot.host.messages import ChatAdapter, DeliveryError, PlatformRefused
 from bot.host.service import Host, HostCursors
 from bot.logs import configure_logging
 from bot.store import Store
-from bot.wiring import build_host, registered_games
+from bot.wiring import build_host, limits_of, registered_games
 
 HOW_TO_ENABLE = """No platform is enabled in the config, so the console runs on the real clock.
 To host on Discord or X, copy config.example.toml to config.toml, set
@@ -87,7 +87,7 @@ def run_hosted(config: Config, args: argparse.Namespace) -> int:
         return 2
     if not adapters:
         return _run_console(config, store)
-    host = build_host(store, RealClock(), adapters, config)
+    host = build_host(store, RealClock(), adapters, config, limits=limits_of(config))
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_serve(host, config))
@@ -152,7 +152,7 @@ def _run_console(config: Config, store: Store) -> int:
     print(HOW_TO_ENABLE)
     print("Start a game with `host> new size=10 turn=10m`, then `alice> join` … (:help)")
     adapter = ConsoleAdapter(Path(config.console.images_dir))
-    host = build_host(store, RealClock(), {PLATFORM: adapter}, config)
+    host = build_host(store, RealClock(), {PLATFORM: adapter}, config, limits=limits_of(config))
 
     async def session() -> None:
         runner = asyncio.create_task(host.run())

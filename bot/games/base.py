@@ -83,6 +83,12 @@ class PlacementError(IllegalOrderError):
     """A fleet placement is refused; the message names the exact problem."""
 
 
+OVERLAP_REFUSALS = 3
+"""How often a player may be refused, in one setup, for a placement that meets another
+player's (bst §3, Sonar placement): the refusal never says where, and past this the
+player's fleet is placed at random when setup closes, so nobody can map a fleet by DM."""
+
+
 @dataclass(frozen=True)
 class PlayerRef:
     """A player as a game knows them: the host's key and a display name."""

@@ -18,7 +18,7 @@ from bot.games.duration import format_duration, humanize, parse_duration
 from bot.host import lifecycle, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
-from bot.host.lobby import change_and_say, option_pairs, refuse_while_paused
+from bot.host.lobby import change_and_say, check_clocks, option_pairs, refuse_while_paused
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, player_identity
 from bot.store import GameRow, PlayerRow, Tx, dumps, loads
@@ -139,6 +139,7 @@ def _change_options(
         raise Refusal(f"expected options to change as key=value, such as `options {now_set}`")
     if "seed" in changes:
         raise Refusal("the seed is set when the game is opened: `new` with seed=…")
+    check_clocks(commands, game, changes)
     options = {key: value for key, value in {**stored, **changes}.items() if key != "seed"}
     fresh = game.new_game(options)
     for player in tx.players(game_row.id):

@@ -5,6 +5,9 @@ hard byte cap and a short timeout, decodes it through :func:`renderers.avatars.d
 (formats, size and pixel limits), and keeps the decoded picture in memory (and, if given a
 folder, the accepted bytes on disk). Any failure gives the generated avatar instead: a post
 never waits on a broken avatar.
+
+Memory is bounded by bytes, least recently used first: each decoded avatar costs about
+0.6 MB, and a bot that meets ten thousand players must not keep six gigabytes of them.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -75,13 +79,16 @@ class AvatarCache:
         size: int = 256,
         timeout_s: float = 5.0,
         max_bytes: int = MAX_AVATAR_BYTES,
+        memory_bytes: int = 64_000_000,
     ) -> None:
         self._dir = Path(cache_dir) if cache_dir is not None else None
         self._fetch = fetch
         self._size = size
         self._timeout_s = timeout_s
         self._max_bytes = max_bytes
-        self._images: dict[tuple[str, str], Image.Image] = {}
+        self._memory_bytes = memory_bytes
+        self._images: OrderedDict[tuple[str, str], Image.Image] = OrderedDict()
+        self._held = 0  # bytes of the decoded pictures in ``_images``
         self._pending: dict[tuple[str, str], asyncio.Future[Image.Image]] = {}
 
     async def get(self, player_id: str, name: str, url: str | None) -> Image.Image:
@@ -89,15 +96,17 @@ class AvatarCache:
         if not url:
             return generated_avatar(player_id, name, self._size)
         key = (player_id, url)
-        if key in self._images:
-            return self._images[key]
+        cached = self._images.get(key)
+        if cached is not None:
+            self._images.move_to_end(key)
+            return cached
         if key in self._pending:
             return await asyncio.shield(self._pending[key])
         future: asyncio.Future[Image.Image] = asyncio.get_running_loop().create_future()
         self._pending[key] = future
         try:
             image = await self._load(player_id, name, url)
-            self._images[key] = image
+            self._keep(key, image)
             future.set_result(image)
             return image
         except BaseException as error:  # cancelled: let waiters fall back too
@@ -106,6 +115,25 @@ class AvatarCache:
             raise error
         finally:
             del self._pending[key]
+
+    @property
+    def held_bytes(self) -> int:
+        """Bytes of decoded pictures held in memory now (never above ``memory_bytes``)."""
+        return self._held
+
+    def _keep(self, key: tuple[str, str], image: Image.Image) -> None:
+        """Hold ``image``, dropping the least recently used ones past the byte budget."""
+        cost = _bytes_of(image)
+        if cost > self._memory_bytes:
+            return  # bigger than the whole budget: used once, not kept
+        previous = self._images.pop(key, None)
+        if previous is not None:
+            self._held -= _bytes_of(previous)
+        self._images[key] = image
+        self._held += cost
+        while self._held > self._memory_bytes:
+            _, dropped = self._images.popitem(last=False)
+            self._held -= _bytes_of(dropped)
 
     def _disk_path(self, player_id: str, url: str) -> Path | None:
         if self._dir is None:
@@ -150,3 +178,8 @@ class AvatarCache:
         if self._fetch is not None:
             return await self._fetch(url)
         return await download(url, max_bytes=self._max_bytes, timeout_s=self._timeout_s)
+
+
+def _bytes_of(image: Image.Image) -> int:
+    """What a decoded picture holds in memory: a byte per band per pixel."""
+    return image.width * image.height * len(image.getbands())

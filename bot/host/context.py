@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.host.clock import Clock
+from bot.host.limits import Limits
 from bot.host.states import Descriptions, States
 
 
@@ -26,3 +27,5 @@ class CommandContext(Protocol):
     # The web page's public address ([web] base_url): players get private links to it;
     # "" = no web page, no links.
     web_base_url: str
+    # What one person may ask of this host (clock minimums, command rates, quotas).
+    limits: Limits

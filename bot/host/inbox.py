@@ -40,19 +40,23 @@ message is most likely about, so an order needs no UPDATE of it afterwards.
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.games.base import GameError, WrongChannelError
+from bot.games.base import GameError, OrderSyntaxError, WrongChannelError
 from bot.games.catalog import get_game
 from bot.host import admin, lobby, orders, posts
 from bot.host.clock import Clock
+from bot.host.limits import NO_LIMITS, CommandRates, Limits
 from bot.host.messages import Inbound, InboundKind
+from bot.host.names import plain_name
 from bot.host.posts import Cause
 from bot.host.routing import (
     ANSWERED_ANY_TIME,
     HOST_WORDS,
     PLAYER_WORDS,
+    NoGameHere,
     Refusal,
     addresses_the_host,
     clean_text,
@@ -122,8 +126,13 @@ class Commands:
         room_platforms: frozenset[str] = frozenset(),
         card_platforms: frozenset[str] = frozenset(),
         web_base_url: str = "",
+        limits: Limits = NO_LIMITS,
+        paid_answer_platforms: frozenset[str] = frozenset(),
     ) -> None:
         self.store = store
+        self.limits = limits
+        self.rates = CommandRates(limits.commands_per_minute)
+        self.paid_answer_platforms = paid_answer_platforms
         self.clock = clock
         self.admins = admins
         self.room_platforms = room_platforms
@@ -196,13 +205,15 @@ class Commands:
             message_id=inbound.message_id,
             channel=inbound.channel,
             user_id=sender.user_id,
-            user_name=sender.display_name,
+            user_name=plain_name(sender.display_name),
             avatar_url=sender.avatar_url,
             is_channel_admin=sender.is_channel_admin,
             kind=inbound.kind.value,
             text=inbound.text[: MAX_TEXT * 2],
             sent_at=inbound.sent_at.timestamp(),
             received_at=self.clock.now(),
+            community=inbound.community,
+            communities=sender.communities,
         )
         # Recorded with the game it is most likely about (the one _carry_out finds for an
         # order; a snapshot, read once), so that usually no UPDATE has to follow.
@@ -235,6 +246,10 @@ class Commands:
                 )
             text = clean_text(row.text)
             word, rest = command_word(text)
+            if self._counts(row, word):
+                throttled = self._throttle(row)
+                if throttled is not None:
+                    return throttled
             explicit_host = word == "host" and command_word(rest)[0] in HOST_WORDS
             if explicit_host:
                 # `host end`: the host's verb, where the game has an order of that name.
@@ -249,7 +264,7 @@ class Commands:
                 lobby.my_games(self, tx, row)
                 return Effect(Outcome.HANDLED)
             if word in ("help", "rules") and not find_game(tx, row, required=False):
-                lobby.outside_help(tx, row, word)
+                lobby.outside_help(tx, row, word, private=self.limits.private_answers)
                 return Effect(Outcome.HANDLED)
             if word == "join" and row.kind != _PUBLIC and not row.channel:
                 game_row = game_to_join_by_dm(tx, row, rest)
@@ -313,6 +328,15 @@ class Commands:
                 orders.order(self, tx, row, game_row, text)
             return Effect(Outcome.HANDLED, game_row.id)
         except (Refusal, GameError) as error:
+            if (
+                row.kind == _PUBLIC
+                and row.platform in self.paid_answer_platforms
+                and isinstance(error, OrderSyntaxError | NoGameHere)
+            ):
+                # Chatter that mentions the bot, where every answer is paid (X): no
+                # answer (it is recorded, and the cursor moves past it).
+                row.outcome = "ignored"
+                return Effect(Outcome.IGNORED, game_row.id if game_row is not None else None)
             row.outcome = "refused"
             game_id = game_row.id if game_row is not None else (row.game_id or 0)
             if game_row is not None:
@@ -326,6 +350,33 @@ class Commands:
                 posts.withdraw(tx, game_id or 0, row)
             posts.reply(tx, game_id or 0, row, message, public=False)
             return Effect(Outcome.REFUSED, game_id)
+
+    def _counts(self, row: Cause, word: str) -> bool:
+        """Whether a message counts toward its sender's command rate: anything sent to
+        the bot privately, and in public what addresses the host (not people's talk)."""
+        return (
+            row.kind != _PUBLIC
+            or word in HOST_WORDS
+            or word in PLAYER_WORDS
+            or word in ("new", "games", "withdraw")
+            or addresses_the_host(row.text)
+        )
+
+    def _throttle(self, row: Cause) -> Effect | None:
+        """Past the sender's command rate: the first message answered once with when to
+        send again, the rest of that minute recorded and not answered."""
+        now = row.received_at
+        verdict = self.rates.check(row.platform, row.user_id, now)
+        if verdict == "ok":
+            return None
+        if verdict == "quiet":
+            row.outcome = "ignored"
+            return Effect(Outcome.IGNORED, row.game_id)
+        wait = max(1, math.ceil(self.rates.wait_s(row.platform, row.user_id, now)))
+        raise Refusal(
+            f"slow down: at most {self.rates.per_minute} messages a minute to me; I read "
+            f"none of yours for the next {wait} s, so send this one again after that"
+        )
 
     def _example(self, tx: Tx, row: Cause) -> str:
         """An order of the game the message is about (or of the default game)."""

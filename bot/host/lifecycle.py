@@ -335,6 +335,20 @@ def close_setup(
         return
     except IllegalOrderError:
         pass
+    assert game_row.id is not None
+    if tx.seats_taken(game_row.id) == 0:
+        # Nobody ever joined: the game is cancelled rather than opening window after
+        # window (each one a post) for no one.
+        change(tx, game, game_row, state, game.finish(state), cause="cancelled", now=fell_at)
+        posts.announce(
+            tx,
+            game_row,
+            kind="cancelled",
+            text=f"{posts.title(game_row)}: nobody joined before setup closed, so the game "
+            "is cancelled. Open another with `new` when players are around.",
+            now=fell_at,
+        )
+        return
     drop_timer(game_row, key)
     resolution = game.expire(state, key, (), timer_rng(game_row.seed, key))
     game_row.state = dumps(game.encode_state(resolution.state))

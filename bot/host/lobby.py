@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import re
 import zlib
+from datetime import timedelta
 from typing import Any
 
-from bot.games.base import PlayerRef
+from bot.games.base import ArgKind, GameError, PlayerRef
 from bot.games.catalog import games, get_game
+from bot.games.duration import format_duration, parse_duration
 from bot.host import lifecycle, links, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.messages import Choice
 from bot.host.posts import Cause
-from bot.host.routing import Refusal, player_identity, tagged_kind
+from bot.host.routing import Refusal, player_identity, row_community, tagged_kind
 from bot.store import GameRow, PlayerRow, Tx, dumps
 
 
@@ -38,6 +40,9 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         )
     game = get_game(kind)
     options = option_pairs(game, tokens, f"new {game.name}")
+    check_clocks(commands, game, options)
+    _check_quotas(commands, tx, row)
+    open_to_all = _reach(options.pop("reach", ""))
     seed_text = options.pop("seed", "")
     if seed_text and not seed_text.isdigit():
         raise Refusal(f"seed: expected a whole number such as seed=42, got {seed_text!r}")
@@ -60,6 +65,8 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         turn_seconds=0.0,
         state=dumps(game.encode_state(state)),
         created_at=now,
+        community=row_community(row),
+        open_to_all=open_to_all,
     )
     lifecycle.arm(game, game_row, state, moment=now, now=now)
     game_row = tx.add_game(game_row)
@@ -93,6 +100,68 @@ def option_pairs(game: Any, tokens: list[str], command: str) -> dict[str, str]:
     return options
 
 
+def _reach(value: str) -> bool:
+    """``reach=all``: the host opens the game to everyone on the platform (a DM `join`
+    from anyone); ``reach=server`` (the default): to the members of its server."""
+    if value.lower() in ("", "server"):
+        return False
+    if value.lower() == "all":
+        return True
+    raise Refusal(
+        f"reach: expected `server` (the default: its members may join by DM) or `all` "
+        f"(anyone may), such as `new reach=all`; got {value!r}"
+    )
+
+
+def _check_quotas(commands: CommandContext, tx: Tx, row: Cause) -> None:
+    """Games in setup or battle: at most ``open_games_per_channel`` in one channel (each
+    opens a thread there), and ``open_games_per_host`` hosted by one person in one
+    community (a server; the whole platform where there is none)."""
+    limits = commands.limits
+    if limits.open_games_per_channel:
+        running = tx.count_open_games(row.platform, channel=row.channel)
+        if running >= limits.open_games_per_channel:
+            raise Refusal(
+                f"this channel has {running} games running, the most it may have here "
+                f"({limits.open_games_per_channel}): join one of them, or open yours when "
+                "one ends"
+            )
+    if limits.open_games_per_host:
+        mine = tx.count_open_games(
+            row.platform,
+            creator=player_identity(row.platform, row.user_id),
+            community=row_community(row),
+        )
+        if mine >= limits.open_games_per_host:
+            raise Refusal(
+                f"you host {mine} games that are still running here, the most one person "
+                f"may ({limits.open_games_per_host}): `end` one, or let one finish, first"
+            )
+
+
+def check_clocks(commands: CommandContext, game: Any, options: dict[str, str]) -> None:
+    """On a live host no clock may be shorter than ``limits.min_duration_s``: a game's
+    timer posts once per length (a report, a map, a notice), so this bounds its posts
+    per hour. The game checks its own bounds (after this) and what a value means."""
+    shortest = commands.limits.min_duration_s
+    if shortest <= 0:
+        return
+    for arg in game.option_args:
+        value = options.get(arg.name)
+        if arg.kind is not ArgKind.DURATION or value is None:
+            continue
+        try:
+            seconds = parse_duration(value).total_seconds()
+        except (GameError, OverflowError, ValueError):
+            continue  # not a duration ("none"), or past any bound: the game answers that
+        if seconds < shortest:
+            least = format_duration(timedelta(seconds=shortest))
+            raise Refusal(
+                f"{arg.name}: at least {least} on this host (its shortest clock), such as "
+                f"`new {game.name} {arg.name}={least}`; got {value!r}"
+            )
+
+
 def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
     """``games``: the sender's live games on this platform, each with its clock and whether
     their order is in (answered privately)."""
@@ -118,13 +187,14 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
             elif player.key in tx.standing_orders(game_row.id, game_row.turn):
                 line += "; your order is in"
             else:
-                line += "; **no order from you yet**"
+                line += "; no order from you yet"  # (plain text: every platform shows it)
         lines.append(line)
     posts.reply(tx, 0, row, "\n".join(lines), public=False)
 
 
-def outside_help(tx: Tx, row: Cause, word: str) -> None:
-    """``help``/``rules`` where no game is: a tagged word asks that game; else the list."""
+def outside_help(tx: Tx, row: Cause, word: str, *, private: bool = False) -> None:
+    """``help``/``rules`` where no game is: a tagged word asks that game; else the list.
+    ``private``: answered privately even when asked in public."""
     kind = tagged_kind(row.text)
     if kind is not None:
         game = get_game(kind)
@@ -135,7 +205,7 @@ def outside_help(tx: Tx, row: Cause, word: str) -> None:
         example = games()[0].tag if games() else "#TAG"
         lines.append(f"Send `help` or `rules` with a game's tag for more, e.g. `{example} help`.")
         reply = "\n".join(lines)
-    posts.reply(tx, 0, row, reply, public=row.kind == "public")
+    posts.reply(tx, 0, row, reply, public=row.kind == "public" and not private)
 
 
 def player_command(
@@ -147,6 +217,8 @@ def player_command(
     public = row.kind == "public"
     player = tx.player_by_user(game_row.id, row.platform, row.user_id)
     now = commands.clock.now()
+    if word in ("help", "rules", "status") and commands.limits.private_answers:
+        public = False  # one person's question: answered to them alone
     if word == "help":
         posts.reply(tx, game_row.id, row, game.help_text(), public=public)
     elif word == "rules":
@@ -250,9 +322,11 @@ def _join(
         key = player.key
         state = game.join(state, PlayerRef(key, player.name))
     else:
-        players = tx.players(game_row.id)
-        key = f"p{len(players) + 1}"
-        name = _unique_name(row.user_name, {p.name for p in players})
+        # (Not every player row: a join costs the same in a game of any size.)
+        seat = tx.seats_taken(game_row.id) + 1
+        key = f"p{seat}"
+        wanted = _name_of(row.user_name)
+        name = _unique_name(wanted, tx.names_like(game_row.id, wanted))
         state = game.join(state, PlayerRef(key, name))
         tx.add_player(
             PlayerRow(
@@ -262,7 +336,7 @@ def _join(
                 user_id=row.user_id,
                 name=name,
                 avatar_url=row.avatar_url,
-                join_order=len(players) + 1,
+                join_order=seat,
             )
         )
     game_row.state = dumps(game.encode_state(state))
@@ -329,8 +403,11 @@ def refuse_while_paused(game: Any, game_row: GameRow, word: str) -> None:
         raise Refusal(f"the game is paused: `{word}` waits until its host resumes it")
 
 
+def _name_of(name: str) -> str:
+    return re.sub(r"\s+", " ", name).strip()[:40] or "player"
+
+
 def _unique_name(name: str, taken: set[str]) -> str:
-    name = re.sub(r"\s+", " ", name).strip()[:40] or "player"
     if name not in taken:
         return name
     n = 2

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
+from bot.games.base import Arg, ArgKind
+
 
 class InboundKind(enum.Enum):
     PUBLIC = "public"  # posted in a game's channel (or a public tweet)
@@ -34,6 +36,10 @@ class Sender:
     # (Discord's Manage Server, a configured role). Decided by the adapter from
     # the platform's own data; the host still checks creator and admins itself.
     is_channel_admin: bool = False
+    # The communities (servers) this person belongs to, by the adapter's opaque ids, as
+    # far as the platform tells the adapter; None when it cannot tell. A DM `join` of a
+    # game opened in a community is for its members (see Inbound.community).
+    communities: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,23 @@ class Inbound:
     text: str
     message_id: str
     sent_at: datetime
+    # The community the message was posted in (a Discord server), by the adapter's
+    # opaque id; "" for a DM and where the platform has no communities (X, a console).
+    # A game opened there is reached from there (see GameRow.community).
+    community: str = ""
+
+
+HOST_NEW_OPTIONS: tuple[Arg, ...] = (
+    Arg(
+        "reach",
+        ArgKind.CHOICE,
+        "Who may join by DM: this server's members (default) or anyone",
+        required=False,
+        choices=("server", "all"),
+    ),
+)
+"""Options of ``new`` that are the host's, not the game's (``new reach=all``): a
+platform that builds ``new`` from a game's options offers these too."""
 
 
 class AttachmentKind(enum.Enum):

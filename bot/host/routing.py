@@ -36,6 +36,11 @@ class Refusal(Exception):
     """A command refused for a reason the sender is told; nothing changes."""
 
 
+class NoGameHere(Refusal):
+    """A public message where no game is running: what a platform whose every answer is
+    paid (X) leaves unanswered, as it does any public message that is no command."""
+
+
 def clean_text(text: str) -> str:
     """Drop any game's tag and the leading @mentions: any command may carry them or not."""
     if "#" not in text and "@" not in text:
@@ -85,10 +90,10 @@ def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
             if game is None and required:
                 ended = tx.latest_game_in(row.platform, row.channel)
                 if ended is not None:
-                    raise Refusal(
+                    raise NoGameHere(
                         f"game {ended.id} is over: a host starts a new one with `new KIND`"
                     )
-                raise Refusal(
+                raise NoGameHere(
                     "there is no game in this channel: a host starts one with "
                     "`new KIND` (for example `#sonar new`); `help` lists the games"
                 )
@@ -116,20 +121,45 @@ def _moved_from(tx: Tx, row: Cause, required: bool) -> GameSnapshot | None:
     )
 
 
+def row_community(row: Cause) -> str:
+    """The community a message was posted in ("" for a DM, or where there is none)."""
+    return getattr(row, "community", "") or ""
+
+
+def reachable(game_row: GameRow, row: Cause) -> bool:
+    """Whether the sender of a DM may join ``game_row`` from there: a game opened where
+    the platform has no communities, or opened to all by its host, is; one opened in a
+    community (a Discord server) is for that community's members, as far as the
+    adapter knows them (not knowing is not being one)."""
+    if not game_row.community or game_row.open_to_all:
+        return True
+    return game_row.community in (getattr(row, "communities", None) or ())
+
+
 def game_to_join_by_dm(tx: Tx, row: Cause, rest: str) -> GameRow | GameSnapshot:
     """`join` by DM where a DM belongs to no channel (Discord): the game named by its
-    number (`join 12`), else the one game open for joining there."""
+    number (`join 12`), else the one game open for joining there — among the games the
+    sender can reach (see :func:`reachable`): nobody fills another server's tables."""
     number = rest.strip().removeprefix("#")
-    if number.isdigit():
+    if number.isdigit() and len(number) <= 18:
         named = tx.game(int(number))
-        if named is None or named.platform != row.platform or named.phase == "finished":
-            raise Refusal(f"there is no game {number} to join here")
+        if (
+            named is None
+            or named.platform != row.platform
+            or named.phase == "finished"
+            or not reachable(named, row)
+        ):
+            # (The same words whether it does not exist or is another server's.)
+            raise Refusal(
+                f"there is no game {number} you can join from here: join a server's "
+                "game in its channel there"
+            )
         return named
     if tx.peek_games_of(row.platform, row.user_id):
         found = find_game(tx, row, required=True)  # already in one ("already in")
         assert found is not None
         return found
-    open_games = tx.games_in_setup(row.platform)
+    open_games = [g for g in tx.games_in_setup(row.platform) if reachable(g, row)]
     if len(open_games) == 1:
         return open_games[0]
     if not open_games:

@@ -39,6 +39,7 @@ from typing import TypeVar
 from bot.host.clock import Clock
 from bot.host.health import DISCONNECTED_AFTER, STUCK_AFTER, Health, HealthServer, assess
 from bot.host.inbox import Commands, Effect, Outcome
+from bot.host.limits import NO_LIMITS, Limits
 from bot.host.messages import (
     CatchUpIncomplete,
     ChatAdapter,
@@ -127,6 +128,7 @@ class Host:
         health_port: int | None = None,
         health_address: str = "127.0.0.1",
         web_base_url: str = "",
+        limits: Limits = NO_LIMITS,
     ) -> None:
         """``health_port``: serve the health signal (:mod:`bot.host.health`) while
         :meth:`run` runs, on ``health_address`` (0: any free port; None: none)."""
@@ -148,6 +150,14 @@ class Host:
             admins=admins,
             default_turn=default_turn,
             default_game=default_game,
+            limits=limits,
+            # Where every answer costs (an X reply is a paid post or DM): chatter that
+            # mentions the bot is left unanswered there.
+            paid_answer_platforms=frozenset(
+                name
+                for name, adapter in self.adapters.items()
+                if getattr(adapter, "answers_cost", False)
+            ),
             room_platforms=frozenset(
                 name for name, adapter in self.adapters.items() if hasattr(adapter, "open_room")
             ),

@@ -32,6 +32,11 @@ class GameRow(SQLModel, table=True):
     # The channel the game was opened in, once it moved into a room of its own there
     # (a Discord thread, now ``channel``); empty while it lives where it was opened.
     lobby: str = ""
+    # Where the game can be reached from: the community (a Discord server, by the
+    # adapter's opaque id; "" where the platform has none) it was opened in, whose
+    # members alone may join it by DM, unless its host opened it to all.
+    community: str = ""
+    open_to_all: bool = False
     state: str  # the game's encoded state (JSON)
     created_at: float
     finished_at: float | None = None

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from sqlalchemy import event, func, update
+from sqlalchemy import event, func, or_, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
@@ -180,6 +180,10 @@ class Received:
     game_id: int | None = None
     outcome: str = "handled"
     id: int | None = None
+    # Not stored (see bot.host.messages.Inbound): where the message was posted, and the
+    # communities its sender belongs to as far as the platform said (None: unknown).
+    community: str = ""
+    communities: frozenset[str] | None = None
 
 
 @dataclass(slots=True)
@@ -494,6 +498,29 @@ class Tx:
         )
         return self.session.exec(query).first()
 
+    def count_open_games(
+        self,
+        platform: str,
+        *,
+        channel: str | None = None,
+        creator: str | None = None,
+        community: str | None = None,
+    ) -> int:
+        """Games in setup or battle on ``platform``: in ``channel`` (where they play, or
+        their threads' channel), hosted by ``creator``, opened in ``community``."""
+        query = (
+            select(func.count())
+            .select_from(GameRow)
+            .where(GameRow.platform == platform, col(GameRow.phase).in_(("setup", "battle")))
+        )
+        if channel is not None:
+            query = query.where(or_(col(GameRow.channel) == channel, col(GameRow.lobby) == channel))
+        if creator is not None:
+            query = query.where(GameRow.creator == creator)
+        if community is not None:
+            query = query.where(GameRow.community == community)
+        return int(self.session.exec(query).one())
+
     def games_in_setup(self, platform: str) -> list[GameRow]:
         """The games of a platform still open for joining, oldest first."""
         query = (
@@ -677,6 +704,22 @@ class Tx:
             rows = self._run(SQL_PLAYERS, {"game_id": game_id}).fetchall()
             players = self._players[game_id] = [PlayerSnapshot(*found) for found in rows]
         return list(players)
+
+    def seats_taken(self, game_id: int) -> int:
+        """The highest join order in the game (0 for none): one indexed aggregate, so a
+        join costs the same in a game of three players and of three thousand."""
+        query = select(func.max(PlayerRow.join_order)).where(PlayerRow.game_id == game_id)
+        return int(self.session.exec(query).one() or 0)
+
+    def names_like(self, game_id: int, name: str) -> set[str]:
+        """The names in the game that are ``name`` or ``name-…`` (what a new player's name
+        must differ from), without loading every player."""
+        escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        query = select(PlayerRow.name).where(
+            PlayerRow.game_id == game_id,
+            or_(col(PlayerRow.name) == name, col(PlayerRow.name).like(f"{escaped}-%", escape="\\")),
+        )
+        return set(self.session.exec(query).all())
 
     def add_player(self, row: PlayerRow) -> PlayerRow:
         self.drop_snapshots()

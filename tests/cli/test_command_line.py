@@ -61,6 +61,7 @@ def test_example_config_is_valid() -> None:
         ("[games]\nadmins = [1, 2]\n", "[games] admins: expected a list of strs"),
         ('[games]\nadmins = ["80351110224678912"]\n', 'expected "platform:user_id" entries'),
         ("[render]\nmax_avatar_bytes = 5000000\n", "max_avatar_bytes: at most 1000000"),
+        ("[render]\navatar_memory_bytes = 10\n", "avatar_memory_bytes: at least 1000000"),
         ("[discord]\nshard_count = 2\nshard_ids = [5]\n", "shard ids run from 0 to 1"),
         ("[discord]\nshard_ids = [0]\n", "shard_ids: needs shard_count"),
         (

@@ -15,7 +15,7 @@ from bot.games.base import (
     PlayerRef,
     WrongChannelError,
 )
-from bot.games.bst import BST, Place
+from bot.games.bst import BST, BstState, Place
 from bot.games.bst.cells import Cell
 from bot.games.bst.record import record_board, record_players
 from bot.games.bst.views import CaptainStatus, Phase
@@ -174,13 +174,22 @@ def test_3_latest_valid_placement_stands() -> None:
     assert [ship.kind.value for ship in captain.ships] == ["cruiser", "cruiser"]
 
 
-def test_3_first_come_conflict_names_cells() -> None:
+def _answer(state: BstState, name: str, text: str) -> tuple[BstState, str]:
+    accepted = BST.accept(state, pid(name), BST.parse(text), Channel.PRIVATE, random.Random(0))
+    (notice,) = accepted.notices
+    assert notice.to == pid(name)
+    return accepted.state, notice.text
+
+
+def test_3_first_come_conflict_refused_without_saying_where() -> None:
     # shared/examples/bst-placement.txt
     state = join(new(), "drake", "raleigh", "frobisher")
     state = place(state, "drake", "carrier: B2-B6\nsub: J10")
-    with pytest.raises(PlacementError, match="B4") as caught:
-        place(state, "raleigh", "cruiser: A4-C4\ncruiser: E1-E3")
-    assert "drake" not in caught.value.message
+    state, refused = _answer(state, "raleigh", "cruiser: A4-C4\ncruiser: E1-E3")
+    assert "overlaps another captain's ship" in refused
+    assert "B4" not in refused and "drake" not in refused
+    raleigh = state.captain(pid("raleigh"))
+    assert raleigh is not None and raleigh.ships == () and raleigh.overlap_refusals == 1
     state = place(state, "raleigh", "cruiser: D4-F4\ncruiser: E1-E3")
     started = BST.start(state, random.Random(3))
     after = started.state
@@ -191,6 +200,48 @@ def test_3_first_come_conflict_names_cells() -> None:
     assert not cells["frobisher"] & (cells["drake"] | cells["raleigh"])
     (notice,) = started.notices
     assert notice.to == pid("frobisher") and "random" in notice.text
+
+
+def test_3_first_come_refusal_is_the_same_wherever_the_other_fleet_is() -> None:
+    answers = set()
+    for other in (
+        "carrier: B2-B6, sub: J10",
+        "cruiser: A4-C4, cruiser: H1-H3",
+        "carrier: A4-E4, sub: A1",
+    ):
+        state = join(new(), "drake", "raleigh")
+        state = place(state, "drake", other)
+        answers.add(_answer(state, "raleigh", "cruiser: A4-C4\ncruiser: E1-E3")[1])
+    assert len(answers) == 1
+
+
+def test_3_a_fourth_overlap_is_not_refused_the_fleet_is_placed_at_random() -> None:
+    state = join(new(), "drake", "raleigh")
+    state = place(state, "drake", "carrier: B2-B6\nsub: J10")
+    state = place(state, "raleigh", "cruiser: H1-H3\ncruiser: H5-H7")  # a valid one first
+    probes = ["cruiser: A2-C2, cruiser: E1-E3", "cruiser: A3-C3, cruiser: E1-E3",
+              "cruiser: A4-C4, cruiser: E1-E3"]  # fmt: skip
+    for n, probe in enumerate(probes, start=1):
+        state, refused = _answer(state, "raleigh", probe)
+        assert f"{n} of 3" in refused and "previous placement stands" in refused
+    raleigh = state.captain(pid("raleigh"))
+    assert raleigh is not None and len(raleigh.ships) == 2  # still the valid one
+    state, answer = _answer(state, "raleigh", "cruiser: A5-C5, cruiser: E1-E3")
+    assert "placed at random when setup closes" in answer
+    raleigh = state.captain(pid("raleigh"))
+    assert raleigh is not None and raleigh.ships == ()
+    # From now on no placement is taken, overlapping or not: nothing more to learn.
+    with pytest.raises(IllegalOrderError, match="placed at random when setup closes"):
+        place(state, "raleigh", "cruiser: H1-H3\ncruiser: H5-H7")
+    with pytest.raises(IllegalOrderError, match="placed at random when setup closes"):
+        place(state, "raleigh", "cruiser: A6-C6\ncruiser: E1-E3")
+    decoded = BST.decode_state(BST.encode_state(state))
+    assert decoded == state
+    started = BST.start(state, random.Random(1))
+    (notice,) = started.notices
+    assert notice.to == pid("raleigh") and "After 3 refusals" in notice.text
+    raleigh = started.state.captain(pid("raleigh"))
+    assert raleigh is not None and raleigh.placed_at_random and len(raleigh.ships) == 2
 
 
 def test_3_both_retry_withdraws_both() -> None:

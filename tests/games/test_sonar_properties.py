@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sonar_helpers import Table
 
-from bot.games.base import Channel, Event, GameError
+from bot.games.base import Channel, Event, GameError, PlayerRef
 from bot.games.sonar import SONAR
 from bot.games.sonar.board import Board
 from bot.games.sonar.encounters import Course
@@ -326,3 +326,74 @@ def test_a_refused_order_changes_nothing(
     # Accepted: it is the sender's turn, and the state waits for the resolution unchanged.
     assert sender == table.state.to_move and accepted.resolve_now
     assert SONAR.encode_state(accepted.state) == before
+
+
+# ------------------------------------------------- placements that meet another's subs
+
+
+def _probe_answers(other: Sequence[Course], probes: Sequence[Sequence[Course]]) -> list[str]:
+    """What the second captain is told for each fleet they send, the first having placed
+    ``other``: a notice, or the refusal's words."""
+    state = SONAR.new_game({"size": "12", "ships": "2", "placement": "given"})
+    for key, name in (("p1", "ahab"), ("p2", "nemo")):
+        state = SONAR.join(state, PlayerRef(key, name))
+    state = SONAR.accept(
+        state, "p1", SONAR.parse(_fleet_text(other)), Channel.PRIVATE, random.Random(0)
+    ).state
+    answers = []
+    for probe in probes:
+        try:
+            accepted = SONAR.accept(
+                state, "p2", SONAR.parse(_fleet_text(probe)), Channel.PRIVATE, random.Random(0)
+            )
+        except GameError as refusal:
+            answers.append(f"refused: {refusal.message}")
+            continue
+        state = accepted.state
+        assert [notice.to for notice in accepted.notices] == ["p2"]
+        answers.append(accepted.notices[0].text)
+    return answers
+
+
+def _cells_named(text: str) -> set[str]:
+    return set(text.replace(",", " ").replace(";", " ").replace(".", " ").split())
+
+
+@PROPERTY
+@given(
+    seeds=st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)),
+    probe_seeds=st.lists(st.integers(0, 10**6), min_size=1, max_size=6),
+)
+def test_a_fleet_meeting_anothers_subs_is_refused_alike_wherever_they_are(
+    seeds: tuple[int, int], probe_seeds: list[int]
+) -> None:
+    """Fleets sent against two different placed fleets (many of them meeting): an answer
+    about meeting is word for word the same, names no cell of the other fleet, and the
+    two worlds answer alike until a probe meets in one and not in the other; at most 3
+    refusals for meeting, then the fleet is the host's to place."""
+    board = Board(12)
+    others = []
+    for seed in seeds:
+        placed = place_fleets(board, [], [fleet_lengths(2)], random.Random(seed))
+        assert placed.fleets is not None
+        others.append(placed.fleets[0])
+    probes = []
+    for seed in probe_seeds:
+        placed = place_fleets(board, [], [fleet_lengths(2)], random.Random(seed))
+        assert placed.fleets is not None
+        probes.append(placed.fleets[0])
+    mine = {str(cell) for probe in probes for sub in probe for cell in sub.cells(board)}
+    worlds = []
+    for other in others:
+        answers = _probe_answers(other, probes)
+        secret = {str(c) for sub in other for c in sub.cells(board)} - mine
+        secret |= {str(sub.bow) for sub in other} - mine
+        for answer in answers:
+            if not answer.startswith("Fleet placed"):
+                assert not _cells_named(answer) & secret, answer
+        assert sum(answer.startswith("Refused") for answer in answers) <= 3
+        worlds.append(answers)
+    for one, two in zip(*worlds, strict=True):
+        if one.startswith("Fleet placed") != two.startswith("Fleet placed"):
+            break  # met in one world, not in the other: the one bit a probe gets
+        assert one == two

@@ -115,11 +115,44 @@ def test_1_a_fleet_is_refused_naming_the_problem(
         send(state, "p1", text)
 
 
+def _told(state: SonarState, player: str, text: str) -> tuple[SonarState, str]:
+    accepted = SONAR.accept(state, player, SONAR.parse(text), Channel.PRIVATE, random.Random(0))
+    (notice,) = accepted.notices
+    assert notice.to == player
+    return accepted.state, notice.text
+
+
 def test_1_a_fleet_meeting_another_players_placed_sub_is_refused_first_come() -> None:
     state = send(joined("a", "b"), "p1", "2 a1 ur, 3 c5 ur")
-    with pytest.raises(PlacementError, match="another captain has already placed"):
-        send(state, "p2", "2 b1 dl, 3 h9 ur")  # head on along the lane of a's 2-sub
-    assert send(state, "p2", "2 e1 ur, 3 h9 ur").captains[1].fleet
+    refused_state, refused = _told(state, "p2", "2 b1 dl, 3 h9 ur")  # head on along a's lane
+    assert refused.startswith("Refused: your fleet would meet a sub another captain has")
+    assert "b1" not in refused and "turn" not in refused  # never which sub, where or when
+    assert refused_state.captains[1].fleet == ()
+    assert send(refused_state, "p2", "2 e1 ur, 3 h9 ur").captains[1].fleet
+
+
+def test_1_the_same_refusal_wherever_the_other_fleet_is() -> None:
+    answers = {
+        _told(send(joined("a", "b"), "p1", other), "p2", "2 b1 dl, 3 c5 ur")[1]
+        for other in ("2 a1 ur, 3 c5 ur", "2 b1 dl, 3 h9 ur", "2 a1 ur, 3 l3 dl")
+    }
+    assert len(answers) == 1
+
+
+def test_1_after_three_refusals_for_meeting_the_fleet_is_placed_at_random() -> None:
+    state = send(joined("a", "b"), "p1", "2 a1 ur, 3 c5 ur")
+    for n in (1, 2, 3):
+        state, refused = _told(state, "p2", "2 b1 dl, 3 h9 ur")
+        assert f"{n} of 3" in refused
+    state, told = _told(state, "p2", "2 b1 dl, 3 h9 ur")
+    assert "placed at random at the start" in told
+    with pytest.raises(IllegalOrderError, match="no longer takes your fleets"):
+        send(state, "p2", "2 e1 ur, 3 h9 ur")  # even one that meets nothing
+    assert SONAR.decode_state(SONAR.encode_state(state)) == state
+    started = SONAR.start(state, random.Random(2), None)
+    (told_p2,) = [n for n in started.notices if n.to == "p2" and "placed at random" in n.text]
+    assert told_p2.text.startswith("After 3 refusals")
+    assert started.state.captains[1].placed_at_random and started.state.captains[1].fleet
 
 
 def test_1_a_fleet_in_public_is_refused_without_echoing_it() -> None:

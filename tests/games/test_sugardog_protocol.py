@@ -47,7 +47,7 @@ def test_the_verbs_are_the_contracts_orders_all_private() -> None:
         "log",
     ]
     assert all(verb.private for verb in SUGARDOG.verbs)
-    assert [a.name for a in SUGARDOG.option_args] == ["move_time", "seed"]
+    assert [a.name for a in SUGARDOG.option_args] == ["move_time", "max_players", "seed"]
 
 
 @pytest.mark.parametrize(

@@ -8,14 +8,14 @@ import random
 import pytest
 from sugardog_helpers import captain, contact, play, seen, setup_game
 
-from bot.games.base import Channel, IllegalOrderError, OrderSyntaxError, PlayerRef
+from bot.games.base import Channel, IllegalOrderError, OptionError, OrderSyntaxError, PlayerRef
 from bot.games.sugardog import SUGARDOG, SilentRunning, StartingCell
 from bot.games.sugardog.board import Cell, board_size, column_label, parse_cell
 
 # ----------------------------------------------------------------------------- §1
 
 
-@pytest.mark.parametrize(("players", "size"), [(1, 6), (2, 6), (3, 8), (4, 10), (13, 28)])
+@pytest.mark.parametrize(("players", "size"), [(1, 6), (2, 6), (3, 8), (4, 10), (11, 24)])
 def test_1_board_is_6_for_two_and_grows_by_2_for_each_further_player(
     players: int, size: int
 ) -> None:
@@ -644,7 +644,7 @@ def test_options_move_time_must_be_a_duration_of_at_least_1m(value: str) -> None
 def test_options_an_unknown_key_is_refused_naming_the_known_ones() -> None:
     from bot.games.base import OptionError
 
-    with pytest.raises(OptionError, match="move_time, seed"):
+    with pytest.raises(OptionError, match="move_time, max_players, seed"):
         SUGARDOG.new_game({"size": "8"})
 
 
@@ -763,3 +763,31 @@ def test_record_in_setup_shows_the_board_so_far_and_an_empty_start() -> None:
     )
     assert "Your starting cell: H8." in summary
     assert "H8" not in SUGARDOG.summary(table.game_state(), None)
+
+
+def test_options_max_players_caps_the_table_naming_the_bound() -> None:
+    """Issue 24: "2 or more players" had no end (200 captains: 37 s a turn). At most 11
+    (the 24 × 24 board) by default; a host may set fewer; the refusal names the bound."""
+    state = SUGARDOG.new_game({})
+    for n in range(11):
+        state = SUGARDOG.join(state, PlayerRef(f"p{n}", f"captain{n}"))
+    with pytest.raises(IllegalOrderError, match=r"at most 11 captains \(option max_players"):
+        SUGARDOG.join(state, PlayerRef("p11", "one too many"))
+    small = SUGARDOG.new_game({"max_players": "3"})
+    assert SUGARDOG.options(small)["max_players"] == "3"
+    for n in range(3):
+        small = SUGARDOG.join(small, PlayerRef(f"p{n}", f"captain{n}"))
+    with pytest.raises(IllegalOrderError, match="at most 3 captains"):
+        SUGARDOG.join(small, PlayerRef("p3", "fourth"))
+    # A leaver frees a seat; coming back into a full table is refused like any join.
+    small = SUGARDOG.remove(small, "p2").state
+    small = SUGARDOG.join(small, PlayerRef("p3", "fourth"))
+    with pytest.raises(IllegalOrderError, match="at most 3 captains"):
+        SUGARDOG.join(small, PlayerRef("p2", "captain2"))
+    assert "max_players" not in SUGARDOG.options(SUGARDOG.new_game({}))
+
+
+@pytest.mark.parametrize("value", ["1", "12", "200", "x", "-3"])
+def test_options_max_players_out_of_range_is_refused_naming_the_range(value: str) -> None:
+    with pytest.raises(OptionError, match="max_players: expected a number from 2 to 11"):
+        SUGARDOG.new_game({"max_players": value})

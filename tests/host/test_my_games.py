@@ -28,7 +28,7 @@ def test_games_lists_each_game_with_its_clock_and_the_players_order(tmp_path: Pa
         f"- #bst game 1: battle, turn 1, closes {_closes(kit)}; your order is in",
         "- #bst game 2: setup",
     ]
-    assert bob_text.splitlines()[1].endswith("; **no order from you yet**")
+    assert bob_text.splitlines()[1].endswith("; no order from you yet")
 
 
 def test_games_for_someone_in_no_game_says_how_to_join(tmp_path: Path) -> None:

@@ -221,7 +221,9 @@ def test_3_first_come_conflict_refused_other_not_told_script(run_script_text: Ru
         ("cruiser", cells("D4 E4 F4")),
         ("cruiser", cells("E1 E2 E3")),
     ]
-    assert any("B4, B6" in line for line in dms(transcript, "raleigh"))
+    raleigh = dms(transcript, "raleigh")
+    assert any("overlaps another captain's ship" in line for line in raleigh)
+    assert not any("B4" in line or "B6" in line for line in raleigh if "overlaps" in line)
     assert not any("overlap" in line for line in dms(transcript, "drake"))
 
 

@@ -977,7 +977,8 @@ def test_refusals_say_what_was_expected_and_change_nothing(
     for line in refused[1:-2]:
         assert "`" in line or "e.g." in line or "such as" in line, line
     assert any(
-        dm.startswith("your sub 3 e5 ur would meet a sub another captain has already placed")
+        dm.startswith("Refused: your fleet would meet a sub another captain has already placed")
+        and "e5" not in dm
         for dm in dms(transcript, "nemo")
     )
     assert "it is not your turn: ahab is to move (turn 1)" in dms(transcript, "nemo")

@@ -356,7 +356,7 @@ def test_options_refused_open_no_game_and_the_record_keeps_them_canonical(
     transcript, record = play("sugardog-options")
     host = dms(transcript, "host")
     # expect: refused, naming the keys move_time and seed
-    assert "unknown option 'depth': the options are move_time, seed" in host
+    assert "unknown option 'depth': the options are move_time, max_players, seed" in host
     # expect: refused: at least 1m
     assert any(text.startswith("move_time: at least 1m") for text in host)
     assert any(text.startswith("move_time: expected a duration") for text in host)

@@ -152,3 +152,26 @@ async def test_no_url_gives_the_generated_avatar() -> None:
 
 def test_logged_urls_lose_their_query_string() -> None:
     assert safe_url("https://cdn.example/a/b.png?sig=abc#x") == "https://cdn.example/a/b.png"
+
+
+async def test_memory_is_bounded_by_bytes_least_recently_used_dropped_first() -> None:
+    urls = [f"https://img.example/{n}.png" for n in range(40)]
+    fetch = FakeFetch({url: png_bytes() for url in urls})
+    one = 48 * 48 * 4  # a decoded 48×48 RGBA avatar
+    cache = AvatarCache(fetch=fetch, memory_bytes=10 * one)
+    for n, url in enumerate(urls):
+        await cache.get(f"u{n}", "p", url)
+        await cache.get("u0", "p", urls[0])  # u0 is used all the time
+        assert cache.held_bytes <= 10 * one
+    assert cache.held_bytes == 10 * one
+    assert fetch.calls.count(urls[0]) == 1  # kept: recently used
+    await cache.get("u1", "p", urls[1])  # long unused: dropped, fetched again
+    assert fetch.calls.count(urls[1]) == 2
+
+
+async def test_an_avatar_bigger_than_the_memory_budget_is_used_but_not_kept() -> None:
+    url = "https://img.example/ok.png"
+    fetch = FakeFetch({url: png_bytes()})
+    cache = AvatarCache(fetch=fetch, memory_bytes=100)
+    assert (await cache.get("u1", "alice", url)).size == (48, 48)
+    assert cache.held_bytes == 0

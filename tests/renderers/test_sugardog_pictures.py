@@ -14,6 +14,7 @@ import io
 import os
 import random
 import re
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ from PIL import Image
 from bot.games.base import Channel, Given, PlayerRef
 from bot.games.sugardog import SUGARDOG, SugarDogState
 from bot.games.sugardog.board import Cell, Direction, parse_cell
+from bot.games.sugardog.options import MAXIMUM_PLAYERS
+from bot.games.sugardog.state import Captain
 from bot.games.sugardog.views import PrivateView, PublicView, RevealedView, last_heard
 from renderers.alt_text import MAX_ALT_TEXT
 from renderers.pictures import pictures_for
@@ -58,7 +61,12 @@ def played(cells: dict[str, str], orders: list[str], first: str | None = None) -
     state = SUGARDOG.new_game({"move_time": "1h"})
     ids = {name: f"p{n}" for n, name in enumerate(cells, 1)}
     for name in cells:
-        state = SUGARDOG.join(state, PlayerRef(ids[name], name))
+        if len(state.captains) < MAXIMUM_PLAYERS:
+            state = SUGARDOG.join(state, PlayerRef(ids[name], name))
+        else:
+            # Past today's cap (max_players): a game stored before there was one, which
+            # the pictures must still draw.
+            state = replace(state, captains=(*state.captains, Captain(ids[name], name)))
     for name, cell in cells.items():
         state = SUGARDOG.accept(state, ids[name], SUGARDOG.parse(cell), Channel.PRIVATE, rng).state
     state = SUGARDOG.start(state, rng, None if first is None else ids[first]).state

@@ -60,6 +60,7 @@ from bot.adapters.discord.client import (
 )
 from bot.adapters.discord.commands import build_command_tree
 from bot.adapters.discord.inbound import (
+    Memberships,
     inbound_from_interaction,
     inbound_from_message,
     is_dm_channel,
@@ -134,6 +135,7 @@ class DiscordAdapter:
         self._tree: app_commands.CommandTree[Any] | None = None
         self._on_inbound: InboundHandler | None = None
         self.pending = PendingInteractions()
+        self.memberships = Memberships()
         self.catch_up = CatchUp(
             cursors,
             client=lambda: self.client,
@@ -315,8 +317,11 @@ class DiscordAdapter:
         self.pending.remember(key, pending)
         # Acknowledgements first: the commands queued behind this one defer now.
         await asyncio.sleep(0)
-        inbound = inbound_from_interaction(
-            interaction, route.kind, text, host_role=self._config.host_role, message_id=key
+        inbound = self.memberships.placed(
+            inbound_from_interaction(
+                interaction, route.kind, text, host_role=self._config.host_role, message_id=key
+            ),
+            getattr(interaction.user, "mutual_guilds", ()),
         )
         try:
             await self._handler()(inbound)
@@ -360,13 +365,16 @@ class DiscordAdapter:
 
     def _read_message(self, message: discord.Message, is_dm: bool) -> Inbound | None:
         me = self._client.user if self._client is not None else None
-        return inbound_from_message(
+        inbound = inbound_from_message(
             message,
             is_dm=is_dm,
             tags=self._tags,
             host_role=self._config.host_role,
             bot_id=me.id if me is not None else None,
         )
+        if inbound is None:
+            return None
+        return self.memberships.placed(inbound, getattr(message.author, "mutual_guilds", ()))
 
     async def _on_message(self, message: discord.Message) -> None:
         is_dm = is_dm_channel(message.channel)

@@ -42,6 +42,7 @@ from bot.adapters.discord.text import (
     verb_text,
 )
 from bot.games.base import Arg, ArgKind, Game, Verb
+from bot.host.messages import HOST_NEW_OPTIONS
 
 # (interaction, privacy, typed text) → awaitable: what every command calls.
 CommandHandler = Callable[[discord.Interaction[Any], Privacy, str], Awaitable[None]]
@@ -68,9 +69,10 @@ def _typed(tag: str, verb: Verb, privacy: Privacy = Privacy.PUBLIC) -> Subcomman
 def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
     """Every command of ``game``'s group, in the order Discord lists them."""
     tag = game.tag
-    new = Verb("new", "Host a new game in this channel", private=False, args=game.option_args)
+    options = (*game.option_args, *HOST_NEW_OPTIONS)
+    new = Verb("new", "Host a new game in this channel", private=False, args=options)
     found = [
-        Subcommand(new, Privacy.PUBLIC, lambda values: new_text(tag, game.option_args, values)),
+        Subcommand(new, Privacy.PUBLIC, lambda values: new_text(tag, options, values)),
         _typed(tag, Verb("join", "Join the game in this channel", private=False)),
     ]
     for verb in game.verbs:

@@ -9,7 +9,9 @@ them is the host's business.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -90,6 +92,7 @@ def inbound_from_interaction(
         text=text,
         message_id=message_id or str(interaction.id),
         sent_at=discord.utils.snowflake_time(interaction.id),
+        community=str(interaction.guild_id) if in_guild else "",
     )
 
 
@@ -142,4 +145,41 @@ def inbound_from_message(
         text=text,
         message_id=str(message.id),
         sent_at=message.created_at,
+        community="" if is_dm else _guild_id(message),
     )
+
+
+def _guild_id(message: discord.Message) -> str:
+    guild = getattr(message, "guild", None)
+    if guild is not None:
+        return str(guild.id)
+    channel_guild = getattr(message.channel, "guild", None)
+    return str(channel_guild.id) if channel_guild is not None else ""
+
+
+class Memberships:
+    """The servers each person was seen in (their messages and commands there), so that
+    a DM says which servers its sender belongs to (the host lets a DM `join` a server's
+    game only for its members). The bot asks Discord for no member list (that needs the
+    privileged members intent): what it saw is what it knows, most recent people kept
+    up to ``limit``; after a restart a person is known again once seen in a server."""
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self._limit = limit
+        self._seen: OrderedDict[str, frozenset[str]] = OrderedDict()
+
+    def placed(self, inbound: Inbound, cached: Iterable[object] = ()) -> Inbound:
+        """``inbound`` with what is known of its sender's servers: a message posted in a
+        server teaches it; a DM carries every server its sender was seen in, with the
+        ``cached`` guilds discord.py shares with them (``User.mutual_guilds``)."""
+        user_id = inbound.sender.user_id
+        known = self._seen.get(user_id, frozenset())
+        if inbound.community:
+            if inbound.community not in known:
+                self._seen[user_id] = known | {inbound.community}
+            self._seen.move_to_end(user_id)
+            while len(self._seen) > self._limit:
+                self._seen.popitem(last=False)
+            return inbound
+        shared = frozenset(str(getattr(guild, "id", "")) for guild in cached) - {""}
+        return replace(inbound, sender=replace(inbound.sender, communities=known | shared))

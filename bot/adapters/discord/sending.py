@@ -26,7 +26,7 @@ import discord
 from bot.adapters.discord.catch_up import dm_key
 from bot.adapters.discord.client import PLATFORM
 from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
-from bot.adapters.discord.markup import buttons_for, discord_times
+from bot.adapters.discord.markup import buttons_for, discord_plain, discord_times
 from bot.adapters.discord.text import split_text
 from bot.host.messages import Address, Attachment, Card, CursorStore, DeliveryError, Outbound
 
@@ -157,7 +157,11 @@ def embed_of(card: Card | None, attachments: Sequence[Attachment]) -> discord.Em
         return None
     embed = discord.Embed(title=card.title[:256])
     for name, value in card.fields[:25]:
-        embed.add_field(name=name[:256], value=discord_times(value)[:1024], inline=True)
+        embed.add_field(
+            name=discord_plain(name)[:256],
+            value=discord_times(discord_plain(value))[:1024],
+            inline=True,
+        )
     image = next((a.filename for a in attachments if a.mime_type.startswith("image/")), "")
     if image:
         embed.set_image(url=f"attachment://{image}")
@@ -208,7 +212,9 @@ class Delivery:
         if address.platform != PLATFORM:
             raise DeliveryError(f"address is for {address.platform}, not discord", permanent=True)
         client = self._connected()
-        text, attachments = fit_attachments(discord_times(outbound.text), outbound.attachments)
+        text, attachments = fit_attachments(
+            discord_times(discord_plain(outbound.text, outbound.mentions)), outbound.attachments
+        )
         chunks = list(split_text(text)) if text else []
         if not chunks and not attachments:
             raise DeliveryError("nothing to send", permanent=True)

@@ -65,6 +65,8 @@ class TwitterAdapter:
     of the game it names."""
 
     platform = PLATFORM
+    # Every answer is a paid post or DM: the host answers no public chatter here.
+    answers_cost = True
 
     def __init__(
         self,

@@ -14,11 +14,11 @@ import random
 from dataclasses import replace
 
 from bot.games.base import (
+    OVERLAP_REFUSALS,
     Accepted,
     Channel,
     IllegalOrderError,
     Notice,
-    PlacementError,
     PlayerId,
     WrongChannelError,
 )
@@ -121,6 +121,8 @@ def _accept_placement(
                 ),
             ),
         )
+    if captain.placed_by_host:
+        raise IllegalOrderError(_PLACED_BY_HOST)
     ships = check_fleet(order.ships, state.options)
     overlapping = conflicts(ships, taken, captain.id)
     if not overlapping:
@@ -136,13 +138,10 @@ def _accept_placement(
                 ),
             ),
         )
+    if state.options.placement_conflicts is ConflictPolicy.FIRST_COME:
+        return _refused_for_overlap(state, captain)
     every_cell = sorted(cell for cells in overlapping.values() for cell in cells)
     named = ", ".join(map(str, every_cell))
-    if state.options.placement_conflicts is ConflictPolicy.FIRST_COME:
-        raise PlacementError(
-            f"your placement overlaps a ship already placed by another captain at {named}: "
-            "place your fleet elsewhere (or send `random`)"
-        )
     # both_retry (the original rule): every placement involved is withdrawn.
     new_state = state.with_captain(_unplaced(captain))
     notices = [
@@ -165,6 +164,32 @@ def _accept_placement(
             )
         )
     return Accepted(new_state, None, tuple(notices))
+
+
+_PLACED_BY_HOST = (
+    f"after {OVERLAP_REFUSALS} refusals for overlapping other captains' ships, your fleet is "
+    "placed at random when setup closes: the host no longer takes your placements"
+)
+
+
+def _refused_for_overlap(state: BstState, captain: Captain) -> Accepted[BstState, Order]:
+    """first_come (§3): the placement overlaps another captain's ship. The answer never
+    says where (the same words whoever's ships and wherever), and it is counted, which is
+    why it is a notice with a changed state rather than a refusal that changes nothing:
+    past the allowance, the captain's fleet is placed at random when setup closes."""
+    refusals = captain.overlap_refusals + 1
+    if refusals > OVERLAP_REFUSALS:
+        counted = replace(captain, ships=(), placed_at_random=False, overlap_refusals=refusals)
+        text = f"Your placement overlaps another captain's ship again: {_PLACED_BY_HOST}."
+    else:
+        counted = replace(captain, overlap_refusals=refusals)
+        stands = "your previous placement stands" if captain.ships else "you hold no placement yet"
+        text = (
+            f"Refused: your placement overlaps another captain's ship ({refusals} of "
+            f"{OVERLAP_REFUSALS} such refusals allowed in setup; after that your fleet is "
+            f"placed at random). Place your fleet elsewhere (or send `random`); {stands}."
+        )
+    return Accepted(state.with_captain(counted), None, (Notice(text, to=captain.id),))
 
 
 def _unplaced(captain: Captain) -> Captain:

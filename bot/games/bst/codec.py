@@ -46,6 +46,8 @@ def encode_state(state: BstState) -> dict[str, Any]:
                 ],
                 "awaiting": c.awaiting,
                 "placed_at_random": c.placed_at_random,
+                # Only when non-zero: a state stored before the count existed decodes as 0.
+                **({"overlap_refusals": c.overlap_refusals} if c.overlap_refusals else {}),
             }
             for c in state.captains
         ],
@@ -83,6 +85,7 @@ def decode_state(data: Mapping[str, Any]) -> BstState:
             ),
             awaiting=bool(c.get("awaiting", False)),
             placed_at_random=bool(c.get("placed_at_random", False)),
+            overlap_refusals=int(c.get("overlap_refusals", 0)),
         )
         for c in data["captains"]
     )

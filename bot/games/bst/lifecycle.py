@@ -14,6 +14,7 @@ import random
 from dataclasses import replace
 
 from bot.games.base import (
+    OVERLAP_REFUSALS,
     Event,
     IllegalOrderError,
     Notice,
@@ -77,11 +78,13 @@ def start(state: BstState, rng: random.Random, first: PlayerId | None) -> Resolu
     for i, ships in zip(unplaced, fleets, strict=True):
         captain = captains[i]
         captains[i] = replace(captain, ships=ships, placed_at_random=True)
+        why = (
+            f"After {OVERLAP_REFUSALS} refusals for overlapping other captains' ships"
+            if captain.placed_by_host
+            else "You sent no placement"
+        )
         notices.append(
-            Notice(
-                f"You sent no placement, so you were placed at random: {fleet_text(ships)}.",
-                to=captain.id,
-            )
+            Notice(f"{why}, so you were placed at random: {fleet_text(ships)}.", to=captain.id)
         )
     new_state = replace(
         state, phase=Phase.BATTLE, turn=1, captains=tuple(captains), setup_windows=0

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from bot.games.base import PlayerId
+from bot.games.base import OVERLAP_REFUSALS, PlayerId
 from bot.games.bst.cells import Cell
 from bot.games.bst.fleet import Ship
 from bot.games.bst.options import BstOptions
@@ -22,7 +22,10 @@ from bot.games.bst.status import CaptainStatus, Phase
 @dataclass(frozen=True)
 class Captain:
     """One player. ``ships`` is empty until a placement stands (or for a setup leaver);
-    ``awaiting`` marks a late joiner who is placed at random when the turn closes."""
+    ``awaiting`` marks a late joiner who is placed at random when the turn closes.
+    ``overlap_refusals`` counts the placements refused in setup for overlapping another
+    captain's ships; past :data:`~bot.games.base.OVERLAP_REFUSALS` the captain's fleet
+    is placed at random when setup closes (§3: no probing)."""
 
     id: PlayerId
     name: str
@@ -30,6 +33,12 @@ class Captain:
     ships: tuple[Ship, ...] = ()
     awaiting: bool = False
     placed_at_random: bool = False
+    overlap_refusals: int = 0
+
+    @property
+    def placed_by_host(self) -> bool:
+        """Refused for overlaps too often: only the host places this captain's fleet."""
+        return self.overlap_refusals > OVERLAP_REFUSALS
 
     @property
     def afloat(self) -> bool:

@@ -104,8 +104,8 @@ BattleshipTwitter rules, in short:
 1. Board: rows A, B, C… from the top, columns 1, 2, 3… from the left; a cell is row then column, e.g. H14.
 2. Fleet: an aircraft carrier (5 cells) and a submarine (1 cell), or two cruisers (3 cells each); straight lines.
 3. Setup: `join`, then place your fleet by DM (`sub: A2, carrier: C1-C5` or `random`); resend to change it. \
-A placement overlapping a ship already placed is refused (or, with placement_conflicts=both_retry, both \
-placements are withdrawn). Captains without a placement are placed at random when the battle starts.
+A placement overlapping a ship already placed is refused without saying where, at most 3 times (then your \
+fleet is placed at random); with placement_conflicts=both_retry, both placements are withdrawn. Captains without a placement are placed at random when the battle starts.
 4. Each turn you may take one action: shoot one cell in public (`#bst H14`), or by DM move one ship \
 1 to its length along its axis (`move cruiser at G7 3 up`; a sub moves 1 cell any way) or rotate it a \
 quarter turn about its centre (`rotate carrier at E8`; subs cannot rotate). Name a ship by any cell it occupies.

@@ -89,6 +89,8 @@ def _captain(captain: Captain) -> dict[str, Any]:
             for sub in captain.fleet
         ],
         "placed_at_random": captain.placed_at_random,
+        # Only when non-zero: a state stored before the count existed decodes as 0.
+        **({"overlap_refusals": captain.overlap_refusals} if captain.overlap_refusals else {}),
         "leaving": captain.leaving,
         "left_turn": captain.left_turn,
     }
@@ -109,6 +111,7 @@ def _decode_captain(data: Mapping[str, Any]) -> Captain:
             for sub in data["fleet"]
         ),
         placed_at_random=bool(data["placed_at_random"]),
+        overlap_refusals=int(data.get("overlap_refusals", 0)),
         leaving=bool(data["leaving"]),
         left_turn=data["left_turn"],
     )

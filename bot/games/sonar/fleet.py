@@ -114,6 +114,17 @@ def fleet_lines(board: Board, fleet: Sequence[Submarine]) -> str:
     )
 
 
+MEETS_ANOTHER_FLEET = (
+    "your fleet would meet a sub another captain has already placed: place it elsewhere "
+    "(or send `random`)"
+)
+
+
+class MeetsAnotherFleetError(PlacementError):
+    """A fleet would meet another captain's placed sub. Its words are always the same
+    (never which sub, where or when), and the game counts it (no probing)."""
+
+
 def check_fleet(
     board: Board, subs: Sequence[Course], ships: int, others: Sequence[Course]
 ) -> tuple[Submarine, ...]:
@@ -150,12 +161,8 @@ def check_fleet(
                     f"{'at once' if when == 0 else f'in turn {when}'}: subs never meet, so "
                     f"place one of them elsewhere{instead}"
                 )
-    for sub in subs:
-        if any(ever_meet(board, other, sub) for other in others):
-            raise PlacementError(
-                f"your sub {course_text(sub)} would meet a sub another captain has already "
-                "placed: place it elsewhere (or send `random`)"
-            )
+    if any(ever_meet(board, other, sub) for sub in subs for other in others):
+        raise MeetsAnotherFleetError(MEETS_ANOTHER_FLEET)
     ordered = sorted(range(len(subs)), key=lambda i: subs[i].length)
     return tuple(Submarine(n + 1, subs[i]) for n, i in enumerate(ordered))
 

@@ -23,6 +23,7 @@ from datetime import timedelta
 from typing import Any
 
 from bot.games.base import (
+    OVERLAP_REFUSALS,
     Accepted,
     Arg,
     ArgKind,
@@ -45,6 +46,8 @@ from bot.games.duration import format_duration
 from bot.games.sonar import codec, record, text
 from bot.games.sonar.fleet import (
     FLEET_EXAMPLE,
+    MEETS_ANOTHER_FLEET,
+    MeetsAnotherFleetError,
     Submarine,
     check_fleet,
     fleet_lengths,
@@ -257,7 +260,8 @@ class SonarGame:
         )
         notices = [
             Notice(
-                f"Your fleet, placed at random: {fleet_lines(board, placed[c.id])}.",
+                f"{_PLACED_AT_RANDOM_WHY if c.placed_by_host else ''}Your fleet, placed at "
+                f"random: {fleet_lines(board, placed[c.id])}.",
                 to=c.id,
             )
             for c in unplaced
@@ -361,9 +365,14 @@ class SonarGame:
                 changed=frozenset({captain.id}),
             )
         assert isinstance(order, Fleet)
+        if captain.placed_by_host:
+            raise IllegalOrderError(_PLACED_BY_HOST)
         ships = state.options.ships_for(len(state.present))
         others = [sub.course for c in state.present if c.id != captain.id for sub in c.fleet]
-        fleet = check_fleet(state.board, order.subs, ships, others)
+        try:
+            fleet = check_fleet(state.board, order.subs, ships, others)
+        except MeetsAnotherFleetError:
+            return _refused_for_meeting(state, captain)
         placed = _with_captain(state, replace(captain, fleet=fleet))
         return Accepted(
             placed,
@@ -620,6 +629,36 @@ class SonarGame:
 
 
 # --------------------------------------------------------------------- helpers
+
+
+_PLACED_BY_HOST = (
+    f"after {OVERLAP_REFUSALS} refusals for meeting other captains' subs, your fleet is "
+    "placed at random at the start: the host no longer takes your fleets"
+)
+_PLACED_AT_RANDOM_WHY = f"After {OVERLAP_REFUSALS} refusals for meeting other captains' subs: "
+
+
+def _refused_for_meeting(state: SonarState, captain: Captain) -> Accepted[SonarState, Order]:
+    """A fleet that would meet another captain's placed sub (first come): always the same
+    words, and counted, hence a notice with a changed state rather than a refusal that
+    changes nothing; past the allowance the fleet is placed at random at the start."""
+    refusals = captain.overlap_refusals + 1
+    if refusals > OVERLAP_REFUSALS:
+        counted = replace(captain, fleet=(), overlap_refusals=refusals)
+        text = f"Your fleet would meet another captain's sub again: {_PLACED_BY_HOST}."
+    else:
+        counted = replace(captain, overlap_refusals=refusals)
+        stands = "your previous fleet stands" if captain.fleet else "you hold no fleet yet"
+        text = (
+            f"Refused: {MEETS_ANOTHER_FLEET} ({refusals} of {OVERLAP_REFUSALS} such refusals "
+            f"allowed in setup; after that your fleet is placed at random); {stands}."
+        )
+    return Accepted(
+        _with_captain(state, counted),
+        None,
+        (Notice(text, to=captain.id),),
+        changed=frozenset({captain.id}),
+    )
 
 
 def _with_captain(state: SonarState, captain: Captain) -> SonarState:

@@ -14,7 +14,7 @@ import enum
 from dataclasses import dataclass
 from functools import cached_property
 
-from bot.games.base import PlayerId
+from bot.games.base import OVERLAP_REFUSALS, PlayerId
 from bot.games.sonar.board import Board, Cell
 from bot.games.sonar.fleet import Submarine
 from bot.games.sonar.options import SonarOptions
@@ -61,6 +61,10 @@ class Captain:
     status: Status = Status.ALIVE
     fleet: tuple[Submarine, ...] = ()
     placed_at_random: bool = False
+    overlap_refusals: int = 0
+    """Fleets refused in setup for meeting another captain's placed sub: past
+    :data:`~bot.games.base.OVERLAP_REFUSALS` the host places this fleet at random at the
+    start and takes no more fleets from this captain (no probing)."""
     leaving: bool = False
     left_turn: int | None = None
 
@@ -68,6 +72,10 @@ class Captain:
     def afloat(self) -> tuple[Submarine, ...]:
         """The subs not sunk (on the board while the captain plays)."""
         return tuple(sub for sub in self.fleet if not sub.sunk)
+
+    @property
+    def placed_by_host(self) -> bool:
+        return self.overlap_refusals > OVERLAP_REFUSALS
 
     @property
     def playing(self) -> bool:

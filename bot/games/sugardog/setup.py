@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from bot.games.base import IllegalOrderError, PlayerId, PlayerRef
 from bot.games.sugardog.board import Cell, board_size
+from bot.games.sugardog.options import MAXIMUM_PLAYERS, MINIMUM_PLAYERS
 from bot.games.sugardog.state import Captain, Phase, Status, SugarDogState
 
 
@@ -25,12 +26,24 @@ def join(state: SugarDogState, player: PlayerRef) -> SugarDogState:
     if state.phase is Phase.BATTLE:
         raise IllegalOrderError("the hunt has begun, so joining is closed in this game")
     existing = state.captain(player.id)
+    if existing is None or existing.status is Status.LEFT:
+        _check_room(state)
     if existing is not None:
         if existing.status is Status.LEFT:
             # Leaving during setup costs nothing, so coming back is allowed.
             return state.with_captain(replace(existing, status=Status.ALIVE, name=player.name))
         raise IllegalOrderError("you are already in this game")
     return replace(state, captains=(*state.captains, Captain(player.id, player.name)))
+
+
+def _check_room(state: SugarDogState) -> None:
+    seated = sum(1 for captain in state.captains if captain.status is not Status.LEFT)
+    if seated >= state.options.max_players:
+        most = state.options.max_players
+        raise IllegalOrderError(
+            f"the game is full: it takes at most {most} captains (option max_players; "
+            f"Sugar Dog takes {MINIMUM_PLAYERS} to {MAXIMUM_PLAYERS})"
+        )
 
 
 def leave_setup(state: SugarDogState, player: PlayerId) -> SugarDogState:

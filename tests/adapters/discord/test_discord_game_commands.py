@@ -104,6 +104,10 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
         ship = next(o for o in old[verb] if o["name"] == "ship")
         assert ship["autocomplete"] and not ship["choices"]
         ship.update(autocomplete=False, choices=ships)
+    # The host's own option of `new` (issue 24): who may join by DM.
+    assert new["new"].pop() == dict(name="reach", type=STRING, required=False,
+                                    choices=["server", "all"], min_value=None, max_value=None,
+                                    autocomplete=False)  # fmt: skip
     assert new == old
 
 
@@ -135,6 +139,7 @@ def test_a_game_registered_only_in_a_test_gets_its_own_group(tug_registered):
         ("move_time", STRING, False),
         ("response_time", STRING, False),
         ("target", INTEGER, False),
+        ("reach", STRING, False),  # the host's own option of `new` (issue 24)
     ]
     # Who moves first (in Tug, which takes turns) is named with /host start.
     assert [(o["name"], o["type"], o["required"]) for o in shape(groups["host"])["start"]] == [

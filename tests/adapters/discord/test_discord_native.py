@@ -500,3 +500,83 @@ async def test_a_locked_game_thread_sends_the_games_posts_to_the_channel_it_came
     assert report and report[0]["attachments"], "the turn's report and map reached the channel"
     with table.store.transaction() as tx:
         assert not [r for r in tx.outbox() if r.status == "undeliverable" and r.kind == "map"]
+
+
+EVIL_NAME = "[Gift](https://x.co)\u202e <@&1> @here"  # 32 characters, Discord's most
+
+
+async def test_a_display_name_is_plain_text_in_the_bots_posts(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    """Issue 24 item 8: a name with a masked link, an RTL override, a role mention and
+    @here is shown as the text it is: no link, no ping, no reversal."""
+    await table.slash("new", [option("size", "8")], group="bst")
+    thread = int(table.game().channel)
+    payload = fake_discord.interaction_payload(
+        "join", [], interaction_id=table.next_id(), group="bst", channel_id=thread,
+        user_id=OTHER_USER_ID,
+    )  # fmt: skip
+    payload["member"]["user"]["global_name"] = EVIL_NAME
+    await run(table.adapter, payload)
+    await table.host.relay.flush()
+    with table.store.transaction() as tx:
+        names = [p.name for p in tx.peek_players(1)]
+    assert names == ["[Gift](https://x.co) ‹@&1› @here"]
+    sent = [
+        m["content"]
+        for channel in fake_discord.posted.values()
+        for m in channel
+        if "Gift" in (m.get("content") or "")
+    ]
+    sent += [
+        b.get("content") or ""
+        for b in (body_of(r) for r in fake_discord.requests)
+        if isinstance(b, dict) and "Gift" in str(b.get("content") or "")
+    ]
+    assert sent, "the join was answered naming the player"
+    for content in sent:
+        assert "\\[Gift\\](https://x.co)" in content
+        assert "\u202e" not in content and "<@&" not in content
+        assert "@here" not in content
+
+
+async def test_a_dm_join_is_for_the_members_of_the_games_server(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    """Issue 24 item 3: a DM `join 1` from someone the bot never saw in the game's server
+    is refused (the same words as for no such game); once seen there, it joins."""
+    await table.slash("new", [option("size", "8")], group="bst")
+    state = table.adapter.client._connection
+
+    async def say(text: str, user_id: int) -> None:
+        state.parse_message_create(dm(fake_discord, text, user_id, table.next_id()))
+        handlers = [t for t in asyncio.all_tasks() if "on_message" in t.get_name()]
+        await asyncio.gather(*handlers)
+        await table.host.relay.flush()
+
+    await say("join 1", THIRD_USER_ID)
+    await say("join", THIRD_USER_ID)
+    with table.store.transaction() as tx:
+        assert tx.players(1) == []
+    told = [m["content"] for m in table.posts(DM_CHANNEL_ID)]
+    assert told[0].startswith("there is no game 1 you can join from here")
+    assert told[1].startswith("no game is open for joining right now")
+    # Seen in the server (a command there), the same person may join by DM.
+    await table.slash(
+        "status", group="bst", channel_id=int(table.game().channel), user_id=THIRD_USER_ID
+    )
+    await say("join 1", THIRD_USER_ID)
+    with table.store.transaction() as tx:
+        assert [p.user_id for p in tx.players(1)] == [str(THIRD_USER_ID)]
+
+
+async def test_a_game_opened_to_all_with_slash_new_reach_is_joined_by_anyone_by_dm(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    await table.slash("new", [option("size", "8"), option("reach", "all")], group="bst")
+    assert table.game().open_to_all
+    state = table.adapter.client._connection
+    state.parse_message_create(dm(fake_discord, "join 1", THIRD_USER_ID, table.next_id()))
+    await asyncio.gather(*[t for t in asyncio.all_tasks() if "on_message" in t.get_name()])
+    with table.store.transaction() as tx:
+        assert [p.user_id for p in tx.players(1)] == [str(THIRD_USER_ID)]
