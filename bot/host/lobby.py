@@ -248,9 +248,10 @@ def _change_and_say(
     row: Cause,
     now: float,
     headline: str,
+    with_result: bool = True,
 ) -> None:
     """A change between deadlines (leave, kick, end), said in public with what the
-    public may know of it."""
+    public may know of it (``with_result``: and how the game ended, if it did)."""
     assert game_row.id is not None
     ended_turn = game_row.turn
     replay_turn = lifecycle.change(tx, game, game_row, state, resolution, cause=cause, now=now)
@@ -264,10 +265,15 @@ def _change_and_say(
             players=players,
         )  # fmt: skip
     lines = [headline, *game.public_report(resolution.events, names)]
-    result = game.result(resolution.state, names)
+    result = game.result(resolution.state, names) if with_result else ""
     if result:
         lines.append(result)
-    elif game_row.turn == ended_turn and game_row.phase == "battle" and not game.simultaneous:
+    elif (
+        with_result
+        and game_row.turn == ended_turn
+        and game_row.phase == "battle"
+        and not game.simultaneous
+    ):
         # In a game played in turn, say whose move it is now, and until when.
         lines.append(posts.deadlines_text(game_row))
     posts.reply(tx, game_row.id, row, " ".join(line for line in lines if line), public=True)

@@ -86,7 +86,7 @@ def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
                 ended = tx.latest_game_in(row.platform, row.channel)
                 if ended is not None:
                     raise Refusal(
-                        f"game {ended.id} is over: a host starts a new one with `new KIND`"
+                        f"game {ended.id} is over: a host starts a new one with `new {ended.kind}`"
                     )
                 raise Refusal(
                     "there is no game in this channel: a host starts one with "
