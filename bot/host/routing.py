@@ -12,6 +12,7 @@ the game's parser.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from bot.games.catalog import game_of_tag, tag_pattern
 from bot.store import GameRow, InboundRow, Tx
@@ -36,8 +37,15 @@ class Refusal(Exception):
     """A command refused for a reason the sender is told; nothing changes."""
 
 
+def readable(text: str) -> str:
+    """Fullwidth and other compatibility forms read as plain ones (NFKC: ``＃ｂｓｔ　Ｅ５``
+    is ``#bst E5``), as a phone keyboard in another language may type them."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+
+
 def clean_text(text: str) -> str:
     """Drop any game's tag and the leading @mentions: any command may carry them or not."""
+    text = readable(text)
     if "#" not in text and "@" not in text:
         return text.strip()
     text = tag_pattern().sub(" ", text).strip()
@@ -48,6 +56,7 @@ def clean_text(text: str) -> str:
 def addresses_the_host(text: str) -> bool:
     """Whether a public message is for the host: it carries a registered game's tag, or
     starts with a mention (of the bot: a platform delivers those it was named in)."""
+    text = readable(text)
     stripped = text.lstrip()
     if stripped.startswith("@") or stripped.startswith("<@"):
         return True
@@ -56,6 +65,7 @@ def addresses_the_host(text: str) -> bool:
 
 def tagged_kind(text: str) -> str | None:
     """The registered game whose tag the text carries (``#sonar new`` → ``sonar``)."""
+    text = readable(text)
     if "#" not in text:
         return None
     for match in _TAG_WORD.finditer(text):
