@@ -129,6 +129,17 @@ class Outcome:
     draw: bool
 
 
+@dataclass(frozen=True)
+class Standing:
+    """One player's line in a finished game's standings: ``place`` (1: won; players who
+    share a place share its number, as in 1, 2, 2, 4) and the game's own figures for
+    them, in words (``12 shots``, ``5 hits``, ``survived 9 turns``)."""
+
+    player: PlayerId
+    place: int
+    figures: tuple[str, ...] = ()
+
+
 StateT = TypeVar("StateT")
 OrderT = TypeVar("OrderT")
 
@@ -403,6 +414,12 @@ class Game(Protocol[StateT, OrderT]):
 
     def outcome(self, state: StateT) -> Outcome | None:
         """None while the game runs."""
+        ...
+
+    def standings(self, state: StateT, history: Sequence[Step]) -> tuple[Standing, ...]:
+        """Every player of a finished game, best place first, with the game's figures
+        (from its state now and its stored history, as for :meth:`record`); empty while
+        the game runs."""
         ...
 
     # --- seats -------------------------------------------------------------

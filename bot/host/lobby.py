@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.games.base import PlayerRef
 from bot.games.catalog import games, get_game
-from bot.host import lifecycle, posts
+from bot.host import ending, lifecycle, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.messages import Choice
@@ -279,7 +279,7 @@ def _change_and_say(
     posts.reply(tx, game_row.id, row, " ".join(line for line in lines if line), public=True)
     if replay_turn is not None:
         # The replay ends on the game's final state (stored on the game row).
-        posts.post_replay(tx, game, game_row, replay_turn, now)
+        ending.post_end(tx, game, game_row, replay_turn, now)
 
 
 def refuse_while_paused(game: Any, game_row: GameRow, word: str) -> None:

@@ -295,6 +295,31 @@ def announce(
     )
 
 
+def announce_with_picture(
+    tx: Tx,
+    game_row: AnyGameRow,
+    *,
+    kind: str,
+    text: str,
+    render: Mapping[str, Any],
+    now: float,
+) -> None:
+    """A public message with a picture the relay draws when it sends (``render``: see
+    :func:`render_spec`)."""
+    assert game_row.id is not None
+    _enqueue(
+        tx,
+        game_id=game_row.id,
+        turn=game_row.turn,
+        kind=kind,
+        recipient="public",
+        address=_address(game_row.platform, game_row.channel),
+        text=text,
+        render=render,
+        now=now,
+    )
+
+
 ROOM = "room"  # the kind of the outbox row that opens a game's room (see open_room)
 LOBBY = "lobby"  # the kind of a row for the channel a game moved out of
 

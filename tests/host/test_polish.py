@@ -4,9 +4,17 @@ the ``run_script_text`` fixture (no images drawn)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.games.standings import places
+from bot.host.ending import ordinal
 
 Record = dict[str, Any]
 Run = Callable[[str], tuple[list[str], Record]]
@@ -29,7 +37,8 @@ def test_a_message_to_a_finished_game_names_its_kind_to_start_again(run_script_t
     assert transcript[-1].endswith("game 1 is over: a host starts a new one with `new uboat`")
 
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = ROOT / "tests" / "scripts"
 
 
 def play(run_script_text: Run, name: str) -> tuple[list[str], Record]:
@@ -58,3 +67,91 @@ def test_words_after_a_volleys_cells_are_talk_in_sonar(run_script_text: Run) -> 
     (shot,) = orders(record, 1)
     assert shot["cells"] == ["f11", "g3"]
     assert any("cells first, then talk" in line for line in transcript)
+
+
+# --- the end: standings, the final map, each player's place, the replay --------------
+
+
+def test_the_end_posts_standings_then_each_place_then_the_replay(run_script_text: Run) -> None:
+    transcript, _ = play(run_script_text, "s5_3_win.txt")
+    start = next(i for i, line in enumerate(transcript) if "is over. Final standings:" in line)
+    standings, alice, bob, replay = transcript[start : start + 4]
+    assert standings == (
+        "-> public: #bst game 1 is over. Final standings:"
+        "\\n1. alice: 6 shots, 6 hits, afloat at the end"
+        "\\n2. bob: 6 shots, 5 hits, survived 6 turns"
+    )
+    assert alice == (
+        "-> dm alice: #bst game 1 is over: you won! Your game: 6 shots, 6 hits, afloat at the end."
+    )
+    assert bob.startswith("-> dm bob: #bst game 1 is over: you came 2nd of 2.")
+    assert replay.startswith("-> public: #bst game 1: the replay of the whole battle.")
+
+
+def test_a_draw_shares_first_place(run_script_text: Run) -> None:
+    transcript, record = play(run_script_text, "s5_3_draw_together.txt")
+    assert record["game"]["draw"]
+    places = [line for line in transcript if "is over: you" in line]
+    assert places and all("you share 1st place of 2 with 1 other." in line for line in places)
+
+
+@pytest.mark.parametrize(
+    ("script", "players"),
+    [
+        ("sonar/sonar-win.txt", ("ahab", "flint", "nemo")),
+        ("uboat/uboat-crews-and-scoring.txt", ("ann", "ben", "cy")),
+        ("sugardog/sugardog-first-game.txt", ("ahab", "nemo")),
+        ("silentships/silentships-endings.txt", ("ahab", "nemo")),
+    ],
+)
+def test_every_game_ends_with_standings_and_a_place_for_each_player(
+    run_script_text: Run, script: str, players: tuple[str, ...]
+) -> None:
+    transcript, record = play(run_script_text, script)
+    assert record["game"]["phase"] == "finished"
+    (standings,) = [line for line in public(transcript) if "Final standings:" in line]
+    for name in players:
+        assert f". {name}" in standings
+        assert any(
+            line.startswith(f"-> dm {name}: ") and "is over: you" in line for line in transcript
+        )
+    winners = record["game"]["winners"]
+    if winners and not record["game"]["draw"]:
+        assert f"\\n1. {winners[0]}" in standings
+
+
+def test_places_share_and_skip_like_a_sports_table() -> None:
+    keys = {"a": (1, 0), "b": (0, 5), "c": (0, 5), "d": (0, 2)}
+    assert places(keys) == {"a": 1, "b": 2, "c": 2, "d": 4}
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",
+    ]  # fmt: skip
+
+
+def test_the_end_post_carries_the_final_map_with_every_ship_revealed(tmp_path: Path) -> None:
+    """Drawn for real (the replay is drawn once, for both end posts)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "script", str(SCRIPTS / "s5_3_win.txt"),
+         "--out", str(tmp_path)],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (line,) = [x for x in done.stdout.splitlines() if "Final standings:" in x]
+    path = Path(line.rsplit("[image: ", 1)[1].rstrip("]"))
+    assert path.name.endswith("-final.png")
+    final = Image.open(path).convert("RGB")
+    # alice's submarine at A2 was never found: the public map shows water there, the
+    # final map shows the ship.
+    assert _cell_colour(final, row=0, col=1) != _cell_colour(final, row=1, col=1)
+
+
+def _cell_colour(image: Image.Image, *, row: int, col: int) -> tuple[int, int, int]:
+    """The colour at the centre of a cell of a 10×10 replay frame (as bst draws it)."""
+    from renderers.bst.frames import frame_layout
+
+    layout, _ = frame_layout(10, 10)
+    x = layout.x0 + col * layout.cell + layout.cell // 2
+    y = layout.y0 + row * layout.cell + layout.cell // 2
+    pixel = image.getpixel((x, y))
+    assert isinstance(pixel, tuple)
+    return (int(pixel[0]), int(pixel[1]), int(pixel[2]))

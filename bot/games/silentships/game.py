@@ -31,6 +31,7 @@ from bot.games.base import (
     PlayerRef,
     RecordContext,
     Resolution,
+    Standing,
     Step,
     Timer,
     Verb,
@@ -61,6 +62,7 @@ from bot.games.silentships.orders import (
     parse_order,
 )
 from bot.games.silentships.ships import SHIP_ORDER, in_ship_order
+from bot.games.silentships.standings import standings
 from bot.games.silentships.state import (
     Admiral,
     Phase,
@@ -403,6 +405,9 @@ class SilentShipsGame:
         if state.phase is not Phase.FINISHED:
             return None
         return Outcome(state.winners, draw=False)
+
+    def standings(self, state: SilentShipsState, history: Sequence[Step]) -> tuple[Standing, ...]:
+        return standings(state, history)
 
     def crew(self, state: SilentShipsState, player: PlayerId) -> tuple[PlayerId, ...]:
         return (player,)

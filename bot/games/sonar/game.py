@@ -36,6 +36,7 @@ from bot.games.base import (
     PlayerRef,
     RecordContext,
     Resolution,
+    Standing,
     Step,
     Timer,
     Verb,
@@ -70,6 +71,7 @@ from bot.games.sonar.orders import (
 )
 from bot.games.sonar.placement import largest_fleet, place_fleets
 from bot.games.sonar.resolution import Play, resolve_turn
+from bot.games.sonar.standings import standings
 from bot.games.sonar.state import Action, Captain, Phase, SonarState, Status
 from bot.games.sonar.views import (
     PrivateView,
@@ -472,6 +474,9 @@ class SonarGame:
         if state.phase is not Phase.FINISHED:
             return None
         return Outcome(winners=state.winners, draw=state.draw)
+
+    def standings(self, state: SonarState, history: Sequence[Step]) -> tuple[Standing, ...]:
+        return standings(state, history)
 
     def crew(self, state: SonarState, player: PlayerId) -> tuple[PlayerId, ...]:
         return (player,)

@@ -34,6 +34,7 @@ from bot.games.base import (
     PlayerRef,
     RecordContext,
     Resolution,
+    Standing,
     Step,
     Timer,
     Verb,
@@ -62,6 +63,7 @@ from bot.games.sugardog.orders import (
 )
 from bot.games.sugardog.record import build_record
 from bot.games.sugardog.resolution import Change, end_game, leave_battle, resolve_turn
+from bot.games.sugardog.standings import standings
 from bot.games.sugardog.state import Captain, Phase, Status, SugarDogState
 from bot.games.sugardog.units import TimedOutSilence
 from bot.games.sugardog.views import (
@@ -303,6 +305,9 @@ class SugarDogGame:
         if state.phase is not Phase.FINISHED:
             return None
         return Outcome(winners=state.winners, draw=state.draw)
+
+    def standings(self, state: SugarDogState, history: Sequence[Step]) -> tuple[Standing, ...]:
+        return standings(state, history)
 
     def crew(self, state: SugarDogState, player: PlayerId) -> tuple[PlayerId, ...]:
         return (player,)

@@ -32,6 +32,7 @@ from bot.games.base import (
     PlayerRef,
     RecordContext,
     Resolution,
+    Standing,
     Step,
     Timer,
     Verb,
@@ -52,6 +53,7 @@ from bot.games.uboat.orders import (
 )
 from bot.games.uboat.record import build_record
 from bot.games.uboat.resolution import close_round, close_window
+from bot.games.uboat.standings import standings
 from bot.games.uboat.state import Boat, Phase, Player, Said, UboatState
 from bot.games.uboat.values import COLOURS, MAX_BOATS, MIN_BOATS, Colour
 from bot.games.uboat.views import (
@@ -510,6 +512,9 @@ class UboatGame:
         if state.phase is not Phase.FINISHED or state.ending is None:
             return None
         return Outcome(winners=state.ending.winners, draw=state.ending.draw)
+
+    def standings(self, state: UboatState, history: Sequence[Step]) -> tuple[Standing, ...]:
+        return standings(state, history)
 
     # ----------------------------------------------------------------- seats
 
