@@ -4,6 +4,8 @@ the ``run_script_text`` fixture (no images drawn)."""
 
 from __future__ import annotations
 
+import asyncio
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -13,8 +15,10 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.adapters.files_adapter import FilesAdapter
 from bot.games.standings import places
 from bot.host.ending import ordinal
+from bot.host.messages import Address, Attachment, AttachmentKind, Outbound
 
 Record = dict[str, Any]
 Run = Callable[[str], tuple[list[str], Record]]
@@ -155,3 +159,36 @@ def _cell_colour(image: Image.Image, *, row: int, col: int) -> tuple[int, int, i
     pixel = image.getpixel((x, y))
     assert isinstance(pixel, tuple)
     return (int(pixel[0]), int(pixel[1]), int(pixel[2]))
+
+
+# --- the demo ----------------------------------------------------------------------------
+
+
+def test_the_demos_clock_moves_in_a_game_played_in_turn(tmp_path: Path) -> None:
+    """Each move is made a while after the last, so the deadlines move on as in a real
+    game (they all said "closes 2026-01-02 00:00 UTC" when the clock stood still)."""
+    from bot.__main__ import main
+    from bot.games.catalog import register, unregister
+    from tests.tug import TUG
+
+    register(TUG)
+    try:
+        out = tmp_path / "demo"
+        assert main(["demo", "--game", "tug", "--players", "2", "--out", str(out)]) == 0
+    finally:
+        unregister(TUG.name)
+    said = (out / "public.txt").read_text(encoding="utf-8")
+    deadlines = re.findall(r"closes (\d{4}-\d\d-\d\d \d\d:\d\d) UTC", said)
+    assert len(deadlines) > 2
+    assert len(set(deadlines)) == len(deadlines)
+    assert deadlines == sorted(deadlines)
+
+
+def test_the_demo_folder_keeps_every_picture_of_a_turn(tmp_path: Path) -> None:
+    """Two pictures of one name (two steps of one turn) are two files."""
+    adapter = FilesAdapter(tmp_path, follow=None)
+    picture = Attachment(AttachmentKind.IMAGE, "game1-turn3-map.png", b"png", "image/png")
+    for n in (1, 2):
+        asyncio.run(adapter.send(Address("local", "demo"), Outbound(f"step {n}", (picture,))))
+    assert len(list((tmp_path / "public").glob("*game1-turn3-map.png"))) == 2
+    assert (tmp_path / "public.txt").read_text(encoding="utf-8").count("[attached: ") == 2
