@@ -529,8 +529,14 @@ class Game(Protocol[StateT, OrderT]):
         ...
 
     def summary(self, state: StateT, viewer: PlayerId | None) -> str:
-        """A short text of what ``viewer`` sees (public when None): the text
-        beside every board image, and the whole board on a text-only console."""
+        """A few lines of what ``viewer`` sees (public when None): the text beside every
+        board picture. The board itself is :meth:`text_board`."""
+        ...
+
+    def text_board(self, state: StateT, viewer: PlayerId | None) -> str:
+        """The board ``viewer`` sees as text — a column header, the grid and a key — for
+        where no picture can be shown (the console, a text-only platform); '' when there
+        is no board to show yet, or it is too big to read as text."""
         ...
 
     def help_text(self) -> str:

@@ -161,7 +161,7 @@ def player_command(
             posts.status_text(game, game_row, state, now),
             public=public,
             render=render,
-            extra=posts.extras(card=card),
+            extra=posts.extras(card=card, board=game.text_board(state, None)),
         )
     elif word == "join":
         _join(commands, tx, row, game_row, game, state, player, public=public, now=now)

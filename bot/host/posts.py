@@ -96,13 +96,17 @@ def extras(
     mentions: Sequence[tuple[str, str]] = (),
     card: Card | None = None,
     room: str = "",
+    board: str = "",
 ) -> str:
     """What a message carries besides its text and pictures (the outbox's ``extras``):
-    buttons, the people it pings (user id, name), a card, the name of the room it opens.
+    buttons, the people it pings (user id, name), a card, the name of the room it opens,
+    the board as text (sent only where no picture shows it: see ``outbox.outbound_of``).
     "" when nothing."""
     found: dict[str, Any] = {}
     if room:
         found["room"] = room
+    if board:
+        found["board"] = board
     if choices:
         found["choices"] = [[c.label, c.text, c.private] for c in choices]
     if mentions:
@@ -482,7 +486,8 @@ def send_board(
         if step:
             extra["step"] = step
         render = render_spec("private_board", game_row, turn, now, **extra)
-    reply(tx, game_row.id, cause, text, public=False, render=render)
+    board = extras(board=game.text_board(state, player.key))
+    reply(tx, game_row.id, cause, text, public=False, render=render, extra=board)
 
 
 def recipients(game: Game[Any, Any], state: Any, notice: Notice) -> Sequence[str]:
@@ -561,7 +566,10 @@ def publish(
                     render_spec("private_board", game_row, turn, now, player=key, **extra)
                 ),
                 created_at=now,
-                extras=extras(choices=choices_of(game, asked.pop(key, []), private=True)),
+                extras=extras(
+                    choices=choices_of(game, asked.pop(key, []), private=True),
+                    board=game.text_board(state, key),
+                ),
             )
         )
     tx.post_all(rows)

@@ -15,10 +15,16 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.adapters.console_adapter import ConsoleAdapter
+from bot.adapters.discord.adapter import DiscordAdapter
 from bot.adapters.files_adapter import FilesAdapter
+from bot.adapters.twitter.adapter import TwitterAdapter
 from bot.games.standings import places
 from bot.host.ending import ordinal
 from bot.host.messages import Address, Attachment, AttachmentKind, Outbound
+from bot.host.outbox import outbound_of
+from bot.host.posts import extras
+from bot.store import OutboxRow
 
 Record = dict[str, Any]
 Run = Callable[[str], tuple[list[str], Record]]
@@ -192,3 +198,48 @@ def test_the_demo_folder_keeps_every_picture_of_a_turn(tmp_path: Path) -> None:
         asyncio.run(adapter.send(Address("local", "demo"), Outbound(f"step {n}", (picture,))))
     assert len(list((tmp_path / "public").glob("*game1-turn3-map.png"))) == 2
     assert (tmp_path / "public.txt").read_text(encoding="utf-8").count("[attached: ") == 2
+
+
+# --- board messages: the picture where it shows, the text board where it cannot ---------
+
+
+def _board_row(*, render: bool) -> OutboxRow:
+    return OutboxRow(
+        id=7, game_id=1, turn=2, kind="board", recipient="p1", address="{}",
+        text="#bst game 1, after turn 2:\nYour carrier was hit at C3.",
+        render='{"kind": "private_board"}' if render else "",
+        extras=extras(board="   1  2\nA  .  S\nKey: . water."),
+    )  # fmt: skip
+
+
+def test_a_board_message_where_pictures_show_is_the_picture_and_the_news() -> None:
+    picture = Attachment(AttachmentKind.IMAGE, "board.png", b"png", "image/png")
+    sent = outbound_of(_board_row(render=True), Address("discord", "c", "u"), (picture,),
+                       None, shows_pictures=True)  # fmt: skip
+    assert sent.text == "#bst game 1, after turn 2:\nYour carrier was hit at C3."
+    assert DiscordAdapter.shows_pictures and TwitterAdapter.shows_pictures
+
+
+def test_the_text_board_goes_where_pictures_cannot() -> None:
+    picture = Attachment(AttachmentKind.IMAGE, "board.png", b"png", "image/png")
+    # a console (it shows no pictures), with or without one attached
+    on_console = outbound_of(_board_row(render=True), Address("console", "c", "u"), (picture,),
+                             None)  # fmt: skip
+    assert on_console.text.endswith("\n   1  2\nA  .  S\nKey: . water.")
+    # a platform that shows pictures, when the picture could not be drawn
+    undrawn = outbound_of(_board_row(render=True), Address("discord", "c", "u"), (), None,
+                          shows_pictures=True)  # fmt: skip
+    assert "Key: . water." in undrawn.text
+    # a message that has no picture at all (a status) keeps its text short there
+    status = outbound_of(_board_row(render=False), Address("discord", "c", "u"), (), None,
+                         shows_pictures=True)  # fmt: skip
+    assert "Key:" not in status.text
+    assert not getattr(ConsoleAdapter, "shows_pictures", False)
+
+
+def test_every_games_text_board_has_a_header_and_a_key(run_script_text: Run) -> None:
+    for script in ("bst-first-game.txt", "sonar/sonar-win.txt", "uboat/uboat-first-rounds.txt",
+                   "sugardog/sugardog-first-game.txt", "silentships/silentships-first-game.txt"):  # fmt: skip
+        transcript, _ = play(run_script_text, script)
+        boards = [line for line in transcript if "\\nKey: " in line]
+        assert boards, script

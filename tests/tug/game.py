@@ -421,6 +421,11 @@ class TugGame:
     def summary(self, state: TugState, viewer: PlayerId | None) -> str:
         return f"Rope at {state.rope} (north wins at -{state.target}, south at +{state.target})."
 
+    def text_board(self, state: TugState, viewer: PlayerId | None) -> str:
+        rope = ["-"] * (2 * state.target + 1)
+        rope[state.rope + state.target] = "|"
+        return "N " + "".join(rope) + " S\nKey: | the rope's knot."
+
     def help_text(self) -> str:
         return "Tug: `pull 1`–`pull 3` on your crew's turn, or `dare`; answer a dare with `give` or `hold` by DM."
 

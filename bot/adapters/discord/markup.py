@@ -5,6 +5,10 @@
   timestamp tag shows it in each reader's own time zone, and counting down:
   ``<t:1767254400:f> (<t:1767254400:R>)``. A countdown the host wrote beside it
   (``(in 7 hours)``) is dropped: Discord's counts live.
+* **Plain text.** The host's words are plain text, and the names in them are people's
+  own (``sea_wolf``, ``*star*``): Discord would read their ``_`` and ``*`` as italics and
+  bold, so they are escaped (:func:`plain`), except in the host's code spans (`` `#bst
+  H14` ``, where Discord shows text as it is) and in links.
 * **Buttons.** A button's custom id carries the whole command it stands for
   (``bst1:o:#sonar join``), so a click is understood with no state kept: the buttons of
   a message sent a week ago, before a restart, still work. ``p`` marks a private
@@ -22,6 +26,26 @@ from time import strptime
 from bot.host.messages import Choice
 
 _UTC = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC(?: \(in [^()]*\))?")
+
+
+# A code span, a link or a Discord tag (<@id>, <t:…>): left as they are.
+_AS_IS = re.compile(r"`[^`\n]*`|https?://\S+|<[@#:t][^<>\s]*>")
+_MARKS = re.compile(r"([_*])")
+
+
+def plain(text: str) -> str:
+    """``text`` shown as written: its ``_`` and ``*`` escaped, so that Discord reads no
+    italics or bold into names and words (code spans, links and tags left alone)."""
+    if "_" not in text and "*" not in text:
+        return text
+    parts = []
+    position = 0
+    for match in _AS_IS.finditer(text):
+        parts.append(_MARKS.sub(r"\\\1", text[position : match.start()]))
+        parts.append(match.group(0))
+        position = match.end()
+    parts.append(_MARKS.sub(r"\\\1", text[position:]))
+    return "".join(parts)
 
 
 def discord_times(text: str) -> str:

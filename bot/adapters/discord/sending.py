@@ -26,7 +26,7 @@ import discord
 from bot.adapters.discord.catch_up import dm_key
 from bot.adapters.discord.client import PLATFORM
 from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
-from bot.adapters.discord.markup import buttons_for, discord_times
+from bot.adapters.discord.markup import buttons_for, discord_times, plain
 from bot.adapters.discord.text import split_text
 from bot.host.messages import Address, Attachment, Card, CursorStore, DeliveryError, Outbound
 
@@ -208,7 +208,9 @@ class Delivery:
         if address.platform != PLATFORM:
             raise DeliveryError(f"address is for {address.platform}, not discord", permanent=True)
         client = self._connected()
-        text, attachments = fit_attachments(discord_times(outbound.text), outbound.attachments)
+        text, attachments = fit_attachments(
+            discord_times(plain(outbound.text)), outbound.attachments
+        )
         chunks = list(split_text(text)) if text else []
         if not chunks and not attachments:
             raise DeliveryError("nothing to send", permanent=True)

@@ -65,6 +65,7 @@ class TwitterAdapter:
     of the game it names."""
 
     platform = PLATFORM
+    shows_pictures = True  # a board message is its picture: no text board (PictureAdapter)
 
     def __init__(
         self,

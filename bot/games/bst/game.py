@@ -213,6 +213,9 @@ class BstGame:
     def summary(self, state: BstState, viewer: PlayerId | None) -> str:
         return text.summary_text(view_of(state, viewer))
 
+    def text_board(self, state: BstState, viewer: PlayerId | None) -> str:
+        return text.board_text(view_of(state, viewer))
+
     def help_text(self) -> str:
         return text.HELP_TEXT
 

@@ -491,6 +491,9 @@ class SilentShipsGame:
     def summary(self, state: SilentShipsState, viewer: PlayerId | None) -> str:
         return text.summary(state, viewer)
 
+    def text_board(self, state: SilentShipsState, viewer: PlayerId | None) -> str:
+        return text.board(state, viewer)
+
     def help_text(self) -> str:
         return text.HELP
 

@@ -614,6 +614,9 @@ class SonarGame:
     def summary(self, state: SonarState, viewer: PlayerId | None) -> str:
         return text.summary_text(self.view(state, viewer))
 
+    def text_board(self, state: SonarState, viewer: PlayerId | None) -> str:
+        return text.board_text(self.view(state, viewer))
+
     def help_text(self) -> str:
         return text.HELP_TEXT
 

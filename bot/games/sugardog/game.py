@@ -427,6 +427,9 @@ class SugarDogGame:
     def summary(self, state: SugarDogState, viewer: PlayerId | None) -> str:
         return text.summary_text(self.view(state, viewer))
 
+    def text_board(self, state: SugarDogState, viewer: PlayerId | None) -> str:
+        return text.board_text(self.view(state, viewer))
+
     def help_text(self) -> str:
         return text.HELP_TEXT
 

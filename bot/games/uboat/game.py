@@ -639,6 +639,9 @@ class UboatGame:
     def summary(self, state: UboatState, viewer: PlayerId | None) -> str:
         return text.summary_text(self.view(state, viewer))
 
+    def text_board(self, state: UboatState, viewer: PlayerId | None) -> str:
+        return text.board_text(self.view(state, viewer))
+
     def help_text(self) -> str:
         return text.HELP_TEXT
 
