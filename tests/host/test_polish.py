@@ -243,3 +243,20 @@ def test_every_games_text_board_has_a_header_and_a_key(run_script_text: Run) -> 
         transcript, _ = play(run_script_text, script)
         boards = [line for line in transcript if "\\nKey: " in line]
         assert boards, script
+
+
+def test_6_a_hit_on_your_ship_is_news_on_your_board(run_script_text: Run) -> None:
+    transcript, _ = play(run_script_text, "bst/s6_private_news.txt")
+    nemo = [line for line in transcript if line.startswith("-> dm nemo: ") and "after turn" in line]
+    ahab = [line for line in transcript if line.startswith("-> dm ahab: ") and "after turn" in line]
+    assert "\\nTurn 1: your cruiser was hit at F3 (ahab's shot).\\n" in nemo[0]
+    assert "\\nTurn 2: your submarine was hit at A2 (nemo's shot).\\n" in ahab[0]
+    assert "\\nTurn 3: your carrier was hit at A3 (your own shot).\\n" in ahab[1]
+    assert all(line.count("was hit") == 1 for line in nemo + ahab)
+
+
+def test_6_a_collision_is_told_once(run_script_text: Run) -> None:
+    transcript, _ = play(run_script_text, "bst-collisions.txt")
+    told = [line for line in transcript if line.startswith("-> dm ") and "collided" in line]
+    assert told and all(line.count("collided") == 1 for line in told)
+    assert not any("collisions last turn" in line for line in transcript)

@@ -52,8 +52,6 @@ def summary_text(view: PublicView | PrivateView) -> str:
                 text += f" (hit at {', '.join(map(str, sorted(ship.damaged)))})"
             own.append(text)
         lines.append(f"Your ships: {', '.join(own) or 'none placed yet'}.")
-        if view.collisions:
-            lines.append(f"Your collisions last turn: {', '.join(map(str, view.collisions))}.")
     return "\n".join(lines)
 
 
