@@ -233,7 +233,11 @@ def cmd_discord_sync(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bst",
-        description="Host BattleshipTwitter (#bst) on Discord, X or your terminal.",
+        description=(
+            "Host five hidden-information naval games on Discord, X or your terminal: "
+            "bst (BattleshipTwitter), sonar, uboat (U-Boat Shootout), sugardog (Sugar Dog) "
+            "and silentships (Silent Ships)."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"bst {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
@@ -265,7 +269,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=cmd_demo)
 
     play = _command(sub, "play", "play by hand in the terminal, speaking as any captain")
-    play.add_argument("--size", default="10", help="board size (default 10)")
+    play.add_argument(
+        "--game", default="bst", help="which game: bst, sonar, uboat, sugardog, silentships"
+    )
+    play.add_argument(
+        "--size", default=None, help="board size, where the game has one (bst: 10, or RxC)"
+    )
     play.add_argument("--out", default="bst-console", help="folder for images")
     play.add_argument("--database", default=None, help="SQLite file (default: a fresh one)")
     play.set_defaults(func=cmd_play)

@@ -36,6 +36,9 @@ class Replay:
     frame_count: int
     """Pictures in the replay: the title card, one per frame, the final card."""
     duration_s: float
+    final: bytes = b""
+    """The last picture (the game as it ended, everything revealed) as a PNG: the final
+    map of the end post."""
 
 
 class Pictures(Protocol):

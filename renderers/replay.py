@@ -256,4 +256,12 @@ def encode_replay(
             [per_ms * title_repeats] + [per_ms] * len(pictures) + [per_ms * final_repeats],
             scaled,
         )
-    return Replay(mp4=mp4, gif=animation, frame_count=len(pictures) + 2, duration_s=duration)
+    final = io.BytesIO()
+    pictures[-1].save(final, format="PNG", optimize=True)
+    return Replay(
+        mp4=mp4,
+        gif=animation,
+        frame_count=len(pictures) + 2,
+        duration_s=duration,
+        final=final.getvalue(),
+    )

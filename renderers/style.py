@@ -268,6 +268,22 @@ def _fit_names(prefix: str, given: tuple[str, ...], size: int, max_width: int) -
     return fit_text(prefix + ", ".join(names), size, max_width)
 
 
+def wrap_names(prefix: str, names: list[str], size: int, max_width: int) -> list[str]:
+    """``prefix`` then every name, on as many lines as they need (none is left out); a name
+    too long for a line of its own is cut to fit."""
+    lines: list[str] = []
+    line = prefix
+    for index, name in enumerate(drawable(n) for n in names):
+        piece = name + ("," if index < len(names) - 1 else "")
+        candidate = f"{line} {piece}" if line and not line.endswith(": ") else line + piece
+        if line.strip() and text_width(candidate, size) > max_width:
+            lines.append(line)
+            candidate = piece
+        line = candidate
+    lines.append(line)
+    return [fit_text(text, size, max_width) for text in lines]
+
+
 def as_utc(moment: datetime) -> datetime:
     """Aware UTC datetime; a naive one is taken to be UTC already."""
     if moment.tzinfo is None:

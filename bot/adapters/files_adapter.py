@@ -2,7 +2,8 @@
 
 Used by ``bst demo``: every public post is appended to ``public.txt`` with its
 images and video beside it, and the DMs of the player being followed go to
-``dm-NAME.txt`` with their boards. The simulated players do not read images,
+``dm-NAME.txt`` with their boards. Files are numbered in the order they were sent
+(``0042-game1-turn7-map.png``), so a turn's later pictures never overwrite its earlier ones. The simulated players do not read images,
 so the boards of the others are not drawn (``accepts_attachments``), which
 keeps the demo quick without changing anything in the host.
 """
@@ -25,6 +26,7 @@ class FilesAdapter(LocalAdapter):
         self.out_dir = out_dir
         self.follow = follow
         self.sent = 0
+        self.written = 0
         self.files: list[Path] = []
         out_dir.mkdir(parents=True, exist_ok=True)
 
@@ -51,7 +53,10 @@ class FilesAdapter(LocalAdapter):
         for attachment in outbound.attachments:
             folder = self.out_dir / ("public" if not address.is_dm else f"dm-{address.user_name}")
             folder.mkdir(parents=True, exist_ok=True)
-            path = folder / attachment.filename
+            # Numbered in the order sent: a turn may have several pictures of one name
+            # (a step each), and the folder keeps every one.
+            self.written += 1
+            path = folder / f"{self.written:04d}-{attachment.filename}"
             path.write_bytes(attachment.data)
             self.files.append(path)
             names.append(str(path.relative_to(self.out_dir)))

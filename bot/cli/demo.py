@@ -254,11 +254,14 @@ class Demo:
             transient=False,
         ) as progress:
             task = progress.add_task("turn 1", total=None)
+            thinking = random.Random(f"{args.seed}:thinking")
             for _ in range(MAX_STEPS):
                 row, _ = self.game()
                 if row.phase != "battle":
                     break
                 before = (row.turn, row.state)
+                if not game.simultaneous:
+                    self.think(row, thinking)
                 await self.robots_speak(game, robot, rng, everyone=False)
                 row, _ = self.game()
                 progress.update(task, description=f"turn {row.turn}")
@@ -278,6 +281,16 @@ class Demo:
         )
         self.summary(record, record_path)
         return 0
+
+    def think(self, row: GameRow, rng: random.Random) -> None:
+        """In a game played in turn, the player to move takes a while, as a person would:
+        the virtual clock moves on by a part of the time left (so each turn's deadline
+        follows from when the last move was made, as in a real game)."""
+        if row.deadline is None or row.paused_remaining is not None:
+            return
+        left = row.deadline - self.clock.now()
+        if left > 0:
+            self.clock.set(self.clock.now() + int(left * rng.uniform(0.05, 0.5)))
 
     async def robots_speak(
         self, game: Any, robot: Robot, rng: random.Random, *, everyone: bool

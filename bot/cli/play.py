@@ -18,6 +18,8 @@ from pathlib import Path
 
 from bot.adapters.console_adapter import CHANNEL, HELP, PLATFORM, ConsoleAdapter, read_line
 from bot.config import Config
+from bot.games.base import OptionError
+from bot.games.catalog import get_game
 from bot.host.clock import VirtualClock
 from bot.host.service import Host
 from bot.store import Store
@@ -32,6 +34,26 @@ BANNER = """bst play: you speak as any captain. A game is open (board size {size
   alice> #bst B3
   :next
 Type :help for everything, :quit to leave."""
+
+OTHER_BANNER = """bst play: you speak as any player. A game of {title} is open; for example:
+  alice> {tag} join
+  bob> {tag} join
+  host> start
+  alice> {tag} help
+  :next
+Type :help for everything, :quit to leave."""
+
+
+def opening_command(kind: str, size: str | None) -> str:
+    """What the console's host types to open the game ``bst play --game KIND`` asks for."""
+    return " ".join(part for part in ("new", kind, f"size={size}" if size else "") if part)
+
+
+def banner(kind: str, size: str | None) -> str:
+    if kind == "bst":
+        return BANNER.format(size=size or "10")
+    game = get_game(kind)
+    return OTHER_BANNER.format(title=game.title, tag=game.tag)
 
 
 async def close_turn(host: Host, clock: VirtualClock) -> bool:
@@ -94,6 +116,13 @@ def _stdin_line() -> str | None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    kind = args.game.lower()
+    try:
+        get_game(kind)
+    except OptionError as error:
+        print(f"bst play: {error}", file=sys.stderr)
+        return 2
+    size = args.size if args.size is not None else ("10" if kind == "bst" else None)
     database = Path(args.database) if args.database else Path(tempfile.mkdtemp()) / "play.db"
     store = Store(sqlite_url(database))
     clock = VirtualClock(datetime.now(UTC).replace(second=0, microsecond=0).timestamp())
@@ -105,9 +134,9 @@ def run_play(args: argparse.Namespace) -> int:
         with store.transaction() as tx:
             existing = tx.active_game_in(PLATFORM, CHANNEL)
         if existing is None:
-            await adapter.say("host", f"new size={args.size}", private=False)
+            await adapter.say("host", opening_command(kind, size), private=False)
             await host.relay.flush()
-        print(BANNER.format(size=args.size))
+        print(banner(kind, size))
         await console_session(host, adapter, clock, _stdin_line, print)
 
     with contextlib.suppress(KeyboardInterrupt):

@@ -135,6 +135,17 @@ class Outcome:
     draw: bool
 
 
+@dataclass(frozen=True)
+class Standing:
+    """One player's line in a finished game's standings: ``place`` (1: won; players who
+    share a place share its number, as in 1, 2, 2, 4) and the game's own figures for
+    them, in words (``12 shots``, ``5 hits``, ``survived 9 turns``)."""
+
+    player: PlayerId
+    place: int
+    figures: tuple[str, ...] = ()
+
+
 StateT = TypeVar("StateT")
 OrderT = TypeVar("OrderT")
 
@@ -411,6 +422,12 @@ class Game(Protocol[StateT, OrderT]):
         """None while the game runs."""
         ...
 
+    def standings(self, state: StateT, history: Sequence[Step]) -> tuple[Standing, ...]:
+        """Every player of a finished game, best place first, with the game's figures
+        (from its state now and its stored history, as for :meth:`record`); empty while
+        the game runs."""
+        ...
+
     # --- seats -------------------------------------------------------------
 
     def crew(self, state: StateT, player: PlayerId) -> tuple[PlayerId, ...]:
@@ -525,8 +542,14 @@ class Game(Protocol[StateT, OrderT]):
         ...
 
     def summary(self, state: StateT, viewer: PlayerId | None) -> str:
-        """A short text of what ``viewer`` sees (public when None): the text
-        beside every board image, and the whole board on a text-only console."""
+        """A few lines of what ``viewer`` sees (public when None): the text beside every
+        board picture. The board itself is :meth:`text_board`."""
+        ...
+
+    def text_board(self, state: StateT, viewer: PlayerId | None) -> str:
+        """The board ``viewer`` sees as text — a column header, the grid and a key — for
+        where no picture can be shown (the console, a text-only platform); '' when there
+        is no board to show yet, or it is too big to read as text."""
         ...
 
     def help_text(self) -> str:

@@ -110,6 +110,14 @@ def host_command(
         )  # fmt: skip
         return
     if word == "end":
+        if not tx.players(game_row.id):
+            # Nobody played: there is no result to give (a draw between no one is none).
+            change_and_say(
+                tx, game, game_row, state, game.finish(state), cause="end", row=row, now=now,
+                headline=f"The host cancelled game {game_row.id}: nobody had joined.",
+                with_result=False,
+            )  # fmt: skip
+            return
         change_and_say(
             tx, game, game_row, state, game.finish(state), cause="end", row=row, now=now,
             headline=f"The host ended game {game_row.id}.",

@@ -22,9 +22,10 @@ from typing import Any
 from bot.games.catalog import get_game
 from bot.host import posts
 from bot.host.avatar_cache import AvatarCache
+from bot.host.ending import FINAL_MAP
 from bot.host.messages import Attachment, AttachmentKind
 from bot.store import GameRow, OutboxRow, Store, TurnRow, loads
-from renderers.pictures import Pictures, pictures_for
+from renderers.pictures import Pictures, Replay, pictures_for
 
 OUTSIDE_PLAY = frozenset({"leave", "kick", "end"})
 """Causes of stored steps that are not moves of the game (the replay's end frame shows
@@ -41,6 +42,7 @@ class AttachmentRenderer:
         self.avatars = avatars
         self.replay_gif = replay_gif
         self._cache: dict[tuple[Any, ...], list[Attachment]] = {}
+        self._replays: dict[tuple[Any, ...], Replay] = {}
 
     async def __call__(self, row: OutboxRow) -> Sequence[Attachment]:
         spec = loads(row.render) or {}
@@ -52,6 +54,8 @@ class AttachmentRenderer:
             return self._cache[key]
         if kind == "replay":
             result = await self._replay_of(row)
+        elif kind == FINAL_MAP:
+            result = await self._final_map_of(row)
         else:
             result = await self._board_of(row, spec)
         if result is None:
@@ -76,12 +80,43 @@ class AttachmentRenderer:
 
     async def _replay_of(self, row: OutboxRow) -> list[Attachment] | None:
         """The replay of the whole stored history; None when there is nothing to draw."""
+        drawn = await self._drawn_replay(row)
+        if drawn is None:
+            return None
+        game_row, replay = drawn
+        return self._replay_attachments(game_row, replay)
+
+    async def _final_map_of(self, row: OutboxRow) -> list[Attachment] | None:
+        """The final map of the end post: the replay's last picture, everything revealed
+        (the replay is drawn once for both posts)."""
+        drawn = await self._drawn_replay(row)
+        if drawn is None or not drawn[1].final:
+            return None
+        game_row, replay = drawn
+        title = posts.title(game_row)
+        return [
+            Attachment(
+                AttachmentKind.IMAGE,
+                f"game{game_row.id}-final.png",
+                replay.final,
+                "image/png",
+                f"{title} as it ended, every ship revealed",
+            )
+        ]
+
+    async def _drawn_replay(self, row: OutboxRow) -> tuple[GameRow, Replay] | None:
         with self.store.transaction() as tx:
             game_row = tx.game(row.game_id)
             if game_row is None or (pictures := pictures_for(game_row.kind)) is None:
                 return None
             history = tx.turns(row.game_id)
-        return await asyncio.to_thread(self._replay, pictures, game_row, history)
+        key = (row.game_id, len(history), game_row.state)
+        replay = self._replays.get(key)
+        if replay is None:
+            replay = await asyncio.to_thread(self._replay, pictures, game_row, history)
+            self._replays.clear()  # one game's replay is kept: its two posts go together
+            self._replays[key] = replay
+        return game_row, replay
 
     def _board(
         self,
@@ -109,9 +144,7 @@ class AttachmentRenderer:
             name = f"game{game_row.id}-turn{turn}-map.png"
         return [Attachment(AttachmentKind.IMAGE, name, picture.png, "image/png", picture.alt)]
 
-    def _replay(
-        self, pictures: Pictures, game_row: GameRow, history: Sequence[TurnRow]
-    ) -> list[Attachment]:
+    def _replay(self, pictures: Pictures, game_row: GameRow, history: Sequence[TurnRow]) -> Replay:
         game = get_game(game_row.kind)
         boards: list[tuple[Any, str]] = []
         for stored in sorted(history, key=lambda t: (t.number, t.step)):
@@ -122,8 +155,10 @@ class AttachmentRenderer:
         final = game.reveal(game.decode_state(loads(game_row.state)))
         if not boards or boards[-1][0] != final:
             boards.append((final, pictures.end_label()))
+        return pictures.replay(boards, title=posts.title(game_row), gif=self.replay_gif)
+
+    def _replay_attachments(self, game_row: GameRow, replay: Replay) -> list[Attachment]:
         title = posts.title(game_row)
-        replay = pictures.replay(boards, title=title, gif=self.replay_gif)
         result = [
             Attachment(
                 AttachmentKind.VIDEO,

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import Game, Given, IllegalOrderError, Resolution
-from bot.host import posts
+from bot.host import ending, posts
 from bot.host.clock import format_utc
 from bot.host.collector import collector_paused
 from bot.host.seeds import seeded
@@ -277,7 +277,7 @@ def record_and_post(
         pictured=pictured,
     )
     if game_row.phase == "finished":
-        posts.post_replay(tx, game, game_row, turn, now)
+        ending.post_end(tx, game, game_row, turn, now)
     return turn, step
 
 
@@ -319,7 +319,7 @@ def start(
         now=now,
     )
     if game_row.phase == "finished":
-        posts.post_replay(tx, game, game_row, 0, now)
+        ending.post_end(tx, game, game_row, 0, now)
 
 
 def close_setup(

@@ -12,7 +12,7 @@ from typing import Any
 from bot.games.base import ArgKind, GameError, PlayerRef
 from bot.games.catalog import games, get_game
 from bot.games.duration import format_duration, parse_duration
-from bot.host import lifecycle, links, posts
+from bot.host import ending, lifecycle, links, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.messages import Choice
@@ -241,7 +241,7 @@ def player_command(
             posts.status_text(game, game_row, state, now),
             public=public,
             render=render,
-            extra=posts.extras(card=card),
+            extra=posts.extras(card=card, board=game.text_board(state, None)),
         )
     elif word == "join":
         _join(commands, tx, row, game_row, game, state, player, public=public, now=now)
@@ -369,9 +369,10 @@ def _change_and_say(
     row: Cause,
     now: float,
     headline: str,
+    with_result: bool = True,
 ) -> None:
     """A change between deadlines (leave, kick, end), said in public with what the
-    public may know of it."""
+    public may know of it (``with_result``: and how the game ended, if it did)."""
     assert game_row.id is not None
     ended_turn = game_row.turn
     replay_turn = lifecycle.change(tx, game, game_row, state, resolution, cause=cause, now=now)
@@ -385,16 +386,21 @@ def _change_and_say(
             players=players,
         )  # fmt: skip
     lines = [headline, *game.public_report(resolution.events, names)]
-    result = game.result(resolution.state, names)
+    result = game.result(resolution.state, names) if with_result else ""
     if result:
         lines.append(result)
-    elif game_row.turn == ended_turn and game_row.phase == "battle" and not game.simultaneous:
+    elif (
+        with_result
+        and game_row.turn == ended_turn
+        and game_row.phase == "battle"
+        and not game.simultaneous
+    ):
         # In a game played in turn, say whose move it is now, and until when.
         lines.append(posts.deadlines_text(game_row))
     posts.reply(tx, game_row.id, row, " ".join(line for line in lines if line), public=True)
     if replay_turn is not None:
         # The replay ends on the game's final state (stored on the game row).
-        posts.post_replay(tx, game, game_row, replay_turn, now)
+        ending.post_end(tx, game, game_row, replay_turn, now)
 
 
 def refuse_while_paused(game: Any, game_row: GameRow, word: str) -> None:

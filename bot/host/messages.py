@@ -380,6 +380,15 @@ class RoomAdapter(Protocol):
         ...
 
 
+class PictureAdapter(Protocol):
+    """A platform that shows the pictures it is sent (Discord, X). Optional (the relay asks
+    ``getattr(adapter, "shows_pictures", False)``): a board message there is its picture
+    and a few lines of news, without the board as text; elsewhere (the console, a script's
+    transcript, a text-only platform) the text board follows the news."""
+
+    shows_pictures: bool
+
+
 class WithdrawingAdapter(Protocol):
     """A platform on which the host can remove a message a person posted in public.
 

@@ -105,12 +105,22 @@ def outbound_of(
     attachments: Sequence[Attachment],
     mention: Callable[[Address], str] | None,
     channel_link: Callable[[str], str] | None = None,
+    *,
+    shows_pictures: bool = False,
 ) -> Outbound:
     """The message a row says, with its extras (see :func:`bot.host.posts.extras`), and the
     people and channels it names in the platform's own markup (``@name`` where it has
-    none; a channel only where the platform links channels)."""
+    none; a channel only where the platform links channels).
+
+    The board as text (the extras' ``board``) goes only where no picture shows it: on a
+    platform that shows no pictures (``shows_pictures``, see
+    :class:`bot.host.messages.PictureAdapter`), or when the row's picture could not be
+    drawn; on Discord and X a board message is its picture and a few lines of news."""
     extra = loads(row.extras) if row.extras else {}
     text = row.text
+    board = extra.get("board", "")
+    if board and not (shows_pictures and (attachments or not row.render)):
+        text = f"{text}\n{board}" if text else board
     names = {user_id: name for user_id, name in extra.get("mentions", ())}
     if names:
 
@@ -372,6 +382,7 @@ class Relay:
             attachments,
             getattr(adapter, "mention", None),
             getattr(adapter, "channel_link", None),
+            shows_pictures=bool(getattr(adapter, "shows_pictures", False)),
         )
         to_group = getattr(adapter, "send_to_group", None) if address.group else None
         if to_group is not None and await self._db(lambda: self._crew_told(row, address)):

@@ -96,13 +96,17 @@ def extras(
     mentions: Sequence[tuple[str, str]] = (),
     card: Card | None = None,
     room: str = "",
+    board: str = "",
 ) -> str:
     """What a message carries besides its text and pictures (the outbox's ``extras``):
-    buttons, the people it pings (user id, name), a card, the name of the room it opens.
+    buttons, the people it pings (user id, name), a card, the name of the room it opens,
+    the board as text (sent only where no picture shows it: see ``outbox.outbound_of``).
     "" when nothing."""
     found: dict[str, Any] = {}
     if room:
         found["room"] = room
+    if board:
+        found["board"] = board
     if choices:
         found["choices"] = [[c.label, c.text, c.private] for c in choices]
     if mentions:
@@ -295,6 +299,31 @@ def announce(
     )
 
 
+def announce_with_picture(
+    tx: Tx,
+    game_row: AnyGameRow,
+    *,
+    kind: str,
+    text: str,
+    render: Mapping[str, Any],
+    now: float,
+) -> None:
+    """A public message with a picture the relay draws when it sends (``render``: see
+    :func:`render_spec`)."""
+    assert game_row.id is not None
+    _enqueue(
+        tx,
+        game_id=game_row.id,
+        turn=game_row.turn,
+        kind=kind,
+        recipient="public",
+        address=_address(game_row.platform, game_row.channel),
+        text=text,
+        render=render,
+        now=now,
+    )
+
+
 ROOM = "room"  # the kind of the outbox row that opens a game's room (see open_room)
 LOBBY = "lobby"  # the kind of a row for the channel a game moved out of
 
@@ -457,7 +486,8 @@ def send_board(
         if step:
             extra["step"] = step
         render = render_spec("private_board", game_row, turn, now, **extra)
-    reply(tx, game_row.id, cause, text, public=False, render=render)
+    board = extras(board=game.text_board(state, player.key))
+    reply(tx, game_row.id, cause, text, public=False, render=render, extra=board)
 
 
 def recipients(game: Game[Any, Any], state: Any, notice: Notice) -> Sequence[str]:
@@ -541,7 +571,10 @@ def publish(
                     render_spec("private_board", game_row, turn, now, player=key, **extra)
                 ),
                 created_at=now,
-                extras=extras(choices=choices_of(game, asked.pop(key, []), private=True)),
+                extras=extras(
+                    choices=choices_of(game, asked.pop(key, []), private=True),
+                    board=game.text_board(state, key),
+                ),
             )
         )
     tx.post_all(rows)

@@ -12,6 +12,7 @@ the game's parser.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from bot.games.catalog import game_of_tag, tag_pattern
 from bot.store import GameRow, InboundRow, Tx
@@ -41,8 +42,15 @@ class NoGameHere(Refusal):
     paid (X) leaves unanswered, as it does any public message that is no command."""
 
 
+def readable(text: str) -> str:
+    """Fullwidth and other compatibility forms read as plain ones (NFKC: ``＃ｂｓｔ　Ｅ５``
+    is ``#bst E5``), as a phone keyboard in another language may type them."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+
+
 def clean_text(text: str) -> str:
     """Drop any game's tag and the leading @mentions: any command may carry them or not."""
+    text = readable(text)
     if "#" not in text and "@" not in text:
         return text.strip()
     text = tag_pattern().sub(" ", text).strip()
@@ -53,6 +61,7 @@ def clean_text(text: str) -> str:
 def addresses_the_host(text: str) -> bool:
     """Whether a public message is for the host: it carries a registered game's tag, or
     starts with a mention (of the bot: a platform delivers those it was named in)."""
+    text = readable(text)
     stripped = text.lstrip()
     if stripped.startswith("@") or stripped.startswith("<@"):
         return True
@@ -61,6 +70,7 @@ def addresses_the_host(text: str) -> bool:
 
 def tagged_kind(text: str) -> str | None:
     """The registered game whose tag the text carries (``#sonar new`` → ``sonar``)."""
+    text = readable(text)
     if "#" not in text:
         return None
     for match in _TAG_WORD.finditer(text):
@@ -91,7 +101,7 @@ def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
                 ended = tx.latest_game_in(row.platform, row.channel)
                 if ended is not None:
                     raise NoGameHere(
-                        f"game {ended.id} is over: a host starts a new one with `new KIND`"
+                        f"game {ended.id} is over: a host starts a new one with `new {ended.kind}`"
                     )
                 raise NoGameHere(
                     "there is no game in this channel: a host starts one with "

@@ -46,14 +46,16 @@ def render_private_board(
 ) -> bytes:
     """The viewer's board as PNG bytes. Same arguments, same bytes."""
 
+    shot_at = {shot.cell for shot in view.public.shots}
+
     def ships(image: Image.Image, layout: GridLayout) -> None:
         for ship in view.ships:
             fill = style.OWN_SHIP_SUNK if ship.destroyed else style.OWN_SHIP
             grid.hull(image, layout, ship.cells, fill, style.OWN_SHIP_EDGE)
         for ship in view.ships:
             for cell in sorted(ship.damaged):
-                if not layout.on_board(cell):
-                    continue
+                if not layout.on_board(cell) or (layout.detailed and cell in shot_at):
+                    continue  # (drawn over the shooters' avatars: see damage_badges)
                 box = layout.box(cell)
                 if layout.detailed:
                     c = layout.cell
@@ -61,6 +63,29 @@ def render_private_board(
                     marks.cross(image, marks.inset(box, c * 0.27), style.HIT, c * 0.1)
                 else:
                     grid.cell_marker(image, layout, cell, style.HIT)
+
+    def damage_badges(image: Image.Image, layout: GridLayout) -> None:
+        """Damage where someone shot this turn: a badge in the cell's corner, drawn over the
+        shooters' avatars, so that neither hides the other."""
+        if not layout.detailed:
+            return
+        c = layout.cell
+        radius = c * 0.23
+        for ship in view.ships:
+            for cell in sorted(ship.damaged & shot_at):
+                if not layout.on_board(cell):
+                    continue
+                _, _, x1, y1 = layout.box(cell)
+                centre = (x1 - radius - 1, y1 - radius - 1)
+                marks.disc(image, centre, radius, style.TEXT)
+                marks.disc(image, centre, radius * 0.82, style.BACKGROUND)
+                box = (
+                    round(centre[0] - radius * 0.55),
+                    round(centre[1] - radius * 0.55),
+                    round(centre[0] + radius * 0.55),
+                    round(centre[1] + radius * 0.55),
+                )
+                marks.cross(image, box, style.HIT, max(2.0, radius * 0.3))
 
     def collisions(image: Image.Image, layout: GridLayout) -> None:
         draw = ImageDraw.Draw(image)
@@ -89,7 +114,7 @@ def render_private_board(
         legend=[LegendItem("own", "your ship"), LegendItem("damage", "damage")]
         + ([LegendItem("collision", "collision")] if view.collisions else []),
         under_shots=[ships],
-        over_shots=[collisions],
+        over_shots=[damage_badges, collisions],
     )
     image = compose_map(
         view.public, title=title, deadline=deadline, now=now, avatars=avatars, extras=extras

@@ -164,10 +164,14 @@ def compose_map(
     text_width = width - 2 * PAD
 
     alive = [c.name for c in view.alive]
-    captains_line = style.fit_names(
+    # Every survivor is named, on as many lines as it takes (none hidden behind "+N more").
+    captains = style.wrap_names(
         f"Captains alive ({len(alive)}): ", alive, header.LINE_SIZE, text_width
     )
-    lines = [*_header_lines(view, deadline, now, extras), (captains_line, style.TEXT_DIM)]
+    lines = [
+        *_header_lines(view, deadline, now, extras),
+        *((line, style.TEXT_DIM) for line in captains),
+    ]
     header_h = header.header_height(len(lines))
     legend = legend_rows(
         _legend(layout, extras),
@@ -245,25 +249,27 @@ def draw_wrecks(image: Image.Image, layout: GridLayout, view: PublicView) -> Non
         )
 
 
-# where mini avatars sit in a cell shared by several shooters (fractions of the cell)
+# Where the avatars of a cell's shooters sit: (outer radius, centres) as fractions of the
+# cell, the outer radius taking in the ring. One layout a count: one fills the cell; two
+# on the diagonal, three as a triangle, four in the quarters; more, a finer grid. Avatar
+# and ring always stay inside the cell (a pixel of margin), never in a neighbour's.
 _FANS: dict[int, tuple[float, list[tuple[float, float]]]] = {
-    1: (0.38, [(0.5, 0.5)]),
-    2: (0.26, [(0.34, 0.34), (0.66, 0.66)]),
-    3: (0.23, [(0.5, 0.28), (0.28, 0.7), (0.72, 0.7)]),
-    4: (0.21, [(0.29, 0.29), (0.71, 0.29), (0.29, 0.71), (0.71, 0.71)]),
+    1: (0.47, [(0.5, 0.5)]),
+    2: (0.29, [(0.3, 0.3), (0.7, 0.7)]),
+    3: (0.25, [(0.26, 0.26), (0.74, 0.26), (0.5, 0.74)]),
+    4: (0.235, [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]),
 }
 
 
 def _fan(shooters: int) -> tuple[float, list[tuple[float, float]]]:
-    """(radius, centres) of the mini avatars of a cell's shooters, as fractions of the cell.
-    Every shooter is drawn (rules §6: several shooters on one cell all visible): up to
-    four in the fans above, more in a square grid of smaller avatars."""
-    if shooters <= 4:
+    """(outer radius, centres) of the avatars of a cell's shooters, as fractions of the
+    cell. Every shooter is drawn (rules §6: several shooters on one cell all visible)."""
+    if shooters in _FANS:
         return _FANS[shooters]
     side = math.ceil(math.sqrt(shooters))
     step = 1.0 / side
     spots = [((i % side + 0.5) * step, (i // side + 0.5) * step) for i in range(shooters)]
-    return step * 0.36, spots
+    return step * 0.47, spots
 
 
 def draw_shots(
@@ -294,9 +300,10 @@ def draw_shots(
         if hit:
             marks.burst(image, centre, c * 0.54, style.HIT, points=12, inner=0.6)
             marks.burst(image, centre, c * 0.44, style.HIT_LIGHT, points=12, inner=0.68)
-        radius_f, spots = _fan(len(group))
-        radius = c * radius_f
-        ring_w = max(1.0, min(2.5, radius * 0.3)) if len(group) > 4 else max(2.5, c * 0.09)
+        outer_f, spots = _fan(len(group))
+        outer = c * outer_f
+        ring_w = max(1.0, min(outer * 0.2, c * 0.09))
+        radius = max(1.0, outer - ring_w)
         for shot, (fx, fy) in zip(group, spots, strict=True):
             spot = (x0 + c * fx, y0 + c * fy)
             diameter = max(4, round(radius * 2))
@@ -322,6 +329,8 @@ def _generated_round(player_id: str, name: str, diameter: int) -> Image.Image:
 
 def _legend(layout: GridLayout, extras: MapExtras) -> list[LegendItem]:
     items = [LegendItem("hit", "hit"), LegendItem("miss", "miss"), LegendItem("wreck", "wreck")]
+    if layout.detailed:
+        items.append(LegendItem("shooter", "avatar: who shot here"))
     return items + extras.legend
 
 
@@ -357,6 +366,10 @@ def _draw_legend_icon(
             style.OWN_SHIP_EDGE,
             1.5,
         )
+    elif item.kind == "shooter":
+        marks.disc(image, centre, icon * 0.46, style.MISS)
+        marks.disc(image, centre, icon * 0.34, style.TEXT_DIM)
+        marks.disc(image, (centre[0], centre[1] - icon * 0.1), icon * 0.12, style.PANEL)
     elif item.kind == "damage":
         marks.cross(
             image,

@@ -284,3 +284,28 @@ def test_13_local_api_bases_and_short_polls_are_accepted(tmp_path: Path) -> None
     loaded = load_config(config)
     assert loaded.discord.api_base == "http://127.0.0.1:8080/api/v10"
     assert loaded.twitter.api_base == "http://localhost:8081"
+
+
+def test_help_names_the_five_games() -> None:
+    result = bst("--help")
+    text = " ".join(result.stdout.split())
+    for name in ("bst", "sonar", "uboat", "sugardog", "silentships"):
+        assert name in text
+    assert "Host BattleshipTwitter (#bst)" not in text
+
+
+def test_play_opens_the_game_asked_for(tmp_path: Path) -> None:
+    lines = ["alice> #sonar join", "bob> #sonar join", "host> status", ":quit"]
+    result = bst(
+        "play", "--game", "sonar", "--out", str(tmp_path / "images"),
+        stdin="\n".join(lines) + "\n", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "#sonar game 1 is open" in result.stdout
+    assert "#bst" not in result.stdout
+
+
+def test_play_refuses_an_unknown_game(tmp_path: Path) -> None:
+    result = bst("play", "--game", "chess", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "unknown game 'chess'" in result.stderr

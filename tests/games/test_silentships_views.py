@@ -71,11 +71,11 @@ def test_6_a_private_order_posted_in_public_is_refused_without_repeating_it() ->
 
 def test_6_the_public_text_board_names_face_up_ships_only() -> None:
     state = arranged("ahab: C1 frigate up, D2 flag; nemo: C4 sub", hands={"ahab": "ram"})
-    public = GAME.summary(state, None)
+    public = GAME.summary(state, None) + "\n" + GAME.text_board(state, None)
     assert "1FR" in public and "1?" in public and "2?" in public
     for hidden in (Ship.FLAG_SHIP, Ship.SUBMARINE, Ship.RAMMING_SHIP):
         assert CARDS[hidden].name not in public
-    mine = GAME.summary(state, "p1")
+    mine = GAME.summary(state, "p1") + "\n" + GAME.text_board(state, "p1")
     assert "1fl" in mine and "Ramming Ship" in mine and "2?" in mine
 
 
@@ -92,6 +92,7 @@ def test_6_the_first_games_public_words_name_no_hidden_card() -> None:
         GAME.hint(t.game),
         GAME.example(),
         GAME.summary(t.game, None),
+        GAME.text_board(t.game, None),
         GAME.help_text(),
         GAME.welcome(t.game, "p1", 1),
     ]

@@ -114,13 +114,13 @@ def test_5_someone_outside_the_game_sees_the_public_view() -> None:
 def test_5_the_text_board_shows_the_public_marks_and_only_the_viewers_subs() -> None:
     table = given_game(FLEETS)
     table.play(["a public: #sonar i5", "b public: #sonar p1, p2"])
-    text = SONAR.summary(table.state, None)
+    text = SONAR.summary(table.state, None) + "\n" + SONAR.text_board(table.state, None)
     assert "turn 3: a to move (2 charges)" in text
     assert "Turn 2 (b): p1 miss" in text
     assert " S" not in text and "Your subs" not in text
     assert len(_grid(text)) == 16
     assert "S" not in "".join(_grid(text))
-    mine = SONAR.summary(table.state, "p2")
+    mine = SONAR.summary(table.state, "p2") + "\n" + SONAR.text_board(table.state, "p2")
     assert "Your subs: 1: 2 j5 i5 ur (hit at j5); 2: 3 l9 k9 j9 ur." in mine
     now, before = _grid(mine)[:16], _grid(mine)[16:]
     assert "".join(now).count("S") == 4  # b's four unhit segments

@@ -257,27 +257,32 @@ def test_a_private_view_holds_only_the_viewers_own_things() -> None:
     assert "Cell(column=4, row=4)" not in repr(view)  # E5: b's submarine and mine
 
 
-def test_the_summary_is_a_text_board_in_the_originals_ascii_style() -> None:
+def test_the_text_board_is_in_the_originals_ascii_style_with_a_key() -> None:
     table = setup_game({"a": "B2", "b": "E5"})
     table.line("a dm: torpedo right")
     public = SUGARDOG.summary(table.game_state(), None)
     assert public.splitlines()[0] == "#sugardog 6×6, turn 2: b to move."
     assert "Contact at C2: a's torpedo 1." in public
-    assert public.splitlines()[-1] == "    A   B   C   D   E   F"
-    assert public.splitlines()[-2] == "  +---+---+---+---+---+---+"
-    row_2 = public.splitlines()[-5]  # rows from the top: 6 … 1, a rule under each
+    assert "+---" not in public  # the board as text goes only where no picture shows it
+    board = SUGARDOG.text_board(table.game_state(), None).splitlines()
+    assert board[-1].startswith("Key: c where something was last heard")
+    assert board[-2] == "    A   B   C   D   E   F"
+    assert board[-3] == "  +---+---+---+---+---+---+"
+    row_2 = board[-6]  # rows from the top: 6 … 1, a rule under each
     assert row_2 == "2 |   |   |   | c |   |   |"  # the torpedo, last heard in D2
     private = SUGARDOG.summary(table.game_state(), "p1")
     assert "Your submarine: B2." in private
-    assert private.splitlines()[-5] == "2 |   | s |   | t |   |   |"
+    mine = SUGARDOG.text_board(table.game_state(), "p1").splitlines()
+    assert mine[-6] == "2 |   | s |   | t |   |   |"
+    assert "s your submarine, t a torpedo, m a mine" in mine[-1]
 
 
 def test_a_big_board_gets_a_compact_text_grid() -> None:
     names = ["a", "b", "c", "d", "e"]
     table = setup_game({name: f"{'ABCDE'[n]}{n + 1}" for n, name in enumerate(names)})
-    lines = SUGARDOG.summary(table.game_state(), "p1").splitlines()
-    assert lines[-1].split() == [chr(ord("A") + n) for n in range(12)]
-    assert lines[-2].split() == ["1", "s", *["."] * 11]
+    lines = SUGARDOG.text_board(table.game_state(), "p1").splitlines()
+    assert lines[-2].split() == [chr(ord("A") + n) for n in range(12)]
+    assert lines[-3].split() == ["1", "s", *["."] * 11]
 
 
 # ----------------------------------------------------------------------------- words

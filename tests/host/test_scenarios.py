@@ -398,7 +398,10 @@ def test_5_1_chain_of_failures_script(run_script_text: Run) -> None:
     ]
     assert ship_at(record, "carol", "A7")["cells"] == cells("A7 A8 A9")
     # carol's ship was hit by bob's proposal: she is told, at her own cell only
-    assert any("collisions last turn: A7." in line for line in dms(transcript, "carol"))
+    # (once, issue 27: the turn's notice, not again in the report or the summary)
+    told = [line for line in dms(transcript, "carol") if "collided" in line]
+    assert len(told) == 1 and told[0].count("collided") == 1
+    assert "a ship collided with your cruiser at A7." in told[0]
 
 
 def test_5_1_partial_move_then_collision_script(run_script_text: Run) -> None:
@@ -418,7 +421,7 @@ def test_5_1_rotation_blocked_stays_unrotated_script(run_script_text: Run) -> No
             "cells": cells("C3 D3 E3 F3 G3"),
         }
     ]
-    assert any("collisions last turn: E2" in line for line in dms(transcript, "bob"))
+    assert any("collided with your submarine at E2." in line for line in dms(transcript, "bob"))
 
 
 def test_5_1_rotation_into_vacated_cells_script(run_script_text: Run) -> None:
@@ -438,7 +441,7 @@ def test_5_1_wreck_blocks_and_owner_told_script(run_script_text: Run) -> None:
         {"type": "collision", "player": "bob", "ship": "submarine", "cells": ["E6"]}
     ]
     after_2 = [line for line in dms(transcript, "alice") if "after turn 2" in line]
-    assert after_2 and "collisions last turn: E5" in after_2[0]
+    assert after_2 and "a ship collided with your submarine at E5." in after_2[0]
     assert "bob" not in after_2[0].split("Your ships")[1]  # not whose ship it was
 
 

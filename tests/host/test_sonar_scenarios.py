@@ -570,7 +570,7 @@ def test_4_4_draw_when_the_last_subs_sink_as_the_last_rival_leaves(
     assert player(record, "ahab")["status"] == "eliminated"
     nemo = player(record, "nemo")
     assert (nemo["status"], nemo["subs"][0]["cells"]) == ("left", ["d5", "c5"])
-    last = public(transcript)[-2]
+    last = public(transcript)[-3]  # then the standings (issue 27), then the replay
     assert last.endswith(
         "The game ends in a draw: no captain has a sub afloat (ahab was the last)."
     )
@@ -671,7 +671,8 @@ def test_4_3_hits_sail_with_their_sub_and_the_last_captain_afloat_wins(
         {"type": "eliminated", "player": "nemo"},
     ]
     # refused: nemo has no subs left; refused: nemo has nothing left to leave
-    assert dms(transcript, "nemo")[-2:] == [
+    # (before the end: the game then tells nemo his place, issue 27)
+    assert [line for line in dms(transcript, "nemo") if "is over:" not in line][-2:] == [
         "you have no subs left: you are out of this battle",
         "nemo has no live subs left: there is nothing to leave",
     ]
@@ -694,7 +695,8 @@ def test_4_3_hits_sail_with_their_sub_and_the_last_captain_afloat_wins(
     assert ahab["status"] == "alive"
     assert (ahab["subs"][0]["cells"], ahab["subs"][0]["hits"]) == (["g1", "f1"], [])
     posts = public(transcript)
-    assert posts[-2].endswith("ahab wins: the last captain with subs afloat.")
+    assert posts[-3].endswith("ahab wins: the last captain with subs afloat.")
+    assert posts[-2].startswith("#sonar game 1 is over. Final standings:\\n1. ahab: ")
     assert posts[-1] == "#sonar game 1: the replay of the whole hunt."
 
 

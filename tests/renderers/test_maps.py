@@ -40,6 +40,7 @@ from bot.games.bst.views import (
     RevealedView,
     ShotView,
 )
+from renderers import style
 from renderers.avatars import generated_avatar
 from renderers.bst.alt_text import private_alt_text, public_alt_text
 from renderers.bst.private_board import render_private_board
@@ -257,3 +258,59 @@ def test_6_a_70_column_board_still_draws_each_shooters_avatar() -> None:
     assert magenta in {
         image.getpixel((x, y)) for x in range(image.width) for y in range(0, image.height, 2)
     }
+
+
+@pytest.mark.parametrize("shooters", [2, 3, 4, 5])
+def test_6_a_crowded_cells_avatars_stay_inside_the_cell(shooters: int) -> None:
+    """One layout a count of shooters, every avatar inside its own cell (issue 27: two or
+    three avatars spilled into the neighbours)."""
+    colours = [(250, 10 * i, 250 - 40 * i) for i in range(shooters)]
+    view = dataclasses.replace(
+        small_public(),
+        shots=tuple(ShotView(f"s{i}", f"s{i}", cell("E5"), False) for i in range(shooters)),
+    )
+    avatars = {f"s{i}": Image.new("RGB", (64, 64), colour) for i, colour in enumerate(colours)}
+    image = decode(
+        render_public_map(view, title=TITLE, deadline=DEADLINE, now=NOW, avatars=avatars)
+    )
+    x, y, size = _cell_box(image, view, "E5")
+    inside = {image.getpixel((i, j)) for i in range(x, x + size) for j in range(y, y + size)}
+    assert all(colour in inside for colour in colours)
+    around = {
+        image.getpixel((i, j))
+        for i in range(x - size, x + 2 * size)
+        for j in range(y - size, y + 2 * size)
+        if not (x <= i < x + size and y <= j < y + size)
+    }
+    assert not any(colour in around for colour in (*colours, style.MISS))  # nor their rings
+
+
+def test_6_damage_under_a_shooters_avatar_stays_visible_on_the_private_board() -> None:
+    """alice's carrier is hit at C3 by bob this turn: bob's avatar fills the cell and the
+    damage shows over it as a badge in the cell's corner (it was hidden under the avatar)."""
+    public = dataclasses.replace(
+        small_public(), shots=(ShotView("u-bob", "bob", cell("C3"), True),)
+    )
+    image = decode(
+        render_private_board(
+            small_private(public), title=TITLE, deadline=DEADLINE, now=NOW,
+            avatars={"u-bob": Image.new("RGB", (64, 64), (0, 200, 0))},
+        )
+    )  # fmt: skip
+    x, y, size = _cell_box(image, public, "C3")
+    corner = {
+        image.getpixel((i, j))
+        for i in range(x + size // 2, x + size)
+        for j in range(y + size // 2, y + size)
+    }
+    assert style.BACKGROUND in corner and style.HIT in corner
+    assert (0, 200, 0) in corner or (0, 200, 0) in {image.getpixel((x + size // 2, y + size // 2))}
+
+
+def test_every_survivor_is_named_however_many() -> None:
+    names = [f"captain_with_a_long_name_{i}" for i in range(12)]
+    lines = style.wrap_names("Captains alive (12): ", names, 20, 700)
+    assert len(lines) > 1
+    assert all(name in " ".join(lines) for name in names)
+    assert "more" not in " ".join(lines)
+    assert all(style.text_width(line, 20) <= 700 for line in lines)

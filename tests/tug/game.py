@@ -34,11 +34,13 @@ from bot.games.base import (
     PlayerRef,
     RecordContext,
     Resolution,
+    Standing,
     Step,
     Timer,
     Verb,
 )
 from bot.games.duration import format_duration, parse_duration
+from bot.games.standings import ranked
 
 SEATS = ("north", "south")
 TOWARD = {"north": -1, "south": 1}  # north wins at -target, south at +target
@@ -277,6 +279,13 @@ class TugGame:
     def outcome(self, state: TugState) -> Outcome | None:
         return Outcome(state.winners, state.draw) if state.phase == "finished" else None
 
+    def standings(self, state: TugState, history: Sequence[Step]) -> tuple[Standing, ...]:
+        if state.phase != "finished":
+            return ()
+        players = [pid for pid, _, _ in state.players]
+        keys = {p: (1 if p in state.winners else 0,) for p in players}
+        return ranked(players, keys, lambda p: (f"seat {state.seat_of(p)}",))
+
     def crew(self, state: TugState, player: PlayerId) -> tuple[PlayerId, ...]:
         seat = state.seat_of(player)
         return state.crew_of(seat) if seat else (player,)
@@ -414,6 +423,11 @@ class TugGame:
 
     def summary(self, state: TugState, viewer: PlayerId | None) -> str:
         return f"Rope at {state.rope} (north wins at -{state.target}, south at +{state.target})."
+
+    def text_board(self, state: TugState, viewer: PlayerId | None) -> str:
+        rope = ["-"] * (2 * state.target + 1)
+        rope[state.rope + state.target] = "|"
+        return "N " + "".join(rope) + " S\nKey: | the rope's knot."
 
     def help_text(self) -> str:
         return "Tug: `pull 1`–`pull 3` on your crew's turn, or `dare`; answer a dare with `give` or `hold` by DM."

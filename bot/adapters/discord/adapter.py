@@ -107,6 +107,7 @@ class DiscordAdapter:
     """
 
     platform = PLATFORM
+    shows_pictures = True  # a board message is its picture: no text board (PictureAdapter)
     # A reminder is one post in the game's thread that pings the players missing.
     reminds_in_public = True
     # A message's card shows as an embed (``status``).

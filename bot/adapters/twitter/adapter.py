@@ -67,6 +67,7 @@ class TwitterAdapter:
     platform = PLATFORM
     # Every answer is a paid post or DM: the host answers no public chatter here.
     answers_cost = True
+    shows_pictures = True  # a board message is its picture: no text board (PictureAdapter)
 
     def __init__(
         self,

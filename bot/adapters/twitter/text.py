@@ -37,6 +37,11 @@ _LEADING_MENTIONS = re.compile(r"^(?:\s*(?:\.)?@\w{1,15}\b)+\s*")
 # A line naming the game or the turn: kept whole when the body is shortened,
 # because it is what makes every post unique (X refuses duplicate posts).
 _TAG_LINE = re.compile(r"(?i)\b(?:game|turn)\b\s*#?\s*[\w-]*\d")
+# The host's deadlines at the end of a line (``Turn 3 closes 2026-01-01 08:00 UTC.``): what
+# a player must know, so a long line loses its middle (the list of shots) first.
+_DEADLINES = re.compile(r"(?:\s+[^\s.][^.]*? closes \d{4}-\d\d-\d\d \d\d:\d\d UTC\.)+\s*$")
+# The head of a host's post (``#bst game 3, turn 2:``), kept with the deadline.
+_HEAD = re.compile(r"^[^:]{1,80}:\s")
 
 
 def _char_weight(char: str) -> int:
@@ -92,6 +97,23 @@ def _truncate(text: str, budget: int) -> str:
     return candidate.rstrip() + ELLIPSIS if candidate.strip() else ""
 
 
+def _shrink_keeping_ends(line: str, budget: int) -> str:
+    """``line`` within ``budget``: its head and its closing deadlines whole, the middle
+    shortened with "…" (plain truncation when it has no deadline to keep)."""
+    deadlines = _DEADLINES.search(line)
+    if deadlines is None:
+        return _truncate(line, budget)
+    tail = deadlines.group(0).rstrip()
+    body = line[: deadlines.start()]
+    head_match = _HEAD.match(body)
+    head = head_match.group(0) if head_match else ""
+    room = budget - weighted_length(head) - weighted_length(tail)
+    if room < 0:
+        return _truncate(line, budget)
+    middle = _truncate(body[len(head) :], room)
+    return head + middle + tail
+
+
 def mute_line(text: str, games: Sequence[tuple[str, str]]) -> str:
     """The line that lets people who do not play hide the host's posts
     (``mute #sonar to hide Sonar``; a game's rules may require it).
@@ -136,6 +158,10 @@ def compose_post(text: str, mute: str = "", *, limit: int = MAX_WEIGHT) -> str:
 
     tag_lines = [i for i, line in enumerate(lines) if _TAG_LINE.search(line)][:1]
     budget = limit - weighted_length(tail)
+    for i in tag_lines:
+        if weighted_length(lines[i]) > budget:
+            # One long line (a busy turn's report): its list shrinks, its deadline stays.
+            lines[i] = _shrink_keeping_ends(lines[i], budget)
     budget -= sum(weighted_length(lines[i]) + 1 for i in tag_lines)  # + its line break
     kept: list[str] = []
     for index, line in enumerate(lines):

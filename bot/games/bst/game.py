@@ -28,6 +28,7 @@ from bot.games.base import (
     PlayerRef,
     RecordContext,
     Resolution,
+    Standing,
     Step,
     Timer,
     Verb,
@@ -35,6 +36,7 @@ from bot.games.base import (
 from bot.games.bst import acceptance, codec, lifecycle, record, reports, text, turns
 from bot.games.bst.options import parse_options
 from bot.games.bst.orders import Order, describe_order, parse_order
+from bot.games.bst.standings import standings
 from bot.games.bst.state import BstState
 from bot.games.bst.status import Phase
 from bot.games.bst.verbs import OPTION_ARGS, VERBS
@@ -121,6 +123,9 @@ class BstGame:
 
     def outcome(self, state: BstState) -> Outcome | None:
         return lifecycle.outcome(state)
+
+    def standings(self, state: BstState, history: Sequence[Step]) -> tuple[Standing, ...]:
+        return standings(state, history)
 
     def crew(self, state: BstState, player: PlayerId) -> tuple[PlayerId, ...]:
         return (player,)
@@ -210,6 +215,9 @@ class BstGame:
 
     def summary(self, state: BstState, viewer: PlayerId | None) -> str:
         return text.summary_text(view_of(state, viewer))
+
+    def text_board(self, state: BstState, viewer: PlayerId | None) -> str:
+        return text.board_text(view_of(state, viewer))
 
     def help_text(self) -> str:
         return text.HELP_TEXT

@@ -1,8 +1,10 @@
 """Orders of bst and the parser that reads them from what players type (rules §3, §4).
 
 The parser is tolerant the way people are: it drops the ``#bst`` tag, any other
-hashtags and @mentions, ignores case, and accepts ``shoot``/``fire`` or a bare
-cell, ``move``/``my`` or neither before a ship, ``at`` or not before a cell.
+hashtags and @mentions, ignores case, reads fullwidth letters and digits as plain
+ones (``Ｅ５`` is ``E5``), and accepts ``shoot``/``fire`` or a bare cell, ``move``/``my``
+or neither before a ship, ``at`` or not before a cell. Words after a shot's cell are
+talk (``#bst H7 take that, bob!``) and are ignored; a second cell is not talk (§4).
 Host commands (join, help, …) are read by the host before it calls the parser.
 Anything else is an :class:`OrderSyntaxError` saying what was expected, with an example.
 """
@@ -10,6 +12,7 @@ Anything else is an :class:`OrderSyntaxError` saying what was expected, with an 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from bot.games.base import OrderSyntaxError
@@ -67,7 +70,15 @@ _SHIP = r"(aircraft\s*carrier|carrier|cv|submarine|sub|cruiser)"
 _CELL = r"([a-z]{1,2}\s*-?\s*\d{1,4})"
 _DIRECTION = r"(up|down|left|right|forward|forwards|backward|backwards|back)"
 
-_SHOOT = re.compile(rf"^(?:(?:shoot|fire)(?:\s+at)?\s+)?{_CELL}$")
+_SHOOT = re.compile(rf"^(?:(?:shoot|fire)(?:\s+at)?\s+)?{_CELL}(?!\w)(.*)$")
+_SECOND_CELL = re.compile(rf"^[\s,;&+/]*(?:and\s+|then\s+)?{_CELL}(?!\w)")
+
+# Letters of other scripts that look like Latin ones (a phone keyboard left on Russian
+# or Greek): a cell typed with one is pointed out, with the Latin spelling.
+_LOOKALIKES = str.maketrans(
+    "АВСЕНІКМОРТХУаеорсхуіΑΒΕΖΗΙΚΜΝΟΡΤΥΧαεικνορτυχ",
+    "ABCEHIKMOPTXYaeopcxyiABEZHIKMNOPTYXaeiknoptux",
+)
 _ROTATE = re.compile(rf"^(?:rotate|turn)\s+(?:my\s+)?{_SHIP}\s+(?:at\s+)?{_CELL}$")
 _MOVE = re.compile(
     rf"^(?:move\s+)?(?:my\s+)?{_SHIP}\s+(?:at\s+)?{_CELL}\s+(?:(\d{{1,4}})\s*)?{_DIRECTION}$"
@@ -77,7 +88,10 @@ _PLACE_WORDS = re.compile(r"^(?:place\s+)?(?:random|at random|random placement|r
 
 
 def _clean(text: str) -> str:
-    """Drop tags and mentions, lower-case, and squeeze spaces within each line."""
+    """Read fullwidth forms as plain ones (NFKC), drop tags and mentions, lower-case, and
+    squeeze spaces within each line."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
     text = _TAGS.sub(" ", text)
     lines = (" ".join(line.split()) for line in text.lower().splitlines())
     return "\n".join(line for line in lines if line)
@@ -103,6 +117,14 @@ def parse_order(text: str) -> Order:
         return Place(None)
     match = _SHOOT.match(one_line)
     if match:
+        talk = match.group(2)
+        second = _SECOND_CELL.match(talk)
+        if second:
+            raise OrderSyntaxError(
+                f"one shot a turn: expected one cell, such as `H14`; got "
+                f"{_upper(match.group(1))} and {_upper(second.group(1))} "
+                "(words after the cell are talk, but a second cell is not)"
+            )
         return Shoot(parse_cell(match.group(1)))
     match = _ROTATE.match(one_line)
     if match:
@@ -125,7 +147,30 @@ def parse_order(text: str) -> Order:
         raise OrderSyntaxError(
             f"expected a shot such as `shoot H14` or just `H14`; got {one_line!r}"
         )
+    lookalike = _lookalike_cell(one_line)
+    if lookalike:
+        raise OrderSyntaxError(lookalike)
     raise OrderSyntaxError(f"expected an order such as {EXAMPLES}; got {one_line[:60]!r}")
+
+
+def _upper(cell: str) -> str:
+    return "".join(cell.split()).upper()
+
+
+def _lookalike_cell(text: str) -> str:
+    """Why a word that would be a cell in Latin letters is not one ('' if none is)."""
+    for word in text.split():
+        if word.isascii():
+            continue
+        latin = word.translate(_LOOKALIKES)
+        if latin.isascii() and looks_like_cell(latin):
+            strange = next(c for c in word if not c.isascii())
+            script = unicodedata.name(strange, "non-Latin").split()[0].capitalize()
+            return (
+                f"{word.upper()!r} is written with a {script} letter {strange.upper()!r}: "
+                f"type the cell in Latin letters, such as `{latin.upper()}`"
+            )
+    return ""
 
 
 def _move(match: re.Match[str], text: str) -> Move:

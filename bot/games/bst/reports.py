@@ -39,7 +39,7 @@ def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> lis
 
 
 def private_report(events: Sequence[Event], viewer: PlayerId) -> list[str]:
-    """The captain's own movement facts: where their ships went, where they collided."""
+    """The captain's own movement facts: where their ships went."""
     lines = []
     for event in events:
         if event.data.get("player") != viewer:
@@ -49,6 +49,6 @@ def private_report(events: Sequence[Event], viewer: PlayerId) -> list[str]:
             lines.append(f"Your {event.data['ship']} moved to {where}.")
         elif event.type == "rotated":
             lines.append(f"Your {event.data['ship']} turned to {where}.")
-        elif event.type == "collision":
-            lines.append(f"Your {event.data['ship']} collided and stopped at {where}.")
+    # (A collision, and a hit on one of the captain's ships, is told by the turn's notice
+    # to them, which says where and what: once, not again here.)
     return lines

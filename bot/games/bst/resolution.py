@@ -241,11 +241,21 @@ class _Battle:
     def land(self, shots: list[tuple[int, Cell]]) -> tuple[list[Event], list[ShotRecord]]:
         events: list[Event] = []
         records: list[ShotRecord] = []
+        told: dict[int, list[str]] = {}  # what each owner hears of the hits on their ships
         for shooter, cell in shots:
             key = self.occupancy.get(cell.row * self.cols + cell.col)
             if key is not None:
                 ship = self.ship(key)
                 segment = ship.cells.index(cell)
+                if not ship.destroyed:
+                    by = (
+                        "your own shot"
+                        if shooter == key[0]
+                        else f"{self.captains[shooter].name}'s shot"
+                    )
+                    told.setdefault(key[0], []).append(
+                        f"your {ship.kind.value} was hit at {self.text(cell)} ({by})"
+                    )
                 if segment not in ship.damaged:
                     hit = Ship(ship.kind, ship.cells, ship.damaged | {segment})
                     self.set_ship(key, hit)
@@ -258,6 +268,13 @@ class _Battle:
                 Event("shot", {"player": player, "cell": self.text(cell), "result": result})
             )
             records.append(ShotRecord(player, cell, key is not None))
+        for owner in sorted(told, key=self.sort_key):
+            self.notices.append(
+                Notice(
+                    f"Turn {self.state.turn}: " + "; ".join(told[owner]) + ".",
+                    to=self.captains[owner].id,
+                )
+            )
         return events, records
 
     def place_late_joiners(self) -> None:

@@ -22,7 +22,8 @@ GRID_LIMIT = 30
 
 
 def summary_text(view: PublicView | PrivateView) -> str:
-    """What a view shows, as text: the caption of a board image, or the board on a console."""
+    """What a view shows, in a few lines: the words beside a board picture (the board
+    itself as text is :func:`board_text`)."""
     public = view.public if isinstance(view, PrivateView) else view
     lines = [f"#bst {public.rows}x{public.cols}, {_phase_text(public)}"]
     names = {c.id: c.name for c in public.captains}
@@ -51,11 +52,20 @@ def summary_text(view: PublicView | PrivateView) -> str:
                 text += f" (hit at {', '.join(map(str, sorted(ship.damaged)))})"
             own.append(text)
         lines.append(f"Your ships: {', '.join(own) or 'none placed yet'}.")
-        if view.collisions:
-            lines.append(f"Your collisions last turn: {', '.join(map(str, view.collisions))}.")
-    if public.rows <= GRID_LIMIT and public.cols <= GRID_LIMIT:
-        lines.append(_grid(public, view if isinstance(view, PrivateView) else None))
     return "\n".join(lines)
+
+
+def board_text(view: PublicView | PrivateView) -> str:
+    """The board as text, for where no picture can be shown: a column header, the grid
+    and its key ('' on a board too big to read as text)."""
+    public = view.public if isinstance(view, PrivateView) else view
+    if public.rows > GRID_LIMIT or public.cols > GRID_LIMIT:
+        return ""
+    private = view if isinstance(view, PrivateView) else None
+    key = "Key: . water, o a miss, x a hit, # a wreck"
+    if private is not None:
+        key += ", S your ship, * your ship damaged"
+    return _grid(public, private) + "\n" + key + "."
 
 
 def _phase_text(public: PublicView) -> str:

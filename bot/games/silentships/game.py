@@ -31,6 +31,7 @@ from bot.games.base import (
     PlayerRef,
     RecordContext,
     Resolution,
+    Standing,
     Step,
     Timer,
     Verb,
@@ -61,6 +62,7 @@ from bot.games.silentships.orders import (
     parse_order,
 )
 from bot.games.silentships.ships import SHIP_ORDER, in_ship_order
+from bot.games.silentships.standings import standings
 from bot.games.silentships.state import (
     Admiral,
     Phase,
@@ -404,6 +406,9 @@ class SilentShipsGame:
             return None
         return Outcome(state.winners, draw=False)
 
+    def standings(self, state: SilentShipsState, history: Sequence[Step]) -> tuple[Standing, ...]:
+        return standings(state, history)
+
     def crew(self, state: SilentShipsState, player: PlayerId) -> tuple[PlayerId, ...]:
         return (player,)
 
@@ -491,6 +496,9 @@ class SilentShipsGame:
 
     def summary(self, state: SilentShipsState, viewer: PlayerId | None) -> str:
         return text.summary(state, viewer)
+
+    def text_board(self, state: SilentShipsState, viewer: PlayerId | None) -> str:
+        return text.board(state, viewer)
 
     def help_text(self) -> str:
         return text.HELP

@@ -456,8 +456,31 @@ def _who_acts(state: SilentShipsState) -> str:
     return f"{state.admiral(mover).name} to play"
 
 
+def board(state: SilentShipsState, viewer: PlayerId | None) -> str:
+    """The sea as text, for where no picture can be shown: the column letters, the rows
+    and the key ('' in setup)."""
+    if state.phase is Phase.SETUP:
+        return ""
+    lines = ["    " + "".join(f"{letter:<5}" for letter in COLUMN_LETTERS).rstrip()]
+    for row in range(ROWS):
+        tokens = [_token(state, cell, viewer) for cell in ALL_CELLS if cell.row == row]
+        lines.append(f"{row + 1:<4}" + "".join(f"{token:<5}" for token in tokens).rstrip())
+    codes = sorted(
+        {unit.ship for unit in state.units if unit.face_up or unit.owner == viewer},
+        key=lambda ship: ship.order,
+    )
+    legend = "Key: ? face-down, ~ island, * country"
+    if codes:
+        legend += "; " + ", ".join(f"{CODES[ship]} {ship.card.name}" for ship in codes)
+    if viewer is not None and any(u.owner == viewer and not u.face_up for u in state.units):
+        legend += " (lower case: yours, face-down)"
+    lines.append(legend)
+    return "\n".join(lines)
+
+
 def summary(state: SilentShipsState, viewer: PlayerId | None) -> str:
-    """The whole board in text: public facts, plus the viewer's own cards."""
+    """Public facts in a few lines, plus the viewer's own cards (the board itself as
+    text is :func:`board`)."""
     if state.phase is Phase.SETUP:
         joined = ", ".join(admiral.name for admiral in state.admirals) or "nobody yet"
         return f"Silent Ships, setup: {joined} joined ({len(state.admirals)} of 2)."
@@ -466,20 +489,7 @@ def summary(state: SilentShipsState, viewer: PlayerId | None) -> str:
         head += f" · {_who_acts(state)}"
     elif state.phase is Phase.FINISHED:
         head += " · finished"
-    lines = [head, "    " + "".join(f"{letter:<5}" for letter in COLUMN_LETTERS).rstrip()]
-    for row in range(ROWS):
-        tokens = [_token(state, cell, viewer) for cell in ALL_CELLS if cell.row == row]
-        lines.append(f"{row + 1:<4}" + "".join(f"{token:<5}" for token in tokens).rstrip())
-    codes = sorted(
-        {unit.ship for unit in state.units if unit.face_up or unit.owner == viewer},
-        key=lambda ship: ship.order,
-    )
-    legend = "? face-down, ~ island, * country"
-    if codes:
-        legend += "; " + ", ".join(f"{CODES[ship]} {ship.card.name}" for ship in codes)
-    if viewer is not None and any(u.owner == viewer and not u.face_up for u in state.units):
-        legend += " (lower case: yours, face-down)"
-    lines.append(legend)
+    lines = [head]
     for number, player in enumerate(state.seats, start=1):
         admiral = state.admiral(player)
         sank = ", ".join(ship.card.name for ship in admiral.sank) or "none"

@@ -37,6 +37,7 @@ from bot.games.base import (
     PlayerRef,
     RecordContext,
     Resolution,
+    Standing,
     Step,
     Timer,
     Verb,
@@ -73,6 +74,7 @@ from bot.games.sonar.orders import (
 )
 from bot.games.sonar.placement import largest_fleet, place_fleets
 from bot.games.sonar.resolution import Play, resolve_turn
+from bot.games.sonar.standings import standings
 from bot.games.sonar.state import Action, Captain, Phase, SonarState, Status
 from bot.games.sonar.views import (
     PrivateView,
@@ -482,6 +484,9 @@ class SonarGame:
             return None
         return Outcome(winners=state.winners, draw=state.draw)
 
+    def standings(self, state: SonarState, history: Sequence[Step]) -> tuple[Standing, ...]:
+        return standings(state, history)
+
     def crew(self, state: SonarState, player: PlayerId) -> tuple[PlayerId, ...]:
         return (player,)
 
@@ -620,6 +625,9 @@ class SonarGame:
 
     def summary(self, state: SonarState, viewer: PlayerId | None) -> str:
         return text.summary_text(self.view(state, viewer))
+
+    def text_board(self, state: SonarState, viewer: PlayerId | None) -> str:
+        return text.board_text(self.view(state, viewer))
 
     def help_text(self) -> str:
         return text.HELP_TEXT

@@ -1,7 +1,7 @@
 """Sonar's orders and the parser that reads them (``shared/contracts/sonar.md``, Orders).
 
 In the battle the player to move sends shots, cells separated by commas and/or
-spaces (``f11, a9 g24``), or ``random``: as many charges as allowed, drawn by the
+spaces (``f11, a9 g24``; words after them are talk: ``f11, a9 gotcha!``), or ``random``: as many charges as allowed, drawn by the
 host. During setup, with ``placement=given``, a player sends their whole fleet by DM,
 one ``LENGTH BOW FACING`` per sub separated by newlines, commas or semicolons
 (``2 n19 r, 3 a3 ur``), or ``random`` to withdraw it. Words are case-insensitive.
@@ -52,6 +52,7 @@ _SEPARATORS = re.compile(r"\\n|[\n;,]")
 _SUB = re.compile(r"^(\d{1,2})\s+([a-z]\d{1,3})\s+([a-z_\-]+)$")
 _LEAD_WORDS = re.compile(r"^(?:(?:shoot|fire)(?:\s+at)?\s+)?")
 _FLEET_WORD = re.compile(r"^fleet\s*:?\s*")
+_HAS_DIGIT = re.compile(r"\d")
 
 
 def parse_order(text: str) -> Order:
@@ -76,6 +77,7 @@ def parse_order(text: str) -> Order:
     words = [word for word in re.split(r"[\s,]+", cleaned) if word]
     if not words:
         raise OrderSyntaxError(f"expected shots such as {SHOTS_EXAMPLE}")
+    words = _without_talk(words)
     cells = []
     for word in words:
         try:
@@ -87,6 +89,25 @@ def parse_order(text: str) -> Order:
                 "of each sub)"
             ) from None
     return Shots(tuple(cells))
+
+
+def _without_talk(words: list[str]) -> list[str]:
+    """The cells of a volley without the talk after them (``f11, a9 gotcha!``): talk
+    starts at the first word with no digit in it, after at least one cell. A cell in the
+    talk is refused rather than dropped (it was meant as a shot)."""
+    start = next((i for i, word in enumerate(words) if i and not _HAS_DIGIT.search(word)), None)
+    if start is None:
+        return words
+    for word in words[start + 1 :]:
+        try:
+            parse_cell(word)
+        except OrderSyntaxError:
+            continue
+        raise OrderSyntaxError(
+            f"cells first, then talk: {word!r} comes after {words[start]!r}; write the cells "
+            f"together, such as {SHOTS_EXAMPLE}"
+        )
+    return words[:start]
 
 
 def _sub(entry: str) -> Course:

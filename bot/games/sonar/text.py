@@ -123,8 +123,8 @@ def private_report(events: Sequence[Event], viewer: PlayerId) -> list[str]:
 
 
 def summary_text(view: PublicView | PrivateView) -> str:
-    """What a view shows, as text: the words beside a board picture, or the board on a
-    text-only console."""
+    """What a view shows, in a few lines: the words beside a board picture (the board
+    itself as text is :func:`board_text`)."""
     public = view.public if isinstance(view, PrivateView) else view
     names = {c.id: c.name for c in public.captains}
     lines = [f"#sonar {public.rows}×{public.cols}, {_phase_text(public, names)}"]
@@ -158,17 +158,28 @@ def summary_text(view: PublicView | PrivateView) -> str:
                 text += f" (hit at {' '.join(map(str, sub.hits))})"
             own.append(text)
         lines.append(f"Your subs: {'; '.join(own) or 'none yet'}.")
-    if public.phase is not Phase.SETUP:
-        mine = view.subs if isinstance(view, PrivateView) else ()
-        lines.append(_grid(public.rows, public.cols, public.board, mine))
-        if isinstance(view, PrivateView) and public.previous and view.previous_subs is not None:
-            # The original shows a player the board of the turn before below the current one.
-            lines.append(f"The turn before (after turn {public.previous.after}):")
-            lines.append(_grid(public.rows, public.cols, public.previous, view.previous_subs))
-        lines.append(
-            "Key: . water, digits a miss's distance (+ over 9), x a hit, X a killer shot, "
-            "# a sunk sub" + (", S your sub." if isinstance(view, PrivateView) else ".")
-        )
+    return "\n".join(lines)
+
+
+def board_text(view: PublicView | PrivateView) -> str:
+    """The ocean as text, for where no picture can be shown: each row from the top, its
+    letter and the column it starts at (rows are slanted), then its cells; and the key.
+    '' in setup."""
+    public = view.public if isinstance(view, PrivateView) else view
+    if public.phase is Phase.SETUP:
+        return ""
+    mine = view.subs if isinstance(view, PrivateView) else ()
+    lines = [_grid(public.rows, public.cols, public.board, mine)]
+    if isinstance(view, PrivateView) and public.previous and view.previous_subs is not None:
+        # The original shows a player the board of the turn before below the current one.
+        lines.append(f"The turn before (after turn {public.previous.after}):")
+        lines.append(_grid(public.rows, public.cols, public.previous, view.previous_subs))
+    lines.append(
+        "Key: each row's letter, then the column its first cell is in (the next cells "
+        "count on, wrapping); . water, digits a miss's distance (+ over 9), x a hit, "
+        "X a killer shot, # a sunk sub"
+        + (", S your sub." if isinstance(view, PrivateView) else ".")
+    )
     return "\n".join(lines)
 
 

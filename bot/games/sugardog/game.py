@@ -34,6 +34,7 @@ from bot.games.base import (
     PlayerRef,
     RecordContext,
     Resolution,
+    Standing,
     Step,
     Timer,
     Verb,
@@ -62,6 +63,7 @@ from bot.games.sugardog.orders import (
 )
 from bot.games.sugardog.record import build_record
 from bot.games.sugardog.resolution import Change, end_game, leave_battle, resolve_turn
+from bot.games.sugardog.standings import standings
 from bot.games.sugardog.state import Captain, Phase, Status, SugarDogState
 from bot.games.sugardog.units import TimedOutSilence
 from bot.games.sugardog.views import (
@@ -309,6 +311,9 @@ class SugarDogGame:
             return None
         return Outcome(winners=state.winners, draw=state.draw)
 
+    def standings(self, state: SugarDogState, history: Sequence[Step]) -> tuple[Standing, ...]:
+        return standings(state, history)
+
     def crew(self, state: SugarDogState, player: PlayerId) -> tuple[PlayerId, ...]:
         return (player,)
 
@@ -429,6 +434,9 @@ class SugarDogGame:
 
     def summary(self, state: SugarDogState, viewer: PlayerId | None) -> str:
         return text.summary_text(self.view(state, viewer))
+
+    def text_board(self, state: SugarDogState, viewer: PlayerId | None) -> str:
+        return text.board_text(self.view(state, viewer))
 
     def help_text(self) -> str:
         return text.HELP_TEXT

@@ -321,9 +321,19 @@ def summary_text(view: PublicView | PrivateView) -> str:
         lines.append("Last: " + _turn_text(last, viewer))
     if isinstance(view, PrivateView):
         lines.append(_own_text(view))
-    if public.size <= GRID_LIMIT and public.phase is not Phase.SETUP:
-        lines.append(_grid(public, view if isinstance(view, PrivateView) else None))
     return "\n".join(lines)
+
+
+def board_text(view: PublicView | PrivateView) -> str:
+    """The sea as text, for where no picture can be shown ('' in setup or when too big)."""
+    public = view.public if isinstance(view, PrivateView) else view
+    if public.size > GRID_LIMIT or public.phase is Phase.SETUP:
+        return ""
+    private = view if isinstance(view, PrivateView) else None
+    key = "Key: c where something was last heard or pinged, x where something blew up"
+    if private is not None:
+        key += "; yours: s your submarine, t a torpedo, m a mine"
+    return _grid(public, private) + "\n" + key + "."
 
 
 def _own_text(view: PrivateView) -> str:

@@ -32,6 +32,7 @@ from bot.games.base import (
     PlayerRef,
     RecordContext,
     Resolution,
+    Standing,
     Step,
     Timer,
     Verb,
@@ -53,6 +54,7 @@ from bot.games.uboat.orders import (
 )
 from bot.games.uboat.record import build_record
 from bot.games.uboat.resolution import close_round, close_window
+from bot.games.uboat.standings import standings
 from bot.games.uboat.state import Boat, Phase, Player, Said, UboatState
 from bot.games.uboat.values import COLOURS, MAX_BOATS, MIN_BOATS, Colour
 from bot.games.uboat.views import (
@@ -516,6 +518,9 @@ class UboatGame:
             return None
         return Outcome(winners=state.ending.winners, draw=state.ending.draw)
 
+    def standings(self, state: UboatState, history: Sequence[Step]) -> tuple[Standing, ...]:
+        return standings(state, history)
+
     # ----------------------------------------------------------------- seats
 
     def crew(self, state: UboatState, player: PlayerId) -> tuple[PlayerId, ...]:
@@ -641,6 +646,9 @@ class UboatGame:
 
     def summary(self, state: UboatState, viewer: PlayerId | None) -> str:
         return text.summary_text(self.view(state, viewer))
+
+    def text_board(self, state: UboatState, viewer: PlayerId | None) -> str:
+        return text.board_text(self.view(state, viewer))
 
     def help_text(self) -> str:
         return text.HELP_TEXT

@@ -129,9 +129,19 @@ def summary_text(view: PublicView | PrivateView) -> str:
         lines.append(f"Round {public.last_round}: " + (" ".join(facts) if facts else "all quiet."))
     if private is not None:
         lines += _private_lines(private)
-    if public.size <= GRID_LIMIT:
-        lines.append(_grid(public, private))
     return "\n".join(lines)
+
+
+def board_text(view: PublicView | PrivateView) -> str:
+    """The sea as text, for where no picture can be shown ('' when too big)."""
+    public = view.public if isinstance(view, PrivateView) else view
+    if public.size > GRID_LIMIT:
+        return ""
+    private = view if isinstance(view, PrivateView) else None
+    key = "Key: . water, 1-9 an island by number (# from 10), x a blast, * a ram's struck tile"
+    if private is not None:
+        key += ", @ your U-boat" + (", S your starting cell" if public.phase is Phase.SETUP else "")
+    return _grid(public, private) + "\n" + key + "."
 
 
 def _phase_text(public: PublicView) -> str:

@@ -33,3 +33,21 @@ from bot.adapters.discord.markup import discord_plain
 )
 def test_people_s_words_are_shown_as_written(text: str, shown: str) -> None:
     assert discord_plain(text, ["42"]) == shown
+
+
+# Names keep their ``_`` and ``*`` (issue 27): no italics or bold read into them.
+
+
+def test_underscores_and_stars_in_names_are_escaped() -> None:
+    assert discord_plain("sea_wolf hit E5, *star* missed") == r"sea\_wolf hit E5, \*star\* missed"
+
+
+def test_code_spans_links_and_tags_are_left_as_they_are() -> None:
+    text = "send `#bst my_ship` or see https://example.com/a_b, <@123> <t:17_0:R>"
+    assert discord_plain(text, ["123"]) == text
+
+
+def test_text_without_marks_is_unchanged() -> None:
+    assert discord_plain("#bst game 1, turn 2: Shots: ahab hit F3.") == (
+        "#bst game 1, turn 2: Shots: ahab hit F3."
+    )

@@ -77,3 +77,13 @@ def test_the_spec_check_is_not_vacuous(x_spec):
     with pytest.raises(SpecViolation):
         x_spec.validate_query("GET", "/2/dm_events", {"dm_event.fields": "sender_id"})
     x_spec.validate_query("GET", "/2/users/1/mentions", {"tweet.fields": "created_at"})
+
+
+def test_a_busy_turns_post_shrinks_its_shots_and_keeps_its_deadline():
+    shots = ", ".join(f"captain{n} hit H{n}" for n in range(40))
+    text = f"#bst game 9, turn 2: Shots: {shots}. Turn 3 closes 2026-01-02 00:00 UTC."
+    post = compose_post(text, mute_line(text, BST))
+    assert weighted_length(post) <= 280
+    assert post.startswith("#bst game 9, turn 2: Shots: captain0 hit H0")
+    assert "… Turn 3 closes 2026-01-02 00:00 UTC." in post
+    assert post.endswith(MUTE_LINE)

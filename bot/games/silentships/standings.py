@@ -1,0 +1,28 @@
+"""Silent Ships' final standings: the winner first; for each admiral, the enemy ships
+they sank and the turns they played."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.games.base import PlayerId, Standing, Step
+from bot.games.silentships.state import Phase, SilentShipsState
+from bot.games.standings import plural, ranked
+
+
+def standings(state: SilentShipsState, history: Sequence[Step]) -> tuple[Standing, ...]:
+    if state.phase is not Phase.FINISHED:
+        return ()
+    players = [a.id for a in state.admirals]
+    sank = {a.id: len(a.sank) for a in state.admirals}
+    turns = {p: len({s.turn for s in history if _played(s, p)}) for p in players}
+
+    def figures(player: PlayerId) -> tuple[str, ...]:
+        return (plural(sank[player], "ship") + " sunk", plural(turns[player], "turn") + " played")
+
+    keys = {p: (1 if p in state.winners else 0, sank[p]) for p in players}
+    return ranked(players, keys, figures)
+
+
+def _played(step: Step, player: PlayerId) -> bool:
+    return step.cause in ("turn", "action") and any(o.get("player") == player for o in step.orders)
