@@ -10,10 +10,11 @@ held itself), so they mean the same in every game.
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from bot.games.base import GameError
 from bot.games.catalog import get_game
-from bot.games.duration import format_duration, humanize, parse_duration
+from bot.games.duration import LONGEST, format_duration, humanize, parse_duration
 from bot.host import lifecycle, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
@@ -54,7 +55,7 @@ def host_command(
             raise Refusal("the game is already paused: `resume` to go on")
         if game_row.deadline is None:
             raise Refusal("nothing to pause: no deadline is running")
-        left = humanize(parse_duration(f"{int(lifecycle.pause(game_row, now)) or 1}s"))
+        left = humanize(timedelta(seconds=max(1, int(lifecycle.pause(game_row, now)))))
         tx.save(game_row)
         posts.reply(
             tx, game_row.id, row,
@@ -76,8 +77,19 @@ def host_command(
     if word == "extend":
         try:
             extra = parse_duration(rest)
-        except GameError:
-            raise Refusal("expected how long to extend by, such as `extend 2h`") from None
+        except GameError as error:
+            raise Refusal(
+                f"expected how long to extend by, such as `extend 2h`: {error.message}"
+            ) from None
+        running = lifecycle.longest_left(game_row, now)
+        if running + extra.total_seconds() > LONGEST.total_seconds():
+            # Extend after extend must not push a deadline past any date (nor a year).
+            room = max(0, int(LONGEST.total_seconds() - running))
+            raise Refusal(
+                f"a clock runs at most {format_duration(LONGEST)}; this game's has "
+                f"{humanize(timedelta(seconds=running))} left, so it can be extended by at most "
+                f"{format_duration(timedelta(seconds=room))}, such as `extend 2h`"
+            )
         if game_row.paused_remaining is not None:
             lifecycle.extend(game_row, extra.total_seconds())
             tx.save(game_row)

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.games.base import PlayerRef
 from bot.games.catalog import games, get_game
+from bot.games.numbers import LARGEST, whole_number
 from bot.host import lifecycle, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
@@ -47,13 +48,21 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
             )
         options[key.lower()] = value
     seed_text = options.pop("seed", "")
-    if seed_text and not seed_text.isdigit():
-        raise Refusal(f"seed: expected a whole number such as seed=42, got {seed_text!r}")
+    given_seed = whole_number(seed_text) if seed_text else None
+    if seed_text and given_seed is None:
+        raise Refusal(
+            f"seed: expected a whole number from 0 to {LARGEST} such as seed=42, "
+            f"got {seed_text[:40]!r}"
+        )
     if any(arg.name == "turn" for arg in game.option_args):
         # The host's configured turn length, for games that have turns of a set length.
         options.setdefault("turn", commands.default_turn)
     state = game.new_game(options)
-    seed = int(seed_text) if seed_text else zlib.crc32(f"{row.platform}:{row.message_id}".encode())
+    seed = (
+        given_seed
+        if given_seed is not None
+        else zlib.crc32(f"{row.platform}:{row.message_id}".encode())
+    )
     now = commands.clock.now()
     game_row = GameRow(
         kind=game.name,

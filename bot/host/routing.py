@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from bot.games.catalog import game_of_tag, tag_pattern
+from bot.games.numbers import looks_like_a_number, whole_number
 from bot.store import GameRow, InboundRow, Tx
 from bot.store.repository import GameSnapshot, Received
 
@@ -120,10 +121,15 @@ def game_to_join_by_dm(tx: Tx, row: Cause, rest: str) -> GameRow | GameSnapshot:
     """`join` by DM where a DM belongs to no channel (Discord): the game named by its
     number (`join 12`), else the one game open for joining there."""
     number = rest.strip().removeprefix("#")
-    if number.isdigit():
-        named = tx.game(int(number))
+    if looks_like_a_number(number):
+        game_id = whole_number(number)
+        named = None if game_id is None else tx.game(game_id)
         if named is None or named.platform != row.platform or named.phase == "finished":
-            raise Refusal(f"there is no game {number} to join here")
+            shown = number if len(number) <= 20 else number[:20] + "…"
+            raise Refusal(
+                f"there is no game {shown} to join here: send `join` with the number of an "
+                "open game, such as `join 12`, or `join` alone to see them"
+            )
         return named
     if tx.peek_games_of(row.platform, row.user_id):
         found = find_game(tx, row, required=True)  # already in one ("already in")
