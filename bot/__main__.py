@@ -40,7 +40,10 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     if missing:
         return _fail(f"{args.file}: " + "; ".join(missing))
     platforms = ", ".join(config.enabled_platforms) or "none (the console runs)"
-    database = redacted_url(config.database_url())
+    try:
+        database = redacted_url(config.database_url())
+    except ConfigError as error:
+        return _fail(str(error))
     print(f"{args.file}: OK. Database {database}; platforms enabled: {platforms}.")
     if args.online:
         return _check_online(config)

@@ -105,8 +105,9 @@ def make_engine(url: str) -> Engine:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    for plain in ("postgresql://", "postgres://"):  # postgres://: what Heroku-style hosts give
+        if url.startswith(plain):
+            url = "postgresql+psycopg://" + url.removeprefix(plain)
     return create_engine(url, pool_pre_ping=True)
 
 

@@ -927,7 +927,7 @@ class Store:
     def __init__(self, url: str, *, auto_migrate: bool | None = None) -> None:
         self.url = url
         self.engine: Engine = make_engine(url)
-        self.postgres = url.startswith("postgresql")
+        self.postgres = url.startswith("postgres")
         if auto_migrate if auto_migrate is not None else not self.postgres:
             migrate(self.engine)
 
