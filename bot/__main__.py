@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bot import __version__
 from bot.config import Config, ConfigError, load_config, missing_secrets, redacted_url
+from bot.logs import quiet_libraries
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -288,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    quiet_libraries()  # -v: our DEBUG, never the platform libraries' (boards, tokens)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
