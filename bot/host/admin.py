@@ -43,7 +43,7 @@ def host_command(
     assert game_row.id is not None
     if word == "start":
         if game_row.phase != "setup":
-            raise Refusal("the game has already started")
+            raise Refusal("the game has already started: `status` shows where it stands")
         first = _find_player(tx, game_row, rest, game.player_word(1)).key if rest.strip() else None
         lifecycle.start(tx, game, game_row, state, moment=now, now=now, first=first)
         posts.reply(tx, game_row.id, row, f"Game {game_row.id} started.", public=False)
@@ -54,7 +54,9 @@ def host_command(
         if game_row.paused_remaining is not None:
             raise Refusal("the game is already paused: `resume` to go on")
         if game_row.deadline is None:
-            raise Refusal("nothing to pause: no deadline is running")
+            raise Refusal(
+                "nothing to pause: no deadline is running (`status` shows the game's clocks)"
+            )
         left = humanize(timedelta(seconds=max(1, int(lifecycle.pause(game_row, now)))))
         tx.save(game_row)
         posts.reply(
@@ -99,7 +101,9 @@ def host_command(
             )  # fmt: skip
             return
         if game_row.deadline is None:
-            raise Refusal("nothing to extend: no deadline is running")
+            raise Refusal(
+                "nothing to extend: no deadline is running (`status` shows the game's clocks)"
+            )
         lifecycle.extend(game_row, extra.total_seconds())
         tx.save(game_row)
         earliest = posts.running_timers(game_row)[0]
@@ -135,4 +139,8 @@ def _find_player(tx: Tx, game_row: GameRow, rest: str, word: str) -> PlayerRow:
             return player
     if not wanted:
         raise Refusal(f"expected which {word}, such as `kick @carol`")
-    raise Refusal(f"no {word} called {wanted!r} in this game")
+    shown = wanted if len(wanted) <= 40 else wanted[:40] + "…"
+    raise Refusal(
+        f"no {word} called {shown!r} in this game: name one as `status` lists them, "
+        "such as `@carol`"
+    )
