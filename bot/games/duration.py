@@ -27,7 +27,9 @@ def parse_duration(text: str) -> timedelta:
         raise _too_long(text)
     seconds = sum(int(n) * _SECONDS[unit.lower()] for n, unit in parts)
     if seconds <= 0:
-        raise OptionError(f"a duration must be longer than zero; got {_shown(text)!r}")
+        raise OptionError(
+            f"a duration must be longer than zero, such as 10m or 8h; got {_shown(text)!r}"
+        )
     if seconds > LONGEST.total_seconds():
         raise _too_long(text)
     return timedelta(seconds=seconds)

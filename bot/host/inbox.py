@@ -232,11 +232,13 @@ class Commands:
             message_id=inbound.message_id,
             channel=inbound.channel,
             user_id=sender.user_id,
-            user_name=sender.display_name,
+            # PostgreSQL refuses NUL in text (at every delivery: the platform would stall
+            # behind it); it means nothing in a message or a name anyway.
+            user_name=sender.display_name.replace("\x00", ""),
             avatar_url=sender.avatar_url,
             is_channel_admin=sender.is_channel_admin,
             kind=inbound.kind.value,
-            text=inbound.text[: MAX_TEXT * 2],
+            text=inbound.text[: MAX_TEXT * 2].replace("\x00", ""),
             sent_at=inbound.sent_at.timestamp(),
             received_at=self.clock.now(),
         )

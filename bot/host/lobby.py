@@ -176,7 +176,7 @@ def player_command(
         _join(commands, tx, row, game_row, game, state, player, public=public, now=now)
     elif word == "leave":
         if player is None:
-            raise Refusal("you are not in this game")
+            raise Refusal("you are not in this game: `leave` is for its players")
         if not game.players_may_leave:
             raise Refusal(
                 f"there is no `leave` in {game.title}: a game runs to its end "

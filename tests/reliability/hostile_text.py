@@ -77,7 +77,9 @@ EXPECTATION_MARKERS = (
     "`", "expected", "such as", "e.g.", "send ", "at most", "from ", "try ", "the options",
 )  # fmt: skip
 # Something well formed that cannot be done now says why, in the game's terms.
-STATE_REASONS = ("already in this game", "joining is closed", "has already started")
+STATE_REASONS = (
+    "already in this game", "joining is closed", "has already started", "have left this game",
+)  # fmt: skip
 
 
 def names_what_is_expected(reply: str) -> bool:

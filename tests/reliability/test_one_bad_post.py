@@ -10,18 +10,22 @@ again. Through the real Host on a virtual clock (tests/host/host_fakes.py).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from pathlib import Path
 
 import pytest
 from host_fakes import HostKit
+from host_kit import MultiKit
 from sqlalchemy.exc import OperationalError
 from sqlmodel import col, select
+from test_migrations import POSTGRES, fresh_postgres_schema
 
 from bot.adapters.script_adapter import ScriptError
 from bot.host import orders
 from bot.host.clock import to_datetime
 from bot.host.inbox import FAILED_REPLY, Outcome
+from bot.host.messages import Inbound, InboundKind, Sender
 from bot.store.models import GameRow, InboundRow
 
 HUGE = "99999999999999999999"
@@ -241,3 +245,45 @@ def test_a_script_passing_too_many_deadlines_names_its_line(run_script_text, mon
 def test_a_script_with_an_overflowing_option_gets_the_refusal_not_a_crash(run_script_text):
     with pytest.raises(ScriptError, match="opened no game"):
         run_script_text("@game bst turn=99999999999d\n")
+
+
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param(
+            "postgresql",
+            marks=[
+                pytest.mark.postgres,
+                pytest.mark.skipif(
+                    not POSTGRES, reason="set BST_TEST_POSTGRES_URL to run against PostgreSQL"
+                ),
+            ],
+        ),
+    ]
+)
+def any_database_kit(request: pytest.FixtureRequest, tmp_path: Path):
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(fresh_postgres_schema()) if request.param != "sqlite" else None
+        kit = MultiKit(tmp_path, ["twitter"], url=url)
+        stack.callback(kit.store.dispose)
+        yield kit
+
+
+def test_a_nul_in_a_message_or_a_name_is_taken_on_every_database(any_database_kit: MultiKit):
+    """PostgreSQL refuses NUL in text, at every delivery: the message must not stall X."""
+    kit = any_database_kit
+    assert kit.say("twitter", "alice", "#bst new size=8", channel="c").outcome is Outcome.HANDLED
+    joined = kit.deliver(
+        Inbound(
+            platform="twitter",
+            channel="c",
+            sender=Sender("twitter", "id-bob", "bob\x00"),
+            kind=InboundKind.PUBLIC,
+            text="#bst join\x00",
+            message_id="nul-1",
+            sent_at=to_datetime(kit.clock.now()),
+        )
+    )
+    assert joined.outcome is Outcome.HANDLED
+    refused = kit.say("twitter", "alice", "#bst \x00\x00 new turn=\x00", channel="c")
+    assert refused.outcome is Outcome.REFUSED
