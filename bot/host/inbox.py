@@ -263,6 +263,7 @@ class Commands:
         not stop its game's turns from resolving."""
         row.outcome = "handled"
         tx.begin_message()
+        tx.flush()  # the resolution's own writes stay, whatever happens to this message
         try:
             with tx.savepoint():
                 effect = self._carry_out(tx, row)

@@ -78,7 +78,7 @@ EXPECTATION_MARKERS = (
 )  # fmt: skip
 # Something well formed that cannot be done now says why, in the game's terms.
 STATE_REASONS = (
-    "already in this game", "joining is closed", "has already started", "have left this game",
+    "already in this game", "joining is closed", "has already started", "left this game",
 )  # fmt: skip
 
 
