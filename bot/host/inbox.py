@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -78,6 +79,21 @@ FAILED_REPLY = (
     "the bot's operator), and nothing changed. Send `help` to see what I understand."
 )
 _PUBLIC = InboundKind.PUBLIC.value
+# A refusal quotes what was typed ('…'): past this many characters, the quote is cut.
+QUOTED_AT_MOST = 60
+_LONG_QUOTE = re.compile(
+    # A quote opens where no word goes on (not the apostrophe of "you're").
+    r"""(?<!\w)(['"])((?:\\.|(?!\1)[^\\]){"""
+    + str(QUOTED_AT_MOST)
+    + r"""})(?:\\.|(?!\1)[^\\]){2,}\1(?!\w)""",
+    re.DOTALL,
+)
+
+
+def quote_briefly(message: str) -> str:
+    """A refusal with every long quote of the player's text cut short: a long post is
+    never echoed back (in public, or into a DM, where it would cost a message)."""
+    return _LONG_QUOTE.sub(lambda m: f"{m.group(1)}{m.group(2)}…{m.group(1)}", message)
 
 
 class Outcome(enum.Enum):
@@ -373,7 +389,7 @@ class Commands:
             if game_row is not None:
                 # A refusal about a game is part of that game's history (and its audit).
                 row.game_id = game_row.id
-            message = error.message if isinstance(error, GameError) else str(error)
+            message = quote_briefly(error.message if isinstance(error, GameError) else str(error))
             if isinstance(error, WrongChannelError) and row.kind == _PUBLIC:
                 # A secret posted in public (a move, a placement): not executed, and
                 # taken down where the platform lets the host (rules §4), before the

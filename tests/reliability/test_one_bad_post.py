@@ -24,7 +24,7 @@ from test_migrations import POSTGRES, fresh_postgres_schema
 from bot.adapters.script_adapter import ScriptError
 from bot.host import orders
 from bot.host.clock import to_datetime
-from bot.host.inbox import FAILED_REPLY, Outcome
+from bot.host.inbox import FAILED_REPLY, Outcome, quote_briefly
 from bot.host.messages import Inbound, InboundKind, Sender
 from bot.store.models import GameRow, InboundRow
 
@@ -287,3 +287,21 @@ def test_a_nul_in_a_message_or_a_name_is_taken_on_every_database(any_database_ki
     assert joined.outcome is Outcome.HANDLED
     refused = kit.say("twitter", "alice", "#bst \x00\x00 new turn=\x00", channel="c")
     assert refused.outcome is Outcome.REFUSED
+
+
+def test_a_refusal_never_echoes_a_long_post(kit: HostKit):
+    for text in (
+        "#bst new size=" + "9" * 1500,
+        "#bst new turn=" + "x" * 1500,
+        "#bst " + "Z" * 1900,
+    ):
+        assert kit.say("alice", text).outcome is Outcome.REFUSED
+    kit.flush()
+    replies = kit.adapter.texts()
+    assert len(replies) == 3
+    assert all(len(reply) < 300 for reply in replies), [len(r) for r in replies]
+    assert all("…'" in reply for reply in replies[:2]), replies
+    # Words with apostrophes are not quotes: nothing of a sentence is cut.
+    assert quote_briefly("you're in a game the captains can't see; " + "a" * 80 + " don't") == (
+        "you're in a game the captains can't see; " + "a" * 80 + " don't"
+    )
