@@ -8,12 +8,15 @@ refusal (exit 2), never "unexpected error"."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.__main__ import main
 from bot.config import Config, DatabaseConfig, canonical_url, redacted_url, url_password
+from bot.logs import QUIET_LIBRARIES
 from bot.store.database import make_engine
 
 SECRET = "hunter2secret"
@@ -31,6 +34,19 @@ REFUSED = [
     f"mysql://bst:{SECRET}@127.0.0.1:1/bst",
     f"postgresql://bst:{SECRET}@[::1/bst",  # a broken host
 ]
+
+
+@pytest.fixture(autouse=True)
+def logging_as_it_was() -> Iterator[None]:
+    """`bst run` in-process sets up logging for the process: put it back for later tests."""
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level)
+    libraries = {name: logging.getLogger(name).level for name in QUIET_LIBRARIES}
+    yield
+    root.handlers[:], level = saved
+    root.setLevel(level)
+    for name, level in libraries.items():
+        logging.getLogger(name).setLevel(level)
 
 
 def _config(tmp_path: Path, url: str, from_env: bool, monkeypatch: pytest.MonkeyPatch) -> str:
