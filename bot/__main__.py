@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bot import __version__
 from bot.config import Config, ConfigError, load_config, missing_secrets, redacted_url
+from bot.logs import quiet_libraries
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -40,7 +41,10 @@ def cmd_check_config(args: argparse.Namespace) -> int:
     if missing:
         return _fail(f"{args.file}: " + "; ".join(missing))
     platforms = ", ".join(config.enabled_platforms) or "none (the console runs)"
-    database = redacted_url(config.database_url())
+    try:
+        database = redacted_url(config.database_url())
+    except ConfigError as error:
+        return _fail(str(error))
     print(f"{args.file}: OK. Database {database}; platforms enabled: {platforms}.")
     if args.online:
         return _check_online(config)
@@ -335,6 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    quiet_libraries()  # -v: our DEBUG, never the platform libraries' (boards, tokens)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -150,20 +150,58 @@ class Config:
         """The database URL: from the variable ``[database] url_env`` names, else ``url``."""
         name = self.database.url_env
         if not name:
-            return self.database.url
+            return canonical_url(self.database.url)
         env = os.environ if environ is None else environ
         url = env.get(name, "")
-        if not url:
+        if not url.strip():
             raise ConfigError(
                 f"{self.source}: [database] url_env = {name!r}: environment variable not set"
             )
         _check_url(url, f"{self.source}: [database] url_env ({name})")
-        return url
+        return canonical_url(url)
+
+
+UNREADABLE_URL = "(a URL that cannot be read, not shown)"
 
 
 def redacted_url(url: str) -> str:
-    """A database URL fit to print: its password replaced by ``***``."""
-    return re.sub(r"^([a-z0-9+]+://[^:/@]+):[^@]*@", r"\1:***@", url)
+    """A database URL fit to print: SQLAlchemy's own reading of it with the password
+    hidden (``***``), or, when it cannot be read as a URL at all, nothing of it (a
+    pattern of our own would miss a password the database library finds: an upper-case
+    scheme, a leading space, a typo in the scheme)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url.strip()).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError, TypeError):
+        return UNREADABLE_URL
+
+
+def url_password(url: str) -> str:
+    """The password in a database URL, as the database library reads it ("" if none), so
+    the logs can scrub it."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url.strip()).password or ""
+    except (ArgumentError, ValueError, TypeError):
+        return ""
+
+
+def canonical_url(url: str) -> str:
+    """The URL as the store takes it: without surrounding blanks, its scheme in lower case
+    (schemes are case-insensitive), and ``postgres://`` — what Heroku-style hosts hand
+    out — read as ``postgresql://``."""
+    text = url.strip()
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        return text
+    scheme = scheme.lower()
+    if scheme == "postgres":
+        scheme = "postgresql"
+    return f"{scheme}://{rest}"
 
 
 _SECTIONS: dict[str, type[Any]] = {
@@ -397,7 +435,9 @@ def _check_urls(config: Config) -> None:
 
 
 def _check_url(url: str, where: str) -> None:
-    if not (url.startswith("sqlite:") or url.startswith("postgresql")):
+    canonical = canonical_url(url)
+    known = canonical.startswith("sqlite:") or canonical.startswith("postgresql")
+    if not known or redacted_url(url) == UNREADABLE_URL:
         raise ConfigError(
             f"{where}: expected sqlite:///path.db or postgresql://user@host/db, "
             f"got {_describe(redacted_url(url))}"

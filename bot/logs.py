@@ -2,16 +2,26 @@
 
 The adapters already keep tokens out of what they log; this filter is the
 second lock: whatever a library prints, a known secret value never reaches a
-log line.
+log line, nor an interaction's token in a URL (Discord's follow-ups are
+``/webhooks/APP/TOKEN``, its answers ``/interactions/ID/TOKEN/callback``).
+
+At DEBUG the platform libraries log whole requests and gateway events: every
+private board sent by DM, every interaction token, X's OAuth headers. Their
+loggers are therefore held at INFO whatever the level asked for (ours log only
+what is safe: ids, lengths, routes).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterable
 
 REDACTED = "[secret]"
+QUIET_LIBRARIES = ("discord", "tweepy", "aiohttp", "websockets", "oauthlib", "requests_oauthlib")
+"""Libraries whose DEBUG carries message text, tokens or headers: never below INFO."""
+_TOKEN_IN_URL = re.compile(r"(/(?:webhooks|interactions)/\d+/)[A-Za-z0-9_.\-]{20,}")
 
 
 class SecretFilter(logging.Filter):
@@ -23,11 +33,9 @@ class SecretFilter(logging.Filter):
         for value in self.secrets:
             if value in text:
                 text = text.replace(value, REDACTED)
-        return text
+        return _TOKEN_IN_URL.sub(rf"\1{REDACTED}", text)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secrets:
-            return True
         message = record.getMessage()
         if record.exc_info:
             message += "\n" + logging.Formatter().formatException(record.exc_info)
@@ -63,3 +71,11 @@ def configure_logging(level: str, secrets: Iterable[str], *, as_json: bool = Fal
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    quiet_libraries()
+
+
+def quiet_libraries() -> None:
+    """Hold the platform libraries' loggers at INFO (see the module docstring)."""
+    floor = max(logging.INFO, logging.getLogger().getEffectiveLevel())
+    for name in QUIET_LIBRARIES:
+        logging.getLogger(name).setLevel(floor)

@@ -17,9 +17,8 @@ import signal
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from urllib.parse import urlsplit
 
-from bot.config import REQUIRED_SECRETS, Config, ConfigError, secret
+from bot.config import REQUIRED_SECRETS, Config, ConfigError, secret, url_password
 from bot.host.clock import RealClock
 from bot.host.messages import ChatAdapter, DeliveryError, PlatformRefused
 from bot.host.service import Host, HostCursors
@@ -48,7 +47,7 @@ def _secret_values(config: Config) -> list[str]:
     urls = [config.database.url]
     if config.database.url_env:
         urls.append(os.environ.get(config.database.url_env, ""))
-    values += [urlsplit(url).password or "" for url in urls]
+    values += [url_password(url) for url in urls]
     return [v for v in values if v]
 
 

@@ -43,14 +43,27 @@ class ScriptRun:
         return None if game_id is None else game_record(self.store, game_id)
 
 
-async def advance_to(run: ScriptRun, target: float) -> None:
+MAX_DEADLINES_PER_LINE = 10_000
+"""A line of a script passes at most this many deadlines: ``@wait 365d`` over one-second
+turns would otherwise resolve for hours (and no game needs that many turns)."""
+
+
+async def advance_to(run: ScriptRun, target: float, line: ScriptLine | None = None) -> None:
     """Move the clock to ``target``, firing every deadline on the way, in order."""
+    passed = 0
     while True:
         deadline = run.host.turns.next_deadline()
         if deadline is None or deadline > target:
             break
+        if passed >= MAX_DEADLINES_PER_LINE:
+            where = f"line {line.number}: `@{line.action} {line.argument}`" if line else "a line"
+            raise ScriptError(
+                f"{where} passes more than {MAX_DEADLINES_PER_LINE} deadlines; "
+                "wait less (e.g. `@wait 8h`) or give the game longer turns"
+            )
         run.clock.set(max(deadline, run.clock.now()))
         await run.host.tick()
+        passed += 1
     run.clock.set(max(target, run.clock.now()))
 
 
@@ -67,10 +80,10 @@ async def play_line(run: ScriptRun, line: ScriptLine) -> None:
                 game = tx.game(game_id)
                 deadline = game.deadline if game is not None else None
             if deadline is not None:
-                await advance_to(run, max(deadline, run.clock.now()))
+                await advance_to(run, max(deadline, run.clock.now()), line)
     elif line.action == "wait":
         seconds = parse_duration(line.argument).total_seconds()
-        await advance_to(run, run.clock.now() + seconds)
+        await advance_to(run, run.clock.now() + seconds, line)
     await run.host.relay.flush()
 
 

@@ -10,11 +10,12 @@ held itself), so they mean the same in every game.
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 from bot.games.base import GameError, PlayerRef
 from bot.games.catalog import get_game
-from bot.games.duration import format_duration, humanize, parse_duration
+from bot.games.duration import LONGEST, format_duration, humanize, parse_duration
 from bot.host import lifecycle, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
@@ -43,7 +44,7 @@ def host_command(
     assert game_row.id is not None
     if word == "start":
         if game_row.phase != "setup":
-            raise Refusal("the game has already started")
+            raise Refusal("the game has already started: `status` shows where it stands")
         first = _find_player(tx, game_row, rest, game.player_word(1)).key if rest.strip() else None
         lifecycle.start(tx, game, game_row, state, moment=now, now=now, first=first)
         posts.reply(tx, game_row.id, row, f"Game {game_row.id} started.", public=False)
@@ -57,8 +58,10 @@ def host_command(
         if game_row.paused_remaining is not None:
             raise Refusal("the game is already paused: `resume` to go on")
         if game_row.deadline is None:
-            raise Refusal("nothing to pause: no deadline is running")
-        left = humanize(parse_duration(f"{int(lifecycle.pause(game_row, now)) or 1}s"))
+            raise Refusal(
+                "nothing to pause: no deadline is running (`status` shows the game's clocks)"
+            )
+        left = humanize(timedelta(seconds=max(1, int(lifecycle.pause(game_row, now)))))
         tx.save(game_row)
         posts.reply(
             tx, game_row.id, row,
@@ -80,8 +83,19 @@ def host_command(
     if word == "extend":
         try:
             extra = parse_duration(rest)
-        except GameError:
-            raise Refusal("expected how long to extend by, such as `extend 2h`") from None
+        except GameError as error:
+            raise Refusal(
+                f"expected how long to extend by, such as `extend 2h`: {error.message}"
+            ) from None
+        running = lifecycle.longest_left(game_row, now)
+        if running + extra.total_seconds() > LONGEST.total_seconds():
+            # Extend after extend must not push a deadline past any date (nor a year).
+            room = max(0, int(LONGEST.total_seconds() - running))
+            raise Refusal(
+                f"a clock runs at most {format_duration(LONGEST)}; this game's has "
+                f"{humanize(timedelta(seconds=running))} left, so it can be extended by at most "
+                f"{format_duration(timedelta(seconds=room))}, such as `extend 2h`"
+            )
         if game_row.paused_remaining is not None:
             lifecycle.extend(game_row, extra.total_seconds())
             tx.save(game_row)
@@ -91,7 +105,9 @@ def host_command(
             )  # fmt: skip
             return
         if game_row.deadline is None:
-            raise Refusal("nothing to extend: no deadline is running")
+            raise Refusal(
+                "nothing to extend: no deadline is running (`status` shows the game's clocks)"
+            )
         lifecycle.extend(game_row, extra.total_seconds())
         tx.save(game_row)
         earliest = posts.running_timers(game_row)[0]
@@ -196,4 +212,8 @@ def _find_player(tx: Tx, game_row: GameRow, rest: str, word: str) -> PlayerRow:
             return player
     if not wanted:
         raise Refusal(f"expected which {word}, such as `kick @carol`")
-    raise Refusal(f"no {word} called {wanted!r} in this game")
+    shown = wanted if len(wanted) <= 40 else wanted[:40] + "…"
+    raise Refusal(
+        f"no {word} called {shown!r} in this game: name one as `status` lists them, "
+        "such as `@carol`"
+    )

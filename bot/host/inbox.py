@@ -17,7 +17,12 @@ effect per message" then means:
 
 * each message's effect (its inbound row, its game change, its outbox rows) is
   still all or nothing: a message that fails rolls back to its savepoint, taking
-  only its own writes with it, and its caller gets the error; the others go on;
+  only its own writes with it; the others go on. If the database failed for now
+  (locked, gone: :func:`~bot.store.is_passing_failure`) its caller gets the error
+  and the platform delivers it again later. Anything else would fail again at every
+  delivery and stall the platform's cursor behind it, so the message is recorded as
+  ``failed`` and answered with :data:`FAILED_REPLY` (the error is logged): handled
+  exactly once, like a refusal;
 * a refused message is an effect like any other (its inbound row says
   ``refused``, its reply is in the outbox) and is committed with the batch;
 * nothing of a batch is durable, and so nothing may be acknowledged or sent,
@@ -41,6 +46,8 @@ from __future__ import annotations
 
 import enum
 import math
+import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -65,11 +72,32 @@ from bot.host.routing import (
     game_to_join_by_dm,
 )
 from bot.host.states import Descriptions, States
-from bot.store import GameRow, Received, Store, Tx
+from bot.store import GameRow, Received, Store, Tx, is_passing_failure
 from bot.store.repository import GameSnapshot
 
+log = logging.getLogger(__name__)
+
 MAX_TEXT = 2000
+FAILED_REPLY = (
+    "I could not act on that message: handling it failed on my side (it is logged for "
+    "the bot's operator), and nothing changed. Send `help` to see what I understand."
+)
 _PUBLIC = InboundKind.PUBLIC.value
+# A refusal quotes what was typed ('…'): past this many characters, the quote is cut.
+QUOTED_AT_MOST = 60
+_LONG_QUOTE = re.compile(
+    # A quote opens where no word goes on (not the apostrophe of "you're").
+    r"""(?<!\w)(['"])((?:\\.|(?!\1)[^\\]){"""
+    + str(QUOTED_AT_MOST)
+    + r"""})(?:\\.|(?!\1)[^\\]){2,}\1(?!\w)""",
+    re.DOTALL,
+)
+
+
+def quote_briefly(message: str) -> str:
+    """A refusal with every long quote of the player's text cut short: a long post is
+    never echoed back (in public, or into a DM, where it would cost a message)."""
+    return _LONG_QUOTE.sub(lambda m: f"{m.group(1)}{m.group(2)}…{m.group(1)}", message)
 
 
 class Outcome(enum.Enum):
@@ -78,6 +106,7 @@ class Outcome(enum.Enum):
     REFUSED = "refused"
     HELD = "held"
     IGNORED = "ignored"  # public talk that carries no game's tag: not for the host
+    FAILED = "failed"  # handling it raised: answered, recorded, never tried again
 
 
 class _RetryWithSavepoints(Exception):
@@ -192,15 +221,40 @@ class Commands:
                 except Exception as error:
                     if not tx.session.is_active:
                         raise  # the transaction itself is lost: the whole batch is
-                    results.append(error)
+                    if is_passing_failure(error):
+                        results.append(error)
+                    else:
+                        results.append(self._answer_failure(tx, inbound, error))
                 # No ORM copy outlives its message (see Tx.end_message).
                 tx.end_message()
         return results
 
-    def _handle_one(self, tx: Tx, inbound: Inbound) -> Effect:
-        tx.begin_message()
+    def _answer_failure(self, tx: Tx, inbound: Inbound, error: Exception) -> Effect | Exception:
+        """A message whose handling raised (and was rolled back): record it as ``failed``
+        and answer it, so that it is never handled again and nothing waits behind it."""
+        log.error(
+            "%s message %s could not be handled; answered and recorded as failed",
+            inbound.platform,
+            inbound.message_id,
+            exc_info=error,
+        )
+        try:
+            with tx.savepoint():
+                row = self._received(inbound)
+                row.outcome = Outcome.FAILED.value
+                if not tx.record_inbound(row):
+                    return Effect(Outcome.DUPLICATE)
+                posts.reply(tx, 0, row, FAILED_REPLY, public=False)
+        except Exception as second:
+            if not tx.session.is_active:
+                raise
+            log.exception("recording the failed message %s failed too", inbound.message_id)
+            return second if is_passing_failure(second) else error
+        return Effect(Outcome.FAILED)
+
+    def _received(self, inbound: Inbound) -> Received:
         sender = inbound.sender
-        row = Received(
+        return Received(
             platform=inbound.platform,
             message_id=inbound.message_id,
             channel=inbound.channel,
@@ -209,12 +263,16 @@ class Commands:
             avatar_url=sender.avatar_url,
             is_channel_admin=sender.is_channel_admin,
             kind=inbound.kind.value,
-            text=inbound.text[: MAX_TEXT * 2],
+            text=inbound.text[: MAX_TEXT * 2].replace("\x00", ""),
             sent_at=inbound.sent_at.timestamp(),
             received_at=self.clock.now(),
             community=inbound.community,
             communities=sender.communities,
         )
+
+    def _handle_one(self, tx: Tx, inbound: Inbound) -> Effect:
+        tx.begin_message()
+        row = self._received(inbound)
         # Recorded with the game it is most likely about (the one _carry_out finds for an
         # order; a snapshot, read once), so that usually no UPDATE has to follow.
         guess = find_game(tx, row, required=False)
@@ -227,11 +285,24 @@ class Commands:
         return effect
 
     def rehandle_held(self, tx: Tx, row: Cause) -> Effect:
-        """Handle a message that was held until its turn opened."""
+        """Handle a message that was held until its turn opened. One that makes the host
+        fail is answered and recorded as ``failed`` (see the module docstring): it must
+        not stop its game's turns from resolving."""
         row.outcome = "handled"
         tx.begin_message()
-        effect = self._carry_out(tx, row)
-        tx.save(row)
+        tx.flush()  # the resolution's own writes stay, whatever happens to this message
+        try:
+            with tx.savepoint():
+                effect = self._carry_out(tx, row)
+                tx.save(row)
+        except Exception as error:
+            if not tx.session.is_active or is_passing_failure(error):
+                raise
+            log.error("held message %s could not be handled", row.message_id, exc_info=error)
+            row.outcome = Outcome.FAILED.value
+            tx.update_inbound(row)
+            posts.reply(tx, row.game_id or 0, row, FAILED_REPLY, public=False)
+            return Effect(Outcome.FAILED, row.game_id)
         return effect
 
     # ------------------------------------------------------------------
@@ -342,7 +413,7 @@ class Commands:
             if game_row is not None:
                 # A refusal about a game is part of that game's history (and its audit).
                 row.game_id = game_row.id
-            message = error.message if isinstance(error, GameError) else str(error)
+            message = quote_briefly(error.message if isinstance(error, GameError) else str(error))
             if isinstance(error, WrongChannelError) and row.kind == _PUBLIC:
                 # A secret posted in public (a move, a placement): not executed, and
                 # taken down where the platform lets the host (rules §4), before the

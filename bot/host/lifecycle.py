@@ -130,6 +130,18 @@ def extend(game_row: GameRow, seconds: float) -> None:
     _save_entries(game_row, entries)
 
 
+def longest_left(game_row: GameRow, now: float) -> float:
+    """Seconds until the farthest timer ``extend`` would lengthen closes (0 if none)."""
+    lefts = [
+        entry["deadline"] - now if entry["deadline"] is not None else entry["remaining"] or 0.0
+        for entry in timer_entries(game_row)
+        if not entry.get("held")
+    ]
+    if game_row.paused_remaining is not None:
+        lefts.append(game_row.paused_remaining)
+    return max([0.0, *lefts])
+
+
 def due_timer(game_row: GameRow, now: float) -> dict[str, Any] | None:
     """The earliest running timer whose deadline has come, if any."""
     running = [e for e in timer_entries(game_row) if e["deadline"] is not None]

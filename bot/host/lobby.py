@@ -12,6 +12,7 @@ from typing import Any
 from bot.games.base import ArgKind, GameError, PlayerRef
 from bot.games.catalog import games, get_game
 from bot.games.duration import format_duration, parse_duration
+from bot.games.numbers import LARGEST, whole_number
 from bot.host import ending, lifecycle, links, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
@@ -44,13 +45,21 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     _check_quotas(commands, tx, row)
     open_to_all = _reach(options.pop("reach", ""))
     seed_text = options.pop("seed", "")
-    if seed_text and not seed_text.isdigit():
-        raise Refusal(f"seed: expected a whole number such as seed=42, got {seed_text!r}")
+    given_seed = whole_number(seed_text) if seed_text else None
+    if seed_text and given_seed is None:
+        raise Refusal(
+            f"seed: expected a whole number from 0 to {LARGEST} such as seed=42, "
+            f"got {seed_text[:40]!r}"
+        )
     if any(arg.name == "turn" for arg in game.option_args):
         # The host's configured turn length, for games that have turns of a set length.
         options.setdefault("turn", commands.default_turn)
     state = game.new_game(options)
-    seed = int(seed_text) if seed_text else zlib.crc32(f"{row.platform}:{row.message_id}".encode())
+    seed = (
+        given_seed
+        if given_seed is not None
+        else zlib.crc32(f"{row.platform}:{row.message_id}".encode())
+    )
     now = commands.clock.now()
     game_row = GameRow(
         kind=game.name,
@@ -247,7 +256,7 @@ def player_command(
         _join(commands, tx, row, game_row, game, state, player, public=public, now=now)
     elif word == "leave":
         if player is None:
-            raise Refusal("you are not in this game")
+            raise Refusal("you are not in this game: `leave` is for its players")
         if not game.players_may_leave:
             raise Refusal(
                 f"there is no `leave` in {game.title}: a game runs to its end "

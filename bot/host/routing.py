@@ -15,6 +15,7 @@ import re
 import unicodedata
 
 from bot.games.catalog import game_of_tag, tag_pattern
+from bot.games.numbers import looks_like_a_number, whole_number
 from bot.store import GameRow, InboundRow, Tx
 from bot.store.repository import GameSnapshot, Received
 
@@ -151,8 +152,9 @@ def game_to_join_by_dm(tx: Tx, row: Cause, rest: str) -> GameRow | GameSnapshot:
     number (`join 12`), else the one game open for joining there — among the games the
     sender can reach (see :func:`reachable`): nobody fills another server's tables."""
     number = rest.strip().removeprefix("#")
-    if number.isdigit() and len(number) <= 18:
-        named = tx.game(int(number))
+    if looks_like_a_number(number):
+        game_id = whole_number(number)
+        named = None if game_id is None else tx.game(game_id)
         if (
             named is None
             or named.platform != row.platform
@@ -160,9 +162,11 @@ def game_to_join_by_dm(tx: Tx, row: Cause, rest: str) -> GameRow | GameSnapshot:
             or not reachable(named, row)
         ):
             # (The same words whether it does not exist or is another server's.)
+            shown = number if len(number) <= 20 else number[:20] + "…"
             raise Refusal(
-                f"there is no game {number} you can join from here: join a server's "
-                "game in its channel there"
+                f"there is no game {shown} you can join from here: send `join` with the "
+                "number of an open game, such as `join 12`, or `join` alone to see them; "
+                "join a server's game in its channel there"
             )
         return named
     if tx.peek_games_of(row.platform, row.user_id):

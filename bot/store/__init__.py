@@ -1,5 +1,6 @@
 """Storage: the only package that imports the database layer (sqlmodel / SQLAlchemy)."""
 
+from bot.store.database import is_passing_failure
 from bot.store.models import (
     CursorRow,
     GameRow,
@@ -25,5 +26,6 @@ __all__ = [
     "Tx",
     "build",
     "dumps",
+    "is_passing_failure",
     "loads",
 ]

@@ -26,6 +26,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext, MigrationInfo
 from alembic.script import Script, ScriptDirectory
 from sqlalchemy import event, text
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, create_engine
 
@@ -40,6 +41,21 @@ LEGACY_REVISION = "0001"
 UNMODELLED_TABLES = frozenset({"alembic_version", "schema_version"})
 # Any constant: two `bst migrate` on one PostgreSQL database take turns.
 _POSTGRES_MIGRATION_LOCK = 0x627374
+
+
+def is_passing_failure(error: BaseException) -> bool:
+    """Whether ``error`` is the database (or the network to it) failing for now — locked,
+    gone, timed out — rather than something about what was asked of it: the same
+    message, asked again later, may then succeed, so it must be retried, not answered."""
+    return isinstance(
+        error,
+        OSError
+        | sqlite3.OperationalError
+        | sa_exc.OperationalError
+        | sa_exc.InterfaceError
+        | sa_exc.DisconnectionError
+        | sa_exc.TimeoutError,
+    )
 
 
 class SchemaTooNew(Exception):
@@ -97,8 +113,9 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
             connection.exec_driver_sql(begin)
 
         return engine
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    for plain in ("postgresql://", "postgres://"):  # postgres://: what Heroku-style hosts give
+        if url.startswith(plain):
+            url = "postgresql+psycopg://" + url.removeprefix(plain)
     if read_only:
         return create_engine(
             url,

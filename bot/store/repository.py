@@ -973,7 +973,7 @@ class Store:
         """``read_only``: a store that can only read (the web page's), never migrates."""
         self.url = url
         self.engine: Engine = make_engine(url, read_only=read_only)
-        self.postgres = url.startswith("postgresql")
+        self.postgres = url.startswith("postgres")
         if read_only:
             auto_migrate = False
         if auto_migrate if auto_migrate is not None else not self.postgres:

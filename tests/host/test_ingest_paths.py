@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from bot.games.catalog import get_game
 from bot.host import posts
-from bot.host.inbox import Effect, Outcome
+from bot.host.inbox import FAILED_REPLY, Effect, Outcome
 from bot.store import InboundRow, OrderRow, Store, Tx, dumps, loads
 
 
@@ -45,17 +45,16 @@ def test_failing_message_rolls_back_only_its_savepoint(
         kit.inbound("alice", "#bst F1", message_id="ok-1"),  # redelivered in the same batch
     ]
     results = kit.host.commands.handle_many(batch)
-    assert isinstance(results[1], RuntimeError)
     outcomes = [r.outcome if isinstance(r, Effect) else None for r in results]
     assert outcomes == [
         Outcome.HANDLED,
-        None,
+        Outcome.FAILED,  # answered and recorded, so no platform waits behind it (issue 24)
         Outcome.REFUSED,
         Outcome.HANDLED,
         Outcome.DUPLICATE,
     ]
     rows = inbound_rows(kit.store)
-    assert "boom" not in rows  # nothing of the failing message remains
+    assert rows["boom"].outcome == "failed"  # nothing else of the failing message remains
     assert rows["refused"].outcome == "refused" and rows["ok-2"].game_id == 1
     with kit.store.transaction() as tx:
         standing = {k: loads(v.order) for k, v in tx.standing_orders(1, 1).items()}
@@ -64,9 +63,11 @@ def test_failing_message_rolls_back_only_its_savepoint(
     mine = {rows[m].id for m in ("ok-1", "refused", "ok-2")}
     assert len(kinds) == len(set(kinds))  # no reply twice
     assert {int(k.split(":")[1]) for k in kinds} >= mine  # each handled message answered
-    # The failed message was not recorded, so its redelivery is handled afresh.
+    failed = [r for r in kit.outbox() if r.kind == f"reply:{rows['boom'].id}"]
+    assert [r.text for r in failed] == [FAILED_REPLY]  # answered once, about no game
+    # It would fail at every delivery: a redelivery is not handled again.
     monkeypatch.setattr(game, "parse", real_parse)
-    assert kit.say("bob", "#bst G7", message_id="boom").outcome is Outcome.HANDLED
+    assert kit.say("bob", "#bst G7", message_id="boom").outcome is Outcome.DUPLICATE
 
 
 def test_a_batch_without_failures_takes_no_savepoints(
@@ -197,7 +198,7 @@ def test_a_failed_message_leaves_no_standing_order_behind(
     results = kit.host.commands.handle_many(
         [kit.inbound("bob", "#bst G7"), kit.inbound("bob", "#bst H2")]
     )
-    assert isinstance(results[0], RuntimeError)
+    assert isinstance(results[0], Effect) and results[0].outcome is Outcome.FAILED
     assert isinstance(results[1], Effect) and results[1].outcome is Outcome.HANDLED
     with kit.store.transaction() as tx:
         cells = [

@@ -815,7 +815,8 @@ def test_4_kick_is_a_leave_that_waits_for_the_turn_in_progress(
     # refused: flint has already left; refused: no such captain
     assert dms(transcript, "host")[-2:] == [
         "flint has already left this game",
-        "no captain called 'blackbeard' in this game",
+        "no captain called 'blackbeard' in this game: name one as `status` lists them, "
+        "such as `@carol`",
     ]
     # expect: phase battle, turn 3, to_move drake
     assert state_of_game(record) == ("battle", 3, "drake")
@@ -867,7 +868,9 @@ def test_4_pause_extend_and_resume_move_the_deadline(
     transcript, record = play("sonar-pause.txt")
     posts = public(transcript)
     # refused: nothing to pause in setup
-    assert dms(transcript, "host")[0] == "nothing to pause: no deadline is running"
+    assert dms(transcript, "host")[0] == (
+        "nothing to pause: no deadline is running (`status` shows the game's clocks)"
+    )
     # expect: 6h left on turn 1
     assert "Game 1 paused with 6 h left on the clock. `resume` to go on." in posts
     # refused: the game is paused

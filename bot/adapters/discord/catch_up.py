@@ -202,7 +202,12 @@ class CatchUp:
             last_seen = max(last_seen, message.id)
             # The kind comes from the cursor: a channel not in the cache gives
             # messages without a guild, yet they are public.
-            inbound = self._read(message, is_dm)
+            try:
+                inbound = self._read(message, is_dm)
+            except Exception:
+                # A message that cannot be read now never can be: passed, not waited on.
+                log.exception("could not read Discord message %s; passed over", message.id)
+                continue
             if inbound is None:
                 continue
             await on_inbound(inbound)

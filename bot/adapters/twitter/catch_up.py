@@ -16,6 +16,7 @@ is read and only the events stamped at or after the start are handed over.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -37,6 +38,8 @@ from bot.adapters.twitter.inbound import (
 )
 from bot.adapters.twitter.threads import Threads
 from bot.host.messages import CursorStore, InboundHandler
+
+log = logging.getLogger(__name__)
 
 MENTIONS_CURSOR = "mentions_since_id"
 SEARCH_CURSOR = "search_since_id"
@@ -126,9 +129,16 @@ class Polling:
             for post in sorted(posts, key=lambda p: int(p["id"])):
                 author = str(post.get("author_id") or "")
                 if author and author != bot_id and not is_retweet(post):
-                    channel, text = await self._threads.of_post(post, post_text(post))
-                    await on_inbound(post_inbound(post, users, channel, text))
-                    handled += 1
+                    try:
+                        channel, text = await self._threads.of_post(post, post_text(post))
+                        inbound = post_inbound(post, users, channel, text)
+                    except Exception:
+                        # A post that cannot be read now never can be: passing it over is
+                        # the only way the posts after it are ever read.
+                        log.exception("could not read X post %s; passed over", post.get("id"))
+                    else:
+                        await on_inbound(inbound)
+                        handled += 1
                 last_done = str(post["id"])
         finally:
             if last_done is not None:
@@ -219,9 +229,14 @@ class Polling:
                         and sender_id != bot_id
                         and self._after_start(event, last_seen)
                     ):
-                        channel, text = await self._threads.of_dm(dm_text(event))
-                        await on_inbound(dm_inbound(event, users, channel, text))
-                        handled += 1
+                        try:
+                            channel, text = await self._threads.of_dm(dm_text(event))
+                            inbound = dm_inbound(event, users, channel, text)
+                        except Exception:
+                            log.exception("could not read X DM %s; passed over", event.get("id"))
+                        else:
+                            await on_inbound(inbound)
+                            handled += 1
                     last_done = str(event["id"])
             finally:
                 if last_done is not None:

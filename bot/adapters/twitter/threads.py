@@ -25,7 +25,8 @@ from bot.adapters.twitter.client import PLATFORM
 from bot.host.messages import CursorStore
 
 THREAD_KEY = "thread:"  # thread:#sonar:7 → the root post id of sonar game 7
-_POST_NAMES_GAME = re.compile(r"(#[A-Za-z0-9_]+)\s+game\s+#?(\d+)\b", re.IGNORECASE)
+# Game numbers are at most 18 ASCII digits (bot.games.numbers): a longer run is no game's.
+_POST_NAMES_GAME = re.compile(r"(#[A-Za-z0-9_]+)\s+game\s+#?([0-9]{1,18})\b", re.IGNORECASE)
 
 
 class Threads:
@@ -38,7 +39,8 @@ class Threads:
         # A command naming its game right after the tag: "#sonar 7 f11", "#sonar game 7 …".
         self._names_game = (
             re.compile(
-                r"^\s*(" + "|".join(alternatives) + r")\s+(?:game\s+)?#?(\d+)\b", re.IGNORECASE
+                r"^\s*(" + "|".join(alternatives) + r")\s+(?:game\s+)?#?([0-9]{1,18})\b",
+                re.IGNORECASE,
             )
             if alternatives
             else None

@@ -15,6 +15,7 @@ from bot.games.base import OptionError
 from bot.games.bst.cells import MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS
 from bot.games.bst.fleet import Loadout
 from bot.games.duration import format_duration, parse_duration
+from bot.games.numbers import whole_number
 
 
 class ShotTiming(enum.Enum):
@@ -90,6 +91,8 @@ class BstOptions:
             return None
         return parse_duration(self.setup_deadline).total_seconds()
 
+
+MAX_TURNS = 999_999_999
 
 KNOWN_KEYS = (
     "size",
@@ -171,11 +174,12 @@ def parse_options(options: Mapping[str, str]) -> BstOptions:
             word = value.strip().lower()
             if word in ("none", "off", ""):
                 values["max_turns"] = None
-            elif word.isdigit() and len(word) <= 9 and int(word) > 0:
-                values["max_turns"] = int(word)
+            elif (turns := whole_number(word)) is not None and 1 <= turns <= MAX_TURNS:
+                values["max_turns"] = turns
             else:
                 raise OptionError(
-                    f"max_turns: expected a number of turns such as 20, or none; got {value.strip()!r}"
+                    f"max_turns: expected a number of turns from 1 to {MAX_TURNS} such as 20, "
+                    f"or none; got {value.strip()[:40]!r}"
                 )
         elif key == "setup_deadline":
             values["setup_deadline"] = _duration_or_none(key, value)

@@ -18,6 +18,7 @@ from datetime import timedelta
 
 from bot.games.base import OptionError
 from bot.games.duration import format_duration, parse_duration
+from bot.games.numbers import whole_number
 from bot.games.silentships.ships import SHIP_ORDER, Ship, find_ship, short_words
 
 MIN_TURNS = 2
@@ -89,12 +90,13 @@ def _parse_time(name: str, text: str) -> timedelta:
 
 def _parse_max_turns(text: str) -> int:
     stripped = text.strip()
-    if not stripped.isdigit() or not MIN_TURNS <= int(stripped) <= MAX_TURNS:
+    turns = whole_number(stripped)
+    if turns is None or not MIN_TURNS <= turns <= MAX_TURNS:
         raise OptionError(
             f"max_turns must be a whole number from {MIN_TURNS} to {MAX_TURNS} "
-            f"(e.g. max_turns=60); got {stripped!r}"
+            f"(e.g. max_turns=60); got {stripped[:40]!r}"
         )
-    return int(stripped)
+    return turns
 
 
 def _parse_first(text: str) -> FirstPlayer:

@@ -19,6 +19,7 @@ from datetime import timedelta
 
 from bot.games.base import OptionError
 from bot.games.duration import format_duration, parse_duration
+from bot.games.numbers import whole_number
 from bot.games.sonar.board import MAX_ROWS, MIN_ROWS
 
 MIN_SHIPS, MAX_SHIPS = 1, 16
@@ -84,9 +85,9 @@ def _switch(value: bool) -> str:
 def _number(key: str, text: str, low: int, high: int, even: bool = False) -> int:
     word = text.strip()
     kind = "an even number" if even else "a number"
-    if not word.isdigit() or len(word) > 4:
-        raise OptionError(f"{key}: expected {kind} from {low} to {high}; got {word!r}")
-    value = int(word)
+    value = whole_number(word)
+    if value is None:
+        raise OptionError(f"{key}: expected {kind} from {low} to {high}; got {word[:40]!r}")
     if not low <= value <= high or (even and value % 2):
         raise OptionError(f"{key}: expected {kind} from {low} to {high}; got {value}")
     return value

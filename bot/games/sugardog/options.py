@@ -18,6 +18,7 @@ from datetime import timedelta
 
 from bot.games.base import Arg, ArgKind, OptionError
 from bot.games.duration import format_duration, parse_duration
+from bot.games.numbers import LARGEST, whole_number
 
 DEFAULT_MOVE_TIME = 86400
 MINIMUM_MOVE_TIME = 60
@@ -92,9 +93,13 @@ def parse_options(options: Mapping[str, str]) -> SugarDogOptions:
                 )
             max_players = int(value)
         elif key == "seed":
-            if not value.isdigit() or len(value) > 18:
-                raise OptionError(f"seed: expected a non-negative integer such as 7; got {value!r}")
-            seed = str(int(value))
+            number = whole_number(value)
+            if number is None:
+                raise OptionError(
+                    f"seed: expected a whole number from 0 to {LARGEST} such as 7; "
+                    f"got {value[:40]!r}"
+                )
+            seed = str(number)
         else:
             raise OptionError(
                 f"unknown option {raw_key.strip()!r}: the options are {', '.join(KNOWN_KEYS)}"

@@ -16,6 +16,7 @@ from datetime import timedelta
 
 from bot.games.base import OptionError, OrderSyntaxError
 from bot.games.duration import format_duration, parse_duration
+from bot.games.numbers import whole_number
 from bot.games.uboat.cells import Sea, parse_cell
 from bot.games.uboat.values import Island
 
@@ -100,9 +101,10 @@ def parse_options(raw: Mapping[str, str]) -> UboatOptions:
 
 
 def _whole(key: str, text: str, low: int, high: int) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
-        raise OptionError(f"{key} must be a whole number from {low} to {high}; got {text!r}")
-    return int(text)
+    number = whole_number(text)
+    if number is None or not low <= number <= high:
+        raise OptionError(f"{key} must be a whole number from {low} to {high}; got {text[:40]!r}")
+    return number
 
 
 def _duration(key: str, text: str) -> timedelta:
@@ -119,12 +121,12 @@ def _islands(text: str, size: int, given: bool) -> tuple[Island, ...]:
     islands: list[Island] = []
     for part in text.split(","):
         number_text, at, cell_text = part.strip().partition("@")
-        if not at or not number_text.strip().isdigit():
+        number = whole_number(number_text)
+        if not at or number is None:
             raise OptionError(
                 f"islands is none or N@CELL joined by commas, e.g. {DEFAULT_ISLANDS_TEXT}; "
-                f"got {part.strip()!r}"
+                f"got {part.strip()[:40]!r}"
             )
-        number = int(number_text)
         if not MIN_ISLAND <= number <= MAX_ISLAND:
             raise OptionError(f"island numbers must be from 1 to 99; got {number} ({example})")
         try:
