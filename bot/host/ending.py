@@ -42,7 +42,7 @@ def history_of(turns: Sequence[TurnRow]) -> list[Step]:
 
 
 def standings_text(title: str, standings: Sequence[Standing], names: Mapping[str, str]) -> str:
-    """``#bst game 3 is over. Final standings:`` then one line a player, best first:
+    """``#sonar game 3 is over. Final standings:`` then one line a player, best first:
     ``1. nemo: 6 shots, 4 hits, afloat at the end``. (The result itself was said by the
     post that ended the game, just before.)"""
     lines = [f"{title} is over. Final standings:"]
@@ -54,7 +54,7 @@ def standings_text(title: str, standings: Sequence[Standing], names: Mapping[str
 
 
 def place_text(standing: Standing, standings: Sequence[Standing], title: str) -> str:
-    """The private word to one player: ``#bst game 3 is over: you won!``, ``… you came 4th
+    """The private word to one player: ``#sonar game 3 is over: you won!``, ``… you came 4th
     of 12``, or a place shared (``you share 1st place with 2 others``)."""
     sharing = sum(1 for s in standings if s.place == standing.place) - 1
     total = len(standings)

@@ -45,8 +45,8 @@ message is most likely about, so an order needs no UPDATE of it afterwards.
 from __future__ import annotations
 
 import enum
-import math
 import logging
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass

@@ -44,8 +44,8 @@ class NoGameHere(Refusal):
 
 
 def readable(text: str) -> str:
-    """Fullwidth and other compatibility forms read as plain ones (NFKC: ``＃ｂｓｔ　Ｅ５``
-    is ``#bst E5``), as a phone keyboard in another language may type them."""
+    """Fullwidth and other compatibility forms read as plain ones (NFKC: ``＃ｓｏｎａｒ　Ｅ５``
+    is ``#sonar E5``), as a phone keyboard in another language may type them."""
     return text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 

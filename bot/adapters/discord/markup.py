@@ -44,7 +44,7 @@ def discord_times(text: str) -> str:
 _CODE_OR_LINK = re.compile(r"(`[^`\n]*`|https?://[^\s<>]+)")
 _INLINE_MARKDOWN = re.compile(r"([\\*_~|\[\]])")
 # A heading (``# ``…``### ``), a list item or subtext (``- ``, ``-# ``), a quote
-# (``> ``, ``>>> ``): only these, so ``#bst game 1`` at a line's start stays as it is.
+# (``> ``, ``>>> ``): only these, so ``#sonar game 1`` at a line's start stays as it is.
 _LINE_MARKDOWN = re.compile(r"^(\s*)(?=#{1,3}\s|-#?\s|>{1,3}\s)", re.MULTILINE)
 _MENTION = re.compile(r"<@([!&]?)(\d*)>")
 _EVERYONE = re.compile(r"@(everyone|here)\b")

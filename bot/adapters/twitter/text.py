@@ -40,7 +40,7 @@ _TAG_LINE = re.compile(r"(?i)\b(?:game|turn)\b\s*#?\s*[\w-]*\d")
 # The host's deadlines at the end of a line (``Turn 3 closes 2026-01-01 08:00 UTC.``): what
 # a player must know, so a long line loses its middle (the list of shots) first.
 _DEADLINES = re.compile(r"(?:\s+[^\s.][^.]*? closes \d{4}-\d\d-\d\d \d\d:\d\d UTC\.)+\s*$")
-# The head of a host's post (``#bst game 3, turn 2:``), kept with the deadline.
+# The head of a host's post (``#sonar game 3, turn 2:``), kept with the deadline.
 _HEAD = re.compile(r"^[^:]{1,80}:\s")
 
 

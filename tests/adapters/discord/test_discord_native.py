@@ -297,7 +297,7 @@ async def test_a_whole_bst_game_in_its_thread_with_buttons_timestamps_and_pings(
     mine = table.posts(thread)[-1]
     assert mine["flags"] & EPHEMERAL
     assert mine["content"].startswith(
-        f"Your games:\n- #bst game 1 in <#{thread}>: battle, turn 2, closes <t:"
+        f"Your games:\n\\- #bst game 1 in <#{thread}>: battle, turn 2, closes <t:"
     )
     assert "no order from you yet" in mine["content"]
 

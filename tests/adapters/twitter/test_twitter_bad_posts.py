@@ -70,7 +70,7 @@ async def test_overflowing_numbers_are_refused_and_the_poller_moves_on(table: XT
     answers = [p["text"] for p in fake_x.posts] + [body["text"] for _, body in fake_x.dms]
     assert any("at most 365d" in text for text in answers), answers
     assert any("from 0 to 999999999999999999" in text for text in answers), answers
-    assert any(f"no game {HUGE} to join" in text for text in answers), answers
+    assert any(f"no game {HUGE} you can join" in text for text in answers), answers
     with table.store.transaction() as tx:
         (game,) = tx.active_games()
         assert {p.user_id for p in tx.players(game.id)} == {BOB}
