@@ -201,9 +201,10 @@ def test_13_bst_run_plays_on_local_fakes_of_discord_and_x(
         [answer] = platforms.discord.requests_to("POST", follow_ups)
         assert "BattleshipTwitter" in answer.json["content"]
 
-        # X: a mention sent after the start is read and answered by a post.
+        # X: a mention sent after the start is read and answered by a post (a command
+        # answered in public: `help` asked in public is answered privately).
         now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
-        mention = platforms.x.mention("2244994945", "@bstbot #bst help", created_at=now)
+        mention = platforms.x.mention("2244994945", "@bstbot #bst new", created_at=now)
         _wait(lambda: platforms.x.posts != [], "post on X", process)
         [post] = platforms.x.posts
         assert post["reply"] == {"in_reply_to_tweet_id": mention}

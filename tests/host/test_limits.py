@@ -5,6 +5,7 @@ each game's clock-driven posts an hour are bounded."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -147,7 +148,10 @@ def test_3_a_dm_join_reaches_only_games_of_the_senders_servers(tmp_path: Path) -
     live.say("mallory", "join 4", dm=True, servers=frozenset())  # (no such game)
     live.flush()
     answers = _dms_to(live, "mallory")
-    assert answers[0] == answers[1].replace("2", "1") == answers[3].replace("4", "1")
+    # The same words whether the game is another server's or does not exist (but for the
+    # number the sender named).
+    unnumbered = [re.sub(r"^there is no game \d+", "there is no game N", a) for a in answers]
+    assert unnumbered[0] == unnumbered[1] == unnumbered[3]
     assert answers[0].startswith("there is no game 1 you can join from here")
     assert (_players(live, 1), _players(live, 2), _players(live, 3)) == ([], [], ["mallory"])
     # a member of guild-a may join its game by DM; a plain `join` lists only what she can
