@@ -53,6 +53,10 @@ class Inbound:
     text: str
     message_id: str
     sent_at: datetime
+    # The number of the game the message is about, where the platform carried it (a
+    # Discord button's custom id holds its game's): it then names the game wherever the
+    # message was sent, a DM included. 0: the host finds the game as for any message.
+    game: int = 0
 
 
 class AttachmentKind(enum.Enum):
@@ -132,6 +136,9 @@ class Outbound:
     # the text): a platform that can limit who is pinged pings these and nobody else.
     mentions: tuple[str, ...] = ()
     card: Card | None = None
+    # The number of the game the message is about (0: none), so that a platform's
+    # buttons can carry it back with a click.
+    game: int = 0
 
 
 class DeliveryError(Exception):

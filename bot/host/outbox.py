@@ -138,6 +138,7 @@ def outbound_of(
         ),
         mentions=tuple(names),
         card=None if card is None else _card(card),
+        game=row.game_id or 0,
     )
 
 

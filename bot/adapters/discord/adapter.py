@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Sequence
@@ -283,7 +284,7 @@ class DiscordAdapter:
     # ---- inbound: slash commands -------------------------------------------------
 
     async def _on_command(
-        self, interaction: discord.Interaction[Any], privacy: Privacy, text: str
+        self, interaction: discord.Interaction[Any], privacy: Privacy, text: str, game: int = 0
     ) -> None:
         """Defer within Discord's 3 seconds, remember the interaction, then hand it over.
 
@@ -318,6 +319,8 @@ class DiscordAdapter:
         inbound = inbound_from_interaction(
             interaction, route.kind, text, host_role=self._config.host_role, message_id=key
         )
+        if game:
+            inbound = dataclasses.replace(inbound, game=game)  # a button's game
         try:
             await self._handler()(inbound)
             if self._config.message_content and inbound.channel:
@@ -337,8 +340,8 @@ class DiscordAdapter:
         found = command_of(str(data.get("custom_id", "")))
         if found is None:
             return  # not one of ours
-        text, private = found
-        await self._on_command(interaction, Privacy.PRIVATE if private else Privacy.PUBLIC, text)
+        privacy = Privacy.PRIVATE if found.private else Privacy.PUBLIC
+        await self._on_command(interaction, privacy, found.text, game=found.game)
 
     async def _refuse_without_permissions(
         self, interaction: discord.Interaction[Any], text: str

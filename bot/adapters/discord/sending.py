@@ -136,7 +136,7 @@ def allowed_mentions(outbound: Outbound) -> discord.AllowedMentions:
 def view_of(outbound: Outbound) -> discord.ui.View | None:
     """The message's buttons (see :mod:`.markup`). The view only carries them: a click is
     read from its custom id by the adapter, whoever sent the message and whenever."""
-    buttons = buttons_for(outbound.choices)
+    buttons = buttons_for(outbound.choices, outbound.game)
     if not buttons:
         return None
     view = discord.ui.View(timeout=None)

@@ -232,20 +232,20 @@ async def test_a_whole_bst_game_in_its_thread_with_buttons_timestamps_and_pings(
     # opening, and both carry a Join button.
     [opening] = table.posts(thread)[:1]
     assert opening["content"].startswith("#bst game 1 ")
-    assert custom_ids(opening) == ["bst1:o:#bst join"]
-    assert with_button(table.posts(CHANNEL_ID), "bst1:o:#bst join")
+    assert custom_ids(opening) == ["bst2:o:1:#bst join"]
+    assert with_button(table.posts(CHANNEL_ID), "bst2:o:1:#bst join")
 
     # One captain joins with /bst join in the thread, the other with the button.
     await table.slash("join", group="bst", channel_id=thread)
-    clicked = await table.click(opening, "bst1:o:#bst join", user_id=OTHER_USER_ID)
+    clicked = await table.click(opening, "bst2:o:1:#bst join", user_id=OTHER_USER_ID)
     assert callback_types(fake, clicked) == [5]  # a "thinking…" placeholder, then the answer
     with table.store.transaction() as tx:
         assert {p.user_id for p in tx.players(1)} == {str(USER_ID), str(OTHER_USER_ID)}
     # Each welcome offers a random fleet as a (private) button; both take it.
-    welcomes = with_button(table.posts(thread), "bst1:p:#bst random")
+    welcomes = with_button(table.posts(thread), "bst2:p:1:#bst random")
     assert len(welcomes) == 2
     for welcome, user in zip(welcomes, (USER_ID, OTHER_USER_ID), strict=True):
-        clicked = await table.click(welcome, "bst1:p:#bst random", user_id=user)
+        clicked = await table.click(welcome, "bst2:p:1:#bst random", user_id=user)
         [callback] = fake.requests_to("POST", rf"/interactions/{clicked}/[^/]+/callback")
         assert callback.json["data"]["flags"] & EPHEMERAL  # a fleet is a secret
     placed = [m for m in table.posts(thread) if m["content"].startswith("Placed at random")]
@@ -263,7 +263,7 @@ async def test_a_whole_bst_game_in_its_thread_with_buttons_timestamps_and_pings(
     # One captain shoots; an hour before the deadline, the reminder pings the other only.
     await table.slash("shoot", [option("cell", "C3")], group="bst", channel_id=thread)
     # Its acknowledgement, to the shooter alone, offers to take the order back.
-    [ack] = with_button(table.posts(thread), "bst1:p:#bst withdraw")
+    [ack] = with_button(table.posts(thread), "bst2:p:1:#bst withdraw")
     assert ack["flags"] & EPHEMERAL
     table.clock.set(game.deadline - 3000)
     await table.host.tick()
@@ -303,7 +303,7 @@ async def test_a_whole_bst_game_in_its_thread_with_buttons_timestamps_and_pings(
 
     # A restart: the buttons of old messages still work (their id is the command).
     await table.restart()
-    late = await table.click(opening, "bst1:o:#bst join", user_id=THIRD_USER_ID)
+    late = await table.click(opening, "bst2:o:1:#bst join", user_id=THIRD_USER_ID)
     assert callback_types(fake, late) == [5]
     answer = table.posts(thread)[-1]
     assert "started" in answer["content"] or "late" in answer["content"]
@@ -400,13 +400,13 @@ async def test_a_silent_ships_defender_answers_with_a_button_in_the_thread_game(
         await say(text, OTHER_USER_ID)
     await say("go", OTHER_USER_ID)
     # The defender is asked privately, with a button for each answer it may give.
-    asked = with_button(table.posts(DM_CHANNEL_ID), "bst1:p:#silentships pass")
+    asked = with_button(table.posts(DM_CHANNEL_ID), "bst2:p:1:#silentships pass")
     assert asked, "the defender's question carries its answers as buttons"
     assert custom_ids(asked[-1])[1:] == [
-        f"bst1:p:#silentships retreat discard {ship}" for ship in ("frigate", "sub", "ram")
+        f"bst2:p:1:#silentships retreat discard {ship}" for ship in ("frigate", "sub", "ram")
     ]
     posted = len(table.posts(thread))
-    clicked = await table.click(asked[-1], "bst1:p:#silentships pass", user_id=USER_ID)
+    clicked = await table.click(asked[-1], "bst2:p:1:#silentships pass", user_id=USER_ID)
     [callback] = fake.requests_to("POST", rf"/interactions/{clicked}/[^/]+/callback")
     assert callback.json["data"]["flags"] & EPHEMERAL  # the answer is the defender's secret
     # The attack resolved in public, in the game's thread: the fire ship defended and won
