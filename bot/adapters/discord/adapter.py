@@ -470,10 +470,6 @@ class DiscordAdapter:
         user = address.user_id or ""
         return f"<@{user}>" if user.isdigit() else f"@{address.user_name or 'player'}"
 
-    async def send_to_group(self, address: Address, outbound: Outbound) -> str:
-        """A crew's private thread (see Delivery.send_to_group)."""
-        return await self._delivery.send_to_group(address, outbound, self._cursors)
-
     async def open_room(self, address: Address, outbound: Outbound, name: str) -> str:
         """A thread of the game's own (see Delivery.open_room)."""
         return await self._delivery.open_room(address, outbound, name)

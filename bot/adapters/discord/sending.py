@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import hashlib
 import io
-import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal
 
@@ -28,7 +26,7 @@ from bot.adapters.discord.client import PLATFORM
 from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
 from bot.adapters.discord.markup import buttons_for, discord_times
 from bot.adapters.discord.text import split_text
-from bot.host.messages import Address, Attachment, Card, CursorStore, DeliveryError, Outbound
+from bot.host.messages import Address, Attachment, Card, DeliveryError, Outbound
 
 # Discord's upload limit for a bot in a server without boosts (per message).
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -47,6 +45,11 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 PUBLIC_THREAD: Literal[11] = 11  # the channel type of a public thread
 PRIVATE_THREAD: Literal[12] = 12
 THREAD_TYPES = frozenset({10, PUBLIC_THREAD, PRIVATE_THREAD})  # 10: an announcement's thread
+# No crew's news goes to a private thread: Discord shows every private thread to whoever
+# holds Manage Threads or Administrator in its channel, so a moderator who plays would
+# read the other crews' boards (and the bot cannot know every player's permissions, nor
+# keep them from changing). A crew's news reaches each member by DM, as on every platform
+# without group rooms: the adapter has no ``send_to_group``.
 
 # (cursor key, message id) → start catching up that channel from there.
 Watch = Callable[[str, int], Awaitable[None]]
@@ -194,8 +197,6 @@ class Delivery:
         # The threads opened, by outbox key: a retried opening (its first message failed)
         # reuses its thread instead of making another.
         self._rooms: dict[str, str] = {}
-        # The parent channel of each game thread a crew room was asked for.
-        self._parents: dict[str, str] = {}
 
     def _connected(self) -> discord.Client:
         client = self._client()
@@ -255,64 +256,6 @@ class Delivery:
         await self.send(Address(PLATFORM, channel=room), outbound)
         self._rooms.pop(outbound.key, None)
         return room
-
-    async def send_to_group(
-        self, address: Address, outbound: Outbound, cursors: CursorStore
-    ) -> str:
-        """A crew's news in its private thread (see ``GroupAdapter``): made in the game's
-        channel the first time (beside the game's own thread, since Discord has no thread
-        in a thread), kept in ``cursors`` so a restart finds it, members added as they
-        join the crew. Where Discord will not make one (no Create Private Threads), each
-        member gets it by DM."""
-        client = self._connected()
-        key = f"crew-room:{address.channel}:{address.group}"
-        stored = await cursors.get(PLATFORM, key)
-        room: dict[str, Any] = json.loads(stored) if stored else {}
-        try:
-            if not room:
-                parent = await self._parent_of(client, address.channel)
-                try:
-                    thread = await client.http.start_thread_without_message(
-                        int(parent),
-                        name=(address.group_name or address.group)[:100],
-                        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                        type=PRIVATE_THREAD,
-                        invitable=False,
-                    )
-                except discord.HTTPException as error:
-                    if error.status not in (400, 403):
-                        raise
-                    return await self._to_each_member(address, outbound)
-                room = {"thread": str(thread["id"]), "members": []}
-                await cursors.set(PLATFORM, key, json.dumps(room))
-            for user_id, _name in address.members:
-                if user_id in room["members"] or not user_id.isdigit():
-                    continue
-                await client.http.add_user_to_thread(int(room["thread"]), int(user_id))
-                room["members"].append(user_id)
-                await cursors.set(PLATFORM, key, json.dumps(room))
-        except DeliveryError:
-            raise
-        except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
-            raise delivery_error(error) from error
-        return await self.send(Address(PLATFORM, channel=room["thread"]), outbound)
-
-    async def _parent_of(self, client: discord.Client, channel: str) -> str:
-        """The text channel a crew room goes in: the game's channel, or its parent when
-        the game plays in a thread."""
-        if channel not in self._parents:
-            found: dict[str, Any] = dict(await client.http.get_channel(int(channel)))
-            in_thread = found.get("type") in THREAD_TYPES
-            self._parents[channel] = str(found["parent_id"]) if in_thread else channel
-        return self._parents[channel]
-
-    async def _to_each_member(self, address: Address, outbound: Outbound) -> str:
-        message_id = ""
-        for user_id, name in address.members:
-            copy = dataclasses.replace(outbound, key=f"{outbound.key}:{user_id}")
-            dm = Address(PLATFORM, channel=address.channel, user_id=user_id, user_name=name)
-            message_id = await self.send(dm, copy)
-        return message_id
 
     async def withdraw(self, address: Address) -> None:
         """Delete a message someone typed in a channel (a secret posted in public is

@@ -21,7 +21,6 @@ import pytest
 from discord_fake import (
     ATTACH_FILES,
     CHANNEL_ID,
-    CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
     DM_CHANNEL_ID,
     GAME_BOT_PERMISSIONS,
@@ -38,7 +37,6 @@ import bot.games.silentships  # noqa: F401  (importing a game registers it)
 from bot.host.attachments import AttachmentRenderer
 from bot.host.avatar_cache import AvatarCache
 from bot.host.clock import SCRIPT_EPOCH, VirtualClock
-from bot.host.messages import Address, Outbound
 from bot.host.service import Host
 from bot.store import Store
 from bot.wiring import no_network, sqlite_url
@@ -132,6 +130,14 @@ class Table:
         await asyncio.gather(*handlers)
         await self.host.relay.flush()
         return interaction_id
+
+    async def dm(self, text: str, user_id: int) -> None:
+        """A DM to the bot from ``user_id``, delivered as the gateway delivers it."""
+        message = dm(self.fake, text, user_id, self.next_id())
+        self.adapter.client._connection.parse_message_create(message)
+        handlers = [t for t in asyncio.all_tasks() if "on_message" in t.get_name()]
+        await asyncio.gather(*handlers)
+        await self.host.relay.flush()
 
     def game(self, number: int = 1) -> Any:
         with self.store.transaction() as tx:
@@ -421,65 +427,6 @@ async def test_a_silent_ships_defender_answers_with_a_button_in_the_thread_game(
     # The channel holds the answer to /silentships new and Discord's own line that a
     # thread was started (type 18); everything else went to the thread.
     assert [m["type"] for m in table.posts(CHANNEL_ID)][1:] == [18]
-
-
-def crew_address(game_thread: int, *members: tuple[int, str], group: str = "crew:p1") -> Address:
-    return Address(
-        "discord",
-        channel=str(game_thread),
-        user_id=str(members[0][0]),
-        user_name=members[0][1],
-        group=group,
-        members=tuple((str(user), name) for user, name in members),
-        group_name="#uboat game 1: ann's crew",
-    )
-
-
-async def test_a_crew_gets_a_private_thread_beside_the_games_with_members_added_as_they_come(
-    table: Table, fake_discord: FakeDiscord
-) -> None:
-    fake = fake_discord
-    fake.bot_permissions[CHANNEL_ID] |= CREATE_PRIVATE_THREADS
-    game_thread = int(fake.add_thread(CHANNEL_ID, name="#uboat game 1")["id"])
-    ann, ben, cy = (USER_ID, "ann"), (OTHER_USER_ID, "ben"), (THIRD_USER_ID, "cy")
-
-    await table.adapter.send_to_group(crew_address(game_thread, ann, ben), Outbound("Round 3: a"))
-    [room] = [c for c in fake.channels.values() if c["type"] == 12]
-    room_id = int(room["id"])
-    # In the game's channel (no thread grows in a thread), invitation only, named for the crew.
-    assert room["parent_id"] == str(CHANNEL_ID)
-    assert room["name"] == "#uboat game 1: ann's crew"
-    assert room["thread_metadata"]["invitable"] is False
-    assert fake.thread_members[room_id] == [USER_ID, OTHER_USER_ID]
-    assert [m["content"] for m in table.posts(room_id)] == ["Round 3: a"]
-
-    # cy joins the crew: only cy is added; after a restart the same room is used.
-    await table.restart()
-    await table.adapter.send_to_group(
-        crew_address(game_thread, ann, ben, cy), Outbound("Round 4: b")
-    )
-    assert [c["id"] for c in fake.channels.values() if c["type"] == 12] == [str(room_id)]
-    assert fake.thread_members[room_id] == [USER_ID, OTHER_USER_ID, THIRD_USER_ID]
-    added = fake.requests_to("PUT", rf"/channels/{room_id}/thread-members/\d+")
-    assert len(added) == 3
-    assert [m["content"] for m in table.posts(room_id)] == ["Round 3: a", "Round 4: b"]
-
-
-async def test_without_create_private_threads_a_crews_news_goes_to_each_member_by_dm(
-    table: Table, fake_discord: FakeDiscord
-) -> None:
-    fake = fake_discord
-    assert not fake.bot_permissions.get(CHANNEL_ID, GAME_BOT_PERMISSIONS) & CREATE_PRIVATE_THREADS
-    address = crew_address(CHANNEL_ID, (USER_ID, "ann"), (OTHER_USER_ID, "ben"))
-    await table.adapter.send_to_group(address, Outbound("Round 3: a", key="outbox-7"))
-    assert not [c for c in fake.channels.values() if c["type"] == 12]
-    opened = fake.requests_to("POST", "/users/@me/channels")
-    assert [str(r.json["recipient_id"]) for r in opened] == [str(USER_ID), str(OTHER_USER_ID)]
-    # Each copy carries a nonce of its own: a retry doubles neither.
-    nonces = [
-        r.json["nonce"] for r in fake.requests_to("POST", rf"/channels/{DM_CHANNEL_ID}/messages")
-    ]
-    assert len(set(nonces)) == 2
 
 
 async def test_a_locked_game_thread_sends_the_games_posts_to_the_channel_it_came_from(

@@ -6,11 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from discord_fake import CHANNEL_ID, DM_CHANNEL_ID, OTHER_USER_ID, USER_ID, FakeDiscord
+from discord_fake import (
+    CHANNEL_ID,
+    CREATE_PRIVATE_THREADS,
+    DM_CHANNEL_ID,
+    OTHER_USER_ID,
+    USER_ID,
+    FakeDiscord,
+)
 from test_discord_game import option
 from test_discord_native import Table, with_button
 
-import bot.games.bst  # noqa: F401  (importing a game registers it)
+import bot.games.bst
+import bot.games.uboat  # noqa: F401  (importing a game registers it)
 from bot.host.messages import Address, Choice, Outbound
 
 
@@ -57,3 +65,46 @@ async def test_4_a_button_carries_its_games_number_so_a_click_is_about_that_game
     [opening] = table.posts(first)[:1]
     await table.click(opening, "bst1:o:#bst join", user_id=OTHER_USER_ID)
     assert players_of(table, 1) == {str(USER_ID), str(OTHER_USER_ID)}
+
+
+THIRD, FOURTH = 1100000000000000009, 1100000000000000010
+
+
+async def test_1_2_a_crews_news_goes_by_dm_never_to_a_thread_a_moderator_could_read(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    """Discord shows every private thread to whoever holds Manage Threads (or
+    Administrator): a moderator who plays would read another crew's board there. So a
+    crew's news goes to each member by DM, even where the bot could make private threads
+    (and no member who cannot be added to a thread loses it)."""
+    fake = fake_discord
+    fake.bot_permissions[CHANNEL_ID] |= CREATE_PRIVATE_THREADS
+    await table.slash("new", [option("islands", "none"), option("rounds", "5")], group="uboat")
+    thread = int(table.game().channel)
+    users = {"ann": USER_ID, "ben": OTHER_USER_ID, "cy": THIRD, "dee": FOURTH}
+
+    async def say(user: str, text: str) -> None:
+        await table.dm(text, users[user])
+
+    for user, cell in (("ann", "C4"), ("ben", "E5"), ("cy", "G6"), ("dee", "D6")):
+        await say(user, "join")
+        await say(user, f"start {cell}")
+    await table.slash("start", group="host", channel_id=thread)
+    await say("ann", "fire E5")
+    await say("cy", "fire E5")
+    for _ in range(2):  # Blue (ben) sinks in round 1; ben joins ann's crew in round 2
+        table.clock.set(table.game().deadline)
+        await table.host.tick()
+    posted = len(table.posts(DM_CHANNEL_ID))
+    await say("ann", "fire D6")
+    await say("cy", "fire D6")
+    table.clock.set(table.game().deadline)
+    await table.host.tick()
+    assert not [c for c in fake.channels.values() if c["type"] == 12], "no private thread"
+    assert not fake.requests_to("PUT", r"/channels/\d+/thread-members/\d+")
+    # Round 3's news of ann's crew reached ann and ben, each by DM.
+    news = [m["content"] for m in table.posts(DM_CHANNEL_ID)[posted:]]
+    red = [text for text in news if "round 3:" in text and "Your U-boat Red" in text]
+    assert len(red) == 2, news
+    with table.store.transaction() as tx:
+        assert not [r for r in tx.outbox() if r.status == "undeliverable"]
