@@ -139,6 +139,9 @@ class Outbound:
     # The number of the game the message is about (0: none), so that a platform's
     # buttons can carry it back with a click.
     game: int = 0
+    # When the message was written (epoch seconds; 0: unknown): a retry need look for an
+    # earlier attempt's delivery only among what was sent since.
+    written_at: float = 0.0
 
 
 class DeliveryError(Exception):

@@ -139,6 +139,7 @@ def outbound_of(
         mentions=tuple(names),
         card=None if card is None else _card(card),
         game=row.game_id or 0,
+        written_at=row.created_at,
     )
 
 

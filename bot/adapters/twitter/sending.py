@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import aiohttp
@@ -27,6 +28,10 @@ from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError
 log = logging.getLogger(__name__)
 
 DM_TEXT_LIMIT = 10_000
+# A retried DM looks this far back in the conversation (100 events a page) for an
+# earlier attempt that arrived; X's clock and ours may differ by this much.
+RETRY_LOOK_PAGES = 5
+CLOCK_SLACK_SECONDS = 120.0
 
 
 class Delivery:
@@ -197,7 +202,9 @@ class Delivery:
             media_id = await self._upload(outbound.attachments[0], for_dm=True)
         text = outbound.text.strip()[:DM_TEXT_LIMIT] or None
         if outbound.retry and address.user_id:
-            earlier = await self._dm_already_sent(address.user_id, text or "")
+            earlier = await self._dm_already_sent(
+                address.user_id, text or "", since=outbound.written_at
+            )
             if earlier is not None:
                 return earlier
         response: dict[str, Any] = await self._client.create_direct_message(
@@ -205,26 +212,45 @@ class Delivery:
         )
         return str(response["data"]["dm_event_id"])
 
-    async def _dm_already_sent(self, participant_id: str, text: str) -> str | None:
+    async def _dm_already_sent(self, participant_id: str, text: str, *, since: float) -> str | None:
         """X DMs take no idempotency key, so a DM whose response was lost may have been
-        delivered. Before sending it again, look at the conversation: if the bot's
-        newest message there is this very text, that is it (and if it is an earlier,
-        identical one, the player has it as the bot's last word anyway)."""
+        delivered. Before sending it again, look at the conversation: if any DM the bot
+        sent there since the message was written (``since``) is this very text, that is
+        it. Not only the newest: other DMs to the same player may have gone out after the
+        lost one, and a retry waits its backoff while they do."""
         bot_id = await self._bot_user_id()
-        body: dict[str, Any] = await self._client.get_direct_message_events(
-            participant_id=participant_id,
-            dm_event_fields=DM_EVENT_FIELDS,
-            # X gives an event's sender only through this expansion: without it no
-            # event has a sender_id, nothing matches, and the DM goes out twice.
-            expansions=["sender_id"],
-            event_types="MessageCreate",
-            max_results=10,
-            user_auth=True,
-        )
-        for event in body.get("data") or []:  # newest first
-            if str(event.get("sender_id")) == bot_id:
-                return str(event["id"]) if event.get("text") == text else None
+        token: str | None = None
+        for _ in range(RETRY_LOOK_PAGES):
+            body: dict[str, Any] = await self._client.get_direct_message_events(
+                participant_id=participant_id,
+                dm_event_fields=DM_EVENT_FIELDS,
+                # X gives an event's sender only through this expansion: without it no
+                # event has a sender_id, nothing matches, and the DM goes out twice.
+                expansions=["sender_id"],
+                event_types="MessageCreate",
+                max_results=100,
+                pagination_token=token,
+                user_auth=True,
+            )
+            for event in body.get("data") or []:  # newest first
+                if since and _sent_before(event, since - CLOCK_SLACK_SECONDS):
+                    return None  # older than the message: no attempt of it can be further on
+                if str(event.get("sender_id")) == bot_id and event.get("text") == text:
+                    return str(event["id"])
+            token = (body.get("meta") or {}).get("next_token")
+            if not token:
+                return None
         return None
+
+
+def _sent_before(event: dict[str, Any], moment: float) -> bool:
+    created = event.get("created_at")
+    if not created:
+        return False
+    try:
+        return datetime.fromisoformat(str(created).replace("Z", "+00:00")).timestamp() < moment
+    except ValueError:
+        return False
 
 
 def is_duplicate(error: tweepy.Forbidden) -> bool:

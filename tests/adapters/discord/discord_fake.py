@@ -24,6 +24,7 @@ import contextlib
 import copy
 import itertools
 import json
+import os
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -47,7 +48,11 @@ from bot.config import DiscordConfig
 from bot.games.catalog import games
 from bot.host.messages import Inbound
 
-SPECS = Path(__file__).resolve().parents[3] / ".." / "shared" / "specs"
+# shared/specs beside the repository, or where BST_SPECS_DIR says (a git worktree).
+SPECS = Path(
+    os.environ.get("BST_SPECS_DIR")
+    or Path(__file__).resolve().parents[3] / ".." / "shared" / "specs"
+)
 SPEC_FILE = SPECS / "discord-api-openapi.json"
 
 APP_ID = 1100000000000000001

@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import itertools
 import json
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,7 +37,11 @@ from openapi_schema_validator import OAS30Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
 
-SPEC_DIR = Path(__file__).resolve().parents[3] / ".." / "shared" / "specs"
+# shared/specs beside the repository, or where BST_SPECS_DIR says (a git worktree).
+SPEC_DIR = Path(
+    os.environ.get("BST_SPECS_DIR")
+    or Path(__file__).resolve().parents[3] / ".." / "shared" / "specs"
+)
 SPEC_PATH = SPEC_DIR / "x-api-v2-openapi.json"
 SPEC_URI = "urn:x-api-v2-openapi"
 
@@ -203,6 +208,8 @@ class FakeX:
     extra_headers: dict[str, dict[str, str]] = field(default_factory=dict)
     mention_page_size: int = 100
     dm_page_size: int = 100
+    # when X stamps the DMs the bot sends (a test moves it along)
+    dm_sent_at: str = "2026-07-26T10:06:00.000Z"
     processing_states: list[str] = field(default_factory=lambda: ["in_progress", "succeeded"])
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
@@ -464,8 +471,11 @@ class FakeX:
             if e["participant"] == participant
         ]
         newest_first = sorted(theirs + ours, key=lambda e: int(e["id"]), reverse=True)
-        page = newest_first[: int(request.query.get("max_results", 100))]
+        size = min(int(request.query.get("max_results", 100)), self.dm_page_size)
+        page, next_token = self._page(newest_first, size, request.query.get("pagination_token"))
         result: dict[str, Any] = {"meta": {"result_count": len(page)}}
+        if next_token:
+            result["meta"]["next_token"] = next_token
         if page:
             result["data"] = [self._dm_shape(request, e) for e in page]
             result.update(self._includes(request, {e["sender_id"] for e in page}, "sender_id"))
@@ -511,7 +521,7 @@ class FakeX:
                 "text": body.get("text", ""),
                 "sender_id": self.bot_id,
                 "dm_conversation_id": f"{min(participant, self.bot_id)}-{max(participant, self.bot_id)}",
-                "created_at": "2026-07-26T10:06:00.000Z",
+                "created_at": self.dm_sent_at,
                 "participant": participant,
             }
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import pytest
@@ -260,3 +261,50 @@ async def test_a_retried_dm_that_never_arrived_is_sent(fake_x, make_adapter):
     await adapter.send(board, Outbound("Turn 3: your board", key="outbox-7", retry=True))
     assert [body["text"] for _, body in fake_x.dms] == ["Turn 2: your board", "Turn 3: your board"]
     assert not fake_x.violations
+
+
+def at(moment: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(moment.replace("Z", "+00:00")).timestamp()
+
+
+async def test_a_retried_dm_overtaken_by_later_dms_is_still_found_and_not_sent_twice(
+    fake_x, make_adapter
+):
+    """A lost DM, then more DMs to the same player (other rows), then the retry: the lost
+    one is no longer the bot's newest in the conversation, and is found all the same
+    among every DM sent since the message was written (on pages of X's size)."""
+    adapter = make_adapter()
+    board = Address("twitter", user_id=BOB)
+    fake_x.dm_page_size = 2
+    written = at("2026-07-26T10:06:00.000Z")
+    fake_x.dm_sent_at = "2026-07-26T10:06:00.000Z"
+    fake_x.lost_responses[DM_ROUTE] = 1
+    lost = Outbound("Turn 3: your board", key="outbox-7", written_at=written)
+    with pytest.raises(DeliveryError):
+        await adapter.send(board, lost)
+    fake_x.dm_sent_at = "2026-07-26T10:06:05.000Z"
+    for key, text in (("outbox-8", "Turn 3: alice fired"), ("outbox-9", "Turn 3: ack")):
+        await adapter.send(board, Outbound(text, key=key, written_at=written + 5))
+    fake_x.dm("1600000000000000002", "f11", created_at="2026-07-26T10:06:06.000Z")
+    again = await adapter.send(board, dataclasses.replace(lost, retry=True))
+    assert [body["text"] for _, body in fake_x.dms].count("Turn 3: your board") == 1
+    assert again == fake_x.sent_dm_events[0]["id"]
+    assert not fake_x.violations
+
+
+async def test_a_retried_dm_is_not_mistaken_for_the_same_words_sent_before_it_was_written(
+    fake_x, make_adapter
+):
+    adapter = make_adapter()
+    board = Address("twitter", user_id=BOB)
+    fake_x.dm_sent_at = "2026-07-26T09:00:00.000Z"
+    await adapter.send(board, Outbound("Your order is `hold`.", key="outbox-3"))
+    fake_x.fail(DM_ROUTE, Failure(503, x_error(503, "Service Unavailable", "x", 130)))
+    later = Outbound("Your order is `hold`.", key="outbox-9", written_at=at("2026-07-26T10:06:00Z"))
+    with pytest.raises(DeliveryError):
+        await adapter.send(board, later)
+    fake_x.dm_sent_at = "2026-07-26T10:07:00.000Z"
+    await adapter.send(board, dataclasses.replace(later, retry=True))
+    assert [body["text"] for _, body in fake_x.dms].count("Your order is `hold`.") == 2
