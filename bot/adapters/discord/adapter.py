@@ -300,7 +300,10 @@ class DiscordAdapter:
         route = route_for(privacy, in_guild=interaction.guild_id is not None)
         key = self._interaction_key(interaction)
         pending = PendingInteraction(
-            interaction, ephemeral=route.ephemeral, created=time.monotonic()
+            interaction,
+            ephemeral=route.ephemeral,
+            created=time.monotonic(),
+            quiet=privacy is Privacy.QUIET,
         )
         try:
             # ``thinking``: a button's deferral, too, is a "thinking…" placeholder that the

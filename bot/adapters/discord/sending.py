@@ -296,7 +296,7 @@ class Delivery:
         order), the placeholder is deleted first: a secret never lands in public.
         """
         interaction = pending.interaction
-        ephemeral = address.is_dm
+        ephemeral = address.is_dm or pending.quiet
         try:
             if not pending.consumed and pending.ephemeral != ephemeral:
                 await interaction.delete_original_response()

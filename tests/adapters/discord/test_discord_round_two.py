@@ -108,3 +108,22 @@ async def test_1_2_a_crews_news_goes_by_dm_never_to_a_thread_a_moderator_could_r
     assert len(red) == 2, news
     with table.store.transaction() as tx:
         assert not [r for r in tx.outbox() if r.status == "undeliverable"]
+
+
+EPHEMERAL = 64
+
+
+@pytest.mark.parametrize("word", ["help", "rules"])
+async def test_8_help_and_rules_deferred_privately_are_answered_privately(
+    table: Table, fake_discord: FakeDiscord, word: str
+) -> None:
+    await table.slash("new", [option("size", "8")], group="bst")
+    thread = int(table.game().channel)
+    before = len(table.posts(thread))
+    asked = await table.slash(word, group="bst", channel_id=thread, user_id=OTHER_USER_ID)
+    [callback] = fake_discord.requests_to("POST", rf"/interactions/{asked}/[^/]+/callback")
+    assert callback.json["data"]["flags"] & EPHEMERAL  # "thinking…" to the asker alone
+    answers = table.posts(thread)[before:]
+    assert answers, f"/{word} was answered"
+    assert all(m["flags"] & EPHEMERAL for m in answers), "and so is the answer"
+    assert not fake_discord.requests_to("DELETE", r"/webhooks/\d+/[^/]+/messages/@original")
