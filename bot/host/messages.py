@@ -366,6 +366,12 @@ class RoomAdapter(Protocol):
         could be posted."""
         ...
 
+    async def close_room(self, address: Address) -> None:
+        """Close the room ``address.channel`` names (the game in it is over): a Discord
+        thread is archived. Optional: the relay asks ``getattr(adapter, "close_room",
+        None)``, and skips the row without it."""
+        ...
+
 
 class WithdrawingAdapter(Protocol):
     """A platform on which the host can remove a message a person posted in public.

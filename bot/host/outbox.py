@@ -358,6 +358,8 @@ class Relay:
             return await self._withdraw(row, address, adapter)
         if row.kind == posts.ROOM:
             return await self._open_room(row, address, adapter)
+        if row.kind == posts.CLOSE_ROOM:
+            return await self._close_room(row, address, adapter)
         # An adapter may say a recipient cannot take images (the demo's
         # simulated players); then nothing is drawn for them.
         accepts = getattr(adapter, "accepts_attachments", None)
@@ -441,6 +443,24 @@ class Relay:
             failure = DeliveryError(type(error).__name__)
             return await self._db(lambda: self._failed(row, address, failure))
         await self._db(lambda: self._moved(row, room))
+        return "sent"
+
+    async def _close_room(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
+        """Close a finished game's room where the platform has rooms; elsewhere skip."""
+        close_room = getattr(adapter, "close_room", None)
+        if close_room is None:
+            await self._db(lambda: self._done(row, "skipped", None))
+            return "skipped"
+        try:
+            await close_room(address)
+        except DeliveryError as error:
+            refused = error
+            return await self._db(lambda: self._failed(row, address, refused))
+        except Exception as error:  # an adapter bug or a network fault: retry later
+            log.exception("outbox %s: closing a room failed", row.id)
+            failure = DeliveryError(type(error).__name__)
+            return await self._db(lambda: self._failed(row, address, failure))
+        await self._db(lambda: self._done(row, "sent", None))
         return "sent"
 
     def _crew_told(self, row: OutboxRow, address: Address) -> bool:

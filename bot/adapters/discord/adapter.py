@@ -477,6 +477,10 @@ class DiscordAdapter:
         """A thread of the game's own (see Delivery.open_room)."""
         return await self._delivery.open_room(address, outbound, name)
 
+    async def close_room(self, address: Address) -> None:
+        """Archive a finished game's thread (see Delivery.close_room)."""
+        await self._delivery.close_room(address)
+
     async def withdraw(self, address: Address) -> None:
         """Delete an order typed in a channel that gave a secret away (see Delivery.withdraw)."""
         await self._delivery.withdraw(address)

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import io
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal
 
@@ -27,6 +29,8 @@ from bot.adapters.discord.interactions import PendingInteraction, PendingInterac
 from bot.adapters.discord.markup import buttons_for, discord_times
 from bot.adapters.discord.text import split_text
 from bot.host.messages import Address, Attachment, Card, DeliveryError, Outbound
+
+log = logging.getLogger(__name__)
 
 # Discord's upload limit for a bot in a server without boosts (per message).
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -42,6 +46,13 @@ THREAD_LOCKED = 160005
 # A game's thread is archived after a week without a message (Discord's longest); a
 # message sent to it later opens it again.
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+# Discord's cap of 1,000 active (unarchived) threads in a server: no thread can be made.
+MAX_ACTIVE_THREADS = 160006
+THREAD_CAP_NOTICE = (
+    "(This server has reached Discord's limit of 1,000 active threads, so this game "
+    "plays here in the channel. Finished games' threads are archived, which frees room; "
+    "a moderator can archive others.)"
+)
 PUBLIC_THREAD: Literal[11] = 11  # the channel type of a public thread
 PRIVATE_THREAD: Literal[12] = 12
 THREAD_TYPES = frozenset({10, PUBLIC_THREAD, PRIVATE_THREAD})  # 10: an announcement's thread
@@ -249,6 +260,16 @@ class Delivery:
                 if error.status not in (400, 403):
                     raise delivery_error(error) from error
                 room = address.channel  # no thread here: the game stays in the channel
+                if error.code == MAX_ACTIVE_THREADS:
+                    log.warning(
+                        "channel %s: the server has Discord's 1,000 active threads; "
+                        "game %s plays in the channel",
+                        address.channel,
+                        outbound.game,
+                    )
+                    outbound = dataclasses.replace(
+                        outbound, text=f"{outbound.text}\n{THREAD_CAP_NOTICE}"
+                    )
             except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
                 raise delivery_error(error) from error
             if outbound.key:
@@ -256,6 +277,26 @@ class Delivery:
         await self.send(Address(PLATFORM, channel=room), outbound)
         self._rooms.pop(outbound.key, None)
         return room
+
+    async def close_room(self, address: Address) -> None:
+        """Archive a finished game's thread (the bot started it, so it may): it leaves
+        the members' sidebars and stops counting towards the server's 1,000 active
+        threads. Not locked: a word said there later opens it again. A game that played
+        in a channel (no thread) has nothing to archive."""
+        if address.platform != PLATFORM or not address.channel.isdigit():
+            raise DeliveryError(f"not a Discord channel: {address.channel!r}", permanent=True)
+        client = self._connected()
+        try:
+            found: dict[str, Any] = dict(await client.http.get_channel(int(address.channel)))
+            if found.get("type") not in THREAD_TYPES:
+                return
+            if (found.get("thread_metadata") or {}).get("archived"):
+                return
+            await client.http.edit_channel(int(address.channel), archived=True)
+        except discord.NotFound:
+            return  # deleted already: nothing left to archive
+        except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
+            raise delivery_error(error) from error
 
     async def withdraw(self, address: Address) -> None:
         """Delete a message someone typed in a channel (a secret posted in public is

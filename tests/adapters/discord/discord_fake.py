@@ -658,6 +658,10 @@ class FakeDiscord:
         # is its "@original" once there is one.
         self.callbacks: dict[str, int] = {}
         self._originals: dict[str, int] = {}
+        # Discord's cap on active (unarchived) threads per server (160006 beyond it), and
+        # the PATCH /channels/{id} bodies the bot sent to threads (archiving them).
+        self.active_thread_limit = 1000
+        self.modified: list[tuple[int, dict[str, Any]]] = []
 
     # ---- scripting ----------------------------------------------------------------
 
@@ -958,6 +962,8 @@ class FakeDiscord:
             return self._follow_up(int(m.group(1)), m.group(2), body or {}, files)
         if (m := re.fullmatch(r"/channels/(\d+)", path)) and method == "GET":
             return self._get_channel(int(m.group(1)))
+        if (m := re.fullmatch(r"/channels/(\d+)", path)) and method == "PATCH":
+            return self._modify_thread(int(m.group(1)), body or {})
         if (m := re.fullmatch(r"/channels/(\d+)/threads", path)) and method == "POST":
             return self._start_thread(int(m.group(1)), body or {})
         if (
@@ -1163,6 +1169,8 @@ class FakeDiscord:
         assert parent is not None
         if errors := self._thread_form_errors(body):
             return invalid_form_body(errors)
+        if (cap := self._thread_cap_refusal(parent)) is not None:
+            return cap
         thread = self._new_thread(
             self.snowflake(),
             parent,
@@ -1200,6 +1208,8 @@ class FakeDiscord:
             return discord_error(400, 160004, "A thread has already been created for this message")
         if errors := self._thread_form_errors(body):
             return invalid_form_body(errors)
+        if (cap := self._thread_cap_refusal(parent)) is not None:
+            return cap
         thread = self._new_thread(
             message_id,
             parent,
@@ -1213,6 +1223,40 @@ class FakeDiscord:
         starter["flags"] |= HAS_THREAD
         starter["thread"] = {k: v for k, v in thread.items() if k != "member"}
         return self._ok("POST /channels/{channel_id}/messages/{message_id}/threads", thread, 201)
+
+    def _thread_cap_refusal(self, parent: dict[str, Any]) -> Reply | None:
+        """Discord's 1,000 active (unarchived) threads per server: the next is refused
+        (400, 160006) until one is archived."""
+        active = sum(
+            1
+            for channel in self.channels.values()
+            if channel["type"] in THREAD_TYPES
+            and channel["guild_id"] == parent["guild_id"]
+            and not channel["thread_metadata"]["archived"]
+        )
+        if active >= self.active_thread_limit:
+            return discord_error(400, 160006, "Maximum number of active threads reached")
+        return None
+
+    def _modify_thread(self, channel_id: int, body: dict[str, Any]) -> Reply:
+        """PATCH /channels/{id} on a thread: its creator (or MANAGE_THREADS) may archive it;
+        only MANAGE_THREADS may lock it or open a locked one."""
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            return unknown_channel()
+        if channel["type"] not in THREAD_TYPES:
+            return missing_permissions()  # (the fake models threads only)
+        moderator = bool((self.permissions_in(channel_id) or 0) & MANAGE_THREADS)
+        metadata = channel["thread_metadata"]
+        owner = channel["owner_id"] == str(BOT_ID)
+        if not moderator and (body.get("locked") or metadata["locked"] or not owner):
+            return missing_permissions()
+        for key in ("archived", "locked"):
+            if key in body:
+                metadata[key] = bool(body[key])
+        metadata["archive_timestamp"] = iso(datetime.now(UTC))
+        self.modified.append((channel_id, dict(body)))
+        return self._ok("PATCH /channels/{channel_id}", channel)
 
     def _thread_refusal(
         self, channel: dict[str, Any], permissions: int | None, *, editing: bool = False

@@ -127,3 +127,42 @@ async def test_8_help_and_rules_deferred_privately_are_answered_privately(
     assert answers, f"/{word} was answered"
     assert all(m["flags"] & EPHEMERAL for m in answers), "and so is the answer"
     assert not fake_discord.requests_to("DELETE", r"/webhooks/\d+/[^/]+/messages/@original")
+
+
+async def play_a_short_bst_game(table: Table) -> int:
+    """/bst new, two captains with random fleets, /host start, /host end: its thread."""
+    await table.slash("new", [option("size", "8")], group="bst")
+    thread = int(table.game().channel)
+    for user in (USER_ID, OTHER_USER_ID):
+        await table.slash("join", group="bst", channel_id=thread, user_id=user)
+        await table.slash("place", [option("ships", "random")], group="bst", channel_id=thread,
+                          user_id=user)  # fmt: skip
+    await table.slash("start", group="host", channel_id=thread)
+    return thread
+
+
+async def test_11_a_finished_games_thread_is_archived_after_its_last_post(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    thread = await play_a_short_bst_game(table)
+    assert fake_discord.channels[thread]["thread_metadata"]["archived"] is False
+    await table.slash("end", group="host", channel_id=thread)
+    assert table.game().phase == "finished"
+    assert fake_discord.modified == [(thread, {"archived": True})]
+    assert fake_discord.channels[thread]["thread_metadata"]["archived"] is True
+    assert any("replay" in m["content"] for m in table.posts(thread)), "archived after the replay"
+    with table.store.transaction() as tx:
+        [closed] = [r for r in tx.outbox() if r.kind == "close-room"]
+        assert closed.status == "sent"
+
+
+async def test_11_at_discords_thread_cap_the_game_plays_in_the_channel_and_says_why(
+    table: Table, fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake_discord.active_thread_limit = 1
+    fake_discord.add_thread(CHANNEL_ID, name="someone else's thread")
+    await table.slash("new", [option("size", "8")], group="bst")
+    assert table.game().channel == str(CHANNEL_ID)  # no thread: the game stays here
+    said = " ".join(m["content"] for m in table.posts(CHANNEL_ID))
+    assert "limit of 1,000 active threads" in said
+    assert any("1,000 active threads" in r.getMessage() for r in caplog.records)
