@@ -903,11 +903,20 @@ class FakeDiscord:
         if method == "GET" and path == "/users/@me":
             return self._ok("GET /users/@me", BOT_ME)
         if method == "GET" and path == "/users/@me/guilds":
+            # Discord: at most `limit` (1–200, default 200) servers, by id, after `after`.
+            limit = int(query.get("limit", 200))
+            if not 1 <= limit <= 200:
+                return invalid_form_body(
+                    {"limit": field_error("NUMBER_TYPE_MAX", "int value should be <= 200.")}
+                )
+            after = int(query.get("after", 0))
+            ordered = sorted(self.guilds, key=lambda guild: int(guild["id"]))
+            page = [guild for guild in ordered if int(guild["id"]) > after][:limit]
             return self._ok(
                 "GET /users/@me/guilds",
                 [
                     {"icon": None, "banner": None, "owner": False, "features": [], **guild}
-                    for guild in self.guilds
+                    for guild in page
                 ],
             )
         if method == "GET" and path == "/gateway/bot":

@@ -166,3 +166,35 @@ async def test_11_at_discords_thread_cap_the_game_plays_in_the_channel_and_says_
     said = " ".join(m["content"] for m in table.posts(CHANNEL_ID))
     assert "limit of 1,000 active threads" in said
     assert any("1,000 active threads" in r.getMessage() for r in caplog.records)
+
+
+async def test_15_check_config_online_checks_the_list_new_checks_in_every_server(
+    fake_discord: FakeDiscord,
+) -> None:
+    """One permission list for `bst check-config --online` and `/KIND new` (threads and
+    embeds included), over every server the bot is in, 200 at a time."""
+    from discord_fake import EMBED_LINKS, GAME_BOT_PERMISSIONS, TOKEN
+
+    from bot.adapters.discord.check import check_discord
+    from bot.adapters.discord.permissions import NEEDED
+    from bot.config import DiscordConfig
+
+    fake_discord.guilds = [
+        {
+            "id": str(1200000000000000000 + n),
+            "name": f"s{n}",
+            "permissions": str(GAME_BOT_PERMISSIONS),
+        }
+        for n in range(450)
+    ]
+    fake_discord.guilds[321]["permissions"] = str(GAME_BOT_PERMISSIONS & ~EMBED_LINKS)
+    config = DiscordConfig(enabled=True, api_base=fake_discord.base)
+    fine, wrong = await check_discord(config, TOKEN)
+    assert sum(1 for line in fine if "permissions OK" in line) == 449
+    assert wrong == [
+        f"Discord server 's321' ({1200000000000000321}): the bot lacks Embed Links "
+        "(to show the status card)"
+    ]
+    assert len(fake_discord.requests_to("GET", "/users/@me/guilds")) == 3
+    # The list /KIND new checks is the one checked here.
+    assert {name for name, _label, _why in NEEDED} >= {"create_public_threads", "embed_links"}
