@@ -142,6 +142,10 @@ class Outbound:
     # When the message was written (epoch seconds; 0: unknown): a retry need look for an
     # earlier attempt's delivery only among what was sent since.
     written_at: float = 0.0
+    # The exact moments (epoch seconds) of the game's running deadlines, which the text
+    # names to the minute (``2026-01-01 08:00 UTC``): a platform that shows times live
+    # (Discord's countdowns) shows these to the second, never ending early.
+    instants: tuple[float, ...] = ()
 
 
 class DeliveryError(Exception):

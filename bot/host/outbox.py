@@ -323,7 +323,7 @@ class Relay:
         adapter = self.adapters[address.platform]
         # Claim the row first, so a second relay (another process on the same
         # database) does not send it too; a crash mid-send frees it after the lease.
-        claimed, lobby, room = await self._db(lambda: self._claim(row))
+        claimed, lobby, room, instants = await self._db(lambda: self._claim(row))
         if not claimed:
             return "claimed"
         address = in_room(address, row, lobby, room)
@@ -332,7 +332,9 @@ class Relay:
         fallback = lobby if lobby and address.channel == room and not address.is_dm else None
         # A send may outlast the lease (a replay drawn, then uploaded and processed by X):
         # renew it while the send runs, so no other relay takes the row meanwhile.
-        delivery = asyncio.ensure_future(self._deliver(row, address, adapter, fallback))
+        delivery = asyncio.ensure_future(
+            self._deliver(row, address, adapter, fallback, instants=instants)
+        )
         try:
             while True:
                 done, _ = await asyncio.wait({delivery}, timeout=RENEW_SECONDS)
@@ -349,6 +351,8 @@ class Relay:
         address: Address,
         adapter: ChatAdapter,
         fallback: str | None = None,
+        *,
+        instants: tuple[float, ...] = (),
     ) -> str:
         """Send a claimed row and record how it went: "sent", "retry", "wait",
         "undeliverable" or "skipped". ``fallback``: the channel to post in instead when
@@ -377,6 +381,8 @@ class Relay:
             getattr(adapter, "mention", None),
             getattr(adapter, "channel_link", None),
         )
+        if instants:
+            outbound = dataclasses.replace(outbound, instants=instants)
         to_group = getattr(adapter, "send_to_group", None) if address.group else None
         if to_group is not None and await self._db(lambda: self._crew_told(row, address)):
             # The same news went to the crew's room with another member's row.
@@ -476,17 +482,21 @@ class Relay:
             tx.move_to_room(row.game_id, room)
         self._done(row, "sent", room)
 
-    def _claim(self, row: OutboxRow) -> tuple[bool, str, str]:
-        """Lease the row; with the lobby and room of its game, once it moved into one."""
+    def _claim(self, row: OutboxRow) -> tuple[bool, str, str, tuple[float, ...]]:
+        """Lease the row; with the lobby and room of its game, once it moved into one, and
+        the exact deadlines of its running timers (the text names them to the minute)."""
         assert row.id is not None
         now = self.clock.now()
         with self.store.transaction() as tx:
             if not tx.claim_outbox(row.id, now, now + CLAIM_SECONDS):
-                return False, "", ""
+                return False, "", "", ()
             game = tx.game(row.game_id) if row.game_id else None
-            if game is None or not game.lobby:
-                return True, "", ""
-            return True, game.lobby, game.channel
+            if game is None:
+                return True, "", "", ()
+            instants = tuple(float(t["deadline"]) for t in posts.running_timers(game))
+            if not game.lobby:
+                return True, "", "", instants
+            return True, game.lobby, game.channel, instants
 
     def _renew(self, row: OutboxRow) -> None:
         assert row.id is not None

@@ -3,8 +3,10 @@
 * **Times.** The host writes a deadline as ``2026-01-01 08:00 UTC`` (its one format,
   :func:`bot.host.clock.format_utc`), which every platform can show. On Discord a
   timestamp tag shows it in each reader's own time zone, and counting down:
-  ``<t:1767254400:f> (<t:1767254400:R>)``. A countdown the host wrote beside it
-  (``(in 7 hours)``) is dropped: Discord's counts live.
+  ``<t:1767254400:f> (<t:1767254400:R>)``, to the second: the host names a deadline
+  to the minute, and gives its exact moment beside the text (``Outbound.instants``).
+  A countdown the host wrote beside it (``(in 7 hours)``) is dropped: Discord's counts
+  live.
 * **Buttons.** A button's custom id carries the whole command it stands for and the
   number of its game (``bst2:o:12:#sonar join``), so a click is understood with no state
   kept: the buttons of a message sent a week ago, before a restart, still work, and a
@@ -19,6 +21,7 @@ import re
 from calendar import timegm
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import ceil
 from time import strptime
 
 from bot.host.messages import Choice
@@ -26,11 +29,17 @@ from bot.host.messages import Choice
 _UTC = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC(?: \(in [^()]*\))?")
 
 
-def discord_times(text: str) -> str:
-    """Every ``YYYY-MM-DD HH:MM UTC`` of ``text`` as Discord timestamp tags."""
+def discord_times(text: str, instants: Sequence[float] = ()) -> str:
+    """Every ``YYYY-MM-DD HH:MM UTC`` of ``text`` as Discord timestamp tags: to the second
+    where one of ``instants`` (the exact deadlines) falls in that minute, rounded up so a
+    countdown never reaches zero before the turn closes; else the minute itself."""
+    exact: dict[int, int] = {}
+    for instant in instants:
+        exact.setdefault(int(instant // 60) * 60, ceil(instant))
 
     def tag(match: re.Match[str]) -> str:
-        seconds = timegm(strptime(match.group(1), "%Y-%m-%d %H:%M"))
+        minute = timegm(strptime(match.group(1), "%Y-%m-%d %H:%M"))
+        seconds = exact.get(minute, minute)
         return f"<t:{seconds}:f> (<t:{seconds}:R>)"
 
     return _UTC.sub(tag, text)

@@ -165,13 +165,15 @@ def view_of(outbound: Outbound) -> discord.ui.View | None:
     return view
 
 
-def embed_of(card: Card | None, attachments: Sequence[Attachment]) -> discord.Embed | None:
+def embed_of(
+    card: Card | None, attachments: Sequence[Attachment], instants: Sequence[float] = ()
+) -> discord.Embed | None:
     """A card as an embed, showing the message's first picture inside it."""
     if card is None:
         return None
     embed = discord.Embed(title=card.title[:256])
     for name, value in card.fields[:25]:
-        embed.add_field(name=name[:256], value=discord_times(value)[:1024], inline=True)
+        embed.add_field(name=name[:256], value=discord_times(value, instants)[:1024], inline=True)
     image = next((a.filename for a in attachments if a.mime_type.startswith("image/")), "")
     if image:
         embed.set_image(url=f"attachment://{image}")
@@ -220,7 +222,9 @@ class Delivery:
         if address.platform != PLATFORM:
             raise DeliveryError(f"address is for {address.platform}, not discord", permanent=True)
         client = self._connected()
-        text, attachments = fit_attachments(discord_times(outbound.text), outbound.attachments)
+        text, attachments = fit_attachments(
+            discord_times(outbound.text, outbound.instants), outbound.attachments
+        )
         chunks = list(split_text(text)) if text else []
         if not chunks and not attachments:
             raise DeliveryError("nothing to send", permanent=True)
@@ -347,7 +351,7 @@ class Delivery:
             for index, chunk in enumerate(parts):
                 last = index == len(parts) - 1
                 view = view_of(outbound) if last else None
-                embed = embed_of(outbound.card, attachments) if last else None
+                embed = embed_of(outbound.card, attachments, outbound.instants) if last else None
                 message = await interaction.followup.send(
                     content=chunk or discord.utils.MISSING,
                     files=_files(attachments) if last and attachments else discord.utils.MISSING,
@@ -417,7 +421,7 @@ class Delivery:
                 view = view_of(outbound)
                 if view is not None:
                     kwargs["view"] = view
-                embed = embed_of(outbound.card, attachments)
+                embed = embed_of(outbound.card, attachments, outbound.instants)
                 if embed is not None:
                     kwargs["embed"] = embed
             message = await channel.send(content=chunk or None, **kwargs)

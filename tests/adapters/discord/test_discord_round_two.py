@@ -129,10 +129,11 @@ async def test_8_help_and_rules_deferred_privately_are_answered_privately(
     assert not fake_discord.requests_to("DELETE", r"/webhooks/\d+/[^/]+/messages/@original")
 
 
-async def play_a_short_bst_game(table: Table) -> int:
-    """/bst new, two captains with random fleets, /host start, /host end: its thread."""
+async def play_a_short_bst_game(table: Table, number: int = 1) -> int:
+    """/bst new (game ``number``), two captains with random fleets, /host start: its
+    thread."""
     await table.slash("new", [option("size", "8")], group="bst")
-    thread = int(table.game().channel)
+    thread = int(table.game(number).channel)
     for user in (USER_ID, OTHER_USER_ID):
         await table.slash("join", group="bst", channel_id=thread, user_id=user)
         await table.slash("place", [option("ships", "random")], group="bst", channel_id=thread,
@@ -198,3 +199,25 @@ async def test_15_check_config_online_checks_the_list_new_checks_in_every_server
     assert len(fake_discord.requests_to("GET", "/users/@me/guilds")) == 3
     # The list /KIND new checks is the one checked here.
     assert {name for name, _label, _why in NEEDED} >= {"create_public_threads", "embed_links"}
+
+
+async def test_7_a_deadline_shows_on_discord_to_the_second_never_ending_early(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    import math
+    import re
+
+    thread = await play_a_short_bst_game(table)  # (started at a whole minute)
+    await table.slash("end", group="host", channel_id=thread)
+    # A second game, started 37.4 s into a minute: its turn closes 37.4 s into one too.
+    table.clock.set(table.clock.now() + 3600 + 37.4)
+    second = await play_a_short_bst_game(table, 2)
+    deadline = table.game(2).deadline
+    assert deadline % 60 != 0
+    started = next(m for m in table.posts(second) if "battle begins" in m["content"])
+    stamps = {int(s) for s in re.findall(r"<t:(\d+):[fR]>", started["content"])}
+    assert stamps == {math.ceil(deadline)}  # not the minute, up to 59 s early
+    await table.slash("status", group="bst", channel_id=second)
+    [embed] = table.posts(second)[-1]["embeds"]
+    shown = " ".join(f["value"] for f in embed["fields"])
+    assert {int(s) for s in re.findall(r"<t:(\d+):[fR]>", shown)} == {math.ceil(deadline)}
