@@ -75,6 +75,7 @@ from bot.adapters.discord.interactions import (
 from bot.adapters.discord.markup import command_of
 from bot.adapters.discord.permissions import missing_permissions, permissions_refusal
 from bot.adapters.discord.sending import Delivery
+from bot.adapters.discord.sync import SYNC_ADVICE, check_registered
 from bot.adapters.discord.text import Privacy, route_for
 from bot.config import DiscordConfig
 from bot.games.base import Game
@@ -145,6 +146,7 @@ class DiscordAdapter:
             client=lambda: self._client, pending=self.pending, watch=self.catch_up.watch
         )
         self._connect_task: asyncio.Task[None] | None = None
+        self._sync_check_task: asyncio.Task[list[str]] | None = None
         self._catch_up_task: asyncio.Task[int] | None = None
         self._stopping = False
 
@@ -170,6 +172,7 @@ class DiscordAdapter:
         use_api_base(self._http_base)
         client = make_client(self._config)
         self._tree = build_command_tree(client, self._games, self._on_command)
+        self._tree.error(self._on_command_error)
 
         async def on_message(message: discord.Message) -> None:
             await self._on_message(message)
@@ -230,7 +233,27 @@ class DiscordAdapter:
             raise PlatformRefused(str(error)) from None
         if self._http_base:
             await use_gateway_of(self.client)
+        self._sync_check_task = asyncio.create_task(
+            self.check_commands(), name="discord-command-check"
+        )
         self._connect_task = asyncio.create_task(self._connect(), name="discord-gateway")
+
+    async def check_commands(self) -> list[str]:
+        """At start: do the slash commands Discord holds match this version's? After an
+        upgrade without ``bst discord sync`` a changed command fails on every use, so say
+        exactly what differs and what to run (a warning in the log); the differences."""
+        try:
+            differences = await check_registered(self.client, self.tree)
+        except Exception as error:  # the check must never stop the bot
+            log.warning("could not compare the registered slash commands: %s", error)
+            return []
+        if differences:
+            log.warning(
+                "Discord's slash commands are not this version's (%s): %s",
+                ", ".join(differences),
+                SYNC_ADVICE,
+            )
+        return differences
 
     async def _connect(self) -> None:
         """Keep the gateway connection; when it ends for good, say so through the link.
@@ -267,7 +290,7 @@ class DiscordAdapter:
 
     async def stop(self) -> None:
         self._stopping = True
-        for task in (self._catch_up_task, self._connect_task):
+        for task in (self._catch_up_task, self._connect_task, self._sync_check_task):
             if task is not None and not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -336,6 +359,31 @@ class DiscordAdapter:
                     await interaction.followup.send(
                         "Something went wrong on our side; please try again.", ephemeral=True
                     )
+
+    async def _on_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """A slash command discord.py could not run: answer the user privately (Discord
+        would say only "This interaction failed"), and say why in the log."""
+        stale = isinstance(
+            error, (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+        )
+        name = interaction.command.qualified_name if interaction.command else "?"
+        if stale:
+            log.warning("slash command /%s does not match this version's: %s", name, SYNC_ADVICE)
+            answer = (
+                "This command has changed since Discord last heard of it, so I can't run "
+                "it yet: the bot's operator needs to run `bst discord sync`. Meanwhile the "
+                "same words typed in the game's channel work."
+            )
+        else:
+            log.error("slash command /%s failed", name, exc_info=error)
+            answer = "Something went wrong on our side running that command; please try again."
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(answer, ephemeral=True)
+            else:
+                await interaction.response.send_message(answer, ephemeral=True)
 
     async def _on_button(self, interaction: discord.Interaction[Any]) -> None:
         """A click on one of the host's buttons: the command it stands for, as if typed."""

@@ -661,6 +661,8 @@ class FakeDiscord:
         # Discord's cap on active (unarchived) threads per server (160006 beyond it), and
         # the PATCH /channels/{id} bodies the bot sent to threads (archiving them).
         self.active_thread_limit = 1000
+        # The application's commands as Discord holds them (None: global; else a server).
+        self.registered: dict[str | None, list[dict[str, Any]]] = {}
         self.modified: list[tuple[int, dict[str, Any]]] = []
 
     # ---- scripting ----------------------------------------------------------------
@@ -1007,6 +1009,15 @@ class FakeDiscord:
             )
         if method == "PUT" and re.fullmatch(r"/applications/\d+(/guilds/\d+)?/commands", path):
             return self._put_commands(path, body)
+        if method == "GET" and (
+            m := re.fullmatch(r"/applications/\d+(?:/guilds/(\d+))?/commands", path)
+        ):
+            operation = (
+                "GET /applications/{application_id}/guilds/{guild_id}/commands"
+                if m.group(1)
+                else "GET /applications/{application_id}/commands"
+            )
+            return self._ok(operation, self.registered.get(m.group(1), []))
         if method == "PUT" and (m := re.fullmatch(r"/channels/(\d+)/thread-members/(\d+)", path)):
             return self._add_thread_member(int(m.group(1)), int(m.group(2)))
         return json_response({"message": "404: Not Found", "code": 0}, status=404)
@@ -1068,6 +1079,7 @@ class FakeDiscord:
                     **({"guild_id": guild.group(1)} if guild else {}),
                 }
             )
+        self.registered[guild.group(1) if guild else None] = answered
         operation = (
             "PUT /applications/{application_id}/guilds/{guild_id}/commands"
             if guild

@@ -221,3 +221,50 @@ async def test_7_a_deadline_shows_on_discord_to_the_second_never_ending_early(
     [embed] = table.posts(second)[-1]["embeds"]
     shown = " ".join(f["value"] for f in embed["fields"])
     assert {int(s) for s in re.findall(r"<t:(\d+):[fR]>", shown)} == {math.ceil(deadline)}
+
+
+async def test_10_at_start_the_registered_commands_are_compared_with_this_versions(
+    make_adapter: Any, fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    from discord_fake import APP_ID, TOKEN
+
+    from bot.adapters.discord.sync import sync_commands
+    from bot.games.catalog import games
+
+    await sync_commands(TOKEN, APP_ID, None, games=games(), http=fake_discord.base)
+    adapter = make_adapter()
+    await adapter.login(lambda inbound: None)
+    try:
+        assert await adapter.check_commands() == []
+        # An older version registered /bst without its last option, and a game since gone.
+        bst = next(c for c in fake_discord.registered[None] if c["name"] == "bst")
+        bst["options"] = bst["options"][:-1]
+        fake_discord.registered[None].append({"name": "oldgame", "type": 1, "options": []})
+        caplog.clear()
+        assert await adapter.check_commands() == ["/bst changed", "/oldgame no longer exists"]
+        [warning] = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+        assert "/bst changed" in warning and "bst discord sync" in warning
+    finally:
+        await adapter.stop()
+
+
+async def test_10_a_command_discord_py_cannot_run_is_answered_privately(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    """A command Discord still shows but this version no longer has (not synced since the
+    upgrade): the user is told privately what is wrong, not "This interaction failed"."""
+    import asyncio
+
+    import discord
+
+    asked = table.next_id()
+    payload = fake_discord.interaction_payload("x", None, interaction_id=asked, group="oldgame")
+    client = table.adapter.client
+    # As the gateway hands it over: the tree runs it and reports its errors.
+    table.adapter.tree._from_interaction(
+        discord.Interaction(data=payload, state=client._connection)
+    )
+    await asyncio.gather(*[t for t in asyncio.all_tasks() if t.get_name() == "CommandTree-invoker"])
+    [callback] = fake_discord.requests_to("POST", rf"/interactions/{asked}/[^/]+/callback")
+    assert callback.json["type"] == 4 and callback.json["data"]["flags"] & EPHEMERAL
+    assert "bst discord sync" in callback.json["data"]["content"]
