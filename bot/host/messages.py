@@ -370,6 +370,12 @@ class RoomAdapter(Protocol):
         could be posted."""
         ...
 
+    async def room_member(self, address: Address, *, present: bool) -> None:
+        """Add ``address.user_id`` to the room ``address.channel`` names (``present``), or
+        take them out (they left, or were kicked), so the platform shows them the room's
+        news. Optional, like ``close_room``."""
+        ...
+
     async def close_room(self, address: Address) -> None:
         """Close the room ``address.channel`` names (the game in it is over): a Discord
         thread is archived. Optional: the relay asks ``getattr(adapter, "close_room",

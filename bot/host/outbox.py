@@ -364,6 +364,8 @@ class Relay:
             return await self._open_room(row, address, adapter)
         if row.kind == posts.CLOSE_ROOM:
             return await self._close_room(row, address, adapter)
+        if row.kind.startswith(f"{posts.ROOM_MEMBER}:"):
+            return await self._room_member(row, address, adapter)
         # An adapter may say a recipient cannot take images (the demo's
         # simulated players); then nothing is drawn for them.
         accepts = getattr(adapter, "accepts_attachments", None)
@@ -449,6 +451,25 @@ class Relay:
             failure = DeliveryError(type(error).__name__)
             return await self._db(lambda: self._failed(row, address, failure))
         await self._db(lambda: self._moved(row, room))
+        return "sent"
+
+    async def _room_member(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
+        """Add a player to the game's room, or take them out, where the platform keeps room
+        members; elsewhere skip."""
+        room_member = getattr(adapter, "room_member", None)
+        if room_member is None:
+            await self._db(lambda: self._done(row, "skipped", None))
+            return "skipped"
+        try:
+            await room_member(address, present=row.text == "add")
+        except DeliveryError as error:
+            refused = error
+            return await self._db(lambda: self._failed(row, address, refused))
+        except Exception as error:  # an adapter bug or a network fault: retry later
+            log.exception("outbox %s: changing a room's members failed", row.id)
+            failure = DeliveryError(type(error).__name__)
+            return await self._db(lambda: self._failed(row, address, failure))
+        await self._db(lambda: self._done(row, "sent", None))
         return "sent"
 
     async def _close_room(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:

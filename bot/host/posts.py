@@ -320,6 +320,30 @@ def open_room(
     )
 
 
+ROOM_MEMBER = "room-member"  # the kind of a row that adds a player to (or removes one
+# from) the game's room, so the platform shows them its news (Discord's thread members)
+
+
+def room_member(
+    tx: Tx, game_row: AnyGameRow, cause: Cause, user_id: str, *, present: bool, now: float
+) -> None:
+    """Add ``user_id`` to the game's room (``present``) or take them out of it: written on
+    join, leave and kick where the platform gives games rooms; a relay whose adapter
+    keeps no room members skips it. ``text`` says which (``add`` or ``remove``)."""
+    assert game_row.id is not None
+    _enqueue(
+        tx,
+        game_id=game_row.id,
+        turn=game_row.turn,
+        kind=f"{ROOM_MEMBER}:{cause.id}",
+        recipient=user_id,
+        address=_address(game_row.platform, game_row.channel, user_id=user_id),
+        text="add" if present else "remove",
+        render=None,
+        now=now,
+    )
+
+
 CLOSE_ROOM = "close-room"  # the kind of the row that closes a finished game's room
 
 

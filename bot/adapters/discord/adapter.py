@@ -525,6 +525,10 @@ class DiscordAdapter:
         """A thread of the game's own (see Delivery.open_room)."""
         return await self._delivery.open_room(address, outbound, name)
 
+    async def room_member(self, address: Address, *, present: bool) -> None:
+        """Add a player to the game's thread, or remove one (see Delivery.room_member)."""
+        await self._delivery.room_member(address, present=present)
+
     async def close_room(self, address: Address) -> None:
         """Archive a finished game's thread (see Delivery.close_room)."""
         await self._delivery.close_room(address)

@@ -210,6 +210,7 @@ class Delivery:
         # The threads opened, by outbox key: a retried opening (its first message failed)
         # reuses its thread instead of making another.
         self._rooms: dict[str, str] = {}
+        self._threads: dict[str, bool] = {}  # channel id → is it a thread
 
     def _connected(self) -> discord.Client:
         client = self._client()
@@ -281,6 +282,35 @@ class Delivery:
         await self.send(Address(PLATFORM, channel=room), outbound)
         self._rooms.pop(outbound.key, None)
         return room
+
+    async def room_member(self, address: Address, *, present: bool) -> None:
+        """Add a player to their game's thread (Discord then shows it in their sidebar,
+        with unread news), or remove one who left or was kicked. A game that plays in a
+        channel (no thread of its own) has no members to keep."""
+        if address.platform != PLATFORM or not address.channel.isdigit():
+            raise DeliveryError(f"not a Discord channel: {address.channel!r}", permanent=True)
+        user = address.user_id or ""
+        if not user.isdigit():
+            raise DeliveryError(f"not a Discord user id: {user!r}", permanent=True)
+        client = self._connected()
+        try:
+            if not await self._is_thread(client, address.channel):
+                return
+            if present:
+                await client.http.add_user_to_thread(int(address.channel), int(user))
+            else:
+                await client.http.remove_user_from_thread(int(address.channel), int(user))
+        except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
+            raise delivery_error(error) from error
+
+    async def _is_thread(self, client: discord.Client, channel: str) -> bool:
+        """Whether a channel is a thread (channel types never change: asked once)."""
+        if channel not in self._threads:
+            if len(self._threads) >= 10_000:
+                self._threads.clear()  # (a bound; asking again costs one GET)
+            found: dict[str, Any] = dict(await client.http.get_channel(int(channel)))
+            self._threads[channel] = found.get("type") in THREAD_TYPES
+        return self._threads[channel]
 
     async def close_room(self, address: Address) -> None:
         """Archive a finished game's thread (the bot started it, so it may): it leaves

@@ -1020,6 +1020,10 @@ class FakeDiscord:
             return self._ok(operation, self.registered.get(m.group(1), []))
         if method == "PUT" and (m := re.fullmatch(r"/channels/(\d+)/thread-members/(\d+)", path)):
             return self._add_thread_member(int(m.group(1)), int(m.group(2)))
+        if method == "DELETE" and (
+            m := re.fullmatch(r"/channels/(\d+)/thread-members/(\d+)", path)
+        ):
+            return self._remove_thread_member(int(m.group(1)), int(m.group(2)))
         return json_response({"message": "404: Not Found", "code": 0}, status=404)
 
     def _add_thread_member(self, thread_id: int, user_id: int) -> Reply:
@@ -1041,6 +1045,27 @@ class FakeDiscord:
             members.append(user_id)
             thread["member_count"] = len(members) + 1  # and the bot
         return self._ok("PUT /channels/{channel_id}/thread-members/{user_id}", None, 204)
+
+    def _remove_thread_member(self, thread_id: int, user_id: int) -> Reply:
+        """DELETE /channels/{id}/thread-members/{user_id}: removing someone else needs
+        MANAGE_THREADS, or the bot to have started the (private) thread... for a public
+        thread Discord lets the bot remove members it may send to; 204, also when the
+        user was no member. Archived: refused."""
+        thread = self.channels.get(thread_id)
+        if thread is None:
+            return unknown_channel()
+        if thread["type"] not in THREAD_TYPES:
+            return wrong_channel_type()
+        if thread["thread_metadata"]["archived"]:
+            return thread_archived()
+        permissions = self.permissions_in(thread_id) or 0
+        if not (permissions & MANAGE_THREADS or thread["owner_id"] == str(BOT_ID)):
+            return missing_permissions()
+        members = self.thread_members.setdefault(thread_id, [])
+        if user_id in members:
+            members.remove(user_id)
+            thread["member_count"] = len(members) + 1
+        return self._ok("DELETE /channels/{channel_id}/thread-members/{user_id}", None, 204)
 
     # ---- commands -----------------------------------------------------------------
 

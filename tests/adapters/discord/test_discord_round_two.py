@@ -101,7 +101,8 @@ async def test_1_2_a_crews_news_goes_by_dm_never_to_a_thread_a_moderator_could_r
     table.clock.set(table.game().deadline)
     await table.host.tick()
     assert not [c for c in fake.channels.values() if c["type"] == 12], "no private thread"
-    assert not fake.requests_to("PUT", r"/channels/\d+/thread-members/\d+")
+    # (Players are members of the game's own, public thread; of no other.)
+    assert set(fake.thread_members) <= {thread}
     # Round 3's news of ann's crew reached ann and ben, each by DM.
     news = [m["content"] for m in table.posts(DM_CHANNEL_ID)[posted:]]
     red = [text for text in news if "round 3:" in text and "Your U-boat Red" in text]
@@ -268,3 +269,21 @@ async def test_10_a_command_discord_py_cannot_run_is_answered_privately(
     [callback] = fake_discord.requests_to("POST", rf"/interactions/{asked}/[^/]+/callback")
     assert callback.json["type"] == 4 and callback.json["data"]["flags"] & EPHEMERAL
     assert "bst discord sync" in callback.json["data"]["content"]
+
+
+async def test_5_players_are_added_to_their_games_thread_and_removed_when_they_go(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    await table.slash("new", [option("size", "8")], group="bst")
+    thread = int(table.game().channel)
+    await table.slash("join", group="bst", channel_id=thread, user_id=USER_ID)
+    await table.dm("join", OTHER_USER_ID)  # by DM: Discord shows them the thread all the same
+    await table.dm("join", THIRD)
+    assert fake_discord.thread_members[thread] == [USER_ID, OTHER_USER_ID, THIRD]
+    await table.slash("leave", group="bst", channel_id=thread, user_id=OTHER_USER_ID)
+    assert fake_discord.thread_members[thread] == [USER_ID, THIRD]
+    await table.dm(f"kick <@{THIRD}>", USER_ID)  # the game's creator, by DM
+    assert fake_discord.thread_members[thread] == [USER_ID]
+    with table.store.transaction() as tx:
+        rows = [r for r in tx.outbox() if r.kind.startswith("room-member:")]
+    assert [r.status for r in rows] == ["sent"] * 5
