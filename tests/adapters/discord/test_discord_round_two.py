@@ -287,3 +287,46 @@ async def test_5_players_are_added_to_their_games_thread_and_removed_when_they_g
     with table.store.transaction() as tx:
         rows = [r for r in tx.outbox() if r.kind.startswith("room-member:")]
     assert [r.status for r in rows] == ["sent"] * 5
+
+
+async def test_6_a_games_creator_without_manage_server_hosts_it_from_its_own_group(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    """/host is shown only to members who may Manage Server; a creator without it finds
+    the same verbs in the game's group (/bst host start), shown to every member, and
+    the host checks who may use them."""
+    tree = table.adapter.tree
+    bst = next(c.to_dict(tree) for c in tree.get_commands() if c.name == "bst")
+    assert bst.get("default_member_permissions") is None  # every member sees /bst
+    hosting = next(o for o in bst["options"] if o["name"] == "host")
+    assert [o["name"] for o in hosting["options"]] == [
+        "start", "pause", "resume", "extend", "kick", "end",
+    ]  # fmt: skip
+
+    await table.slash("new", [option("size", "8")], group="bst", user_id=OTHER_USER_ID)
+    thread = int(table.game().channel)
+    for user in (USER_ID, OTHER_USER_ID):
+        await table.slash("join", group="bst", channel_id=thread, user_id=user)
+        await table.slash("place", [option("ships", "random")], group="bst", channel_id=thread,
+                          user_id=user)  # fmt: skip
+    # Neither may Manage Server. A player who did not open the game is refused; its
+    # creator starts it.
+    await host_verb(table, "bst", "start", channel_id=thread, user_id=USER_ID)
+    assert table.game().phase == "setup"
+    await host_verb(table, "bst", "start", channel_id=thread, user_id=OTHER_USER_ID)
+    assert table.game().phase == "battle"
+
+
+async def host_verb(table: Table, group: str, verb: str, *, channel_id: int, user_id: int) -> None:
+    """``/GROUP host VERB`` as Discord sends it (a subcommand group's subcommand)."""
+    from test_discord_game import run
+
+    payload = table.fake.interaction_payload(
+        "host", None, interaction_id=table.next_id(), group=group, channel_id=channel_id,
+        user_id=user_id,
+    )  # fmt: skip
+    payload["data"]["options"] = [
+        {"type": 2, "name": "host", "options": [{"type": 1, "name": verb, "options": []}]}
+    ]
+    await run(table.adapter, payload)
+    await table.host.relay.flush()
