@@ -160,6 +160,11 @@ class Delivery:
         try:
             return await self._create_post(text, media_ids, reply_to)
         except tweepy.Forbidden as error:
+            if reply_to is not None and is_reply_refused(error):
+                # The game's thread is someone else's conversation (its `new` was itself a
+                # reply): X lets a bot reply only where it was mentioned. Answer the post
+                # that spoke to the bot, else post at the top level.
+                return await self._post_where_allowed(text, media_ids, address, reply_to)
             if not is_duplicate(error):
                 raise
         if outbound.retry:
@@ -182,6 +187,23 @@ class Delivery:
             # The marked twin is there already: another attempt of this row put it there.
             log.info("X says post %s is a duplicate: counted as posted", outbound.key)
             return f"duplicate:{outbound.key}"
+
+    async def _post_where_allowed(
+        self, text: str, media_ids: list[str], address: Address, refused: str
+    ) -> str:
+        spoke = address.reply_to if address.reply_to and address.reply_to.isdigit() else None
+        if spoke is not None and spoke != refused:
+            try:
+                return await self._create_post(text, media_ids, spoke)
+            except tweepy.Forbidden as error:
+                if not is_reply_refused(error):
+                    raise
+        log.warning(
+            "X refused a reply in thread %s (the bot was not mentioned there): posting at "
+            "the top level",
+            address.channel,
+        )
+        return await self._create_post(text, media_ids, None)
 
     async def _create_post(self, text: str, media_ids: list[str], reply_to: str | None) -> str:
         response: dict[str, Any] = await self._client.create_tweet(
@@ -251,6 +273,12 @@ def _sent_before(event: dict[str, Any], moment: float) -> bool:
         return datetime.fromisoformat(str(created).replace("Z", "+00:00")).timestamp() < moment
     except ValueError:
         return False
+
+
+def is_reply_refused(error: tweepy.Forbidden) -> bool:
+    """X's 403 for a reply in a conversation whose author did not mention the bot."""
+    reason = (" ".join(error.api_messages) + " " + str(error)).lower()
+    return "reply to this conversation is not allowed" in reason or "not been mentioned" in reason
 
 
 def is_duplicate(error: tweepy.Forbidden) -> bool:

@@ -208,6 +208,8 @@ class FakeX:
     extra_headers: dict[str, dict[str, str]] = field(default_factory=dict)
     mention_page_size: int = 100
     dm_page_size: int = 100
+    # posts of others that did not mention the bot: X refuses the bot's replies to them
+    foreign_posts: set[str] = field(default_factory=set)
     # when X stamps the DMs the bot sends (a test moves it along)
     dm_sent_at: str = "2026-07-26T10:06:00.000Z"
     processing_states: list[str] = field(default_factory=lambda: ["in_progress", "succeeded"])
@@ -482,6 +484,16 @@ class FakeX:
         return 200, result
 
     def _post_2_tweets(self, request: web.Request, body: Any) -> tuple[int, Any]:
+        replied = str((body.get("reply") or {}).get("in_reply_to_tweet_id") or "")
+        if replied in self.foreign_posts:
+            # X (2026): a bot replies only to posts whose author mentioned or engaged it.
+            return 403, x_error(
+                403,
+                "Forbidden",
+                "Reply to this conversation is not allowed because you have not been "
+                "mentioned or otherwise engaged by the author of the post you are replying to.",
+                403,
+            )
         if any(p["text"] == body.get("text") for p in self.posts):
             return 403, x_error(
                 403,

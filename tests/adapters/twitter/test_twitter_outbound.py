@@ -308,3 +308,20 @@ async def test_a_retried_dm_is_not_mistaken_for_the_same_words_sent_before_it_wa
     fake_x.dm_sent_at = "2026-07-26T10:07:00.000Z"
     await adapter.send(board, dataclasses.replace(later, retry=True))
     assert [body["text"] for _, body in fake_x.dms].count("Your order is `hold`.") == 2
+
+
+async def test_13_a_game_rooted_on_someone_elses_conversation_still_posts(fake_x, make_adapter):
+    """`@bot #bst new` sent as a reply to carol's post: the game's thread is carol's
+    conversation, where X lets the bot reply only if carol mentioned it. The answer to the
+    `new` goes to the post that spoke to the bot; the game's other posts go top-level."""
+    adapter = make_adapter()
+    carols = "1700000000000000001"  # carol's post, which does not mention the bot
+    fake_x.foreign_posts.add(carols)
+    opened = fake_x.mention(ALICE, "@bstbot #bst new", conversation_id=carols)
+    answer = Address("twitter", channel=carols, reply_to=opened)
+    await adapter.send(answer, Outbound("#bst game 4 is open", key="outbox-1"))
+    await adapter.send(Address("twitter", channel=carols), Outbound("#bst game 4 · turn 1"))
+    first, second = fake_x.posts
+    assert first["reply"] == {"in_reply_to_tweet_id": opened}
+    assert "reply" not in second  # top-level: still posted
+    assert not fake_x.violations
