@@ -382,6 +382,21 @@ class Delivery:
                 last = index == len(parts) - 1
                 view = view_of(outbound) if last else None
                 embed = embed_of(outbound.card, attachments, outbound.instants) if last else None
+                if not pending.consumed:
+                    # The first answer replaces the "thinking…" placeholder: as an edit of
+                    # it, which a retry (its answer lost) repeats harmlessly, where a
+                    # follow-up (a webhook message takes no nonce) would post twice.
+                    edited = await interaction.edit_original_response(
+                        content=chunk or None,
+                        attachments=_files(attachments) if last and attachments else [],
+                        allowed_mentions=allowed_mentions(outbound),
+                        view=view,
+                        embed=embed,
+                    )
+                    _after_send(view)
+                    pending.consumed = True
+                    message_id = str(edited.id)
+                    continue
                 message = await interaction.followup.send(
                     content=chunk or discord.utils.MISSING,
                     files=_files(attachments) if last and attachments else discord.utils.MISSING,

@@ -663,6 +663,12 @@ class FakeDiscord:
         self.active_thread_limit = 1000
         # The application's commands as Discord holds them (None: global; else a server).
         self.registered: dict[str | None, list[dict[str, Any]]] = {}
+        # Nonces the bot sent with enforce_nonce, by channel: the message each posted.
+        self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
+        self._deferred_flags: dict[str, int] = {}  # interaction token → EPHEMERAL or 0
+        # Requests Discord carries out whose answer never reaches the bot (the connection
+        # drops): (method, path pattern), each used once.
+        self.lost: list[tuple[str, re.Pattern[str]]] = []
         self.modified: list[tuple[int, dict[str, Any]]] = []
 
     # ---- scripting ----------------------------------------------------------------
@@ -676,6 +682,18 @@ class FakeDiscord:
     ) -> None:
         """The next request matching ``method`` and the ``path`` regex gets this error."""
         self.failures.append(Failure(method, re.compile(path), status, body, headers or {}))
+
+    def lose_next(self, method: str, path: str) -> None:
+        """The next request matching the ``method`` and ``path`` regexes is carried out, and
+        its answer lost on the way back (the connection drops)."""
+        self.lost.append((method, re.compile(path)))
+
+    def answer_lost(self, method: str, path: str) -> bool:
+        for lost in self.lost:
+            if re.fullmatch(lost[0], method) and lost[1].fullmatch(path):
+                self.lost.remove(lost)
+                return True
+        return False
 
     def requests_to(self, method: str, path: str) -> list[Recorded]:
         pattern = re.compile(path)
@@ -868,6 +886,8 @@ class FakeDiscord:
             files,
             request.headers.get("Authorization"),
         )
+        if self.answer_lost(request.method, path) and request.transport is not None:
+            request.transport.close()  # done, and the answer never reaches the bot
         return reply.web()
 
     def receive(
@@ -1452,6 +1472,12 @@ class FakeDiscord:
         refusal = self._thread_refusal(channel, permissions)
         if refusal is not None:
             return refusal
+        # Discord: with enforce_nonce, a nonce the author used in this channel in the last
+        # few minutes answers with that message instead of posting another.
+        nonce = body.get("nonce")
+        seen = (channel_id, str(nonce))
+        if nonce is not None and body.get("enforce_nonce") and seen in self._nonces:
+            return self._ok("POST /channels/{channel_id}/messages", self._nonces[seen])
         posted = self._publish(
             channel_id,
             body,
@@ -1461,6 +1487,8 @@ class FakeDiscord:
         )
         if isinstance(posted, Reply):
             return posted
+        if nonce is not None and body.get("enforce_nonce"):
+            self._nonces[seen] = posted
         return self._ok("POST /channels/{channel_id}/messages", posted)
 
     def _edit(
@@ -1590,6 +1618,9 @@ class FakeDiscord:
             self._originals[token] = int(edited["id"])
             resource = {"type": UPDATE_MESSAGE, "message": edited}
         self.callbacks[token] = callback
+        if callback == DEFERRED_CHANNEL_MESSAGE:
+            # The "thinking…" placeholder keeps the deferral's visibility: its answer too.
+            self._deferred_flags[token] = int(data.get("flags") or 0) & EPHEMERAL
         operation = "POST /interactions/{interaction_id}/{interaction_token}/callback"
         if str(query.get("with_response", "")).lower() not in ("1", "true"):
             # Without ?with_response Discord answers 204 and no body.
@@ -1641,8 +1672,13 @@ class FakeDiscord:
             refusal = self._interaction_refusal(ref.channel_id, status=400)
             if refusal is not None:
                 return refusal
+            flags = int(body.get("flags") or 0) | self._deferred_flags.get(token, 0)
             posted = self._publish(
-                ref.channel_id, body, files, default_parse=PARSE_USERS, webhook_id=APP_ID
+                ref.channel_id,
+                {**body, "flags": flags} if flags else body,
+                files,
+                default_parse=PARSE_USERS,
+                webhook_id=APP_ID,
             )
             if isinstance(posted, Reply):
                 return posted
@@ -1746,6 +1782,8 @@ class RecordingSession:
         reply = self.fake.receive(
             method, path, query, body, files, (headers or {}).get("Authorization")
         )
+        if self.fake.answer_lost(method, path):
+            raise aiohttp.ServerDisconnectedError()
         return RecordedResponse(method, str(url), reply)
 
     def get(self, url: Any, **kwargs: Any) -> RecordedResponse:

@@ -168,6 +168,7 @@ def with_button(messages: list[dict[str, Any]], custom_id: str) -> list[dict[str
 
 # The operations of Discord's OpenAPI description that a game's requests use.
 OPERATIONS = [
+    (r"/channels/\d+", "/channels/{channel_id}"),
     (r"/channels/\d+/threads", "/channels/{channel_id}/threads"),
     (r"/channels/\d+/messages", "/channels/{channel_id}/messages"),
     (r"/users/@me/channels", "/users/@me/channels"),
@@ -176,6 +177,10 @@ OPERATIONS = [
         "/interactions/{interaction_id}/{interaction_token}/callback",
     ),
     (r"/webhooks/\d+/[^/]+", "/webhooks/{webhook_id}/{webhook_token}"),
+    (
+        r"/webhooks/\d+/[^/]+/messages/@original",
+        "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+    ),
 ]
 
 
@@ -194,7 +199,7 @@ def assert_every_request_as_documented(fake: FakeDiscord, spec: Any) -> int:
     checked = 0
     for request in fake.requests:
         body = body_of(request)
-        if body is None or request.method != "POST":
+        if body is None or request.method not in ("POST", "PATCH"):
             continue
         spec_path = next(
             (p for pattern, p in OPERATIONS if re.fullmatch(pattern, request.path)), None

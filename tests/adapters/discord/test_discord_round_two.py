@@ -19,7 +19,7 @@ from test_discord_native import Table, with_button
 
 import bot.games.bst
 import bot.games.uboat  # noqa: F401  (importing a game registers it)
-from bot.host.messages import Address, Choice, Outbound
+from bot.host.messages import Address, Choice, DeliveryError, Outbound
 
 
 @pytest.fixture
@@ -330,3 +330,30 @@ async def host_verb(table: Table, group: str, verb: str, *, channel_id: int, use
     ]
     await run(table.adapter, payload)
     await table.host.relay.flush()
+
+
+async def test_9_an_answer_whose_response_was_lost_is_not_posted_twice(
+    table: Table, fake_discord: FakeDiscord
+) -> None:
+    """A follow-up (a webhook message) takes no nonce: the first answer to a command goes
+    as the edit of its "thinking…" placeholder, which a retry repeats harmlessly; a
+    channel message's nonce makes Discord answer a retry with the message it posted."""
+    await table.slash("new", [option("size", "8")], group="bst")
+    thread = int(table.game().channel)
+    before = len(table.posts(thread))
+    fake_discord.lose_next("(POST|PATCH)", r"/webhooks/\d+/[^/]+(/messages/@original)?")
+    await table.slash("status", group="bst", channel_id=thread)  # the answer is lost
+    table.clock.set(table.clock.now() + 60)
+    await table.host.relay.flush()  # and retried
+    answers = [m for m in table.posts(thread)[before:] if "#bst game 1" in m["content"]]
+    assert len(answers) == 1, [m["content"][:40] for m in table.posts(thread)[before:]]
+    with table.store.transaction() as tx:
+        assert all(r.status == "sent" for r in tx.outbox() if r.kind.startswith("reply"))
+
+    # A message to a channel (no interaction to answer) whose response was lost.
+    fake_discord.lose_next("POST", rf"/channels/{thread}/messages")
+    address = Address("discord", channel=str(thread))
+    with pytest.raises(DeliveryError):
+        await table.adapter.send(address, Outbound("Turn 2 closes soon.", key="outbox-77"))
+    await table.adapter.send(address, Outbound("Turn 2 closes soon.", key="outbox-77", retry=True))
+    assert [m["content"] for m in table.posts(thread)].count("Turn 2 closes soon.") == 1
