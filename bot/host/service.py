@@ -295,6 +295,10 @@ class Host:
                     continue
                 if game.channel:
                     channels[game.platform].add(game.channel)
+                if game.lobby:
+                    # The channel it moved out of (into a thread): players still type
+                    # orders there, and those sent while the host was away count too.
+                    channels[game.platform].add(game.lobby)
                 users[game.platform].update(p.user_id for p in tx.players(game.id))
         return {p: LiveScope(frozenset(channels[p]), frozenset(users[p])) for p in platforms}
 

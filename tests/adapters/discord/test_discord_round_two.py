@@ -13,6 +13,7 @@ from discord_fake import (
     OTHER_USER_ID,
     USER_ID,
     FakeDiscord,
+    user_payload,
 )
 from test_discord_game import option
 from test_discord_native import Table, with_button
@@ -357,3 +358,32 @@ async def test_9_an_answer_whose_response_was_lost_is_not_posted_twice(
         await table.adapter.send(address, Outbound("Turn 2 closes soon.", key="outbox-77"))
     await table.adapter.send(address, Outbound("Turn 2 closes soon.", key="outbox-77", retry=True))
     assert [m["content"] for m in table.posts(thread)].count("Turn 2 closes soon.") == 1
+
+
+async def test_12_an_order_typed_in_the_lobby_while_away_is_caught_up_before_the_deadline(
+    make_adapter: Any, fake_discord: FakeDiscord, tmp_path: Any
+) -> None:
+    """The game plays in its thread, but `#bst C3` typed in the channel it was opened in
+    is an order too: the catch-up before a deadline reads that channel as well, instead
+    of forgetting its cursor."""
+    table = Table(lambda **kw: make_adapter(message_content=True, **kw), fake_discord, tmp_path)
+    await table.start()
+    try:
+        thread = await play_a_short_bst_game(table)
+        assert table.game().phase == "battle"
+        # The lobby and the thread were read up to here (a typed message handled live
+        # leaves a cursor in the host's store).
+        for channel in (CHANNEL_ID, thread):
+            await table.host.cursors.set("discord", f"channel:{channel}", str(table.next_id()))
+        # While the host is away, a captain types an order in the lobby.
+        away = fake_discord.message(
+            CHANNEL_ID, "#bst C3", author=user_payload(OTHER_USER_ID, "u7"),
+            message_id=table.next_id(),
+        )  # fmt: skip
+        fake_discord.history.setdefault(CHANNEL_ID, []).append(away)
+        table.clock.set(table.game().deadline)
+        await table.host.tick()
+        report = next(m for m in table.posts(thread) if "turn 1:" in m["content"])
+        assert "C3" in report["content"], report["content"]
+    finally:
+        await table.close()
