@@ -173,6 +173,20 @@ def x_error(status: int, title: str, detail: str, code: int) -> dict[str, Any]:
     }
 
 
+# twitter-text (v3) weighs a character 1 in these ranges and 2 elsewhere (CJK, emoji);
+# a URL counts 23 whatever its length. Written out here, apart from the bot's own count.
+_LIGHT = ((0, 4351), (8192, 8205), (8208, 8223), (8242, 8247))
+_URL = re.compile(r"https?://\S+")
+
+
+def x_weighted_length(text: str) -> int:
+    """How long X counts a post (its limit is 280)."""
+    urls = _URL.findall(text)
+    rest = _URL.sub("", text)
+    light = sum(1 for c in rest if any(a <= ord(c) <= b for a, b in _LIGHT))
+    return 23 * len(urls) + light + 2 * (len(rest) - light)
+
+
 @dataclass
 class Failure:
     status: int
@@ -338,6 +352,20 @@ class FakeX:
                 request, 401, x_error(401, "Unauthorized", "Could not authenticate you", 32)
             )
         route = f"{request.method} {template}"
+        if "/dm_" in template and request.headers.get("Authorization", "").startswith("Bearer "):
+            # X: DMs are a user's; an app-only (bearer) token may not read or send them.
+            return self._respond(
+                request,
+                403,
+                x_error(
+                    403,
+                    "Unsupported Authentication",
+                    "Authenticating with OAuth 2.0 Application-Only is forbidden for this "
+                    "endpoint.  Supported authentication types are [OAuth 1.0a User Context, "
+                    "OAuth 2.0 User Context].",
+                    453,
+                ),
+            )
         queued = self.failures.get(route)
         if queued:
             failure = queued.pop(0)
@@ -484,6 +512,21 @@ class FakeX:
         return 200, result
 
     def _post_2_tweets(self, request: web.Request, body: Any) -> tuple[int, Any]:
+        if x_weighted_length(str(body.get("text") or "")) > 280:
+            return 400, {
+                "errors": [
+                    {
+                        "parameters": {"text": [str(body.get("text"))[:40]]},
+                        "message": "text must be at most 280 weighted characters",
+                    }
+                ],
+                "title": "Invalid Request",
+                "detail": "One or more parameters to your request was invalid.",
+                "type": "https://api.twitter.com/2/problems/invalid-request",
+                # (the spec's Error schema also requires these)
+                "code": 400,
+                "message": "One or more parameters to your request was invalid.",
+            }
         replied = str((body.get("reply") or {}).get("in_reply_to_tweet_id") or "")
         if replied in self.foreign_posts:
             # X (2026): a bot replies only to posts whose author mentioned or engaged it.

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 from fake_x_api import Failure, x_error
-from x_support import ALICE, BOB, MUTE_LINE, SECRETS
+from x_support import ALICE, BEARER, BOB, MUTE_LINE, SECRETS
 
 from bot.adapters.twitter import TwitterCredentials
 from bot.adapters.twitter.text import weighted_length
@@ -325,3 +325,28 @@ async def test_13_a_game_rooted_on_someone_elses_conversation_still_posts(fake_x
     assert first["reply"] == {"in_reply_to_tweet_id": opened}
     assert "reply" not in second  # top-level: still posted
     assert not fake_x.violations
+
+
+async def test_the_fake_x_is_strict_on_post_length_and_app_only_dms(fake_x, make_adapter):
+    """X counts a post's weighted length (CJK and emoji twice, a URL 23) and refuses one
+    over 280; and DM endpoints refuse an app-only (bearer) token, as X does."""
+    import aiohttp
+    from fake_x_api import x_weighted_length
+
+    from bot.adapters.twitter.text import weighted_length
+
+    for text in ("a" * 280, "海" * 140, "see https://example.com/" + "x" * 80, "⚓" * 10):
+        assert x_weighted_length(text) == weighted_length(text), text
+    status, body = fake_x._post_2_tweets(None, {"text": "海" * 141})
+    assert status == 400
+    fake_x.spec.validate_response("POST", "/2/tweets", 400, "application/json", body)
+    # The adapter's posts always fit, CJK included.
+    adapter = make_adapter()
+    await adapter.send(PUBLIC, Outbound("#bst game 7 · " + "海" * 200, key="out-9"))
+    (post,) = fake_x.posts
+    assert x_weighted_length(post["text"]) <= 280
+    async with aiohttp.ClientSession() as session:
+        async with session.get(
+            f"{fake_x.base_url}/2/dm_events", headers={"Authorization": f"Bearer {BEARER}"}
+        ) as response:
+            assert response.status == 403
