@@ -345,8 +345,10 @@ async def test_the_fake_x_is_strict_on_post_length_and_app_only_dms(fake_x, make
     await adapter.send(PUBLIC, Outbound("#bst game 7 · " + "海" * 200, key="out-9"))
     (post,) = fake_x.posts
     assert x_weighted_length(post["text"]) <= 280
-    async with aiohttp.ClientSession() as session:
-        async with session.get(
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(
             f"{fake_x.base_url}/2/dm_events", headers={"Authorization": f"Bearer {BEARER}"}
-        ) as response:
-            assert response.status == 403
+        ) as response,
+    ):
+        assert response.status == 403
