@@ -29,7 +29,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,8 @@ OTHER_USER_ID = 1100000000000000007
 HOST_ROLE_ID = 1100000000000000008
 
 MANAGE_GUILD = 1 << 5
+# An interaction's token answers for 15 minutes (follow-ups, @original), then 10015.
+INTERACTION_TOKEN_LIFETIME = timedelta(minutes=15)
 # What Discord computes for an ordinary member: view, send, read history, use commands.
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)
 
@@ -1637,11 +1639,21 @@ class FakeDiscord:
             answer["resource"] = resource
         return self._ok(operation, answer)
 
+    @staticmethod
+    def _token_expired(token: str) -> bool:
+        """An interaction's token works for 15 minutes after the interaction (Discord's
+        rule); "now" is discord.py's own clock (a test on a virtual clock moves both)."""
+        ref = read_token(token)
+        if not ref.interaction_id:
+            return False
+        born = discord.utils.snowflake_time(ref.interaction_id)
+        return discord.utils.utcnow() - born > INTERACTION_TOKEN_LIFETIME
+
     def _follow_up(
         self, webhook_id: int, token: str, body: dict[str, Any], files: list[tuple[str, str, bytes]]
     ) -> Reply:
         """POST /webhooks/{app}/{token}: a follow-up, in the interaction's channel."""
-        if token not in self.callbacks:
+        if token not in self.callbacks or self._token_expired(token):
             return unknown_webhook()
         ref = read_token(token)
         refusal = self._interaction_refusal(ref.channel_id, status=400)
@@ -1661,7 +1673,7 @@ class FakeDiscord:
         """PATCH @original: the response message -- for a deferral (5), the first edit is
         the answer; for a component's 6 or 7, the component's own message."""
         callback = self.callbacks.get(token)
-        if callback is None:
+        if callback is None or self._token_expired(token):
             return unknown_webhook()
         ref = read_token(token)
         operation = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
@@ -1693,6 +1705,8 @@ class FakeDiscord:
         return self._ok(operation, edited)
 
     def _delete_original(self, token: str) -> Reply:
+        if self._token_expired(token):
+            return unknown_webhook()
         self._originals.pop(token, None)
         return self._ok(
             "DELETE /webhooks/{webhook_id}/{webhook_token}/messages/@original", None, 204

@@ -387,3 +387,26 @@ async def test_12_an_order_typed_in_the_lobby_while_away_is_caught_up_before_the
         assert "C3" in report["content"], report["content"]
     finally:
         await table.close()
+
+
+def test_the_fake_expires_interaction_tokens_after_15_minutes(fake_discord: FakeDiscord) -> None:
+    """As Discord: a follow-up or an edit of @original on a token older than 15 minutes
+    is 404 Unknown Webhook (10015)."""
+    import json as json_module
+    from datetime import UTC, datetime, timedelta
+
+    from discord_fake import APP_ID, interaction_token
+
+    fresh = fake_discord.snowflake()
+    stale = fake_discord.snowflake(datetime.now(UTC) - timedelta(minutes=16))
+    for interaction_id, expected in ((fresh, 200), (stale, 404)):
+        token = interaction_token(interaction_id, kind=2, channel_id=CHANNEL_ID)
+        fake_discord.callbacks[token] = 5  # deferred
+        for method, path in (
+            ("POST", f"/webhooks/{APP_ID}/{token}"),
+            ("PATCH", f"/webhooks/{APP_ID}/{token}/messages/@original"),
+        ):
+            reply = fake_discord.receive(method, path, {}, {"content": "hi"}, [], None)
+            assert reply.status == expected, (method, reply.status)
+            if expected == 404:
+                assert json_module.loads(reply.body)["code"] == 10015
