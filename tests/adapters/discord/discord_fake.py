@@ -668,6 +668,7 @@ class FakeDiscord:
         # Nonces the bot sent with enforce_nonce, by channel: the message each posted.
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
         self._deferred_flags: dict[str, int] = {}  # interaction token → EPHEMERAL or 0
+        self._dm_channels: dict[int, int] = {}  # user id → their DM channel's id
         # Requests Discord carries out whose answer never reaches the bot (the connection
         # drops): (method, path pattern), each used once.
         self.lost: list[tuple[str, re.Pattern[str]]] = []
@@ -684,6 +685,24 @@ class FakeDiscord:
     ) -> None:
         """The next request matching ``method`` and the ``path`` regex gets this error."""
         self.failures.append(Failure(method, re.compile(path), status, body, headers or {}))
+
+    def dm_channel_of(self, user_id: int) -> dict[str, Any]:
+        """The one DM channel between the bot and ``user_id`` (Discord keeps one per user:
+        opening it again gives the same). USER_ID's is DM_CHANNEL_ID."""
+        channel_id = DM_CHANNEL_ID if user_id == USER_ID else self._dm_channels.get(user_id)
+        if channel_id is None:
+            channel_id = self._dm_channels[user_id] = self.snowflake()
+        channel = self.channels.setdefault(
+            channel_id,
+            {
+                "id": str(channel_id),
+                "type": DM,
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [user_payload(user_id)],
+            },
+        )
+        return channel
 
     def lose_next(self, method: str, path: str) -> None:
         """The next request matching the ``method`` and ``path`` regexes is carried out, and
@@ -1020,14 +1039,7 @@ class FakeDiscord:
             return self._ok("GET /channels/{channel_id}/messages", page)
         if method == "POST" and path == "/users/@me/channels":
             return self._ok(
-                "POST /users/@me/channels",
-                {
-                    "id": str(DM_CHANNEL_ID),
-                    "type": 1,
-                    "last_message_id": None,
-                    "flags": 0,
-                    "recipients": [user_payload(int(body["recipient_id"]))],
-                },
+                "POST /users/@me/channels", self.dm_channel_of(int(body["recipient_id"]))
             )
         if method == "PUT" and re.fullmatch(r"/applications/\d+(/guilds/\d+)?/commands", path):
             return self._put_commands(path, body)

@@ -96,7 +96,8 @@ async def test_1_2_a_crews_news_goes_by_dm_never_to_a_thread_a_moderator_could_r
     for _ in range(2):  # Blue (ben) sinks in round 1; ben joins ann's crew in round 2
         table.clock.set(table.game().deadline)
         await table.host.tick()
-    posted = len(table.posts(DM_CHANNEL_ID))
+    ann_dms, ben_dms = DM_CHANNEL_ID, int(fake.dm_channel_of(OTHER_USER_ID)["id"])
+    posted = {channel: len(table.posts(channel)) for channel in (ann_dms, ben_dms)}
     await say("ann", "fire D6")
     await say("cy", "fire D6")
     table.clock.set(table.game().deadline)
@@ -105,9 +106,10 @@ async def test_1_2_a_crews_news_goes_by_dm_never_to_a_thread_a_moderator_could_r
     # (Players are members of the game's own, public thread; of no other.)
     assert set(fake.thread_members) <= {thread}
     # Round 3's news of ann's crew reached ann and ben, each by DM.
-    news = [m["content"] for m in table.posts(DM_CHANNEL_ID)[posted:]]
-    red = [text for text in news if "round 3:" in text and "Your U-boat Red" in text]
-    assert len(red) == 2, news
+    for channel in (ann_dms, ben_dms):  # each member in their own DMs
+        news = [m["content"] for m in table.posts(channel)[posted[channel] :]]
+        red = [text for text in news if "round 3:" in text and "Your U-boat Red" in text]
+        assert len(red) == 1, news
     with table.store.transaction() as tx:
         assert not [r for r in tx.outbox() if r.status == "undeliverable"]
 
