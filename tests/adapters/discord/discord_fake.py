@@ -556,6 +556,10 @@ class FakeGateway:
         self.sockets: list[web.WebSocketResponse] = []
         self.url = ""
         self._sequence = itertools.count(1)
+        # Every dispatch of the session (sequence, event, data): a RESUME replays those
+        # after the sequence the client names, including any pushed while it was away.
+        self.dispatched: list[tuple[int, str, Any]] = []
+        self.resumes: list[dict[str, Any]] = []
 
     def judge(self, identify: dict[str, Any]) -> int | None:
         """The close code Discord answers this IDENTIFY with, or None to accept it."""
@@ -597,16 +601,40 @@ class FakeGateway:
                     "shard": shard,
                     "application": {"id": str(APP_ID), "flags": 0},
                 })  # fmt: skip
-        self.sockets.remove(ws)
+            elif frame["op"] == 6:  # resume: what was missed, then RESUMED
+                self.resumes.append(frame["d"])
+                if str(frame["d"].get("token", "")).removeprefix("Bot ") != self.token:
+                    self.closed_with.append(4004)
+                    await ws.close(code=4004, message=b"refused")
+                    break
+                after = int(frame["d"].get("seq") or 0)
+                for sequence, event, data in self.dispatched:
+                    if sequence > after:
+                        await ws.send_json({"op": 0, "t": event, "s": sequence, "d": data})
+                await self._dispatch(ws, "RESUMED", {})
+        if ws in self.sockets:
+            self.sockets.remove(ws)
         return ws
 
     async def _dispatch(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
-        await ws.send_json({"op": 0, "t": event, "s": next(self._sequence), "d": data})
+        sequence = next(self._sequence)
+        self.dispatched.append((sequence, event, data))
+        await ws.send_json({"op": 0, "t": event, "s": sequence, "d": data})
 
     async def push(self, event: str, data: Any) -> None:
-        """A dispatch to every connected client (an INTERACTION_CREATE, a MESSAGE_CREATE)."""
+        """A dispatch to every connected client (an INTERACTION_CREATE, a MESSAGE_CREATE);
+        with none connected, kept for the RESUME that follows."""
+        if not self.sockets:
+            self.dispatched.append((next(self._sequence), event, data))
         for ws in list(self.sockets):
             await self._dispatch(ws, event, data)
+
+    async def drop(self, code: int = 4000) -> None:
+        """Close every connection as Discord does when it restarts a gateway node (4000,
+        unknown error): the client may RESUME its session."""
+        for ws in list(self.sockets):
+            self.sockets.remove(ws)
+            await ws.close(code=code, message=b"reconnect")
 
 
 class FakeDiscord:

@@ -412,3 +412,44 @@ def test_the_fake_expires_interaction_tokens_after_15_minutes(fake_discord: Fake
             assert reply.status == expected, (method, reply.status)
             if expected == 404:
                 assert json_module.loads(reply.body)["code"] == 10015
+
+
+async def test_the_fake_gateway_resumes_a_dropped_session_with_what_was_missed(
+    fake_discord: FakeDiscord, cursors: Any
+) -> None:
+    """Discord drops a connection (4000); the client RESUMEs its session and gets the
+    dispatches it missed, a DM sent meanwhile included, which reaches the host."""
+    import asyncio
+
+    from discord_fake import TOKEN
+    from test_discord_messages import gateway_message, settle
+
+    from bot.adapters.discord import DiscordAdapter
+    from bot.config import DiscordConfig
+    from bot.games.catalog import games
+
+    adapter = DiscordAdapter(
+        DiscordConfig(enabled=True, api_base=fake_discord.base),
+        token=TOKEN,
+        cursors=cursors,
+        games=games(),
+    )
+    got: list[Any] = []
+
+    async def handle(inbound: Any) -> None:
+        got.append(inbound)
+
+    await adapter.start(handle)
+    try:
+        await settle(lambda: adapter.link.connected, timeout=10.0)
+        await fake_discord.gateway.drop()
+        await fake_discord.gateway.push(
+            "MESSAGE_CREATE", gateway_message(fake_discord, "board", guild=False)
+        )
+        await settle(lambda: bool(got), timeout=10.0)
+        assert [inbound.text for inbound in got] == ["board"]
+        [resume] = fake_discord.gateway.resumes
+        assert resume["session_id"] == "fake-session"
+        await asyncio.sleep(0)
+    finally:
+        await adapter.stop()
