@@ -592,15 +592,18 @@ class FakeGateway:
                     await ws.close(code=code, message=b"refused")
                     break
                 shard = frame["d"].get("shard") or [0, 1]
+                # READY names the bot's servers as unavailable; each then arrives whole
+                # as a GUILD_CREATE (discord.py waits for them before on_ready).
                 await self._dispatch(ws, "READY", {
                     "v": 10,
                     "user": BOT_USER,
-                    "guilds": [],
+                    "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
                     "session_id": "fake-session",
                     "resume_gateway_url": self.url,
                     "shard": shard,
                     "application": {"id": str(APP_ID), "flags": 0},
                 })  # fmt: skip
+                await self._dispatch(ws, "GUILD_CREATE", self.guild_create())
             elif frame["op"] == 6:  # resume: what was missed, then RESUMED
                 self.resumes.append(frame["d"])
                 if str(frame["d"].get("token", "")).removeprefix("Bot ") != self.token:
@@ -615,6 +618,64 @@ class FakeGateway:
         if ws in self.sockets:
             self.sockets.remove(ws)
         return ws
+
+    def guild_create(self) -> dict[str, Any]:
+        """The server as GUILD_CREATE brings it after READY (its channels and roles)."""
+        return {
+            "id": str(GUILD_ID),
+            "name": "Harbour",
+            "icon": None,
+            "owner_id": str(OTHER_USER_ID),
+            "unavailable": False,
+            "joined_at": "2025-01-01T00:00:00+00:00",
+            "large": False,
+            "member_count": 3,
+            "features": [],
+            "preferred_locale": "en-US",
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "system_channel_flags": 0,
+            "roles": [
+                {
+                    "id": str(GUILD_ID),
+                    "name": "@everyone",
+                    "permissions": str(MEMBER_PERMISSIONS),
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "emojis": [],
+            "stickers": [],
+            "channels": [
+                {
+                    "id": str(CHANNEL_ID),
+                    "type": GUILD_TEXT,
+                    "name": "bst-game",
+                    "position": 0,
+                    "permission_overwrites": [],
+                    "nsfw": False,
+                    "parent_id": None,
+                    "topic": None,
+                    "last_message_id": None,
+                    "rate_limit_per_user": 0,
+                    "flags": 0,
+                }
+            ],
+            "threads": [],
+            "members": [],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+        }
 
     async def _dispatch(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
         sequence = next(self._sequence)

@@ -453,3 +453,35 @@ async def test_the_fake_gateway_resumes_a_dropped_session_with_what_was_missed(
         await asyncio.sleep(0)
     finally:
         await adapter.stop()
+
+
+async def test_the_fake_gateway_brings_each_server_by_guild_create_after_ready(
+    fake_discord: FakeDiscord, cursors: Any
+) -> None:
+    from discord_fake import GUILD_ID, TOKEN
+    from test_discord_messages import settle
+
+    from bot.adapters.discord import DiscordAdapter
+    from bot.config import DiscordConfig
+    from bot.games.catalog import games
+
+    adapter = DiscordAdapter(
+        DiscordConfig(enabled=True, api_base=fake_discord.base),
+        token=TOKEN,
+        cursors=cursors,
+        games=games(),
+    )
+
+    async def ignore(inbound: Any) -> None:
+        return None
+
+    await adapter.start(ignore)
+    try:
+        await settle(lambda: adapter.link.connected, timeout=10.0)
+        guild = adapter.client.get_guild(GUILD_ID)
+        assert guild is not None and not guild.unavailable
+        assert guild.get_channel(CHANNEL_ID) is not None
+        events = [event for _s, event, _d in fake_discord.gateway.dispatched]
+        assert events[:2] == ["READY", "GUILD_CREATE"]
+    finally:
+        await adapter.stop()
