@@ -124,6 +124,8 @@ def host_command(
             tx, game, game_row, state, game.remove(state, target.key), cause="kick", row=row,
             now=now, headline=f"{target.name} was removed from the game by the host.",
         )  # fmt: skip
+        if target.platform in commands.room_platforms:
+            posts.room_member(tx, game_row, row, target.user_id, present=False, now=now)
         return
     if word == "end":
         if not tx.players(game_row.id):

@@ -257,7 +257,7 @@ class Commands:
         return Received(
             platform=inbound.platform,
             message_id=inbound.message_id,
-            channel=inbound.channel,
+            channel=_channel_of(tx, inbound),
             user_id=sender.user_id,
             user_name=plain_name(sender.display_name),
             avatar_url=sender.avatar_url,
@@ -454,3 +454,16 @@ class Commands:
         found = find_game(tx, row, required=False)
         kind = found.kind if found is not None else self.default_game
         return get_game(kind).example() if kind else "`join` or `help`"
+
+
+def _channel_of(tx: Tx, inbound: Inbound) -> str:
+    """The channel a message belongs to: where a platform carried the number of the game
+    it is about (a button), that game's channel, wherever it was clicked (a DM, the lobby
+    a game's thread was opened from), so the click is about that game and no other. A
+    number of no game of this platform is ignored: the message finds its game as any
+    other does."""
+    if inbound.game:
+        named = tx.game(inbound.game)
+        if named is not None and named.platform == inbound.platform:
+            return named.channel
+    return inbound.channel

@@ -267,6 +267,8 @@ def player_command(
             tx, game, game_row, state, game.remove(state, player.key), cause="leave",
             row=row, now=now, headline=f"{player.name} left the game.",
         )  # fmt: skip
+        if row.platform in commands.room_platforms:
+            posts.room_member(tx, game_row, row, player.user_id, present=False, now=now)
     elif word == "board":
         if player is None:
             raise Refusal("you are not in this game: send `join` to play")
@@ -365,6 +367,9 @@ def _join(
         url = links.own_page(tx, commands.web_base_url, game_row.id, key, now=now)
         posts.reply(tx, game_row.id, row, links.own_page_line(url), public=False,
                     kind_suffix="link")  # fmt: skip
+    if row.platform in commands.room_platforms:
+        # Into the game's room (a Discord thread): its news then shows them unread.
+        posts.room_member(tx, game_row, row, row.user_id, present=True, now=now)
 
 
 def _change_and_say(

@@ -64,6 +64,11 @@ class Inbound:
     # A game opened there is reached from there (see GameRow.community).
     community: str = ""
 
+    # The number of the game the message is about, where the platform carried it (a
+    # Discord button's custom id holds its game's): it then names the game wherever the
+    # message was sent, a DM included. 0: the host finds the game as for any message.
+    game: int = 0
+
 
 HOST_NEW_OPTIONS: tuple[Arg, ...] = (
     Arg(
@@ -155,6 +160,16 @@ class Outbound:
     # the text): a platform that can limit who is pinged pings these and nobody else.
     mentions: tuple[str, ...] = ()
     card: Card | None = None
+    # The number of the game the message is about (0: none), so that a platform's
+    # buttons can carry it back with a click.
+    game: int = 0
+    # When the message was written (epoch seconds; 0: unknown): a retry need look for an
+    # earlier attempt's delivery only among what was sent since.
+    written_at: float = 0.0
+    # The exact moments (epoch seconds) of the game's running deadlines, which the text
+    # names to the minute (``2026-01-01 08:00 UTC``): a platform that shows times live
+    # (Discord's countdowns) shows these to the second, never ending early.
+    instants: tuple[float, ...] = ()
 
 
 class DeliveryError(Exception):
@@ -377,6 +392,18 @@ class RoomAdapter(Protocol):
         can be made there (the channel is a thread itself, threads are not allowed), post
         in the channel and return ``address.channel``. Raise DeliveryError when nothing
         could be posted."""
+        ...
+
+    async def room_member(self, address: Address, *, present: bool) -> None:
+        """Add ``address.user_id`` to the room ``address.channel`` names (``present``), or
+        take them out (they left, or were kicked), so the platform shows them the room's
+        news. Optional, like ``close_room``."""
+        ...
+
+    async def close_room(self, address: Address) -> None:
+        """Close the room ``address.channel`` names (the game in it is over): a Discord
+        thread is archived. Optional: the relay asks ``getattr(adapter, "close_room",
+        None)``, and skips the row without it."""
         ...
 
 

@@ -148,6 +148,8 @@ def outbound_of(
         ),
         mentions=tuple(names),
         card=None if card is None else _card(card),
+        game=row.game_id or 0,
+        written_at=row.created_at,
     )
 
 
@@ -331,7 +333,7 @@ class Relay:
         adapter = self.adapters[address.platform]
         # Claim the row first, so a second relay (another process on the same
         # database) does not send it too; a crash mid-send frees it after the lease.
-        claimed, lobby, room = await self._db(lambda: self._claim(row))
+        claimed, lobby, room, instants = await self._db(lambda: self._claim(row))
         if not claimed:
             return "claimed"
         address = in_room(address, row, lobby, room)
@@ -340,7 +342,9 @@ class Relay:
         fallback = lobby if lobby and address.channel == room and not address.is_dm else None
         # A send may outlast the lease (a replay drawn, then uploaded and processed by X):
         # renew it while the send runs, so no other relay takes the row meanwhile.
-        delivery = asyncio.ensure_future(self._deliver(row, address, adapter, fallback))
+        delivery = asyncio.ensure_future(
+            self._deliver(row, address, adapter, fallback, instants=instants)
+        )
         try:
             while True:
                 done, _ = await asyncio.wait({delivery}, timeout=RENEW_SECONDS)
@@ -357,6 +361,8 @@ class Relay:
         address: Address,
         adapter: ChatAdapter,
         fallback: str | None = None,
+        *,
+        instants: tuple[float, ...] = (),
     ) -> str:
         """Send a claimed row and record how it went: "sent", "retry", "wait",
         "undeliverable" or "skipped". ``fallback``: the channel to post in instead when
@@ -366,6 +372,10 @@ class Relay:
             return await self._withdraw(row, address, adapter)
         if row.kind == posts.ROOM:
             return await self._open_room(row, address, adapter)
+        if row.kind == posts.CLOSE_ROOM:
+            return await self._close_room(row, address, adapter)
+        if row.kind.startswith(f"{posts.ROOM_MEMBER}:"):
+            return await self._room_member(row, address, adapter)
         # An adapter may say a recipient cannot take images (the demo's
         # simulated players); then nothing is drawn for them.
         accepts = getattr(adapter, "accepts_attachments", None)
@@ -384,6 +394,8 @@ class Relay:
             getattr(adapter, "channel_link", None),
             shows_pictures=bool(getattr(adapter, "shows_pictures", False)),
         )
+        if instants:
+            outbound = dataclasses.replace(outbound, instants=instants)
         to_group = getattr(adapter, "send_to_group", None) if address.group else None
         if to_group is not None and await self._db(lambda: self._crew_told(row, address)):
             # The same news went to the crew's room with another member's row.
@@ -452,6 +464,43 @@ class Relay:
         await self._db(lambda: self._moved(row, room))
         return "sent"
 
+    async def _room_member(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
+        """Add a player to the game's room, or take them out, where the platform keeps room
+        members; elsewhere skip."""
+        room_member = getattr(adapter, "room_member", None)
+        if room_member is None:
+            await self._db(lambda: self._done(row, "skipped", None))
+            return "skipped"
+        try:
+            await room_member(address, present=row.text == "add")
+        except DeliveryError as error:
+            refused = error
+            return await self._db(lambda: self._failed(row, address, refused))
+        except Exception as error:  # an adapter bug or a network fault: retry later
+            log.exception("outbox %s: changing a room's members failed", row.id)
+            failure = DeliveryError(type(error).__name__)
+            return await self._db(lambda: self._failed(row, address, failure))
+        await self._db(lambda: self._done(row, "sent", None))
+        return "sent"
+
+    async def _close_room(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
+        """Close a finished game's room where the platform has rooms; elsewhere skip."""
+        close_room = getattr(adapter, "close_room", None)
+        if close_room is None:
+            await self._db(lambda: self._done(row, "skipped", None))
+            return "skipped"
+        try:
+            await close_room(address)
+        except DeliveryError as error:
+            refused = error
+            return await self._db(lambda: self._failed(row, address, refused))
+        except Exception as error:  # an adapter bug or a network fault: retry later
+            log.exception("outbox %s: closing a room failed", row.id)
+            failure = DeliveryError(type(error).__name__)
+            return await self._db(lambda: self._failed(row, address, failure))
+        await self._db(lambda: self._done(row, "sent", None))
+        return "sent"
+
     def _crew_told(self, row: OutboxRow, address: Address) -> bool:
         """Whether another member's copy of this row (same game, turn and kind, same
         crew) was already posted in the crew's room."""
@@ -465,17 +514,21 @@ class Relay:
             tx.move_to_room(row.game_id, room)
         self._done(row, "sent", room)
 
-    def _claim(self, row: OutboxRow) -> tuple[bool, str, str]:
-        """Lease the row; with the lobby and room of its game, once it moved into one."""
+    def _claim(self, row: OutboxRow) -> tuple[bool, str, str, tuple[float, ...]]:
+        """Lease the row; with the lobby and room of its game, once it moved into one, and
+        the exact deadlines of its running timers (the text names them to the minute)."""
         assert row.id is not None
         now = self.clock.now()
         with self.store.transaction() as tx:
             if not tx.claim_outbox(row.id, now, now + CLAIM_SECONDS):
-                return False, "", ""
+                return False, "", "", ()
             game = tx.game(row.game_id) if row.game_id else None
-            if game is None or not game.lobby:
-                return True, "", ""
-            return True, game.lobby, game.channel
+            if game is None:
+                return True, "", "", ()
+            instants = tuple(float(t["deadline"]) for t in posts.running_timers(game))
+            if not game.lobby:
+                return True, "", "", instants
+            return True, game.lobby, game.channel, instants
 
     def _renew(self, row: OutboxRow) -> None:
         assert row.id is not None

@@ -349,6 +349,52 @@ def open_room(
     )
 
 
+ROOM_MEMBER = "room-member"  # the kind of a row that adds a player to (or removes one
+# from) the game's room, so the platform shows them its news (Discord's thread members)
+
+
+def room_member(
+    tx: Tx, game_row: AnyGameRow, cause: Cause, user_id: str, *, present: bool, now: float
+) -> None:
+    """Add ``user_id`` to the game's room (``present``) or take them out of it: written on
+    join, leave and kick where the platform gives games rooms; a relay whose adapter
+    keeps no room members skips it. ``text`` says which (``add`` or ``remove``)."""
+    assert game_row.id is not None
+    _enqueue(
+        tx,
+        game_id=game_row.id,
+        turn=game_row.turn,
+        kind=f"{ROOM_MEMBER}:{cause.id}",
+        recipient=user_id,
+        address=_address(game_row.platform, game_row.channel, user_id=user_id),
+        text="add" if present else "remove",
+        render=None,
+        now=now,
+    )
+
+
+CLOSE_ROOM = "close-room"  # the kind of the row that closes a finished game's room
+
+
+def close_room(tx: Tx, game_row: AnyGameRow, *, now: float) -> None:
+    """Close the room a finished game played in (a Discord thread is archived: it leaves
+    the sidebar and stops counting towards the platform's limit of active rooms), after
+    everything the game said there; nothing when the game never moved into a room."""
+    if not game_row.lobby or game_row.id is None:
+        return
+    _enqueue(
+        tx,
+        game_id=game_row.id,
+        turn=game_row.turn,
+        kind=CLOSE_ROOM,
+        recipient="public",
+        address=_address(game_row.platform, game_row.channel),
+        text="",
+        render=None,
+        now=now,
+    )
+
+
 def tell_lobby(tx: Tx, game_row: AnyGameRow, *, kind: str, text: str, now: float) -> None:
     """One line in the channel a game moved out of (that it ended); nothing when the game
     never moved."""
@@ -653,3 +699,4 @@ def post_replay(tx: Tx, game: Game[Any, Any], game_row: GameRow, turn: int, now:
         result = game.result(state, names_of(tx.players(game_row.id)))
         tell_lobby(tx, game_row, kind="end", text=f"{title(game_row)} is over. {result}".strip(),
                    now=now)  # fmt: skip
+        close_room(tx, game_row, now=now)

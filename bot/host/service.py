@@ -307,6 +307,10 @@ class Host:
                     continue
                 if game.channel:
                     channels[game.platform].add(game.channel)
+                if game.lobby:
+                    # The channel it moved out of (into a thread): players still type
+                    # orders there, and those sent while the host was away count too.
+                    channels[game.platform].add(game.lobby)
                 users[game.platform].update(p.user_id for p in tx.players(game.id))
         return {p: LiveScope(frozenset(channels[p]), frozenset(users[p])) for p in platforms}
 
@@ -420,8 +424,15 @@ class Host:
             self._tasks.append(asyncio.create_task(self.relay.run(self._wake_relay)))
             if self.health_server is not None:
                 await self.health_server.start()
-            for adapter in self.adapters.values():
-                await adapter.start(self.on_inbound)
+            for name, adapter in self.adapters.items():
+                try:
+                    await adapter.start(self.on_inbound)
+                except PlatformRefused:
+                    raise
+                except Exception:
+                    # One platform's trouble at start degrades that platform only (its
+                    # link, if it has one, shows it down); the others play on.
+                    log.exception("%s could not start; the other platforms go on", name)
             await self.tick()
             raise await refused
         finally:

@@ -194,11 +194,12 @@ def test_13_bst_run_plays_on_local_fakes_of_discord_and_x(
             "help", interaction_id=platforms.discord.snowflake()
         )
         platforms.call(platforms.discord.gateway.push("INTERACTION_CREATE", interaction))
-        follow_ups = r"/webhooks/\d+/[^/]+"
-        _wait(lambda: platforms.discord.requests_to("POST", follow_ups), "follow-up", process)
+        # (The answer replaces the "thinking…" placeholder: an edit of @original.)
+        follow_ups = r"/webhooks/\d+/[^/]+/messages/@original"
+        _wait(lambda: platforms.discord.requests_to("PATCH", follow_ups), "follow-up", process)
         [deferral] = platforms.discord.requests_to("POST", r"/interactions/\d+/[^/]+/callback")
         assert deferral.json["type"] == 5
-        [answer] = platforms.discord.requests_to("POST", follow_ups)
+        [answer] = platforms.discord.requests_to("PATCH", follow_ups)
         assert "BattleshipTwitter" in answer.json["content"]
 
         # X: a mention sent after the start is read and answered by a post (a command
@@ -275,7 +276,8 @@ def test_1_check_config_online_passes_when_all_is_switched_on(
 ) -> None:
     platforms.discord.application_flags = 1 << 18  # GATEWAY_MESSAGE_CONTENT
     for guild in platforms.discord.guilds:
-        guild["permissions"] = str(int(guild["permissions"]) | ATTACH_FILES)
+        # Everything /KIND new needs (the one list check-config checks too).
+        guild["permissions"] = str(int(guild["permissions"]) | discord_fake.GAME_BOT_PERMISSIONS)
     result = _check_online(_config(tmp_path, platforms, message_content=True), tmp_path)
     assert result.returncode == 0, result.stderr
     assert "intents are allowed (with message content)" in result.stdout

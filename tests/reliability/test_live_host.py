@@ -234,3 +234,28 @@ def test_9_a_turn_resolves_off_the_event_loop_which_stays_free_meanwhile(kit: Mu
     assert asyncio.run(scenario()) == 1
     assert seen == [(True, True)]
     assert kit.game(game_id).turn == 2
+
+
+def test_14_one_platform_failing_to_start_leaves_the_others_playing(kit: MultiKit) -> None:
+    """Issue 26 item 14: X's start-up failing (its network, a 403) must not take the host,
+    and Discord with it, down: the other platforms start and send."""
+    kit.battle("discord", "d")
+
+    class BrokenX(FakePlatform):
+        async def start(self, on_inbound) -> None:  # type: ignore[no-untyped-def]
+            raise OSError("X unreachable")
+
+    kit.host.adapters["twitter"] = BrokenX("twitter")
+    kit.host.relay.adapters = kit.host.adapters
+
+    async def scenario() -> None:
+        runner = asyncio.create_task(kit.host.run())
+        try:
+            await _until(lambda: _pending_rows(kit, "discord") == 0)
+            assert not runner.done()
+        finally:
+            runner.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await runner
+
+    asyncio.run(scenario())

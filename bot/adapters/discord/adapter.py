@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Sequence
@@ -75,6 +76,7 @@ from bot.adapters.discord.interactions import (
 from bot.adapters.discord.markup import command_of
 from bot.adapters.discord.permissions import missing_permissions, permissions_refusal
 from bot.adapters.discord.sending import Delivery
+from bot.adapters.discord.sync import SYNC_ADVICE, check_registered
 from bot.adapters.discord.text import Privacy, route_for
 from bot.config import DiscordConfig
 from bot.games.base import Game
@@ -147,6 +149,7 @@ class DiscordAdapter:
             client=lambda: self._client, pending=self.pending, watch=self.catch_up.watch
         )
         self._connect_task: asyncio.Task[None] | None = None
+        self._sync_check_task: asyncio.Task[list[str]] | None = None
         self._catch_up_task: asyncio.Task[int] | None = None
         self._stopping = False
 
@@ -172,6 +175,7 @@ class DiscordAdapter:
         use_api_base(self._http_base)
         client = make_client(self._config)
         self._tree = build_command_tree(client, self._games, self._on_command)
+        self._tree.error(self._on_command_error)
 
         async def on_message(message: discord.Message) -> None:
             await self._on_message(message)
@@ -232,7 +236,27 @@ class DiscordAdapter:
             raise PlatformRefused(str(error)) from None
         if self._http_base:
             await use_gateway_of(self.client)
+        self._sync_check_task = asyncio.create_task(
+            self.check_commands(), name="discord-command-check"
+        )
         self._connect_task = asyncio.create_task(self._connect(), name="discord-gateway")
+
+    async def check_commands(self) -> list[str]:
+        """At start: do the slash commands Discord holds match this version's? After an
+        upgrade without ``bst discord sync`` a changed command fails on every use, so say
+        exactly what differs and what to run (a warning in the log); the differences."""
+        try:
+            differences = await check_registered(self.client, self.tree)
+        except Exception as error:  # the check must never stop the bot
+            log.warning("could not compare the registered slash commands: %s", error)
+            return []
+        if differences:
+            log.warning(
+                "Discord's slash commands are not this version's (%s): %s",
+                ", ".join(differences),
+                SYNC_ADVICE,
+            )
+        return differences
 
     async def _connect(self) -> None:
         """Keep the gateway connection; when it ends for good, say so through the link.
@@ -269,7 +293,7 @@ class DiscordAdapter:
 
     async def stop(self) -> None:
         self._stopping = True
-        for task in (self._catch_up_task, self._connect_task):
+        for task in (self._catch_up_task, self._connect_task, self._sync_check_task):
             if task is not None and not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -286,7 +310,7 @@ class DiscordAdapter:
     # ---- inbound: slash commands -------------------------------------------------
 
     async def _on_command(
-        self, interaction: discord.Interaction[Any], privacy: Privacy, text: str
+        self, interaction: discord.Interaction[Any], privacy: Privacy, text: str, game: int = 0
     ) -> None:
         """Defer within Discord's 3 seconds, remember the interaction, then hand it over.
 
@@ -302,7 +326,10 @@ class DiscordAdapter:
         route = route_for(privacy, in_guild=interaction.guild_id is not None)
         key = self._interaction_key(interaction)
         pending = PendingInteraction(
-            interaction, ephemeral=route.ephemeral, created=time.monotonic()
+            interaction,
+            ephemeral=route.ephemeral,
+            created=time.monotonic(),
+            quiet=privacy is Privacy.QUIET,
         )
         try:
             # ``thinking``: a button's deferral, too, is a "thinking…" placeholder that the
@@ -324,6 +351,8 @@ class DiscordAdapter:
             ),
             getattr(interaction.user, "mutual_guilds", ()),
         )
+        if game:
+            inbound = dataclasses.replace(inbound, game=game)  # a button's game
         try:
             await self._handler()(inbound)
             if self._config.message_content and inbound.channel:
@@ -337,14 +366,39 @@ class DiscordAdapter:
                         "Something went wrong on our side; please try again.", ephemeral=True
                     )
 
+    async def _on_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """A slash command discord.py could not run: answer the user privately (Discord
+        would say only "This interaction failed"), and say why in the log."""
+        stale = isinstance(
+            error, (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+        )
+        name = interaction.command.qualified_name if interaction.command else "?"
+        if stale:
+            log.warning("slash command /%s does not match this version's: %s", name, SYNC_ADVICE)
+            answer = (
+                "This command has changed since Discord last heard of it, so I can't run "
+                "it yet: the bot's operator needs to run `bst discord sync`. Meanwhile the "
+                "same words typed in the game's channel work."
+            )
+        else:
+            log.error("slash command /%s failed", name, exc_info=error)
+            answer = "Something went wrong on our side running that command; please try again."
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(answer, ephemeral=True)
+            else:
+                await interaction.response.send_message(answer, ephemeral=True)
+
     async def _on_button(self, interaction: discord.Interaction[Any]) -> None:
         """A click on one of the host's buttons: the command it stands for, as if typed."""
         data: dict[str, Any] = dict(interaction.data or {})
         found = command_of(str(data.get("custom_id", "")))
         if found is None:
             return  # not one of ours
-        text, private = found
-        await self._on_command(interaction, Privacy.PRIVATE if private else Privacy.PUBLIC, text)
+        privacy = Privacy.PRIVATE if found.private else Privacy.PUBLIC
+        await self._on_command(interaction, privacy, found.text, game=found.game)
 
     async def _refuse_without_permissions(
         self, interaction: discord.Interaction[Any], text: str
@@ -476,13 +530,17 @@ class DiscordAdapter:
         user = address.user_id or ""
         return f"<@{user}>" if user.isdigit() else f"@{address.user_name or 'player'}"
 
-    async def send_to_group(self, address: Address, outbound: Outbound) -> str:
-        """A crew's private thread (see Delivery.send_to_group)."""
-        return await self._delivery.send_to_group(address, outbound, self._cursors)
-
     async def open_room(self, address: Address, outbound: Outbound, name: str) -> str:
         """A thread of the game's own (see Delivery.open_room)."""
         return await self._delivery.open_room(address, outbound, name)
+
+    async def room_member(self, address: Address, *, present: bool) -> None:
+        """Add a player to the game's thread, or remove one (see Delivery.room_member)."""
+        await self._delivery.room_member(address, present=present)
+
+    async def close_room(self, address: Address) -> None:
+        """Archive a finished game's thread (see Delivery.close_room)."""
+        await self._delivery.close_room(address)
 
     async def withdraw(self, address: Address) -> None:
         """Delete an order typed in a channel that gave a secret away (see Delivery.withdraw)."""

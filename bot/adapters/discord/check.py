@@ -8,6 +8,8 @@ where the bot may not read or write the channels games are played in.
 
 from __future__ import annotations
 
+from typing import Any
+
 import aiohttp
 import discord
 
@@ -18,17 +20,11 @@ from bot.adapters.discord.client import (
     token_refused,
     use_api_base,
 )
+from bot.adapters.discord.permissions import missing_permissions
 from bot.config import DiscordConfig
 from bot.host.messages import DeliveryError
 
-# What a game's channel needs of the bot, by discord.py's name for the permission.
-NEEDED = {
-    "view_channel": "View Channels",
-    "send_messages": "Send Messages",
-    "read_message_history": "Read Message History",
-    "attach_files": "Attach Files",
-}
-WANTED = {"manage_messages": "Manage Messages (to delete a move typed in a channel)"}
+GUILD_PAGE = 200  # Discord's most servers in one GET /users/@me/guilds
 
 
 async def check_discord(config: DiscordConfig, token: str) -> tuple[list[str], list[str]]:
@@ -52,24 +48,37 @@ async def check_discord(config: DiscordConfig, token: str) -> tuple[list[str], l
         else:
             asked = "with" if config.message_content else "without"
             fine.append(f"Discord: the intents are allowed ({asked} message content)")
-        guilds = await client.http.get_guilds(200)
+        guilds = await every_guild(client)
         if not guilds:
             wrong.append(
                 "Discord: the bot is in no server yet: invite it (Developer Portal → your "
                 "application → OAuth2 → URL Generator, scopes bot and applications.commands)"
             )
         for guild in guilds:
+            # The same list ``/KIND new`` checks in a channel, here for the server's roles
+            # (a channel's own settings may still take some away: /KIND new says so).
             permissions = discord.Permissions(int(guild.get("permissions", 0)))
-            missing = [label for name, label in NEEDED.items() if not getattr(permissions, name)]
-            lacking = [label for name, label in WANTED.items() if not getattr(permissions, name)]
+            missing = missing_permissions(permissions, in_thread=False)
             where = f"Discord server {guild.get('name', '?')!r} ({guild['id']})"
             if missing:
-                wrong.append(f"{where}: the bot lacks {', '.join(missing)}")
+                lacks = ", ".join(f"{label} ({why})" for label, why in missing)
+                wrong.append(f"{where}: the bot lacks {lacks}")
             else:
-                note = f" (without {', '.join(lacking)})" if lacking else ""
-                fine.append(f"{where}: permissions OK{note}")
+                fine.append(f"{where}: permissions OK")
     except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
         wrong.append(f"Discord: could not be asked ({type(error).__name__}: {error})")
     finally:
         await client.close()
     return fine, wrong
+
+
+async def every_guild(client: discord.Client) -> list[dict[str, Any]]:
+    """Every server the bot is in, page by page (Discord gives at most 200 at a time)."""
+    found: list[dict[str, Any]] = []
+    after: int | None = None
+    while True:
+        page = list(await client.http.get_guilds(GUILD_PAGE, after=after))
+        found.extend(dict(guild) for guild in page)
+        if len(page) < GUILD_PAGE:
+            return found
+        after = max(int(guild["id"]) for guild in page)

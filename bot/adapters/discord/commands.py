@@ -14,7 +14,9 @@ first in games that take turns; ``pause``, ``resume``, ``extend``, ``kick``, ``e
 for the game of the channel or thread it is used in: Discord lets a server limit who
 sees a command only for a whole top-level command (``default_member_permissions``),
 so ``/host`` is for members who may Manage Server until the server's admins give it
-to another role (Server Settings → Integrations). ``/games`` lists a player's games.
+to another role (Server Settings → Integrations). The same verbs are in each game's
+group (``/bst host start``), which every member sees: a game's creator runs it from
+there, and the host checks who may. ``/games`` lists a player's games.
 
 Each command only builds the text a player could have typed (:mod:`.text`) and
 hands it to the adapter with its privacy; the host parses and checks it like any
@@ -108,13 +110,14 @@ def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
     return found
 
 
-def host_subcommands() -> list[Subcommand]:
+def host_subcommands(tag: str = "") -> list[Subcommand]:
     """The host's verbs, typed ``host WORD`` (the host's word even where a game has an
-    order of that name), for the game of the channel they are used in."""
+    order of that name), for the game of the channel they are used in; behind ``tag``
+    in a game's own group."""
 
     def host(name: str, description: str, *args: Arg) -> Subcommand:
         verb = Verb(name, description, private=False, args=args, words=f"host {name}")
-        return Subcommand(verb, Privacy.PUBLIC, lambda values: verb_text("", verb, values))
+        return Subcommand(verb, Privacy.PUBLIC, lambda values: verb_text(tag, verb, values))
 
     return [
         host(
@@ -277,6 +280,15 @@ def game_group(game: Game[Any, Any], handler: CommandHandler) -> app_commands.Gr
     group = app_commands.Group(name=game.name, description=f"{game.title} ({game.tag})")
     for sub in found:
         group.add_command(_command(sub, handler))
+    if "host" not in names and len(found) < MAX_SUBCOMMANDS:
+        # ``/NAME host start|pause|…``: the host's verbs where every member sees them, so a
+        # game's creator who may not Manage Server can run it (the top-level ``/host`` is
+        # hidden from them). The host checks who hosts the game, as for ``/host``.
+        hosting = app_commands.Group(
+            name="host", description="Run this game (its creator or an admin)", parent=group
+        )
+        for sub in host_subcommands(game.tag):
+            hosting.add_command(_command(sub, handler))
     return group
 
 

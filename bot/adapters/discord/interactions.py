@@ -39,6 +39,9 @@ class PendingInteraction:
     created: float  # time.monotonic() when it arrived
     deferred: bool = True
     consumed: bool = False  # the first follow-up replaces the "thinking…" placeholder
+    # Public by rule but wanted by the asker alone (help, rules): deferred privately, and
+    # answered privately too, though the host answers a public message in public.
+    quiet: bool = False
 
     def usable(self) -> bool:
         return self.deferred and not self.interaction.is_expired()

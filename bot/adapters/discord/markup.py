@@ -3,8 +3,10 @@
 * **Times.** The host writes a deadline as ``2026-01-01 08:00 UTC`` (its one format,
   :func:`bot.host.clock.format_utc`), which every platform can show. On Discord a
   timestamp tag shows it in each reader's own time zone, and counting down:
-  ``<t:1767254400:f> (<t:1767254400:R>)``. A countdown the host wrote beside it
-  (``(in 7 hours)``) is dropped: Discord's counts live.
+  ``<t:1767254400:f> (<t:1767254400:R>)``, to the second: the host names a deadline
+  to the minute, and gives its exact moment beside the text (``Outbound.instants``).
+  A countdown the host wrote beside it (``(in 7 hours)``) is dropped: Discord's counts
+  live.
 * **Plain text.** The host writes plain text (its one markup: commands in backticks);
   much of it is people's words (names, echoed input). On Discord ``*``, ``_``, ``~``,
   ``|``, ``[…](…)``, a leading ``#``, ``>`` or ``-`` are markdown: a name like
@@ -12,10 +14,12 @@
   heading. :func:`discord_plain` escapes them outside code spans and links, and keeps a
   mention only of someone the message means to name (``<@id>`` text in a name, a role
   mention or ``@everyone`` is shown, not rendered).
-* **Buttons.** A button's custom id carries the whole command it stands for
-  (``bst1:o:#sonar join``), so a click is understood with no state kept: the buttons of
-  a message sent a week ago, before a restart, still work. ``p`` marks a private
-  answer (acknowledged to the clicker alone), ``o`` an open one.
+* **Buttons.** A button's custom id carries the whole command it stands for and the
+  number of its game (``bst2:o:12:#sonar join``), so a click is understood with no state
+  kept: the buttons of a message sent a week ago, before a restart, still work, and a
+  click in a DM (which belongs to no channel) is about that game, not "the sender's one
+  game". ``p`` marks a private answer (acknowledged to the clicker alone), ``o`` an open
+  one. Buttons made before game numbers (``bst1:o:#sonar join``) still work as before.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import re
 from calendar import timegm
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import ceil
 from time import strptime
 
 from bot.host.messages import Choice
@@ -31,11 +36,17 @@ from bot.host.messages import Choice
 _UTC = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC(?: \(in [^()]*\))?")
 
 
-def discord_times(text: str) -> str:
-    """Every ``YYYY-MM-DD HH:MM UTC`` of ``text`` as Discord timestamp tags."""
+def discord_times(text: str, instants: Sequence[float] = ()) -> str:
+    """Every ``YYYY-MM-DD HH:MM UTC`` of ``text`` as Discord timestamp tags: to the second
+    where one of ``instants`` (the exact deadlines) falls in that minute, rounded up so a
+    countdown never reaches zero before the turn closes; else the minute itself."""
+    exact: dict[int, int] = {}
+    for instant in instants:
+        exact.setdefault(int(instant // 60) * 60, ceil(instant))
 
     def tag(match: re.Match[str]) -> str:
-        seconds = timegm(strptime(match.group(1), "%Y-%m-%d %H:%M"))
+        minute = timegm(strptime(match.group(1), "%Y-%m-%d %H:%M"))
+        seconds = exact.get(minute, minute)
         return f"<t:{seconds}:f> (<t:{seconds}:R>)"
 
     return _UTC.sub(tag, text)
@@ -72,7 +83,8 @@ def discord_plain(text: str, mentions: Sequence[str] = ()) -> str:
     return _EVERYONE.sub(f"@{_ZERO_WIDTH_SPACE}\\1", escaped)
 
 
-BUTTON_PREFIX = "bst1:"
+BUTTON_PREFIX = "bst2:"  # bst2:MODE:GAME:COMMAND
+OLD_BUTTON_PREFIX = "bst1:"  # bst1:MODE:COMMAND, on messages sent before game numbers
 MAX_CUSTOM_ID = 100  # Discord's limits
 MAX_LABEL = 80
 MAX_BUTTONS = 25  # five rows of five
@@ -84,13 +96,25 @@ class Button:
     custom_id: str
 
 
-def buttons_for(choices: Sequence[Choice]) -> list[Button]:
-    """The buttons Discord can carry for ``choices``: a choice whose command does not fit
-    a custom id, or beyond the 25th, stays typed only (the text says how)."""
+@dataclass(frozen=True)
+class Click:
+    """What a button stands for: the command, whether its answer is private, and the
+    number of its game (0 on a button made before buttons carried one)."""
+
+    text: str
+    private: bool
+    game: int = 0
+
+
+def buttons_for(choices: Sequence[Choice], game: int = 0) -> list[Button]:
+    """The buttons Discord can carry for ``choices`` of game number ``game``: a choice
+    whose command does not fit a custom id, or beyond the 25th, stays typed only (the
+    text says how)."""
     found: list[Button] = []
     seen: set[str] = set()
     for choice in choices:
-        custom_id = f"{BUTTON_PREFIX}{'p' if choice.private else 'o'}:{choice.text}"
+        mode = "p" if choice.private else "o"
+        custom_id = f"{BUTTON_PREFIX}{mode}:{game}:{choice.text}"
         if len(custom_id) > MAX_CUSTOM_ID or custom_id in seen:
             continue
         seen.add(custom_id)
@@ -103,12 +127,22 @@ def buttons_for(choices: Sequence[Choice]) -> list[Button]:
     return found
 
 
-def command_of(custom_id: str) -> tuple[str, bool] | None:
-    """(the command a button stands for, whether it is private), or None for a custom id
-    that is not one of the host's buttons."""
-    if not custom_id.startswith(BUTTON_PREFIX):
+def command_of(custom_id: str) -> Click | None:
+    """What a button stands for, or None for a custom id that is not one of the host's
+    buttons. Buttons of either form work, whenever their message was sent."""
+    game = 0
+    if custom_id.startswith(BUTTON_PREFIX):
+        mode, colon, rest = custom_id[len(BUTTON_PREFIX) :].partition(":")
+        number, colon_2, text = rest.partition(":")
+        if not (colon and colon_2 and number.isdigit()):
+            return None
+        game = int(number)
+    elif custom_id.startswith(OLD_BUTTON_PREFIX):
+        mode, colon, text = custom_id[len(OLD_BUTTON_PREFIX) :].partition(":")
+        if not colon:
+            return None
+    else:
         return None
-    mode, colon, text = custom_id[len(BUTTON_PREFIX) :].partition(":")
-    if not colon or mode not in ("p", "o") or not text.strip():
+    if mode not in ("p", "o") or not text.strip():
         return None
-    return text, mode == "p"
+    return Click(text, mode == "p", game)

@@ -16,7 +16,7 @@ import contextlib
 import dataclasses
 import hashlib
 import io
-import json
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal
 
@@ -28,7 +28,9 @@ from bot.adapters.discord.client import PLATFORM
 from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
 from bot.adapters.discord.markup import buttons_for, discord_plain, discord_times
 from bot.adapters.discord.text import split_text
-from bot.host.messages import Address, Attachment, Card, CursorStore, DeliveryError, Outbound
+from bot.host.messages import Address, Attachment, Card, DeliveryError, Outbound
+
+log = logging.getLogger(__name__)
 
 # Discord's upload limit for a bot in a server without boosts (per message).
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -44,9 +46,21 @@ THREAD_LOCKED = 160005
 # A game's thread is archived after a week without a message (Discord's longest); a
 # message sent to it later opens it again.
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+# Discord's cap of 1,000 active (unarchived) threads in a server: no thread can be made.
+MAX_ACTIVE_THREADS = 160006
+THREAD_CAP_NOTICE = (
+    "(This server has reached Discord's limit of 1,000 active threads, so this game "
+    "plays here in the channel. Finished games' threads are archived, which frees room; "
+    "a moderator can archive others.)"
+)
 PUBLIC_THREAD: Literal[11] = 11  # the channel type of a public thread
 PRIVATE_THREAD: Literal[12] = 12
 THREAD_TYPES = frozenset({10, PUBLIC_THREAD, PRIVATE_THREAD})  # 10: an announcement's thread
+# No crew's news goes to a private thread: Discord shows every private thread to whoever
+# holds Manage Threads or Administrator in its channel, so a moderator who plays would
+# read the other crews' boards (and the bot cannot know every player's permissions, nor
+# keep them from changing). A crew's news reaches each member by DM, as on every platform
+# without group rooms: the adapter has no ``send_to_group``.
 
 # (cursor key, message id) → start catching up that channel from there.
 Watch = Callable[[str, int], Awaitable[None]]
@@ -136,7 +150,7 @@ def allowed_mentions(outbound: Outbound) -> discord.AllowedMentions:
 def view_of(outbound: Outbound) -> discord.ui.View | None:
     """The message's buttons (see :mod:`.markup`). The view only carries them: a click is
     read from its custom id by the adapter, whoever sent the message and whenever."""
-    buttons = buttons_for(outbound.choices)
+    buttons = buttons_for(outbound.choices, outbound.game)
     if not buttons:
         return None
     view = discord.ui.View(timeout=None)
@@ -151,7 +165,9 @@ def view_of(outbound: Outbound) -> discord.ui.View | None:
     return view
 
 
-def embed_of(card: Card | None, attachments: Sequence[Attachment]) -> discord.Embed | None:
+def embed_of(
+    card: Card | None, attachments: Sequence[Attachment], instants: Sequence[float] = ()
+) -> discord.Embed | None:
     """A card as an embed, showing the message's first picture inside it."""
     if card is None:
         return None
@@ -159,7 +175,7 @@ def embed_of(card: Card | None, attachments: Sequence[Attachment]) -> discord.Em
     for name, value in card.fields[:25]:
         embed.add_field(
             name=discord_plain(name)[:256],
-            value=discord_times(discord_plain(value))[:1024],
+            value=discord_times(discord_plain(value), instants)[:1024],
             inline=True,
         )
     image = next((a.filename for a in attachments if a.mime_type.startswith("image/")), "")
@@ -198,8 +214,7 @@ class Delivery:
         # The threads opened, by outbox key: a retried opening (its first message failed)
         # reuses its thread instead of making another.
         self._rooms: dict[str, str] = {}
-        # The parent channel of each game thread a crew room was asked for.
-        self._parents: dict[str, str] = {}
+        self._threads: dict[str, bool] = {}  # channel id → is it a thread
 
     def _connected(self) -> discord.Client:
         client = self._client()
@@ -213,7 +228,8 @@ class Delivery:
             raise DeliveryError(f"address is for {address.platform}, not discord", permanent=True)
         client = self._connected()
         text, attachments = fit_attachments(
-            discord_times(discord_plain(outbound.text, outbound.mentions)), outbound.attachments
+            discord_times(discord_plain(outbound.text, outbound.mentions), outbound.instants),
+            outbound.attachments,
         )
         chunks = list(split_text(text)) if text else []
         if not chunks and not attachments:
@@ -254,6 +270,16 @@ class Delivery:
                 if error.status not in (400, 403):
                     raise delivery_error(error) from error
                 room = address.channel  # no thread here: the game stays in the channel
+                if error.code == MAX_ACTIVE_THREADS:
+                    log.warning(
+                        "channel %s: the server has Discord's 1,000 active threads; "
+                        "game %s plays in the channel",
+                        address.channel,
+                        outbound.game,
+                    )
+                    outbound = dataclasses.replace(
+                        outbound, text=f"{outbound.text}\n{THREAD_CAP_NOTICE}"
+                    )
             except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
                 raise delivery_error(error) from error
             if outbound.key:
@@ -262,63 +288,54 @@ class Delivery:
         self._rooms.pop(outbound.key, None)
         return room
 
-    async def send_to_group(
-        self, address: Address, outbound: Outbound, cursors: CursorStore
-    ) -> str:
-        """A crew's news in its private thread (see ``GroupAdapter``): made in the game's
-        channel the first time (beside the game's own thread, since Discord has no thread
-        in a thread), kept in ``cursors`` so a restart finds it, members added as they
-        join the crew. Where Discord will not make one (no Create Private Threads), each
-        member gets it by DM."""
+    async def room_member(self, address: Address, *, present: bool) -> None:
+        """Add a player to their game's thread (Discord then shows it in their sidebar,
+        with unread news), or remove one who left or was kicked. A game that plays in a
+        channel (no thread of its own) has no members to keep."""
+        if address.platform != PLATFORM or not address.channel.isdigit():
+            raise DeliveryError(f"not a Discord channel: {address.channel!r}", permanent=True)
+        user = address.user_id or ""
+        if not user.isdigit():
+            raise DeliveryError(f"not a Discord user id: {user!r}", permanent=True)
         client = self._connected()
-        key = f"crew-room:{address.channel}:{address.group}"
-        stored = await cursors.get(PLATFORM, key)
-        room: dict[str, Any] = json.loads(stored) if stored else {}
         try:
-            if not room:
-                parent = await self._parent_of(client, address.channel)
-                try:
-                    thread = await client.http.start_thread_without_message(
-                        int(parent),
-                        name=(address.group_name or address.group)[:100],
-                        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                        type=PRIVATE_THREAD,
-                        invitable=False,
-                    )
-                except discord.HTTPException as error:
-                    if error.status not in (400, 403):
-                        raise
-                    return await self._to_each_member(address, outbound)
-                room = {"thread": str(thread["id"]), "members": []}
-                await cursors.set(PLATFORM, key, json.dumps(room))
-            for user_id, _name in address.members:
-                if user_id in room["members"] or not user_id.isdigit():
-                    continue
-                await client.http.add_user_to_thread(int(room["thread"]), int(user_id))
-                room["members"].append(user_id)
-                await cursors.set(PLATFORM, key, json.dumps(room))
-        except DeliveryError:
-            raise
+            if not await self._is_thread(client, address.channel):
+                return
+            if present:
+                await client.http.add_user_to_thread(int(address.channel), int(user))
+            else:
+                await client.http.remove_user_from_thread(int(address.channel), int(user))
         except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
             raise delivery_error(error) from error
-        return await self.send(Address(PLATFORM, channel=room["thread"]), outbound)
 
-    async def _parent_of(self, client: discord.Client, channel: str) -> str:
-        """The text channel a crew room goes in: the game's channel, or its parent when
-        the game plays in a thread."""
-        if channel not in self._parents:
+    async def _is_thread(self, client: discord.Client, channel: str) -> bool:
+        """Whether a channel is a thread (channel types never change: asked once)."""
+        if channel not in self._threads:
+            if len(self._threads) >= 10_000:
+                self._threads.clear()  # (a bound; asking again costs one GET)
             found: dict[str, Any] = dict(await client.http.get_channel(int(channel)))
-            in_thread = found.get("type") in THREAD_TYPES
-            self._parents[channel] = str(found["parent_id"]) if in_thread else channel
-        return self._parents[channel]
+            self._threads[channel] = found.get("type") in THREAD_TYPES
+        return self._threads[channel]
 
-    async def _to_each_member(self, address: Address, outbound: Outbound) -> str:
-        message_id = ""
-        for user_id, name in address.members:
-            copy = dataclasses.replace(outbound, key=f"{outbound.key}:{user_id}")
-            dm = Address(PLATFORM, channel=address.channel, user_id=user_id, user_name=name)
-            message_id = await self.send(dm, copy)
-        return message_id
+    async def close_room(self, address: Address) -> None:
+        """Archive a finished game's thread (the bot started it, so it may): it leaves
+        the members' sidebars and stops counting towards the server's 1,000 active
+        threads. Not locked: a word said there later opens it again. A game that played
+        in a channel (no thread) has nothing to archive."""
+        if address.platform != PLATFORM or not address.channel.isdigit():
+            raise DeliveryError(f"not a Discord channel: {address.channel!r}", permanent=True)
+        client = self._connected()
+        try:
+            found: dict[str, Any] = dict(await client.http.get_channel(int(address.channel)))
+            if found.get("type") not in THREAD_TYPES:
+                return
+            if (found.get("thread_metadata") or {}).get("archived"):
+                return
+            await client.http.edit_channel(int(address.channel), archived=True)
+        except discord.NotFound:
+            return  # deleted already: nothing left to archive
+        except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
+            raise delivery_error(error) from error
 
     async def withdraw(self, address: Address) -> None:
         """Delete a message someone typed in a channel (a secret posted in public is
@@ -359,7 +376,7 @@ class Delivery:
         order), the placeholder is deleted first: a secret never lands in public.
         """
         interaction = pending.interaction
-        ephemeral = address.is_dm
+        ephemeral = address.is_dm or pending.quiet
         try:
             if not pending.consumed and pending.ephemeral != ephemeral:
                 await interaction.delete_original_response()
@@ -369,7 +386,22 @@ class Delivery:
             for index, chunk in enumerate(parts):
                 last = index == len(parts) - 1
                 view = view_of(outbound) if last else None
-                embed = embed_of(outbound.card, attachments) if last else None
+                embed = embed_of(outbound.card, attachments, outbound.instants) if last else None
+                if not pending.consumed:
+                    # The first answer replaces the "thinking…" placeholder: as an edit of
+                    # it, which a retry (its answer lost) repeats harmlessly, where a
+                    # follow-up (a webhook message takes no nonce) would post twice.
+                    edited = await interaction.edit_original_response(
+                        content=chunk or None,
+                        attachments=_files(attachments) if last and attachments else [],
+                        allowed_mentions=allowed_mentions(outbound),
+                        view=view,
+                        embed=embed,
+                    )
+                    _after_send(view)
+                    pending.consumed = True
+                    message_id = str(edited.id)
+                    continue
                 message = await interaction.followup.send(
                     content=chunk or discord.utils.MISSING,
                     files=_files(attachments) if last and attachments else discord.utils.MISSING,
@@ -439,7 +471,7 @@ class Delivery:
                 view = view_of(outbound)
                 if view is not None:
                     kwargs["view"] = view
-                embed = embed_of(outbound.card, attachments)
+                embed = embed_of(outbound.card, attachments, outbound.instants)
                 if embed is not None:
                     kwargs["embed"] = embed
             message = await channel.send(content=chunk or None, **kwargs)

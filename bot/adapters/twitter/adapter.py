@@ -103,6 +103,7 @@ class TwitterAdapter:
         self._bot_user_id = config.bot_user_id or ""
         self._tasks: list[asyncio.Task[None]] = []
         self.link = PlatformLink()
+        self._forbidden_said: dict[str, str] = {}  # poll name → the 403 explained once
         self.threads = Threads(cursors, [game.tag for game in games])
         self._polling = Polling(
             self._client,
@@ -166,6 +167,16 @@ class TwitterAdapter:
             await self.bot_user_id()
         except tweepy.Unauthorized:
             raise PlatformRefused(self.keys_refused()) from None
+        except Exception as error:
+            # X down, a 403, a 429, the network: X alone is degraded (the health signal
+            # shows it down), the host and its other platforms go on, and every poll
+            # tries again (the bot's id is looked up by the first that can).
+            self.link.down()
+            log.warning(
+                "X start-up could not read the bot account (%s); polling will retry: %s",
+                type(error).__name__,
+                self._redact(str(error)),
+            )
         mentions_every = parse_duration(self.config.mentions_poll).total_seconds()
         dm_every = parse_duration(self.config.dm_poll).total_seconds()
 
@@ -193,11 +204,23 @@ class TwitterAdapter:
             try:
                 await poll()
                 self.link.up()
+                self._forbidden_said.pop(name, None)
             except asyncio.CancelledError:
                 raise
             except tweepy.Unauthorized:
                 self.link.refuse(PlatformRefused(self.keys_refused()))
                 return
+            except tweepy.Forbidden as error:
+                # Most often the app's access tier lacks the endpoint: say once what to
+                # upgrade, not at every poll (the link shows it down meanwhile).
+                self.link.down()
+                said = self._forbidden_said.get(name)
+                what = tier_refusal(name, self._redact(str(error)))
+                if said != what:
+                    self._forbidden_said[name] = what
+                    log.warning("%s", what)
+                else:
+                    log.debug("X %s poll still refused (403)", name)
             except RateBudgetExhausted as error:
                 delay = max(interval, error.retry_after)
                 log.info("X %s poll waits %.0f s for its rate budget", name, delay)
@@ -249,3 +272,14 @@ class TwitterAdapter:
         """``@handle``: players are named by their handle (``@alice``) on X."""
         name = (address.user_name or "").strip()
         return name if name.startswith("@") else f"@{name or 'player'}"
+
+
+def tier_refusal(poll: str, detail: str) -> str:
+    """What a 403 on a poll means and what to do about it (said once per poll)."""
+    return (
+        f"X refused the {poll} poll (403 Forbidden: {detail}). Usually the app's access "
+        "tier does not include this endpoint: in the Developer Portal, attach the app to a "
+        "Project and choose an access level (Basic or above) that reads mentions and DMs; "
+        "after changing the app's permissions, regenerate the access token and secret. "
+        "The bot keeps polling and says nothing more until X answers."
+    )

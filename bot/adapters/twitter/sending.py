@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import aiohttp
@@ -27,6 +28,10 @@ from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError
 log = logging.getLogger(__name__)
 
 DM_TEXT_LIMIT = 10_000
+# A retried DM looks this far back in the conversation (100 events a page) for an
+# earlier attempt that arrived; X's clock and ours may differ by this much.
+RETRY_LOOK_PAGES = 5
+CLOCK_SLACK_SECONDS = 120.0
 
 
 class Delivery:
@@ -155,6 +160,11 @@ class Delivery:
         try:
             return await self._create_post(text, media_ids, reply_to)
         except tweepy.Forbidden as error:
+            if reply_to is not None and is_reply_refused(error):
+                # The game's thread is someone else's conversation (its `new` was itself a
+                # reply): X lets a bot reply only where it was mentioned. Answer the post
+                # that spoke to the bot, else post at the top level.
+                return await self._post_where_allowed(text, media_ids, address, reply_to)
             if not is_duplicate(error):
                 raise
         if outbound.retry:
@@ -178,6 +188,23 @@ class Delivery:
             log.info("X says post %s is a duplicate: counted as posted", outbound.key)
             return f"duplicate:{outbound.key}"
 
+    async def _post_where_allowed(
+        self, text: str, media_ids: list[str], address: Address, refused: str
+    ) -> str:
+        spoke = address.reply_to if address.reply_to and address.reply_to.isdigit() else None
+        if spoke is not None and spoke != refused:
+            try:
+                return await self._create_post(text, media_ids, spoke)
+            except tweepy.Forbidden as error:
+                if not is_reply_refused(error):
+                    raise
+        log.warning(
+            "X refused a reply in thread %s (the bot was not mentioned there): posting at "
+            "the top level",
+            address.channel,
+        )
+        return await self._create_post(text, media_ids, None)
+
     async def _create_post(self, text: str, media_ids: list[str], reply_to: str | None) -> str:
         response: dict[str, Any] = await self._client.create_tweet(
             text=text,
@@ -197,7 +224,9 @@ class Delivery:
             media_id = await self._upload(outbound.attachments[0], for_dm=True)
         text = outbound.text.strip()[:DM_TEXT_LIMIT] or None
         if outbound.retry and address.user_id:
-            earlier = await self._dm_already_sent(address.user_id, text or "")
+            earlier = await self._dm_already_sent(
+                address.user_id, text or "", since=outbound.written_at
+            )
             if earlier is not None:
                 return earlier
         response: dict[str, Any] = await self._client.create_direct_message(
@@ -205,26 +234,51 @@ class Delivery:
         )
         return str(response["data"]["dm_event_id"])
 
-    async def _dm_already_sent(self, participant_id: str, text: str) -> str | None:
+    async def _dm_already_sent(self, participant_id: str, text: str, *, since: float) -> str | None:
         """X DMs take no idempotency key, so a DM whose response was lost may have been
-        delivered. Before sending it again, look at the conversation: if the bot's
-        newest message there is this very text, that is it (and if it is an earlier,
-        identical one, the player has it as the bot's last word anyway)."""
+        delivered. Before sending it again, look at the conversation: if any DM the bot
+        sent there since the message was written (``since``) is this very text, that is
+        it. Not only the newest: other DMs to the same player may have gone out after the
+        lost one, and a retry waits its backoff while they do."""
         bot_id = await self._bot_user_id()
-        body: dict[str, Any] = await self._client.get_direct_message_events(
-            participant_id=participant_id,
-            dm_event_fields=DM_EVENT_FIELDS,
-            # X gives an event's sender only through this expansion: without it no
-            # event has a sender_id, nothing matches, and the DM goes out twice.
-            expansions=["sender_id"],
-            event_types="MessageCreate",
-            max_results=10,
-            user_auth=True,
-        )
-        for event in body.get("data") or []:  # newest first
-            if str(event.get("sender_id")) == bot_id:
-                return str(event["id"]) if event.get("text") == text else None
+        token: str | None = None
+        for _ in range(RETRY_LOOK_PAGES):
+            body: dict[str, Any] = await self._client.get_direct_message_events(
+                participant_id=participant_id,
+                dm_event_fields=DM_EVENT_FIELDS,
+                # X gives an event's sender only through this expansion: without it no
+                # event has a sender_id, nothing matches, and the DM goes out twice.
+                expansions=["sender_id"],
+                event_types="MessageCreate",
+                max_results=100,
+                pagination_token=token,
+                user_auth=True,
+            )
+            for event in body.get("data") or []:  # newest first
+                if since and _sent_before(event, since - CLOCK_SLACK_SECONDS):
+                    return None  # older than the message: no attempt of it can be further on
+                if str(event.get("sender_id")) == bot_id and event.get("text") == text:
+                    return str(event["id"])
+            token = (body.get("meta") or {}).get("next_token")
+            if not token:
+                return None
         return None
+
+
+def _sent_before(event: dict[str, Any], moment: float) -> bool:
+    created = event.get("created_at")
+    if not created:
+        return False
+    try:
+        return datetime.fromisoformat(str(created).replace("Z", "+00:00")).timestamp() < moment
+    except ValueError:
+        return False
+
+
+def is_reply_refused(error: tweepy.Forbidden) -> bool:
+    """X's 403 for a reply in a conversation whose author did not mention the bot."""
+    reason = (" ".join(error.api_messages) + " " + str(error)).lower()
+    return "reply to this conversation is not allowed" in reason or "not been mentioned" in reason
 
 
 def is_duplicate(error: tweepy.Forbidden) -> bool:

@@ -24,11 +24,12 @@ import contextlib
 import copy
 import itertools
 import json
+import os
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,11 @@ from bot.config import DiscordConfig
 from bot.games.catalog import games
 from bot.host.messages import Inbound
 
-SPECS = Path(__file__).resolve().parents[3] / ".." / "shared" / "specs"
+# shared/specs beside the repository, or where BST_SPECS_DIR says (a git worktree).
+SPECS = Path(
+    os.environ.get("BST_SPECS_DIR")
+    or Path(__file__).resolve().parents[3] / ".." / "shared" / "specs"
+)
 SPEC_FILE = SPECS / "discord-api-openapi.json"
 
 APP_ID = 1100000000000000001
@@ -60,6 +65,8 @@ OTHER_USER_ID = 1100000000000000007
 HOST_ROLE_ID = 1100000000000000008
 
 MANAGE_GUILD = 1 << 5
+# An interaction's token answers for 15 minutes (follow-ups, @original), then 10015.
+INTERACTION_TOKEN_LIFETIME = timedelta(minutes=15)
 # What Discord computes for an ordinary member: view, send, read history, use commands.
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)
 
@@ -549,6 +556,10 @@ class FakeGateway:
         self.sockets: list[web.WebSocketResponse] = []
         self.url = ""
         self._sequence = itertools.count(1)
+        # Every dispatch of the session (sequence, event, data): a RESUME replays those
+        # after the sequence the client names, including any pushed while it was away.
+        self.dispatched: list[tuple[int, str, Any]] = []
+        self.resumes: list[dict[str, Any]] = []
 
     def judge(self, identify: dict[str, Any]) -> int | None:
         """The close code Discord answers this IDENTIFY with, or None to accept it."""
@@ -581,25 +592,110 @@ class FakeGateway:
                     await ws.close(code=code, message=b"refused")
                     break
                 shard = frame["d"].get("shard") or [0, 1]
+                # READY names the bot's servers as unavailable; each then arrives whole
+                # as a GUILD_CREATE (discord.py waits for them before on_ready).
                 await self._dispatch(ws, "READY", {
                     "v": 10,
                     "user": BOT_USER,
-                    "guilds": [],
+                    "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
                     "session_id": "fake-session",
                     "resume_gateway_url": self.url,
                     "shard": shard,
                     "application": {"id": str(APP_ID), "flags": 0},
                 })  # fmt: skip
-        self.sockets.remove(ws)
+                await self._dispatch(ws, "GUILD_CREATE", self.guild_create())
+            elif frame["op"] == 6:  # resume: what was missed, then RESUMED
+                self.resumes.append(frame["d"])
+                if str(frame["d"].get("token", "")).removeprefix("Bot ") != self.token:
+                    self.closed_with.append(4004)
+                    await ws.close(code=4004, message=b"refused")
+                    break
+                after = int(frame["d"].get("seq") or 0)
+                for sequence, event, data in self.dispatched:
+                    if sequence > after:
+                        await ws.send_json({"op": 0, "t": event, "s": sequence, "d": data})
+                await self._dispatch(ws, "RESUMED", {})
+        if ws in self.sockets:
+            self.sockets.remove(ws)
         return ws
 
+    def guild_create(self) -> dict[str, Any]:
+        """The server as GUILD_CREATE brings it after READY (its channels and roles)."""
+        return {
+            "id": str(GUILD_ID),
+            "name": "Harbour",
+            "icon": None,
+            "owner_id": str(OTHER_USER_ID),
+            "unavailable": False,
+            "joined_at": "2025-01-01T00:00:00+00:00",
+            "large": False,
+            "member_count": 3,
+            "features": [],
+            "preferred_locale": "en-US",
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "system_channel_flags": 0,
+            "roles": [
+                {
+                    "id": str(GUILD_ID),
+                    "name": "@everyone",
+                    "permissions": str(MEMBER_PERMISSIONS),
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "emojis": [],
+            "stickers": [],
+            "channels": [
+                {
+                    "id": str(CHANNEL_ID),
+                    "type": GUILD_TEXT,
+                    "name": "bst-game",
+                    "position": 0,
+                    "permission_overwrites": [],
+                    "nsfw": False,
+                    "parent_id": None,
+                    "topic": None,
+                    "last_message_id": None,
+                    "rate_limit_per_user": 0,
+                    "flags": 0,
+                }
+            ],
+            "threads": [],
+            "members": [],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+        }
+
     async def _dispatch(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
-        await ws.send_json({"op": 0, "t": event, "s": next(self._sequence), "d": data})
+        sequence = next(self._sequence)
+        self.dispatched.append((sequence, event, data))
+        await ws.send_json({"op": 0, "t": event, "s": sequence, "d": data})
 
     async def push(self, event: str, data: Any) -> None:
-        """A dispatch to every connected client (an INTERACTION_CREATE, a MESSAGE_CREATE)."""
+        """A dispatch to every connected client (an INTERACTION_CREATE, a MESSAGE_CREATE);
+        with none connected, kept for the RESUME that follows."""
+        if not self.sockets:
+            self.dispatched.append((next(self._sequence), event, data))
         for ws in list(self.sockets):
             await self._dispatch(ws, event, data)
+
+    async def drop(self, code: int = 4000) -> None:
+        """Close every connection as Discord does when it restarts a gateway node (4000,
+        unknown error): the client may RESUME its session."""
+        for ws in list(self.sockets):
+            self.sockets.remove(ws)
+            await ws.close(code=code, message=b"reconnect")
 
 
 class FakeDiscord:
@@ -653,6 +749,19 @@ class FakeDiscord:
         # is its "@original" once there is one.
         self.callbacks: dict[str, int] = {}
         self._originals: dict[str, int] = {}
+        # Discord's cap on active (unarchived) threads per server (160006 beyond it), and
+        # the PATCH /channels/{id} bodies the bot sent to threads (archiving them).
+        self.active_thread_limit = 1000
+        # The application's commands as Discord holds them (None: global; else a server).
+        self.registered: dict[str | None, list[dict[str, Any]]] = {}
+        # Nonces the bot sent with enforce_nonce, by channel: the message each posted.
+        self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
+        self._deferred_flags: dict[str, int] = {}  # interaction token → EPHEMERAL or 0
+        self._dm_channels: dict[int, int] = {}  # user id → their DM channel's id
+        # Requests Discord carries out whose answer never reaches the bot (the connection
+        # drops): (method, path pattern), each used once.
+        self.lost: list[tuple[str, re.Pattern[str]]] = []
+        self.modified: list[tuple[int, dict[str, Any]]] = []
 
     # ---- scripting ----------------------------------------------------------------
 
@@ -665,6 +774,36 @@ class FakeDiscord:
     ) -> None:
         """The next request matching ``method`` and the ``path`` regex gets this error."""
         self.failures.append(Failure(method, re.compile(path), status, body, headers or {}))
+
+    def dm_channel_of(self, user_id: int) -> dict[str, Any]:
+        """The one DM channel between the bot and ``user_id`` (Discord keeps one per user:
+        opening it again gives the same). USER_ID's is DM_CHANNEL_ID."""
+        channel_id = DM_CHANNEL_ID if user_id == USER_ID else self._dm_channels.get(user_id)
+        if channel_id is None:
+            channel_id = self._dm_channels[user_id] = self.snowflake()
+        channel = self.channels.setdefault(
+            channel_id,
+            {
+                "id": str(channel_id),
+                "type": DM,
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [user_payload(user_id)],
+            },
+        )
+        return channel
+
+    def lose_next(self, method: str, path: str) -> None:
+        """The next request matching the ``method`` and ``path`` regexes is carried out, and
+        its answer lost on the way back (the connection drops)."""
+        self.lost.append((method, re.compile(path)))
+
+    def answer_lost(self, method: str, path: str) -> bool:
+        for lost in self.lost:
+            if re.fullmatch(lost[0], method) and lost[1].fullmatch(path):
+                self.lost.remove(lost)
+                return True
+        return False
 
     def requests_to(self, method: str, path: str) -> list[Recorded]:
         pattern = re.compile(path)
@@ -857,6 +996,8 @@ class FakeDiscord:
             files,
             request.headers.get("Authorization"),
         )
+        if self.answer_lost(request.method, path) and request.transport is not None:
+            request.transport.close()  # done, and the answer never reaches the bot
         return reply.web()
 
     def receive(
@@ -894,11 +1035,20 @@ class FakeDiscord:
         if method == "GET" and path == "/users/@me":
             return self._ok("GET /users/@me", BOT_ME)
         if method == "GET" and path == "/users/@me/guilds":
+            # Discord: at most `limit` (1–200, default 200) servers, by id, after `after`.
+            limit = int(query.get("limit", 200))
+            if not 1 <= limit <= 200:
+                return invalid_form_body(
+                    {"limit": field_error("NUMBER_TYPE_MAX", "int value should be <= 200.")}
+                )
+            after = int(query.get("after", 0))
+            ordered = sorted(self.guilds, key=lambda guild: int(guild["id"]))
+            page = [guild for guild in ordered if int(guild["id"]) > after][:limit]
             return self._ok(
                 "GET /users/@me/guilds",
                 [
                     {"icon": None, "banner": None, "owner": False, "features": [], **guild}
-                    for guild in self.guilds
+                    for guild in page
                 ],
             )
         if method == "GET" and path == "/gateway/bot":
@@ -953,6 +1103,8 @@ class FakeDiscord:
             return self._follow_up(int(m.group(1)), m.group(2), body or {}, files)
         if (m := re.fullmatch(r"/channels/(\d+)", path)) and method == "GET":
             return self._get_channel(int(m.group(1)))
+        if (m := re.fullmatch(r"/channels/(\d+)", path)) and method == "PATCH":
+            return self._modify_thread(int(m.group(1)), body or {})
         if (m := re.fullmatch(r"/channels/(\d+)/threads", path)) and method == "POST":
             return self._start_thread(int(m.group(1)), body or {})
         if (
@@ -976,19 +1128,25 @@ class FakeDiscord:
             return self._ok("GET /channels/{channel_id}/messages", page)
         if method == "POST" and path == "/users/@me/channels":
             return self._ok(
-                "POST /users/@me/channels",
-                {
-                    "id": str(DM_CHANNEL_ID),
-                    "type": 1,
-                    "last_message_id": None,
-                    "flags": 0,
-                    "recipients": [user_payload(int(body["recipient_id"]))],
-                },
+                "POST /users/@me/channels", self.dm_channel_of(int(body["recipient_id"]))
             )
         if method == "PUT" and re.fullmatch(r"/applications/\d+(/guilds/\d+)?/commands", path):
             return self._put_commands(path, body)
+        if method == "GET" and (
+            m := re.fullmatch(r"/applications/\d+(?:/guilds/(\d+))?/commands", path)
+        ):
+            operation = (
+                "GET /applications/{application_id}/guilds/{guild_id}/commands"
+                if m.group(1)
+                else "GET /applications/{application_id}/commands"
+            )
+            return self._ok(operation, self.registered.get(m.group(1), []))
         if method == "PUT" and (m := re.fullmatch(r"/channels/(\d+)/thread-members/(\d+)", path)):
             return self._add_thread_member(int(m.group(1)), int(m.group(2)))
+        if method == "DELETE" and (
+            m := re.fullmatch(r"/channels/(\d+)/thread-members/(\d+)", path)
+        ):
+            return self._remove_thread_member(int(m.group(1)), int(m.group(2)))
         return json_response({"message": "404: Not Found", "code": 0}, status=404)
 
     def _add_thread_member(self, thread_id: int, user_id: int) -> Reply:
@@ -1010,6 +1168,27 @@ class FakeDiscord:
             members.append(user_id)
             thread["member_count"] = len(members) + 1  # and the bot
         return self._ok("PUT /channels/{channel_id}/thread-members/{user_id}", None, 204)
+
+    def _remove_thread_member(self, thread_id: int, user_id: int) -> Reply:
+        """DELETE /channels/{id}/thread-members/{user_id}: removing someone else needs
+        MANAGE_THREADS, or the bot to have started the (private) thread... for a public
+        thread Discord lets the bot remove members it may send to; 204, also when the
+        user was no member. Archived: refused."""
+        thread = self.channels.get(thread_id)
+        if thread is None:
+            return unknown_channel()
+        if thread["type"] not in THREAD_TYPES:
+            return wrong_channel_type()
+        if thread["thread_metadata"]["archived"]:
+            return thread_archived()
+        permissions = self.permissions_in(thread_id) or 0
+        if not (permissions & MANAGE_THREADS or thread["owner_id"] == str(BOT_ID)):
+            return missing_permissions()
+        members = self.thread_members.setdefault(thread_id, [])
+        if user_id in members:
+            members.remove(user_id)
+            thread["member_count"] = len(members) + 1
+        return self._ok("DELETE /channels/{channel_id}/thread-members/{user_id}", None, 204)
 
     # ---- commands -----------------------------------------------------------------
 
@@ -1048,6 +1227,7 @@ class FakeDiscord:
                     **({"guild_id": guild.group(1)} if guild else {}),
                 }
             )
+        self.registered[guild.group(1) if guild else None] = answered
         operation = (
             "PUT /applications/{application_id}/guilds/{guild_id}/commands"
             if guild
@@ -1158,6 +1338,8 @@ class FakeDiscord:
         assert parent is not None
         if errors := self._thread_form_errors(body):
             return invalid_form_body(errors)
+        if (cap := self._thread_cap_refusal(parent)) is not None:
+            return cap
         thread = self._new_thread(
             self.snowflake(),
             parent,
@@ -1195,6 +1377,8 @@ class FakeDiscord:
             return discord_error(400, 160004, "A thread has already been created for this message")
         if errors := self._thread_form_errors(body):
             return invalid_form_body(errors)
+        if (cap := self._thread_cap_refusal(parent)) is not None:
+            return cap
         thread = self._new_thread(
             message_id,
             parent,
@@ -1208,6 +1392,40 @@ class FakeDiscord:
         starter["flags"] |= HAS_THREAD
         starter["thread"] = {k: v for k, v in thread.items() if k != "member"}
         return self._ok("POST /channels/{channel_id}/messages/{message_id}/threads", thread, 201)
+
+    def _thread_cap_refusal(self, parent: dict[str, Any]) -> Reply | None:
+        """Discord's 1,000 active (unarchived) threads per server: the next is refused
+        (400, 160006) until one is archived."""
+        active = sum(
+            1
+            for channel in self.channels.values()
+            if channel["type"] in THREAD_TYPES
+            and channel["guild_id"] == parent["guild_id"]
+            and not channel["thread_metadata"]["archived"]
+        )
+        if active >= self.active_thread_limit:
+            return discord_error(400, 160006, "Maximum number of active threads reached")
+        return None
+
+    def _modify_thread(self, channel_id: int, body: dict[str, Any]) -> Reply:
+        """PATCH /channels/{id} on a thread: its creator (or MANAGE_THREADS) may archive it;
+        only MANAGE_THREADS may lock it or open a locked one."""
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            return unknown_channel()
+        if channel["type"] not in THREAD_TYPES:
+            return missing_permissions()  # (the fake models threads only)
+        moderator = bool((self.permissions_in(channel_id) or 0) & MANAGE_THREADS)
+        metadata = channel["thread_metadata"]
+        owner = channel["owner_id"] == str(BOT_ID)
+        if not moderator and (body.get("locked") or metadata["locked"] or not owner):
+            return missing_permissions()
+        for key in ("archived", "locked"):
+            if key in body:
+                metadata[key] = bool(body[key])
+        metadata["archive_timestamp"] = iso(datetime.now(UTC))
+        self.modified.append((channel_id, dict(body)))
+        return self._ok("PATCH /channels/{channel_id}", channel)
 
     def _thread_refusal(
         self, channel: dict[str, Any], permissions: int | None, *, editing: bool = False
@@ -1357,6 +1575,12 @@ class FakeDiscord:
         refusal = self._thread_refusal(channel, permissions)
         if refusal is not None:
             return refusal
+        # Discord: with enforce_nonce, a nonce the author used in this channel in the last
+        # few minutes answers with that message instead of posting another.
+        nonce = body.get("nonce")
+        seen = (channel_id, str(nonce))
+        if nonce is not None and body.get("enforce_nonce") and seen in self._nonces:
+            return self._ok("POST /channels/{channel_id}/messages", self._nonces[seen])
         posted = self._publish(
             channel_id,
             body,
@@ -1366,6 +1590,8 @@ class FakeDiscord:
         )
         if isinstance(posted, Reply):
             return posted
+        if nonce is not None and body.get("enforce_nonce"):
+            self._nonces[seen] = posted
         return self._ok("POST /channels/{channel_id}/messages", posted)
 
     def _edit(
@@ -1495,6 +1721,9 @@ class FakeDiscord:
             self._originals[token] = int(edited["id"])
             resource = {"type": UPDATE_MESSAGE, "message": edited}
         self.callbacks[token] = callback
+        if callback == DEFERRED_CHANNEL_MESSAGE:
+            # The "thinking…" placeholder keeps the deferral's visibility: its answer too.
+            self._deferred_flags[token] = int(data.get("flags") or 0) & EPHEMERAL
         operation = "POST /interactions/{interaction_id}/{interaction_token}/callback"
         if str(query.get("with_response", "")).lower() not in ("1", "true"):
             # Without ?with_response Discord answers 204 and no body.
@@ -1511,11 +1740,21 @@ class FakeDiscord:
             answer["resource"] = resource
         return self._ok(operation, answer)
 
+    @staticmethod
+    def _token_expired(token: str) -> bool:
+        """An interaction's token works for 15 minutes after the interaction (Discord's
+        rule); "now" is discord.py's own clock (a test on a virtual clock moves both)."""
+        ref = read_token(token)
+        if not ref.interaction_id:
+            return False
+        born = discord.utils.snowflake_time(ref.interaction_id)
+        return discord.utils.utcnow() - born > INTERACTION_TOKEN_LIFETIME
+
     def _follow_up(
         self, webhook_id: int, token: str, body: dict[str, Any], files: list[tuple[str, str, bytes]]
     ) -> Reply:
         """POST /webhooks/{app}/{token}: a follow-up, in the interaction's channel."""
-        if token not in self.callbacks:
+        if token not in self.callbacks or self._token_expired(token):
             return unknown_webhook()
         ref = read_token(token)
         refusal = self._interaction_refusal(ref.channel_id, status=400)
@@ -1535,7 +1774,7 @@ class FakeDiscord:
         """PATCH @original: the response message -- for a deferral (5), the first edit is
         the answer; for a component's 6 or 7, the component's own message."""
         callback = self.callbacks.get(token)
-        if callback is None:
+        if callback is None or self._token_expired(token):
             return unknown_webhook()
         ref = read_token(token)
         operation = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
@@ -1546,8 +1785,13 @@ class FakeDiscord:
             refusal = self._interaction_refusal(ref.channel_id, status=400)
             if refusal is not None:
                 return refusal
+            flags = int(body.get("flags") or 0) | self._deferred_flags.get(token, 0)
             posted = self._publish(
-                ref.channel_id, body, files, default_parse=PARSE_USERS, webhook_id=APP_ID
+                ref.channel_id,
+                {**body, "flags": flags} if flags else body,
+                files,
+                default_parse=PARSE_USERS,
+                webhook_id=APP_ID,
             )
             if isinstance(posted, Reply):
                 return posted
@@ -1562,6 +1806,8 @@ class FakeDiscord:
         return self._ok(operation, edited)
 
     def _delete_original(self, token: str) -> Reply:
+        if self._token_expired(token):
+            return unknown_webhook()
         self._originals.pop(token, None)
         return self._ok(
             "DELETE /webhooks/{webhook_id}/{webhook_token}/messages/@original", None, 204
@@ -1651,6 +1897,8 @@ class RecordingSession:
         reply = self.fake.receive(
             method, path, query, body, files, (headers or {}).get("Authorization")
         )
+        if self.fake.answer_lost(method, path):
+            raise aiohttp.ServerDisconnectedError()
         return RecordedResponse(method, str(url), reply)
 
     def get(self, url: Any, **kwargs: Any) -> RecordedResponse:

@@ -253,11 +253,13 @@ async def test_a_private_reply_is_an_ephemeral_follow_up(
     )
     message_id = await adapter.send(address, Outbound("Turn 4: move cruiser at G7 3 up", key="o-1"))
 
-    [follow_up] = fake_discord.requests_to("POST", rf"/webhooks/{APP_ID}/[^/]+")
-    assert follow_up.path == f"/webhooks/{APP_ID}/{payload['token']}"
+    # The first answer replaces the ephemeral "thinking…" placeholder (an edit of it: a
+    # retry repeats it harmlessly), and so is ephemeral too.
+    [follow_up] = fake_discord.requests_to("PATCH", rf"/webhooks/{APP_ID}/[^/]+/messages/@original")
+    assert follow_up.path == f"/webhooks/{APP_ID}/{payload['token']}/messages/@original"
     assert follow_up.json["content"] == "Turn 4: move cruiser at G7 3 up"
-    assert follow_up.json["flags"] & EPHEMERAL
-    assert message_id.isdigit()
+    answer = fake_discord.posted[CHANNEL_ID][-1]
+    assert answer["flags"] & EPHEMERAL and answer["id"] == message_id
     # Never a channel message or a DM when the interaction can answer.
     assert not fake_discord.requests_to("POST", r"/channels/\d+/messages")
 
@@ -290,7 +292,7 @@ async def test_an_expired_or_unknown_interaction_falls_back_to_the_channel(
     interaction_id = fake_discord.snowflake()
     await run(adapter, payload_factory("join", interaction_id=interaction_id))
     fake_discord.fail_next(
-        "POST", rf"/webhooks/{APP_ID}/.+", 404, {"message": "Unknown Webhook", "code": 10015}
+        "PATCH", rf"/webhooks/{APP_ID}/.+", 404, {"message": "Unknown Webhook", "code": 10015}
     )
     address = Address("discord", channel=str(CHANNEL_ID), reply_to=str(interaction_id))
     await adapter.send(address, Outbound("Ahab joins.", key="o-9"))

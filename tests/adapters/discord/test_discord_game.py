@@ -16,7 +16,6 @@ from unittest import mock
 import discord
 from discord_fake import (
     CHANNEL_ID,
-    DM_CHANNEL_ID,
     GUILD_ID,
     MANAGE_GUILD,
     MEMBER_PERMISSIONS,
@@ -224,7 +223,8 @@ async def test_rule_4_a_move_typed_in_the_channel_is_deleted_and_answered_privat
             await asyncio.sleep(0.01)
         await host.relay.flush()
         assert fake_discord.deleted == [(CHANNEL_ID, typed)]
-        dm_bodies = message_bodies(fake_discord, rf"/channels/{DM_CHANNEL_ID}/messages")
+        ishmael = fake_discord.dm_channel_of(OTHER_USER_ID)["id"]  # (each user's own DMs)
+        dm_bodies = message_bodies(fake_discord, rf"/channels/{ishmael}/messages")
         assert any("moves are private" in b.get("content", "") for b in dm_bodies)
         with store.transaction() as tx:
             assert tx.standing_orders(1, 1) == {}

@@ -85,8 +85,12 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
     # The host's verbs moved to /host, which Discord can show to server managers only.
     hosts = ["start", "pause", "resume", "extend", "kick", "end"]
     moved = {verb: old.pop(verb) for verb in hosts}
-    # New: bst's orders stand until the deadline, and one may be taken back.
+    # New: bst's orders stand until the deadline, and one may be taken back; and the
+    # host's verbs as a subcommand group every member sees (/bst host start).
     assert new.pop("withdraw") == []
+    hosting = next(o for o in after["options"] if o["name"] == "host")
+    assert hosting["type"] == 2 and [o["name"] for o in hosting["options"]] == hosts
+    new.pop("host")
     assert list(new) == list(old)  # the same subcommands, in the same order
     host = shape(next(g for g in payload([get_game("bst")]) if g["name"] == "host"))
     assert list(host) == hosts
@@ -122,7 +126,7 @@ def test_a_game_registered_only_in_a_test_gets_its_own_group(tug_registered):
     commands = shape(groups["tug"])
     assert list(commands) == [
         "new", "join", "pull", "dare", "give", "hold", "board", "status", "help", "rules",
-        "leave",
+        "leave", "host",
     ]  # fmt: skip
     assert commands["pull"] == [
         {

@@ -371,9 +371,9 @@ async def test_10_a_follow_up_is_sent_by_the_process_that_holds_the_interaction(
         # The other process's relay runs first: the answer is not its to send.
         await second.relay.flush()
         assert fake_discord.requests_to("POST", CHANNEL_MESSAGES) == []
-        assert not fake_discord.requests_to("POST", r"/webhooks/\d+/[^/]+")
+        assert not fake_discord.requests_to("PATCH", r"/webhooks/\d+/[^/]+/messages/@original")
         await table.host.relay.flush()
-        [follow_up] = fake_discord.requests_to("POST", r"/webhooks/\d+/[^/]+")
+        [follow_up] = fake_discord.requests_to("PATCH", r"/webhooks/\d+/[^/]+/messages/@original")
         assert follow_up.json["content"]
         assert fake_discord.requests_to("POST", CHANNEL_MESSAGES) == []
     finally:

@@ -60,7 +60,7 @@ async def test_sync_registers_the_bst_group(fake_discord, spec, guild_id):
     subcommands = {o["name"] for o in bst["options"]}
     assert subcommands == {
         "new", "join", "place", "shoot", "move", "rotate", "pass", "board", "status",
-        "help", "rules", "leave", "withdraw",
+        "help", "rules", "leave", "withdraw", "host",
     }  # fmt: skip
     spec_path = (
         "/applications/{application_id}/guilds/{guild_id}/commands"

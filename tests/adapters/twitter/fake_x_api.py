@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import itertools
 import json
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,7 +37,11 @@ from openapi_schema_validator import OAS30Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
 
-SPEC_DIR = Path(__file__).resolve().parents[3] / ".." / "shared" / "specs"
+# shared/specs beside the repository, or where BST_SPECS_DIR says (a git worktree).
+SPEC_DIR = Path(
+    os.environ.get("BST_SPECS_DIR")
+    or Path(__file__).resolve().parents[3] / ".." / "shared" / "specs"
+)
 SPEC_PATH = SPEC_DIR / "x-api-v2-openapi.json"
 SPEC_URI = "urn:x-api-v2-openapi"
 
@@ -168,6 +173,20 @@ def x_error(status: int, title: str, detail: str, code: int) -> dict[str, Any]:
     }
 
 
+# twitter-text (v3) weighs a character 1 in these ranges and 2 elsewhere (CJK, emoji);
+# a URL counts 23 whatever its length. Written out here, apart from the bot's own count.
+_LIGHT = ((0, 4351), (8192, 8205), (8208, 8223), (8242, 8247))
+_URL = re.compile(r"https?://\S+")
+
+
+def x_weighted_length(text: str) -> int:
+    """How long X counts a post (its limit is 280)."""
+    urls = _URL.findall(text)
+    rest = _URL.sub("", text)
+    light = sum(1 for c in rest if any(a <= ord(c) <= b for a, b in _LIGHT))
+    return 23 * len(urls) + light + 2 * (len(rest) - light)
+
+
 @dataclass
 class Failure:
     status: int
@@ -203,6 +222,10 @@ class FakeX:
     extra_headers: dict[str, dict[str, str]] = field(default_factory=dict)
     mention_page_size: int = 100
     dm_page_size: int = 100
+    # posts of others that did not mention the bot: X refuses the bot's replies to them
+    foreign_posts: set[str] = field(default_factory=set)
+    # when X stamps the DMs the bot sends (a test moves it along)
+    dm_sent_at: str = "2026-07-26T10:06:00.000Z"
     processing_states: list[str] = field(default_factory=lambda: ["in_progress", "succeeded"])
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
@@ -329,6 +352,20 @@ class FakeX:
                 request, 401, x_error(401, "Unauthorized", "Could not authenticate you", 32)
             )
         route = f"{request.method} {template}"
+        if "/dm_" in template and request.headers.get("Authorization", "").startswith("Bearer "):
+            # X: DMs are a user's; an app-only (bearer) token may not read or send them.
+            return self._respond(
+                request,
+                403,
+                x_error(
+                    403,
+                    "Unsupported Authentication",
+                    "Authenticating with OAuth 2.0 Application-Only is forbidden for this "
+                    "endpoint.  Supported authentication types are [OAuth 1.0a User Context, "
+                    "OAuth 2.0 User Context].",
+                    453,
+                ),
+            )
         queued = self.failures.get(route)
         if queued:
             failure = queued.pop(0)
@@ -464,14 +501,42 @@ class FakeX:
             if e["participant"] == participant
         ]
         newest_first = sorted(theirs + ours, key=lambda e: int(e["id"]), reverse=True)
-        page = newest_first[: int(request.query.get("max_results", 100))]
+        size = min(int(request.query.get("max_results", 100)), self.dm_page_size)
+        page, next_token = self._page(newest_first, size, request.query.get("pagination_token"))
         result: dict[str, Any] = {"meta": {"result_count": len(page)}}
+        if next_token:
+            result["meta"]["next_token"] = next_token
         if page:
             result["data"] = [self._dm_shape(request, e) for e in page]
             result.update(self._includes(request, {e["sender_id"] for e in page}, "sender_id"))
         return 200, result
 
     def _post_2_tweets(self, request: web.Request, body: Any) -> tuple[int, Any]:
+        if x_weighted_length(str(body.get("text") or "")) > 280:
+            return 400, {
+                "errors": [
+                    {
+                        "parameters": {"text": [str(body.get("text"))[:40]]},
+                        "message": "text must be at most 280 weighted characters",
+                    }
+                ],
+                "title": "Invalid Request",
+                "detail": "One or more parameters to your request was invalid.",
+                "type": "https://api.twitter.com/2/problems/invalid-request",
+                # (the spec's Error schema also requires these)
+                "code": 400,
+                "message": "One or more parameters to your request was invalid.",
+            }
+        replied = str((body.get("reply") or {}).get("in_reply_to_tweet_id") or "")
+        if replied in self.foreign_posts:
+            # X (2026): a bot replies only to posts whose author mentioned or engaged it.
+            return 403, x_error(
+                403,
+                "Forbidden",
+                "Reply to this conversation is not allowed because you have not been "
+                "mentioned or otherwise engaged by the author of the post you are replying to.",
+                403,
+            )
         if any(p["text"] == body.get("text") for p in self.posts):
             return 403, x_error(
                 403,
@@ -511,7 +576,7 @@ class FakeX:
                 "text": body.get("text", ""),
                 "sender_id": self.bot_id,
                 "dm_conversation_id": f"{min(participant, self.bot_id)}-{max(participant, self.bot_id)}",
-                "created_at": "2026-07-26T10:06:00.000Z",
+                "created_at": self.dm_sent_at,
                 "participant": participant,
             }
         )

@@ -6,6 +6,7 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
+from fake_x_api import Failure, x_error
 from x_support import ALICE, BOB, MALLORY, Collector, MemoryCursors
 
 from bot.adapters.twitter.catch_up import DM_CURSOR, MENTIONS_CURSOR
@@ -206,8 +207,6 @@ async def test_start_polls_until_stopped(fake_x, make_adapter):
 
 
 async def test_a_poll_error_is_logged_and_polling_goes_on(fake_x, make_adapter):
-    from fake_x_api import Failure, x_error
-
     fake_x.fail(
         "GET /2/users/{id}/mentions",
         Failure(503, x_error(503, "Service Unavailable", "Service Unavailable", 130)),
@@ -253,3 +252,52 @@ async def test_backfill_reads_back_what_was_sent_before_the_first_start(fake_x, 
     config = TwitterConfig(enabled=True, bot_user_id=fake_x.bot_id, backfill=True)
     got = Collector()
     assert await make_adapter(config=config).fetch_since(MemoryCursors(), got) == 2
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        Failure(503, x_error(503, "Service Unavailable", "Service Unavailable", 130)),
+        Failure(429, x_error(429, "Too Many Requests", "Too Many Requests", 88)),
+        Failure(403, x_error(403, "Forbidden", "client-not-enrolled", 453)),
+    ],
+    ids=["503", "429", "403"],
+)
+async def test_14_an_x_start_up_failure_degrades_x_only_and_polling_recovers(
+    fake_x, make_adapter, failure, caplog
+):
+    """GET /2/users/me failing at start (not a 401) must not stop the host (and Discord
+    with it): X shows down, and the polls find the bot's id once X answers."""
+    from bot.config import TwitterConfig
+
+    fake_x.fail("GET /2/users/me", failure)
+    fake_x.mention(ALICE, "@bstbot #bst H14")
+    got = Collector()
+    adapter = make_adapter(config=TwitterConfig(enabled=True))  # no bot_user_id configured
+    await adapter.start(got)  # does not raise
+    assert not adapter.link.connected and adapter.link.refusal is None
+    assert any("X start-up" in r.getMessage() for r in caplog.records)
+    for _ in range(200):
+        if got.items:
+            break
+        await asyncio.sleep(0.01)
+    await adapter.stop()
+    assert [i.text for i in got.items] == ["#bst H14"]
+    assert adapter.link.connected
+
+
+async def test_14_a_tier_refusal_in_a_poll_is_explained_once_not_every_poll(
+    fake_x, make_adapter, sleeps, caplog
+):
+    refused = Failure(403, x_error(403, "Forbidden", "client-not-enrolled", 453))
+    fake_x.fail("GET /2/users/{id}/mentions", refused, times=5)
+    adapter = make_adapter()
+    await adapter.start(Collector())
+    for _ in range(300):
+        if len(fake_x.calls("GET", "/2/users/{id}/mentions")) >= 6:
+            break
+        await asyncio.sleep(0.01)
+    await adapter.stop()
+    told = [r for r in caplog.records if "access" in r.getMessage() and r.levelname == "WARNING"]
+    assert len(told) == 1, [r.getMessage() for r in caplog.records]
+    assert "Basic" in told[0].getMessage()

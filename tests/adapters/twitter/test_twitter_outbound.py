@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import pytest
 from fake_x_api import Failure, x_error
-from x_support import ALICE, BOB, MUTE_LINE, SECRETS
+from x_support import ALICE, BEARER, BOB, MUTE_LINE, SECRETS
 
 from bot.adapters.twitter import TwitterCredentials
 from bot.adapters.twitter.text import weighted_length
@@ -260,3 +261,94 @@ async def test_a_retried_dm_that_never_arrived_is_sent(fake_x, make_adapter):
     await adapter.send(board, Outbound("Turn 3: your board", key="outbox-7", retry=True))
     assert [body["text"] for _, body in fake_x.dms] == ["Turn 2: your board", "Turn 3: your board"]
     assert not fake_x.violations
+
+
+def at(moment: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(moment.replace("Z", "+00:00")).timestamp()
+
+
+async def test_a_retried_dm_overtaken_by_later_dms_is_still_found_and_not_sent_twice(
+    fake_x, make_adapter
+):
+    """A lost DM, then more DMs to the same player (other rows), then the retry: the lost
+    one is no longer the bot's newest in the conversation, and is found all the same
+    among every DM sent since the message was written (on pages of X's size)."""
+    adapter = make_adapter()
+    board = Address("twitter", user_id=BOB)
+    fake_x.dm_page_size = 2
+    written = at("2026-07-26T10:06:00.000Z")
+    fake_x.dm_sent_at = "2026-07-26T10:06:00.000Z"
+    fake_x.lost_responses[DM_ROUTE] = 1
+    lost = Outbound("Turn 3: your board", key="outbox-7", written_at=written)
+    with pytest.raises(DeliveryError):
+        await adapter.send(board, lost)
+    fake_x.dm_sent_at = "2026-07-26T10:06:05.000Z"
+    for key, text in (("outbox-8", "Turn 3: alice fired"), ("outbox-9", "Turn 3: ack")):
+        await adapter.send(board, Outbound(text, key=key, written_at=written + 5))
+    fake_x.dm("1600000000000000002", "f11", created_at="2026-07-26T10:06:06.000Z")
+    again = await adapter.send(board, dataclasses.replace(lost, retry=True))
+    assert [body["text"] for _, body in fake_x.dms].count("Turn 3: your board") == 1
+    assert again == fake_x.sent_dm_events[0]["id"]
+    assert not fake_x.violations
+
+
+async def test_a_retried_dm_is_not_mistaken_for_the_same_words_sent_before_it_was_written(
+    fake_x, make_adapter
+):
+    adapter = make_adapter()
+    board = Address("twitter", user_id=BOB)
+    fake_x.dm_sent_at = "2026-07-26T09:00:00.000Z"
+    await adapter.send(board, Outbound("Your order is `hold`.", key="outbox-3"))
+    fake_x.fail(DM_ROUTE, Failure(503, x_error(503, "Service Unavailable", "x", 130)))
+    later = Outbound("Your order is `hold`.", key="outbox-9", written_at=at("2026-07-26T10:06:00Z"))
+    with pytest.raises(DeliveryError):
+        await adapter.send(board, later)
+    fake_x.dm_sent_at = "2026-07-26T10:07:00.000Z"
+    await adapter.send(board, dataclasses.replace(later, retry=True))
+    assert [body["text"] for _, body in fake_x.dms].count("Your order is `hold`.") == 2
+
+
+async def test_13_a_game_rooted_on_someone_elses_conversation_still_posts(fake_x, make_adapter):
+    """`@bot #bst new` sent as a reply to carol's post: the game's thread is carol's
+    conversation, where X lets the bot reply only if carol mentioned it. The answer to the
+    `new` goes to the post that spoke to the bot; the game's other posts go top-level."""
+    adapter = make_adapter()
+    carols = "1700000000000000001"  # carol's post, which does not mention the bot
+    fake_x.foreign_posts.add(carols)
+    opened = fake_x.mention(ALICE, "@bstbot #bst new", conversation_id=carols)
+    answer = Address("twitter", channel=carols, reply_to=opened)
+    await adapter.send(answer, Outbound("#bst game 4 is open", key="outbox-1"))
+    await adapter.send(Address("twitter", channel=carols), Outbound("#bst game 4 · turn 1"))
+    first, second = fake_x.posts
+    assert first["reply"] == {"in_reply_to_tweet_id": opened}
+    assert "reply" not in second  # top-level: still posted
+    assert not fake_x.violations
+
+
+async def test_the_fake_x_is_strict_on_post_length_and_app_only_dms(fake_x, make_adapter):
+    """X counts a post's weighted length (CJK and emoji twice, a URL 23) and refuses one
+    over 280; and DM endpoints refuse an app-only (bearer) token, as X does."""
+    import aiohttp
+    from fake_x_api import x_weighted_length
+
+    from bot.adapters.twitter.text import weighted_length
+
+    for text in ("a" * 280, "海" * 140, "see https://example.com/" + "x" * 80, "⚓" * 10):
+        assert x_weighted_length(text) == weighted_length(text), text
+    status, body = fake_x._post_2_tweets(None, {"text": "海" * 141})
+    assert status == 400
+    fake_x.spec.validate_response("POST", "/2/tweets", 400, "application/json", body)
+    # The adapter's posts always fit, CJK included.
+    adapter = make_adapter()
+    await adapter.send(PUBLIC, Outbound("#bst game 7 · " + "海" * 200, key="out-9"))
+    (post,) = fake_x.posts
+    assert x_weighted_length(post["text"]) <= 280
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(
+            f"{fake_x.base_url}/2/dm_events", headers={"Authorization": f"Bearer {BEARER}"}
+        ) as response,
+    ):
+        assert response.status == 403
