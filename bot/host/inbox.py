@@ -240,7 +240,7 @@ class Commands:
         )
         try:
             with tx.savepoint():
-                row = self._received(inbound)
+                row = self._received(tx, inbound)
                 row.outcome = Outcome.FAILED.value
                 if not tx.record_inbound(row):
                     return Effect(Outcome.DUPLICATE)
@@ -252,7 +252,7 @@ class Commands:
             return second if is_passing_failure(second) else error
         return Effect(Outcome.FAILED)
 
-    def _received(self, inbound: Inbound) -> Received:
+    def _received(self, tx: Tx, inbound: Inbound) -> Received:
         sender = inbound.sender
         return Received(
             platform=inbound.platform,
@@ -272,7 +272,7 @@ class Commands:
 
     def _handle_one(self, tx: Tx, inbound: Inbound) -> Effect:
         tx.begin_message()
-        row = self._received(inbound)
+        row = self._received(tx, inbound)
         # Recorded with the game it is most likely about (the one _carry_out finds for an
         # order; a snapshot, read once), so that usually no UPDATE has to follow.
         guess = find_game(tx, row, required=False)

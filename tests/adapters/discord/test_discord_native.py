@@ -377,7 +377,8 @@ async def test_two_games_share_a_channel_each_in_its_own_thread(
 def dm(fake: FakeDiscord, text: str, user_id: int, message_id: int) -> dict[str, Any]:
     """A DM to the bot, as the gateway delivers it (its id dates it, on the virtual clock)."""
     author = user_payload(user_id, f"u{user_id % 100}")
-    return fake.message(DM_CHANNEL_ID, text, author=author, message_id=message_id)
+    channel_id = int(fake.dm_channel_of(user_id)["id"])  # (one DM channel per person)
+    return fake.message(channel_id, text, author=author, message_id=message_id)
 
 
 async def test_a_silent_ships_defender_answers_with_a_button_in_the_thread_game(
@@ -511,7 +512,7 @@ async def test_a_dm_join_is_for_the_members_of_the_games_server(
     await say("join", THIRD_USER_ID)
     with table.store.transaction() as tx:
         assert tx.players(1) == []
-    told = [m["content"] for m in table.posts(DM_CHANNEL_ID)]
+    told = [m["content"] for m in table.posts(int(fake_discord.dm_channel_of(THIRD_USER_ID)["id"]))]
     assert told[0].startswith("there is no game 1 you can join from here")
     assert told[1].startswith("no game is open for joining right now")
     # Seen in the server (a command there), the same person may join by DM.

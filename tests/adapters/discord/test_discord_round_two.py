@@ -80,7 +80,12 @@ async def test_1_2_a_crews_news_goes_by_dm_never_to_a_thread_a_moderator_could_r
     (and no member who cannot be added to a thread loses it)."""
     fake = fake_discord
     fake.bot_permissions[CHANNEL_ID] |= CREATE_PRIVATE_THREADS
-    await table.slash("new", [option("islands", "none"), option("rounds", "5")], group="uboat")
+    # (Opened to all: the members join by DM without the bot having seen them in the server.)
+    await table.slash(
+        "new",
+        [option("islands", "none"), option("rounds", "5"), option("reach", "all")],
+        group="uboat",
+    )
     thread = int(table.game().channel)
     users = {"ann": USER_ID, "ben": OTHER_USER_ID, "cy": THIRD, "dee": FOURTH}
 
@@ -277,7 +282,8 @@ async def test_10_a_command_discord_py_cannot_run_is_answered_privately(
 async def test_5_players_are_added_to_their_games_thread_and_removed_when_they_go(
     table: Table, fake_discord: FakeDiscord
 ) -> None:
-    await table.slash("new", [option("size", "8")], group="bst")
+    # (Opened to all: two join by DM without the bot having seen them in the server.)
+    await table.slash("new", [option("size", "8"), option("reach", "all")], group="bst")
     thread = int(table.game().channel)
     await table.slash("join", group="bst", channel_id=thread, user_id=USER_ID)
     await table.dm("join", OTHER_USER_ID)  # by DM: Discord shows them the thread all the same
