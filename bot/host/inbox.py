@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.games.base import GameError, OrderSyntaxError, WrongChannelError
@@ -128,8 +128,10 @@ class Commands:
         web_base_url: str = "",
         limits: Limits = NO_LIMITS,
         paid_answer_platforms: frozenset[str] = frozenset(),
+        draw_secret: Callable[[], str] | None = None,
     ) -> None:
         self.store = store
+        self.draw_secret = draw_secret
         self.limits = limits
         self.rates = CommandRates(limits.commands_per_minute)
         self.paid_answer_platforms = paid_answer_platforms

@@ -19,7 +19,7 @@ from bot.host.context import CommandContext
 from bot.host.messages import Choice, InboundKind
 from bot.host.posts import Cause
 from bot.host.routing import Refusal
-from bot.host.seeds import seeded_on_first_draw
+from bot.host.seeds import game_rng_on_first_draw
 from bot.store import Tx, dumps
 from bot.store.repository import WITHDRAWN, GameSnapshot
 
@@ -42,7 +42,7 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
     player_key = player.key
     state = commands.states.of(game, game_row)
     channel = Channel.PUBLIC if row.kind == _PUBLIC else Channel.PRIVATE
-    rng = seeded_on_first_draw(game_row.seed, "accept", row.platform, row.message_id)
+    rng = game_rng_on_first_draw(game_row, "accept", row.platform, row.message_id)
     accepted = game.accept(state, player_key, parsed, channel, rng)
     standing = accepted.standing
     turn = game_row.turn

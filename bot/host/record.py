@@ -10,7 +10,8 @@ from typing import Any
 from bot.games.base import RecordContext, Step
 from bot.games.catalog import get_game
 from bot.host.lifecycle import timer_entries
-from bot.store import Store, loads
+from bot.host.seeds import LUCK_PROCEDURE, commitment
+from bot.store import GameRow, PlayerRow, Store, loads
 
 
 class RecordError(Exception):
@@ -55,4 +56,22 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
         deadlines={e["key"]: _iso(e["deadline"]) for e in entries if e["deadline"] is not None},
         seed=loads(game_row.options).get("seed"),
     )
-    return game.record(state, history, context)
+    record = game.record(state, history, context)
+    if game_row.secret:
+        record["luck"] = luck_section(game_row, players)
+    return record
+
+
+def luck_section(game_row: GameRow, players: list[PlayerRow]) -> dict[str, Any]:
+    """The committed luck of a game (README, "Fair play"): the commitment always; the
+    secret, the join nonces and the mixed key only once the game is over."""
+    section: dict[str, Any] = {
+        "procedure": LUCK_PROCEDURE,
+        "commitment": commitment(game_row.secret),
+    }
+    if game_row.phase == "finished":
+        joined = sorted(players, key=lambda p: p.join_order)
+        section["secret"] = game_row.secret
+        section["nonces"] = [p.nonce for p in joined if p.nonce]
+        section["key"] = game_row.luck
+    return section
