@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import Game, Given, IllegalOrderError, Resolution
-from bot.host import posts
+from bot.host import posts, receipts
 from bot.host.clock import format_utc
 from bot.host.collector import collector_paused
 from bot.host.seeds import game_rng, mixed_luck
@@ -268,6 +268,10 @@ def record_and_post(
     names = posts.names_of(players.values())
     turn_over = game_row.turn != previous_turn
     text = report(game, game_row, resolution, turn=turn, turn_over=turn_over, names=names)
+    if text and turn_over and game_row.secret:
+        text += receipts.root_text(
+            game_row.secret, game_row.id, tx.standing_orders(game_row.id, turn).values()
+        )
     if text and game_row.phase == "finished":
         text += luck_revealed(game_row)
     # A change within a turn is pictured only where the game says it tells the board's

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.games.base import Channel, Resolution
 from bot.games.catalog import get_game
-from bot.host import lifecycle, posts
+from bot.host import lifecycle, posts, receipts
 from bot.host.context import CommandContext
 from bot.host.messages import Choice, InboundKind
 from bot.host.posts import Cause
@@ -107,11 +107,18 @@ def _answer(
     if standing is None or accepted.resolve_now:
         return  # (a turn resolved now is answered by its report)
     replaced = None if previous is None else commands.described.decoded(game, previous)
+    text = game.acknowledge(turn, standing, replaced)
+    if game_row.secret:
+        # The player's receipt for this order (bot.host.receipts): the turn's post will
+        # carry a root over it, the record the salt to check it.
+        salt = receipts.salt_of(game_row.secret, row.id or 0)
+        order = game.encode_order(standing)
+        text += f"\nReceipt: {receipts.receipt(salt, game_row.id, turn, sender, order)}"
     posts.reply(
         tx,
         game_row.id,
         row,
-        game.acknowledge(turn, standing, replaced),
+        text,
         public=False,
         extra=_withdraw_button(game.tag) if game.simultaneous else "",
     )

@@ -9,9 +9,10 @@ from typing import Any
 
 from bot.games.base import RecordContext, Step
 from bot.games.catalog import get_game
+from bot.host import receipts
 from bot.host.lifecycle import timer_entries
 from bot.host.seeds import LUCK_PROCEDURE, commitment
-from bot.store import GameRow, PlayerRow, Store, loads
+from bot.store import GameRow, OrderRow, PlayerRow, Store, loads
 
 
 class RecordError(Exception):
@@ -36,6 +37,9 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
         players = tx.players(game_id)
         turns = tx.turns(game_id)
         entries = timer_entries(game_row)
+        standing = {
+            n: list(tx.standing_orders(game_id, n).values()) for n in {t.number for t in turns}
+        }
     game = get_game(game_row.kind)
     state = game.decode_state(loads(game_row.state))
     history = [
@@ -58,13 +62,16 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
     )
     record = game.record(state, history, context)
     if game_row.secret:
-        record["luck"] = luck_section(game_row, players)
+        record["luck"] = luck_section(game_row, players, standing)
     return record
 
 
-def luck_section(game_row: GameRow, players: list[PlayerRow]) -> dict[str, Any]:
+def luck_section(
+    game_row: GameRow, players: list[PlayerRow], standing: dict[int, list[OrderRow]]
+) -> dict[str, Any]:
     """The committed luck of a game (README, "Fair play"): the commitment always; the
-    secret, the join nonces and the mixed key only once the game is over."""
+    secret, the join nonces, the mixed key, and each order that stood with its salt and
+    receipt and each turn's root over them, only once the game is over."""
     section: dict[str, Any] = {
         "procedure": LUCK_PROCEDURE,
         "commitment": commitment(game_row.secret),
@@ -74,4 +81,22 @@ def luck_section(game_row: GameRow, players: list[PlayerRow]) -> dict[str, Any]:
         section["secret"] = game_row.secret
         section["nonces"] = [p.nonce for p in joined if p.nonce]
         section["key"] = game_row.luck
+        section["receipts"] = [
+            {
+                "turn": row.turn,
+                "player": row.player_key,
+                "order": loads(row.order),
+                "salt": receipts.salt_of(game_row.secret, row.inbound_id).hex(),
+                "receipt": receipts.order_receipt(game_row.secret, game_row.id or 0, row),
+            }
+            for turn in sorted(standing)
+            for row in standing[turn]
+        ]
+        section["roots"] = {
+            str(turn): receipts.merkle_root(
+                receipts.order_receipt(game_row.secret, game_row.id or 0, row) for row in rows
+            )
+            for turn, rows in sorted(standing.items())
+            if rows
+        }
     return section
