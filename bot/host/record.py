@@ -74,6 +74,7 @@ def luck_section(
     receipt and each turn's root over them, only once the game is over."""
     section: dict[str, Any] = {
         "procedure": LUCK_PROCEDURE,
+        "game": game_row.id,  # (a receipt commits to the game's number)
         "commitment": commitment(game_row.secret),
     }
     if game_row.phase == "finished":

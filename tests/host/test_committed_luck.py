@@ -86,7 +86,7 @@ def test_live_game_commits_draws_from_the_secret_and_reveals_it(tmp_path: Path) 
     kit.say("alice", "start")
     assert kit.game().luck == mixed_luck(SECRET, ["fake:join-a", "fake:join-b"])
     running = game_record(kit.store, 1)["luck"]
-    assert running == {"procedure": "bst-luck/1", "commitment": commitment(SECRET)}
+    assert running == {"procedure": "bst-luck/1", "game": 1, "commitment": commitment(SECRET)}
     assert not any(SECRET in text for text in public_texts(kit))
     kit.say("alice", "end")
     assert any(f"the secret was {SECRET}" in text for text in public_texts(kit)[-3:])
