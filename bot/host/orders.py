@@ -104,16 +104,27 @@ def _answer(
             tx, game, game_row, accepted.state, accepted.notices, cause=row,
             sender=sender, players=players,
         )  # fmt: skip
-    if standing is None or accepted.resolve_now:
-        return  # (a turn resolved now is answered by its report)
-    replaced = None if previous is None else commands.described.decoded(game, previous)
-    text = game.acknowledge(turn, standing, replaced)
+    if standing is None:
+        return
+    # The player's receipt for this order (bot.host.receipts) in a game of committed
+    # luck: the turn's post will carry a root over it, the record the salt to check it.
+    mine = ""
     if game_row.secret:
-        # The player's receipt for this order (bot.host.receipts): the turn's post will
-        # carry a root over it, the record the salt to check it.
         salt = receipts.salt_of(game_row.secret, row.id or 0)
         order = game.encode_order(standing)
-        text += f"\nReceipt: {receipts.receipt(salt, game_row.id, turn, sender, order)}"
+        mine = f"Receipt: {receipts.receipt(salt, game_row.id, turn, sender, order)}"
+    if accepted.resolve_now:
+        # (A turn resolved now is answered by its report; the receipt still goes to its
+        # sender alone.)
+        if mine:
+            posts.reply(
+                tx, game_row.id, row, f"Turn {turn}: your order counted. {mine}", public=False
+            )
+        return
+    replaced = None if previous is None else commands.described.decoded(game, previous)
+    text = game.acknowledge(turn, standing, replaced)
+    if mine:
+        text += f"\n{mine}"
     posts.reply(
         tx,
         game_row.id,

@@ -127,3 +127,27 @@ def test_a_game_with_seed_has_no_receipts(tmp_path: Path) -> None:
     kit.flush()
     assert not any("Receipt" in text for text in kit.adapter.texts())
     kit.store.dispose()
+
+
+def test_an_order_that_resolves_its_turn_at_once_still_gets_its_receipt(tmp_path: Path) -> None:
+    """Sonar: a volley resolves its turn as it is given; its sender still gets the
+    receipt (alone), and the turn's post the root over it."""
+    kit = HostKit(tmp_path, draw_secret=lambda: SECRET)
+    kit.say("ahab", "#sonar new size=12 ships=2 placement=given")
+    kit.say("ahab", "#sonar join")
+    kit.say("ahab", "2 l5 ur\n3 c20 ur", dm=True)
+    kit.say("nemo", "join", dm=True)
+    kit.say("nemo", "3 h3 dl, 2 f10 dl", dm=True)
+    kit.say("ahab", "start")
+    kit.say("ahab", "#sonar e10", message_id="volley-1")
+    assert kit.game().turn == 2
+    with kit.store.transaction() as tx:
+        (row,) = tx.standing_orders(1, 1).values()
+    mine = receipt(salt_of(SECRET, row.inbound_id), 1, 1, row.player_key, json.loads(row.order))
+    kit.flush()
+    to_ahab = [o.text for a, o in kit.adapter.sent if a.user_name == "ahab" and a.user_id]
+    public = [o.text for a, o in kit.adapter.sent if a.user_id is None]
+    assert f"Turn 1: your order counted. Receipt: {mine}" in to_ahab
+    assert not any(mine in o.text for a, o in kit.adapter.sent if a.user_name != "ahab")
+    assert any(f"orders that stood: {merkle_root([mine])}." in text for text in public)
+    kit.store.dispose()
