@@ -2,7 +2,7 @@
 
 Subcommands: ``run`` (the hosted bot), ``demo`` (a whole game with simulated
 captains), ``play`` (the console), ``script`` (play a script, write a record),
-``export`` (a game's record), ``check-config``, ``migrate`` and
+``export`` (a game's record), ``verify`` (a record's luck and receipts), ``check-config``, ``migrate`` and
 ``discord sync``. Exit codes: 0 done, 1 failed while running, 2 bad input
 (a config, a script, an argument).
 """
@@ -136,6 +136,26 @@ def cmd_script(args: argparse.Namespace) -> int:
         )
     except ScriptError as error:
         return _fail(str(error))
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Exit 0 when everything it could check matches, 1 at the first mismatch (named),
+    2 for a file that is not a record."""
+    from bot.cli.verify import Mismatch, verify
+
+    try:
+        record = json.loads(Path(args.record).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        return _fail(
+            f"{args.record}: expected a game record (JSON), such as bst export writes: {error}"
+        )
+    if not isinstance(record, dict):
+        return _fail(f"{args.record}: expected a game record (a JSON object)")
+    try:
+        verify(record, print, args.receipt or "")
+    except Mismatch as error:
+        return _fail(f"MISMATCH: {error}", code=1)
     return 0
 
 
@@ -308,6 +328,11 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--out", help="file (default: standard output)")
     export.add_argument("--config", help="config file (for the database URL)")
     export.set_defaults(func=cmd_export)
+
+    check_record = _command(sub, "verify", "check a finished game's luck and receipts")
+    check_record.add_argument("record", help="the game's record, e.g. record.json")
+    check_record.add_argument("--receipt", help="your receipt (at least its first 8 hex digits)")
+    check_record.set_defaults(func=cmd_verify)
 
     check = _command(sub, "check-config", "check a config file")
     check.add_argument("file", help="the config file, e.g. config.toml")

@@ -55,9 +55,12 @@ def build_host(
     *,
     avatar_fetch: Callable[[str], Awaitable[bytes]] | None = None,
     limits: Limits = NO_LIMITS,
+    draw_secret: Callable[[], str] | None = None,
 ) -> Host:
     """``limits``: what one person may ask (:func:`limits_of` the config for ``bst run``,
-    on a real clock; none for the virtual clocks of scripts, the demo and ``play``)."""
+    on a real clock; none for the virtual clocks of scripts, the demo and ``play``).
+    ``draw_secret``: committed luck for games opened without ``seed=`` (``bst run``;
+    scripts keep drawing from their seed, so their records stay the same)."""
     cache_dir = config.render.avatar_cache_dir or None
     avatars = AvatarCache(
         cache_dir=cache_dir,
@@ -87,6 +90,7 @@ def build_host(
         health_port=config.health.port or None,
         health_address=config.health.address,
         web_base_url=config.web.base_url,
+        draw_secret=draw_secret,
     )
 
 

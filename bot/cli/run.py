@@ -21,6 +21,7 @@ from pathlib import Path
 from bot.config import REQUIRED_SECRETS, Config, ConfigError, secret, url_password
 from bot.host.clock import RealClock
 from bot.host.messages import ChatAdapter, DeliveryError, PlatformRefused
+from bot.host.seeds import draw_secret
 from bot.host.service import Host, HostCursors
 from bot.logs import configure_logging
 from bot.store import Store
@@ -86,7 +87,9 @@ def run_hosted(config: Config, args: argparse.Namespace) -> int:
         return 2
     if not adapters:
         return _run_console(config, store)
-    host = build_host(store, RealClock(), adapters, config, limits=limits_of(config))
+    host = build_host(
+        store, RealClock(), adapters, config, limits=limits_of(config), draw_secret=draw_secret
+    )
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_serve(host, config))
@@ -151,7 +154,14 @@ def _run_console(config: Config, store: Store) -> int:
     print(HOW_TO_ENABLE)
     print("Start a game with `host> new size=10 turn=10m`, then `alice> join` … (:help)")
     adapter = ConsoleAdapter(Path(config.console.images_dir))
-    host = build_host(store, RealClock(), {PLATFORM: adapter}, config, limits=limits_of(config))
+    host = build_host(
+        store,
+        RealClock(),
+        {PLATFORM: adapter},
+        config,
+        limits=limits_of(config),
+        draw_secret=draw_secret,
+    )
 
     async def session() -> None:
         runner = asyncio.create_task(host.run())

@@ -4,6 +4,7 @@ handlers depend on it and not on :class:`bot.host.inbox.Commands`, which calls t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from bot.host.clock import Clock
@@ -29,3 +30,6 @@ class CommandContext(Protocol):
     web_base_url: str
     # What one person may ask of this host (clock minimums, command rates, quotas).
     limits: Limits
+    # Draws a game's secret (bot.host.seeds.draw_secret) for committed luck; None (scripts,
+    # tests) = games draw from their seed as before, so their records stay the same.
+    draw_secret: Callable[[], str] | None

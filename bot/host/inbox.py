@@ -48,7 +48,7 @@ import enum
 import logging
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.games.base import GameError, OrderSyntaxError, WrongChannelError
@@ -157,8 +157,10 @@ class Commands:
         web_base_url: str = "",
         limits: Limits = NO_LIMITS,
         paid_answer_platforms: frozenset[str] = frozenset(),
+        draw_secret: Callable[[], str] | None = None,
     ) -> None:
         self.store = store
+        self.draw_secret = draw_secret
         self.limits = limits
         self.rates = CommandRates(limits.commands_per_minute)
         self.paid_answer_platforms = paid_answer_platforms

@@ -25,10 +25,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import Game, Given, IllegalOrderError, Resolution
-from bot.host import ending, posts
+from bot.host import ending, posts, receipts
 from bot.host.clock import format_utc
 from bot.host.collector import collector_paused
-from bot.host.seeds import seeded
+from bot.host.seeds import game_rng, mixed_luck
 from bot.store import GameRow, OrderRow, PlayerRow, TurnRow, Tx, dumps, loads
 
 log = logging.getLogger(__name__)
@@ -155,10 +155,10 @@ def drop_timer(game_row: GameRow, key: str) -> None:
     _save_entries(game_row, [e for e in timer_entries(game_row) if e["key"] != key])
 
 
-def timer_rng(seed: int, key: str) -> random.Random:
-    """The random source of a timer's expiry: the game's seed and the timer's key
+def timer_rng(game_row: GameRow, key: str) -> random.Random:
+    """The random source of a timer's expiry: the game's luck and the timer's key
     (``turn:3`` draws as the turn 3 resolution always has)."""
-    return seeded(seed, *key.split(":"))
+    return game_rng(game_row, *key.split(":"))
 
 
 # --- the history ---------------------------------------------------------------
@@ -222,6 +222,14 @@ def commit(
     return turn, step
 
 
+def luck_revealed(game_row: GameRow) -> str:
+    """What the end post adds for a game of committed luck: the secret, which anyone
+    can hash to the commitment of the opening post (then ``bst verify`` the record)."""
+    if not game_row.secret:
+        return ""
+    return f" Luck revealed: the secret was {game_row.secret} (its SHA-256 was committed)."
+
+
 def players_of(tx: Tx, game_id: int) -> dict[str, PlayerRow]:
     return {p.key: p for p in tx.players(game_id)}
 
@@ -272,6 +280,12 @@ def record_and_post(
     names = posts.names_of(players.values())
     turn_over = game_row.turn != previous_turn
     text = report(game, game_row, resolution, turn=turn, turn_over=turn_over, names=names)
+    if text and turn_over and game_row.secret:
+        text += receipts.root_text(
+            game_row.secret, game_row.id, tx.standing_orders(game_row.id, turn).values()
+        )
+    if text and game_row.phase == "finished":
+        text += luck_revealed(game_row)
     # A change within a turn is pictured only where the game says it tells the board's
     # story; the end of a turn and of the game always are.
     ended = game_row.phase == "finished"
@@ -308,7 +322,12 @@ def start(
 ) -> None:
     """Close setup: the game begins (raises IllegalOrderError when it cannot yet)."""
     assert game_row.id is not None
-    resolution = game.start(state, seeded(game_row.seed, "start"), first)
+    if game_row.secret:
+        # The players' join nonces, which the host could not know when it committed to
+        # its secret, go into every draw from here on.
+        joined = sorted(tx.players(game_row.id), key=lambda p: p.join_order)
+        game_row.luck = mixed_luck(game_row.secret, [p.nonce for p in joined if p.nonce])
+    resolution = game.start(state, game_rng(game_row, "start"), first)
     game_row.phase = "battle"
     game_row.turn = 0  # the start is step 0 of turn 0; commit moves the row to turn 1
     _, step = commit(tx, game, game_row, state, resolution, cause="start", moment=moment, now=now)
@@ -362,7 +381,7 @@ def close_setup(
         )
         return
     drop_timer(game_row, key)
-    resolution = game.expire(state, key, (), timer_rng(game_row.seed, key))
+    resolution = game.expire(state, key, (), timer_rng(game_row, key))
     game_row.state = dumps(game.encode_state(resolution.state))
     arm(game, game_row, resolution.state, moment=fell_at, now=now)
     tx.save(game_row)
@@ -398,7 +417,7 @@ def fire(
     drop_timer(game_row, key)  # a timer falls once: declared again, it is a new one
     given = givens(game, tx.orders_of_turn(game_row.id, game_row.turn))
     with collector_paused():
-        resolution = game.expire(state, key, given, timer_rng(game_row.seed, key))
+        resolution = game.expire(state, key, given, timer_rng(game_row, key))
     record_and_post(
         tx, game, game_row, state, resolution, cause=f"timer:{key}", moment=fell_at, now=now
     )
@@ -411,7 +430,7 @@ def resolve_now(
     """An order completed its turn: resolve it in the same transaction as the order."""
     assert game_row.id is not None
     given = givens(game, tx.orders_of_turn(game_row.id, game_row.turn))
-    rng = seeded(game_row.seed, "turn", game_row.turn)
+    rng = game_rng(game_row, "turn", game_row.turn)
     resolution = game.resolve(state, given, rng)
     record_and_post(tx, game, game_row, state, resolution, cause="turn", moment=moment, now=now)
 

@@ -13,7 +13,7 @@ from bot.games.base import ArgKind, GameError, PlayerRef
 from bot.games.catalog import games, get_game
 from bot.games.duration import format_duration, parse_duration
 from bot.games.numbers import LARGEST, whole_number
-from bot.host import ending, lifecycle, links, posts
+from bot.host import ending, lifecycle, links, posts, seeds
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.messages import Choice
@@ -60,6 +60,9 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         if given_seed is not None
         else zlib.crc32(f"{row.platform}:{row.message_id}".encode())
     )
+    # Committed luck (bot.host.seeds) for a live game without seed=: a fresh secret, its
+    # SHA-256 published below before anyone joins, the secret revealed in the record.
+    secret = commands.draw_secret() if commands.draw_secret and not seed_text else ""
     now = commands.clock.now()
     game_row = GameRow(
         kind=game.name,
@@ -69,6 +72,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         # The options as given (the seed too, when given: records show it then).
         options=dumps({**options, "seed": seed_text} if seed_text else options),
         seed=seed,
+        secret=secret,
         phase="setup",
         turn=0,
         turn_seconds=0.0,
@@ -85,6 +89,8 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     text = f"{posts.title(game_row)} {game.opening(state)}"
     if game_row.deadline is not None:
         text += f" Setup closes {format_utc(game_row.deadline)}."
+    if secret:
+        text += f" Luck committed: SHA-256 {seeds.commitment(secret)}."
     if commands.web_base_url:
         text += f" Follow it on {links.game_page(commands.web_base_url, game_row.id)}"
     join = (Choice("Join", f"{game.tag} join"),)
@@ -348,6 +354,8 @@ def _join(
                 name=name,
                 avatar_url=row.avatar_url,
                 join_order=seat,
+                # Mixed into the game's luck at its start (bot.host.seeds.mixed_luck).
+                nonce=f"{row.platform}:{row.message_id}" if game_row.phase == "setup" else "",
             )
         )
     game_row.state = dumps(game.encode_state(state))
@@ -411,7 +419,10 @@ def _change_and_say(
     ):
         # In a game played in turn, say whose move it is now, and until when.
         lines.append(posts.deadlines_text(game_row))
-    posts.reply(tx, game_row.id, row, " ".join(line for line in lines if line), public=True)
+    text = " ".join(line for line in lines if line)
+    if game_row.phase == "finished":
+        text += lifecycle.luck_revealed(game_row)
+    posts.reply(tx, game_row.id, row, text, public=True)
     if replay_turn is not None:
         # The replay ends on the game's final state (stored on the game row).
         ending.post_end(tx, game, game_row, replay_turn, now)

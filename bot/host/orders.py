@@ -14,12 +14,12 @@ from typing import Any
 
 from bot.games.base import Channel, Resolution
 from bot.games.catalog import get_game
-from bot.host import lifecycle, posts
+from bot.host import lifecycle, posts, receipts
 from bot.host.context import CommandContext
 from bot.host.messages import Choice, InboundKind
 from bot.host.posts import Cause
 from bot.host.routing import Refusal
-from bot.host.seeds import seeded_on_first_draw
+from bot.host.seeds import game_rng_on_first_draw
 from bot.store import Tx, dumps
 from bot.store.repository import WITHDRAWN, GameSnapshot
 
@@ -42,7 +42,7 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
     player_key = player.key
     state = commands.states.of(game, game_row)
     channel = Channel.PUBLIC if row.kind == _PUBLIC else Channel.PRIVATE
-    rng = seeded_on_first_draw(game_row.seed, "accept", row.platform, row.message_id)
+    rng = game_rng_on_first_draw(game_row, "accept", row.platform, row.message_id)
     accepted = game.accept(state, player_key, parsed, channel, rng)
     standing = accepted.standing
     turn = game_row.turn
@@ -104,14 +104,32 @@ def _answer(
             tx, game, game_row, accepted.state, accepted.notices, cause=row,
             sender=sender, players=players,
         )  # fmt: skip
-    if standing is None or accepted.resolve_now:
-        return  # (a turn resolved now is answered by its report)
+    if standing is None:
+        return
+    # The player's receipt for this order (bot.host.receipts) in a game of committed
+    # luck: the turn's post will carry a root over it, the record the salt to check it.
+    mine = ""
+    if game_row.secret:
+        salt = receipts.salt_of(game_row.secret, row.id or 0)
+        order = game.encode_order(standing)
+        mine = f"Receipt: {receipts.receipt(salt, game_row.id, turn, sender, order)}"
+    if accepted.resolve_now:
+        # (A turn resolved now is answered by its report; the receipt still goes to its
+        # sender alone.)
+        if mine:
+            posts.reply(
+                tx, game_row.id, row, f"Turn {turn}: your order counted. {mine}", public=False
+            )
+        return
     replaced = None if previous is None else commands.described.decoded(game, previous)
+    text = game.acknowledge(turn, standing, replaced)
+    if mine:
+        text += f"\n{mine}"
     posts.reply(
         tx,
         game_row.id,
         row,
-        game.acknowledge(turn, standing, replaced),
+        text,
         public=False,
         extra=_withdraw_button(game.tag) if game.simultaneous else "",
     )

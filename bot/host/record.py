@@ -9,8 +9,10 @@ from typing import Any
 
 from bot.games.base import RecordContext, Step
 from bot.games.catalog import get_game
+from bot.host import receipts
 from bot.host.lifecycle import timer_entries
-from bot.store import Store, loads
+from bot.host.seeds import LUCK_PROCEDURE, commitment
+from bot.store import GameRow, OrderRow, PlayerRow, Store, loads
 
 
 class RecordError(Exception):
@@ -35,6 +37,9 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
         players = tx.players(game_id)
         turns = tx.turns(game_id)
         entries = timer_entries(game_row)
+        standing = {
+            n: list(tx.standing_orders(game_id, n).values()) for n in {t.number for t in turns}
+        }
     game = get_game(game_row.kind)
     state = game.decode_state(loads(game_row.state))
     history = [
@@ -55,4 +60,44 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
         deadlines={e["key"]: _iso(e["deadline"]) for e in entries if e["deadline"] is not None},
         seed=loads(game_row.options).get("seed"),
     )
-    return game.record(state, history, context)
+    record = game.record(state, history, context)
+    if game_row.secret:
+        record["luck"] = luck_section(game_row, players, standing)
+    return record
+
+
+def luck_section(
+    game_row: GameRow, players: list[PlayerRow], standing: dict[int, list[OrderRow]]
+) -> dict[str, Any]:
+    """The committed luck of a game (README, "Fair play"): the commitment always; the
+    secret, the join nonces, the mixed key, and each order that stood with its salt and
+    receipt and each turn's root over them, only once the game is over."""
+    section: dict[str, Any] = {
+        "procedure": LUCK_PROCEDURE,
+        "game": game_row.id,  # (a receipt commits to the game's number)
+        "commitment": commitment(game_row.secret),
+    }
+    if game_row.phase == "finished":
+        joined = sorted(players, key=lambda p: p.join_order)
+        section["secret"] = game_row.secret
+        section["nonces"] = [p.nonce for p in joined if p.nonce]
+        section["key"] = game_row.luck
+        section["receipts"] = [
+            {
+                "turn": row.turn,
+                "player": row.player_key,
+                "order": loads(row.order),
+                "salt": receipts.salt_of(game_row.secret, row.inbound_id).hex(),
+                "receipt": receipts.order_receipt(game_row.secret, game_row.id or 0, row),
+            }
+            for turn in sorted(standing)
+            for row in standing[turn]
+        ]
+        section["roots"] = {
+            str(turn): receipts.merkle_root(
+                receipts.order_receipt(game_row.secret, game_row.id or 0, row) for row in rows
+            )
+            for turn, rows in sorted(standing.items())
+            if rows
+        }
+    return section

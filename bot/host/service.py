@@ -129,6 +129,7 @@ class Host:
         health_address: str = "127.0.0.1",
         web_base_url: str = "",
         limits: Limits = NO_LIMITS,
+        draw_secret: Callable[[], str] | None = None,
     ) -> None:
         """``health_port``: serve the health signal (:mod:`bot.host.health`) while
         :meth:`run` runs, on ``health_address`` (0: any free port; None: none)."""
@@ -167,6 +168,7 @@ class Host:
                 if getattr(adapter, "shows_cards", False)
             ),
             web_base_url=web_base_url,
+            draw_secret=draw_secret,
         )
         self.turns = TurnClock(store, clock, self.commands)
         self.relay = Relay(store, clock, self.adapters, attachments)

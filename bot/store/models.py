@@ -37,6 +37,11 @@ class GameRow(SQLModel, table=True):
     # members alone may join it by DM, unless its host opened it to all.
     community: str = ""
     open_to_all: bool = False
+    # Committed luck (bot.host.seeds): the host's secret (hex of 32 bytes; "" for a game
+    # opened with seed=, or before this existed) and, once the game started, the key
+    # mixed from it and the players' join nonces. Both revealed only in the record.
+    secret: str = ""
+    luck: str = ""
     state: str  # the game's encoded state (JSON)
     created_at: float
     finished_at: float | None = None
@@ -54,6 +59,9 @@ class PlayerRow(SQLModel, table=True):
     name: str
     avatar_url: str | None = None
     join_order: int
+    # The player's contribution to the game's luck: their join message's platform id
+    # ("platform:message_id"), which the host could not know when it committed.
+    nonce: str = ""
 
 
 class InboundRow(SQLModel, table=True):

@@ -64,7 +64,8 @@ def build(cls: type[RowT], **values: Any) -> RowT:
 # SQLite (3.24+, RETURNING from 3.35) and PostgreSQL both speak.
 _GAME_COLUMNS = (
     "id, kind, platform, channel, creator, options, seed, phase, turn, turn_seconds, "
-    "deadline, turn_opened_at, paused_remaining, state, created_at, finished_at, lobby"
+    "deadline, turn_opened_at, paused_remaining, state, created_at, finished_at, lobby, "
+    "secret, luck"
 )
 _GAME_FIELDS = tuple(name.strip() for name in _GAME_COLUMNS.split(","))
 _PLAYER_COLUMNS = "id, game_id, key, platform, user_id, name, avatar_url, join_order"
@@ -210,6 +211,8 @@ class GameSnapshot:
     created_at: float
     finished_at: float | None
     lobby: str
+    secret: str
+    luck: str
 
 
 @dataclass(slots=True, frozen=True)

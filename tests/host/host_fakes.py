@@ -72,7 +72,13 @@ class RecordingAdapter:
 class HostKit:
     """A Host on a VirtualClock over a fresh SQLite file, with helpers to talk to it."""
 
-    def __init__(self, tmp_path: Path, *, admins: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        tmp_path: Path,
+        *,
+        admins: frozenset[str] = frozenset(),
+        draw_secret: Callable[[], str] | None = None,
+    ) -> None:
         self.db_path = tmp_path / "host.sqlite"
         self.store = Store(sqlite_url(self.db_path))
         self.clock = VirtualClock()
@@ -84,6 +90,7 @@ class HostKit:
             no_attachments,
             admins=admins,
             default_game="bst",
+            draw_secret=draw_secret,
         )
         self._ids = iter(range(1, 1_000_000))
 
