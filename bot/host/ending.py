@@ -79,7 +79,7 @@ def post_end(tx: Tx, game: Game[Any, Any], game_row: GameRow, turn: int, now: fl
     title = posts.title(game_row)
     if standings:
         text = standings_text(title, standings, names)
-        posts.announce_with_picture(
+        posts.announce(
             tx, game_row, kind="standings", text=text,
             render=posts.render_spec(FINAL_MAP, game_row, turn, now), now=now,
         )  # fmt: skip

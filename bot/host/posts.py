@@ -281,35 +281,17 @@ def notify(
 
 
 def announce(
-    tx: Tx, game_row: AnyGameRow, *, kind: str, text: str, now: float, extra: str = ""
-) -> None:
-    """A public message in the game's channel that answers no one."""
-    assert game_row.id is not None
-    _enqueue(
-        tx,
-        game_id=game_row.id,
-        turn=game_row.turn,
-        kind=kind,
-        recipient="public",
-        address=_address(game_row.platform, game_row.channel),
-        text=text,
-        render=None,
-        now=now,
-        extra=extra,
-    )
-
-
-def announce_with_picture(
     tx: Tx,
     game_row: AnyGameRow,
     *,
     kind: str,
     text: str,
-    render: Mapping[str, Any],
     now: float,
+    extra: str = "",
+    render: Mapping[str, Any] | None = None,
 ) -> None:
-    """A public message with a picture the relay draws when it sends (``render``: see
-    :func:`render_spec`)."""
+    """A public message in the game's channel that answers no one; with ``render``, the
+    picture the relay draws when it sends it (see :func:`render_spec`)."""
     assert game_row.id is not None
     _enqueue(
         tx,
@@ -321,6 +303,7 @@ def announce_with_picture(
         text=text,
         render=render,
         now=now,
+        extra=extra,
     )
 
 
