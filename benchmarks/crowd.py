@@ -20,7 +20,7 @@ from pathlib import Path
 from benchmarks import fixtures
 from benchmarks.memory import _status_kb
 from benchmarks.timing import Figure, median_seconds
-from bot.games.bst import BST, BstState, Captain
+from bot.games.bst import BST, BstState, Captain, Shoot
 from bot.host.collector import collector_paused
 
 FULL, QUICK = 100_000, 20_000
@@ -42,26 +42,38 @@ def _placed(captains: int, side: int) -> tuple[BstState, float]:
     return battle, time.perf_counter() - started
 
 
-def _resolve_s(state: BstState, repeats: int) -> float:
+def _resolve_s(state: BstState, repeats: int) -> tuple[float, float]:
+    """Seconds of one turn's resolution, and of its floor: a bare pass over the same
+    orders that finds each captain and each shot's cell (what any resolution must do)."""
     orders = fixtures.given(fixtures.mixed_orders(state))
 
     def run() -> None:
         with collector_paused():  # as the turn clock resolves (bot/host/collector.py)
             BST.resolve(state, orders, random.Random(7))
 
-    return median_seconds(run, repeats=repeats, warmup=0)
+    def bare_pass() -> None:
+        index, cols, seen = state.index, state.options.cols, set()
+        for given in orders:
+            captain = index[given.player]
+            order = given.order
+            if isinstance(order, Shoot):
+                seen.add((captain, order.cell.row * cols + order.cell.col))
+
+    floor = median_seconds(bare_pass, repeats=max(3, repeats), warmup=0)
+    return median_seconds(run, repeats=repeats, warmup=0), floor
 
 
 def child(captains: int, repeats: int) -> dict[str, float]:
     """In the fresh process: the half crowd first (its memory is reused), then the crowd."""
     half_state, _ = _placed(captains // 2, side_for(captains // 2))
-    half = _resolve_s(half_state, repeats)
+    half, _ = _resolve_s(half_state, repeats)
     del half_state
     state, placement = _placed(captains, side_for(captains))
-    full = _resolve_s(state, repeats)
+    full, floor = _resolve_s(state, repeats)
     return {
         "placement_s": placement,
         "resolve_s": full,
+        "bare_pass_s": floor,
         "half_resolve_s": half,
         "peak_mb": _status_kb("VmHWM") / 1024,
         "load": float(Path("/proc/loadavg").read_text().split()[0]),
@@ -93,6 +105,7 @@ def run(*, quick: bool) -> list[Figure]:
             result["resolve_s"] * 1000,
             3000.0 * share,
             unit=" ms",
+            floor=f"bare pass over the orders {result['bare_pass_s'] * 1000:.0f} ms",
             detail=f"{where}; one order each (60% shots, 30% moves, 10% rotations)",
         ),
         Figure(
