@@ -19,6 +19,7 @@ NAMES = (
 )  # fmt: skip
 NAMES += ("ack_storm",)  # the acks of `ack` while the deadlines of `storm` resolve
 NAMES += ("web",)  # the web page under 200 viewers while a game resolves
+NAMES += ("crowd",)  # 100,000 captains on one 1000x1000 bst board
 POSTGRES_ENV = "BST_BENCH_POSTGRES_URL"
 
 

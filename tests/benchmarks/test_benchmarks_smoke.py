@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # the benchmarks package lives beside bot/, not installed
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import ack, ingest, memory, render, replay, resolve, storm  # noqa: E402
+from benchmarks import ack, crowd, ingest, memory, render, replay, resolve, storm  # noqa: E402
 from benchmarks.timing import Figure  # noqa: E402
 
 
@@ -43,6 +43,12 @@ def test_memory_gives_a_size() -> None:
 
 def test_ack_gives_a_time() -> None:
     assert ack.p99(ack.ack_latencies_ms(5)) > 0
+
+
+def test_crowd_gives_times_and_a_peak() -> None:
+    result = crowd.measure(200, repeats=1)
+    assert result["resolve_s"] > 0 and result["half_resolve_s"] > 0
+    assert result["placement_s"] > 0 and result["peak_mb"] > 0
 
 
 def test_a_figure_knows_its_goal() -> None:

@@ -46,11 +46,21 @@ def test_1_size_square_or_rows_by_cols() -> None:
     assert record_board(BST.new_game({"size": "8"})) == {"rows": 8, "cols": 8}
     assert record_board(BST.new_game({"size": "8x12"})) == {"rows": 8, "cols": 12}
     assert record_board(BST.new_game({"size": "702x999"})) == {"rows": 702, "cols": 999}
+    assert record_board(BST.new_game({"size": "1000"})) == {"rows": 1000, "cols": 1000}
 
 
-@pytest.mark.parametrize("size", ["3", "703x10", "10x1000", "ten", "4x3"])
+@pytest.mark.parametrize("size", ["3", "1001x10", "10x1001", "ten", "4x3"])
 def test_1_size_out_of_range_refused(size: str) -> None:
     with pytest.raises(OptionError, match="size"):
+        BST.new_game({"size": size})
+
+
+@pytest.mark.parametrize(
+    ("size", "says"),
+    [("1001x10", "rows must be from 4 to 1000"), ("10x1001", "columns must be from 4 to 1000")],
+)
+def test_1_size_refusal_names_the_limits(size: str, says: str) -> None:
+    with pytest.raises(OptionError, match=says):
         BST.new_game({"size": size})
 
 

@@ -1,7 +1,7 @@
 """Cells of the bst board: the one place that parses and prints them.
 
-Rows are letters from the top (``A``…``Z``, then ``AA``, ``AB``… as in a
-spreadsheet), columns are numbers from the left starting at 1. Internally a
+Rows are letters from the top (``A``…``Z``, then ``AA``, ``AB``…``ZZ``, then
+``AAA``, ``AAB``… as in a spreadsheet), columns are numbers from the left starting at 1. Internally a
 cell is a pair of 0-based indices, so ``H14`` is ``Cell(row=7, col=13)``.
 Input is case-insensitive and tolerates a space or a dash between the row and
 the column (``h14``, ``H 14``, ``H-14``); output is always canonical (``H14``).
@@ -14,26 +14,48 @@ from dataclasses import dataclass
 
 from bot.games.base import OrderSyntaxError
 
-MIN_ROWS, MAX_ROWS = 4, 702
-MIN_COLS, MAX_COLS = 4, 999
+MIN_ROWS, MAX_ROWS = 4, 1000  # row 1000 is ``ALL``
+MIN_COLS, MAX_COLS = 4, 1000
 
-_CELL = re.compile(r"^\s*([A-Za-z]{1,2})\s*[-\s]?\s*(\d{1,4})\s*$")
+# Row letters as typed: one or two letters, or three beginning with ``A``
+# (``AAA``…``AZZ``, rows 703–1378). Three-letter rows all start with ``A`` up
+# to the 1000-row limit, so ordinary three-letter words (``top 5``, ``lol 3``)
+# are not read as cells.
+ROW_LETTERS = r"(?:[A-Za-z]{1,2}|[Aa][A-Za-z]{2})"
+
+_CELL = re.compile(rf"^\s*({ROW_LETTERS})\s*[-\s]?\s*(\d{{1,4}})\s*$")
 
 
 def row_label(row: int) -> str:
-    """0 → ``A``, 25 → ``Z``, 26 → ``AA``, 701 → ``ZZ``."""
-    if row < 26:
-        return chr(ord("A") + row)
-    first, second = divmod(row - 26, 26)
-    return chr(ord("A") + first) + chr(ord("A") + second)
+    """0 → ``A``, 25 → ``Z``, 26 → ``AA``, 701 → ``ZZ``, 702 → ``AAA``, 999 → ``ALL``.
+
+    Bijective base 26, as spreadsheet columns are named; looked up for the rows a
+    board can have, since every printed cell asks (a big turn prints hundreds of
+    thousands).
+    """
+    if 0 <= row < len(_ROW_LABELS):
+        return _ROW_LABELS[row]
+    return _spell_row(row)
+
+
+def _spell_row(row: int) -> str:
+    letters = ""
+    number = row + 1
+    while number:
+        number, digit = divmod(number - 1, 26)
+        letters = chr(ord("A") + digit) + letters
+    return letters
+
+
+_ROW_LABELS = tuple(_spell_row(row) for row in range(MAX_ROWS))
 
 
 def row_index(label: str) -> int:
-    """Inverse of :func:`row_label` (``aa`` → 26)."""
-    label = label.upper()
-    if len(label) == 1:
-        return ord(label) - ord("A")
-    return 26 + (ord(label[0]) - ord("A")) * 26 + (ord(label[1]) - ord("A"))
+    """Inverse of :func:`row_label` (``aa`` → 26, ``aaa`` → 702)."""
+    number = 0
+    for letter in label.upper():
+        number = number * 26 + ord(letter) - ord("A") + 1
+    return number - 1
 
 
 @dataclass(frozen=True, order=True)

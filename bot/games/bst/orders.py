@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from bot.games.base import OrderSyntaxError
-from bot.games.bst.cells import Cell, looks_like_cell, parse_cell
+from bot.games.bst.cells import ROW_LETTERS, Cell, looks_like_cell, parse_cell
 from bot.games.bst.fleet import SHIP_WORDS, Direction, ShipKind
 
 MAX_ORDER_TEXT = 2000
@@ -67,7 +67,7 @@ PLACEMENT_EXAMPLE = "`sub: A2, carrier: C1-C5` or `cruiser: B2-B4, cruiser: E5-G
 
 _TAGS = re.compile(r"(?<![\w#@])[#@][\w.\-]*")
 _SHIP = r"(aircraft\s*carrier|carrier|cv|submarine|sub|cruiser)"
-_CELL = r"([a-z]{1,2}\s*-?\s*\d{1,4})"
+_CELL = rf"({ROW_LETTERS}\s*-?\s*\d{{1,4}})"
 _DIRECTION = r"(up|down|left|right|forward|forwards|backward|backwards|back)"
 
 _SHOOT = re.compile(rf"^(?:(?:shoot|fire)(?:\s+at)?\s+)?{_CELL}(?!\w)(.*)$")
@@ -132,7 +132,7 @@ def parse_order(text: str) -> Order:
     match = _MOVE.match(one_line)
     if match:
         return _move(match, one_line)
-    if re.match(rf"^(?:place\s+)?{_SHIP}\s*:?\s*[a-z]{{1,2}}\s*-?\s*\d", one_line):
+    if re.match(rf"^(?:place\s+)?{_SHIP}\s*:?\s*{ROW_LETTERS}\s*-?\s*\d", one_line):
         return _placement(clean)
     if one_line.startswith(("move", "my ")):
         raise OrderSyntaxError(
