@@ -79,6 +79,9 @@ class DiscordConfig:
     # "http://127.0.0.1:8080/api/v10"; the gateway is then GET {api_base}/gateway/bot.
     # "" = Discord's own.
     api_base: str = ""
+    # New DM channels opened per minute at most (a DM channel once opened is reused):
+    # opening hundreds at once is what Discord's anti-spam refuses (40003).
+    dm_opens_per_minute: int = 60
 
 
 @dataclass(frozen=True)

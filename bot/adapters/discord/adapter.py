@@ -144,7 +144,11 @@ class DiscordAdapter:
             shard_ids=tuple(config.shard_ids),
         )
         self._delivery = Delivery(
-            client=lambda: self._client, pending=self.pending, watch=self.catch_up.watch
+            client=lambda: self._client,
+            pending=self.pending,
+            watch=self.catch_up.watch,
+            cursors=cursors,
+            dm_open_interval=60.0 / max(1, config.dm_opens_per_minute),
         )
         self._connect_task: asyncio.Task[None] | None = None
         self._catch_up_task: asyncio.Task[int] | None = None

@@ -653,6 +653,10 @@ class FakeDiscord:
         # is its "@original" once there is one.
         self.callbacks: dict[str, int] = {}
         self._originals: dict[str, int] = {}
+        # New DM channels Discord lets a bot open: at most this many in this many seconds,
+        # then 403 40003 "You are opening direct messages too fast".
+        self.dm_open_limit: tuple[int, float] = (20, 10.0)
+        self._dm_opens: list[float] = []
 
     # ---- scripting ----------------------------------------------------------------
 
@@ -975,6 +979,14 @@ class FakeDiscord:
             page = list(reversed(newer[:limit]))
             return self._ok("GET /channels/{channel_id}/messages", page)
         if method == "POST" and path == "/users/@me/channels":
+            now = time.monotonic()
+            count, window = self.dm_open_limit
+            self._dm_opens = [t for t in self._dm_opens if now - t < window]
+            if len(self._dm_opens) >= count:
+                # Discord's anti-spam answer to a burst of new DMs (no published figure;
+                # davidhozic/discord-advertisement-framework#82 shows the response).
+                return discord_error(403, 40003, "You are opening direct messages too fast.")
+            self._dm_opens.append(now)
             return self._ok(
                 "POST /users/@me/channels",
                 {

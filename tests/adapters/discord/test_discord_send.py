@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 from discord_fake import CHANNEL_ID, DM_CHANNEL_ID, TOKEN, USER_ID
 
-from bot.adapters.discord.sending import MAX_UPLOAD_BYTES, nonce_for
+from bot.adapters.discord import sending
+from bot.adapters.discord.sending import (
+    DM_OPEN_BACKOFF_SECONDS,
+    DM_OPEN_BURST,
+    MAX_UPLOAD_BYTES,
+    nonce_for,
+)
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
 
 PUBLIC = Address("discord", channel=str(CHANNEL_ID))
@@ -41,6 +47,70 @@ async def test_a_private_message_opens_the_dm_channel(adapter, fake_discord):
     [message] = fake_discord.requests_to("POST", DM_MESSAGES)
     assert message.json["content"] == "Your board after turn 3."
     assert message.json["nonce"] == str(nonce_for("outbox-7"))
+
+
+async def test_a_known_dm_channel_is_reused_even_after_a_restart(
+    adapter, make_adapter, inbox, fake_discord
+):
+    await adapter.send(PRIVATE, Outbound("Board 1.", key="outbox-1"))
+    await adapter.send(PRIVATE, Outbound("Board 2.", key="outbox-2"))
+    restarted = make_adapter()  # the same cursor store, a fresh discord.py cache
+    await restarted.login(inbox)
+    try:
+        await restarted.send(PRIVATE, Outbound("Board 3.", key="outbox-3"))
+    finally:
+        await restarted.stop()
+    assert len(fake_discord.requests_to("POST", "/users/@me/channels")) == 1
+    assert len(fake_discord.requests_to("POST", DM_MESSAGES)) == 3
+
+
+async def test_opening_dms_too_fast_is_retried_later_and_pauses_new_dms(adapter, fake_discord):
+    fake_discord.dm_open_limit = (2, 60.0)
+    for user in (USER_ID, USER_ID + 1):
+        await adapter.send(
+            Address("discord", channel=str(CHANNEL_ID), user_id=str(user)),
+            Outbound("Your board.", key=f"board-{user}"),
+        )
+    third = Address("discord", channel=str(CHANNEL_ID), user_id=str(USER_ID + 2))
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.send(third, Outbound("Your board.", key="board-3"))
+    assert "40003" in str(caught.value)
+    assert caught.value.permanent is False and caught.value.dms_closed is False
+    assert caught.value.retry_after == DM_OPEN_BACKOFF_SECONDS
+    assert caught.value.per_recipient is True
+    opens = len(fake_discord.requests_to("POST", "/users/@me/channels"))
+    # Meanwhile no new DM is opened (Discord would only refuse again) ...
+    fourth = Address("discord", channel=str(CHANNEL_ID), user_id=str(USER_ID + 3))
+    with pytest.raises(DeliveryError) as paused:
+        await adapter.send(fourth, Outbound("Your board.", key="board-4"))
+    assert paused.value.per_recipient is True and 0 < paused.value.retry_after <= 600
+    assert len(fake_discord.requests_to("POST", "/users/@me/channels")) == opens
+    # ... while players whose DM is open still get theirs.
+    await adapter.send(PRIVATE, Outbound("Your next board.", key="board-5"))
+
+
+async def test_new_dms_are_opened_at_a_pace(make_adapter, inbox, fake_discord, monkeypatch):
+    waits: list[float] = []
+
+    async def no_sleep(seconds: float, *args: object) -> None:
+        if seconds > 0:  # asyncio.sleep(0) is discord.py's yield, not a wait
+            waits.append(seconds)
+
+    made = make_adapter(dm_opens_per_minute=30)
+    await made.login(inbox)
+    monkeypatch.setattr(sending.asyncio, "sleep", no_sleep)
+    try:
+        for index in range(DM_OPEN_BURST + 2):
+            user = str(USER_ID + index)
+            await made.send(
+                Address("discord", channel=str(CHANNEL_ID), user_id=user),
+                Outbound("Your board.", key=f"board-{user}"),
+            )
+    finally:
+        monkeypatch.undo()
+        await made.stop()
+    # A burst at once, then one new DM every two seconds.
+    assert len(waits) == 2 and all(1.9 < w <= 2.0 for w in waits)
 
 
 async def test_closed_dms_are_a_permanent_failure(adapter, fake_discord):
