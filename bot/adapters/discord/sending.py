@@ -32,7 +32,7 @@ from bot.adapters.discord.catch_up import dm_key
 from bot.adapters.discord.client import PLATFORM
 from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
 from bot.adapters.discord.markup import buttons_for, discord_plain, discord_times
-from bot.adapters.discord.text import split_text
+from bot.adapters.discord.text import MAX_PINGED_USERS, mentioned_users, split_text
 from bot.host.messages import Address, Attachment, Card, CursorStore, DeliveryError, Outbound
 
 # Discord's upload limit for a bot in a server without boosts (per message).
@@ -218,13 +218,18 @@ def fit_attachments(text: str, attachments: Sequence[Attachment]) -> tuple[str, 
     return text, kept
 
 
-def allowed_mentions(outbound: Outbound) -> discord.AllowedMentions:
+def allowed_mentions(outbound: Outbound, part: str | None = None) -> discord.AllowedMentions:
     """Ping the people the host means to notify, and nobody else: not a player whose name
-    is ``@everyone``, nor a kicked player named in the text."""
+    is ``@everyone``, nor a kicked player named in the text. For one ``part`` of a message
+    split over several posts, only those it names (Discord takes 100 users at most)."""
+    named = set(mentioned_users(part)) if part is not None else None
+    users = [
+        user for user in outbound.mentions if user.isdigit() and (named is None or user in named)
+    ]
     return discord.AllowedMentions(
         everyone=False,
         roles=False,
-        users=[discord.Object(id=int(user)) for user in outbound.mentions if user.isdigit()],
+        users=[discord.Object(id=int(user)) for user in users[:MAX_PINGED_USERS]],
         replied_user=False,
     )
 
@@ -474,7 +479,7 @@ class Delivery:
                     files=_files(attachments) if last and attachments else discord.utils.MISSING,
                     ephemeral=ephemeral,
                     wait=True,
-                    allowed_mentions=allowed_mentions(outbound),
+                    allowed_mentions=allowed_mentions(outbound, chunk),
                     view=view or discord.utils.MISSING,
                     embed=embed or discord.utils.MISSING,
                 )
@@ -526,7 +531,7 @@ class Delivery:
         message_id = ""
         for index, chunk in enumerate(parts):
             last = index == len(parts) - 1
-            kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(outbound)}
+            kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(outbound, chunk)}
             nonce = nonce_for(outbound.key, index)
             if nonce is not None:
                 kwargs["nonce"] = nonce  # discord.py adds enforce_nonce=True with it

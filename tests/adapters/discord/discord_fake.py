@@ -421,6 +421,13 @@ def mention_errors(allowed: Any) -> dict[str, Any]:
         return tree
     parse = allowed.get("parse") or []
     for kind in ("users", "roles"):
+        if len(allowed.get(kind) or ()) > 100:
+            # Discord lets a message allow at most 100 users and 100 roles.
+            _put(
+                tree,
+                ("allowed_mentions", kind),
+                field_error("BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."),
+            )
         if kind in parse and allowed.get(kind):
             # The text Discord sends (discord-haskell/discord-haskell#75,
             # Mephisto5558/Teufelsbot#287).

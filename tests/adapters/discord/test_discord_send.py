@@ -12,6 +12,7 @@ from bot.adapters.discord.sending import (
     MAX_UPLOAD_BYTES,
     nonce_for,
 )
+from bot.adapters.discord.text import mentioned_users, split_text
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
 
 PUBLIC = Address("discord", channel=str(CHANNEL_ID))
@@ -264,3 +265,34 @@ async def test_withdraw_of_a_rate_limited_delete_says_when_to_retry(adapter, fak
     with pytest.raises(DeliveryError) as caught:
         await adapter.withdraw(Address("discord", str(CHANNEL_ID), reply_to=LEAKED))
     assert caught.value.permanent is False
+
+
+async def test_a_message_naming_a_crowd_is_split_each_part_pinging_its_own(adapter, fake_discord):
+    """150 players named: Discord takes 100 users in allowed_mentions and 2,000 characters,
+    so the message goes as several posts, none cutting a mention, each pinging its own."""
+    crowd = [str(USER_ID + 1000 + n) for n in range(150)]
+    text = "Turn 3: " + ", ".join(f"<@{user}>" for user in crowd) + ": 5 minutes left."
+    await adapter.send(PUBLIC, Outbound(text, key="reminder-3", mentions=tuple(crowd)))
+
+    assert fake_discord.refusals == []
+    sent = fake_discord.requests_to("POST", CHANNEL_MESSAGES)
+    assert len(sent) >= 2
+    for request in sent:
+        content = request.json["content"]
+        assert len(content) <= 2000
+        assert len(request.json["allowed_mentions"]["users"]) <= 100
+        allowed = {str(user) for user in request.json["allowed_mentions"]["users"]}
+        assert allowed == set(mentioned_users(content))
+    pinged = [user for users in fake_discord.pinged(CHANNEL_ID) for user in users]
+    assert sorted(pinged) == sorted(int(user) for user in crowd)  # each once
+
+
+def test_a_split_never_cuts_a_mention():
+    text = " ".join(f"<@{10**17 + n}>" for n in range(130))
+    for limit, most in ((2000, 100), (500, 100), (2000, 7), (61, 100)):
+        parts = split_text(text, limit, most)
+        assert all(len(part) <= limit for part in parts)
+        assert all(len(mentioned_users(part)) <= most for part in parts)
+        assert " ".join(parts) == text  # cut only between words
+    assert split_text("") == [""]
+    assert split_text("a\nb", 2) == ["a", "b"]
