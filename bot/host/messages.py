@@ -272,6 +272,11 @@ class LiveScope:
 
     channels: frozenset[str] = frozenset()
     users: frozenset[str] = frozenset()
+    # What the deadline at hand needs read: the channels and players of the games due
+    # now (``None``: every live one). The rest of ``channels`` and ``users`` is kept,
+    # not read.
+    due_channels: frozenset[str] | None = None
+    due_users: frozenset[str] | None = None
 
 
 class CatchUpIncomplete(Exception):
