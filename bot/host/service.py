@@ -65,6 +65,9 @@ class HostCursors(DatabaseCursors):
     needs any more (a finished game's channel, a DM with someone who plays no more)."""
 
     async def forget(self, platform: str, key: str) -> None:
+        await asyncio.to_thread(self._forget, platform, key)
+
+    def _forget(self, platform: str, key: str) -> None:
         with self.store.transaction() as tx:
             row = tx.session.get(CursorRow, (platform, key))
             if row is not None:
