@@ -103,10 +103,15 @@ class DmOpener:
                 channel = await client.create_dm(discord.Object(id=int(user_id)))
             except discord.HTTPException as error:
                 if error.code == DM_OPENED_TOO_FAST:
-                    self._paused_until = time.monotonic() + DM_OPEN_BACKOFF_SECONDS
+                    self.pause()
                 raise
             await self.remember(user_id, channel.id)
             return channel.id
+
+    def pause(self) -> None:
+        """Discord answered 40003 (on opening a DM, or on the first message in one): open
+        no new DM for :data:`DM_OPEN_BACKOFF_SECONDS`."""
+        self._paused_until = time.monotonic() + DM_OPEN_BACKOFF_SECONDS
 
     async def _take_token(self) -> None:
         now = time.monotonic()
@@ -549,7 +554,11 @@ class Delivery:
                     kwargs["embed"] = embed
             try:
                 message = await channel.send(content=chunk or None, **kwargs)
-            except discord.NotFound as error:
+            except discord.HTTPException as error:
+                if address.is_dm and error.code == DM_OPENED_TOO_FAST:
+                    self._dms.pause()  # Discord also answers so on a new DM's first message
+                if not isinstance(error, discord.NotFound):
+                    raise
                 if address.is_dm and error.code == UNKNOWN_CHANNEL and address.user_id:
                     # A remembered DM channel Discord no longer knows: opened afresh
                     # when the outbox tries again (soon: this is no refusal).

@@ -90,6 +90,22 @@ async def test_opening_dms_too_fast_is_retried_later_and_pauses_new_dms(adapter,
     await adapter.send(PRIVATE, Outbound("Your next board.", key="board-5"))
 
 
+async def test_a_40003_on_a_dms_first_message_pauses_new_dm_opens_too(adapter, fake_discord):
+    fake_discord.fail_next(
+        "POST",
+        DM_MESSAGES,
+        403,
+        {"message": "You are opening direct messages too fast.", "code": 40003},
+    )
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.send(PRIVATE, Outbound("Your board.", key="board-1"))
+    assert caught.value.per_recipient is True and caught.value.permanent is False
+    other = Address("discord", channel=str(CHANNEL_ID), user_id=str(USER_ID + 1))
+    with pytest.raises(DeliveryError):
+        await adapter.send(other, Outbound("Your board.", key="board-2"))
+    assert len(fake_discord.requests_to("POST", "/users/@me/channels")) == 1
+
+
 async def test_new_dms_are_opened_at_a_pace(make_adapter, inbox, fake_discord, monkeypatch):
     waits: list[float] = []
 
