@@ -79,6 +79,9 @@ class DiscordConfig:
     # "http://127.0.0.1:8080/api/v10"; the gateway is then GET {api_base}/gateway/bot.
     # "" = Discord's own.
     api_base: str = ""
+    # New DM channels opened per minute at most (a DM channel once opened is reused):
+    # opening hundreds at once is what Discord's anti-spam refuses (40003).
+    dm_opens_per_minute: int = 60
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,13 @@ class TwitterConfig:
     # The first start (no cursor yet) answers only what is sent after it; true reads
     # back one page of mentions and DMs (up to 100 each, 30 days) and acts on them.
     backfill: bool = False
+    # The steady pace of the bot's posts and DMs a minute (0 = as fast as X allows): a
+    # deadline's maps and boards are spread over minutes, none dropped. X allows an
+    # account 200 posts and 200 DMs per 15 minutes (13 a minute), and 300 posts per 3
+    # hours and 1,000 DMs a day: the longer windows are kept by X's rate headers (a send
+    # waits for their reset).
+    posts_per_minute: int = 6
+    dms_per_minute: int = 12
 
 
 @dataclass(frozen=True)

@@ -189,9 +189,14 @@ class DeliveryError(Exception):
         permanent: bool = False,
         dms_closed: bool = False,
         room_closed: bool = False,
+        per_recipient: bool = False,
     ) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+        # The wait is this message's alone (an anti-spam refusal of one recipient, such as
+        # Discord's 40003): it is held ``retry_after`` while the rest of its lane goes on,
+        # instead of the whole lane resting as after a rate limit.
+        self.per_recipient = per_recipient
         self.permanent = permanent or dms_closed or room_closed
         self.dms_closed = dms_closed
         # The channel is a room that can take no more messages (a thread a moderator
@@ -282,6 +287,11 @@ class LiveScope:
 
     channels: frozenset[str] = frozenset()
     users: frozenset[str] = frozenset()
+    # What the deadline at hand needs read: the channels and players of the games due
+    # now (``None``: every live one). The rest of ``channels`` and ``users`` is kept,
+    # not read.
+    due_channels: frozenset[str] | None = None
+    due_users: frozenset[str] | None = None
 
 
 class CatchUpIncomplete(Exception):

@@ -566,7 +566,7 @@ class Relay:
             delay = error.retry_after if error.retry_after is not None else backoff(fresh.attempts)
             fresh.next_attempt_at = now + max(0.0, delay)
             tx.save(fresh)
-        return "wait" if error.retry_after is not None else "retry"
+        return "wait" if error.retry_after is not None and not error.per_recipient else "retry"
 
     def _nudge(self, tx: Tx, row: OutboxRow, address: Address, now: float) -> None:
         game = tx.game(row.game_id) if row.game_id else None

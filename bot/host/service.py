@@ -65,6 +65,9 @@ class HostCursors(DatabaseCursors):
     needs any more (a finished game's channel, a DM with someone who plays no more)."""
 
     async def forget(self, platform: str, key: str) -> None:
+        await asyncio.to_thread(self._forget, platform, key)
+
+    def _forget(self, platform: str, key: str) -> None:
         with self.store.transaction() as tx:
             row = tx.session.get(CursorRow, (platform, key))
             if row is not None:
@@ -300,21 +303,40 @@ class Host:
             waited += 0.001
 
     def _live_scopes(self, platforms: Collection[str]) -> dict[str, LiveScope]:
-        """The channels and players of each platform's live games."""
+        """The channels and players of each platform's live games, and of those due now
+        (the only ones a deadline's catch-up needs to read)."""
         channels: dict[str, set[str]] = {p: set() for p in platforms}
         users: dict[str, set[str]] = {p: set() for p in platforms}
+        due_channels: dict[str, set[str]] = {p: set() for p in platforms}
+        due_users: dict[str, set[str]] = {p: set() for p in platforms}
         with self.store.transaction() as tx:
+            due = {game_id for game_id, *_ in tx.due_games(self.clock.now())}
             for game in tx.active_games():
                 if game.platform not in channels or game.id is None:
                     continue
+                players = {p.user_id for p in tx.players(game.id)}
                 if game.channel:
                     channels[game.platform].add(game.channel)
                 if game.lobby:
                     # The channel it moved out of (into a thread): players still type
                     # orders there, and those sent while the host was away count too.
                     channels[game.platform].add(game.lobby)
-                users[game.platform].update(p.user_id for p in tx.players(game.id))
-        return {p: LiveScope(frozenset(channels[p]), frozenset(users[p])) for p in platforms}
+                users[game.platform].update(players)
+                if game.id in due:
+                    if game.channel:
+                        due_channels[game.platform].add(game.channel)
+                    if game.lobby:
+                        due_channels[game.platform].add(game.lobby)
+                    due_users[game.platform].update(players)
+        return {
+            p: LiveScope(
+                frozenset(channels[p]),
+                frozenset(users[p]),
+                due_channels=frozenset(due_channels[p]),
+                due_users=frozenset(due_users[p]),
+            )
+            for p in platforms
+        }
 
     def _games_behind(self, platform: str, partial: CatchUpIncomplete) -> set[int]:
         """The live games whose channel, or a player's DMs, a catch-up could not read."""

@@ -31,6 +31,10 @@ from bot.store import GameRow, Store, loads
 
 log = logging.getLogger(__name__)
 
+NAMES_PER_REMINDER = 50
+"""Players a public reminder names at most; more are named over several posts. 50
+mentions stay well inside a post's limits (Discord: 100 pinged users, 2,000 characters:
+about 23 characters a name), so an adapter never has to cut one."""
 FETCH_PATIENCE = 600.0
 """How long past its deadline a turn waits for a platform that could not be asked for
 the orders it still holds, before it resolves without them."""
@@ -85,15 +89,19 @@ class TurnClock:
                 left = posts.humanize_seconds(deadline - now)
                 said = game.reminder(state, left)
                 if game_row.platform in public:
-                    names = ", ".join(posts.mention_token(p.user_id) for p in missing)
-                    posts.announce(
-                        tx,
-                        game_row,
-                        kind="reminder",
-                        text=f"{posts.title(game_row)}: {names}: {said}",
-                        now=now,
-                        extra=posts.extras(mentions=[(p.user_id, p.name) for p in missing]),
-                    )
+                    # A crowd is named over several posts, each pinging only its own names
+                    # (Discord lets a message ping 100 users and hold 2,000 characters).
+                    for part, start in enumerate(range(0, len(missing), NAMES_PER_REMINDER)):
+                        named = missing[start : start + NAMES_PER_REMINDER]
+                        names = ", ".join(posts.mention_token(p.user_id) for p in named)
+                        posts.announce(
+                            tx,
+                            game_row,
+                            kind="reminder" if part == 0 else f"reminder:{part + 1}",
+                            text=f"{posts.title(game_row)}: {names}: {said}",
+                            now=now,
+                            extra=posts.extras(mentions=[(p.user_id, p.name) for p in named]),
+                        )
                     written += len(missing)
                     continue
                 for player in missing:

@@ -7,6 +7,7 @@ inbound, changed state, replies in the outbox) commits or rolls back as one.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -1005,20 +1006,31 @@ def loads(value: str) -> Any:
 
 
 class DatabaseCursors:
-    """The adapters' cursor store (the ``CursorStore`` protocol), one transaction per call."""
+    """The adapters' cursor store (the ``CursorStore`` protocol), one transaction per call,
+    each on a worker thread: a call may wait up to the database's lock timeout (30 s on
+    SQLite) while a deadline resolves, and the event loop must not wait with it."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
 
     async def get(self, platform: str, key: str) -> str | None:
+        return await asyncio.to_thread(self._get, platform, key)
+
+    async def set(self, platform: str, key: str, value: str) -> None:
+        await asyncio.to_thread(self._set, platform, key, value)
+
+    async def all(self, platform: str) -> dict[str, str]:
+        return await asyncio.to_thread(self._all, platform)
+
+    def _get(self, platform: str, key: str) -> str | None:
         with self.store.transaction() as tx:
             return tx.cursor(platform, key)
 
-    async def set(self, platform: str, key: str, value: str) -> None:
+    def _set(self, platform: str, key: str, value: str) -> None:
         with self.store.transaction() as tx:
             tx.set_cursor(platform, key, value)
 
-    async def all(self, platform: str) -> dict[str, str]:
+    def _all(self, platform: str) -> dict[str, str]:
         with self.store.transaction() as tx:
             return tx.cursors(platform)
 

@@ -51,6 +51,21 @@ def test_retry_after_honoured_and_platform_waits(kit: HostKit) -> None:
     assert all(r.status == "sent" for r in kit.outbox())
 
 
+def test_a_per_recipient_refusal_holds_that_row_only(kit: HostKit) -> None:
+    """Discord's 40003 (new DMs too fast) holds the refused message ten minutes; the
+    lane's other messages go on at once instead of resting behind it."""
+    kit.say("alice", "#bst new size=10x10")
+    kit.say("bob", "join")
+    kit.adapter.fail = [DeliveryError("opening DMs too fast", retry_after=600, per_recipient=True)]
+    assert kit.flush() == 1  # the second row goes in the same pass
+    rows = kit.outbox()
+    assert rows[0].status == "pending" and rows[0].next_attempt_at == kit.clock.now() + 600
+    assert rows[1].status == "sent"
+    kit.clock.advance(600)
+    assert kit.flush() == 1
+    assert all(r.status == "sent" for r in kit.outbox())
+
+
 def test_permanent_failure_undeliverable_and_content_free_nudge(kit: HostKit) -> None:
     def bob_dms_closed(address: Address) -> DeliveryError | None:
         if address.is_dm and address.user_name == "bob":

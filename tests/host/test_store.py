@@ -4,9 +4,12 @@ the migrations themselves: test_migrations.py)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_migrations import fresh_postgres_schema, sqlite_url
@@ -67,6 +70,50 @@ def test_outbox_unique_per_game_turn_kind_recipient(store: Store) -> None:
     with pytest.raises(Exception, match=r"(?i)unique"), store.transaction() as tx:
         tx.session.add(outbox())
         tx.session.flush()
+
+
+def test_cursor_reads_and_writes_leave_the_event_loop_free(store: Store) -> None:
+    """A cursor call that waits for the database lock (up to 30 s on SQLite while a
+    deadline resolves) waits on a worker thread: the event loop goes on meanwhile."""
+    from bot.host.service import HostCursors
+
+    cursors = HostCursors(store)
+    locked = threading.Event()
+    release = threading.Event()
+    transaction = store.transaction
+
+    @contextlib.contextmanager
+    def slow_transaction() -> Iterator[Any]:
+        locked.set()
+        release.wait(5)  # the database lock, held by someone else
+        with transaction() as tx:
+            yield tx
+
+    async def go() -> None:
+        beats = 0
+        store.transaction = slow_transaction  # type: ignore[method-assign]
+        for call in (
+            cursors.set("x", "k", "1"),
+            cursors.get("x", "k"),
+            cursors.all("x"),
+            cursors.forget("x", "k"),
+        ):
+            release.clear()
+            locked.clear()
+            task = asyncio.ensure_future(call)
+            while not locked.is_set():
+                await asyncio.sleep(0.001)
+            for _ in range(5):  # the loop turns while the call waits for the lock
+                await asyncio.sleep(0)
+                beats += 1
+            assert not task.done()
+            release.set()
+            await task
+        assert beats == 20
+        store.transaction = transaction  # type: ignore[method-assign]
+        assert await cursors.get("x", "k") is None
+
+    asyncio.run(asyncio.wait_for(go(), 20))
 
 
 def test_cursors_round_trip_and_update(store: Store) -> None:

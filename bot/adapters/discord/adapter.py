@@ -144,9 +144,14 @@ class DiscordAdapter:
             client=lambda: self.client,
             read=self._read_message,
             shard_ids=tuple(config.shard_ids),
+            connected=self._gateway_up,
         )
         self._delivery = Delivery(
-            client=lambda: self._client, pending=self.pending, watch=self.catch_up.watch
+            client=lambda: self._client,
+            pending=self.pending,
+            watch=self.catch_up.watch,
+            cursors=cursors,
+            dm_open_interval=60.0 / max(1, config.dm_opens_per_minute),
         )
         self._connect_task: asyncio.Task[None] | None = None
         self._sync_check_task: asyncio.Task[list[str]] | None = None
@@ -193,6 +198,7 @@ class DiscordAdapter:
 
         async def on_shard_ready(shard_id: int) -> None:
             # A shard that had to identify afresh missed events; RESUME replays them.
+            self.catch_up.gap()
             self._shard_up(shard_id)
             self._schedule_catch_up()
 
@@ -201,6 +207,7 @@ class DiscordAdapter:
 
         async def on_shard_disconnect(shard_id: int) -> None:
             self._shards_down.add(shard_id)
+            self.catch_up.gap()  # read once more after reconnecting (see CatchUp)
             self.link.down()
 
         # ``Client.event`` registers by function name.
@@ -212,6 +219,11 @@ class DiscordAdapter:
         client.event(on_shard_disconnect)
         self._client = client
         return client
+
+    def _gateway_up(self) -> bool:
+        """Every shard connected: the gateway delivers what is posted as it is posted."""
+        client = self._client
+        return client is not None and client.is_ready() and not self._shards_down
 
     def _shard_up(self, shard_id: int) -> None:
         self._shards_down.discard(shard_id)
@@ -445,6 +457,7 @@ class DiscordAdapter:
         except Exception:
             # The cursor stays put, so the next catch-up delivers it again.
             log.exception("the host failed on Discord message %s", message.id)
+            self.catch_up.gap()
             return
         if is_dm:
             key = dm_key(message.channel.id, message.author.id)
@@ -479,7 +492,10 @@ class DiscordAdapter:
     async def fetch_live(
         self, cursors: CursorStore, on_inbound: InboundHandler, live: LiveScope
     ) -> int:
-        """See :meth:`CatchUp.fetch_live`."""
+        """See :meth:`CatchUp.fetch_live`. A gap the gateway left while connected (a
+        message the host failed on) is read through in the background, once."""
+        if self._gateway_up() and self.catch_up.missed():
+            self._schedule_catch_up()
         return await self.catch_up.fetch_live(cursors, on_inbound, live)
 
     # ---- outbound ----------------------------------------------------------------

@@ -5,10 +5,12 @@ Each handled channel or DM message advances its cursor (``channel:ID``, or
 (re)connection, and before every deadline, the catch-up reads what arrived while the
 bot was away, oldest first.
 
-Before a deadline the host says which channels and players are in live games
-(:class:`~bot.host.messages.LiveScope`): only their channels and DMs are read, and
-every other cursor is forgotten, so the catch-up stays as small as the games being
-played. A channel Discord will never let the bot read (403, 404) is forgotten at once
+A connected gateway misses nothing, so a deadline reads Discord only after a gap: from
+the start of the process (a restart) or a shard's disconnection until the catch-up that
+follows (re)connecting has read every cursor once. Then a deadline reads only the
+channels and players' DMs of the games due (:class:`~bot.host.messages.LiveScope`), and
+every cursor outside the live games is forgotten, so the catch-up stays as small as the
+games being played. A channel Discord will never let the bot read (403, 404) is forgotten at once
 and not asked again (Discord bans an IP that makes 10,000 invalid requests in ten
 minutes); any other failure is that channel's alone: the rest are read, and the host
 is told which could not be (:class:`~bot.host.messages.CatchUpIncomplete`), so only
@@ -61,14 +63,29 @@ class CatchUp:
         client: Callable[[], discord.Client],
         read: ReadMessage,
         shard_ids: tuple[int, ...],
+        connected: Callable[[], bool] = lambda: False,
     ) -> None:
         self._cursors = cursors
+        self._connected = connected  # every shard of the gateway delivering events now
+        # Gaps the gateway may have left (the process starting is the first), and how many
+        # of them a full catch-up has since read through.
+        self._gaps = 1
+        self._read_through = 0
         self._client = client
         self._read = read
         self._explicit_shards = bool(shard_ids)
         self._watched: set[str] = set()  # cursor keys known to exist (see watch)
         self._unreadable: set[str] = set()  # cursor keys Discord refused (403, 404)
         self._lock = asyncio.Lock()
+
+    def gap(self) -> None:
+        """The gateway may have missed messages (a shard disconnected, a message's handling
+        failed): deadlines read Discord until a full catch-up has read past this."""
+        self._gaps += 1
+
+    def missed(self) -> bool:
+        """Whether something may have arrived that the gateway did not deliver."""
+        return not self._connected() or self._read_through < self._gaps
 
     async def watch(self, key: str, message_id: int) -> None:
         """Start catching up ``key`` (a channel or DM) from ``message_id`` if nothing does
@@ -128,6 +145,10 @@ class CatchUp:
         count = 0
         failed_channels: set[str] = set()
         failed_users: set[str] = set()
+        gaps = self._gaps
+        # Before a deadline with the gateway up and every gap read through, nothing is
+        # asked of Discord (only cursors of games no longer live are forgotten).
+        reading = live is None or self.missed()
         for key, value in sorted((await cursors.all(PLATFORM)).items()):
             kind, ident, user = parse_key(key)
             if kind not in ("channel", "dm") or not ident.isdigit() or not value.isdigit():
@@ -136,6 +157,8 @@ class CatchUp:
                 continue
             if live is not None and not self._needed(kind, ident, user, live):
                 await self._forget(cursors, key)
+                continue
+            if live is not None and not (reading and self._due(kind, user, ident, live)):
                 continue
             try:
                 count += await self._catch_up_channel(
@@ -162,7 +185,16 @@ class CatchUp:
             raise CatchUpIncomplete(
                 count, channels=frozenset(failed_channels), users=frozenset(failed_users)
             )
+        if live is None and self._connected():
+            self._read_through = max(self._read_through, gaps)
         return count
+
+    @staticmethod
+    def _due(kind: str, user: str, ident: str, live: LiveScope) -> bool:
+        """Whether the deadline at hand needs this cursor read (its game is due)."""
+        if kind == "channel":
+            return live.due_channels is None or ident in live.due_channels
+        return live.due_users is None or not user or user in live.due_users
 
     @staticmethod
     def _needed(kind: str, ident: str, user: str, live: LiveScope) -> bool:

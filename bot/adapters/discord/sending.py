@@ -7,6 +7,10 @@
   a retried duplicate.
 * Discord's failures become :class:`~bot.host.messages.DeliveryError`, permanent when
   the same request can never succeed.
+* New DM channels are opened at a steady pace, and a DM channel once opened is kept (in
+  the cursor store, ``dm-channel:USER``) and reused: discord.py remembers only 128, and
+  opening hundreds at once is what Discord's anti-spam answers with 40003 ("opening direct
+  messages too fast"), taken as "try that recipient later" with a long backoff.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import dataclasses
 import hashlib
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal
 
@@ -27,8 +32,8 @@ from bot.adapters.discord.catch_up import dm_key
 from bot.adapters.discord.client import PLATFORM
 from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
 from bot.adapters.discord.markup import buttons_for, discord_plain, discord_times
-from bot.adapters.discord.text import split_text
-from bot.host.messages import Address, Attachment, Card, DeliveryError, Outbound
+from bot.adapters.discord.text import MAX_PINGED_USERS, mentioned_users, split_text
+from bot.host.messages import Address, Attachment, Card, CursorStore, DeliveryError, Outbound
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +45,12 @@ CANNOT_DM_USER = 50007
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_INTERACTION = 10062
 UNKNOWN_WEBHOOK = 10015
+# Discord's anti-spam refusal of new DMs: not the recipient's doing and not for ever.
+DM_OPENED_TOO_FAST = 40003
+# After a 40003 no new DM is opened for this long (Discord publishes no figure; the
+# refusal is its spam filter's, which a quick retry only feeds).
+DM_OPEN_BACKOFF_SECONDS = 600.0
+DM_OPEN_BURST = 5  # new DMs opened at once before the pace (dm_opens_per_minute) applies
 # A thread that can take no more messages: archived and locked, or locked.
 THREAD_ARCHIVED = 50083
 THREAD_LOCKED = 160005
@@ -66,6 +77,93 @@ THREAD_TYPES = frozenset({10, PUBLIC_THREAD, PRIVATE_THREAD})  # 10: an announce
 Watch = Callable[[str, int], Awaitable[None]]
 
 
+def dm_channel_key(user_id: str) -> str:
+    """The cursor store's key for the id of the DM channel with ``user_id``."""
+    return f"dm-channel:{user_id}"
+
+
+class DmOpener:
+    """Finds the DM channel of a user: known ids first (remembered in the cursor store, so
+    a restart does not open them again), else a new one, opened at a steady pace (a burst
+    of :data:`DM_OPEN_BURST`, then one every ``interval`` seconds); after Discord's 40003
+    none for :data:`DM_OPEN_BACKOFF_SECONDS`."""
+
+    def __init__(self, cursors: CursorStore | None, *, interval: float) -> None:
+        self._cursors = cursors
+        self._interval = interval
+        self._known: dict[str, int] = {}
+        self._lock = asyncio.Lock()  # one opening at a time: the pace is the app's
+        self._tokens = float(DM_OPEN_BURST)
+        self._refilled = time.monotonic()
+        self._paused_until = 0.0
+
+    async def channel_id(self, client: discord.Client, user_id: str) -> int:
+        known = await self._remembered(user_id)
+        if known is not None:
+            return known
+        async with self._lock:
+            known = await self._remembered(user_id)  # opened while this one waited
+            if known is not None:
+                return known
+            paused = self._paused_until - time.monotonic()
+            if paused > 0:
+                raise DeliveryError(
+                    "Discord refused new DMs (40003) a moment ago; waiting before opening more",
+                    retry_after=paused,
+                    per_recipient=True,
+                )
+            await self._take_token()
+            try:
+                channel = await client.create_dm(discord.Object(id=int(user_id)))
+            except discord.HTTPException as error:
+                if error.code == DM_OPENED_TOO_FAST:
+                    self.pause()
+                raise
+            await self.remember(user_id, channel.id)
+            return channel.id
+
+    def pause(self) -> None:
+        """Discord answered 40003 (on opening a DM, or on the first message in one): open
+        no new DM for :data:`DM_OPEN_BACKOFF_SECONDS`."""
+        self._paused_until = time.monotonic() + DM_OPEN_BACKOFF_SECONDS
+
+    async def _take_token(self) -> None:
+        now = time.monotonic()
+        self._tokens = min(
+            float(DM_OPEN_BURST), self._tokens + (now - self._refilled) / self._interval
+        )
+        self._refilled = now
+        if self._tokens < 1:
+            await asyncio.sleep((1 - self._tokens) * self._interval)
+            self._tokens, self._refilled = 1.0, time.monotonic()
+        self._tokens -= 1
+
+    async def remember(self, user_id: str, channel_id: int) -> None:
+        self._known[user_id] = channel_id
+        if self._cursors is not None:
+            with contextlib.suppress(Exception):  # a store hiccup costs one more open
+                await self._cursors.set(PLATFORM, dm_channel_key(user_id), str(channel_id))
+
+    async def forget(self, user_id: str) -> None:
+        """The channel is gone (Discord answered 10003): the next send opens it again."""
+        self._known.pop(user_id, None)
+        forget = getattr(self._cursors, "forget", None)
+        if forget is not None:
+            with contextlib.suppress(Exception):
+                await forget(PLATFORM, dm_channel_key(user_id))
+
+    async def _remembered(self, user_id: str) -> int | None:
+        if user_id in self._known:
+            return self._known[user_id]
+        if self._cursors is None:
+            return None
+        stored = await self._cursors.get(PLATFORM, dm_channel_key(user_id))
+        if stored is None or not stored.isdigit():
+            return None
+        self._known[user_id] = int(stored)
+        return int(stored)
+
+
 def nonce_for(key: str, part: int = 0) -> int | None:
     """A stable nonce for an outbox key: the same key always gives the same nonce.
 
@@ -85,6 +183,9 @@ def delivery_error(error: Exception) -> DeliveryError:
         return DeliveryError("Discord rate limit", retry_after=error.retry_after)
     if isinstance(error, discord.HTTPException):
         what = f"Discord answered {error.status} (code {error.code}): {error.text}"
+        if error.code == DM_OPENED_TOO_FAST:
+            # The recipient's message waits; every other message goes on meanwhile.
+            return DeliveryError(what, retry_after=DM_OPEN_BACKOFF_SECONDS, per_recipient=True)
         if error.status == 429:
             return DeliveryError(what, retry_after=_retry_after(error))
         if isinstance(error, discord.DiscordServerError) or error.status >= 500:
@@ -136,13 +237,18 @@ def fit_attachments(text: str, attachments: Sequence[Attachment]) -> tuple[str, 
     return text, kept
 
 
-def allowed_mentions(outbound: Outbound) -> discord.AllowedMentions:
+def allowed_mentions(outbound: Outbound, part: str | None = None) -> discord.AllowedMentions:
     """Ping the people the host means to notify, and nobody else: not a player whose name
-    is ``@everyone``, nor a kicked player named in the text."""
+    is ``@everyone``, nor a kicked player named in the text. For one ``part`` of a message
+    split over several posts, only those it names (Discord takes 100 users at most)."""
+    named = set(mentioned_users(part)) if part is not None else None
+    users = [
+        user for user in outbound.mentions if user.isdigit() and (named is None or user in named)
+    ]
     return discord.AllowedMentions(
         everyone=False,
         roles=False,
-        users=[discord.Object(id=int(user)) for user in outbound.mentions if user.isdigit()],
+        users=[discord.Object(id=int(user)) for user in users[:MAX_PINGED_USERS]],
         replied_user=False,
     )
 
@@ -207,10 +313,13 @@ class Delivery:
         client: Callable[[], discord.Client | None],
         pending: PendingInteractions,
         watch: Watch,
+        cursors: CursorStore | None = None,
+        dm_open_interval: float = 1.0,
     ) -> None:
         self._client = client
         self._pending = pending
         self._watch = watch
+        self._dms = DmOpener(cursors, interval=dm_open_interval)
         # The threads opened, by outbox key: a retried opening (its first message failed)
         # reuses its thread instead of making another.
         self._rooms: dict[str, str] = {}
@@ -407,7 +516,7 @@ class Delivery:
                     files=_files(attachments) if last and attachments else discord.utils.MISSING,
                     ephemeral=ephemeral,
                     wait=True,
-                    allowed_mentions=allowed_mentions(outbound),
+                    allowed_mentions=allowed_mentions(outbound, chunk),
                     view=view or discord.utils.MISSING,
                     embed=embed or discord.utils.MISSING,
                 )
@@ -436,7 +545,8 @@ class Delivery:
             assert address.user_id is not None
             if not address.user_id.isdigit():
                 raise DeliveryError(f"not a Discord user id: {address.user_id!r}", permanent=True)
-            channel = await client.create_dm(discord.Object(id=int(address.user_id)))
+            channel_id = await self._dms.channel_id(client, address.user_id)
+            channel = client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         else:
             if not address.channel.isdigit():
                 raise DeliveryError(
@@ -458,7 +568,7 @@ class Delivery:
         message_id = ""
         for index, chunk in enumerate(parts):
             last = index == len(parts) - 1
-            kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(outbound)}
+            kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(outbound, chunk)}
             nonce = nonce_for(outbound.key, index)
             if nonce is not None:
                 kwargs["nonce"] = nonce  # discord.py adds enforce_nonce=True with it
@@ -474,7 +584,19 @@ class Delivery:
                 embed = embed_of(outbound.card, attachments, outbound.instants)
                 if embed is not None:
                     kwargs["embed"] = embed
-            message = await channel.send(content=chunk or None, **kwargs)
+            try:
+                message = await channel.send(content=chunk or None, **kwargs)
+            except discord.HTTPException as error:
+                if address.is_dm and error.code == DM_OPENED_TOO_FAST:
+                    self._dms.pause()  # Discord also answers so on a new DM's first message
+                if not isinstance(error, discord.NotFound):
+                    raise
+                if address.is_dm and error.code == UNKNOWN_CHANNEL and address.user_id:
+                    # A remembered DM channel Discord no longer knows: opened afresh
+                    # when the outbox tries again (soon: this is no refusal).
+                    await self._dms.forget(address.user_id)
+                    raise DeliveryError(f"DM channel gone (code {error.code})") from error
+                raise
             _after_send(view)
             message_id = str(message.id)
         if address.is_dm:

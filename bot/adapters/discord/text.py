@@ -122,18 +122,43 @@ def cell_suggestions(typed: str, *, columns: int = 20, limit: int = 25) -> list[
     return found[:limit]
 
 
-def split_text(text: str, limit: int = 2000) -> list[str]:
-    """Discord refuses content over 2000 characters: cut at line ends where possible."""
-    if len(text) <= limit:
-        return [text]
+MAX_CONTENT = 2000  # characters in a message's content
+MAX_PINGED_USERS = 100  # users in allowed_mentions.users
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def mentioned_users(text: str) -> list[str]:
+    """The user ids ``text`` mentions (``<@id>``), each once, in order."""
+    return list(dict.fromkeys(_USER_MENTION.findall(text)))
+
+
+def split_text(
+    text: str, limit: int = MAX_CONTENT, max_mentions: int = MAX_PINGED_USERS
+) -> list[str]:
+    """Discord refuses content over 2000 characters and a message pinging over 100 users:
+    cut at line ends where possible, else between words, never inside a ``<@id>``, so
+    each part pings its own users (at most ``max_mentions``)."""
     chunks: list[str] = []
     rest = text
-    while len(rest) > limit:
-        cut = rest.rfind("\n", 0, limit)
+    while True:
+        bound = min(limit, len(rest))
+        over = [m for m in _USER_MENTION.finditer(rest) if m.start() < bound]
+        if len(over) > max_mentions:
+            bound = over[max_mentions].start()  # the first mention one too many
+        if bound >= len(rest):
+            break
+        cut = rest.rfind("\n", 0, bound + 1)
         if cut <= 0:
-            cut = limit
+            cut = rest.rfind(" ", 0, bound + 1)
+        if cut <= 0:
+            cut = bound
+        inside = next((m for m in over if m.start() < cut < m.end()), None)
+        if inside is not None and inside.start() > 0:
+            cut = inside.start()
         chunks.append(rest[:cut])
         rest = rest[cut:].lstrip("\n")
-    if rest:
+        if rest.startswith(" "):
+            rest = rest[1:]
+    if rest or not chunks:
         chunks.append(rest)
     return chunks

@@ -124,6 +124,7 @@ class TwitterAdapter:
             redact=self._redact,
             sleep=sleep,
             posted=self.threads.learn,
+            clock=clock,
         )
 
     def __repr__(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 import aiohttp
 import tweepy
 
-from bot.adapters.twitter.budgets import RateBudgetExhausted, RateBudgets
+from bot.adapters.twitter.budgets import Pace, RateBudgetExhausted, RateBudgets
 from bot.adapters.twitter.client import PLATFORM, XClient, XForbidden
 from bot.adapters.twitter.inbound import DM_EVENT_FIELDS
 from bot.adapters.twitter.media import FormPart, upload_media
@@ -49,8 +50,13 @@ class Delivery:
         redact: Callable[[str], str],
         sleep: Callable[[float], Awaitable[None]],
         posted: Callable[[str, str], Awaitable[None]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """``posted(thread, text)`` hears of every post made in a game's thread."""
+        # Posts and DMs each at their own steady pace ([twitter] posts_per_minute,
+        # dms_per_minute): X's limits are per endpoint.
+        self._post_pace = Pace(config.posts_per_minute, clock=clock, sleep=sleep)
+        self._dm_pace = Pace(config.dms_per_minute, clock=clock, sleep=sleep)
         self._client = client
         self._config = config
         self._games = tuple(games)
@@ -206,6 +212,7 @@ class Delivery:
         return await self._create_post(text, media_ids, None)
 
     async def _create_post(self, text: str, media_ids: list[str], reply_to: str | None) -> str:
+        await self._post_pace.wait()
         response: dict[str, Any] = await self._client.create_tweet(
             text=text,
             media_ids=media_ids or None,
@@ -229,6 +236,7 @@ class Delivery:
             )
             if earlier is not None:
                 return earlier
+        await self._dm_pace.wait()
         response: dict[str, Any] = await self._client.create_direct_message(
             participant_id=address.user_id, text=text, media_id=media_id, user_auth=True
         )

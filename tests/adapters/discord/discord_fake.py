@@ -428,6 +428,13 @@ def mention_errors(allowed: Any) -> dict[str, Any]:
         return tree
     parse = allowed.get("parse") or []
     for kind in ("users", "roles"):
+        if len(allowed.get(kind) or ()) > 100:
+            # Discord lets a message allow at most 100 users and 100 roles.
+            _put(
+                tree,
+                ("allowed_mentions", kind),
+                field_error("BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."),
+            )
         if kind in parse and allowed.get(kind):
             # The text Discord sends (discord-haskell/discord-haskell#75,
             # Mephisto5558/Teufelsbot#287).
@@ -762,6 +769,10 @@ class FakeDiscord:
         # drops): (method, path pattern), each used once.
         self.lost: list[tuple[str, re.Pattern[str]]] = []
         self.modified: list[tuple[int, dict[str, Any]]] = []
+        # New DM channels Discord lets a bot open: at most this many in this many seconds,
+        # then 403 40003 "You are opening direct messages too fast".
+        self.dm_open_limit: tuple[int, float] = (20, 10.0)
+        self._dm_opens: list[float] = []
 
     # ---- scripting ----------------------------------------------------------------
 
@@ -1127,6 +1138,14 @@ class FakeDiscord:
             page = list(reversed(newer[:limit]))
             return self._ok("GET /channels/{channel_id}/messages", page)
         if method == "POST" and path == "/users/@me/channels":
+            now = time.monotonic()
+            count, window = self.dm_open_limit
+            self._dm_opens = [t for t in self._dm_opens if now - t < window]
+            if len(self._dm_opens) >= count:
+                # Discord's anti-spam answer to a burst of new DMs (no published figure;
+                # davidhozic/discord-advertisement-framework#82 shows the response).
+                return discord_error(403, 40003, "You are opening direct messages too fast.")
+            self._dm_opens.append(now)
             return self._ok(
                 "POST /users/@me/channels", self.dm_channel_of(int(body["recipient_id"]))
             )

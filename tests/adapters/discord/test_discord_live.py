@@ -263,6 +263,9 @@ async def test_2_the_catch_up_reads_live_games_channels_and_forgets_the_rest(
             await cursors.set("discord", f"channel:{channel}", "1")
         await cursors.set("discord", f"dm:{DM_CHANNEL_ID}:{LIVE_A + 1000}", "1")  # a player
         await cursors.set("discord", f"dm:{DM_CHANNEL_ID + 1}:{USER_ID}", "1")  # plays no more
+        with table.store.transaction() as tx:
+            deadline = tx.active_game_in("discord", str(LIVE_A)).deadline
+        table.clock.set(deadline)  # the game is due: its channel and DMs are read
         await table.host.catch_up()
         read = {
             r.path
@@ -278,6 +281,59 @@ async def test_2_the_catch_up_reads_live_games_channels_and_forgets_the_rest(
         await table.close()
 
 
+def _history_reads(fake_discord: Any) -> list[str]:
+    return [r.path for r in fake_discord.requests if r.method == "GET" and "/messages" in r.path]
+
+
+async def test_1_a_connected_gateway_reads_nothing_before_a_deadline_after_a_gap_only_the_due(
+    make_adapter: Any, fake_discord: Any, payload_factory: Any, tmp_path: Any
+) -> None:
+    """A deadline with the gateway up and every gap read through asks Discord nothing;
+    after a shard's disconnection the deadline reads only its due games' channels and
+    players' DMs (the live game not due keeps its cursors, unread)."""
+    table = DiscordTable(make_adapter(), payload_factory, tmp_path)
+    await table.adapter.login(table.host.on_inbound)
+    cursors = table.host.cursors
+    up = [True]
+    table.adapter.catch_up._connected = lambda: up[0]
+    try:
+        due = await _battle(table, LIVE_A)
+        table.clock.advance(600)
+        await _battle(table, LIVE_B)  # its deadline ten minutes later
+        await cursors.set("discord", f"channel:{LIVE_A}", "1")
+        await cursors.set("discord", f"channel:{LIVE_B}", "1")
+        await cursors.set("discord", f"dm:{DM_CHANNEL_ID}:{LIVE_A + 2000}", "1")
+        await cursors.set("discord", f"dm:{DM_CHANNEL_ID + 7}:{LIVE_B + 2000}", "1")
+        with table.store.transaction() as tx:
+            table.clock.set(tx.game(due).deadline)
+
+        await table.host.catch_up()  # the process just started: the gap of the restart
+        assert sorted(_history_reads(fake_discord)) == [
+            f"/channels/{DM_CHANNEL_ID}/messages",
+            f"/channels/{LIVE_A}/messages",
+        ]
+        await table.adapter.fetch_since(cursors, table.host.on_inbound)  # after READY
+        fake_discord.requests.clear()
+        for _ in range(3):
+            await table.host.catch_up()
+        assert _history_reads(fake_discord) == []  # connected: nothing missed, nothing read
+
+        table.adapter.catch_up.gap()  # a shard disconnected, and is back
+        await table.host.catch_up()
+        assert sorted(_history_reads(fake_discord)) == [
+            f"/channels/{DM_CHANNEL_ID}/messages",
+            f"/channels/{LIVE_A}/messages",
+        ]
+        assert f"channel:{LIVE_B}" in await cursors.all("discord")  # kept, not read
+
+        fake_discord.requests.clear()
+        up[0] = False  # disconnected now: a deadline cannot trust the gateway
+        await table.host.catch_up()
+        assert len(_history_reads(fake_discord)) == 2
+    finally:
+        await table.close()
+
+
 async def test_2_a_channel_discord_refuses_is_asked_once(
     make_adapter: Any, fake_discord: Any, payload_factory: Any, tmp_path: Any
 ) -> None:
@@ -286,8 +342,10 @@ async def test_2_a_channel_discord_refuses_is_asked_once(
     table = DiscordTable(make_adapter(), payload_factory, tmp_path)
     await table.adapter.login(table.host.on_inbound)
     try:
-        await _battle(table, LIVE_A)
+        game = await _battle(table, LIVE_A)
         await table.host.cursors.set("discord", f"channel:{LIVE_A}", "1")
+        with table.store.transaction() as tx:
+            table.clock.set(tx.game(game).deadline)  # due: its channel is read
         for _ in range(3):
             fake_discord.fail_next(
                 "GET",

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 from discord_fake import CHANNEL_ID, DM_CHANNEL_ID, TOKEN, USER_ID
 
-from bot.adapters.discord.sending import MAX_UPLOAD_BYTES, nonce_for
+from bot.adapters.discord import sending
+from bot.adapters.discord.sending import (
+    DM_OPEN_BACKOFF_SECONDS,
+    DM_OPEN_BURST,
+    MAX_UPLOAD_BYTES,
+    nonce_for,
+)
+from bot.adapters.discord.text import mentioned_users, split_text
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
 
 PUBLIC = Address("discord", channel=str(CHANNEL_ID))
@@ -41,6 +48,86 @@ async def test_a_private_message_opens_the_dm_channel(adapter, fake_discord):
     [message] = fake_discord.requests_to("POST", DM_MESSAGES)
     assert message.json["content"] == "Your board after turn 3."
     assert message.json["nonce"] == str(nonce_for("outbox-7"))
+
+
+async def test_a_known_dm_channel_is_reused_even_after_a_restart(
+    adapter, make_adapter, inbox, fake_discord
+):
+    await adapter.send(PRIVATE, Outbound("Board 1.", key="outbox-1"))
+    await adapter.send(PRIVATE, Outbound("Board 2.", key="outbox-2"))
+    restarted = make_adapter()  # the same cursor store, a fresh discord.py cache
+    await restarted.login(inbox)
+    try:
+        await restarted.send(PRIVATE, Outbound("Board 3.", key="outbox-3"))
+    finally:
+        await restarted.stop()
+    assert len(fake_discord.requests_to("POST", "/users/@me/channels")) == 1
+    assert len(fake_discord.requests_to("POST", DM_MESSAGES)) == 3
+
+
+async def test_opening_dms_too_fast_is_retried_later_and_pauses_new_dms(adapter, fake_discord):
+    fake_discord.dm_open_limit = (2, 60.0)
+    for user in (USER_ID, USER_ID + 1):
+        await adapter.send(
+            Address("discord", channel=str(CHANNEL_ID), user_id=str(user)),
+            Outbound("Your board.", key=f"board-{user}"),
+        )
+    third = Address("discord", channel=str(CHANNEL_ID), user_id=str(USER_ID + 2))
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.send(third, Outbound("Your board.", key="board-3"))
+    assert "40003" in str(caught.value)
+    assert caught.value.permanent is False and caught.value.dms_closed is False
+    assert caught.value.retry_after == DM_OPEN_BACKOFF_SECONDS
+    assert caught.value.per_recipient is True
+    opens = len(fake_discord.requests_to("POST", "/users/@me/channels"))
+    # Meanwhile no new DM is opened (Discord would only refuse again) ...
+    fourth = Address("discord", channel=str(CHANNEL_ID), user_id=str(USER_ID + 3))
+    with pytest.raises(DeliveryError) as paused:
+        await adapter.send(fourth, Outbound("Your board.", key="board-4"))
+    assert paused.value.per_recipient is True and 0 < paused.value.retry_after <= 600
+    assert len(fake_discord.requests_to("POST", "/users/@me/channels")) == opens
+    # ... while players whose DM is open still get theirs.
+    await adapter.send(PRIVATE, Outbound("Your next board.", key="board-5"))
+
+
+async def test_a_40003_on_a_dms_first_message_pauses_new_dm_opens_too(adapter, fake_discord):
+    fake_discord.fail_next(
+        "POST",
+        DM_MESSAGES,
+        403,
+        {"message": "You are opening direct messages too fast.", "code": 40003},
+    )
+    with pytest.raises(DeliveryError) as caught:
+        await adapter.send(PRIVATE, Outbound("Your board.", key="board-1"))
+    assert caught.value.per_recipient is True and caught.value.permanent is False
+    other = Address("discord", channel=str(CHANNEL_ID), user_id=str(USER_ID + 1))
+    with pytest.raises(DeliveryError):
+        await adapter.send(other, Outbound("Your board.", key="board-2"))
+    assert len(fake_discord.requests_to("POST", "/users/@me/channels")) == 1
+
+
+async def test_new_dms_are_opened_at_a_pace(make_adapter, inbox, fake_discord, monkeypatch):
+    waits: list[float] = []
+
+    async def no_sleep(seconds: float, *args: object) -> None:
+        if seconds > 0:  # asyncio.sleep(0) is discord.py's yield, not a wait
+            waits.append(seconds)
+
+    made = make_adapter(dm_opens_per_minute=30)
+    await made.login(inbox)
+    monkeypatch.setattr(sending.asyncio, "sleep", no_sleep)
+    try:
+        for index in range(DM_OPEN_BURST + 2):
+            user = str(USER_ID + index)
+            await made.send(
+                Address("discord", channel=str(CHANNEL_ID), user_id=user),
+                Outbound("Your board.", key=f"board-{user}"),
+            )
+    finally:
+        monkeypatch.undo()
+        await made.stop()
+    # A burst at once, then one new DM every two seconds.
+    assert len(waits) == 2 and all(1.9 < w <= 2.0 for w in waits)
 
 
 async def test_closed_dms_are_a_permanent_failure(adapter, fake_discord):
@@ -194,3 +281,34 @@ async def test_withdraw_of_a_rate_limited_delete_says_when_to_retry(adapter, fak
     with pytest.raises(DeliveryError) as caught:
         await adapter.withdraw(Address("discord", str(CHANNEL_ID), reply_to=LEAKED))
     assert caught.value.permanent is False
+
+
+async def test_a_message_naming_a_crowd_is_split_each_part_pinging_its_own(adapter, fake_discord):
+    """150 players named: Discord takes 100 users in allowed_mentions and 2,000 characters,
+    so the message goes as several posts, none cutting a mention, each pinging its own."""
+    crowd = [str(USER_ID + 1000 + n) for n in range(150)]
+    text = "Turn 3: " + ", ".join(f"<@{user}>" for user in crowd) + ": 5 minutes left."
+    await adapter.send(PUBLIC, Outbound(text, key="reminder-3", mentions=tuple(crowd)))
+
+    assert fake_discord.refusals == []
+    sent = fake_discord.requests_to("POST", CHANNEL_MESSAGES)
+    assert len(sent) >= 2
+    for request in sent:
+        content = request.json["content"]
+        assert len(content) <= 2000
+        assert len(request.json["allowed_mentions"]["users"]) <= 100
+        allowed = {str(user) for user in request.json["allowed_mentions"]["users"]}
+        assert allowed == set(mentioned_users(content))
+    pinged = [user for users in fake_discord.pinged(CHANNEL_ID) for user in users]
+    assert sorted(pinged) == sorted(int(user) for user in crowd)  # each once
+
+
+def test_a_split_never_cuts_a_mention():
+    text = " ".join(f"<@{10**17 + n}>" for n in range(130))
+    for limit, most in ((2000, 100), (500, 100), (2000, 7), (61, 100)):
+        parts = split_text(text, limit, most)
+        assert all(len(part) <= limit for part in parts)
+        assert all(len(mentioned_users(part)) <= most for part in parts)
+        assert " ".join(parts) == text  # cut only between words
+    assert split_text("") == [""]
+    assert split_text("a\nb", 2) == ["a", "b"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 
@@ -11,6 +12,7 @@ from x_support import ALICE, BEARER, BOB, MUTE_LINE, SECRETS
 
 from bot.adapters.twitter import TwitterCredentials
 from bot.adapters.twitter.text import weighted_length
+from bot.config import TwitterConfig
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
 
 PUBLIC = Address("twitter", channel="timeline")
@@ -352,3 +354,50 @@ async def test_the_fake_x_is_strict_on_post_length_and_app_only_dms(fake_x, make
         ) as response,
     ):
         assert response.status == 403
+
+
+async def test_a_deadlines_posts_and_dms_are_spread_at_the_configured_pace(
+    fake_x, make_adapter, clock
+):
+    """Ten posts and ten DMs sent together go out one slot apart (posts 6 a minute, DMs
+    12), every one of them: spread, never dropped. The two paces are separate."""
+    waited: list[tuple[str, float]] = []
+    sending = ["?"]
+
+    async def sleep(seconds: float) -> None:
+        waited.append((sending[0], seconds))
+        await asyncio.sleep(0)
+
+    config = TwitterConfig(
+        enabled=True, bot_user_id=fake_x.bot_id, posts_per_minute=6, dms_per_minute=12
+    )
+    adapter = make_adapter(config=config, sleep=sleep)
+
+    async def post(n: int) -> str:
+        return await adapter.send(PUBLIC, Outbound(f"#bst game {n} · turn 2", key=f"map-{n}"))
+
+    async def dm(n: int) -> str:
+        return await adapter.send(TO_ALICE, Outbound(f"Your board {n}", key=f"board-{n}"))
+
+    sending[0] = "post"
+    await asyncio.gather(*(post(n) for n in range(10)))
+    sending[0] = "dm"
+    await asyncio.gather(*(dm(n) for n in range(10)))
+    assert len(fake_x.posts) == 10 and len(fake_x.dms) == 10
+    # Nine of each waited (the first goes at once), for their slots 10 s and 5 s apart.
+    assert sorted(s for kind, s in waited if kind == "post") == pytest.approx(
+        [10.0 * k for k in range(1, 10)]
+    )
+    assert sorted(s for kind, s in waited if kind == "dm") == pytest.approx(
+        [5.0 * k for k in range(1, 10)]
+    )
+
+
+async def test_a_pace_of_0_sends_at_once(fake_x, make_adapter, sleeps):
+    config = TwitterConfig(
+        enabled=True, bot_user_id=fake_x.bot_id, posts_per_minute=0, dms_per_minute=0
+    )
+    adapter = make_adapter(config=config)
+    for n in range(3):
+        await adapter.send(PUBLIC, Outbound(f"#bst game {n}", key=f"map-{n}"))
+    assert sleeps == [] and len(fake_x.posts) == 3
