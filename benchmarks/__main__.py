@@ -19,6 +19,7 @@ NAMES = (
 )  # fmt: skip
 NAMES += ("ack_storm",)  # the acks of `ack` while the deadlines of `storm` resolve
 NAMES += ("web",)  # the web page under 200 viewers while a game resolves
+NAMES += ("replay_memory",)  # peak memory of drawing a 250-turn replay
 POSTGRES_ENV = "BST_BENCH_POSTGRES_URL"
 
 
