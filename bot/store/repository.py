@@ -900,6 +900,20 @@ class Tx:
         )
         return list(self.session.exec(query).all())
 
+    def held_outbox(self, now: float, below_id: int) -> list[OutboxRow]:
+        """Pending rows older than ``below_id`` that may not go yet: waiting to be retried,
+        or leased to a relay sending them. A later row to the same place waits for them."""
+        query = (
+            select(OutboxRow)
+            .where(
+                OutboxRow.status == "pending",
+                col(OutboxRow.next_attempt_at) > now,
+                col(OutboxRow.id) < below_id,
+            )
+            .order_by(col(OutboxRow.id))
+        )
+        return list(self.session.exec(query).all())
+
     def outbox_row(self, row_id: int) -> OutboxRow | None:
         return self.session.get(OutboxRow, row_id)
 
