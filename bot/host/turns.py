@@ -126,6 +126,10 @@ class TurnClock:
             if not due:
                 break
             progressed = False
+            # On PostgreSQL a game another host process is resolving is locked: pass it
+            # by and take the next, so N processes share a storm; the games passed by
+            # are looked at again once the rest are done (by then usually resolved).
+            contended: list[tuple[int, int]] = []
             for game_id, turn, deadline, platform in due:
                 if (
                     platform in unfetched or game_id in waiting
@@ -137,7 +141,16 @@ class TurnClock:
                         platform,
                     )
                     continue
-                if self.resolve_game(game_id, turn):
+                outcome = self._resolve(game_id, turn, wait=False)
+                if outcome is None:
+                    contended.append((game_id, turn))
+                elif outcome:
+                    resolved += 1
+                    progressed = True
+                if between is not None:
+                    between()
+            for game_id, turn in contended:
+                if self._resolve(game_id, turn, wait=True):
                     resolved += 1
                     progressed = True
                 if between is not None:
@@ -149,9 +162,16 @@ class TurnClock:
     def resolve_game(self, game_id: int, expected_turn: int) -> bool:
         """Fire the game's earliest due timer if the game is still at ``expected_turn``.
         Exactly once: a timer that fired is gone from the row it was read from."""
+        return bool(self._resolve(game_id, expected_turn, wait=True))
+
+    def _resolve(self, game_id: int, expected_turn: int, *, wait: bool) -> bool | None:
+        """:meth:`resolve_game`; without ``wait``, None at once when another transaction
+        holds the game (PostgreSQL's ``SKIP LOCKED``; SQLite has one writer at a time)."""
         now = self.clock.now()
         with self.store.transaction() as tx:
-            game_row = tx.game(game_id, lock=True)
+            game_row = tx.game(game_id, lock=True, skip_locked=not wait)
+            if game_row is None and not wait:
+                return None  # locked by another transaction (or gone: looked at again)
             if (
                 game_row is None
                 or game_row.phase not in ("setup", "battle")
