@@ -20,6 +20,7 @@ NAMES = (
 NAMES += ("ack_storm",)  # the acks of `ack` while the deadlines of `storm` resolve
 NAMES += ("web",)  # the web page under 200 viewers while a game resolves
 NAMES += ("replay_memory",)  # peak memory of drawing a 250-turn replay
+NAMES += ("storm_2proc",)  # two processes sharing a storm on PostgreSQL
 POSTGRES_ENV = "BST_BENCH_POSTGRES_URL"
 
 
@@ -38,7 +39,7 @@ def runner(name: str, quick: bool, postgres: str | None) -> Callable[[], list[Fi
     import importlib
 
     module = importlib.import_module(f"benchmarks.{name}")
-    if name in ("ingest", "storm"):
+    if name in ("ingest", "storm", "storm_2proc"):
         return lambda: module.run(quick=quick, postgres=postgres)
     return lambda: module.run(quick=quick)
 
