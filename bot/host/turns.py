@@ -41,6 +41,9 @@ class TurnClock:
         self.store = store
         self.clock = clock
         self.commands = commands
+        # Games passed by in this pass of resolve_due because another transaction held
+        # them (PostgreSQL), with the turn that was due.
+        self.passed_by: list[tuple[int, int]] = []
 
     def due(self) -> list[tuple[int, int, float, str]]:
         with self.store.transaction() as tx:
@@ -129,7 +132,7 @@ class TurnClock:
             # On PostgreSQL a game another host process is resolving is locked: pass it
             # by and take the next, so N processes share a storm; the games passed by
             # are looked at again once the rest are done (by then usually resolved).
-            contended: list[tuple[int, int]] = []
+            self.passed_by = []
             for game_id, turn, deadline, platform in due:
                 if (
                     platform in unfetched or game_id in waiting
@@ -141,15 +144,12 @@ class TurnClock:
                         platform,
                     )
                     continue
-                outcome = self._resolve(game_id, turn, wait=False)
-                if outcome is None:
-                    contended.append((game_id, turn))
-                elif outcome:
+                if self.resolve_game(game_id, turn):
                     resolved += 1
                     progressed = True
                 if between is not None:
                     between()
-            for game_id, turn in contended:
+            for game_id, turn in self.passed_by:
                 if self._resolve(game_id, turn, wait=True):
                     resolved += 1
                     progressed = True
@@ -161,8 +161,13 @@ class TurnClock:
 
     def resolve_game(self, game_id: int, expected_turn: int) -> bool:
         """Fire the game's earliest due timer if the game is still at ``expected_turn``.
-        Exactly once: a timer that fired is gone from the row it was read from."""
-        return bool(self._resolve(game_id, expected_turn, wait=True))
+        Exactly once: a timer that fired is gone from the row it was read from. On
+        PostgreSQL a game another transaction holds is passed by at once: False, and
+        noted in :attr:`passed_by` for :meth:`resolve_due` to come back to."""
+        outcome = self._resolve(game_id, expected_turn, wait=False)
+        if outcome is None:
+            self.passed_by.append((game_id, expected_turn))
+        return bool(outcome)
 
     def _resolve(self, game_id: int, expected_turn: int, *, wait: bool) -> bool | None:
         """:meth:`resolve_game`; without ``wait``, None at once when another transaction
