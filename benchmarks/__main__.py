@@ -20,6 +20,8 @@ NAMES = (
 NAMES += ("ack_storm",)  # the acks of `ack` while the deadlines of `storm` resolve
 NAMES += ("web",)  # the web page under 200 viewers while a game resolves
 NAMES += ("crowd",)  # 100,000 captains on one 1000x1000 bst board
+NAMES += ("replay_memory",)  # peak memory of drawing a 250-turn replay
+NAMES += ("storm_2proc",)  # two processes sharing a storm on PostgreSQL
 POSTGRES_ENV = "BST_BENCH_POSTGRES_URL"
 
 
@@ -38,7 +40,7 @@ def runner(name: str, quick: bool, postgres: str | None) -> Callable[[], list[Fi
     import importlib
 
     module = importlib.import_module(f"benchmarks.{name}")
-    if name in ("ingest", "storm"):
+    if name in ("ingest", "storm", "storm_2proc"):
         return lambda: module.run(quick=quick, postgres=postgres)
     return lambda: module.run(quick=quick)
 

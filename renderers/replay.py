@@ -12,6 +12,7 @@ Limits (what X and Discord accept): MP4 is H.264/yuv420p, even dimensions, at mo
 from __future__ import annotations
 
 import io
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 
@@ -19,6 +20,7 @@ from PIL import Image, ImageDraw, ImageEnhance
 
 from renderers import header, style
 from renderers.encode import encode_mp4
+from renderers.gif import write_gif
 from renderers.pictures import Replay
 
 MAX_WIDTH, MAX_HEIGHT = 1280, 1024
@@ -129,24 +131,17 @@ def timing(frames: int, seconds_per_frame: float) -> tuple[Fraction, int, int]:
     return rate, title, final
 
 
-def _paletted(pictures: list[Image.Image]) -> list[Image.Image]:
-    """All frames on one palette built from the cards and the first and last boards: one
+def _palette(picks: list[Image.Image]) -> Image.Image:
+    """One palette for every frame, built from the cards and the first and last boards: one
     quantization instead of one per frame, and no palette flicker."""
-    picks = (
-        [pictures[0], pictures[1], pictures[-2], pictures[-1]] if len(pictures) > 3 else pictures
-    )
     width, height = picks[0].size
     montage = Image.new("RGB", (width, height * len(picks)))
     for i, picture in enumerate(picks):
         montage.paste(picture, (0, height * i))
-    palette = montage.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
-    return [p.quantize(palette=palette, dither=Image.Dither.NONE) for p in pictures]
+    return montage.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
 
 
 _GIF_FACTORS = (1.0, 0.75, 0.5, 0.35)
-
-Scaled = dict[tuple[int, tuple[int, int]], Image.Image]
-"""Pictures already scaled for the GIF, by ``(id(picture), size)``, within one replay."""
 
 
 def _gif_size(size: tuple[int, int], factor: float) -> tuple[int, int]:
@@ -154,47 +149,80 @@ def _gif_size(size: tuple[int, int], factor: float) -> tuple[int, int]:
     return (max(2, round(size[0] * scale)), max(2, round(size[1] * scale)))
 
 
-def _scaled(picture: Image.Image, size: tuple[int, int], scaled: Scaled) -> Image.Image:
-    """``picture`` at ``size``, from ``scaled`` when it was scaled ahead."""
-    if picture.size == size:
-        return picture
-    ahead = scaled.get((id(picture), size))
-    return ahead if ahead is not None else picture.resize(size, Image.Resampling.LANCZOS)
+class _Kept:
+    """The board pictures of a replay, kept for a second pass (the GIF, or the MP4 again at
+    a lower quality) as compressed pixels: a board picture is mostly flat colour, so each
+    keeps in a few tens of kilobytes instead of megabytes, and only one is whole at a time."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self._packed: list[bytes] = []
+
+    def __len__(self) -> int:
+        return len(self._packed)
+
+    def add(self, picture: Image.Image) -> None:
+        if picture.mode != "RGB":
+            picture = picture.convert("RGB")
+        if picture.size != self.size:
+            picture = picture.resize(self.size, Image.Resampling.LANCZOS)
+        self._packed.append(zlib.compress(picture.tobytes(), 1))
+
+    def __getitem__(self, index: int) -> Image.Image:
+        return Image.frombytes("RGB", self.size, zlib.decompress(self._packed[index]))
+
+    def __iter__(self) -> Iterator[Image.Image]:
+        for index in range(len(self._packed)):
+            yield self[index]
 
 
 def _gif(
-    pictures: list[Image.Image], durations_ms: list[int], scaled: Scaled | None = None
+    opening: Image.Image, kept: _Kept, ending: Image.Image, per_ms: int, title: int, final: int
 ) -> bytes:
     """An animated GIF within :data:`MAX_GIF_BYTES`: smaller, then fewer frames, until it fits.
 
-    ``scaled`` holds pictures scaled ahead to the first size tried (while the MP4 was
-    encoding); the pictures must stay alive meanwhile, as their ids are the keys."""
-    scaled = {} if scaled is None else scaled
+    The frames are drawn, scaled, quantized and written one at a time (:mod:`renderers.gif`),
+    so memory holds one frame, not the whole animation."""
+    count = len(kept)
+    durations = [per_ms * title] + [per_ms] * count + [per_ms * final]
+    total = count + 2
+
+    def picture(index: int) -> Image.Image:
+        if index == 0:
+            return opening
+        if index == total - 1:
+            return ending
+        return kept[index - 1]
+
+    data = b""
     for keep_every in (1, 2, 4, 8):
-        if keep_every == 1:
-            chosen, times = pictures, durations_ms
-        else:
-            # keep the cards and the last board; merge the times of dropped frames
-            chosen, times = [], []
-            for i, (picture, ms) in enumerate(zip(pictures, durations_ms, strict=True)):
-                keep = i == 0 or i >= len(pictures) - 2 or (i - 1) % keep_every == 0
-                if keep:
-                    chosen.append(picture)
-                    times.append(ms)
-                else:
-                    times[-1] += ms
+        # keep the cards and the last board; merge the times of dropped frames
+        chosen: list[int] = []
+        times: list[int] = []
+        for i, ms in enumerate(durations):
+            if keep_every == 1 or i == 0 or i >= total - 2 or (i - 1) % keep_every == 0:
+                chosen.append(i)
+                times.append(ms)
+            else:
+                times[-1] += ms
         for factor in _GIF_FACTORS:
-            size = _gif_size(pictures[0].size, factor)
-            frames = _paletted([_scaled(p, size, scaled) for p in chosen])
+            size = _gif_size(opening.size, factor)
+
+            def scaled(index: int, size: tuple[int, int] = size) -> Image.Image:
+                shown = picture(index)
+                if shown.size == size:
+                    return shown
+                return shown.resize(size, Image.Resampling.LANCZOS)
+
+            picks = [0, 1, total - 2, total - 1] if len(chosen) > 3 else chosen
+            palette = _palette([scaled(i) for i in picks])
             out = io.BytesIO()
-            frames[0].save(
+            write_gif(
                 out,
-                format="GIF",
-                save_all=True,
-                append_images=frames[1:],
-                duration=times,
-                loop=0,
-                optimize=False,
+                (
+                    (scaled(i).quantize(palette=palette, dither=Image.Dither.NONE), ms)
+                    for i, ms in zip(chosen, times, strict=True)
+                ),
             )
             data = out.getvalue()
             if len(data) <= MAX_GIF_BYTES:
@@ -224,21 +252,24 @@ def encode_replay(
     rate, title_repeats, final_repeats = timing(count, seconds_per_frame)
     per = 1 / rate
     duration = float(per * (title_repeats + count + final_repeats))
-    pictures: list[Image.Image] = []
+    kept = _Kept(size)
+    last: list[Image.Image] = []
     ending: list[Image.Image] = []
-    scaled: Scaled = {}
-    gif_size = _gif_size(size, _GIF_FACTORS[0])
 
     def drawn_while_encoding() -> Iterator[Image.Image]:
         yield from [opening] * title_repeats
         for picture in frames:
-            pictures.append(picture)
-            if gif and picture.size != gif_size:
-                scaled[(id(picture), gif_size)] = picture.resize(gif_size, Image.Resampling.LANCZOS)
+            kept.add(picture)
+            last[:] = [picture]
             yield picture
-        if len(pictures) != count:
-            raise ValueError(f"the replay was timed for {count} frames but got {len(pictures)}")
-        ending.append(closing(pictures[-1]))
+        if len(kept) != count:
+            raise ValueError(f"the replay was timed for {count} frames but got {len(kept)}")
+        ending.append(closing(last[0]))
+        yield from ending * final_repeats
+
+    def again() -> Iterator[Image.Image]:
+        yield from [opening] * title_repeats
+        yield from kept
         yield from ending * final_repeats
 
     mp4 = b""
@@ -247,21 +278,17 @@ def encode_replay(
         mp4 = encode_mp4(sequence, size=size, frame_rate=rate, output_fps=OUTPUT_FPS, crf=crf)
         if len(mp4) <= MAX_MP4_BYTES:
             break
-        sequence = [opening] * title_repeats + pictures + ending * final_repeats
+        sequence = again()
     animation = b""
     if gif:
         per_ms = round(float(per) * 1000 / 10) * 10
-        animation = _gif(
-            [opening, *pictures, *ending],
-            [per_ms * title_repeats] + [per_ms] * len(pictures) + [per_ms * final_repeats],
-            scaled,
-        )
+        animation = _gif(opening, kept, ending[0], per_ms, title_repeats, final_repeats)
     final = io.BytesIO()
-    pictures[-1].save(final, format="PNG", optimize=True)
+    last[0].save(final, format="PNG", optimize=True)
     return Replay(
         mp4=mp4,
         gif=animation,
-        frame_count=len(pictures) + 2,
+        frame_count=len(kept) + 2,
         duration_s=duration,
         final=final.getvalue(),
     )

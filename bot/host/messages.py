@@ -426,6 +426,15 @@ class PictureAdapter(Protocol):
     shows_pictures: bool
 
 
+class ConcurrentAdapter(Protocol):
+    """A platform that takes several sends at once (Discord: its library paces them by the
+    platform's rate limits). Optional (the relay asks ``getattr(adapter, "sends_at_once",
+    1)``): the relay sends to up to this many places at once in a lane, each place's
+    messages one after another in order; elsewhere everything goes strictly in order."""
+
+    sends_at_once: int
+
+
 class WithdrawingAdapter(Protocol):
     """A platform on which the host can remove a message a person posted in public.
 

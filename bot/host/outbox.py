@@ -99,6 +99,17 @@ def in_room(address: Address, row: OutboxRow, lobby: str, room: str) -> Address:
     return dataclasses.replace(address, channel=room)
 
 
+def destination(row: OutboxRow, address: Address, lobby: str, room: str) -> str:
+    """The place a row's message lands (a channel or room, a person's DMs, a crew's room):
+    the rows to one place go out one after another, in id order."""
+    address = in_room(address, row, lobby, room)
+    if address.group:
+        return f"{address.platform} group {address.group}"
+    if address.is_dm:
+        return f"{address.platform} dm {address.user_id}"
+    return f"{address.platform} channel {address.channel}"
+
+
 def outbound_of(
     row: OutboxRow,
     address: Address,
@@ -178,8 +189,8 @@ class Relay:
         # transaction takes the write lock first, and on the event loop waiting for it
         # (while a storm of resolutions holds it) would hold up every acknowledgement.
         self._database = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bst-relay")
-        # For the health signal: when each lane's current send began, and when the
-        # reader last looked at the outbox (monotonic seconds).
+        # For the health signal: when each send now running began (by lane and row), and
+        # when the reader last looked at the outbox (monotonic seconds).
         self.sending_since: dict[str, float] = {}
         self.last_read = monotonic()
         self.running = False
@@ -196,19 +207,52 @@ class Relay:
         """Run ``work`` (a transaction) on the relay's database thread."""
         return await asyncio.get_running_loop().run_in_executor(self._database, work)
 
-    def _pending(self) -> list[OutboxRow]:
+    def _pending(self) -> list[tuple[OutboxRow, str]]:
+        """Due rows with the place each goes (in its lane), leaving out those behind an
+        older row to the same place that may not go yet (being retried, or being sent by another relay):
+        a retried message is never overtaken by a later one to the same place."""
+        now = self.clock.now()
         with self.store.transaction() as tx:
-            return tx.pending_outbox(self.clock.now(), limit=READ_LIMIT)
+            rows = tx.pending_outbox(now, limit=READ_LIMIT)
+            if not rows:
+                return []
+            rooms: dict[int, tuple[str, str]] = {}
 
-    async def _due_by_lane(self, skip: Callable[[str], bool]) -> dict[str, list[OutboxRow]]:
-        """Due rows grouped by lane (id order kept), leaving out the lanes ``skip`` names."""
+            def place(row: OutboxRow) -> str:
+                lobby = room = ""
+                if row.game_id:
+                    if row.game_id not in rooms:
+                        game = tx.game(row.game_id)
+                        rooms[row.game_id] = (
+                            (game.lobby, game.channel) if game and game.lobby else ("", "")
+                        )
+                    lobby, room = rooms[row.game_id]
+                address = address_of(row)
+                # a lane of its own (interaction follow-ups) is a way of its own there
+                return f"{self.lane_of(address)}: {destination(row, address, lobby, room)}"
+
+            held: dict[str, int] = {}
+            for older in tx.held_outbox(now, max(row.id or 0 for row in rows)):
+                held.setdefault(place(older), older.id or 0)
+            due = []
+            for row in rows:
+                where = place(row)
+                if held.get(where, row.id or 0) >= (row.id or 0):
+                    due.append((row, where))
+            return due
+
+    async def _due_by_lane(
+        self, skip: Callable[[str], bool]
+    ) -> dict[str, list[tuple[OutboxRow, str]]]:
+        """Due rows and their places grouped by lane (id order kept), leaving out the
+        lanes ``skip`` names."""
         rows = await self._db(self._pending)
         self.last_read = self._monotonic()
-        lanes: dict[str, list[OutboxRow]] = {}
-        for row in rows:
+        lanes: dict[str, list[tuple[OutboxRow, str]]] = {}
+        for row, where in rows:
             lane = self.lane_of(address_of(row))
             if lane is not None and not skip(lane):
-                lanes.setdefault(lane, []).append(row)
+                lanes.setdefault(lane, []).append((row, where))
         return lanes
 
     async def flush(self, limit: int = 10_000) -> int:
@@ -235,26 +279,68 @@ class Relay:
             return delivered
 
     async def _send_lane(
-        self, lane: str, rows: Sequence[OutboxRow]
+        self, lane: str, rows: Sequence[tuple[OutboxRow, str]]
     ) -> tuple[int, bool, float | None]:
-        """Send a lane's rows in order: (delivered, any progress, and when the platform
-        said to wait, how many seconds)."""
+        """Send a lane's rows: each place's one after another in id order, and as many
+        places at once as the lane's adapter takes (its ``sends_at_once``, else one: then
+        the rows go strictly in id order). Returns (delivered, any progress, and when the
+        platform said to wait, how many seconds). A row to be retried stops its place for
+        this pass (the rows after it wait for it); a platform's "wait" stops the lane once
+        the sends in flight end."""
+        if not rows:
+            return 0, False, None
+        adapter = self.adapters.get(address_of(rows[0][0]).platform)
+        at_once = max(1, int(getattr(adapter, "sends_at_once", 1)))
+        waiting = list(rows)
+        running: dict[asyncio.Task[str], tuple[OutboxRow, str]] = {}
+        stopped: set[str] = set()  # places whose next row waits for a retried one
+        told_to_wait: OutboxRow | None = None
         delivered, progressed = 0, False
+
+        async def timed(row: OutboxRow) -> str:
+            key = f"{lane} {row.id}"
+            self.sending_since[key] = self._monotonic()
+            try:
+                return await self._send(row)
+            finally:
+                self.sending_since.pop(key, None)
+
         try:
-            for row in rows:
-                self.sending_since[lane] = self._monotonic()
-                outcome = await self._send(row)
-                if outcome == "sent":
-                    delivered += 1
-                    progressed = True
-                elif outcome in ("undeliverable", "skipped"):
-                    progressed = True
-                elif outcome == "wait":
-                    rest = await self._db(functools.partial(self._rest_after, row))
-                    return delivered, progressed, rest
+            while True:
+                # start the oldest rows whose place is free, while the lane has room
+                busy = {where for _, where in running.values()}
+                kept: list[tuple[OutboxRow, str]] = []
+                for row, where in waiting:
+                    if where in stopped:
+                        continue
+                    if told_to_wait is None and len(running) < at_once and where not in busy:
+                        running[asyncio.ensure_future(timed(row))] = (row, where)
+                        busy.add(where)
+                    else:
+                        kept.append((row, where))
+                waiting = [] if told_to_wait is not None else kept
+                if not running:
+                    break
+                done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    row, where = running.pop(task)
+                    outcome = task.result()
+                    if outcome == "sent":
+                        delivered += 1
+                        progressed = True
+                    elif outcome in ("undeliverable", "skipped"):
+                        progressed = True
+                    else:  # "retry", "wait" or "claimed": what follows waits for this row
+                        stopped.add(where)
+                        if outcome == "wait" and told_to_wait is None:
+                            told_to_wait = row
         finally:
-            self.sending_since.pop(lane, None)
-        return delivered, progressed, None
+            for task in running:
+                task.cancel()
+        if told_to_wait is None:
+            return delivered, progressed, None
+        rest = await self._db(functools.partial(self._rest_after, told_to_wait))
+        return delivered, progressed, rest
 
     def _rest_after(self, row: OutboxRow) -> float:
         """Seconds until a row the platform told us to hold may go again."""

@@ -45,6 +45,9 @@ class TurnClock:
         self.store = store
         self.clock = clock
         self.commands = commands
+        # Games passed by in this pass of resolve_due because another transaction held
+        # them (PostgreSQL), with the turn that was due.
+        self.passed_by: list[tuple[int, int]] = []
 
     def due(self) -> list[tuple[int, int, float, str]]:
         with self.store.transaction() as tx:
@@ -134,6 +137,10 @@ class TurnClock:
             if not due:
                 break
             progressed = False
+            # On PostgreSQL a game another host process is resolving is locked: pass it
+            # by and take the next, so N processes share a storm; the games passed by
+            # are looked at again once the rest are done (by then usually resolved).
+            self.passed_by = []
             for game_id, turn, deadline, platform in due:
                 if (
                     platform in unfetched or game_id in waiting
@@ -150,16 +157,34 @@ class TurnClock:
                     progressed = True
                 if between is not None:
                     between()
+            for game_id, turn in self.passed_by:
+                if self._resolve(game_id, turn, wait=True):
+                    resolved += 1
+                    progressed = True
+                if between is not None:
+                    between()
             if not progressed:
                 break
         return resolved
 
     def resolve_game(self, game_id: int, expected_turn: int) -> bool:
         """Fire the game's earliest due timer if the game is still at ``expected_turn``.
-        Exactly once: a timer that fired is gone from the row it was read from."""
+        Exactly once: a timer that fired is gone from the row it was read from. On
+        PostgreSQL a game another transaction holds is passed by at once: False, and
+        noted in :attr:`passed_by` for :meth:`resolve_due` to come back to."""
+        outcome = self._resolve(game_id, expected_turn, wait=False)
+        if outcome is None:
+            self.passed_by.append((game_id, expected_turn))
+        return bool(outcome)
+
+    def _resolve(self, game_id: int, expected_turn: int, *, wait: bool) -> bool | None:
+        """:meth:`resolve_game`; without ``wait``, None at once when another transaction
+        holds the game (PostgreSQL's ``SKIP LOCKED``; SQLite has one writer at a time)."""
         now = self.clock.now()
         with self.store.transaction() as tx:
-            game_row = tx.game(game_id, lock=True)
+            game_row = tx.game(game_id, lock=True, skip_locked=not wait)
+            if game_row is None and not wait:
+                return None  # locked by another transaction (or gone: looked at again)
             if (
                 game_row is None
                 or game_row.phase not in ("setup", "battle")

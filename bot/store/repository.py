@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from sqlalchemy import event, func, or_, update
+from sqlalchemy import ColumnElement, event, func, or_, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
@@ -481,13 +481,17 @@ class Tx:
         self.session.flush()
         return row
 
-    def game(self, game_id: int, *, lock: bool = False) -> GameRow | None:
+    def game(
+        self, game_id: int, *, lock: bool = False, skip_locked: bool = False
+    ) -> GameRow | None:
+        """The game, locked on PostgreSQL with ``lock`` until the transaction ends; with
+        ``skip_locked`` too, None at once when another transaction holds it."""
         # The caller may change the row it gets (written at the next flush, which drops
         # the snapshots; dropped now too, so no snapshot outlives a change in between).
         self.drop_snapshots()
         query = select(GameRow).where(GameRow.id == game_id)
         if lock and self._postgres:
-            query = query.with_for_update()
+            query = query.with_for_update(skip_locked=skip_locked)
         return self.session.exec(query).first()
 
     def active_game_in(self, platform: str, channel: str) -> GameRow | None:
@@ -904,6 +908,20 @@ class Tx:
         )
         return list(self.session.exec(query).all())
 
+    def held_outbox(self, now: float, below_id: int) -> list[OutboxRow]:
+        """Pending rows older than ``below_id`` that may not go yet: waiting to be retried,
+        or leased to a relay sending them. A later row to the same place waits for them."""
+        query = (
+            select(OutboxRow)
+            .where(
+                OutboxRow.status == "pending",
+                col(OutboxRow.next_attempt_at) > now,
+                col(OutboxRow.id) < below_id,
+            )
+            .order_by(col(OutboxRow.id))
+        )
+        return list(self.session.exec(query).all())
+
     def outbox_row(self, row_id: int) -> OutboxRow | None:
         return self.session.get(OutboxRow, row_id)
 
@@ -915,15 +933,18 @@ class Tx:
 
     def claim_outbox(self, row_id: int, now: float, until: float) -> bool:
         """Compare-and-set: lease a pending, due row to this relay until ``until``.
-        False when another relay (another process) claimed or sent it first."""
+        False when another relay (another process) claimed or sent it first, or, on
+        PostgreSQL, is claiming or recording it now (``SKIP LOCKED``: no waiting for it)."""
+        claimable: tuple[ColumnElement[bool], ...] = (
+            col(OutboxRow.id) == row_id,
+            col(OutboxRow.status) == "pending",
+            col(OutboxRow.next_attempt_at) <= now,
+        )
+        if self._postgres:
+            free = select(OutboxRow.id).where(*claimable).with_for_update(skip_locked=True)
+            claimable = (col(OutboxRow.id).in_(free.scalar_subquery()),)
         result = self.session.execute(
-            update(OutboxRow)
-            .where(
-                col(OutboxRow.id) == row_id,
-                col(OutboxRow.status) == "pending",
-                col(OutboxRow.next_attempt_at) <= now,
-            )
-            .values(next_attempt_at=until)
+            update(OutboxRow).where(*claimable).values(next_attempt_at=until)
         )
         self.session.flush()
         self.session.expire_all()

@@ -54,3 +54,26 @@ def test_crowd_gives_times_and_a_peak() -> None:
 def test_a_figure_knows_its_goal() -> None:
     assert Figure("x_ms", 1.0, 2.0).passed
     assert not Figure("x_ratio", 0.1, 0.25, at_most=False).passed
+
+
+def test_replay_memory_gives_a_size() -> None:
+    from benchmarks import replay_memory
+
+    result = replay_memory.replay_peak(2)
+    assert result["added_mb"] > 0 and result["frames"] == 3
+
+
+def test_storm_2proc_shares_a_tiny_storm_on_postgresql() -> None:
+    import os
+
+    import pytest
+
+    from benchmarks import storm_2proc
+    from benchmarks.scratch import postgres_schema
+
+    url = os.environ.get("BST_TEST_POSTGRES_URL", "")
+    if not url:
+        pytest.skip("set BST_TEST_POSTGRES_URL to run against PostgreSQL")
+    with postgres_schema(url) as scratch:
+        seconds, resolved = storm_2proc.storm(scratch, 2, 6, 4)
+    assert seconds > 0 and resolved == 6

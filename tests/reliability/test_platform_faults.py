@@ -83,7 +83,9 @@ def test_5xx_is_retried_with_backoff_and_sent_exactly_once(kit: MultiKit, status
         return None
 
     kit.adapters["discord"].fault = flaky
-    for _ in range(8):
+    # each message fails twice, and the ones after it to the same channel wait for it
+    # (never overtaken): the channel's messages go one after another, two passes each
+    for _ in range(60):
         kit.flush()
         kit.clock.advance(60)
     rows = kit.outbox()

@@ -110,6 +110,9 @@ class DiscordAdapter:
 
     platform = PLATFORM
     shows_pictures = True  # a board message is its picture: no text board (PictureAdapter)
+    # The relay sends to this many places at once (each place's posts stay in order);
+    # discord.py keeps Discord's per-route buckets and global limit across them.
+    sends_at_once = 8
     # A reminder is one post in the game's thread that pings the players missing.
     reminds_in_public = True
     # A message's card shows as an embed (``status``).
