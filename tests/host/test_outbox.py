@@ -56,14 +56,18 @@ def test_retry_after_honoured_and_platform_waits(kit: HostKit) -> None:
 
 def test_a_per_recipient_refusal_holds_that_row_only(kit: HostKit) -> None:
     """Discord's 40003 (new DMs too fast) holds the refused message ten minutes; the
-    lane's other messages go on at once instead of resting behind it."""
+    lane's messages to other places go on at once instead of resting behind it (those to
+    the same place wait: a place's messages keep their order)."""
     kit.say("alice", "#bst new size=10x10")
-    kit.say("bob", "join")
+    kit.flush()
+    kit.say("alice", "help", dm=True)
+    kit.say("bob", "help", dm=True)
     kit.adapter.fail = [DeliveryError("opening DMs too fast", retry_after=600, per_recipient=True)]
-    assert kit.flush() == 1  # the second row goes in the same pass
-    rows = kit.outbox()
-    assert rows[0].status == "pending" and rows[0].next_attempt_at == kit.clock.now() + 600
-    assert rows[1].status == "sent"
+    assert kit.flush() == 1  # bob's DM goes in the same pass
+    to_alice, to_bob = kit.outbox()[-2:]
+    assert '"user_name":"alice"' in to_alice.address and '"user_name":"bob"' in to_bob.address
+    assert to_alice.status == "pending" and to_alice.next_attempt_at == kit.clock.now() + 600
+    assert to_bob.status == "sent"
     kit.clock.advance(600)
     assert kit.flush() == 1
     assert all(r.status == "sent" for r in kit.outbox())
