@@ -511,43 +511,56 @@ class Relay:
         await self._db(lambda: self._done(row, "sent", message_id))
         return "sent"
 
+    async def _skip(self, row: OutboxRow) -> str:
+        """The platform has no such thing (rooms, withdrawing): the row is done, unsent."""
+        await self._db(lambda: self._done(row, "skipped", None))
+        return "skipped"
+
+    async def _step(
+        self, row: OutboxRow, address: Address, what: str, call: Callable[[], Awaitable[T]]
+    ) -> tuple[T | None, str | None]:
+        """One adapter call for ``row``: ``(its result, None)``, or ``(None, how the row
+        was recorded)`` when the platform refused it or the call failed (retried later)."""
+        try:
+            return await call(), None
+        except DeliveryError as error:
+            refused = error
+            return None, await self._db(lambda: self._failed(row, address, refused))
+        except Exception as error:  # an adapter bug or a network fault: retry later
+            log.exception("outbox %s: %s failed", row.id, what)
+            failure = DeliveryError(type(error).__name__)
+            return None, await self._db(lambda: self._failed(row, address, failure))
+
+    async def _sent(self, row: OutboxRow, message_id: str | None) -> str:
+        await self._db(lambda: self._done(row, "sent", message_id))
+        return "sent"
+
     async def _withdraw(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
         """Remove the public message the row names, where the platform can."""
         withdraw = getattr(adapter, "withdraw", None)
         if withdraw is None:
-            await self._db(lambda: self._done(row, "skipped", None))
-            return "skipped"
-        try:
-            await withdraw(address)
-        except DeliveryError as error:
-            refused = error
-            return await self._db(lambda: self._failed(row, address, refused))
-        except Exception as error:  # an adapter bug or a network fault: retry later
-            log.exception("outbox %s: withdrawal failed", row.id)
-            failure = DeliveryError(type(error).__name__)
-            return await self._db(lambda: self._failed(row, address, failure))
-        await self._db(lambda: self._done(row, "sent", address.reply_to))
-        return "sent"
+            return await self._skip(row)
+        _, failed = await self._step(row, address, "withdrawal", lambda: withdraw(address))
+        return failed or await self._sent(row, address.reply_to)
 
     async def _open_room(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
         """Open the game's room where the platform has rooms, and move the game into it;
         elsewhere the row is skipped (its text repeats what the channel was told)."""
         open_room = getattr(adapter, "open_room", None)
         if open_room is None:
-            await self._db(lambda: self._done(row, "skipped", None))
-            return "skipped"
+            return await self._skip(row)
         name = loads(row.extras).get("room", "") if row.extras else ""
         outbound = outbound_of(row, address, (), getattr(adapter, "mention", None))
-        try:
-            room = await open_room(address, outbound, name or f"game {row.game_id}")
-        except DeliveryError as error:
-            refused = error
-            return await self._db(lambda: self._failed(row, address, refused))
-        except Exception as error:  # an adapter bug or a network fault: retry later
-            log.exception("outbox %s: opening a room failed", row.id)
-            failure = DeliveryError(type(error).__name__)
-            return await self._db(lambda: self._failed(row, address, failure))
-        await self._db(lambda: self._moved(row, room))
+        room, failed = await self._step(
+            row,
+            address,
+            "opening a room",
+            lambda: open_room(address, outbound, name or f"game {row.game_id}"),
+        )
+        if failed:
+            return failed
+        opened = str(room)
+        await self._db(lambda: self._moved(row, opened))
         return "sent"
 
     async def _room_member(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
@@ -555,37 +568,22 @@ class Relay:
         members; elsewhere skip."""
         room_member = getattr(adapter, "room_member", None)
         if room_member is None:
-            await self._db(lambda: self._done(row, "skipped", None))
-            return "skipped"
-        try:
-            await room_member(address, present=row.text == "add")
-        except DeliveryError as error:
-            refused = error
-            return await self._db(lambda: self._failed(row, address, refused))
-        except Exception as error:  # an adapter bug or a network fault: retry later
-            log.exception("outbox %s: changing a room's members failed", row.id)
-            failure = DeliveryError(type(error).__name__)
-            return await self._db(lambda: self._failed(row, address, failure))
-        await self._db(lambda: self._done(row, "sent", None))
-        return "sent"
+            return await self._skip(row)
+        _, failed = await self._step(
+            row,
+            address,
+            "changing a room's members",
+            lambda: room_member(address, present=row.text == "add"),
+        )
+        return failed or await self._sent(row, None)
 
     async def _close_room(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
         """Close a finished game's room where the platform has rooms; elsewhere skip."""
         close_room = getattr(adapter, "close_room", None)
         if close_room is None:
-            await self._db(lambda: self._done(row, "skipped", None))
-            return "skipped"
-        try:
-            await close_room(address)
-        except DeliveryError as error:
-            refused = error
-            return await self._db(lambda: self._failed(row, address, refused))
-        except Exception as error:  # an adapter bug or a network fault: retry later
-            log.exception("outbox %s: closing a room failed", row.id)
-            failure = DeliveryError(type(error).__name__)
-            return await self._db(lambda: self._failed(row, address, failure))
-        await self._db(lambda: self._done(row, "sent", None))
-        return "sent"
+            return await self._skip(row)
+        _, failed = await self._step(row, address, "closing a room", lambda: close_room(address))
+        return failed or await self._sent(row, None)
 
     def _crew_told(self, row: OutboxRow, address: Address) -> bool:
         """Whether another member's copy of this row (same game, turn and kind, same
