@@ -15,6 +15,7 @@ from bot.games.duration import format_duration, parse_duration
 from bot.host import lifecycle, links, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
+from bot.host.me import personal_time
 from bot.host.messages import Choice
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, player_identity, row_community, tagged_kind
@@ -172,6 +173,7 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
         )
         return
     lines = ["Your games:"]
+    yours = personal_time(tx, row.platform, row.user_id)  # (a private answer: their zone)
     for game_row in found:
         game = get_game(game_row.kind)
         state = commands.states.of(game, game_row)
@@ -180,7 +182,7 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
         if game_row.phase == "battle":
             line += f", turn {game_row.turn}"
         if game_row.deadline is not None:
-            line += f", closes {format_utc(game_row.deadline)}"
+            line += f", closes {yours.format(game_row.deadline)}"
         if game_row.phase == "battle" and player is not None:
             if player.key not in game.to_act(state):
                 line += "; nothing for you to do"
@@ -238,7 +240,14 @@ def player_command(
             tx,
             game_row.id,
             row,
-            posts.status_text(game, game_row, state, now),
+            posts.status_text(
+                game,
+                game_row,
+                state,
+                now,
+                # Answered privately: in the asker's zone (in public, UTC for everyone).
+                format_utc if public else personal_time(tx, row.platform, row.user_id).format,
+            ),
             public=public,
             render=render,
             extra=posts.extras(card=card),

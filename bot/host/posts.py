@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json.encoder
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -384,7 +384,15 @@ def humanize_seconds(seconds: float) -> str:
     return humanize(timedelta(seconds=max(0.0, seconds)))
 
 
-def status_text(game: Game[Any, Any], game_row: GameRow, state: Any, now: float) -> str:
+def status_text(
+    game: Game[Any, Any],
+    game_row: GameRow,
+    state: Any,
+    now: float,
+    written: Callable[[float], str] = format_utc,
+) -> str:
+    """The status in words; ``written`` writes its times (a private answer: in the
+    asker's own zone)."""
     lines = [f"{title(game_row)}: {game_row.phase}"]
     if game_row.phase == "battle":
         lines[0] += f", turn {game_row.turn}"
@@ -402,7 +410,7 @@ def status_text(game: Game[Any, Any], game_row: GameRow, state: Any, now: float)
                 what = timer["label"]
             else:
                 what = "Setup" if game_row.phase == "setup" else "Turn"
-            lines.append(f"{what} closes {format_utc(timer['deadline'])} (in {left}).")
+            lines.append(f"{what} closes {written(timer['deadline'])} (in {left}).")
     lines.append(game.summary(state, None))
     return "\n".join(lines)
 

@@ -27,9 +27,14 @@ from bot.games.catalog import get_game
 from bot.host import lifecycle, posts
 from bot.host.clock import Clock
 from bot.host.inbox import Commands
-from bot.store import GameRow, Store, loads
+from bot.host.me import as_personal_time
+from bot.store import GameRow, PlayerRow, Store, loads
+from bot.store.settings import quiet_accounts
 
 log = logging.getLogger(__name__)
+
+QUIET_LOOKAHEAD = 86_400.0
+"""How much earlier than usual a reminder may come, to miss someone's quiet hours."""
 
 FETCH_PATIENCE = 600.0
 """How long past its deadline a turn waits for a platform that could not be asked for
@@ -70,36 +75,66 @@ class TurnClock:
         now = self.clock.now()
         written = 0
         with self.store.transaction() as tx:
-            for game_row in tx.games_closing_between(now, now + before_seconds):
+            # A reminder that would fall in someone's quiet hours comes before they begin,
+            # up to a day earlier: with anyone keeping quiet hours, look that far ahead.
+            quiet = quiet_accounts(tx)
+            horizon = before_seconds + (QUIET_LOOKAHEAD if quiet else 0.0)
+            for game_row in tx.games_closing_between(now, now + horizon):
                 if game_row.platform not in platforms or game_row.id is None:
                     continue
                 deadline = game_row.deadline or now
-                if deadline - now > _lead(game_row, before_seconds):
+                lead = _lead(game_row, before_seconds)
+                on_time = deadline - now <= lead
+                players = tx.players(game_row.id)
+                keeps_quiet = {
+                    p.key: as_personal_time(quiet[(p.platform, p.user_id)])
+                    for p in players
+                    if (p.platform, p.user_id) in quiet
+                }
+                if not on_time and not keeps_quiet:
                     continue
                 game = get_game(game_row.kind)
                 state = game.decode_state(loads(game_row.state))
                 waiting = game.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
-                missing = [p for p in tx.players(game_row.id) if p.key in waiting]
-                if not missing:
+                missing = [p for p in players if p.key in waiting]
+                # Each missing player's reminder: at the usual moment, unless that falls in
+                # their quiet hours (then alone, by DM, when those begin); never while
+                # they keep quiet.
+                pinged: list[PlayerRow] = []
+                early: list[PlayerRow] = []
+                for player in missing:
+                    own = keeps_quiet.get(player.key)
+                    if own is None:
+                        if on_time:
+                            pinged.append(player)
+                        continue
+                    moment = own.reminder_moment(deadline - lead)
+                    if now < moment or own.quiet_since(now) is not None:
+                        continue
+                    (early if moment < deadline - lead else pinged).append(player)
+                if not pinged and not early:
                     continue
-                left = posts.humanize_seconds(deadline - now)
-                said = game.reminder(state, left)
+                said = game.reminder(state, posts.humanize_seconds(deadline - now))
+                text = f"{posts.title(game_row)}: {said}"
+                for player in early:
+                    posts.notify(tx, game_row, player, text, kind="reminder")
+                    written += 1
+                if not pinged:
+                    continue
                 if game_row.platform in public:
-                    names = ", ".join(posts.mention_token(p.user_id) for p in missing)
+                    names = ", ".join(posts.mention_token(p.user_id) for p in pinged)
                     posts.announce(
                         tx,
                         game_row,
                         kind="reminder",
                         text=f"{posts.title(game_row)}: {names}: {said}",
                         now=now,
-                        extra=posts.extras(mentions=[(p.user_id, p.name) for p in missing]),
+                        extra=posts.extras(mentions=[(p.user_id, p.name) for p in pinged]),
                     )
-                    written += len(missing)
+                    written += len(pinged)
                     continue
-                for player in missing:
-                    posts.notify(
-                        tx, game_row, player, f"{posts.title(game_row)}: {said}", kind="reminder"
-                    )
+                for player in pinged:
+                    posts.notify(tx, game_row, player, text, kind="reminder")
                     written += 1
         return written
 

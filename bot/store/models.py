@@ -170,3 +170,19 @@ class WebLinkRow(SQLModel, table=True):
     digest: str = Field(unique=True)  # hex SHA-256 of the token
     created_at: float
     revoked_at: float | None = None
+
+
+class PlayerSettingsRow(SQLModel, table=True):
+    """A person's own settings on one platform account: the time zone every private
+    message to them is written in, and their quiet hours (minutes after local midnight,
+    both or neither; the start may be after the end: the hours then span midnight).
+    No row: UTC and no quiet hours. Nobody else ever sees them."""
+
+    __tablename__ = "player_settings"
+
+    platform: str = Field(primary_key=True)
+    user_id: str = Field(primary_key=True)
+    time_zone: str = "UTC"
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    updated_at: float = 0.0

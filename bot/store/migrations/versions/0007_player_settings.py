@@ -1,0 +1,39 @@
+"""a player's settings: player_settings (time zone, quiet hours)
+
+Revision ID: 0007
+Revises: 0005
+Create Date: 2026-11-26
+
+One row per platform account that changed a setting with ``me`` (issue 30): the IANA
+time zone its private messages are written in and its quiet hours (minutes after local
+midnight). An account without a row keeps today's behaviour: UTC, no quiet hours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0007"
+down_revision: str | Sequence[str] | None = "0005"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "player_settings",
+        sa.Column("platform", sa.String(), nullable=False),
+        sa.Column("user_id", sa.String(), nullable=False),
+        sa.Column("time_zone", sa.String(), nullable=False, server_default="UTC"),
+        sa.Column("quiet_start", sa.Integer(), nullable=True),
+        sa.Column("quiet_end", sa.Integer(), nullable=True),
+        sa.Column("updated_at", sa.Float(), nullable=False, server_default="0"),
+        sa.PrimaryKeyConstraint("platform", "user_id"),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("player_settings")
