@@ -12,7 +12,7 @@ from typing import Any
 from bot.games.base import ArgKind, GameError, PlayerRef
 from bot.games.catalog import games, get_game
 from bot.games.duration import format_duration, parse_duration
-from bot.host import lifecycle, links, posts
+from bot.host import away, lifecycle, links, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.me import personal_time
@@ -44,6 +44,9 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     check_clocks(commands, game, options)
     _check_quotas(commands, tx, row)
     open_to_all = _reach(options.pop("reach", ""))
+    if away.OPTION in options:  # the host's, not the game's: kept with the options
+        options[away.OPTION] = away.parse_option(options[away.OPTION])
+    host_options = {k: options.pop(k) for k in (away.OPTION,) if k in options}
     seed_text = options.pop("seed", "")
     if seed_text and not seed_text.isdigit():
         raise Refusal(f"seed: expected a whole number such as seed=42, got {seed_text!r}")
@@ -51,6 +54,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         # The host's configured turn length, for games that have turns of a set length.
         options.setdefault("turn", commands.default_turn)
     state = game.new_game(options)
+    options.update(host_options)
     seed = int(seed_text) if seed_text else zlib.crc32(f"{row.platform}:{row.message_id}".encode())
     now = commands.clock.now()
     game_row = GameRow(

@@ -129,8 +129,9 @@ def _enqueue(
     render: Mapping[str, Any] | None,
     now: float,
     extra: str = "",
-) -> None:
-    tx.post(
+) -> bool:
+    """Write one outbox row; False when a row with its key was written already."""
+    return tx.post(
         NewPost(
             game_id,
             turn,
@@ -278,10 +279,11 @@ def notify(
 
 def announce(
     tx: Tx, game_row: AnyGameRow, *, kind: str, text: str, now: float, extra: str = ""
-) -> None:
-    """A public message in the game's channel that answers no one."""
+) -> bool:
+    """A public message in the game's channel that answers no one; False when the game's
+    turn had one of that ``kind`` already (it is not written again)."""
     assert game_row.id is not None
-    _enqueue(
+    return _enqueue(
         tx,
         game_id=game_row.id,
         turn=game_row.turn,

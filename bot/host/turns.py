@@ -24,7 +24,7 @@ import logging
 from collections.abc import Callable, Collection
 
 from bot.games.catalog import get_game
-from bot.host import lifecycle, posts
+from bot.host import away, lifecycle, posts
 from bot.host.clock import Clock
 from bot.host.inbox import Commands
 from bot.host.me import as_personal_time
@@ -198,6 +198,8 @@ class TurnClock:
                 return False
             game = get_game(game_row.kind)
             state = game.decode_state(loads(game_row.state))
+            if away.wait_for_away(tx, game, game_row, state, timer, now=now):
+                return False  # the turn waits for a player who is away (once a turn)
             lifecycle.fire(tx, game, game_row, state, timer, now=now)
             if game_row.phase != "setup":
                 for held in tx.held_inbound(game_id):

@@ -175,8 +175,8 @@ class WebLinkRow(SQLModel, table=True):
 class PlayerSettingsRow(SQLModel, table=True):
     """A person's own settings on one platform account: the time zone every private
     message to them is written in, and their quiet hours (minutes after local midnight,
-    both or neither; the start may be after the end: the hours then span midnight).
-    No row: UTC and no quiet hours. Nobody else ever sees them."""
+    both or neither; the start may be after the end: the hours then span midnight), and
+    until when they are away. No row: UTC, no quiet hours, not away. Nobody else ever sees them."""
 
     __tablename__ = "player_settings"
 
@@ -185,4 +185,6 @@ class PlayerSettingsRow(SQLModel, table=True):
     time_zone: str = "UTC"
     quiet_start: int | None = None
     quiet_end: int | None = None
+    # Away until then (``me away 3d``); what that means is each game's ``away`` option.
+    away_until: float | None = None
     updated_at: float = 0.0

@@ -24,3 +24,11 @@ def quiet_accounts(tx: Tx) -> dict[tuple[str, str], PlayerSettingsRow]:
     (few people set them, so one read a tick)."""
     query = select(PlayerSettingsRow).where(col(PlayerSettingsRow.quiet_start).is_not(None))
     return {(r.platform, r.user_id): r for r in tx.session.exec(query).all()}
+
+
+def away_accounts(tx: Tx, now: float) -> dict[tuple[str, str], float]:
+    """Every account away at ``now``, by (platform, user_id): until when."""
+    query = select(PlayerSettingsRow).where(col(PlayerSettingsRow.away_until) > now)
+    return {
+        (r.platform, r.user_id): float(r.away_until or 0.0) for r in tx.session.exec(query).all()
+    }

@@ -1,12 +1,12 @@
-"""a player's settings: player_settings (time zone, quiet hours)
+"""a player's settings: player_settings (time zone, quiet hours, away)
 
 Revision ID: 0007
 Revises: 0005
 Create Date: 2026-11-26
 
 One row per platform account that changed a setting with ``me`` (issue 30): the IANA
-time zone its private messages are written in and its quiet hours (minutes after local
-midnight). An account without a row keeps today's behaviour: UTC, no quiet hours.
+time zone its private messages are written in, its quiet hours (minutes after local
+midnight) and until when it is away. An account without a row keeps today's behaviour: UTC, no quiet hours.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ def upgrade() -> None:
         sa.Column("time_zone", sa.String(), nullable=False, server_default="UTC"),
         sa.Column("quiet_start", sa.Integer(), nullable=True),
         sa.Column("quiet_end", sa.Integer(), nullable=True),
+        sa.Column("away_until", sa.Float(), nullable=True),
         sa.Column("updated_at", sa.Float(), nullable=False, server_default="0"),
         sa.PrimaryKeyConstraint("platform", "user_id"),
     )
