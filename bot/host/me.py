@@ -7,6 +7,8 @@ all their games (what that changes is each game's ``away`` option, see
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from datetime import timedelta
 
 from bot.games.base import GameError
@@ -24,12 +26,22 @@ from bot.host.posts import Cause
 from bot.host.routing import Refusal, command_word
 from bot.store import Tx
 from bot.store.models import PlayerSettingsRow
-from bot.store.settings import save_settings, settings_of
+from bot.store.settings import (
+    account_key,
+    linked_accounts,
+    own_row,
+    row_by_link_digest,
+    save_settings,
+    settings_of,
+)
 
 USAGE = (
     "`me`, `me tz Europe/Paris`, `me quiet 23:00-08:00` (or `me quiet off`), "
-    "`me away 3d` or `me back`"
+    "`me away 3d` or `me back`, `me link` to link your account on another platform"
 )
+LINK_SECONDS = 600.0
+_CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+_CODE_LENGTH = 8  # 40 bits, valid 10 minutes, and senders are rate-limited
 LONGEST_AWAY = timedelta(days=30)
 
 
@@ -43,7 +55,7 @@ def as_personal_time(row: PlayerSettingsRow) -> PersonalTime:
     return PersonalTime(row.time_zone, row.quiet_start, row.quiet_end)
 
 
-def describe(settings: PersonalTime, away_until: float | None, now: float) -> str:
+def describe(settings: PersonalTime, away_until: float | None, now: float, linked: str = "") -> str:
     if settings.quiet_start is None or settings.quiet_end is None:
         quiet = "none"
     else:
@@ -55,8 +67,8 @@ def describe(settings: PersonalTime, away_until: float | None, now: float) -> st
     )
     return (
         f"Your settings: time zone {settings.zone}; quiet hours {quiet} "
-        f"(no reminder reaches you then; it comes before they begin); {away}. "
-        f"Change them with {USAGE}."
+        f"(no reminder reaches you then; it comes before they begin); {away}"
+        f"{linked}. Change them with {USAGE}."
     )
 
 
@@ -78,12 +90,19 @@ def _away_for(argument: str) -> timedelta:
 def me(tx: Tx, row: Cause, rest: str, *, now: float) -> None:
     """Carry out ``me …`` and answer privately with what now stands."""
     word, argument = command_word(rest)
+    if word == "link":
+        _link(tx, row, argument, now=now)
+        return
+    if word == "unlink" and not argument.strip():
+        _unlink(tx, row, now=now)
+        return
     stored = settings_of(tx, row.platform, row.user_id)
     current = PersonalTime() if stored is None else as_personal_time(stored)
     try:
         away_until = None if stored is None else stored.away_until
         if word == "":
-            posts.reply(tx, 0, row, describe(current, away_until, now), public=False)
+            linked = _linked_text(tx, row, stored)
+            posts.reply(tx, 0, row, describe(current, away_until, now, linked), public=False)
             return
         if word in ("tz", "zone", "timezone"):
             if not argument.strip():
@@ -116,3 +135,93 @@ def me(tx: Tx, row: Cause, rest: str, *, now: float) -> None:
     row_to_save.updated_at = now
     save_settings(tx, row_to_save)
     posts.reply(tx, 0, row, describe(changed, away_until, now), public=False)
+
+
+def _digest(code: str) -> str:
+    return hashlib.sha256(code.encode("ascii", "replace")).hexdigest()
+
+
+def _linked_text(tx: Tx, row: Cause, standing: PlayerSettingsRow | None) -> str:
+    """``; linked with your accounts on discord and x`` where the account is linked."""
+    if standing is None:
+        return ""
+    person = account_key(standing.platform, standing.user_id)
+    accounts = [standing, *linked_accounts(tx, person)]
+    others = sorted(
+        {a.platform for a in accounts if (a.platform, a.user_id) != (row.platform, row.user_id)}
+    )
+    if len(accounts) < 2 or not others:
+        return ""
+    return f"; linked with your account on {' and '.join(others)}"
+
+
+def _link(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
+    """``me link``: a code to send from the other account; ``me link CODE``: this account
+    becomes the same person as the one that showed the code (whose settings stand)."""
+    given = argument.strip().replace("-", "").upper()
+    own = own_row(tx, row.platform, row.user_id) or PlayerSettingsRow(
+        platform=row.platform, user_id=row.user_id
+    )
+    if not given:
+        code = "".join(secrets.choice(_CODE_LETTERS) for _ in range(_CODE_LENGTH))
+        own.link_digest = _digest(code)
+        own.link_expires = now + LINK_SECONDS
+        own.updated_at = now
+        save_settings(tx, own)
+        shown = f"{code[:4]}-{code[4:]}"
+        posts.reply(
+            tx,
+            0,
+            row,
+            f"Your link code is {shown}. Within 10 minutes, send `me link {shown}` by DM from "
+            "your account on the other platform: both are then one player, with this "
+            "account's settings. Give the code to nobody.",
+            public=False,
+        )
+        return
+    issuer = row_by_link_digest(tx, _digest(given), now)
+    if issuer is None:
+        raise Refusal(
+            "that link code is unknown or has expired: send `me link` from your other "
+            "account for a new one, then `me link ABCD-EFGH` (its code) from this one"
+        )
+    mine = account_key(row.platform, row.user_id)
+    if (issuer.platform, issuer.user_id) == (row.platform, row.user_id):
+        raise Refusal(
+            "send this code from your account on the other platform, not from the one it "
+            "was shown to, such as `me link ABCD-EFGH` there"
+        )
+    person = issuer.person or account_key(issuer.platform, issuer.user_id)
+    issuer.link_digest = None
+    issuer.link_expires = None
+    save_settings(tx, issuer)
+    if person != mine:
+        # Accounts linked to this one come along: one person, one row of settings.
+        for other in linked_accounts(tx, mine):
+            other.person = person
+            save_settings(tx, other)
+        own.person = person
+        own.updated_at = now
+        save_settings(tx, own)
+    standing = settings_of(tx, row.platform, row.user_id)
+    current = PersonalTime() if standing is None else as_personal_time(standing)
+    away_until = None if standing is None else standing.away_until
+    linked = _linked_text(tx, row, standing)
+    posts.reply(tx, 0, row, describe(current, away_until, now, linked), public=False)
+
+
+def _unlink(tx: Tx, row: Cause, *, now: float) -> None:
+    """``me unlink``: this account is its own again, with the settings it had of its own."""
+    own = own_row(tx, row.platform, row.user_id)
+    if own is None or own.person is None:
+        if own is not None and linked_accounts(tx, account_key(row.platform, row.user_id)):
+            raise Refusal(
+                "this account's settings stand for your linked accounts: send `me unlink` "
+                "from the account you want to part"
+            )
+        raise Refusal("this account is linked to no other; `me link` links one")
+    own.person = None
+    own.updated_at = now
+    save_settings(tx, own)
+    current = as_personal_time(own)
+    posts.reply(tx, 0, row, "Unlinked. " + describe(current, own.away_until, now), public=False)

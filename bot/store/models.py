@@ -187,4 +187,10 @@ class PlayerSettingsRow(SQLModel, table=True):
     quiet_end: int | None = None
     # Away until then (``me away 3d``); what that means is each game's ``away`` option.
     away_until: float | None = None
+    # Linked to another account of the same person ("platform:user_id" of the account
+    # whose row holds their settings); None: this row is its own.
+    person: str | None = None
+    # A link code this account showed (``me link``): its SHA-256, until it expires.
+    link_digest: str | None = Field(default=None, index=True)
+    link_expires: float | None = None
     updated_at: float = 0.0

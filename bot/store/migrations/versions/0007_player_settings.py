@@ -1,4 +1,4 @@
-"""a player's settings: player_settings (time zone, quiet hours, away)
+"""a player's settings: player_settings (time zone, quiet hours, away, linked accounts)
 
 Revision ID: 0007
 Revises: 0005
@@ -6,7 +6,8 @@ Create Date: 2026-11-26
 
 One row per platform account that changed a setting with ``me`` (issue 30): the IANA
 time zone its private messages are written in, its quiet hours (minutes after local
-midnight) and until when it is away. An account without a row keeps today's behaviour: UTC, no quiet hours.
+midnight), until when it is away, and the account of the same person it is linked to
+(with the link code it showed, as a SHA-256, until it expires). An account without a row keeps today's behaviour: UTC, no quiet hours.
 """
 
 from __future__ import annotations
@@ -31,10 +32,17 @@ def upgrade() -> None:
         sa.Column("quiet_start", sa.Integer(), nullable=True),
         sa.Column("quiet_end", sa.Integer(), nullable=True),
         sa.Column("away_until", sa.Float(), nullable=True),
+        sa.Column("person", sa.String(), nullable=True),
+        sa.Column("link_digest", sa.String(), nullable=True),
+        sa.Column("link_expires", sa.Float(), nullable=True),
         sa.Column("updated_at", sa.Float(), nullable=False, server_default="0"),
         sa.PrimaryKeyConstraint("platform", "user_id"),
+    )
+    op.create_index(
+        op.f("ix_player_settings_link_digest"), "player_settings", ["link_digest"], unique=False
     )
 
 
 def downgrade() -> None:
+    op.drop_index(op.f("ix_player_settings_link_digest"), table_name="player_settings")
     op.drop_table("player_settings")
