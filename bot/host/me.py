@@ -12,6 +12,7 @@ import secrets
 from datetime import timedelta
 
 from bot.games.base import GameError
+from bot.games.catalog import games
 from bot.games.duration import format_duration, parse_duration
 from bot.host import posts
 from bot.host.local_time import (
@@ -23,6 +24,7 @@ from bot.host.local_time import (
     parse_zone,
 )
 from bot.host.posts import Cause
+from bot.host.ratings import ordinal
 from bot.host.routing import Refusal, command_word
 from bot.store import Tx
 from bot.store.models import PlayerSettingsRow
@@ -30,14 +32,18 @@ from bot.store.settings import (
     account_key,
     linked_accounts,
     own_row,
+    person_of,
+    ratings_of,
     row_by_link_digest,
     save_settings,
     settings_of,
+    top_ratings,
 )
 
 USAGE = (
     "`me`, `me tz Europe/Paris`, `me quiet 23:00-08:00` (or `me quiet off`), "
-    "`me away 3d` or `me back`, `me link` to link your account on another platform"
+    "`me away 3d` or `me back`, `me link` to link your account on another platform, "
+    "`me rating`, `me top KIND`"
 )
 LINK_SECONDS = 600.0
 _CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -92,6 +98,12 @@ def me(tx: Tx, row: Cause, rest: str, *, now: float) -> None:
     word, argument = command_word(rest)
     if word == "link":
         _link(tx, row, argument, now=now)
+        return
+    if word == "rating" and not argument.strip():
+        _rating(tx, row)
+        return
+    if word == "top":
+        _top(tx, row, argument)
         return
     if word == "unlink" and not argument.strip():
         _unlink(tx, row, now=now)
@@ -225,3 +237,43 @@ def _unlink(tx: Tx, row: Cause, *, now: float) -> None:
     save_settings(tx, own)
     current = as_personal_time(own)
     posts.reply(tx, 0, row, "Unlinked. " + describe(current, own.away_until, now), public=False)
+
+
+TOP = 10
+
+
+def _rating(tx: Tx, row: Cause) -> None:
+    """``me rating``: the sender's rating and record in each kind of game they played."""
+    rows = ratings_of(tx, person_of(tx, row.platform, row.user_id))
+    if not rows:
+        text = "You have no rating yet: it comes when a game of two or more players ends."
+    else:
+        lines = ["Your ratings (OpenSkill; the figure is mu - 3 sigma):"]
+        lines += [
+            f"- {r.kind}: {ordinal(r):.1f} (mu {r.mu:.1f}, sigma {r.sigma:.1f}); "
+            f"{r.played} played, {r.won} won"
+            for r in rows
+        ]
+        text = "\n".join(lines)
+    posts.reply(tx, 0, row, text, public=False)
+
+
+def _top(tx: Tx, row: Cause, argument: str) -> None:
+    """``me top KIND``: the kind's leaderboard."""
+    kinds = [g.name for g in games()]
+    kind = argument.strip().lower().removeprefix("#")
+    if kind not in kinds:
+        raise Refusal(
+            f"say which game, such as `me top {kinds[0] if kinds else 'KIND'}`: one of {', '.join(kinds)}"
+        )
+    rows = top_ratings(tx, kind, TOP)
+    if not rows:
+        text = f"No {kind} game has been rated yet."
+    else:
+        lines = [f"The best at {kind} (OpenSkill, mu - 3 sigma):"]
+        lines += [
+            f"{place}. {r.name or 'someone'}: {ordinal(r):.1f} ({r.played} played, {r.won} won)"
+            for place, r in enumerate(rows, start=1)
+        ]
+        text = "\n".join(lines)
+    posts.reply(tx, 0, row, text, public=False)

@@ -194,3 +194,20 @@ class PlayerSettingsRow(SQLModel, table=True):
     link_digest: str | None = Field(default=None, index=True)
     link_expires: float | None = None
     updated_at: float = 0.0
+
+
+class RatingRow(SQLModel, table=True):
+    """A person's rating in one kind of game (OpenSkill's Plackett-Luce: ``mu`` and
+    ``sigma``), updated once when a rated game ends. ``person`` is the account key
+    ("platform:user_id") whose settings stand for them (see PlayerSettingsRow.person)."""
+
+    __tablename__ = "ratings"
+
+    kind: str = Field(primary_key=True)
+    person: str = Field(primary_key=True)
+    name: str = ""
+    mu: float
+    sigma: float
+    played: int = 0
+    won: int = 0
+    updated_at: float = 0.0

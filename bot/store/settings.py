@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
-from bot.store.models import PlayerSettingsRow
+from bot.store.models import PlayerSettingsRow, RatingRow
 from bot.store.repository import Tx
 
 
@@ -74,4 +74,30 @@ def row_by_link_digest(tx: Tx, digest: str, now: float) -> PlayerSettingsRow | N
 def linked_accounts(tx: Tx, person: str) -> list[PlayerSettingsRow]:
     """The accounts linked to ``person`` (not counting the person's own row)."""
     query = select(PlayerSettingsRow).where(PlayerSettingsRow.person == person)
+    return list(tx.session.exec(query).all())
+
+
+def person_of(tx: Tx, platform: str, user_id: str) -> str:
+    """The key a person's ratings are kept under: their linked account's, else this one's."""
+    row = own_row(tx, platform, user_id)
+    return row.person if row is not None and row.person else account_key(platform, user_id)
+
+
+def rating_of(tx: Tx, kind: str, person: str) -> RatingRow | None:
+    return tx.session.get(RatingRow, (kind, person))
+
+
+def ratings_of(tx: Tx, person: str) -> list[RatingRow]:
+    query = select(RatingRow).where(RatingRow.person == person).order_by(col(RatingRow.kind))
+    return list(tx.session.exec(query).all())
+
+
+def top_ratings(tx: Tx, kind: str, limit: int) -> list[RatingRow]:
+    """The best of a kind by OpenSkill's ordinal (mu - 3 sigma: sure to be at least that)."""
+    query = (
+        select(RatingRow)
+        .where(RatingRow.kind == kind)
+        .order_by((col(RatingRow.mu) - 3 * col(RatingRow.sigma)).desc(), col(RatingRow.person))
+        .limit(limit)
+    )
     return list(tx.session.exec(query).all())

@@ -48,9 +48,7 @@ TIMERS_AND_STEPS = (
 ROOMS = "0003: game rooms and message extras: games.lobby, outbox.extras"
 WEB_LINKS = "0004: web links: a player's private link to their own view on the web page"
 REACH = "0005: where a game can be reached: games.community, games.open_to_all"
-SETTINGS = (
-    "0007: a player's settings: player_settings (time zone, quiet hours, away, linked accounts)"
-)
+SETTINGS = "0007: a player's settings: player_settings (time zone, quiet hours, away, linked accounts); ratings"
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"
 
