@@ -16,7 +16,7 @@ from typing import Any
 from bot.games.base import GameError, PlayerRef
 from bot.games.catalog import get_game
 from bot.games.duration import LONGEST, format_duration, humanize, parse_duration
-from bot.host import lifecycle, posts
+from bot.host import away, lifecycle, posts
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.lobby import change_and_say, check_clocks, option_pairs, refuse_while_paused
@@ -166,8 +166,11 @@ def _change_options(
     if "seed" in changes:
         raise Refusal("the seed is set when the game is opened: `new` with seed=…")
     check_clocks(commands, game, changes)
+    if away.OPTION in changes:
+        changes[away.OPTION] = away.parse_option(changes[away.OPTION])
     options = {key: value for key, value in {**stored, **changes}.items() if key != "seed"}
-    fresh = game.new_game(options)
+    # The host's own options are not the game's (see bot.host.away).
+    fresh = game.new_game({k: v for k, v in options.items() if k != away.OPTION})
     for player in tx.players(game_row.id):
         # In join order, as they came; one who left during setup leaves again (records
         # list everyone who joined).

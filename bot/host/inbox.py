@@ -53,7 +53,7 @@ from dataclasses import dataclass
 
 from bot.games.base import GameError, OrderSyntaxError, WrongChannelError
 from bot.games.catalog import get_game
-from bot.host import admin, lobby, orders, posts
+from bot.host import admin, lobby, me, orders, posts
 from bot.host.clock import Clock
 from bot.host.limits import NO_LIMITS, CommandRates, Limits
 from bot.host.messages import Inbound, InboundKind
@@ -328,6 +328,10 @@ class Commands:
                 # `host end`: the host's verb, where the game has an order of that name.
                 text = rest
                 word, rest = command_word(text)
+            if word == "me" and (row.kind != _PUBLIC or addresses_the_host(row.text)):
+                # A person's own settings, whatever game they play (always answered privately).
+                me.me(tx, row, rest, now=self.clock.now())
+                return Effect(Outcome.HANDLED)
             if word == "new":
                 game_row = lobby.new(self, tx, row, rest)
                 return Effect(Outcome.HANDLED, game_row.id)
@@ -431,7 +435,7 @@ class Commands:
             row.kind != _PUBLIC
             or word in HOST_WORDS
             or word in PLAYER_WORDS
-            or word in ("new", "games", "withdraw")
+            or word in ("new", "games", "withdraw", "me")
             or addresses_the_host(row.text)
         )
 

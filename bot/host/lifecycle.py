@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import Game, Given, IllegalOrderError, Resolution
-from bot.host import ending, posts, receipts
+from bot.host import ending, posts, ratings, receipts
 from bot.host.clock import format_utc
 from bot.host.collector import collector_paused
 from bot.host.seeds import game_rng, mixed_luck
@@ -203,6 +203,7 @@ def commit(
         disarm(game_row)
         game_row.phase = "finished"
         game_row.finished_at = now
+        ratings.rate_finished(tx, game, game_row, state, now)  # once: the game ends once
     else:
         arm(game, game_row, state, moment=moment, now=now)
     tx.save(game_row)
@@ -469,6 +470,7 @@ def change(
             disarm(game_row)
             game_row.phase = "finished"
             game_row.finished_at = now
+            ratings.rate_finished(tx, game, game_row, resolution.state, now)
         else:
             arm(game, game_row, resolution.state, moment=now, now=now)
         tx.save(game_row)

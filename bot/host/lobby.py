@@ -13,9 +13,10 @@ from bot.games.base import ArgKind, GameError, PlayerRef
 from bot.games.catalog import games, get_game
 from bot.games.duration import format_duration, parse_duration
 from bot.games.numbers import LARGEST, whole_number
-from bot.host import ending, lifecycle, links, posts, seeds
+from bot.host import away, ending, lifecycle, links, posts, seeds
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
+from bot.host.me import personal_time
 from bot.host.messages import Choice
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, player_identity, row_community, tagged_kind
@@ -44,6 +45,9 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     check_clocks(commands, game, options)
     _check_quotas(commands, tx, row)
     open_to_all = _reach(options.pop("reach", ""))
+    if away.OPTION in options:  # the host's, not the game's: kept with the options
+        options[away.OPTION] = away.parse_option(options[away.OPTION])
+    host_options = {k: options.pop(k) for k in (away.OPTION,) if k in options}
     seed_text = options.pop("seed", "")
     given_seed = whole_number(seed_text) if seed_text else None
     if seed_text and given_seed is None:
@@ -55,6 +59,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         # The host's configured turn length, for games that have turns of a set length.
         options.setdefault("turn", commands.default_turn)
     state = game.new_game(options)
+    options.update(host_options)
     seed = (
         given_seed
         if given_seed is not None
@@ -187,6 +192,7 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
         )
         return
     lines = ["Your games:"]
+    yours = personal_time(tx, row.platform, row.user_id)  # (a private answer: their zone)
     for game_row in found:
         game = get_game(game_row.kind)
         state = commands.states.of(game, game_row)
@@ -195,7 +201,7 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
         if game_row.phase == "battle":
             line += f", turn {game_row.turn}"
         if game_row.deadline is not None:
-            line += f", closes {format_utc(game_row.deadline)}"
+            line += f", closes {yours.format(game_row.deadline)}"
         if game_row.phase == "battle" and player is not None:
             if player.key not in game.to_act(state):
                 line += "; nothing for you to do"
@@ -253,7 +259,14 @@ def player_command(
             tx,
             game_row.id,
             row,
-            posts.status_text(game, game_row, state, now),
+            posts.status_text(
+                game,
+                game_row,
+                state,
+                now,
+                # Answered privately: in the asker's zone (in public, UTC for everyone).
+                format_utc if public else personal_time(tx, row.platform, row.user_id).format,
+            ),
             public=public,
             render=render,
             extra=posts.extras(card=card, board=game.text_board(state, None)),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json.encoder
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -133,8 +133,9 @@ def _enqueue(
     render: Mapping[str, Any] | None,
     now: float,
     extra: str = "",
-) -> None:
-    tx.post(
+) -> bool:
+    """Write one outbox row; False when a row with its key was written already."""
+    return tx.post(
         NewPost(
             game_id,
             turn,
@@ -289,11 +290,12 @@ def announce(
     now: float,
     extra: str = "",
     render: Mapping[str, Any] | None = None,
-) -> None:
+) -> bool:
     """A public message in the game's channel that answers no one; with ``render``, the
-    picture the relay draws when it sends it (see :func:`render_spec`)."""
+    picture the relay draws when it sends it (see :func:`render_spec`). False when the
+    game's turn had one of that ``kind`` already (it is not written again)."""
     assert game_row.id is not None
-    _enqueue(
+    return _enqueue(
         tx,
         game_id=game_row.id,
         turn=game_row.turn,
@@ -442,7 +444,15 @@ def humanize_seconds(seconds: float) -> str:
     return humanize(timedelta(seconds=max(0.0, seconds)))
 
 
-def status_text(game: Game[Any, Any], game_row: GameRow, state: Any, now: float) -> str:
+def status_text(
+    game: Game[Any, Any],
+    game_row: GameRow,
+    state: Any,
+    now: float,
+    written: Callable[[float], str] = format_utc,
+) -> str:
+    """The status in words; ``written`` writes its times (a private answer: in the
+    asker's own zone)."""
     lines = [f"{title(game_row)}: {game_row.phase}"]
     if game_row.phase == "battle":
         lines[0] += f", turn {game_row.turn}"
@@ -460,7 +470,7 @@ def status_text(game: Game[Any, Any], game_row: GameRow, state: Any, now: float)
                 what = timer["label"]
             else:
                 what = "Setup" if game_row.phase == "setup" else "Turn"
-            lines.append(f"{what} closes {format_utc(timer['deadline'])} (in {left}).")
+            lines.append(f"{what} closes {written(timer['deadline'])} (in {left}).")
     lines.append(game.summary(state, None))
     return "\n".join(lines)
 

@@ -24,10 +24,12 @@ import logging
 from collections.abc import Callable, Collection
 
 from bot.games.catalog import get_game
-from bot.host import lifecycle, posts
+from bot.host import away, lifecycle, posts
 from bot.host.clock import Clock
 from bot.host.inbox import Commands
-from bot.store import GameRow, Store, loads
+from bot.host.me import as_personal_time
+from bot.store import GameRow, PlayerRow, Store, loads
+from bot.store.settings import quiet_accounts
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +37,10 @@ NAMES_PER_REMINDER = 50
 """Players a public reminder names at most; more are named over several posts. 50
 mentions stay well inside a post's limits (Discord: 100 pinged users, 2,000 characters:
 about 23 characters a name), so an adapter never has to cut one."""
+
+QUIET_LOOKAHEAD = 86_400.0
+"""How much earlier than usual a reminder may come, to miss someone's quiet hours."""
+
 FETCH_PATIENCE = 600.0
 """How long past its deadline a turn waits for a platform that could not be asked for
 the orders it still holds, before it resolves without them."""
@@ -77,25 +83,57 @@ class TurnClock:
         now = self.clock.now()
         written = 0
         with self.store.transaction() as tx:
-            for game_row in tx.games_closing_between(now, now + before_seconds):
+            # A reminder that would fall in someone's quiet hours comes before they begin,
+            # up to a day earlier: with anyone keeping quiet hours, look that far ahead.
+            quiet = quiet_accounts(tx)
+            horizon = before_seconds + (QUIET_LOOKAHEAD if quiet else 0.0)
+            for game_row in tx.games_closing_between(now, now + horizon):
                 if game_row.platform not in platforms or game_row.id is None:
                     continue
                 deadline = game_row.deadline or now
-                if deadline - now > _lead(game_row, before_seconds):
+                lead = _lead(game_row, before_seconds)
+                on_time = deadline - now <= lead
+                players = tx.players(game_row.id)
+                keeps_quiet = {
+                    p.key: as_personal_time(quiet[(p.platform, p.user_id)])
+                    for p in players
+                    if (p.platform, p.user_id) in quiet
+                }
+                if not on_time and not keeps_quiet:
                     continue
                 game = get_game(game_row.kind)
                 state = game.decode_state(loads(game_row.state))
                 waiting = game.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
-                missing = [p for p in tx.players(game_row.id) if p.key in waiting]
-                if not missing:
+                missing = [p for p in players if p.key in waiting]
+                # Each missing player's reminder: at the usual moment, unless that falls in
+                # their quiet hours (then alone, by DM, when those begin); never while
+                # they keep quiet.
+                pinged: list[PlayerRow] = []
+                early: list[PlayerRow] = []
+                for player in missing:
+                    own = keeps_quiet.get(player.key)
+                    if own is None:
+                        if on_time:
+                            pinged.append(player)
+                        continue
+                    moment = own.reminder_moment(deadline - lead)
+                    if now < moment or own.quiet_since(now) is not None:
+                        continue
+                    (early if moment < deadline - lead else pinged).append(player)
+                if not pinged and not early:
                     continue
-                left = posts.humanize_seconds(deadline - now)
-                said = game.reminder(state, left)
+                said = game.reminder(state, posts.humanize_seconds(deadline - now))
+                text = f"{posts.title(game_row)}: {said}"
+                for player in early:
+                    posts.notify(tx, game_row, player, text, kind="reminder")
+                    written += 1
+                if not pinged:
+                    continue
                 if game_row.platform in public:
                     # A crowd is named over several posts, each pinging only its own names
                     # (Discord lets a message ping 100 users and hold 2,000 characters).
-                    for part, start in enumerate(range(0, len(missing), NAMES_PER_REMINDER)):
-                        named = missing[start : start + NAMES_PER_REMINDER]
+                    for part, start in enumerate(range(0, len(pinged), NAMES_PER_REMINDER)):
+                        named = pinged[start : start + NAMES_PER_REMINDER]
                         names = ", ".join(posts.mention_token(p.user_id) for p in named)
                         posts.announce(
                             tx,
@@ -105,12 +143,10 @@ class TurnClock:
                             now=now,
                             extra=posts.extras(mentions=[(p.user_id, p.name) for p in named]),
                         )
-                    written += len(missing)
+                    written += len(pinged)
                     continue
-                for player in missing:
-                    posts.notify(
-                        tx, game_row, player, f"{posts.title(game_row)}: {said}", kind="reminder"
-                    )
+                for player in pinged:
+                    posts.notify(tx, game_row, player, text, kind="reminder")
                     written += 1
         return written
 
@@ -196,6 +232,8 @@ class TurnClock:
                 return False
             game = get_game(game_row.kind)
             state = game.decode_state(loads(game_row.state))
+            if away.wait_for_away(tx, game, game_row, state, timer, now=now):
+                return False  # the turn waits for a player who is away (once a turn)
             lifecycle.fire(tx, game, game_row, state, timer, now=now)
             if game_row.phase != "setup":
                 for held in tx.held_inbound(game_id):

@@ -178,3 +178,44 @@ class WebLinkRow(SQLModel, table=True):
     digest: str = Field(unique=True)  # hex SHA-256 of the token
     created_at: float
     revoked_at: float | None = None
+
+
+class PlayerSettingsRow(SQLModel, table=True):
+    """A person's own settings on one platform account: the time zone every private
+    message to them is written in, and their quiet hours (minutes after local midnight,
+    both or neither; the start may be after the end: the hours then span midnight), and
+    until when they are away. No row: UTC, no quiet hours, not away. Nobody else ever sees them."""
+
+    __tablename__ = "player_settings"
+
+    platform: str = Field(primary_key=True)
+    user_id: str = Field(primary_key=True)
+    time_zone: str = "UTC"
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    # Away until then (``me away 3d``); what that means is each game's ``away`` option.
+    away_until: float | None = None
+    # Linked to another account of the same person ("platform:user_id" of the account
+    # whose row holds their settings); None: this row is its own.
+    person: str | None = None
+    # A link code this account showed (``me link``): its SHA-256, until it expires.
+    link_digest: str | None = Field(default=None, index=True)
+    link_expires: float | None = None
+    updated_at: float = 0.0
+
+
+class RatingRow(SQLModel, table=True):
+    """A person's rating in one kind of game (OpenSkill's Plackett-Luce: ``mu`` and
+    ``sigma``), updated once when a rated game ends. ``person`` is the account key
+    ("platform:user_id") whose settings stand for them (see PlayerSettingsRow.person)."""
+
+    __tablename__ = "ratings"
+
+    kind: str = Field(primary_key=True)
+    person: str = Field(primary_key=True)
+    name: str = ""
+    mu: float
+    sigma: float
+    played: int = 0
+    won: int = 0
+    updated_at: float = 0.0

@@ -1,0 +1,279 @@
+"""``me``: a person's own settings, answered privately, the same on every platform and
+for every game: ``me`` shows them, ``me tz ZONE`` sets the time zone every private
+message to them is written in, ``me quiet START-END`` (or ``off``) their quiet hours, in
+which no reminder reaches them, ``me away 3d`` / ``me back`` whether they are away from
+all their games (what that changes is each game's ``away`` option, see
+:mod:`bot.host.away`). Nobody else sees them."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from bot.games.base import GameError
+from bot.games.catalog import games
+from bot.games.duration import format_duration, parse_duration
+from bot.host import posts
+from bot.host.local_time import (
+    DEFAULT_ZONE,
+    PersonalTime,
+    SettingError,
+    format_clock,
+    parse_quiet,
+    parse_zone,
+)
+from bot.host.posts import Cause
+from bot.host.ratings import ordinal
+from bot.host.routing import Refusal, command_word
+from bot.store import Tx
+from bot.store.models import PlayerSettingsRow
+from bot.store.settings import (
+    account_key,
+    linked_accounts,
+    own_row,
+    person_of,
+    ratings_of,
+    row_by_link_digest,
+    save_settings,
+    settings_of,
+    top_ratings,
+)
+
+USAGE = (
+    "`me`, `me tz Europe/Paris`, `me quiet 23:00-08:00` (or `me quiet off`), "
+    "`me away 3d` or `me back`, `me link` to link your account on another platform, "
+    "`me rating`, `me top KIND`"
+)
+LINK_SECONDS = 600.0
+_CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+_CODE_LENGTH = 8  # 40 bits, valid 10 minutes, and senders are rate-limited
+LONGEST_AWAY = timedelta(days=30)
+
+
+def personal_time(tx: Tx, platform: str, user_id: str) -> PersonalTime:
+    """The account's zone and quiet hours (UTC and none where it set nothing)."""
+    row = settings_of(tx, platform, user_id)
+    return PersonalTime() if row is None else as_personal_time(row)
+
+
+def as_personal_time(row: PlayerSettingsRow) -> PersonalTime:
+    return PersonalTime(row.time_zone, row.quiet_start, row.quiet_end)
+
+
+def describe(settings: PersonalTime, away_until: float | None, now: float, linked: str = "") -> str:
+    if settings.quiet_start is None or settings.quiet_end is None:
+        quiet = "none"
+    else:
+        quiet = f"{format_clock(settings.quiet_start)}-{format_clock(settings.quiet_end)}"
+    away = (
+        f"away until {settings.format(away_until)}"
+        if away_until is not None and away_until > now
+        else "not away"
+    )
+    return (
+        f"Your settings: time zone {settings.zone}; quiet hours {quiet} "
+        f"(no reminder reaches you then; it comes before they begin); {away}"
+        f"{linked}. Change them with {USAGE}."
+    )
+
+
+def _away_for(argument: str) -> timedelta:
+    try:
+        length = parse_duration(argument.strip())
+    except GameError:
+        raise SettingError(
+            f"expected how long you are away, such as `me away 3d` or `me away 12h`, "
+            f"got {argument.strip()!r}"
+        ) from None
+    if length > LONGEST_AWAY:
+        raise SettingError(
+            f"at most {format_duration(LONGEST_AWAY)} away at once, such as `me away 3d`"
+        )
+    return length
+
+
+def me(tx: Tx, row: Cause, rest: str, *, now: float) -> None:
+    """Carry out ``me …`` and answer privately with what now stands."""
+    word, argument = command_word(rest)
+    if word == "link":
+        _link(tx, row, argument, now=now)
+        return
+    if word == "rating" and not argument.strip():
+        _rating(tx, row)
+        return
+    if word == "top":
+        _top(tx, row, argument)
+        return
+    if word == "unlink" and not argument.strip():
+        _unlink(tx, row, now=now)
+        return
+    stored = settings_of(tx, row.platform, row.user_id)
+    current = PersonalTime() if stored is None else as_personal_time(stored)
+    try:
+        away_until = None if stored is None else stored.away_until
+        if word == "":
+            linked = _linked_text(tx, row, stored)
+            posts.reply(tx, 0, row, describe(current, away_until, now, linked), public=False)
+            return
+        if word in ("tz", "zone", "timezone"):
+            if not argument.strip():
+                raise SettingError("say which time zone, such as `me tz Europe/Paris`")
+            changed = PersonalTime(parse_zone(argument), current.quiet_start, current.quiet_end)
+        elif word == "quiet":
+            if not argument.strip():
+                raise SettingError(
+                    "say which hours, such as `me quiet 23:00-08:00` or `me quiet off`"
+                )
+            quiet = parse_quiet(argument)
+            start, end = quiet if quiet is not None else (None, None)
+            changed = PersonalTime(current.zone, start, end)
+        elif word == "away":
+            if not argument.strip():
+                raise SettingError("say for how long, such as `me away 3d`")
+            changed = current
+            away_until = now + _away_for(argument).total_seconds()
+        elif word == "back" and not argument.strip():
+            changed, away_until = current, None
+        else:
+            raise SettingError(f"`me {rest.strip()}` is not a setting: send {USAGE}")
+    except SettingError as error:
+        raise Refusal(str(error)) from error
+    row_to_save = stored or PlayerSettingsRow(platform=row.platform, user_id=row.user_id)
+    row_to_save.time_zone = changed.zone or DEFAULT_ZONE
+    row_to_save.quiet_start = changed.quiet_start
+    row_to_save.quiet_end = changed.quiet_end
+    row_to_save.away_until = away_until
+    row_to_save.updated_at = now
+    save_settings(tx, row_to_save)
+    posts.reply(tx, 0, row, describe(changed, away_until, now), public=False)
+
+
+def _digest(code: str) -> str:
+    return hashlib.sha256(code.encode("ascii", "replace")).hexdigest()
+
+
+def _linked_text(tx: Tx, row: Cause, standing: PlayerSettingsRow | None) -> str:
+    """``; linked with your accounts on discord and x`` where the account is linked."""
+    if standing is None:
+        return ""
+    person = account_key(standing.platform, standing.user_id)
+    accounts = [standing, *linked_accounts(tx, person)]
+    others = sorted(
+        {a.platform for a in accounts if (a.platform, a.user_id) != (row.platform, row.user_id)}
+    )
+    if len(accounts) < 2 or not others:
+        return ""
+    return f"; linked with your account on {' and '.join(others)}"
+
+
+def _link(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
+    """``me link``: a code to send from the other account; ``me link CODE``: this account
+    becomes the same person as the one that showed the code (whose settings stand)."""
+    given = argument.strip().replace("-", "").upper()
+    own = own_row(tx, row.platform, row.user_id) or PlayerSettingsRow(
+        platform=row.platform, user_id=row.user_id
+    )
+    if not given:
+        code = "".join(secrets.choice(_CODE_LETTERS) for _ in range(_CODE_LENGTH))
+        own.link_digest = _digest(code)
+        own.link_expires = now + LINK_SECONDS
+        own.updated_at = now
+        save_settings(tx, own)
+        shown = f"{code[:4]}-{code[4:]}"
+        posts.reply(
+            tx,
+            0,
+            row,
+            f"Your link code is {shown}. Within 10 minutes, send `me link {shown}` by DM from "
+            "your account on the other platform: both are then one player, with this "
+            "account's settings. Give the code to nobody.",
+            public=False,
+        )
+        return
+    issuer = row_by_link_digest(tx, _digest(given), now)
+    if issuer is None:
+        raise Refusal(
+            "that link code is unknown or has expired: send `me link` from your other "
+            "account for a new one, then `me link ABCD-EFGH` (its code) from this one"
+        )
+    mine = account_key(row.platform, row.user_id)
+    if (issuer.platform, issuer.user_id) == (row.platform, row.user_id):
+        raise Refusal(
+            "send this code from your account on the other platform, not from the one it "
+            "was shown to, such as `me link ABCD-EFGH` there"
+        )
+    person = issuer.person or account_key(issuer.platform, issuer.user_id)
+    issuer.link_digest = None
+    issuer.link_expires = None
+    save_settings(tx, issuer)
+    if person != mine:
+        # Accounts linked to this one come along: one person, one row of settings.
+        for other in linked_accounts(tx, mine):
+            other.person = person
+            save_settings(tx, other)
+        own.person = person
+        own.updated_at = now
+        save_settings(tx, own)
+    standing = settings_of(tx, row.platform, row.user_id)
+    current = PersonalTime() if standing is None else as_personal_time(standing)
+    away_until = None if standing is None else standing.away_until
+    linked = _linked_text(tx, row, standing)
+    posts.reply(tx, 0, row, describe(current, away_until, now, linked), public=False)
+
+
+def _unlink(tx: Tx, row: Cause, *, now: float) -> None:
+    """``me unlink``: this account is its own again, with the settings it had of its own."""
+    own = own_row(tx, row.platform, row.user_id)
+    if own is None or own.person is None:
+        if own is not None and linked_accounts(tx, account_key(row.platform, row.user_id)):
+            raise Refusal(
+                "this account's settings stand for your linked accounts: send `me unlink` "
+                "from the account you want to part"
+            )
+        raise Refusal("this account is linked to no other; `me link` links one")
+    own.person = None
+    own.updated_at = now
+    save_settings(tx, own)
+    current = as_personal_time(own)
+    posts.reply(tx, 0, row, "Unlinked. " + describe(current, own.away_until, now), public=False)
+
+
+TOP = 10
+
+
+def _rating(tx: Tx, row: Cause) -> None:
+    """``me rating``: the sender's rating and record in each kind of game they played."""
+    rows = ratings_of(tx, person_of(tx, row.platform, row.user_id))
+    if not rows:
+        text = "You have no rating yet: it comes when a game of two or more players ends."
+    else:
+        lines = ["Your ratings (OpenSkill; the figure is mu - 3 sigma):"]
+        lines += [
+            f"- {r.kind}: {ordinal(r):.1f} (mu {r.mu:.1f}, sigma {r.sigma:.1f}); "
+            f"{r.played} played, {r.won} won"
+            for r in rows
+        ]
+        text = "\n".join(lines)
+    posts.reply(tx, 0, row, text, public=False)
+
+
+def _top(tx: Tx, row: Cause, argument: str) -> None:
+    """``me top KIND``: the kind's leaderboard."""
+    kinds = [g.name for g in games()]
+    kind = argument.strip().lower().removeprefix("#")
+    if kind not in kinds:
+        raise Refusal(
+            f"say which game, such as `me top {kinds[0] if kinds else 'KIND'}`: one of {', '.join(kinds)}"
+        )
+    rows = top_ratings(tx, kind, TOP)
+    if not rows:
+        text = f"No {kind} game has been rated yet."
+    else:
+        lines = [f"The best at {kind} (OpenSkill, mu - 3 sigma):"]
+        lines += [
+            f"{place}. {r.name or 'someone'}: {ordinal(r):.1f} ({r.played} played, {r.won} won)"
+            for place, r in enumerate(rows, start=1)
+        ]
+        text = "\n".join(lines)
+    posts.reply(tx, 0, row, text, public=False)

@@ -1,0 +1,79 @@
+"""Ratings (issue 30 item 5): per kind of game, OpenSkill's Plackett-Luce model (it
+rates many players and teams at once, U-Boat crews included), updated once when a game
+of two or more people ends.
+
+Called in the transaction that marks the game finished (the only one that can: it
+holds the game and checks its phase), so a retried end never rates twice. A crew (a
+seat several people share) is a team; winners share the first place, everyone else
+the second; a draw is one place for all. A person is their linked account
+(:func:`bot.store.settings.person_of`), so ratings follow them across platforms.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from bot.games.base import Game
+from bot.store import GameRow, Tx
+from bot.store.models import RatingRow
+from bot.store.settings import person_of, rating_of
+
+_MODEL = PlackettLuce()
+
+
+def ordinal(row: RatingRow) -> float:
+    """The figure a leaderboard sorts by: mu - 3 sigma (at least this, almost surely)."""
+    return row.mu - 3 * row.sigma
+
+
+def rate_finished(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, now: float) -> int:
+    """Update the ratings of a game that has just ended; returns how many people were
+    rated (0 for a game of fewer than two people)."""
+    outcome = game.outcome(state)
+    if outcome is None or game_row.id is None:
+        return 0
+    players = tx.players(game_row.id)
+    person = {p.key: person_of(tx, p.platform, p.user_id) for p in players}
+    names = {p.key: p.name for p in players}
+    if len(set(person.values())) < 2:
+        return 0
+    teams: list[list[str]] = []
+    seen: set[str] = set()
+    for player in players:
+        if player.key in seen:
+            continue
+        crew = [k for k in game.crew(state, player.key) if k in person] or [player.key]
+        crew = [k for k in dict.fromkeys([player.key, *crew]) if k not in seen]
+        seen.update(crew)
+        teams.append(crew)
+    if len(teams) < 2:
+        return 0
+    winners = set(outcome.winners)
+    ranks: list[float] = [1.0 if outcome.draw or winners & set(team) else 2.0 for team in teams]
+    rows: dict[str, RatingRow] = {}
+    for team in teams:
+        for key in team:
+            who = person[key]
+            row = rows.get(who) or rating_of(tx, game_row.kind, who)
+            if row is None:
+                row = RatingRow(kind=game_row.kind, person=who, mu=_MODEL.mu, sigma=_MODEL.sigma)
+            rows[who] = row
+    before = [
+        [_MODEL.rating(mu=rows[person[k]].mu, sigma=rows[person[k]].sigma) for k in team]
+        for team in teams
+    ]
+    after = _MODEL.rate(before, ranks=ranks)
+    for team, rated, rank in zip(teams, after, ranks, strict=True):
+        for key, new in zip(team, rated, strict=True):
+            row = rows[person[key]]
+            row.mu, row.sigma = float(new.mu), float(new.sigma)
+            row.played += 1
+            row.won += 1 if rank == 1.0 and not outcome.draw else 0
+            row.name = names[key]
+            row.updated_at = now
+    for row in rows.values():
+        tx.session.add(row)
+    tx.session.flush()
+    return len(rows)

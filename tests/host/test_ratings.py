@@ -1,0 +1,83 @@
+"""Ratings (issue 30 item 5): OpenSkill per kind of game, updated exactly once when a game
+of two or more people ends; `me rating` and `me top KIND`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from host_fakes import HostKit
+
+from bot.games.base import Outcome
+from bot.host import ratings
+from bot.store.settings import ratings_of, top_ratings
+
+
+def _private(kit: HostKit, user: str) -> list[str]:
+    return [r.text for r in kit.outbox() if r.recipient == f"fake:id-{user}"]
+
+
+class _Ended:
+    """A game's end as the host sees it: who won, and who shares a seat."""
+
+    def __init__(self, outcome: Outcome, crews: dict[str, tuple[str, ...]] | None = None) -> None:
+        self._outcome = outcome
+        self._crews = crews or {}
+
+    def outcome(self, state: Any) -> Outcome:
+        return self._outcome
+
+    def crew(self, state: Any, player: str) -> tuple[str, ...]:
+        return self._crews.get(player, (player,))
+
+
+def test_a_game_ended_by_its_host_rates_both_players_once(kit: HostKit) -> None:
+    kit.two_player_battle()
+    kit.say("alice", "end")
+    assert kit.game().phase == "finished"
+    kit.say("alice", "end")  # the end retried: refused, nothing rated again
+    kit.clock.advance(9 * 3600)
+    kit.tick()
+    with kit.store.transaction() as tx:
+        alice = ratings_of(tx, "fake:id-alice")
+        bob = ratings_of(tx, "fake:id-bob")
+    assert [r.played for r in alice] == [1] and [r.played for r in bob] == [1]
+    assert alice[0].kind == "bst"
+
+
+def test_the_winner_goes_up_and_the_loser_down(kit: HostKit) -> None:
+    kit.two_player_battle()
+    game_row = kit.game()
+    with kit.store.transaction() as tx:
+        rated = ratings.rate_finished(
+            tx, _Ended(Outcome(("p1",), False)), game_row, None, kit.clock.now()
+        )  # type: ignore[arg-type]
+        assert rated == 2
+        (alice,) = ratings_of(tx, "fake:id-alice")
+        (bob,) = ratings_of(tx, "fake:id-bob")
+        board = top_ratings(tx, "bst", 10)
+    assert alice.mu > 25 > bob.mu and (alice.won, bob.won) == (1, 0)
+    assert [r.person for r in board] == ["fake:id-alice", "fake:id-bob"]
+    kit.say("bob", "me rating", dm=True)
+    assert "- bst: " in _private(kit, "bob")[-1] and "1 played, 0 won" in _private(kit, "bob")[-1]
+    kit.say("bob", "me top bst", dm=True)
+    top = _private(kit, "bob")[-1]
+    assert top.index("1. alice") < top.index("2. bob")
+
+
+def test_a_crew_is_one_team(kit: HostKit) -> None:
+    kit.two_player_battle()
+    game_row = kit.game()
+    crews = {"p1": ("p1", "p2"), "p2": ("p1", "p2")}
+    with kit.store.transaction() as tx:
+        rated = ratings.rate_finished(
+            tx, _Ended(Outcome((), True), crews), game_row, None, kit.clock.now()
+        )  # type: ignore[arg-type]
+    assert rated == 0  # one crew alone is no contest: nobody is rated
+
+
+def test_me_top_refuses_an_unknown_game_with_an_example(kit: HostKit) -> None:
+    effect = kit.say("bob", "me top chess", dm=True)
+    assert effect.outcome.value == "refused"
+    assert "`me top bst`" in _private(kit, "bob")[-1]
+    kit.say("bob", "me rating", dm=True)
+    assert "no rating yet" in _private(kit, "bob")[-1]
