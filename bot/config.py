@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from bot import platforms
-from bot.adapters.discord.platform import DiscordConfig
-from bot.adapters.twitter.platform import TwitterConfig
-from bot.games.catalog import game_names
-from bot.games.duration import parse_duration
 
 # Discord's and X's sections are declared by their adapter packages (platform.py);
 # named here too for the code that reads config.discord and config.twitter.
-__all__ = ["Config", "ConfigError", "DiscordConfig", "TwitterConfig"]
+from bot.adapters.discord.platform import DiscordConfig as DiscordConfig
+from bot.adapters.twitter.platform import TwitterConfig as TwitterConfig
+from bot.games.catalog import game_names
+from bot.games.duration import parse_duration
 
 
 class ConfigError(Exception):
