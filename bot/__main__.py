@@ -55,24 +55,17 @@ def _check_online(config: Config) -> int:
     """Ask each enabled platform whether it will take the bot: the token and keys, the
     intents, the permissions, the reads. 0 when all is well, 2 when something must be
     fixed first (each line says what)."""
-    from bot.config import secret
+    from bot import platforms
 
     fine: list[str] = []
     wrong: list[str] = []
 
     async def ask() -> None:
-        if config.discord.enabled:
-            from bot.adapters.discord.check import check_discord
-
-            found = await check_discord(config.discord, secret(config.discord.token_env))
-            fine.extend(found[0])
-            wrong.extend(found[1])
-        if config.twitter.enabled:
-            from bot.adapters.twitter import TwitterCredentials
-            from bot.adapters.twitter.check import check_x
-
-            credentials = TwitterCredentials.from_environment(config.twitter)
-            found = await check_x(config.twitter, credentials)
+        for declared in platforms.platforms():
+            section = config.section(declared.name)
+            if not section.enabled or declared.check_online is None:
+                continue
+            found = await declared.check_online(section)
             fine.extend(found[0])
             wrong.extend(found[1])
 

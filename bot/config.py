@@ -15,6 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot import platforms
+
+# Discord's and X's sections are declared by their adapter packages (platform.py);
+# named here too for the code that reads config.discord and config.twitter.
+from bot.adapters.discord.platform import DiscordConfig as DiscordConfig
+from bot.adapters.twitter.platform import TwitterConfig as TwitterConfig
 from bot.games.catalog import game_names
 from bot.games.duration import parse_duration
 
@@ -66,54 +72,6 @@ class LoggingConfig:
 
 
 @dataclass(frozen=True)
-class DiscordConfig:
-    enabled: bool = False
-    token_env: str = "DISCORD_TOKEN"
-    application_id_env: str = "DISCORD_APPLICATION_ID"
-    message_content: bool = False  # privileged intent: typed "#bst H14" in channels
-    host_role: str = ""  # members with this role may host any game in their server
-    shard_count: int = 0  # 0 = let Discord decide (one process)
-    shard_ids: tuple[int, ...] = ()
-    reminders: bool = True
-    # The REST base with its version (a shared rate-limit proxy, a local fake), e.g.
-    # "http://127.0.0.1:8080/api/v10"; the gateway is then GET {api_base}/gateway/bot.
-    # "" = Discord's own.
-    api_base: str = ""
-    # New DM channels opened per minute at most (a DM channel once opened is reused):
-    # opening hundreds at once is what Discord's anti-spam refuses (40003).
-    dm_opens_per_minute: int = 60
-
-
-@dataclass(frozen=True)
-class TwitterConfig:
-    enabled: bool = False
-    api_key_env: str = "X_API_KEY"
-    api_secret_env: str = "X_API_SECRET"
-    access_token_env: str = "X_ACCESS_TOKEN"
-    access_secret_env: str = "X_ACCESS_SECRET"
-    bearer_token_env: str = "X_BEARER_TOKEN"
-    bot_user_id: str = ""  # the bot account's numeric id (looked up at start if empty)
-    mentions_poll: str = "1m"
-    dm_poll: str = "1m"
-    search_hashtag: bool = False  # also poll recent search for #bst (costs reads)
-    # The API origin without /2 (a recording proxy, a local fake), e.g.
-    # "http://127.0.0.1:8081"; requests go to {api_base}/2/… signed over that URL.
-    # "" = X's own (https://api.x.com).
-    api_base: str = ""
-    reminders: bool = False  # DMs cost money on X: off by default
-    # The first start (no cursor yet) answers only what is sent after it; true reads
-    # back one page of mentions and DMs (up to 100 each, 30 days) and acts on them.
-    backfill: bool = False
-    # The steady pace of the bot's posts and DMs a minute (0 = as fast as X allows): a
-    # deadline's maps and boards are spread over minutes, none dropped. X allows an
-    # account 200 posts and 200 DMs per 15 minutes (13 a minute), and 300 posts per 3
-    # hours and 1,000 DMs a day: the longer windows are kept by X's rate headers (a send
-    # waits for their reset).
-    posts_per_minute: int = 6
-    dms_per_minute: int = 12
-
-
-@dataclass(frozen=True)
 class HealthConfig:
     # Serve GET /health on this local port while `bst run` runs (0 = no health signal):
     # 200 while connected and sending, 503 when a platform is disconnected for over a
@@ -145,16 +103,36 @@ class Config:
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     render: RenderConfig = field(default_factory=RenderConfig)
     logging: LoggingConfig = field(default_factory=LoggingConfig)
-    discord: DiscordConfig = field(default_factory=DiscordConfig)
-    twitter: TwitterConfig = field(default_factory=TwitterConfig)
     console: ConsoleConfig = field(default_factory=ConsoleConfig)
     health: HealthConfig = field(default_factory=HealthConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    # Each registered platform's section as read from the file (bot/platforms.py); a
+    # platform whose section the file leaves out has its defaults (see `section`).
+    platform_sections: Mapping[str, Any] = field(default_factory=dict)
     source: str = "(defaults)"
+
+    def section(self, platform: str) -> Any:
+        """The ``[platform]`` section: as the file gave it, else its defaults."""
+        if platform in self.platform_sections:
+            return self.platform_sections[platform]
+        declared = platforms.get_platform(platform)
+        if declared is None:
+            raise KeyError(f"no platform {platform!r} is registered")
+        return declared.section()
+
+    @property
+    def discord(self) -> DiscordConfig:
+        section: DiscordConfig = self.section("discord")
+        return section
+
+    @property
+    def twitter(self) -> TwitterConfig:
+        section: TwitterConfig = self.section("twitter")
+        return section
 
     @property
     def enabled_platforms(self) -> list[str]:
-        return [name for name in ("discord", "twitter") if getattr(self, name).enabled]
+        return [p.name for p in platforms.platforms() if self.section(p.name).enabled]
 
     def database_url(self, environ: Mapping[str, str] | None = None) -> str:
         """The database URL: from the variable ``[database] url_env`` names, else ``url``."""
@@ -220,8 +198,6 @@ _SECTIONS: dict[str, type[Any]] = {
     "limits": LimitsConfig,
     "render": RenderConfig,
     "logging": LoggingConfig,
-    "discord": DiscordConfig,
-    "twitter": TwitterConfig,
     "console": ConsoleConfig,
     "health": HealthConfig,
     "web": WebConfig,
@@ -231,8 +207,6 @@ _DURATION_KEYS = {
     ("games", "turn"),
     ("games", "reminder_before"),
     ("limits", "min_duration"),
-    ("twitter", "mentions_poll"),
-    ("twitter", "dm_poll"),
 }
 _CHOICES = {
     ("logging", "level"): ("DEBUG", "INFO", "WARNING", "ERROR"),
@@ -240,17 +214,10 @@ _CHOICES = {
 # The type of each element of the list keys (a list's default, (), cannot say).
 _LIST_ITEMS: dict[tuple[str, str], type] = {
     ("games", "admins"): str,
-    ("discord", "shard_ids"): int,
 }
 _MAX_AVATAR_BYTES = 1_000_000  # the renderers refuse bigger avatars whatever this says
 
 _ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]{0,63}$")
-
-# The secrets each enabled platform needs, by the config key naming their variable.
-REQUIRED_SECRETS = {
-    "discord": ("token_env",),
-    "twitter": ("api_key_env", "api_secret_env", "access_token_env", "access_secret_env"),
-}
 
 
 def _describe(value: object) -> str:
@@ -280,15 +247,36 @@ def _coerce(where: str, default: object, value: object) -> object:
     raise ConfigError(f"{where}: unsupported value {_describe(value)}")
 
 
+def _section_class(name: str) -> type[Any] | None:
+    declared = platforms.get_platform(name)
+    return declared.section if declared is not None else _SECTIONS.get(name)
+
+
+def _is_duration(name: str, key: str) -> bool:
+    declared = platforms.get_platform(name)
+    if declared is not None:
+        return key in declared.durations
+    return (name, key) in _DURATION_KEYS
+
+
+def _list_item(name: str, key: str) -> type | None:
+    declared = platforms.get_platform(name)
+    if declared is not None:
+        return declared.list_items.get(key)
+    return _LIST_ITEMS.get((name, key))
+
+
 def parse_config(data: Mapping[str, Any], source: str) -> Config:
     sections: dict[str, Any] = {}
+    platform_sections: dict[str, Any] = {}
     for name, table in data.items():
-        if name not in _SECTIONS:
-            known = ", ".join(f"[{s}]" for s in _SECTIONS)
+        cls = _section_class(name)
+        if cls is None:
+            names = [*_SECTIONS, *(p.name for p in platforms.platforms())]
+            known = ", ".join(f"[{s}]" for s in names)
             raise ConfigError(f"{source}: unknown section [{name}]: expected one of {known}")
         if not isinstance(table, dict):
             raise ConfigError(f"{source}: [{name}] must be a table of keys")
-        cls = _SECTIONS[name]
         defaults = cls()
         values: dict[str, Any] = {}
         for key, value in table.items():
@@ -297,7 +285,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> Config:
                 known = ", ".join(f.name for f in cls.__dataclass_fields__.values())
                 raise ConfigError(f"{where}: unknown key; expected one of {known}")
             coerced = _coerce(where, getattr(defaults, key), value)
-            if (name, key) in _DURATION_KEYS and coerced:
+            if _is_duration(name, key) and coerced:
                 try:
                     parse_duration(str(coerced))
                 except Exception as error:
@@ -314,7 +302,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> Config:
                     f"{getattr(defaults, key) or 'DATABASE_URL'!r}, not a value (what was "
                     "given is not shown)"
                 )
-            item_type = _LIST_ITEMS.get((name, key))
+            item_type = _list_item(name, key)
             if item_type is not None:
                 assert isinstance(coerced, tuple)
                 for item in coerced:
@@ -356,78 +344,24 @@ def parse_config(data: Mapping[str, Any], source: str) -> Config:
                     f"{where}: expected one of {', '.join(choices)}, got {_describe(coerced)}"
                 )
             values[key] = coerced
-        sections[name] = cls(**values)
-    config = Config(**sections, source=source)
+        if name in _SECTIONS:
+            sections[name] = cls(**values)
+        else:
+            platform_sections[name] = cls(**values)
+    config = Config(**sections, platform_sections=platform_sections, source=source)
     _check_urls(config)
-    _check_shards(config)
-    _check_api_bases(config)
+    _check_platforms(config)
     return config
 
 
-_LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "[::1]")
-
-
-def _is_local(host: str) -> bool:
-    """A host whose plain-HTTP traffic stays on this machine or its private network:
-    loopback, a private address, or a one-word name (a service beside the bot)."""
-    import ipaddress
-
-    if host in _LOCAL_HOSTS or host.endswith(".localhost"):
-        return True
-    try:
-        address = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return "." not in host
-    return address.is_loopback or address.is_private
-
-
-def _check_api_bases(config: Config) -> None:
-    """``api_base`` of each platform: empty (the platform's own), an https URL, or a
-    local http URL (a proxy or a fake beside the bot: the token would travel in clear)."""
-    from urllib.parse import urlsplit
-
-    examples = {
-        "discord": "http://127.0.0.1:8080/api/v10",
-        "twitter": "http://127.0.0.1:8081",
-    }
-    for name, example in examples.items():
-        value = getattr(config, name).api_base
-        if not value:
+def _check_platforms(config: Config) -> None:
+    """Each registered platform's own checks of its section (its declaration's)."""
+    for declared in platforms.platforms():
+        if declared.check is None:
             continue
-        where = f"{config.source}: [{name}] api_base"
-        parts = urlsplit(value)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ConfigError(f'{where}: expected a URL such as "{example}", got {value!r}')
-        if parts.scheme == "http" and not _is_local(parts.hostname):
-            raise ConfigError(
-                f"{where}: plain http:// only to this machine or a private network (the "
-                f'token travels in clear); use https://, or a local URL such as "{example}"'
-            )
-        path = parts.path.rstrip("/")
-        if name == "discord" and not re.search(r"/api/v\d+$", path):
-            raise ConfigError(
-                f"{where}: expected the REST base with its version, ending in /api/v10 "
-                f'(e.g. "{example}"), got {value!r}'
-            )
-        if name == "twitter" and (path.endswith("/2") or parts.query):
-            raise ConfigError(
-                f'{where}: expected the origin without /2 (e.g. "{example}"), got {value!r}'
-            )
-
-
-def _check_shards(config: Config) -> None:
-    discord = config.discord
-    if not discord.shard_ids:
-        return
-    where = f"{config.source}: [discord] shard_ids"
-    if discord.shard_count == 0:
-        raise ConfigError(f"{where}: needs shard_count (e.g. shard_count = 2, shard_ids = [0])")
-    wrong = [n for n in discord.shard_ids if n >= discord.shard_count]
-    if wrong:
-        raise ConfigError(
-            f"{where}: shard ids run from 0 to {discord.shard_count - 1} "
-            f"(shard_count = {discord.shard_count}), got {wrong}"
-        )
+        problem = declared.check(config.section(declared.name))
+        if problem:
+            raise ConfigError(f"{config.source}: [{declared.name}] {problem}")
 
 
 def _check_urls(config: Config) -> None:
@@ -482,15 +416,36 @@ def missing_secrets(config: Config, environ: Mapping[str, str] | None = None) ->
         missing.append(
             f"[database] url_env = {config.database.url_env!r}: environment variable not set"
         )
-    for platform, keys in REQUIRED_SECRETS.items():
-        section = getattr(config, platform)
+    for declared in platforms.platforms():
+        section = config.section(declared.name)
         if not section.enabled:
             continue
-        for key in keys:
+        for key in declared.secrets:
             variable = getattr(section, key)
             if not env.get(variable):
-                missing.append(f"[{platform}] {key} = {variable!r}: environment variable not set")
+                missing.append(
+                    f"[{declared.name}] {key} = {variable!r}: environment variable not set"
+                )
     return missing
+
+
+def secret_values(config: Config, environ: Mapping[str, str] | None = None) -> list[str]:
+    """The values of every secret the config names (each platform's, enabled or not, and
+    the database password), for the logs to scrub. Never printed."""
+    env = os.environ if environ is None else environ
+    values = []
+    for declared in platforms.platforms():
+        section = config.section(declared.name)
+        for key in (*declared.secrets, *declared.optional_secrets):
+            name = getattr(section, key)
+            if name:
+                values.append(env.get(name, ""))
+    # A database password, from the URL in the file or the one url_env names.
+    urls = [config.database.url]
+    if config.database.url_env:
+        urls.append(env.get(config.database.url_env, ""))
+    values += [url_password(url) for url in urls]
+    return [v for v in values if v]
 
 
 def secret(variable: str, environ: Mapping[str, str] | None = None) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot import platforms
 from bot.config import Config
 from bot.games import catalog
 from bot.games.base import Game
@@ -84,7 +85,9 @@ def build_host(
             else 0.0
         ),
         reminder_platforms=frozenset(
-            name for name in ("discord", "twitter") if getattr(config, name).reminders
+            declared.name
+            for declared in platforms.platforms()
+            if getattr(config.section(declared.name), "reminders", False)
         )
         | {"console"},
         health_port=config.health.port or None,

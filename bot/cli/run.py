@@ -12,13 +12,14 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bot.config import REQUIRED_SECRETS, Config, ConfigError, secret, url_password
+from bot import platforms
+from bot.adapters.declaration import BuildContext
+from bot.config import Config, ConfigError, secret, secret_values
 from bot.host.clock import RealClock
 from bot.host.messages import ChatAdapter, DeliveryError, PlatformRefused
 from bot.host.seeds import draw_secret
@@ -35,46 +36,20 @@ The README's "Play on Discord" and "Play on X" sections walk through it."""
 
 
 def _secret_values(config: Config) -> list[str]:
-    values = []
-    for platform, keys in REQUIRED_SECRETS.items():
-        section = getattr(config, platform)
-        names = [getattr(section, key) for key in keys]
-        names += [
-            getattr(section, "application_id_env", ""),
-            getattr(section, "bearer_token_env", ""),
-        ]
-        values += [os.environ.get(name, "") for name in names if name]
-    # A database password, from the URL in the file or the one url_env names.
-    urls = [config.database.url]
-    if config.database.url_env:
-        urls.append(os.environ.get(config.database.url_env, ""))
-    values += [url_password(url) for url in urls]
-    return [v for v in values if v]
+    return secret_values(config)
 
 
 def build_adapters(config: Config, store: Store) -> dict[str, ChatAdapter]:
-    adapters: dict[str, ChatAdapter] = {}
-    cursors = HostCursors(store)
-    if config.discord.enabled:
-        from bot.adapters.discord import DiscordAdapter
-
-        adapters["discord"] = DiscordAdapter(
-            config.discord,
-            token=secret(config.discord.token_env),
-            cursors=cursors,
-            games=registered_games(),
-            admins=config.games.admins,
-        )
-    if config.twitter.enabled:
-        from bot.adapters.twitter import TwitterAdapter, TwitterCredentials
-
-        adapters["twitter"] = TwitterAdapter(
-            config.twitter,
-            credentials=TwitterCredentials.from_environment(config.twitter),
-            cursors=cursors,
-            games=registered_games(),
-        )
-    return adapters
+    """An adapter for each enabled platform of the catalog (bot/platforms.py), each
+    built by its own declaration from its section and the secrets it names."""
+    context = BuildContext(
+        cursors=HostCursors(store), games=registered_games(), admins=config.games.admins
+    )
+    return {
+        declared.name: declared.build(config.section(declared.name), context)
+        for declared in platforms.platforms()
+        if config.section(declared.name).enabled
+    }
 
 
 def run_hosted(config: Config, args: argparse.Namespace) -> int:
