@@ -12,13 +12,12 @@ from __future__ import annotations
 import json
 import math
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 from benchmarks import fixtures
-from benchmarks.memory import _status_kb
+from benchmarks.memory import _status_kb, measured_apart
 from benchmarks.timing import Figure, median_seconds
 from bot.games.bst import BST, BstState, Captain, Shoot
 from bot.host.collector import collector_paused
@@ -81,15 +80,7 @@ def child(captains: int, repeats: int) -> dict[str, float]:
 
 
 def measure(captains: int, repeats: int) -> dict[str, float]:
-    output = subprocess.run(
-        [sys.executable, "-m", "benchmarks.crowd", str(captains), str(repeats)],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).resolve().parents[1],
-    ).stdout
-    result: dict[str, float] = json.loads(output.strip().splitlines()[-1])
-    return result
+    return measured_apart("benchmarks.crowd", str(captains), str(repeats))
 
 
 def run(*, quick: bool) -> list[Figure]:

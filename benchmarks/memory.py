@@ -18,6 +18,20 @@ from benchmarks.timing import Figure
 from bot.store import Store
 
 
+def measured_apart(module: str, *args: str) -> dict[str, float]:
+    """Run ``python -m module args`` in a process of its own (so its peak memory is its
+    own) and read the figures it prints as JSON on its last line."""
+    output = subprocess.run(
+        [sys.executable, "-m", module, *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+    ).stdout
+    result: dict[str, float] = json.loads(output.strip().splitlines()[-1])
+    return result
+
+
 def _status_kb(field: str) -> int:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith(f"{field}:"):
@@ -55,14 +69,7 @@ def host_rss_mb(games: int = 1000, captains: int = 12) -> dict[str, float]:
 
         deadline = prepare_games(store, games, captains, start=VirtualClock().now())
         store.dispose()
-        output = subprocess.run(
-            [sys.executable, "-m", "benchmarks.memory", str(database), repr(deadline)],
-            check=True,
-            capture_output=True,
-            text=True,
-            cwd=Path(__file__).resolve().parents[1],
-        ).stdout
-    result: dict[str, float] = json.loads(output.strip().splitlines()[-1])
+        result = measured_apart("benchmarks.memory", str(database), repr(deadline))
     if result["active"] < games:
         raise RuntimeError(f"the host saw {result['active']} active games, not {games}")
     return result

@@ -10,10 +10,10 @@ ffmpeg runs as its own process and is not counted; this is what the bot process 
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks.memory import measured_apart
 from benchmarks.timing import Figure
 
 GOAL_MB = 150.0
@@ -49,15 +49,7 @@ def child(turns: int) -> dict[str, float]:
 
 
 def replay_peak(turns: int) -> dict[str, float]:
-    output = subprocess.run(
-        [sys.executable, "-m", "benchmarks.replay_memory", str(turns)],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).resolve().parents[1],
-    ).stdout
-    result: dict[str, float] = json.loads(output.strip().splitlines()[-1])
-    return result
+    return measured_apart("benchmarks.replay_memory", str(turns))
 
 
 def run(*, quick: bool) -> list[Figure]:
