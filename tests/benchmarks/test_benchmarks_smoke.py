@@ -73,7 +73,7 @@ def test_storm_2proc_shares_a_tiny_storm_on_postgresql() -> None:
 
     url = os.environ.get("BST_TEST_POSTGRES_URL", "")
     if not url:
-        pytest.skip("set BST_TEST_POSTGRES_URL to run against PostgreSQL")
+        pytest.skip(reason="set BST_TEST_POSTGRES_URL to run against PostgreSQL")
     with postgres_schema(url) as scratch:
         seconds, resolved = storm_2proc.storm(scratch, 2, 6, 4)
     assert seconds > 0 and resolved == 6

@@ -21,9 +21,8 @@ from host_fakes import HostKit
 from PIL import Image
 from web_kit import play, served
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')"
-)
+_NO_PLAYWRIGHT = "Playwright is not installed (pip install -e '.[test]')"
+sync_api = pytest.importorskip("playwright.sync_api", reason=_NO_PLAYWRIGHT)
 
 CHROMIUM = os.environ.get("BST_TEST_CHROMIUM") or shutil.which("chromium") or ""
 pytestmark = pytest.mark.skipif(

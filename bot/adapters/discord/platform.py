@@ -19,7 +19,7 @@ class DiscordConfig:
     enabled: bool = False
     token_env: str = "DISCORD_TOKEN"
     application_id_env: str = "DISCORD_APPLICATION_ID"
-    message_content: bool = False  # privileged intent: typed "#bst H14" in channels
+    message_content: bool = False  # privileged intent: typed "#sonar F7" in channels
     host_role: str = ""  # members with this role may host any game in their server
     shard_count: int = 0  # 0 = let Discord decide (one process)
     shard_ids: tuple[int, ...] = ()

@@ -24,7 +24,7 @@ class TwitterConfig:
     bot_user_id: str = ""  # the bot account's numeric id (looked up at start if empty)
     mentions_poll: str = "1m"
     dm_poll: str = "1m"
-    search_hashtag: bool = False  # also poll recent search for #bst (costs reads)
+    search_hashtag: bool = False  # also poll recent search for the games' tags (costs reads)
     # The API origin without /2 (a recording proxy, a local fake), e.g.
     # "http://127.0.0.1:8081"; requests go to {api_base}/2/… signed over that URL.
     # "" = X's own (https://api.x.com).
