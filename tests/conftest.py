@@ -19,22 +19,9 @@ for _path in (str(_HERE / "host"), str(_HERE.parent)):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
-from host_fakes import HostKit, no_attachments  # noqa: E402
+from host_fakes import HostKit, host_without_images  # noqa: E402
 
 from bot.cli import script as script_cli  # noqa: E402
-from bot.host.service import Host  # noqa: E402
-
-
-def _host_without_images(store, clock, adapters, config, **_: Any) -> Host:  # type: ignore[no-untyped-def]
-    return Host(
-        store,
-        clock,
-        adapters,
-        no_attachments,
-        admins=frozenset(config.games.admins),
-        default_turn=config.games.turn,
-        default_game=config.games.default,
-    )
 
 
 @pytest.fixture
@@ -42,7 +29,7 @@ def run_script_text(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Callable[[str], tuple[list[str], dict[str, Any]]]:
     """Play a script through the real host (no images drawn): (transcript lines, record)."""
-    monkeypatch.setattr(script_cli, "build_host", _host_without_images)
+    monkeypatch.setattr(script_cli, "build_host", host_without_images)
     counter = iter(range(1_000_000))
 
     def run(text: str) -> tuple[list[str], dict[str, Any]]:

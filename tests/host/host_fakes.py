@@ -140,3 +140,17 @@ class HostKit:
         self.say("alice", "sub: A2\ncarrier: C1-C5", dm=True)
         self.say("bob", "cruiser: F1-F3, cruiser: J8-J10", dm=True)
         self.say("alice", "start")
+
+
+def host_without_images(store, clock, adapters, config, **_: Any) -> Host:  # type: ignore[no-untyped-def]
+    """``bst script``'s host (its ``build_host``), drawing no images: scripts' tests read
+    texts, and drawing every map would only slow them."""
+    return Host(
+        store,
+        clock,
+        adapters,
+        no_attachments,
+        admins=frozenset(config.games.admins),
+        default_turn=config.games.turn,
+        default_game=config.games.default,
+    )

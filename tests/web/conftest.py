@@ -10,7 +10,7 @@ for _path in (str(_HERE), str(_HERE.parent / "host"), str(_HERE.parent.parent)):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
-from web_kit import host_without_images  # noqa: E402
+from host_fakes import host_without_images  # noqa: E402
 
 from bot.cli import script as script_cli  # noqa: E402
 

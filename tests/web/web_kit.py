@@ -14,25 +14,9 @@ from typing import Any
 
 from bot.cli import script as script_cli
 from bot.cli.web import open_read_only
-from bot.host.service import Host
 from bot.store import Store
 from bot.web.app import WebServer
 from bot.wiring import sqlite_url
-
-
-def host_without_images(store, clock, adapters, config, **_: Any) -> Host:  # type: ignore[no-untyped-def]
-    """The script's host, drawing no images for the chat (the web draws its own)."""
-    from host_fakes import no_attachments
-
-    return Host(
-        store,
-        clock,
-        adapters,
-        no_attachments,
-        admins=frozenset(config.games.admins),
-        default_turn=config.games.turn,
-        default_game=config.games.default,
-    )
 
 
 def play(database: Path, text: str, folder: Path) -> int:
