@@ -121,18 +121,23 @@ def test_extend_is_bounded_by_what_a_clock_may_run(kit: HostKit):
     assert kit.say("alice", "pause").outcome is Outcome.HANDLED
 
 
+def _orders_fail_on(cell: str, error: Exception, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every order naming ``cell`` makes the host fail with ``error`` (a bug, in effect)."""
+    real_order = orders.order
+
+    def order(commands, tx, row, game_row, text):  # type: ignore[no-untyped-def]
+        if cell in text:
+            raise error
+        return real_order(commands, tx, row, game_row, text)
+
+    monkeypatch.setattr(orders, "order", order)
+
+
 def test_a_message_that_makes_the_host_fail_is_answered_once_and_the_next_goes_on(
     kit: HostKit, monkeypatch: pytest.MonkeyPatch
 ):
     kit.two_player_battle()
-    real_order = orders.order
-
-    def order(commands, tx, row, game_row, text):
-        if "J10" in text:
-            raise OverflowError("Python int too large to convert to C int")
-        return real_order(commands, tx, row, game_row, text)
-
-    monkeypatch.setattr(orders, "order", order)
+    _orders_fail_on("J10", OverflowError("Python int too large to convert to C int"), monkeypatch)
     state_before = kit.game().state
     poison = kit.inbound("alice", "#bst J10", message_id="poison")
     effect = asyncio.run(kit.host.on_inbound(poison))
@@ -150,14 +155,7 @@ def test_a_message_that_makes_the_host_fail_is_answered_once_and_the_next_goes_o
 
 def test_in_a_batch_only_the_failing_message_fails(kit: HostKit, monkeypatch: pytest.MonkeyPatch):
     kit.two_player_battle()
-    real_order = orders.order
-
-    def order(commands, tx, row, game_row, text):
-        if "J10" in text:
-            raise ValueError("a bug")
-        return real_order(commands, tx, row, game_row, text)
-
-    monkeypatch.setattr(orders, "order", order)
+    _orders_fail_on("J10", ValueError("a bug"), monkeypatch)
     batch = [
         kit.inbound("alice", "#bst A1"),
         kit.inbound("bob", "#bst J10"),
@@ -203,14 +201,7 @@ def test_a_held_message_that_fails_does_not_stop_its_games_turns(
     assert deadline is not None
     late = kit.inbound("alice", "#bst J10", sent_at=to_datetime(deadline + 1))
     assert asyncio.run(kit.host.on_inbound(late)).outcome is Outcome.HELD
-    real_order = orders.order
-
-    def order(commands, tx, row, game_row, text):
-        if "J10" in text:
-            raise OverflowError("a bug")
-        return real_order(commands, tx, row, game_row, text)
-
-    monkeypatch.setattr(orders, "order", order)
+    _orders_fail_on("J10", OverflowError("a bug"), monkeypatch)
     kit.clock.set(deadline + 2)
     kit.tick()
     assert kit.game().turn == 2
