@@ -350,6 +350,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _unreachable_database(error: Exception) -> str:
+    """The words for a database that does not answer ("" when the error is something
+    else): a server that is down or a wrong host is the host's to fix, not a bug to report.
+    The driver's own first line says why (refused, timed out, no such host) and never
+    holds the password."""
+    from sqlalchemy.exc import OperationalError
+
+    if not isinstance(error, OperationalError):
+        return ""
+    reason = str(error.orig or error).splitlines()[0][:200]
+    return (
+        f"bst: cannot reach the database ({reason}). Check that the server is running and "
+        "the [database] url in your config, e.g. postgresql://bst@db.example:5432/bst."
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -366,6 +382,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as error:
+        unreachable = _unreachable_database(error)
+        if unreachable:
+            print(unreachable, file=sys.stderr)
+            return 1
         # A crash is a bug: say so plainly; the traceback is for -v and bug reports.
         if args.verbose:
             raise
