@@ -62,6 +62,8 @@ class RenderConfig:
     max_avatar_bytes: int = 1_000_000
     # Decoded avatars kept in memory, least recently used dropped first (about 0.6 MB each).
     avatar_memory_bytes: int = 64_000_000
+    # Downloaded avatars kept in avatar_cache_dir, least recently used deleted first.
+    avatar_disk_bytes: int = 256_000_000
     replay_gif: bool = True
 
 
@@ -330,7 +332,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> Config:
                     f"avatars), got {coerced}"
                 )
             if (
-                (name, key) == ("render", "avatar_memory_bytes")
+                (name, key) in (("render", "avatar_memory_bytes"), ("render", "avatar_disk_bytes"))
                 and isinstance(coerced, int)
                 and coerced < _MAX_AVATAR_BYTES
             ):

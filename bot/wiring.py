@@ -68,6 +68,7 @@ def build_host(
         fetch=avatar_fetch,
         max_bytes=config.render.max_avatar_bytes,
         memory_bytes=config.render.avatar_memory_bytes,
+        disk_bytes=config.render.avatar_disk_bytes,
     )
     attachments = AttachmentRenderer(store, avatars, replay_gif=config.render.replay_gif)
     return Host(

@@ -8,6 +8,8 @@ never waits on a broken avatar.
 
 Memory is bounded by bytes, least recently used first: each decoded avatar costs about
 0.6 MB, and a bot that meets ten thousand players must not keep six gigabytes of them.
+The folder is bounded the same way (an avatar file is touched when read, the oldest
+files go first), since players change avatars and a bot runs for years.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -80,6 +83,7 @@ class AvatarCache:
         timeout_s: float = 5.0,
         max_bytes: int = MAX_AVATAR_BYTES,
         memory_bytes: int = 64_000_000,
+        disk_bytes: int = 256_000_000,
     ) -> None:
         self._dir = Path(cache_dir) if cache_dir is not None else None
         self._fetch = fetch
@@ -90,6 +94,8 @@ class AvatarCache:
         self._images: OrderedDict[tuple[str, str], Image.Image] = OrderedDict()
         self._held = 0  # bytes of the decoded pictures in ``_images``
         self._pending: dict[tuple[str, str], asyncio.Future[Image.Image]] = {}
+        self._disk_bytes = disk_bytes
+        self._on_disk: int | None = None  # bytes in the folder; counted on first write
 
     async def get(self, player_id: str, name: str, url: str | None) -> Image.Image:
         """The player's avatar, or their generated one (never raises for a bad avatar)."""
@@ -146,7 +152,9 @@ class AvatarCache:
         try:
             if path is not None and path.is_file():
                 try:
-                    return decode_avatar(path.read_bytes())
+                    image = decode_avatar(path.read_bytes())
+                    os.utime(path)  # recently used: the last to be trimmed
+                    return image
                 except (OSError, AvatarError):
                     path.unlink(missing_ok=True)
             data = await asyncio.wait_for(self._download(url), timeout=self._timeout_s + 1)
@@ -159,6 +167,7 @@ class AvatarCache:
                     tmp = path.with_suffix(".tmp")
                     tmp.write_bytes(data)
                     tmp.replace(path)
+                    self._trim_disk(len(data))
                 except OSError as error:
                     log.warning("avatar cache folder not writable: %s", error)
             return image
@@ -174,10 +183,43 @@ class AvatarCache:
             )
             return generated_avatar(player_id, name, self._size)
 
+    def _trim_disk(self, written: int) -> None:
+        """Keep the folder within ``disk_bytes``: past it, delete the least recently
+        used files down to nine tenths of it (so a busy bot does not list the folder
+        on every download)."""
+        assert self._dir is not None
+        if self._on_disk is None:
+            self._on_disk = sum(_size(path) for path in self._dir.glob("*.avatar"))
+        else:
+            self._on_disk += written
+        if self._on_disk <= self._disk_bytes:
+            return
+        files = sorted(self._dir.glob("*.avatar"), key=_used_at)
+        self._on_disk = sum(_size(path) for path in files)
+        for path in files:
+            if self._on_disk <= self._disk_bytes * 9 // 10:
+                break
+            self._on_disk -= _size(path)
+            path.unlink(missing_ok=True)
+
     async def _download(self, url: str) -> bytes:
         if self._fetch is not None:
             return await self._fetch(url)
         return await download(url, max_bytes=self._max_bytes, timeout_s=self._timeout_s)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:  # deleted by another process meanwhile
+        return 0
+
+
+def _used_at(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def _bytes_of(image: Image.Image) -> int:

@@ -175,3 +175,22 @@ async def test_an_avatar_bigger_than_the_memory_budget_is_used_but_not_kept() ->
     cache = AvatarCache(fetch=fetch, memory_bytes=100)
     assert (await cache.get("u1", "alice", url)).size == (48, 48)
     assert cache.held_bytes == 0
+
+
+async def test_the_avatar_folder_is_bounded_least_recently_used_deleted_first(
+    tmp_path: Path,
+) -> None:
+    urls = [f"https://img.example/{n}.png" for n in range(30)]
+    data = png_bytes()
+    fetch = FakeFetch({url: data for url in urls})
+    budget = 10 * len(data)
+    cache = AvatarCache(fetch=fetch, cache_dir=tmp_path, memory_bytes=1, disk_bytes=budget)
+    for n, url in enumerate(urls):
+        await cache.get(f"u{n}", "p", url)
+        await cache.get("u0", "p", urls[0])  # read from disk each time: recently used
+        on_disk = sum(path.stat().st_size for path in tmp_path.glob("*.avatar"))
+        assert on_disk <= budget
+    assert len(list(tmp_path.glob("*.avatar"))) >= 9  # trimmed to nine tenths, not emptied
+    assert fetch.calls.count(urls[0]) == 1  # kept on disk: read, never fetched again
+    await cache.get("u1", "p", urls[1])  # long unused: deleted, fetched again
+    assert fetch.calls.count(urls[1]) == 2
