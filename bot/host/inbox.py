@@ -118,6 +118,13 @@ class Effect:
     outcome: Outcome
     game_id: int | None = None
 
+    @property
+    def answered(self) -> bool:
+        """Whether anything will be sent in reply: not for a message the host ignored
+        (talk not for it, or one past its sender's rate), so a platform showing a
+        "working on it" placeholder knows to take it away."""
+        return self.outcome is not Outcome.IGNORED
+
 
 def _is_talk(game_row: GameRow | GameSnapshot, text: str) -> bool:
     return get_game(game_row.kind).public_needs_tag and not addresses_the_host(text)

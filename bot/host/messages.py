@@ -204,6 +204,9 @@ class DeliveryError(Exception):
         self.room_closed = room_closed
 
 
+# The handler's result may say ``answered`` is false: nothing will be sent in reply
+# (see :class:`bot.host.inbox.Effect`), so an adapter that shows a placeholder while the
+# host works removes it instead of leaving it spinning.
 InboundHandler = Callable[[Inbound], Awaitable[object]]
 
 

@@ -369,7 +369,13 @@ class DiscordAdapter:
         if game:
             inbound = dataclasses.replace(inbound, game=game)  # a button's game
         try:
-            await self._handler()(inbound)
+            effect = await self._handler()(inbound)
+            if getattr(effect, "answered", True) is False and pending.deferred:
+                # Nothing will follow (past the person's command rate): take the
+                # "thinking…" placeholder away rather than leave it spinning 15 minutes.
+                pending.consumed = True
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.delete_original_response()
             if self._config.message_content and inbound.channel:
                 await self.catch_up.watch(f"channel:{inbound.channel}", interaction.id)
         except Exception:
