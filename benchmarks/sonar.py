@@ -134,12 +134,7 @@ def board_ratio(size: int, *, repeats: int, calls: int) -> tuple[float, float, f
     view = SONAR.view(state, None)
     assert isinstance(view, PublicView) and view.board.shots
     options = {"title": "#sonar game 1", "deadline": None, "now": None}
-    cell = sonar_board.cell_for(
-        size,
-        2 * size,
-        max_width=picture.MAX_WIDTH - 2 * picture.PAD,
-        max_height=picture.MAX_BOARD_HEIGHT,
-    )
+    cell = picture.board_cell(size, 2 * size)
     labels = sonar_board.label_size(cell)
 
     def draw_board() -> bytes:

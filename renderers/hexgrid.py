@@ -217,31 +217,64 @@ def plan_board(
 def draw_hex_grid(image: Image.Image, layout: HexLayout) -> None:
     """Water hexagons with their outlines, every other column a lighter stripe, the names
     of each row's end cells and the column numbers."""
+    draw_water_hexes(image, layout)
+    draw_labels(image, layout)
+
+
+def draw_water_hexes(image: Image.Image, layout: HexLayout) -> None:
+    """Every hexagon's water and outline, every other column a lighter stripe."""
     draw = ImageDraw.Draw(image)
     for row in range(layout.rows):
         for col in range(layout.cols):
             water = WATER_STRIPE if col % 2 else style.WATER
             draw.polygon(corners(layout, HexCell(row, col)), fill=water, outline=style.GRID)
+
+
+def place_cell(rows: int, cols: int, row: int, place: int) -> HexCell:
+    """The cell drawn ``place`` hexagons from the left end of ``row``."""
+    return HexCell(row, (first_column(rows, row) + place) % cols)
+
+
+def draw_labels(image: Image.Image, layout: HexLayout, first: int = 0, stop: int = -1) -> None:
+    """The labels of the hexagons ``first`` to ``stop`` (exclusive; -1: the last) of each
+    row: the names of each row's end cells beside it, the column numbers above the top row
+    and below the bottom one."""
+    stop = layout.cols if stop < 0 else stop
+    draw = ImageDraw.Draw(image)
     label_font = style.font(layout.label_size)
     gap = layout.label_size // 2 + 2
     for row in range(layout.rows):
         line = _line(layout, row)
         _, y = _lattice_centre(layout, line, 0)
-        left = layout.x0 + _shift(line) * layout.cell - gap
-        right = left + gap + layout.cols * layout.cell + gap
-        first, last = end_labels(layout.rows, layout.cols, row)
-        for x, anchor, name in ((left, "rm", first), (right, "lm", last)):
+        left = layout.x0 + (first + _shift(line)) * layout.cell - gap
+        right = left + gap + (stop - first) * layout.cell + gap
+        names = (
+            str(place_cell(layout.rows, layout.cols, row, first)),
+            str(place_cell(layout.rows, layout.cols, row, stop - 1)),
+        )
+        for x, anchor, name in ((left, "rm", names[0]), (right, "lm", names[1])):
             draw.text((x, y), name, font=label_font, fill=style.LABEL, anchor=anchor)
     for row, anchor, away in ((layout.rows - 1, "ms", -1), (0, "mt", 1)):
-        for col in range(layout.cols):
-            x, y = centre(layout, HexCell(row, col))
+        for place in range(first, stop):
+            cell = place_cell(layout.rows, layout.cols, row, place)
+            x, y = centre(layout, cell)
             draw.text(
                 (x, y + away * (layout.radius + gap / 2)),
-                column_label(col),
+                column_label(cell.col),
                 font=label_font,
                 fill=style.LABEL,
                 anchor=anchor,
             )
+
+
+def draw_band_mask(mask: Image.Image, layout: HexLayout, first: int, stop: int) -> None:
+    """Fill (255) the hexagons ``first`` to ``stop`` (exclusive) of every row on ``mask``:
+    the shape of a band of the board cut along the hexagons' edges."""
+    draw = ImageDraw.Draw(mask)
+    for row in range(layout.rows):
+        for place in range(first, stop):
+            cell = place_cell(layout.rows, layout.cols, row, place)
+            draw.polygon(corners(layout, cell), fill=255, outline=255)
 
 
 def plain_hex_grid(rows: int, cols: int, *, cell: float, label_size: int) -> Image.Image:

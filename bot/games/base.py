@@ -508,8 +508,9 @@ class Game(Protocol[StateT, OrderT]):
         ...
 
     def board_heading(self, title: str, turn: int) -> str:
-        """The first line of a player's board after ``turn`` (0: as the game begins),
-        for the game called ``title`` (``#bst game 3, after turn 2:``)."""
+        """The first line of a player's board showing ``turn`` (the turn open after the
+        change, as the picture's status says it; the last turn once the game is over;
+        0: as the game begins), for the game called ``title`` (``#bst game 3, turn 3:``)."""
         ...
 
     def result(self, state: StateT, names: Mapping[PlayerId, str]) -> str:

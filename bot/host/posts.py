@@ -589,7 +589,9 @@ def publish(
                 created_at=now,
             )
         )
-    heading = game.board_heading(title(game_row), turn)
+    # The heading names the turn the board shows (the picture's own "Turn 4"): the turn
+    # open once this change is stored, or the last one when the game is over; 0 at the start.
+    heading = game.board_heading(title(game_row), game.turn(state) if turn else 0)
     for key in sorted(resolution.changed):
         player = players.get(key)
         if player is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -50,6 +50,114 @@ def cell_for(rows: int, cols: int, *, max_width: float, max_height: float) -> fl
             break
         cell -= 1.0
     return max(cell, MIN_CELL)
+
+
+BAND_COLUMNS = 16
+"""The most hexagons a row shows in one band of the picture. A wider board (from 12 × 24)
+is cut into bands stacked one under the other, so that its hexagons, their labels and a
+miss's distance still read when the picture is shown 390 pixels wide, on a phone."""
+
+
+def band_places(cols: int) -> tuple[tuple[int, int], ...]:
+    """The places (hexagons counted from each row's left end) of each band, ``first`` to
+    ``stop`` (exclusive): as few bands as :data:`BAND_COLUMNS` allows, as even as can be,
+    the wider first."""
+    count = -(-cols // BAND_COLUMNS)
+    base, extra = divmod(cols, count)
+    bands, first = [], 0
+    for index in range(count):
+        stop = first + base + (1 if index < extra else 0)
+        bands.append((first, stop))
+        first = stop
+    return tuple(bands)
+
+
+@dataclass(frozen=True)
+class Band:
+    """One band of a board in the picture: the hexagons ``first`` to ``stop`` of each row.
+    ``layout`` is the whole board's lattice placed so that those hexagons land in the
+    band's box (the others fall outside it and are not shown there)."""
+
+    layout: HexLayout
+    first: int
+    stop: int
+
+    @property
+    def whole(self) -> bool:
+        return self.first == 0 and self.stop == self.layout.cols
+
+
+def plan_bands(
+    rows: int, cols: int, cell: float, *, left: float, top: int, gap: int
+) -> tuple[tuple[Band, ...], int]:
+    """The bands of a board (:func:`band_places`) stacked from ``(left, top)``, ``gap``
+    apart, and the height they take."""
+    bands = []
+    y = top
+    for first, stop in band_places(cols):
+        box = plan(rows, stop - first, cell, left=left, top=y)
+        placed = HexLayout(rows, cols, cell, box.x0 - first * cell, box.y0, box.label_size)
+        bands.append(Band(placed, first, stop))
+        y += size_of(rows, stop - first, cell)[1] + gap
+    return tuple(bands), y - gap - top
+
+
+def centre_in(bands: Sequence[Band], cell: Cell) -> Point:
+    """Where ``cell``'s centre is in the picture: in the band that shows it."""
+    rows, cols = bands[0].layout.rows, bands[0].layout.cols
+    place = (cell.col - hexgrid.first_column(rows, cell.row)) % cols
+    (band,) = [band for band in bands if band.first <= place < band.stop]
+    return hexgrid.centre(band.layout, cell)
+
+
+def paint(
+    image: Image.Image, bands: Sequence[Band], draw: Callable[[Image.Image, HexLayout], None]
+) -> None:
+    """Draw on a board cut in bands: ``draw`` draws on the whole board (with its layout),
+    each band shows its part. A board in one band is drawn in place, over the water that
+    is already there; a banded one on a copy of the whole water, cut along the hexagons'
+    edges, so a sub that crosses from one band to the next is the same sub in both."""
+    if len(bands) == 1 and bands[0].whole:
+        draw(image, bands[0].layout)
+        return
+    first = bands[0].layout
+    water, layout = _water(first.rows, first.cols, first.cell, first.label_size)
+    canvas = water.copy()
+    draw(canvas, layout)
+    for band in bands:
+        mask = _band_mask(layout, band.first, band.stop)
+        box = mask.getbbox()
+        assert box is not None
+        dx = round(band.layout.x0 - layout.x0)
+        dy = round(band.layout.y0 - layout.y0)
+        image.paste(canvas.crop(box), (box[0] + dx, box[1] + dy), mask.crop(box))
+
+
+CANVAS_PAD = 4
+
+
+@functools.lru_cache(maxsize=4)
+def _water(rows: int, cols: int, cell: float, labels: int) -> tuple[Image.Image, HexLayout]:
+    """The whole board's water, unlabelled, on a canvas of its own (callers copy it)."""
+    layout = HexLayout(rows, cols, cell, float(CANVAS_PAD), float(CANVAS_PAD), labels)
+    size = (
+        math.ceil(layout.width) + 2 * CANVAS_PAD,
+        math.ceil(layout.height) + 2 * CANVAS_PAD,
+    )
+    image = Image.new("RGB", size, style.BACKGROUND)
+    hexgrid.draw_water_hexes(image, layout)
+    return image, layout
+
+
+@functools.lru_cache(maxsize=16)
+def _band_mask(layout: HexLayout, first: int, stop: int) -> Image.Image:
+    size = (
+        math.ceil(layout.width) + 2 * CANVAS_PAD,
+        math.ceil(layout.height) + 2 * CANVAS_PAD,
+    )
+    mask = Image.new("L", size, 0)
+    hexgrid.draw_band_mask(mask, layout, first, stop)
+    return mask
 
 
 def plan(rows: int, cols: int, cell: float, *, left: float, top: float) -> HexLayout:
@@ -115,6 +223,15 @@ def _band(a: Point, b: Point, half: float) -> list[Point]:
 def draw_water(image: Image.Image, layout: HexLayout) -> None:
     """The hexagons and their labels (see :func:`renderers.hexgrid.draw_hex_grid`)."""
     hexgrid.draw_hex_grid(image, layout)
+
+
+def draw_band_water(image: Image.Image, band: Band) -> None:
+    """A band's labels, and its water when it is the whole board (a banded board's water
+    comes with what :func:`paint` draws)."""
+    if band.whole:
+        hexgrid.draw_hex_grid(image, band.layout)
+    else:
+        hexgrid.draw_labels(image, band.layout, band.first, band.stop)
 
 
 # --- subs ------------------------------------------------------------------------------

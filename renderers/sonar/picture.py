@@ -4,7 +4,9 @@ showed it.
 
 A picture is a header (the game's title and turn, who moves and with how many charges or
 how the game ended, the last turn in a line, the deadline, the captains in their colours
-with the subs each has left), one or two boards and a legend. The public picture is drawn
+with the subs each has left), one or two boards and a legend. A board wider than
+:data:`~renderers.sonar.board.BAND_COLUMNS` hexagons is cut into bands stacked one under
+the other, so the picture stays :data:`BANDED_WIDTH` wide and reads on a phone. The public picture is drawn
 from a :class:`~bot.games.sonar.views.PublicView`, which holds no live sub: it cannot show
 one. The private picture adds the viewer's own subs from their
 :class:`~bot.games.sonar.views.PrivateView`, and nothing of anyone else's.
@@ -13,6 +15,7 @@ one. The private picture adds the viewer's own subs from their
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,9 +32,13 @@ from renderers.legend import LegendSpacing, draw_legend, legend_rows
 from renderers.sonar import board
 from renderers.sonar.board import Hull
 
-MAX_WIDTH = 1600
 MIN_WIDTH = 760
-MAX_BOARD_HEIGHT = 1000
+BANDED_WIDTH = MIN_WIDTH
+"""Every board, in bands of at most :data:`renderers.sonar.board.BAND_COLUMNS` hexagons
+(a wide one cut into bands stacked one under the other), is drawn this wide, as wide as
+the other games' pictures: shown 390 pixels wide, on a phone, its labels and distances
+still read."""
+BAND_GAP = 10
 PAD = 20
 CAPTION_SIZE = 22
 LEGEND_SIZE = 18
@@ -212,7 +219,7 @@ class Plan:
 
     size: tuple[int, int]
     header: int
-    boards: tuple[tuple[HexLayout, str], ...]
+    boards: tuple[tuple[tuple[board.Band, ...], str], ...]
     legend: tuple[tuple[LegendItem, ...], ...]
     legend_top: int
 
@@ -235,6 +242,13 @@ def header_lines(
     return lines
 
 
+def board_cell(rows: int, cols: int) -> float:
+    """The hexagons' size in a board's picture: the largest with which its widest band
+    fits :data:`BANDED_WIDTH`."""
+    widest = max(stop - first for first, stop in board.band_places(cols))
+    return board.cell_for(rows, widest, max_width=BANDED_WIDTH - 2 * PAD, max_height=math.inf)
+
+
 def plan(
     view: PublicView,
     lines: int,
@@ -244,14 +258,9 @@ def plan(
     """The geometry of a picture with ``lines`` header lines and one board per caption
     (``""``: no caption)."""
     rows, cols = view.rows, view.cols
-    boards = len(captions)
-    cell = board.cell_for(
-        rows,
-        cols,
-        max_width=MAX_WIDTH - 2 * PAD,
-        max_height=MAX_BOARD_HEIGHT if boards == 1 else MAX_BOARD_HEIGHT * 0.9,
-    )
-    board_w, board_h = board.size_of(rows, cols, cell)
+    widest = max(stop - first for first, stop in board.band_places(cols))
+    cell = board_cell(rows, cols)
+    board_w = board.size_of(rows, widest, cell)[0]
     width = max(MIN_WIDTH, board_w + 2 * PAD)
     width += width % 2
     # the lines, then the captains' row under them
@@ -262,8 +271,9 @@ def plan(
         if caption:
             y += CAPTION_SIZE + 8
         left = (width - board_w) // 2
-        layouts.append((board.plan(rows, cols, cell, left=left, top=y), caption))
-        y += board_h + 6
+        bands, height = board.plan_bands(rows, cols, cell, left=left, top=y, gap=BAND_GAP)
+        layouts.append((bands, caption))
+        y += height + 6
     rows_of_legend = legend_rows(
         legend, width=width - 2 * PAD, icon_width=_icon_width, spacing=LEGEND_SPACING
     )
@@ -280,8 +290,9 @@ def _backdrop(layout: Plan) -> Image.Image:
     the header's text, so drawing it first gives the pixels of drawing in reading order."""
     image = Image.new("RGB", layout.size, style.BACKGROUND)
     ImageDraw.Draw(image).rectangle((0, 0, layout.size[0], layout.header - 8), fill=style.PANEL)
-    for hex_layout, _ in layout.boards:
-        board.draw_water(image, hex_layout)
+    for bands, _ in layout.boards:
+        for band in bands:
+            board.draw_band_water(image, band)
     draw_legend(
         image,
         layout.legend,
@@ -379,8 +390,13 @@ def compose_public(
     layout = plan(view, len(lines), [""], PUBLIC_LEGEND)
     image = _backdrop(layout).copy()
     draw_header(image, view, title=title, lines=lines)
-    ((hex_layout, _),) = layout.boards
-    board.draw_board_view(image, hex_layout, view.board, colours_of(view))
+    ((bands, _),) = layout.boards
+    colours = colours_of(view)
+
+    def draw(target: Image.Image, hex_layout: HexLayout) -> None:
+        board.draw_board_view(target, hex_layout, view.board, colours)
+
+    board.paint(image, bands, draw)
     return image
 
 
@@ -412,20 +428,31 @@ def compose_private(
     layout = plan(public, len(lines), [caption for _, _, caption in boards], PRIVATE_LEGEND)
     image = _backdrop(layout).copy()
     draw_header(image, public, title=title, lines=lines)
-    for (hex_layout, caption), (shown, subs, _) in zip(layout.boards, boards, strict=True):
-        draw_caption(image, hex_layout, caption)
-        for sunk in shown.sunk:
-            colour = colours_of(public).get(sunk.owner, style.LABEL)
-            board.draw_sunk(image, hex_layout, sunk.cells, sunk.facing, colour)
-        for hull in own_hulls(subs):
-            if not hull.sunk:
-                board.draw_hull(image, hex_layout, hull)
-        own_cells = {cell for sub in subs for cell in sub.cells}
-        for cell in shown.hits:
-            if cell not in own_cells and cell not in {s.cell for s in shown.shots}:
-                board.draw_hit_mark(image, hex_layout, cell)
-        board.draw_shots(image, hex_layout, shown.shots)
-        for shot in shown.shots:
-            if shot.result is ShotResult.HIT and shot.cell in shown.hits:
-                board.draw_hit_mark(image, hex_layout, shot.cell)
+    for (bands, caption), (shown, subs, _) in zip(layout.boards, boards, strict=True):
+        draw_caption(image, bands[0].layout, caption)
+        board.paint(image, bands, functools.partial(_draw_own_board, public, shown, subs))
     return image
+
+
+def _draw_own_board(
+    public: PublicView,
+    shown: BoardView,
+    subs: Sequence[OwnSubView],
+    image: Image.Image,
+    hex_layout: HexLayout,
+) -> None:
+    """One board of a captain's picture: the public facts with their own subs."""
+    for sunk in shown.sunk:
+        colour = colours_of(public).get(sunk.owner, style.LABEL)
+        board.draw_sunk(image, hex_layout, sunk.cells, sunk.facing, colour)
+    for hull in own_hulls(subs):
+        if not hull.sunk:
+            board.draw_hull(image, hex_layout, hull)
+    own_cells = {cell for sub in subs for cell in sub.cells}
+    for cell in shown.hits:
+        if cell not in own_cells and cell not in {s.cell for s in shown.shots}:
+            board.draw_hit_mark(image, hex_layout, cell)
+    board.draw_shots(image, hex_layout, shown.shots)
+    for shot in shown.shots:
+        if shot.result is ShotResult.HIT and shot.cell in shown.hits:
+            board.draw_hit_mark(image, hex_layout, shot.cell)

@@ -508,7 +508,7 @@ def test_words_of_the_post_that_starts_the_battle() -> None:
 def test_words_of_a_turn_post_and_a_board() -> None:
     assert BST.report_title(3) == "turn 3"
     assert BST.quiet_report() == "No shots this turn."
-    assert BST.board_heading("#bst game 1", 3) == "#bst game 1, after turn 3:"
+    assert BST.board_heading("#bst game 1", 3) == "#bst game 1, turn 3:"
     assert BST.board_heading("#bst game 1", 0) == "#bst game 1: your fleet as the battle begins."
 
 

@@ -303,7 +303,7 @@ def test_the_words_the_host_posts() -> None:
     assert SUGARDOG.report_title(4) == "turn 4"
     assert SUGARDOG.quiet_report()
     assert SUGARDOG.board_heading("#sugardog game 2", 0).endswith("as the hunt begins.")
-    assert SUGARDOG.board_heading("#sugardog game 2", 3) == "#sugardog game 2, after turn 3:"
+    assert SUGARDOG.board_heading("#sugardog game 2", 3) == "#sugardog game 2, turn 3:"
     assert SUGARDOG.result(state, names) == ""
     assert "2 h" in SUGARDOG.reminder(state, "2 h")
     assert SUGARDOG.replay_caption()

@@ -206,7 +206,7 @@ def test_the_demo_folder_keeps_every_picture_of_a_turn(tmp_path: Path) -> None:
 def _board_row(*, render: bool) -> OutboxRow:
     return OutboxRow(
         id=7, game_id=1, turn=2, kind="board", recipient="p1", address="{}",
-        text="#bst game 1, after turn 2:\nYour carrier was hit at C3.",
+        text="#bst game 1, turn 3:\nYour carrier was hit at C3.",
         render='{"kind": "private_board"}' if render else "",
         extras=extras(board="   1  2\nA  .  S\nKey: . water."),
     )  # fmt: skip
@@ -216,7 +216,7 @@ def test_a_board_message_where_pictures_show_is_the_picture_and_the_news() -> No
     picture = Attachment(AttachmentKind.IMAGE, "board.png", b"png", "image/png")
     sent = outbound_of(_board_row(render=True), Address("discord", "c", "u"), (picture,),
                        None, shows_pictures=True)  # fmt: skip
-    assert sent.text == "#bst game 1, after turn 2:\nYour carrier was hit at C3."
+    assert sent.text == "#bst game 1, turn 3:\nYour carrier was hit at C3."
     assert DiscordAdapter.shows_pictures and TwitterAdapter.shows_pictures
 
 
@@ -245,10 +245,30 @@ def test_every_games_text_board_has_a_header_and_a_key(run_script_text: Run) -> 
         assert boards, script
 
 
+HEADING = re.compile(r"^-> dm \w+: #\w+ game \d+, (?:turn|round) (\d+):\\n")
+SHOWN = re.compile(r"(?:, |· |finished after )(?:turn|round) (\d+)\b")
+"""A board message's heading, and the turn its status line (the picture's "Turn 4") names."""
+
+
+def test_5_every_board_heading_names_the_turn_its_board_shows(run_script_text: Run) -> None:
+    for script in ("bst-first-game.txt", "sonar/sonar-win.txt", "uboat/uboat-first-rounds.txt",
+                   "uboat/uboat-evasion-and-wait.txt", "sugardog/sugardog-first-game.txt",
+                   "silentships/silentships-first-game.txt"):  # fmt: skip
+        transcript, _ = play(run_script_text, script)
+        boards = [line for line in transcript if "\\nKey: " in line and HEADING.match(line)]
+        assert len(boards) >= 2, script
+        for line in boards:
+            heading = HEADING.match(line)
+            assert heading is not None
+            status = SHOWN.search(line, heading.end())
+            assert status is not None, line
+            assert heading.group(1) == status.group(1), f"{script}: {line[:160]}"
+
+
 def test_6_a_hit_on_your_ship_is_news_on_your_board(run_script_text: Run) -> None:
     transcript, _ = play(run_script_text, "bst/s6_private_news.txt")
-    nemo = [line for line in transcript if line.startswith("-> dm nemo: ") and "after turn" in line]
-    ahab = [line for line in transcript if line.startswith("-> dm ahab: ") and "after turn" in line]
+    nemo = [line for line in transcript if line.startswith("-> dm nemo: #bst game 1, turn ")]
+    ahab = [line for line in transcript if line.startswith("-> dm ahab: #bst game 1, turn ")]
     assert "\\nTurn 1: your cruiser was hit at F3 (ahab's shot).\\n" in nemo[0]
     assert "\\nTurn 2: your submarine was hit at A2 (nemo's shot).\\n" in ahab[0]
     assert "\\nTurn 3: your carrier was hit at A3 (your own shot).\\n" in ahab[1]

@@ -440,7 +440,7 @@ def test_5_1_wreck_blocks_and_owner_told_script(run_script_text: Run) -> None:
     assert events(record, 2) == [
         {"type": "collision", "player": "bob", "ship": "submarine", "cells": ["E6"]}
     ]
-    after_2 = [line for line in dms(transcript, "alice") if "after turn 2" in line]
+    after_2 = [line for line in dms(transcript, "alice") if "#bst game 1, turn 3:" in line]
     assert after_2 and "a ship collided with your submarine at E5." in after_2[0]
     assert "bob" not in after_2[0].split("Your ships")[1]  # not whose ship it was
 

@@ -167,11 +167,12 @@ def test_5_own_board_with_the_turn_before_below_it() -> None:
     golden("private_12x24.png", shown.png)
     assert "nemo's own board" in shown.alt
     assert "sub 2 (3 long, sailing down-left) at e3 f3 g3" in shown.alt
-    # two boards, one above the other: taller than the public picture by a whole board
+    # two boards, one above the other: taller than the public picture by a whole board (in
+    # its two bands of 12 hexagons a row)
     public_height = image_of(PICTURES.public(public_of(first_game()), avatars={}, **OPTIONS).png)
-    cell = board.cell_for(12, 24, max_width=picture.MAX_WIDTH - 2 * picture.PAD, max_height=900)
+    cell = picture.board_cell(12, 24)
     grown = image_of(shown.png).height - public_height.height
-    assert grown >= board.size_of(12, 24, cell)[1]
+    assert grown >= 2 * board.size_of(12, 12, cell)[1]
 
 
 def test_5_own_fleet_in_setup() -> None:
@@ -200,15 +201,45 @@ def test_5_the_largest_board_is_legible_on_a_phone() -> None:
     assert any((s.distance or 0) >= 10 for s in view.board.shots)  # two-digit distances drawn
     shown = PICTURES.public(view, avatars={}, **OPTIONS)
     golden("public_24x48.png", shown.png)
-    width, height = image_of(shown.png).size
-    # A phone shows a picture up to 1600 wide; its hexagons are then 31 px across, a
-    # distance's digits about 15 px high: readable when the picture is opened.
-    assert width <= 1600 and height <= 1100
-    cell = board.cell_for(24, 48, max_width=picture.MAX_WIDTH - 2 * picture.PAD, max_height=1000)
-    assert cell >= board.MIN_CELL and cell >= 30
-    assert board._digits_size(2, cell) >= 13
     own = PICTURES.private(private_of(state, "p1"), avatars={}, **OPTIONS)
-    assert image_of(own.png).size[0] <= 1600
+    # three bands of 16 hexagons a row, one under the other, as wide as a phone can read
+    assert image_of(shown.png).width == image_of(own.png).width == picture.BANDED_WIDTH
+    assert board.band_places(48) == ((0, 16), (16, 32), (32, 48))
+
+
+@pytest.mark.parametrize("size", [4, 6, 8, 12, 16, 20, 24])
+def test_27_10_every_board_reads_at_phone_width(size: int) -> None:
+    """Shown 390 pixels wide (a phone), every board's hexagons are at least 18 px across,
+    its labels 9 px high and a two-digit distance 8.5 px: a player names a cell from the
+    picture. (Before, a 16 × 32 board was drawn 1,580 wide: labels of 5 px at 390.)"""
+    cell = picture.board_cell(size, 2 * size)
+    rows_of = board.band_places(2 * size)
+    width = max(
+        picture.MIN_WIDTH,
+        board.size_of(size, max(b - a for a, b in rows_of), cell)[0] + 2 * picture.PAD,
+    )
+    scale = 390 / (width + width % 2)
+    assert cell * scale >= 18
+    assert board.label_size(cell) * scale >= 9
+    assert board._digits_size(2, cell) * scale >= 8.5
+
+
+def test_27_10_a_banded_board_shows_every_cell_once_with_its_labels() -> None:
+    bands, _ = board.plan_bands(16, 32, 37.0, left=20, top=0, gap=10)
+    assert [(b.first, b.stop) for b in bands] == [(0, 16), (16, 32)]
+    shown = [
+        (row, b.first + place)
+        for b in bands
+        for row in range(16)
+        for place in range(b.stop - b.first)
+    ]
+    assert len(set(shown)) == 16 * 32
+    # a band's rows are labelled with the cells at its own ends: p16 continues as p17
+    assert str(hexgrid.place_cell(16, 32, 15, 15)) == "p16"
+    assert str(hexgrid.place_cell(16, 32, 15, 16)) == "p17"
+    # a cell is found in the band that shows it
+    second = bands[1].layout
+    assert board.centre_in(bands, parse_cell("p17")) == hexgrid.centre(second, parse_cell("p17"))
 
 
 # --- what the pictures show, and never show ---------------------------------------------
@@ -218,8 +249,8 @@ def _colour_at(png: bytes, view: PublicView, cell: str) -> tuple[int, int, int]:
     """The colour at a cell's centre on the public picture of ``view``."""
     lines = picture.header_lines(view, deadline=DEADLINE, now=NOW)
     layout = picture.plan(view, len(lines), [""], picture.PUBLIC_LEGEND)
-    ((hex_layout, _),) = layout.boards
-    x, y = hexgrid.centre(hex_layout, parse_cell(cell))
+    ((bands, _),) = layout.boards
+    x, y = board.centre_in(bands, parse_cell(cell))
     pixel = image_of(png).getpixel((round(x), round(y)))
     assert isinstance(pixel, tuple)
     return (pixel[0], pixel[1], pixel[2])

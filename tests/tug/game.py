@@ -376,7 +376,7 @@ class TugGame:
         return "Nobody moved."
 
     def board_heading(self, title: str, turn: int) -> str:
-        return f"{title}, after turn {turn}:"
+        return f"{title}, turn {turn}:"
 
     def result(self, state: TugState, names: Mapping[PlayerId, str]) -> str:
         if state.phase != "finished":

@@ -184,9 +184,10 @@ QUIET_REPORT = "No shots this turn."
 
 
 def board_heading(title: str, turn: int) -> str:
-    """The first line of a captain's board: after a turn, or as the battle begins."""
+    """The first line of a captain's board: the turn it shows (the picture's "Turn 4"),
+    or as the battle begins."""
     if turn:
-        return f"{title}, after turn {turn}:"
+        return f"{title}, turn {turn}:"
     return f"{title}: your fleet as the battle begins."
 
 

@@ -583,7 +583,7 @@ class SonarGame:
     def board_heading(self, title: str, turn: int) -> str:
         if turn == 0:
             return f"{title}, as the battle begins:"
-        return f"{title}, after turn {turn}:"
+        return f"{title}, turn {turn}:"  # the turn the board shows, as its picture names it
 
     def result(self, state: SonarState, names: Mapping[PlayerId, str]) -> str:
         if state.phase is not Phase.FINISHED:

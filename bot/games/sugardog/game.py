@@ -395,8 +395,8 @@ class SugarDogGame:
         return "Nothing to announce."
 
     def board_heading(self, title: str, turn: int) -> str:
-        if turn:
-            return f"{title}, after turn {turn}:"
+        if turn:  # the turn the board shows, as its picture names it
+            return f"{title}, turn {turn}:"
         return f"{title}: your submarine as the hunt begins."
 
     def result(self, state: SugarDogState, names: Mapping[PlayerId, str]) -> str:

@@ -608,7 +608,8 @@ class UboatGame:
     def board_heading(self, title: str, turn: int) -> str:
         if turn == 0:
             return f"{title}: your U-boat as the hunt begins."
-        # ``turn`` is the round the change belongs to: its end, or its evade window.
+        # ``turn`` is the round the board shows: the one just opened (its evade window
+        # included), or the last once the hunt is over.
         return f"{title}, round {turn}:"
 
     def result(self, state: UboatState, names: Mapping[PlayerId, str]) -> str:

@@ -110,10 +110,10 @@ async def test_1_2_a_crews_news_goes_by_dm_never_to_a_thread_a_moderator_could_r
     assert not [c for c in fake.channels.values() if c["type"] == 12], "no private thread"
     # (Players are members of the game's own, public thread; of no other.)
     assert set(fake.thread_members) <= {thread}
-    # Round 3's news of ann's crew reached ann and ben, each by DM.
+    # Round 3's news of ann's crew reached ann and ben, each by DM (under the board of round 4).
     for channel in (ann_dms, ben_dms):  # each member in their own DMs
         news = [m["content"] for m in table.posts(channel)[posted[channel] :]]
-        red = [text for text in news if "round 3:" in text and "Your U-boat Red" in text]
+        red = [text for text in news if "round 4:" in text and "Your U-boat Red" in text]
         assert len(red) == 1, news
     with table.store.transaction() as tx:
         assert not [r for r in tx.outbox() if r.status == "undeliverable"]
