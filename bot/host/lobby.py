@@ -21,6 +21,7 @@ from bot.host.messages import Choice
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, player_identity, row_community, tagged_kind
 from bot.store import GameRow, PlayerRow, Tx, dumps
+from bot.store.settings import accounts_of
 
 
 def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
@@ -185,7 +186,16 @@ def check_clocks(commands: CommandContext, game: Any, options: dict[str, str]) -
 def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
     """``games``: the sender's live games on this platform, each with its clock and whether
     their order is in (answered privately)."""
-    found = tx.peek_games_of(row.platform, row.user_id)
+    # The person's games, from every account they linked (``me link``): which account
+    # plays each, so its line says whether their order is in.
+    playing: dict[int, tuple[str, str]] = {}
+    found = []
+    for account in accounts_of(tx, row.platform, row.user_id):
+        for game_row in tx.peek_games_of(*account):
+            if game_row.id not in playing:
+                playing[game_row.id] = account
+                found.append(game_row)
+    found.sort(key=lambda g: g.id)
     if not found:
         posts.reply(
             tx, 0, row, "You are in no game now: send `join` in a game's channel.", public=False
@@ -196,8 +206,14 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
     for game_row in found:
         game = get_game(game_row.kind)
         state = commands.states.of(game, game_row)
-        player = tx.peek_player(game_row.id, row.platform, row.user_id)
-        line = f"- {posts.title(game_row)}{posts.where_token(game_row.channel)}: {game_row.phase}"
+        account = playing[game_row.id]
+        player = tx.peek_player(game_row.id, *account)
+        # (A channel link works only on its own platform: elsewhere, the platform's name.)
+        here = account[0] == row.platform
+        where = posts.where_token(game_row.channel) if here else ""
+        line = f"- {posts.title(game_row)}{where}: {game_row.phase}"
+        if not here:
+            line += f" (on {account[0]})"
         if game_row.phase == "battle":
             line += f", turn {game_row.turn}"
         if game_row.deadline is not None:
@@ -352,6 +368,7 @@ def _join(
         key = player.key
         state = game.join(state, PlayerRef(key, player.name))
     else:
+        _refuse_a_second_seat(tx, row, game_row)
         # (Not every player row: a join costs the same in a game of any size.)
         seat = tx.seats_taken(game_row.id) + 1
         key = f"p{seat}"
@@ -391,6 +408,19 @@ def _join(
     if row.platform in commands.room_platforms:
         # Into the game's room (a Discord thread): its news then shows them unread.
         posts.room_member(tx, game_row, row, row.user_id, present=True, now=now)
+
+
+def _refuse_a_second_seat(tx: Tx, row: Cause, game_row: GameRow) -> None:
+    """One person, one seat: refused when another account they linked plays the game."""
+    assert game_row.id is not None
+    for platform, user_id in accounts_of(tx, row.platform, row.user_id)[1:]:
+        seated = tx.player_by_user(game_row.id, platform, user_id)
+        if seated is not None:
+            raise Refusal(
+                f"you already play in game {game_row.id} as {seated.name}, from your linked "
+                f"account on {platform}: one person has one seat; send your orders from "
+                "there (or `me unlink` this account to play it as someone else)"
+            )
 
 
 def _change_and_say(
