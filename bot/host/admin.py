@@ -1,4 +1,4 @@
-"""The host's verbs: start, options, pause, resume, extend, kick, end.
+"""The host's verbs: start, options, pause, resume, extend, kick, replace, end.
 
 Only a game's host may use them: the player who made the game, an admin listed in
 the config, or someone the platform says administers the channel — checked here,
@@ -16,7 +16,7 @@ from typing import Any
 from bot.games.base import GameError, PlayerRef
 from bot.games.catalog import get_game
 from bot.games.duration import LONGEST, format_duration, humanize, parse_duration
-from bot.host import away, lifecycle, posts
+from bot.host import away, lifecycle, posts, substitutes
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.lobby import change_and_say, check_clocks, option_pairs, refuse_while_paused
@@ -126,6 +126,12 @@ def host_command(
         )  # fmt: skip
         if target.platform in commands.room_platforms:
             posts.room_member(tx, game_row, row, target.user_id, present=False, now=now)
+        return
+    if word == "replace":
+        substitutes.replace(
+            commands, tx, row, game_row, game, state, rest,
+            lambda name: _find_player(tx, game_row, name, game.player_word(1)), now=now,
+        )  # fmt: skip
         return
     if word == "end":
         if not tx.players(game_row.id):

@@ -13,7 +13,7 @@ from bot.games.base import ArgKind, GameError, PlayerRef
 from bot.games.catalog import games, get_game
 from bot.games.duration import format_duration, parse_duration
 from bot.games.numbers import LARGEST, whole_number
-from bot.host import away, ending, lifecycle, links, posts, seeds
+from bot.host import away, ending, lifecycle, links, posts, seeds, substitutes
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.me import personal_time
@@ -306,6 +306,7 @@ def player_command(
             posts.room_member(tx, game_row, row, player.user_id, present=False, now=now)
     elif word == "board":
         if player is None:
+            substitutes.refuse_the_replaced(tx, row, game_row.id)
             raise Refusal("you are not in this game: send `join` to play")
         last = None
         if game_row.phase != "setup":

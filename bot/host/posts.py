@@ -215,7 +215,10 @@ def withdraw(tx: Tx, game_id: int, row: Cause) -> None:
 
 def _private(game_row: AnyGameRow, player: AnyPlayer) -> str:
     return _address(
-        player.platform, game_row.channel, user_id=player.user_id, user_name=player.name
+        player.platform,
+        game_row.channel,
+        user_id=player.user_id,
+        user_name=player.account_name or player.name,  # (a substitute's own name)
     )
 
 
@@ -527,6 +530,42 @@ def send_board(
         render = render_spec("private_board", game_row, turn, now, **extra)
     board = extras(board=game.text_board(state, player.key))
     reply(tx, game_row.id, cause, text, public=False, render=render, extra=board)
+
+
+def welcome_substitute(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    state: Any,
+    player: PlayerRow,
+    text: str,
+    *,
+    kind: str,
+    now: float,
+    last: tuple[int, int] | None,
+) -> None:
+    """A seat's board (as :func:`send_board` gives it), by DM to who now plays it,
+    after ``text``: what a substitute sees first."""
+    assert game_row.id is not None
+    render = None
+    if last is not None:
+        turn, step = last
+        extra: dict[str, Any] = {"player": player.key}
+        if step:
+            extra["step"] = step
+        render = render_spec("private_board", game_row, turn, now, **extra)
+    _enqueue(
+        tx,
+        game_id=game_row.id,
+        turn=game_row.turn,
+        kind=kind,
+        recipient=player.key,
+        address=_private(game_row, player),
+        text=f"{text}\n{game.summary(state, player.key)}",
+        render=render,
+        now=now,
+        extra=extras(board=game.text_board(state, player.key)),
+    )
 
 
 def recipients(game: Game[Any, Any], state: Any, notice: Notice) -> Sequence[str]:

@@ -22,7 +22,9 @@ from bot.store.repository import GameSnapshot, Received
 Cause = InboundRow | Received
 
 # Changes to the game that only its host may make.
-HOST_WORDS = frozenset({"new", "start", "options", "pause", "resume", "extend", "kick", "end"})
+HOST_WORDS = frozenset(
+    {"new", "start", "options", "pause", "resume", "extend", "kick", "replace", "end"}
+)
 # What any player may ask of a game, whatever the game.
 PLAYER_WORDS = frozenset({"join", "leave", "board", "status", "help", "rules", "link"})
 # Words answered even after a turn's deadline has passed (they are not orders).

@@ -62,6 +62,10 @@ class PlayerRow(SQLModel, table=True):
     # The player's contribution to the game's luck: their join message's platform id
     # ("platform:message_id"), which the host could not know when it committed.
     nonce: str = ""
+    # Who plays the seat now, where a substitute took it (``replace``): their own name,
+    # which their DMs are addressed with; the seat keeps ``name`` (the game's and the
+    # record's). "" while the seat's first player plays it.
+    account_name: str = ""
 
 
 class InboundRow(SQLModel, table=True):
@@ -219,3 +223,23 @@ class RatingRow(SQLModel, table=True):
     played: int = 0
     won: int = 0
     updated_at: float = 0.0
+
+
+class SeatChangeRow(SQLModel, table=True):
+    """A seat handed to someone else by the game's host (``replace OLD NEW``): from
+    ``turn`` on, the account ``to_account`` ("platform:user_id", named ``to_name``) plays
+    the seat ``player_key``, which ``from_account`` played until then. The seat keeps its
+    key and its name (what the game's state and its record call it), so the record
+    replays from its orders as before; these rows say who played which turns."""
+
+    __tablename__ = "seat_changes"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(index=True)
+    player_key: str
+    turn: int
+    from_account: str
+    from_name: str
+    to_account: str
+    to_name: str
+    changed_at: float

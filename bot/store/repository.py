@@ -69,7 +69,7 @@ _GAME_COLUMNS = (
     "secret, luck"
 )
 _GAME_FIELDS = tuple(name.strip() for name in _GAME_COLUMNS.split(","))
-_PLAYER_COLUMNS = "id, game_id, key, platform, user_id, name, avatar_url, join_order"
+_PLAYER_COLUMNS = "id, game_id, key, platform, user_id, name, avatar_url, join_order, account_name"
 _ACTIVE = "phase IN ('setup', 'battle')"
 SQL_INSERT_INBOUND = (
     "INSERT INTO inbound (platform, message_id, channel, user_id, user_name, avatar_url, "
@@ -229,6 +229,7 @@ class PlayerSnapshot:
     name: str
     avatar_url: str | None
     join_order: int
+    account_name: str = ""
 
 
 # A snapshot is built from a row of SQL_GAME_IN / SQL_PLAYER, column by column.

@@ -137,6 +137,12 @@ def host_subcommands(tag: str = "") -> list[Subcommand]:
         host(
             "kick", "Remove a player from the game", Arg("member", ArgKind.PLAYER, "Who to remove")
         ),
+        host(
+            "replace",
+            "Hand a player's seat to someone else, who gets its board",
+            Arg("member", ArgKind.PLAYER, "Whose seat"),
+            Arg("substitute", ArgKind.PLAYER, "Who takes it"),
+        ),
         host("end", "End the game now"),
     ]
 

@@ -83,8 +83,8 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
     assert (after["name"], after["type"]) == (before["name"], before["type"])
     old, new = shape(before), shape(after)
     # The host's verbs moved to /host, which Discord can show to server managers only.
-    hosts = ["start", "pause", "resume", "extend", "kick", "end"]
-    moved = {verb: old.pop(verb) for verb in hosts}
+    hosts = ["start", "pause", "resume", "extend", "kick", "replace", "end"]
+    moved = {verb: old.pop(verb) for verb in hosts if verb != "replace"}
     # New: bst's orders stand until the deadline, and one may be taken back; and the
     # host's verbs as a subcommand group every member sees (/bst host start).
     assert new.pop("withdraw") == []
@@ -97,6 +97,12 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
     # bst's turns are simultaneous: /host start also takes who moves first (other games').
     moved["start"] = [dict(name="first", type=USER, required=False, choices=[], min_value=None,
                            max_value=None, autocomplete=False)]  # fmt: skip
+    # New (issue 30): the host hands a seat to a substitute, both named as members.
+    assert host.pop("replace") == [
+        dict(name=name, type=USER, required=True, choices=[], min_value=None, max_value=None,
+             autocomplete=False)
+        for name in ("member", "substitute")
+    ]  # fmt: skip
     assert host == moved
 
     # Where bst now declares a choice, Discord offers the choices instead of a yes/no
