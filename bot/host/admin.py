@@ -173,7 +173,7 @@ def _change_options(
         raise Refusal("the seed is set when the game is opened: `new` with seed=…")
     check_clocks(commands, game, changes)
     if away.OPTION in changes:
-        changes[away.OPTION] = away.parse_option(changes[away.OPTION])
+        changes[away.OPTION] = away.parse_option(changes[away.OPTION], game)
     options = {key: value for key, value in {**stored, **changes}.items() if key != "seed"}
     # The host's own options are not the game's (see bot.host.away).
     fresh = game.new_game({k: v for k, v in options.items() if k != away.OPTION})

@@ -47,7 +47,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     _check_quotas(commands, tx, row)
     open_to_all = _reach(options.pop("reach", ""))
     if away.OPTION in options:  # the host's, not the game's: kept with the options
-        options[away.OPTION] = away.parse_option(options[away.OPTION])
+        options[away.OPTION] = away.parse_option(options[away.OPTION], game)
     host_options = {k: options.pop(k) for k in (away.OPTION,) if k in options}
     seed_text = options.pop("seed", "")
     given_seed = whole_number(seed_text) if seed_text else None

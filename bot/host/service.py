@@ -36,7 +36,8 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from bot.host.clock import Clock
+from bot.host import away
+from bot.host.clock import Clock, to_datetime
 from bot.host.health import DISCONNECTED_AFTER, STUCK_AFTER, Health, HealthServer, assess
 from bot.host.inbox import Commands, Effect, Outcome
 from bot.host.limits import NO_LIMITS, Limits
@@ -44,9 +45,11 @@ from bot.host.messages import (
     CatchUpIncomplete,
     ChatAdapter,
     Inbound,
+    InboundKind,
     LiveScope,
     PlatformLink,
     PlatformRefused,
+    Sender,
 )
 from bot.host.outbox import AttachmentSource, Relay
 from bot.host.turns import TurnClock
@@ -398,6 +401,7 @@ class Host:
             )
             return bool(self.turns.due())
 
+        await self._pass_for_away()
         if await self._off_loop(remind_and_look):
             await self.catch_up()
             unfetched, waiting = set(self.unfetched), set(self.waiting)
@@ -412,6 +416,27 @@ class Host:
             self._wake_relay.set()
         await self._arm_deadline_off_loop()
         return resolved
+
+    async def _pass_for_away(self) -> None:
+        """In games opened with ``away=pass``: send ``pass`` for each away player the game
+        waits for, as a message of theirs (see bot.host.away), before anything is due."""
+        for sent in await self._off_loop(self.turns.away_passes):
+            inbound = Inbound(
+                platform=sent.platform,
+                channel=sent.channel,
+                sender=Sender(sent.platform, sent.user_id, sent.name),
+                kind=InboundKind.DM,
+                text=away.PASS,
+                message_id=sent.message_id,
+                sent_at=to_datetime(self.clock.now()),
+            )
+            try:
+                effect = await self.on_inbound(inbound)
+            except Exception:
+                log.exception("the away pass %s failed", sent.message_id)
+                continue
+            if effect.outcome is Outcome.HANDLED:
+                await self._off_loop(functools.partial(self.turns.announce_away_pass, sent))
 
     # --- production loop ---------------------------------------------------
 

@@ -63,6 +63,15 @@ class TurnClock:
         with self.store.transaction() as tx:
             return tx.next_deadline()
 
+    def away_passes(self) -> list[away.AwayPass]:
+        """The ``pass`` orders to send now for players who are away (see bot.host.away)."""
+        with self.store.transaction() as tx:
+            return away.passes_due(tx, now=self.clock.now())
+
+    def announce_away_pass(self, sent: away.AwayPass) -> None:
+        with self.store.transaction() as tx:
+            away.announce_pass(tx, sent.game_id, sent.turn, now=self.clock.now())
+
     def remind_due(
         self,
         before_seconds: float,
