@@ -243,3 +243,18 @@ class SeatChangeRow(SQLModel, table=True):
     to_account: str
     to_name: str
     changed_at: float
+
+
+class GameRoomRow(SQLModel, table=True):
+    """A public room on any platform that a game is also played from (``bridge GAME``,
+    by its host, in that room): the game's public posts go there too, and anyone there
+    may join it and order in it. The game's own channel is on the game row; this is
+    every other room, one game each."""
+
+    __tablename__ = "game_rooms"
+
+    platform: str = Field(primary_key=True)
+    channel: str = Field(primary_key=True)
+    game_id: int = Field(index=True)
+    community: str = ""
+    bridged_at: float

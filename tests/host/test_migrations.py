@@ -51,8 +51,8 @@ REACH = "0005: where a game can be reached: games.community, games.open_to_all"
 LUCK = "0006: committed luck: games.secret, games.luck, players.nonce"
 SETTINGS = "0007: a player's settings: player_settings (time zone, quiet hours, away, linked accounts); ratings"
 SEATS = (
-    "0008: seat changes: seat_changes (a substitute: who played a seat from which turn), "
-    "players.account_name"
+    "0008: seats and rooms: seat_changes (a substitute: who played a seat from which turn), "
+    "players.account_name; game_rooms"
 )
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"
@@ -373,6 +373,7 @@ def test_a_database_the_old_migrations_made_upgrades_with_no_row_lost(
     assert [bool(game.pop("open_to_all")) for game in after["games"]] == [False]
     assert [(game.pop("secret"), game.pop("luck")) for game in after["games"]] == [("", "")]
     assert {player.pop("nonce") for player in after["players"]} == {""}  # drew from the seed
+    assert {player.pop("account_name") for player in after["players"]} == {""}  # no substitute
     assert [row.pop("extras") for row in after["outbox"]] == [""]
     assert after == before  # every other value as it was
     assert differences(engine) == []

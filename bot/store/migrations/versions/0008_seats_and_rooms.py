@@ -1,4 +1,4 @@
-"""seat changes: seat_changes (a substitute: who played a seat from which turn), players.account_name
+"""seats and rooms: seat_changes (a substitute: who played a seat from which turn), players.account_name; game_rooms
 
 Revision ID: 0008
 Revises: 0007
@@ -9,6 +9,8 @@ seat keeps its key and name, which the game's state and record use; each row say
 which turn which account played it, for the record and for telling the old player why
 the seat is no longer theirs. ``players.account_name``: the name of who plays the seat
 now, where it is not the seat's first player (their DMs are addressed with it).
+``game_rooms``: the public rooms, on any platform, a game is also played from
+(``bridge GAME`` by its host in each): one game per room.
 """
 
 from __future__ import annotations
@@ -39,12 +41,24 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index(op.f("ix_seat_changes_game_id"), "seat_changes", ["game_id"], unique=False)
+    op.create_table(
+        "game_rooms",
+        sa.Column("platform", sa.String(), nullable=False),
+        sa.Column("channel", sa.String(), nullable=False),
+        sa.Column("game_id", sa.Integer(), nullable=False),
+        sa.Column("community", sa.String(), nullable=False, server_default=""),
+        sa.Column("bridged_at", sa.Float(), nullable=False),
+        sa.PrimaryKeyConstraint("platform", "channel"),
+    )
+    op.create_index(op.f("ix_game_rooms_game_id"), "game_rooms", ["game_id"], unique=False)
     op.add_column(
         "players", sa.Column("account_name", sa.String(), nullable=False, server_default="")
     )
 
 
 def downgrade() -> None:
+    op.drop_index(op.f("ix_game_rooms_game_id"), table_name="game_rooms")
+    op.drop_table("game_rooms")
     with op.batch_alter_table("players") as batch:
         batch.drop_column("account_name")
     op.drop_index(op.f("ix_seat_changes_game_id"), table_name="seat_changes")
