@@ -19,7 +19,13 @@ from bot.host.context import CommandContext
 from bot.host.me import personal_time
 from bot.host.messages import Choice
 from bot.host.posts import Cause
-from bot.host.routing import Refusal, player_identity, row_community, tagged_kind
+from bot.host.routing import (
+    Refusal,
+    bridged_to,
+    player_identity,
+    row_community,
+    tagged_kind,
+)
 from bot.store import GameRow, PlayerRow, Tx, dumps
 from bot.store.settings import accounts_of
 
@@ -36,7 +42,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     if row.kind != "public" or not row.channel:
         tag = get_game(kind).tag if kind in known else "#TAG"
         raise Refusal(f"start a game in a public channel: post `{tag} new` there")
-    existing = tx.peek_game_in(row.platform, row.channel)
+    existing = tx.peek_game_in(row.platform, row.channel) or bridged_to(tx, row)
     if existing is not None:
         raise Refusal(
             f"game {existing.id} is already running in this channel; its host can `end` it first"

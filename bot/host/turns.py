@@ -139,6 +139,12 @@ class TurnClock:
                 if not pinged:
                     continue
                 if game_row.platform in public:
+                    # Players who joined from another platform's room: by DM (a ping here
+                    # cannot reach them).
+                    for player in [p for p in pinged if p.platform != game_row.platform]:
+                        posts.notify(tx, game_row, player, text, kind="reminder")
+                        written += 1
+                    pinged = [p for p in pinged if p.platform == game_row.platform]
                     # A crowd is named over several posts, each pinging only its own names
                     # (Discord lets a message ping 100 users and hold 2,000 characters).
                     for part, start in enumerate(range(0, len(pinged), NAMES_PER_REMINDER)):
@@ -151,6 +157,7 @@ class TurnClock:
                             text=f"{posts.title(game_row)}: {names}: {said}",
                             now=now,
                             extra=posts.extras(mentions=[(p.user_id, p.name) for p in named]),
+                            every_room=False,  # (it pings this channel's people)
                         )
                     written += len(pinged)
                     continue

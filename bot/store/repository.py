@@ -83,6 +83,7 @@ SQL_GAME_IN = (
     f"SELECT {_GAME_COLUMNS} FROM games WHERE platform = :platform AND channel = :channel "
     f"AND {_ACTIVE} ORDER BY id DESC LIMIT 1"
 )
+SQL_GAME_BY_ID = f"SELECT {_GAME_COLUMNS} FROM games WHERE id = :id"
 SQL_GAMES_OF = (
     f"SELECT {', '.join('games.' + f for f in _GAME_FIELDS)} FROM games "
     "JOIN players ON players.game_id = games.id "
@@ -243,7 +244,11 @@ _NAMED = re.compile(r":([a-z_]+)")
 # must hold it until it commits, or a resolution in between would not count the order it
 # acknowledges (and a state written back would undo the resolution). On SQLite, BEGIN
 # IMMEDIATE already shuts out every other writer.
-_POSTGRES_LOCKS = {SQL_GAME_IN: " FOR UPDATE", SQL_GAMES_OF: " FOR UPDATE OF games"}
+_POSTGRES_LOCKS = {
+    SQL_GAME_IN: " FOR UPDATE",
+    SQL_GAME_BY_ID: " FOR UPDATE",
+    SQL_GAMES_OF: " FOR UPDATE OF games",
+}
 
 
 def _for_postgres(sql: str) -> str:
@@ -555,6 +560,16 @@ class Tx:
             self._game_in[key] = game.id
             return game
         return None if game_id is None else self._games[game_id]
+
+    def peek_game(self, game_id: int) -> GameSnapshot | None:
+        """The game with this number as a snapshot outside the session (see
+        :meth:`peek_game_in`)."""
+        self._settle()
+        known = self._games.get(game_id)
+        if known is not None:
+            return known
+        found = self._run(SQL_GAME_BY_ID, {"id": game_id}).fetchone()
+        return None if found is None else self._game_snapshot(found)
 
     def peek_games_of(self, platform: str, user_id: str) -> list[GameSnapshot]:
         """:meth:`active_games_of` as snapshots outside the session."""
