@@ -54,6 +54,7 @@ from bot.host.messages import (
 from bot.host.outbox import AttachmentSource, Relay
 from bot.host.turns import TurnClock
 from bot.store import CursorRow, DatabaseCursors, Store
+from bot.store.rooms import rooms_of
 
 log = logging.getLogger(__name__)
 
@@ -315,22 +316,22 @@ class Host:
         with self.store.transaction() as tx:
             due = {game_id for game_id, *_ in tx.due_games(self.clock.now())}
             for game in tx.active_games():
-                if game.platform not in channels or game.id is None:
+                if game.id is None:
                     continue
-                players = {p.user_id for p in tx.players(game.id)}
-                if game.channel:
-                    channels[game.platform].add(game.channel)
-                if game.lobby:
-                    # The channel it moved out of (into a thread): players still type
-                    # orders there, and those sent while the host was away count too.
-                    channels[game.platform].add(game.lobby)
-                users[game.platform].update(players)
-                if game.id in due:
-                    if game.channel:
-                        due_channels[game.platform].add(game.channel)
-                    if game.lobby:
-                        due_channels[game.platform].add(game.lobby)
-                    due_users[game.platform].update(players)
+                # Its rooms: its channel, the one it moved out of (into a thread: players
+                # still type orders there), and those on any platform it is bridged to.
+                rooms = [(game.platform, c) for c in (game.channel, game.lobby) if c]
+                rooms += [(r.platform, r.channel) for r in rooms_of(tx, game.id)]
+                for platform, channel in rooms:
+                    if platform in channels:
+                        channels[platform].add(channel)
+                        if game.id in due:
+                            due_channels[platform].add(channel)
+                for player in tx.players(game.id):  # (each on the platform they joined from)
+                    if player.platform in users:
+                        users[player.platform].add(player.user_id)
+                        if game.id in due:
+                            due_users[player.platform].add(player.user_id)
         return {
             p: LiveScope(
                 frozenset(channels[p]),
@@ -346,10 +347,13 @@ class Host:
         behind: set[int] = set()
         with self.store.transaction() as tx:
             for game in tx.active_games():
-                if game.platform != platform or game.id is None:
+                if game.id is None:
                     continue
-                if game.channel in partial.channels or any(
-                    p.user_id in partial.users for p in tx.players(game.id)
+                rooms = [(game.platform, game.channel)]
+                rooms += [(r.platform, r.channel) for r in rooms_of(tx, game.id)]
+                if any(p == platform and c in partial.channels for p, c in rooms) or any(
+                    p.platform == platform and p.user_id in partial.users
+                    for p in tx.players(game.id)
                 ):
                     behind.add(game.id)
         return behind

@@ -153,3 +153,14 @@ def test_the_hosts_linked_account_runs_the_game_from_a_bridged_room(kit: MultiKi
     assert kit.game(1).paused_remaining is not None
     paused = [r for r in kit.outbox() if "paused with" in r.text]
     assert {loads(r.address)["platform"] for r in paused} == set(ROOMS)
+
+
+def test_a_catch_up_reads_every_room_and_each_players_own_platform(kit: MultiKit) -> None:
+    """After downtime, orders sent in a bridged room or by DM on another platform count
+    too: the live scope each platform is asked to read holds them."""
+    _game_across_three_platforms(kit)
+    scopes = kit.host._live_scopes(["discord", "x", "console"])
+    assert scopes["discord"].channels == {ROOMS["discord"]}
+    assert scopes["discord"].users == {"id-alice"}
+    assert scopes["x"].channels == {ROOMS["x"]} and scopes["x"].users == {"id-bob"}
+    assert scopes["console"].channels == {"console"} and scopes["console"].users == {"id-carol"}
