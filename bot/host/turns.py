@@ -93,10 +93,15 @@ class TurnClock:
         written = 0
         with self.store.transaction() as tx:
             # A reminder that would fall in someone's quiet hours comes before they begin,
-            # up to a day earlier: with anyone keeping quiet hours, look that far ahead.
+            # up to a day earlier: for the games of those keeping quiet hours (only
+            # theirs: benchmarks/reminders.py), look that far ahead.
             quiet = quiet_accounts(tx)
-            horizon = before_seconds + (QUIET_LOOKAHEAD if quiet else 0.0)
-            for game_row in tx.games_closing_between(now, now + horizon):
+            closing = tx.games_closing_between(now, now + before_seconds)
+            if quiet:
+                closing += tx.games_of_closing_between(
+                    quiet, now + before_seconds, now + before_seconds + QUIET_LOOKAHEAD
+                )
+            for game_row in closing:
                 if game_row.platform not in platforms or game_row.id is None:
                     continue
                 deadline = game_row.deadline or now

@@ -20,7 +20,8 @@ class GameRow(SQLModel, table=True):
     phase: str  # setup | battle | finished
     turn: int = 0
     turn_seconds: float
-    deadline: float | None = None
+    # Indexed: the clock and the reminders look for the games closing in a window.
+    deadline: float | None = Field(default=None, index=True)
     # When the turn in progress opened (the previous deadline): an order stamped
     # earlier belonged to a turn that has already resolved.
     turn_opened_at: float | None = None

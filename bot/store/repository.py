@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, event, func, or_, update
+from sqlalchemy import ColumnElement, event, func, or_, tuple_, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
@@ -654,6 +654,27 @@ class Tx:
                 col(GameRow.deadline) > start,
                 col(GameRow.deadline) <= end,
             )
+            .order_by(col(GameRow.deadline), col(GameRow.id))
+        )
+        return list(self.session.exec(query).all())
+
+    def games_of_closing_between(
+        self, accounts: Collection[tuple[str, str]], start: float, end: float
+    ) -> list[GameRow]:
+        """:meth:`games_closing_between`, only the battles one of ``accounts`` (platform,
+        user id) plays in: the few a reminder looks further ahead for."""
+        if not accounts:
+            return []
+        query = (
+            select(GameRow)
+            .join(PlayerRow, col(PlayerRow.game_id) == col(GameRow.id))
+            .where(
+                GameRow.phase == "battle",
+                col(GameRow.deadline) > start,
+                col(GameRow.deadline) <= end,
+                tuple_(col(PlayerRow.platform), col(PlayerRow.user_id)).in_(list(accounts)),
+            )
+            .distinct()
             .order_by(col(GameRow.deadline), col(GameRow.id))
         )
         return list(self.session.exec(query).all())

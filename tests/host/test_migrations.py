@@ -52,7 +52,7 @@ LUCK = "0006: committed luck: games.secret, games.luck, players.nonce"
 SETTINGS = "0007: a player's settings: player_settings (time zone, quiet hours, away, linked accounts); ratings"
 SEATS = (
     "0008: seats and rooms: seat_changes (a substitute: who played a seat from which turn), "
-    "players.account_name; game_rooms"
+    "players.account_name; game_rooms; games.deadline indexed"
 )
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"

@@ -1,4 +1,4 @@
-"""seats and rooms: seat_changes (a substitute: who played a seat from which turn), players.account_name; game_rooms
+"""seats and rooms: seat_changes (a substitute: who played a seat from which turn), players.account_name; game_rooms; games.deadline indexed
 
 Revision ID: 0008
 Revises: 0007
@@ -10,7 +10,9 @@ which turn which account played it, for the record and for telling the old playe
 the seat is no longer theirs. ``players.account_name``: the name of who plays the seat
 now, where it is not the seat's first player (their DMs are addressed with it).
 ``game_rooms``: the public rooms, on any platform, a game is also played from
-(``bridge GAME`` by its host in each): one game per room.
+(``bridge GAME`` by its host in each): one game per room. ``games.deadline`` is indexed:
+the reminders look a day ahead for the games of those keeping quiet hours, and with the
+clock's own look-ups that was a scan of every game (benchmarks/reminders.py).
 """
 
 from __future__ import annotations
@@ -51,12 +53,14 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("platform", "channel"),
     )
     op.create_index(op.f("ix_game_rooms_game_id"), "game_rooms", ["game_id"], unique=False)
+    op.create_index(op.f("ix_games_deadline"), "games", ["deadline"], unique=False)
     op.add_column(
         "players", sa.Column("account_name", sa.String(), nullable=False, server_default="")
     )
 
 
 def downgrade() -> None:
+    op.drop_index(op.f("ix_games_deadline"), table_name="games")
     op.drop_index(op.f("ix_game_rooms_game_id"), table_name="game_rooms")
     op.drop_table("game_rooms")
     with op.batch_alter_table("players") as batch:
