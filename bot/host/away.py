@@ -9,8 +9,8 @@ extension is announced in public, and that announcement, an outbox row keyed by
 (game, turn, "away"), is what makes it once, even when the fall is retried. It names
 nobody (who is away is theirs to tell) and says nothing the public status does not.
 
-With ``away=pass`` (only in a game where ``pass`` is an order: bst, U-Boat's hold,
-Silent Ships' defender), whenever the game waits for an away player who has no order
+With ``away=pass`` (only in a game that reads ``pass`` as one of its orders: the game
+says what it means there), whenever the game waits for an away player who has no order
 in and ``pass`` is an order the game takes from them now, the host sends ``pass`` for
 them: the game's own order, through the same path as any player's (stored, counted,
 acknowledged to them), so the record replays from it. Each is a message of its own
