@@ -263,9 +263,9 @@ def player_command(
     if word in ("help", "rules", "status") and commands.limits.private_answers:
         public = False  # one person's question: answered to them alone
     if word == "help":
-        posts.reply(tx, game_row.id, row, game.help_text(), public=public)
+        posts.reply(tx, game_row.id, row, game.help_text(), public=public, every_room=False)
     elif word == "rules":
-        posts.reply(tx, game_row.id, row, game.rules_text(), public=public)
+        posts.reply(tx, game_row.id, row, game.rules_text(), public=public, every_room=False)
     elif word == "status":
         players = tx.players(game_row.id)
         in_ = set(tx.standing_orders(game_row.id, game_row.turn))
@@ -290,6 +290,7 @@ def player_command(
                 format_utc if public else personal_time(tx, row.platform, row.user_id).format,
             ),
             public=public,
+            every_room=False,  # (the asker's room: each room can ask its own)
             render=render,
             extra=posts.extras(card=card, board=game.text_board(state, None)),
         )
@@ -406,6 +407,7 @@ def _join(
         row,
         game.welcome(state, key, game_row.id),
         public=public,
+        every_room=False,
         extra=posts.extras(choices=quick),
     )
     if commands.web_base_url:

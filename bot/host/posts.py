@@ -198,9 +198,11 @@ def reply(
     kind_suffix: str = "",
     render: Mapping[str, Any] | None = None,
     extra: str = "",
+    every_room: bool = True,
 ) -> None:
     """Answer an inbound message: in its channel when public, else privately. ``extra``:
-    see :func:`extras`."""
+    see :func:`extras`. ``every_room``: a public answer about a game is news for each room
+    it is played from (see bridges), unless it answers the asker alone (help, status)."""
     platform = row.platform
     channel = row.channel
     if public and channel:
@@ -227,7 +229,7 @@ def reply(
         extras=extra,
     )
     tx.post(post)
-    if recipient == "public" and game_id:
+    if recipient == "public" and game_id and every_room:
         # Said in public about a game: in every room it is played from (see bridges).
         tx.post_all(copies_for_rooms(tx, post, home=None))
 

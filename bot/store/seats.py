@@ -76,13 +76,16 @@ def handed_away(tx: Tx, game_id: int, platform: str, user_id: str) -> SeatChange
 
 def latest_sender(tx: Tx, platform: str, *, user_id: str = "", name: str = "") -> InboundRow | None:
     """The newest message an account sent the host on ``platform``: the account with
-    ``user_id``, else one whose name is ``name`` (any case): whom a host can name as a
-    substitute (someone the host has heard from, so the platform's id of them is known)."""
+    ``user_id``, else one whose name is ``name`` (any case, with or without a leading
+    ``@``): whom a host can name as a substitute (someone the host has heard from, so
+    the platform's id of them is known)."""
     query = select(InboundRow).where(InboundRow.platform == platform)
     if user_id:
         query = query.where(InboundRow.user_id == user_id)
     else:
-        query = query.where(func.lower(InboundRow.user_name) == name.lower())
+        # (As the host wrote it or as the platform shows it: X's names are "@handle".)
+        wanted = name.lower().lstrip("@")
+        query = query.where(func.lower(InboundRow.user_name).in_([wanted, f"@{wanted}"]))
     return tx.session.exec(query.order_by(col(InboundRow.id).desc()).limit(1)).first()
 
 

@@ -164,3 +164,16 @@ def test_a_catch_up_reads_every_room_and_each_players_own_platform(kit: MultiKit
     assert scopes["discord"].users == {"id-alice"}
     assert scopes["x"].channels == {ROOMS["x"]} and scopes["x"].users == {"id-bob"}
     assert scopes["console"].channels == {"console"} and scopes["console"].users == {"id-carol"}
+
+
+def test_an_answer_to_one_asker_stays_in_their_room(kit: MultiKit) -> None:
+    _game_across_three_platforms(kit)
+    before = len(kit.outbox())
+    kit.say("x", "bob", "#bst status", channel=ROOMS["x"])
+    kit.say("console", "carol", "#bst help", channel=ROOMS["console"])
+    answers = kit.outbox()[before:]
+    assert len(answers) == 2
+    assert {(loads(r.address)["platform"], loads(r.address)["channel"]) for r in answers} == {
+        ("x", ROOMS["x"]),
+        ("console", ROOMS["console"]),
+    }

@@ -115,3 +115,12 @@ def test_a_seat_can_change_hands_twice(kit: HostKit) -> None:
         ("carol", "bob"),
         ("dave", "carol"),
     ]
+
+
+def test_a_newcomer_whose_platform_shows_names_as_handles_is_found_either_way(
+    kit: HostKit,
+) -> None:
+    kit.two_player_battle()
+    kit.say("@dave", "games", dm=True)  # (X shows its people as "@handle")
+    assert kit.say("alice", "replace bob dave").outcome.value == "handled"
+    assert "cruiser" in _to(kit, "@dave")[-1]
