@@ -1,4 +1,4 @@
-"""The host's verbs: start, options, pause, resume, extend, kick, end.
+"""The host's verbs: start, options, pause, resume, extend, kick, replace, end.
 
 Only a game's host may use them: the player who made the game, an admin listed in
 the config, or someone the platform says administers the channel — checked here,
@@ -16,25 +16,29 @@ from typing import Any
 from bot.games.base import GameError, PlayerRef
 from bot.games.catalog import get_game
 from bot.games.duration import LONGEST, format_duration, humanize, parse_duration
-from bot.host import away, lifecycle, posts
+from bot.host import away, bridges, lifecycle, posts, substitutes
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.lobby import change_and_say, check_clocks, option_pairs, refuse_while_paused
 from bot.host.posts import Cause
-from bot.host.routing import Refusal, player_identity
+from bot.host.routing import Refusal
 from bot.store import GameRow, PlayerRow, Tx, dumps, loads
 
 
-def is_host(commands: CommandContext, row: Cause, game_row: GameRow) -> bool:
-    who = player_identity(row.platform, row.user_id)
-    return who == game_row.creator or who in commands.admins or row.is_channel_admin
+def is_host(commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow) -> bool:
+    """The game's creator (from any account linked to theirs), an admin of the bot, or
+    someone the platform says runs the channel — the game's own platform's: a room a game
+    is also played from (``bridge``) gives its admins no say over the game."""
+    if row.is_channel_admin and row.platform == game_row.platform:
+        return True
+    return bridges.hosts(commands, tx, row, game_row)
 
 
 def host_command(
     commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
 ) -> None:
     game = get_game(game_row.kind)
-    if not is_host(commands, row, game_row):
+    if not is_host(commands, tx, row, game_row):
         raise Refusal(
             f"only the game's host can `{word}`: the {game.player_word(1)} who made the "
             "game, or an admin"
@@ -127,6 +131,12 @@ def host_command(
         if target.platform in commands.room_platforms:
             posts.room_member(tx, game_row, row, target.user_id, present=False, now=now)
         return
+    if word == "replace":
+        substitutes.replace(
+            commands, tx, row, game_row, game, state, rest,
+            lambda name: _find_player(tx, game_row, name, game.player_word(1)), now=now,
+        )  # fmt: skip
+        return
     if word == "end":
         if not tx.players(game_row.id):
             # Nobody played: there is no result to give (a draw between no one is none).
@@ -167,7 +177,7 @@ def _change_options(
         raise Refusal("the seed is set when the game is opened: `new` with seed=…")
     check_clocks(commands, game, changes)
     if away.OPTION in changes:
-        changes[away.OPTION] = away.parse_option(changes[away.OPTION])
+        changes[away.OPTION] = away.parse_option(changes[away.OPTION], game)
     options = {key: value for key, value in {**stored, **changes}.items() if key != "seed"}
     # The host's own options are not the game's (see bot.host.away).
     fresh = game.new_game({k: v for k, v in options.items() if k != away.OPTION})

@@ -1,5 +1,5 @@
 """What a player's ``me away`` means in a game: the game's ``away`` option, the host's
-choice when opening it (``new KIND away=12h``).
+choice when opening it (``new KIND away=12h`` or ``new KIND away=pass``).
 
 Without it (the default), away changes nothing: the game goes on as today. With
 ``away=N``, a turn (any running clock: a simultaneous turn, or one player's move time)
@@ -8,44 +8,150 @@ them, up to N and no longer than until they are back. At most once a turn: the
 extension is announced in public, and that announcement, an outbox row keyed by
 (game, turn, "away"), is what makes it once, even when the fall is retried. It names
 nobody (who is away is theirs to tell) and says nothing the public status does not.
+
+With ``away=pass`` (only in a game that reads ``pass`` as one of its orders: the game
+says what it means there), whenever the game waits for an away player who has no order
+in and ``pass`` is an order the game takes from them now, the host sends ``pass`` for
+them: the game's own order, through the same path as any player's (stored, counted,
+acknowledged to them), so the record replays from it. Each is a message of its own
+with an id made of the game, turn, step and seat: sent once, whatever retries. It is
+announced once a turn, naming nobody.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from bot.games.base import Game, GameError
+from bot.games.base import Channel, Game, GameError
+from bot.games.catalog import get_game
 from bot.games.duration import format_duration, humanize, parse_duration
 from bot.host import lifecycle, posts
 from bot.host.clock import format_utc
 from bot.host.routing import Refusal
 from bot.store import GameRow, Tx, loads
+from bot.store.repository import GameSnapshot
 from bot.store.settings import away_accounts
 
 OPTION = "away"
+PASS = "pass"
 LONGEST_WAIT = timedelta(days=7)
 
 
-def parse_option(value: str) -> str:
-    """``away=12h``: the canonical duration; refused with an example otherwise."""
+def parse_option(value: str, game: Game[Any, Any] | None = None) -> str:
+    """``away=12h``: the canonical duration; ``away=pass`` where ``game`` has a ``pass``
+    order; refused with an example otherwise."""
+    if value.strip().lower() == PASS:
+        if game is not None and not has_pass(game):
+            raise Refusal(
+                f"away: {game.name} has no `pass` order, so an away player cannot pass "
+                "there: make the turn wait for them instead, such as `new away=12h`"
+            )
+        return PASS
     try:
         length = parse_duration(value)
     except GameError:
         raise Refusal(
             f"away: expected how long a turn waits for a player who is away, such as "
-            f"`new away=12h`; got {value!r}"
+            f"`new away=12h`, or `new away=pass` (their order is `pass`); got {value!r}"
         ) from None
     if length > LONGEST_WAIT:
         raise Refusal(f"away: at most {format_duration(LONGEST_WAIT)}, such as `new away=12h`")
     return format_duration(length)
 
 
+def has_pass(game: Game[Any, Any]) -> bool:
+    """Whether ``pass`` is one of the game's orders."""
+    try:
+        game.parse(PASS)
+    except GameError:
+        return False
+    return True
+
+
+def option_of(game_row: GameRow | GameSnapshot) -> str:
+    return str(loads(game_row.options or "{}").get(OPTION) or "")
+
+
 def wait_of(game_row: GameRow) -> float:
     """How long, in seconds, a turn of this game waits for away players (0: not at all)."""
-    value = loads(game_row.options or "{}").get(OPTION)
-    return parse_duration(value).total_seconds() if value else 0.0
+    value = option_of(game_row)
+    return parse_duration(value).total_seconds() if value and value != PASS else 0.0
+
+
+@dataclass(frozen=True)
+class AwayPass:
+    """A ``pass`` the host sends for a player who is away (see the module docstring)."""
+
+    game_id: int
+    turn: int
+    platform: str
+    channel: str
+    user_id: str
+    name: str
+    message_id: str
+
+
+def passes_due(tx: Tx, *, now: float) -> list[AwayPass]:
+    """The passes to send now: for each away player, in each of their games opened with
+    ``away=pass``, that waits for them and has no order from them, where the game takes
+    ``pass`` from them now (asked of the game itself, which is pure: nothing changes)."""
+    away = away_accounts(tx, now)
+    found: list[AwayPass] = []
+    seen: set[int] = set()
+    for platform, user_id in away:
+        for game_row in tx.peek_games_of(platform, user_id):
+            game_id = game_row.id
+            if game_id is None or game_row.phase != "battle" or option_of(game_row) != PASS:
+                continue
+            if game_row.paused_remaining is not None or game_id in seen:
+                continue
+            if game_row.deadline is not None and game_row.deadline <= now:
+                continue  # falling now: a pass sent now would count for the next turn
+            seen.add(game_id)
+            found += _passes_in(tx, game_row, away)
+    return found
+
+
+def _passes_in(
+    tx: Tx, game_row: GameSnapshot, away: Mapping[tuple[str, str], float]
+) -> list[AwayPass]:
+    assert game_row.id is not None
+    game = get_game(game_row.kind)
+    state = game.decode_state(loads(game_row.state))
+    waiting = game.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
+    step = tx.next_step(game_row.id, game_row.turn)
+    passes = []
+    for player in tx.peek_players(game_row.id):
+        if player.key not in waiting or (player.platform, player.user_id) not in away:
+            continue
+        try:
+            game.accept(state, player.key, game.parse(PASS), Channel.PRIVATE, random.Random(0))
+        except GameError:
+            continue  # not an order the game takes from them now
+        passes.append(
+            AwayPass(
+                game_row.id, game_row.turn, player.platform, game_row.channel, player.user_id,
+                player.account_name or player.name,
+                f"away-pass:{game_row.id}:{game_row.turn}:{step}:{player.key}",
+            )
+        )  # fmt: skip
+    return passes
+
+
+def announce_pass(tx: Tx, game_id: int, turn: int, *, now: float) -> None:
+    """Once a turn, in public, naming nobody: the turn counted ``pass`` for someone away."""
+    game_row = tx.game(game_id)
+    if game_row is None or game_row.turn != turn:
+        return
+    text = (
+        f"{posts.title(game_row)}: turn {turn} counts `pass` for a player who is away "
+        "(this game's `away=pass`)."
+    )
+    posts.announce(tx, game_row, kind="away-pass", text=text, now=now)
 
 
 def wait_for_away(

@@ -13,14 +13,21 @@ from bot.games.base import ArgKind, GameError, PlayerRef
 from bot.games.catalog import games, get_game
 from bot.games.duration import format_duration, parse_duration
 from bot.games.numbers import LARGEST, whole_number
-from bot.host import away, ending, lifecycle, links, posts, seeds
+from bot.host import away, ending, lifecycle, links, posts, seeds, substitutes
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.me import personal_time
 from bot.host.messages import Choice
 from bot.host.posts import Cause
-from bot.host.routing import Refusal, player_identity, row_community, tagged_kind
+from bot.host.routing import (
+    Refusal,
+    bridged_to,
+    player_identity,
+    row_community,
+    tagged_kind,
+)
 from bot.store import GameRow, PlayerRow, Tx, dumps
+from bot.store.settings import accounts_of
 
 
 def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
@@ -35,7 +42,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     if row.kind != "public" or not row.channel:
         tag = get_game(kind).tag if kind in known else "#TAG"
         raise Refusal(f"start a game in a public channel: post `{tag} new` there")
-    existing = tx.peek_game_in(row.platform, row.channel)
+    existing = tx.peek_game_in(row.platform, row.channel) or bridged_to(tx, row)
     if existing is not None:
         raise Refusal(
             f"game {existing.id} is already running in this channel; its host can `end` it first"
@@ -46,7 +53,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     _check_quotas(commands, tx, row)
     open_to_all = _reach(options.pop("reach", ""))
     if away.OPTION in options:  # the host's, not the game's: kept with the options
-        options[away.OPTION] = away.parse_option(options[away.OPTION])
+        options[away.OPTION] = away.parse_option(options[away.OPTION], game)
     host_options = {k: options.pop(k) for k in (away.OPTION,) if k in options}
     seed_text = options.pop("seed", "")
     given_seed = whole_number(seed_text) if seed_text else None
@@ -185,7 +192,16 @@ def check_clocks(commands: CommandContext, game: Any, options: dict[str, str]) -
 def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
     """``games``: the sender's live games on this platform, each with its clock and whether
     their order is in (answered privately)."""
-    found = tx.peek_games_of(row.platform, row.user_id)
+    # The person's games, from every account they linked (``me link``): which account
+    # plays each, so its line says whether their order is in.
+    playing: dict[int, tuple[str, str]] = {}
+    found = []
+    for account in accounts_of(tx, row.platform, row.user_id):
+        for game_row in tx.peek_games_of(*account):
+            if game_row.id not in playing:
+                playing[game_row.id] = account
+                found.append(game_row)
+    found.sort(key=lambda g: g.id)
     if not found:
         posts.reply(
             tx, 0, row, "You are in no game now: send `join` in a game's channel.", public=False
@@ -196,8 +212,14 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
     for game_row in found:
         game = get_game(game_row.kind)
         state = commands.states.of(game, game_row)
-        player = tx.peek_player(game_row.id, row.platform, row.user_id)
-        line = f"- {posts.title(game_row)}{posts.where_token(game_row.channel)}: {game_row.phase}"
+        account = playing[game_row.id]
+        player = tx.peek_player(game_row.id, *account)
+        # (A channel link works only on its own platform: elsewhere, the platform's name.)
+        here = account[0] == row.platform
+        where = posts.where_token(game_row.channel) if here else ""
+        line = f"- {posts.title(game_row)}{where}: {game_row.phase}"
+        if not here:
+            line += f" (on {account[0]})"
         if game_row.phase == "battle":
             line += f", turn {game_row.turn}"
         if game_row.deadline is not None:
@@ -241,9 +263,9 @@ def player_command(
     if word in ("help", "rules", "status") and commands.limits.private_answers:
         public = False  # one person's question: answered to them alone
     if word == "help":
-        posts.reply(tx, game_row.id, row, game.help_text(), public=public)
+        posts.reply(tx, game_row.id, row, game.help_text(), public=public, every_room=False)
     elif word == "rules":
-        posts.reply(tx, game_row.id, row, game.rules_text(), public=public)
+        posts.reply(tx, game_row.id, row, game.rules_text(), public=public, every_room=False)
     elif word == "status":
         players = tx.players(game_row.id)
         in_ = set(tx.standing_orders(game_row.id, game_row.turn))
@@ -268,6 +290,7 @@ def player_command(
                 format_utc if public else personal_time(tx, row.platform, row.user_id).format,
             ),
             public=public,
+            every_room=False,  # (the asker's room: each room can ask its own)
             render=render,
             extra=posts.extras(card=card, board=game.text_board(state, None)),
         )
@@ -290,6 +313,7 @@ def player_command(
             posts.room_member(tx, game_row, row, player.user_id, present=False, now=now)
     elif word == "board":
         if player is None:
+            substitutes.refuse_the_replaced(tx, row, game_row.id)
             raise Refusal("you are not in this game: send `join` to play")
         last = None
         if game_row.phase != "setup":
@@ -352,6 +376,7 @@ def _join(
         key = player.key
         state = game.join(state, PlayerRef(key, player.name))
     else:
+        _refuse_a_second_seat(tx, row, game_row)
         # (Not every player row: a join costs the same in a game of any size.)
         seat = tx.seats_taken(game_row.id) + 1
         key = f"p{seat}"
@@ -382,6 +407,7 @@ def _join(
         row,
         game.welcome(state, key, game_row.id),
         public=public,
+        every_room=False,
         extra=posts.extras(choices=quick),
     )
     if commands.web_base_url:
@@ -391,6 +417,19 @@ def _join(
     if row.platform in commands.room_platforms:
         # Into the game's room (a Discord thread): its news then shows them unread.
         posts.room_member(tx, game_row, row, row.user_id, present=True, now=now)
+
+
+def _refuse_a_second_seat(tx: Tx, row: Cause, game_row: GameRow) -> None:
+    """One person, one seat: refused when another account they linked plays the game."""
+    assert game_row.id is not None
+    for platform, user_id in accounts_of(tx, row.platform, row.user_id)[1:]:
+        seated = tx.player_by_user(game_row.id, platform, user_id)
+        if seated is not None:
+            raise Refusal(
+                f"you already play in game {game_row.id} as {seated.name}, from your linked "
+                f"account on {platform}: one person has one seat; send your orders from "
+                "there (or `me unlink` this account to play it as someone else)"
+            )
 
 
 def _change_and_say(

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.games.base import Channel, Resolution
 from bot.games.catalog import get_game
-from bot.host import lifecycle, posts, receipts
+from bot.host import lifecycle, posts, receipts, substitutes
 from bot.host.context import CommandContext
 from bot.host.messages import Choice, InboundKind
 from bot.host.posts import Cause
@@ -36,6 +36,7 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
     player = tx.peek_player(game_id, row.platform, row.user_id)
     parsed = game.parse(text)
     if player is None:
+        substitutes.refuse_the_replaced(tx, row, game_id)
         raise Refusal("you are not in this game: send `join` to play")
     if game_row.paused_remaining is not None and not game.simultaneous:
         raise Refusal("the game is paused: orders wait until its host resumes it")

@@ -11,6 +11,7 @@ host adds only its neutral ones (titles, deadlines, who did what to the game).
 
 from __future__ import annotations
 
+import dataclasses
 import json.encoder
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -24,6 +25,7 @@ from bot.host.clock import format_utc
 from bot.host.messages import Card, Choice
 from bot.store import GameRow, InboundRow, PlayerRow, Received, Tx, dumps, loads
 from bot.store.repository import GameSnapshot, NewPost, PlayerSnapshot
+from bot.store.rooms import rooms_of
 
 # A JSON string as dumps() writes it (ensure_ascii=False).
 _json_str = json.encoder.encode_basestring
@@ -133,21 +135,57 @@ def _enqueue(
     render: Mapping[str, Any] | None,
     now: float,
     extra: str = "",
+    rooms_of_game: AnyGameRow | None = None,
 ) -> bool:
-    """Write one outbox row; False when a row with its key was written already."""
-    return tx.post(
-        NewPost(
-            game_id,
-            turn,
-            kind,
-            recipient,
-            address,
-            text,
-            dumps(render) if render else "",
-            now,
-            extra,
-        )
+    """Write one outbox row; False when a row with its key was written already.
+    ``rooms_of_game``: a public post of that game, copied to every room it is played
+    from (see :func:`copies_for_rooms`)."""
+    post = NewPost(
+        game_id,
+        turn,
+        kind,
+        recipient,
+        address,
+        text,
+        dumps(render) if render else "",
+        now,
+        extra,
     )
+    written = tx.post(post)
+    if written and rooms_of_game is not None:
+        tx.post_all(copies_for_rooms(tx, post, home=rooms_of_game))
+    return written
+
+
+def copies_for_rooms(tx: Tx, post: NewPost, *, home: AnyGameRow | None) -> list[NewPost]:
+    """Copies of a game's public ``post`` for each other room the game is played from
+    (its own channel and the rooms bridged to it, ``bridge``), each a row of its own
+    (so each platform sends, retries and records it on its own). Nothing for a game
+    played in one room (one indexed read). A copy answers no message there, links no
+    channel of another platform and pings nobody: those belong to the original's room."""
+    rooms = rooms_of(tx, post.game_id)
+    if not rooms:
+        return []
+    game = home if home is not None else tx.peek_game(post.game_id)
+    if game is None:
+        return []
+    address = loads(post.address)
+    here = (address.get("platform"), address.get("channel"))
+    targets = [(game.platform, game.channel), *((r.platform, r.channel) for r in rooms)]
+    carried = {k: v for k, v in (loads(post.extras) if post.extras else {}).items()
+               if k not in ("mentions", "room")}  # fmt: skip
+    text = WHERE_TOKEN.sub("", post.text)
+    return [
+        dataclasses.replace(
+            post,
+            recipient=f"public:{platform}:{channel}",
+            address=dumps({**address, "platform": platform, "channel": channel, "reply_to": None}),
+            text=text,
+            extras=dumps(carried) if carried else "",
+        )
+        for platform, channel in targets
+        if (platform, channel) != here
+    ]
 
 
 def reply(
@@ -160,9 +198,11 @@ def reply(
     kind_suffix: str = "",
     render: Mapping[str, Any] | None = None,
     extra: str = "",
+    every_room: bool = True,
 ) -> None:
     """Answer an inbound message: in its channel when public, else privately. ``extra``:
-    see :func:`extras`."""
+    see :func:`extras`. ``every_room``: a public answer about a game is news for each room
+    it is played from (see bridges), unless it answers the asker alone (help, status)."""
     platform = row.platform
     channel = row.channel
     if public and channel:
@@ -177,19 +217,21 @@ def reply(
         if len(_reply_heads) >= _REPLY_HEADS_SIZE:
             _reply_heads.clear()
         head = _reply_heads[key] = _address_head(*key)
-    tx.post(
-        NewPost(
-            game_id=game_id,
-            turn=0,
-            kind=f"reply:{row.id}:{kind_suffix}" if kind_suffix else f"reply:{row.id}",
-            recipient=recipient,
-            address=f"{head}{_json_str(row.message_id)}}}",
-            text=text,
-            render=dumps(render) if render else "",
-            created_at=row.received_at,
-            extras=extra,
-        )
+    post = NewPost(
+        game_id=game_id,
+        turn=0,
+        kind=f"reply:{row.id}:{kind_suffix}" if kind_suffix else f"reply:{row.id}",
+        recipient=recipient,
+        address=f"{head}{_json_str(row.message_id)}}}",
+        text=text,
+        render=dumps(render) if render else "",
+        created_at=row.received_at,
+        extras=extra,
     )
+    tx.post(post)
+    if recipient == "public" and game_id and every_room:
+        # Said in public about a game: in every room it is played from (see bridges).
+        tx.post_all(copies_for_rooms(tx, post, home=None))
 
 
 WITHDRAW = "withdraw"  # the kind of an outbox row that removes a public message
@@ -215,7 +257,12 @@ def withdraw(tx: Tx, game_id: int, row: Cause) -> None:
 
 def _private(game_row: AnyGameRow, player: AnyPlayer) -> str:
     return _address(
-        player.platform, game_row.channel, user_id=player.user_id, user_name=player.name
+        player.platform,
+        # (A player who joined from another platform's room: their DM there names no
+        # channel of this one.)
+        game_row.channel if player.platform == game_row.platform else "",
+        user_id=player.user_id,
+        user_name=player.account_name or player.name,  # (a substitute's own name)
     )
 
 
@@ -290,10 +337,13 @@ def announce(
     now: float,
     extra: str = "",
     render: Mapping[str, Any] | None = None,
+    every_room: bool = True,
 ) -> bool:
     """A public message in the game's channel that answers no one; with ``render``, the
     picture the relay draws when it sends it (see :func:`render_spec`). False when the
-    game's turn had one of that ``kind`` already (it is not written again)."""
+    game's turn had one of that ``kind`` already (it is not written again).
+    ``every_room``: copied to each room the game is played from (see bridges); not a
+    message for the channel's own people alone (a ping)."""
     assert game_row.id is not None
     return _enqueue(
         tx,
@@ -306,6 +356,7 @@ def announce(
         render=render,
         now=now,
         extra=extra,
+        rooms_of_game=game_row if every_room else None,
     )
 
 
@@ -529,6 +580,42 @@ def send_board(
     reply(tx, game_row.id, cause, text, public=False, render=render, extra=board)
 
 
+def welcome_substitute(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: GameRow,
+    state: Any,
+    player: PlayerRow,
+    text: str,
+    *,
+    kind: str,
+    now: float,
+    last: tuple[int, int] | None,
+) -> None:
+    """A seat's board (as :func:`send_board` gives it), by DM to who now plays it,
+    after ``text``: what a substitute sees first."""
+    assert game_row.id is not None
+    render = None
+    if last is not None:
+        turn, step = last
+        extra: dict[str, Any] = {"player": player.key}
+        if step:
+            extra["step"] = step
+        render = render_spec("private_board", game_row, turn, now, **extra)
+    _enqueue(
+        tx,
+        game_id=game_row.id,
+        turn=game_row.turn,
+        kind=kind,
+        recipient=player.key,
+        address=_private(game_row, player),
+        text=f"{text}\n{game.summary(state, player.key)}",
+        render=render,
+        now=now,
+        extra=extras(board=game.text_board(state, player.key)),
+    )
+
+
 def recipients(game: Game[Any, Any], state: Any, notice: Notice) -> Sequence[str]:
     """The players a private notice goes to: its addressee, or their whole crew."""
     assert notice.to is not None
@@ -589,6 +676,8 @@ def publish(
                 created_at=now,
             )
         )
+        # The map, in every room the game is played from (see bridges), right after it.
+        rows += copies_for_rooms(tx, rows[0], home=game_row)
     # The heading names the turn the board shows (the picture's own "Turn 4"): the turn
     # open once this change is stored, or the last one when the game is over; 0 at the start.
     heading = game.board_heading(title(game_row), game.turn(state) if turn else 0)
@@ -687,6 +776,7 @@ def post_replay(tx: Tx, game: Game[Any, Any], game_row: GameRow, turn: int, now:
         text=f"{title(game_row)}: {game.replay_caption()}",
         render=render_spec("replay", game_row, turn, now),
         now=now,
+        rooms_of_game=game_row,
     )
     if game_row.lobby:
         # The channel it was opened in hears, in one line, that it ended and how.

@@ -13,6 +13,7 @@ from bot.host import receipts
 from bot.host.lifecycle import timer_entries
 from bot.host.seeds import LUCK_PROCEDURE, commitment
 from bot.store import GameRow, OrderRow, PlayerRow, Store, loads
+from bot.store.seats import seat_changes
 
 
 class RecordError(Exception):
@@ -40,6 +41,7 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
         standing = {
             n: list(tx.standing_orders(game_id, n).values()) for n in {t.number for t in turns}
         }
+        handed = seat_changes(tx, game_id)
     game = get_game(game_row.kind)
     state = game.decode_state(loads(game_row.state))
     history = [
@@ -61,6 +63,15 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
         seed=loads(game_row.options).get("seed"),
     )
     record = game.record(state, history, context)
+    if handed:
+        seat_names = {p.key: p.name for p in players}
+        # Who played which turns (a field of its own: `players` and every order keep
+        # naming the seat, so the record replays from its orders as before).
+        record["substitutes"] = [
+            {"seat": seat_names.get(c.player_key, c.player_key), "from_turn": c.turn,
+             "player": c.to_name, "after": c.from_name}
+            for c in handed
+        ]  # fmt: skip
     if game_row.secret:
         record["luck"] = luck_section(game_row, players, standing)
     return record

@@ -18,11 +18,14 @@ from bot.games.catalog import game_of_tag, tag_pattern
 from bot.games.numbers import looks_like_a_number, whole_number
 from bot.store import GameRow, InboundRow, Tx
 from bot.store.repository import GameSnapshot, Received
+from bot.store.rooms import room
 
 Cause = InboundRow | Received
 
 # Changes to the game that only its host may make.
-HOST_WORDS = frozenset({"new", "start", "options", "pause", "resume", "extend", "kick", "end"})
+HOST_WORDS = frozenset(
+    {"new", "start", "options", "pause", "resume", "extend", "kick", "replace", "end"}
+)
 # What any player may ask of a game, whatever the game.
 PLAYER_WORDS = frozenset({"join", "leave", "board", "status", "help", "rules", "link"})
 # Words answered even after a turn's deadline has passed (they are not orders).
@@ -96,7 +99,11 @@ def player_identity(platform: str, user_id: str) -> str:
 def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
     """The game a message is about, as a snapshot (read-only; see Tx.peek_game_in)."""
     if row.channel:
-        game = tx.peek_game_in(row.platform, row.channel) or _moved_from(tx, row, required)
+        game = (
+            tx.peek_game_in(row.platform, row.channel)
+            or bridged_to(tx, row)
+            or _moved_from(tx, row, required)
+        )
         if game is not None or row.kind == "public":
             if game is None and required:
                 ended = tx.latest_game_in(row.platform, row.channel)
@@ -117,6 +124,15 @@ def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
     if not games:
         raise Refusal("you are not in a game: send `join` in a game's channel")
     raise Refusal("you are in several games; send this from the game's channel so I know which")
+
+
+def bridged_to(tx: Tx, row: Cause) -> GameSnapshot | None:
+    """The game a room on another platform was bridged to (``bridge GAME``), while it runs."""
+    bridged = room(tx, row.platform, row.channel)
+    if bridged is None:
+        return None
+    game = tx.peek_game(bridged.game_id)
+    return game if game is not None and game.phase != "finished" else None
 
 
 def _moved_from(tx: Tx, row: Cause, required: bool) -> GameSnapshot | None:

@@ -36,7 +36,8 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from bot.host.clock import Clock
+from bot.host import away
+from bot.host.clock import Clock, to_datetime
 from bot.host.health import DISCONNECTED_AFTER, STUCK_AFTER, Health, HealthServer, assess
 from bot.host.inbox import Commands, Effect, Outcome
 from bot.host.limits import NO_LIMITS, Limits
@@ -44,13 +45,16 @@ from bot.host.messages import (
     CatchUpIncomplete,
     ChatAdapter,
     Inbound,
+    InboundKind,
     LiveScope,
     PlatformLink,
     PlatformRefused,
+    Sender,
 )
 from bot.host.outbox import AttachmentSource, Relay
 from bot.host.turns import TurnClock
 from bot.store import CursorRow, DatabaseCursors, Store
+from bot.store.rooms import rooms_of
 
 log = logging.getLogger(__name__)
 
@@ -312,22 +316,22 @@ class Host:
         with self.store.transaction() as tx:
             due = {game_id for game_id, *_ in tx.due_games(self.clock.now())}
             for game in tx.active_games():
-                if game.platform not in channels or game.id is None:
+                if game.id is None:
                     continue
-                players = {p.user_id for p in tx.players(game.id)}
-                if game.channel:
-                    channels[game.platform].add(game.channel)
-                if game.lobby:
-                    # The channel it moved out of (into a thread): players still type
-                    # orders there, and those sent while the host was away count too.
-                    channels[game.platform].add(game.lobby)
-                users[game.platform].update(players)
-                if game.id in due:
-                    if game.channel:
-                        due_channels[game.platform].add(game.channel)
-                    if game.lobby:
-                        due_channels[game.platform].add(game.lobby)
-                    due_users[game.platform].update(players)
+                # Its rooms: its channel, the one it moved out of (into a thread: players
+                # still type orders there), and those on any platform it is bridged to.
+                rooms = [(game.platform, c) for c in (game.channel, game.lobby) if c]
+                rooms += [(r.platform, r.channel) for r in rooms_of(tx, game.id)]
+                for platform, channel in rooms:
+                    if platform in channels:
+                        channels[platform].add(channel)
+                        if game.id in due:
+                            due_channels[platform].add(channel)
+                for player in tx.players(game.id):  # (each on the platform they joined from)
+                    if player.platform in users:
+                        users[player.platform].add(player.user_id)
+                        if game.id in due:
+                            due_users[player.platform].add(player.user_id)
         return {
             p: LiveScope(
                 frozenset(channels[p]),
@@ -343,10 +347,13 @@ class Host:
         behind: set[int] = set()
         with self.store.transaction() as tx:
             for game in tx.active_games():
-                if game.platform != platform or game.id is None:
+                if game.id is None:
                     continue
-                if game.channel in partial.channels or any(
-                    p.user_id in partial.users for p in tx.players(game.id)
+                rooms = [(game.platform, game.channel)]
+                rooms += [(r.platform, r.channel) for r in rooms_of(tx, game.id)]
+                if any(p == platform and c in partial.channels for p, c in rooms) or any(
+                    p.platform == platform and p.user_id in partial.users
+                    for p in tx.players(game.id)
                 ):
                     behind.add(game.id)
         return behind
@@ -398,6 +405,7 @@ class Host:
             )
             return bool(self.turns.due())
 
+        await self._pass_for_away()
         if await self._off_loop(remind_and_look):
             await self.catch_up()
             unfetched, waiting = set(self.unfetched), set(self.waiting)
@@ -412,6 +420,27 @@ class Host:
             self._wake_relay.set()
         await self._arm_deadline_off_loop()
         return resolved
+
+    async def _pass_for_away(self) -> None:
+        """In games opened with ``away=pass``: send ``pass`` for each away player the game
+        waits for, as a message of theirs (see bot.host.away), before anything is due."""
+        for sent in await self._off_loop(self.turns.away_passes):
+            inbound = Inbound(
+                platform=sent.platform,
+                channel=sent.channel,
+                sender=Sender(sent.platform, sent.user_id, sent.name),
+                kind=InboundKind.DM,
+                text=away.PASS,
+                message_id=sent.message_id,
+                sent_at=to_datetime(self.clock.now()),
+            )
+            try:
+                effect = await self.on_inbound(inbound)
+            except Exception:
+                log.exception("the away pass %s failed", sent.message_id)
+                continue
+            if effect.outcome is Outcome.HANDLED:
+                await self._off_loop(functools.partial(self.turns.announce_away_pass, sent))
 
     # --- production loop ---------------------------------------------------
 

@@ -63,6 +63,15 @@ class TurnClock:
         with self.store.transaction() as tx:
             return tx.next_deadline()
 
+    def away_passes(self) -> list[away.AwayPass]:
+        """The ``pass`` orders to send now for players who are away (see bot.host.away)."""
+        with self.store.transaction() as tx:
+            return away.passes_due(tx, now=self.clock.now())
+
+    def announce_away_pass(self, sent: away.AwayPass) -> None:
+        with self.store.transaction() as tx:
+            away.announce_pass(tx, sent.game_id, sent.turn, now=self.clock.now())
+
     def remind_due(
         self,
         before_seconds: float,
@@ -84,10 +93,15 @@ class TurnClock:
         written = 0
         with self.store.transaction() as tx:
             # A reminder that would fall in someone's quiet hours comes before they begin,
-            # up to a day earlier: with anyone keeping quiet hours, look that far ahead.
+            # up to a day earlier: for the games of those keeping quiet hours (only
+            # theirs: benchmarks/reminders.py), look that far ahead.
             quiet = quiet_accounts(tx)
-            horizon = before_seconds + (QUIET_LOOKAHEAD if quiet else 0.0)
-            for game_row in tx.games_closing_between(now, now + horizon):
+            closing = tx.games_closing_between(now, now + before_seconds)
+            if quiet:
+                closing += tx.games_of_closing_between(
+                    quiet, now + before_seconds, now + before_seconds + QUIET_LOOKAHEAD
+                )
+            for game_row in closing:
                 if game_row.platform not in platforms or game_row.id is None:
                     continue
                 deadline = game_row.deadline or now
@@ -130,6 +144,12 @@ class TurnClock:
                 if not pinged:
                     continue
                 if game_row.platform in public:
+                    # Players who joined from another platform's room: by DM (a ping here
+                    # cannot reach them).
+                    for player in [p for p in pinged if p.platform != game_row.platform]:
+                        posts.notify(tx, game_row, player, text, kind="reminder")
+                        written += 1
+                    pinged = [p for p in pinged if p.platform == game_row.platform]
                     # A crowd is named over several posts, each pinging only its own names
                     # (Discord lets a message ping 100 users and hold 2,000 characters).
                     for part, start in enumerate(range(0, len(pinged), NAMES_PER_REMINDER)):
@@ -142,6 +162,7 @@ class TurnClock:
                             text=f"{posts.title(game_row)}: {names}: {said}",
                             now=now,
                             extra=posts.extras(mentions=[(p.user_id, p.name) for p in named]),
+                            every_room=False,  # (it pings this channel's people)
                         )
                     written += len(pinged)
                     continue

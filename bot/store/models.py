@@ -20,7 +20,8 @@ class GameRow(SQLModel, table=True):
     phase: str  # setup | battle | finished
     turn: int = 0
     turn_seconds: float
-    deadline: float | None = None
+    # Indexed: the clock and the reminders look for the games closing in a window.
+    deadline: float | None = Field(default=None, index=True)
     # When the turn in progress opened (the previous deadline): an order stamped
     # earlier belonged to a turn that has already resolved.
     turn_opened_at: float | None = None
@@ -62,6 +63,10 @@ class PlayerRow(SQLModel, table=True):
     # The player's contribution to the game's luck: their join message's platform id
     # ("platform:message_id"), which the host could not know when it committed.
     nonce: str = ""
+    # Who plays the seat now, where a substitute took it (``replace``): their own name,
+    # which their DMs are addressed with; the seat keeps ``name`` (the game's and the
+    # record's). "" while the seat's first player plays it.
+    account_name: str = ""
 
 
 class InboundRow(SQLModel, table=True):
@@ -219,3 +224,38 @@ class RatingRow(SQLModel, table=True):
     played: int = 0
     won: int = 0
     updated_at: float = 0.0
+
+
+class SeatChangeRow(SQLModel, table=True):
+    """A seat handed to someone else by the game's host (``replace OLD NEW``): from
+    ``turn`` on, the account ``to_account`` ("platform:user_id", named ``to_name``) plays
+    the seat ``player_key``, which ``from_account`` played until then. The seat keeps its
+    key and its name (what the game's state and its record call it), so the record
+    replays from its orders as before; these rows say who played which turns."""
+
+    __tablename__ = "seat_changes"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(index=True)
+    player_key: str
+    turn: int
+    from_account: str
+    from_name: str
+    to_account: str
+    to_name: str
+    changed_at: float
+
+
+class GameRoomRow(SQLModel, table=True):
+    """A public room on any platform that a game is also played from (``bridge GAME``,
+    by its host, in that room): the game's public posts go there too, and anyone there
+    may join it and order in it. The game's own channel is on the game row; this is
+    every other room, one game each."""
+
+    __tablename__ = "game_rooms"
+
+    platform: str = Field(primary_key=True)
+    channel: str = Field(primary_key=True)
+    game_id: int = Field(index=True)
+    community: str = ""
+    bridged_at: float

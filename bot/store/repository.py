@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, event, func, or_, update
+from sqlalchemy import ColumnElement, event, func, or_, tuple_, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
@@ -69,7 +69,7 @@ _GAME_COLUMNS = (
     "secret, luck"
 )
 _GAME_FIELDS = tuple(name.strip() for name in _GAME_COLUMNS.split(","))
-_PLAYER_COLUMNS = "id, game_id, key, platform, user_id, name, avatar_url, join_order"
+_PLAYER_COLUMNS = "id, game_id, key, platform, user_id, name, avatar_url, join_order, account_name"
 _ACTIVE = "phase IN ('setup', 'battle')"
 SQL_INSERT_INBOUND = (
     "INSERT INTO inbound (platform, message_id, channel, user_id, user_name, avatar_url, "
@@ -83,6 +83,7 @@ SQL_GAME_IN = (
     f"SELECT {_GAME_COLUMNS} FROM games WHERE platform = :platform AND channel = :channel "
     f"AND {_ACTIVE} ORDER BY id DESC LIMIT 1"
 )
+SQL_GAME_BY_ID = f"SELECT {_GAME_COLUMNS} FROM games WHERE id = :id"
 SQL_GAMES_OF = (
     f"SELECT {', '.join('games.' + f for f in _GAME_FIELDS)} FROM games "
     "JOIN players ON players.game_id = games.id "
@@ -229,6 +230,7 @@ class PlayerSnapshot:
     name: str
     avatar_url: str | None
     join_order: int
+    account_name: str = ""
 
 
 # A snapshot is built from a row of SQL_GAME_IN / SQL_PLAYER, column by column.
@@ -242,7 +244,11 @@ _NAMED = re.compile(r":([a-z_]+)")
 # must hold it until it commits, or a resolution in between would not count the order it
 # acknowledges (and a state written back would undo the resolution). On SQLite, BEGIN
 # IMMEDIATE already shuts out every other writer.
-_POSTGRES_LOCKS = {SQL_GAME_IN: " FOR UPDATE", SQL_GAMES_OF: " FOR UPDATE OF games"}
+_POSTGRES_LOCKS = {
+    SQL_GAME_IN: " FOR UPDATE",
+    SQL_GAME_BY_ID: " FOR UPDATE",
+    SQL_GAMES_OF: " FOR UPDATE OF games",
+}
 
 
 def _for_postgres(sql: str) -> str:
@@ -555,6 +561,16 @@ class Tx:
             return game
         return None if game_id is None else self._games[game_id]
 
+    def peek_game(self, game_id: int) -> GameSnapshot | None:
+        """The game with this number as a snapshot outside the session (see
+        :meth:`peek_game_in`)."""
+        self._settle()
+        known = self._games.get(game_id)
+        if known is not None:
+            return known
+        found = self._run(SQL_GAME_BY_ID, {"id": game_id}).fetchone()
+        return None if found is None else self._game_snapshot(found)
+
     def peek_games_of(self, platform: str, user_id: str) -> list[GameSnapshot]:
         """:meth:`active_games_of` as snapshots outside the session."""
         self._settle()
@@ -638,6 +654,27 @@ class Tx:
                 col(GameRow.deadline) > start,
                 col(GameRow.deadline) <= end,
             )
+            .order_by(col(GameRow.deadline), col(GameRow.id))
+        )
+        return list(self.session.exec(query).all())
+
+    def games_of_closing_between(
+        self, accounts: Collection[tuple[str, str]], start: float, end: float
+    ) -> list[GameRow]:
+        """:meth:`games_closing_between`, only the battles one of ``accounts`` (platform,
+        user id) plays in: the few a reminder looks further ahead for."""
+        if not accounts:
+            return []
+        query = (
+            select(GameRow)
+            .join(PlayerRow, col(PlayerRow.game_id) == col(GameRow.id))
+            .where(
+                GameRow.phase == "battle",
+                col(GameRow.deadline) > start,
+                col(GameRow.deadline) <= end,
+                tuple_(col(PlayerRow.platform), col(PlayerRow.user_id)).in_(list(accounts)),
+            )
+            .distinct()
             .order_by(col(GameRow.deadline), col(GameRow.id))
         )
         return list(self.session.exec(query).all())

@@ -83,6 +83,19 @@ def person_of(tx: Tx, platform: str, user_id: str) -> str:
     return row.person if row is not None and row.person else account_key(platform, user_id)
 
 
+def accounts_of(tx: Tx, platform: str, user_id: str) -> list[tuple[str, str]]:
+    """Every account of the person behind this one, this one first: itself alone where
+    it is linked to none (one read of its own row, and one more only where it is)."""
+    own = own_row(tx, platform, user_id)
+    if own is None:
+        return [(platform, user_id)]
+    person = own.person or account_key(platform, user_id)
+    person_platform, _, person_user = person.partition(":")
+    others = [(person_platform, person_user)] if own.person else []
+    others += [(r.platform, r.user_id) for r in linked_accounts(tx, person)]
+    return [(platform, user_id), *[a for a in dict.fromkeys(others) if a != (platform, user_id)]]
+
+
 def rating_of(tx: Tx, kind: str, person: str) -> RatingRow | None:
     return tx.session.get(RatingRow, (kind, person))
 

@@ -12,7 +12,17 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # the benchmarks package lives beside bot/, not installed
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import ack, crowd, ingest, memory, render, replay, resolve, storm  # noqa: E402
+from benchmarks import (  # noqa: E402
+    ack,
+    crowd,
+    ingest,
+    memory,
+    reminders,
+    render,
+    replay,
+    resolve,
+    storm,
+)
 from benchmarks.timing import Figure  # noqa: E402
 
 
@@ -35,6 +45,11 @@ def test_ingest_gives_a_ratio(tmp_path: Path) -> None:
 
 def test_storm_gives_a_time(tmp_path: Path) -> None:
     assert storm.storm_seconds(f"sqlite:///{tmp_path / 'storm.db'}", games=3) > 0
+
+
+def test_reminders_give_both_ticks(tmp_path: Path) -> None:
+    quiet, floor, ratio = reminders.tick_ms(tmp_path, games=3, rounds=1)
+    assert quiet > 0 and floor > 0 and ratio > 0
 
 
 def test_memory_gives_a_size() -> None:

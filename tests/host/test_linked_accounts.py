@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 
 from host_fakes import HostKit
 
@@ -122,3 +123,43 @@ def test_away_set_on_the_account_whose_settings_stand_holds_the_linked_game_acco
     kit.clock.set(first)
     kit.tick()
     assert kit.game().deadline == first + 12 * 3600  # bob, away on the other account
+
+
+def _link_bob_to(kit: HostKit, send: Callable[[str], object]) -> None:
+    """bob shows a code on the game's platform; ``send`` sends it from his other account."""
+    kit.say("bob", "me link", dm=True)
+    send(f"me link {_code(kit)}")
+
+
+def test_games_from_a_linked_account_lists_the_persons_games_on_every_platform(
+    kit: HostKit,
+) -> None:
+    kit.two_player_battle()  # bob plays game 1 on "fake"
+    _link_bob_to(kit, lambda text: _on_other(kit, "bobby", text))
+    _on_other(kit, "bobby", "games")
+    lines = _private(kit, "other:o-bobby")[-1].splitlines()
+    assert lines[0] == "Your games:"
+    assert lines[1].startswith("- #bst game 1: battle (on fake), turn 1, closes ")
+    assert lines[1].endswith("; no order from you yet")
+    kit.say("bob", "#bst H2")
+    _on_other(kit, "bobby", "games")
+    assert _private(kit, "other:o-bobby")[-1].endswith("; your order is in")
+
+
+def test_an_unlinked_account_lists_only_its_own_games(kit: HostKit) -> None:
+    kit.two_player_battle()
+    _on_other(kit, "bob", "games")  # the same name elsewhere is someone else
+    assert _private(kit, "other:o-bob")[-1].startswith("You are in no game now")
+
+
+def test_one_person_cannot_take_two_seats_from_two_linked_accounts(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=10x10")
+    kit.say("bob", "join")
+    _link_bob_to(kit, lambda text: kit.say("bob2", text, dm=True))
+    effect = kit.say("bob2", "join")
+    assert effect.outcome.value == "refused"
+    refusal = _private(kit, "fake:id-bob2")[-1]
+    assert "you already play in game 1 as bob" in refusal and "one seat" in refusal
+    with kit.store.transaction() as tx:
+        assert [p.name for p in tx.players(1)] == ["bob"]
+    assert kit.say("carol", "join").outcome.value == "handled"  # others still may

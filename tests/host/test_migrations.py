@@ -50,6 +50,10 @@ WEB_LINKS = "0004: web links: a player's private link to their own view on the w
 REACH = "0005: where a game can be reached: games.community, games.open_to_all"
 LUCK = "0006: committed luck: games.secret, games.luck, players.nonce"
 SETTINGS = "0007: a player's settings: player_settings (time zone, quiet hours, away, linked accounts); ratings"
+SEATS = (
+    "0008: seats and rooms: seat_changes (a substitute: who played a seat from which turn), "
+    "players.account_name; game_rooms; games.deadline indexed"
+)
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"
 
@@ -308,11 +312,20 @@ def differences(engine: Engine) -> list[Any]:
 
 def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Engine) -> None:
     assert differences(engine) != []  # (the comparison sees a missing table)
-    assert migrate(engine) == [CREATED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS]
+    assert migrate(engine) == [
+        CREATED,
+        TIMERS_AND_STEPS,
+        ROOMS,
+        WEB_LINKS,
+        REACH,
+        LUCK,
+        SETTINGS,
+        SEATS,
+    ]
     assert differences(engine) == []
     with engine.connect() as connection:
         assert current_revisions(connection) == (head_revision(),)
-    assert head_revision() == "0007"
+    assert head_revision() == "0008"
     assert migrate(engine) == []
 
 
@@ -331,10 +344,14 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 REACH,
                 LUCK,
                 SETTINGS,
+                SEATS,
             ],
         ),
-        ([1, 2], [LEGACY_3, STAMPED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS]),
-        ([1, 2, 3], [STAMPED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS]),
+        (
+            [1, 2],
+            [LEGACY_3, STAMPED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS, SEATS],
+        ),
+        ([1, 2, 3], [STAMPED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS, SEATS]),
     ],
     ids=["v1", "v2", "v3"],
 )
@@ -356,6 +373,7 @@ def test_a_database_the_old_migrations_made_upgrades_with_no_row_lost(
     assert [bool(game.pop("open_to_all")) for game in after["games"]] == [False]
     assert [(game.pop("secret"), game.pop("luck")) for game in after["games"]] == [("", "")]
     assert {player.pop("nonce") for player in after["players"]} == {""}  # drew from the seed
+    assert {player.pop("account_name") for player in after["players"]} == {""}  # no substitute
     assert [row.pop("extras") for row in after["outbox"]] == [""]
     assert after == before  # every other value as it was
     assert differences(engine) == []
@@ -394,6 +412,7 @@ def test_a_database_made_before_version_3_keeps_every_order_and_the_standing_one
         REACH,
         LUCK,
         SETTINGS,
+        SEATS,
     ]
     assert "active" not in {c["name"] for c in inspect(engine).get_columns("orders")}
     assert {i["name"] for i in inspect(engine).get_indexes("orders")} == {"ix_orders_turn_player"}
@@ -435,7 +454,7 @@ def test_two_processes_migrating_at_once_take_turns(engine: Engine) -> None:
     other.dispose()
     assert sorted(done, key=len) == [
         [],
-        [CREATED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS],
+        [CREATED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS, SEATS],
     ]
 
 
@@ -446,7 +465,7 @@ def test_the_store_migrates_sqlite_on_start_and_leaves_postgresql_to_bst_migrate
     store = Store(engine.url.render_as_string(hide_password=False))
     store.dispose()
     with engine.connect() as connection:
-        expected = ("0007",) if engine.dialect.name == "sqlite" else ()
+        expected = ("0008",) if engine.dialect.name == "sqlite" else ()
         assert current_revisions(connection) == expected
 
 
@@ -490,7 +509,7 @@ def test_alembic_runs_its_own_transaction_on_a_connection_without_one(engine: En
         connection.commit()  # (SQLAlchemy's autobegin after Alembic's own commit)
     assert differences(engine) == []
     with engine.connect() as connection:
-        assert current_revisions(connection) == ("0007",)
+        assert current_revisions(connection) == ("0008",)
 
 
 def _bst(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -513,7 +532,7 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
     first = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
-        f"{sqlite_url(database)}: migrated to revision 0007:",
+        f"{sqlite_url(database)}: migrated to revision 0008:",
         f"  {LEGACY_3}",
         f"  {STAMPED}",
         f"  {TIMERS_AND_STEPS}",
@@ -522,7 +541,8 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
         f"  {REACH}",
         f"  {LUCK}",
         f"  {SETTINGS}",
+        f"  {SEATS}",
     ]
     again = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0007)\n"
+    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0008)\n"

@@ -16,7 +16,8 @@ sees a command only for a whole top-level command (``default_member_permissions`
 so ``/host`` is for members who may Manage Server until the server's admins give it
 to another role (Server Settings → Integrations). The same verbs are in each game's
 group (``/bst host start``), which every member sees: a game's creator runs it from
-there, and the host checks who may. ``/games`` lists a player's games.
+there, and the host checks who may. ``/games`` lists a player's games, and ``/me`` is a
+person's own settings (``/me tz`` autocompletes time zones), in servers and DMs alike.
 
 Each command only builds the text a player could have typed (:mod:`.text`) and
 hands it to the adapter with its privacy; the host parses and checks it like any
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import inspect
 import keyword
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Optional
 
@@ -42,12 +43,18 @@ from bot.adapters.discord.text import (
     mention,
     new_text,
     verb_text,
+    zone_suggestions,
 )
 from bot.games.base import Arg, ArgKind, Game, Verb
 from bot.host.messages import HOST_NEW_OPTIONS
 
 # (interaction, privacy, typed text) → awaitable: what every command calls.
 CommandHandler = Callable[[discord.Interaction[Any], Privacy, str], Awaitable[None]]
+
+# An autocompletion: (interaction, what is typed so far) → the choices to offer.
+Completion = Callable[
+    [discord.Interaction[Any], str], Coroutine[Any, Any, list[app_commands.Choice[str]]]
+]
 
 MAX_SUBCOMMANDS = 25  # Discord's limit per group
 MAX_CHOICES = 25  # and per option
@@ -137,8 +144,78 @@ def host_subcommands(tag: str = "") -> list[Subcommand]:
         host(
             "kick", "Remove a player from the game", Arg("member", ArgKind.PLAYER, "Who to remove")
         ),
+        host(
+            "replace",
+            "Hand a player's seat to someone else, who gets its board",
+            Arg("member", ArgKind.PLAYER, "Whose seat"),
+            Arg("substitute", ArgKind.PLAYER, "Who takes it"),
+        ),
         host("end", "End the game now"),
     ]
+
+
+def me_subcommands(kinds: Sequence[str]) -> list[Subcommand]:
+    """A person's own settings (the host's ``me …``), the same in every game; each is
+    private (a DM inbound, answered to them alone)."""
+
+    def me(name: str, description: str, *args: Arg, words: str = "") -> Subcommand:
+        verb = Verb(name, description, private=True, args=args, words=words or f"me {name}")
+        return Subcommand(verb, Privacy.PRIVATE, lambda values: verb_text("", verb, values))
+
+    return [
+        me("show", "Your settings: time zone, quiet hours, away, linked accounts", words="me"),
+        me(
+            "tz",
+            "The time zone your private messages are written in",
+            Arg("zone", ArgKind.TEXT, "Your region's name, e.g. Europe/Paris (start typing)"),
+        ),
+        me(
+            "quiet",
+            "Hours in which no reminder reaches you (in your time zone)",
+            Arg("hours", ArgKind.TEXT, "e.g. 23:00-08:00, or off"),
+        ),
+        me(
+            "away",
+            "You are away from all your games for a while",
+            Arg("for", ArgKind.DURATION, "e.g. 3d or 12h (at most 30d)"),
+        ),
+        me("back", "You are back from being away"),
+        me(
+            "link",
+            "One player on several platforms: a code to send from the other, or that code",
+            Arg("code", ArgKind.TEXT, "The code your other account was shown", required=False),
+        ),
+        me("unlink", "This account is its own again"),
+        me("rating", "Your ratings and record in each game"),
+        me(
+            "top",
+            "A game's best ten",
+            Arg("kind", ArgKind.CHOICE, "Which game", choices=tuple(kinds)),
+        ),
+    ]
+
+
+async def _zone_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=zone, value=zone) for zone in zone_suggestions(current)]
+
+
+def me_group(handler: CommandHandler, kinds: Sequence[str]) -> app_commands.Group:
+    """``/me …``: a person's own settings, in servers and in a DM with the bot."""
+    group = app_commands.Group(
+        name="me",
+        description="Your own settings, for every game (answered to you alone)",
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=True, private_channel=True
+        ),
+    )
+    for sub in me_subcommands(kinds):
+        completions: dict[str, Completion] = (
+            {"zone": _zone_autocomplete} if sub.verb.name == "tz" else {}
+        )
+        group.add_command(_command(sub, handler, completions))
+    return group
 
 
 def host_group(handler: CommandHandler) -> app_commands.Group:
@@ -221,7 +298,12 @@ def _parameter(name: str) -> str:
     return name if name.isidentifier() and not keyword.iskeyword(name) else f"{name}_"
 
 
-def _command(sub: Subcommand, handler: CommandHandler) -> app_commands.Command[Any, ..., None]:
+def _command(
+    sub: Subcommand,
+    handler: CommandHandler,
+    completions: Mapping[str, Completion] | None = None,
+) -> app_commands.Command[Any, ..., None]:
+    """``completions``: an autocompletion for an argument, by its name (cells have theirs)."""
     verb = sub.verb
     names = {_parameter(arg.name): arg.name for arg in verb.args}
 
@@ -255,12 +337,18 @@ def _command(sub: Subcommand, handler: CommandHandler) -> app_commands.Command[A
     renamed = {param: name for param, name in names.items() if param != name}
     if renamed:
         callback = app_commands.rename(**renamed)(callback)
-    completions = {ArgKind.CELL: _cell_autocomplete, ArgKind.CELLS: _cells_autocomplete}
-    cells = {
-        _parameter(arg.name): completions[arg.kind] for arg in verb.args if arg.kind in completions
+    completions = completions or {}
+    by_kind: dict[ArgKind, Completion] = {
+        ArgKind.CELL: _cell_autocomplete,
+        ArgKind.CELLS: _cells_autocomplete,
     }
-    if cells:
-        callback = app_commands.autocomplete(**cells)(callback)
+    completed = {
+        _parameter(arg.name): completions.get(arg.name) or by_kind[arg.kind]
+        for arg in verb.args
+        if arg.name in completions or arg.kind in by_kind
+    }
+    if completed:
+        callback = app_commands.autocomplete(**completed)(callback)
     return app_commands.Command(name=verb.name, description=verb.description, callback=callback)
 
 
@@ -302,4 +390,5 @@ def build_command_tree(
     if games:
         tree.add_command(host_group(handler))
         tree.add_command(games_command(handler))
+        tree.add_command(me_group(handler, [game.name for game in games]))
     return tree

@@ -14,7 +14,9 @@ translator, not a second parser (design rule 5).
 from __future__ import annotations
 
 import enum
+import functools
 import re
+import zoneinfo
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -162,3 +164,36 @@ def split_text(
     if rest or not chunks:
         chunks.append(rest)
     return chunks
+
+
+_COMMON_ZONES = (
+    "UTC", "Europe/London", "Europe/Paris", "Europe/Berlin", "America/New_York",
+    "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Sao_Paulo",
+    "Asia/Tokyo", "Asia/Kolkata", "Asia/Shanghai", "Australia/Sydney", "Africa/Lagos",
+)  # fmt: skip
+
+
+@functools.cache
+def _zone_names() -> tuple[str, ...]:
+    """Region names of the IANA database (what ``me tz`` takes: the host decides, this only
+    suggests), and UTC."""
+    regions = (
+        name
+        for name in zoneinfo.available_timezones()
+        if "/" in name and not name.startswith(("Etc/", "SystemV/"))
+    )
+    return ("UTC", *sorted(regions))
+
+
+def zone_suggestions(current: str, limit: int = 25) -> list[str]:
+    """Time zones for what is typed so far (``paris``, ``europe/p``, ``new york``): names
+    that start with it first, then those whose city does, then those that hold it; a few
+    common ones before anything is typed."""
+    typed = current.strip().lower().replace(" ", "_")
+    if not typed:
+        return list(_COMMON_ZONES[:limit])
+    names = _zone_names()
+    starts = [z for z in names if z.lower().startswith(typed)]
+    cities = [z for z in names if z.rsplit("/", 1)[-1].lower().startswith(typed)]
+    holds = [z for z in names if typed in z.lower()]
+    return list(dict.fromkeys([*starts, *cities, *holds]))[:limit]

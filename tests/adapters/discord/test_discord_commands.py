@@ -353,3 +353,65 @@ async def test_guild_id_is_not_needed_for_a_channel(adapter, inbox, fake_discord
     """The inbound's channel is the channel, not the server: games live in channels."""
     await run(adapter, payload_factory("status", interaction_id=fake_discord.snowflake()))
     assert inbox.items[0].channel != str(GUILD_ID)
+
+
+# --- /me: a person's own settings (issue 30) ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("subcommand", "options", "text"),
+    [
+        ("show", [], "me"),
+        ("tz", [option("zone", "Europe/Paris")], "me tz Europe/Paris"),
+        ("quiet", [option("hours", "23:00-08:00")], "me quiet 23:00-08:00"),
+        ("away", [option("for", "3 d")], "me away 3d"),
+        ("back", [], "me back"),
+        ("link", [], "me link"),
+        ("link", [option("code", "ABCD-EFGH")], "me link ABCD-EFGH"),
+        ("unlink", [], "me unlink"),
+        ("rating", [], "me rating"),
+        ("top", [option("kind", "sonar")], "me top sonar"),
+    ],
+)
+@pytest.mark.parametrize("guild", [True, False], ids=["server", "dm"])
+async def test_each_me_command_is_a_private_me_message_in_a_server_or_a_dm(
+    adapter, inbox, fake_discord, payload_factory, subcommand, options, text, guild
+):
+    interaction_id = fake_discord.snowflake()
+    payload = payload_factory(
+        subcommand, options, interaction_id=interaction_id, group="me", guild=guild
+    )
+    await run(adapter, payload)
+    [inbound] = inbox.items
+    assert (inbound.kind, inbound.text) == (DM, text)
+    [callback] = callbacks(fake_discord)
+    assert callback.json["type"] == 5 and callback.json["data"]["flags"] & EPHEMERAL
+
+
+@pytest.mark.parametrize(
+    ("typed", "first"),
+    [
+        ("", ["UTC", "Europe/London", "Europe/Paris"]),
+        ("europe/pa", ["Europe/Paris"]),
+        ("paris", ["Europe/Paris"]),
+        ("new york", ["America/New_York"]),
+        ("TOKYO", ["Asia/Tokyo"]),
+    ],
+)
+async def test_me_tz_autocompletes_region_time_zones(
+    adapter, fake_discord, payload_factory, typed, first
+):
+    payload = payload_factory(
+        "tz",
+        [option("zone", typed, focused=True)],
+        interaction_id=fake_discord.snowflake(),
+        kind=4,
+        group="me",
+    )
+    await run(adapter, payload)
+    [callback] = callbacks(fake_discord)
+    assert callback.json["type"] == 8  # APPLICATION_COMMAND_AUTOCOMPLETE_RESULT
+    values = [choice["value"] for choice in callback.json["data"]["choices"]]
+    assert values[: len(first)] == first
+    assert 0 < len(values) <= 25
+    assert not any(value in ("EST", "CET", "MST") for value in values)  # no abbreviations

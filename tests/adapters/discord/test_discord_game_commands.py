@@ -83,8 +83,8 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
     assert (after["name"], after["type"]) == (before["name"], before["type"])
     old, new = shape(before), shape(after)
     # The host's verbs moved to /host, which Discord can show to server managers only.
-    hosts = ["start", "pause", "resume", "extend", "kick", "end"]
-    moved = {verb: old.pop(verb) for verb in hosts}
+    hosts = ["start", "pause", "resume", "extend", "kick", "replace", "end"]
+    moved = {verb: old.pop(verb) for verb in hosts if verb != "replace"}
     # New: bst's orders stand until the deadline, and one may be taken back; and the
     # host's verbs as a subcommand group every member sees (/bst host start).
     assert new.pop("withdraw") == []
@@ -97,6 +97,12 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
     # bst's turns are simultaneous: /host start also takes who moves first (other games').
     moved["start"] = [dict(name="first", type=USER, required=False, choices=[], min_value=None,
                            max_value=None, autocomplete=False)]  # fmt: skip
+    # New (issue 30): the host hands a seat to a substitute, both named as members.
+    assert host.pop("replace") == [
+        dict(name=name, type=USER, required=True, choices=[], min_value=None, max_value=None,
+             autocomplete=False)
+        for name in ("member", "substitute")
+    ]  # fmt: skip
     assert host == moved
 
     # Where bst now declares a choice, Discord offers the choices instead of a yes/no
@@ -117,7 +123,7 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
 
 def test_every_groups_payload_validates_against_discords_description(spec, tug_registered):
     body = payload(games())
-    assert [group["name"] for group in body] == [*game_names(), "host", "games"]
+    assert [group["name"] for group in body] == [*game_names(), "host", "games", "me"]
     assert spec.request_errors("PUT", "/applications/{application_id}/commands", body) == []
 
 
@@ -167,7 +173,7 @@ def test_host_verbs_are_a_group_discord_shows_to_server_managers_only():
 
 async def test_sync_registers_every_games_group(fake_discord, tug_registered):
     names = await sync_commands(TOKEN, APP_ID, None, games=games(), http=fake_discord.base)
-    assert names == [*game_names(), "host", "games"]
+    assert names == [*game_names(), "host", "games", "me"]
     [put] = fake_discord.requests_to("PUT", f"/applications/{APP_ID}/commands")
     assert [group["name"] for group in put.json] == names
 
@@ -306,3 +312,20 @@ async def test_sonar_shoot_autocompletes_the_last_of_several_cells() -> None:
     offered = [c.value for c in await _cells_autocomplete(None, "f11, a")]  # type: ignore[arg-type]
     assert offered[:3] == ["f11, a1", "f11, a2", "f11, a3"]
     assert [c.value for c in await _cells_autocomplete(None, "b")][:2] == ["b1", "b2"]  # type: ignore[arg-type]
+
+
+def test_the_me_group_is_everyones_in_servers_and_dms_with_time_zones_autocompleted():
+    groups = {group["name"]: group for group in payload(games())}
+    me = groups["me"]
+    assert sorted(me["contexts"]) == [0, 1, 2]  # servers, the bot's DM, group DMs
+    assert me.get("default_member_permissions") is None
+    commands = shape(me)
+    assert list(commands) == [
+        "show", "tz", "quiet", "away", "back", "link", "unlink", "rating", "top",
+    ]  # fmt: skip
+    assert commands["tz"] == [
+        dict(name="zone", type=STRING, required=True, choices=[], min_value=None,
+             max_value=None, autocomplete=True)
+    ]  # fmt: skip
+    assert commands["top"][0]["choices"] == [game.name for game in games()]
+    assert [o["required"] for o in commands["link"]] == [False]

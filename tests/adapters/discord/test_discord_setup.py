@@ -49,7 +49,7 @@ def test_inconsistent_shards_are_refused(make_adapter, config, message):
 @pytest.mark.parametrize("guild_id", [None, GUILD_ID], ids=["global", "guild"])
 async def test_sync_registers_the_bst_group(fake_discord, spec, guild_id):
     names = await sync_commands(TOKEN, APP_ID, guild_id, games=games(), http=fake_discord.base)
-    assert names == [*game_names(), "host", "games"]
+    assert names == [*game_names(), "host", "games", "me"]
     where = (
         f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands"
         if guild_id
