@@ -1,0 +1,116 @@
+"""Mentions, replies, tag searches and chat messages become Inbounds, once each; cursors
+move only after handling and survive restarts; a first start ignores the backlog."""
+
+from __future__ import annotations
+
+from conftest import Collector, MemoryCursors
+from fake_bluesky import ALICE, BOB, BOT_HANDLE, CAROL
+
+from bot.adapters.bluesky.platform import BlueskyConfig
+from bot.host.messages import InboundKind
+
+BACKFILL = BlueskyConfig(enabled=True, handle=BOT_HANDLE, backfill=True)
+
+
+async def test_a_mention_is_a_public_inbound_from_the_author_did(fake_bsky, make_adapter):
+    uri = fake_bsky.post(ALICE, f"@{BOT_HANDLE} #bst H14")
+    got = Collector()
+    count = await make_adapter(config=BACKFILL).fetch_since(MemoryCursors(), got)
+    assert count == 1
+    (shot,) = got.items
+    assert shot.platform == "bluesky"
+    assert shot.channel == uri  # a post in no thread opens a thread of its own
+    assert shot.kind is InboundKind.PUBLIC
+    assert shot.text == "#bst H14"
+    assert shot.message_id == uri
+    assert shot.sender.user_id == ALICE
+    assert shot.sender.display_name == "@alice.bsky.social"
+
+
+async def test_a_post_found_by_notification_and_by_search_is_handed_over_once(
+    fake_bsky, make_adapter
+):
+    fake_bsky.post(ALICE, f"@{BOT_HANDLE} #sonar f11")
+    got = Collector()
+    cursors = MemoryCursors()
+    adapter = make_adapter(config=BACKFILL)
+    assert await adapter.fetch_since(cursors, got) == 1
+    assert await adapter.fetch_since(cursors, got) == 0
+    assert len(got.items) == 1
+
+
+async def test_a_tagged_post_whose_notification_bluesky_dropped_is_found_by_search(
+    fake_bsky, make_adapter
+):
+    """Notifications silently drop some mentions: the tag search finds them."""
+    uri = fake_bsky.post(BOB, "#sonar join", notify=False)
+    got = Collector()
+    await make_adapter(config=BACKFILL).fetch_since(MemoryCursors(), got)
+    assert [i.message_id for i in got.items] == [uri]
+
+
+async def test_a_reply_in_a_thread_belongs_to_its_root(fake_bsky, make_adapter):
+    root = fake_bsky.post(CAROL, f"@{BOT_HANDLE} #bst new")
+    reply = fake_bsky.post(ALICE, f"@{BOT_HANDLE} #bst join", reply_to=root)
+    got = Collector()
+    await make_adapter(config=BACKFILL).fetch_since(MemoryCursors(), got)
+    by_id = {i.message_id: i for i in got.items}
+    assert by_id[reply].channel == root
+
+
+async def test_a_chat_message_is_a_dm_inbound(fake_bsky, make_adapter):
+    fake_bsky.dm(ALICE, "sub: A2")
+    got = Collector()
+    await make_adapter(config=BACKFILL).fetch_since(MemoryCursors(), got)
+    (move,) = got.items
+    assert move.kind is InboundKind.DM
+    assert move.text == "sub: A2"
+    assert move.sender.user_id == ALICE
+    assert move.sender.display_name == "@alice.bsky.social"
+
+
+async def test_a_first_start_ignores_the_backlog_then_reads_what_follows(
+    fake_bsky, make_adapter, clock
+):
+    fake_bsky.post(ALICE, f"@{BOT_HANDLE} #bst join")  # before the bot ever ran
+    fake_bsky.dm(ALICE, "sub: A2")
+    clock.now = 1_785_056_400.0 + 600  # the bot starts ten minutes later
+    fake_bsky.tick(1200)
+    cursors = MemoryCursors()
+    got = Collector()
+    adapter = make_adapter(cursors)
+    assert await adapter.fetch_since(cursors, got) == 0
+    later = fake_bsky.post(BOB, f"@{BOT_HANDLE} #bst join")
+    fake_bsky.dm(BOB, "sub: B3")
+    assert await adapter.fetch_since(cursors, got) == 2
+    assert {i.message_id for i in got.items if i.kind is InboundKind.PUBLIC} == {later}
+
+
+async def test_catch_up_after_downtime_hands_over_each_message_exactly_once(
+    fake_bsky, make_adapter
+):
+    cursors = MemoryCursors()
+    got = Collector()
+    first = make_adapter(cursors, config=BACKFILL)
+    fake_bsky.post(ALICE, f"@{BOT_HANDLE} #bst join")
+    await first.fetch_since(cursors, got)
+    await first.stop()
+    # While the bot is down: a mention, a tagged post, two DMs.
+    fake_bsky.post(BOB, f"@{BOT_HANDLE} #bst join")
+    fake_bsky.post(CAROL, "#bst join", notify=False)
+    fake_bsky.dm(ALICE, "sub: A2")
+    fake_bsky.dm(BOB, "sub: B2")
+    second = make_adapter(cursors, config=BACKFILL)
+    assert await second.fetch_since(cursors, got) == 4
+    assert await second.fetch_since(cursors, got) == 0
+    ids = [i.message_id for i in got.items]
+    assert len(ids) == len(set(ids)) == 5
+
+
+async def test_the_session_is_saved_and_reused_across_restarts(fake_bsky, make_adapter):
+    cursors = MemoryCursors()
+    await make_adapter(cursors).fetch_since(cursors, Collector())
+    await make_adapter(cursors).fetch_since(cursors, Collector())
+    assert fake_bsky.logins == 1
+    saved = cursors.values[("bluesky", "session")]
+    assert saved and "abcd-efgh" not in saved  # tokens, never the app password
