@@ -54,6 +54,13 @@ def _datetime_ok(value: str) -> bool:
     return True
 
 
+def _full(ref: str, context: str) -> str:
+    """``#def`` in lexicon ``context`` → ``nsid#def``; ``nsid#main`` → ``nsid``."""
+    if ref.startswith("#"):
+        ref = context.split("#")[0] + ref
+    return ref.removesuffix("#main")
+
+
 class Lexicons:
     def __init__(self, root: Path = LEXICONS) -> None:
         self.docs: dict[str, dict[str, Any]] = {}
@@ -96,7 +103,7 @@ class Lexicons:
         if kind == "union":
             if not isinstance(value, dict):
                 return [f"{where}: expected an object of {schema['refs']}"]
-            refs = [self.definition(r, context)[0].replace("#main", "") for r in schema["refs"]]
+            refs = [_full(r, context) for r in schema["refs"]]
             given = value.get("$type")
             if not given:
                 return [f"{where}: a union member needs $type (one of {refs})"]
