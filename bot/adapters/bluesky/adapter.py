@@ -93,13 +93,15 @@ class BlueskyAdapter:
         )
         self.link = PlatformLink()
         self._tasks: list[asyncio.Task[None]] = []
-        self._handles: dict[str, str] = {}  # handle → DID, of the people the host named
+        # handle → DID of the people read or named: a post naming them mentions them.
+        self._handles: dict[str, str] = {}
         self.threads = Threads(cursors, [game.tag for game in games])
         self._polling = Polling(
             self.connection,
             tags=[game.tag for game in games] if config.search_hashtag else [],
             since=None if config.backfill else clock(),
             threads=self.threads,
+            handles=self._handles,
         )
         self._delivery = Delivery(
             self.connection,

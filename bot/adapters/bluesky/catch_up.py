@@ -27,7 +27,7 @@ from typing import Any
 from bot.adapters.bluesky.client import PLATFORM, Connection
 from bot.adapters.bluesky.inbound import POST, dm_inbound, parse_time, post_inbound, post_text
 from bot.adapters.bluesky.threads import Threads
-from bot.host.messages import CursorStore, InboundHandler
+from bot.host.messages import CursorStore, Inbound, InboundHandler
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +67,11 @@ class Polling:
         tags: Sequence[str],
         since: float | None,
         threads: Threads,
+        handles: dict[str, str] | None = None,
     ) -> None:
         """``since``: the moment (epoch seconds) the very first poll (no cursor yet)
-        starts from; None to act on the newest page instead."""
+        starts from; None to act on the newest page instead. ``handles``: handle → DID
+        of everyone read, learned here (a post that names them can then mention them)."""
         self._connection = connection
         self._tags = tuple(tags)
         self._since = None if since is None else _stamp(since)
@@ -78,6 +80,13 @@ class Polling:
         self._chat_lock = asyncio.Lock()
         self._seen: OrderedDict[str, None] = OrderedDict()
         self._profiles: dict[str, Mapping[str, Any]] = {}
+        self._handles = handles if handles is not None else {}
+
+    def _learn(self, inbound: Inbound) -> Inbound:
+        name = inbound.sender.display_name
+        if name.startswith("@"):
+            self._handles[name[1:].lower()] = inbound.sender.user_id
+        return inbound
 
     def _first_seen(self, uri: str) -> bool:
         if uri in self._seen:
@@ -112,7 +121,7 @@ class Polling:
             if author.get("did") != bot and self._first_seen(uri):
                 try:
                     channel, text = await self._threads.of_post(uri, record, post_text(record))
-                    inbound = post_inbound(uri, author, indexed_at, channel, text)
+                    inbound = self._learn(post_inbound(uri, author, indexed_at, channel, text))
                 except Exception:
                     # A post that cannot be read now never can be: passing it over is the
                     # only way the posts after it are ever read.
@@ -249,12 +258,14 @@ class Polling:
                         channel, text = await self._threads.of_dm(
                             str(message.get("text") or "").strip()
                         )
-                        inbound = dm_inbound(
-                            str(entry["convoId"]),
-                            message,
-                            self._profiles.get(did, {"did": did}),
-                            channel,
-                            text,
+                        inbound = self._learn(
+                            dm_inbound(
+                                str(entry["convoId"]),
+                                message,
+                                self._profiles.get(did, {"did": did}),
+                                channel,
+                                text,
+                            )
                         )
                     except Exception:
                         log.exception("could not read Bluesky chat message; passed over")

@@ -31,6 +31,8 @@ from bot.adapters.bluesky.budgets import RateWindows
 from bot.host.messages import CursorStore
 
 log = logging.getLogger(__name__)
+# httpx logs every request at INFO: a poll a second would bury the bot's own lines.
+logging.getLogger("httpx").setLevel(logging.WARNING)
 
 PLATFORM = "bluesky"
 DEFAULT_PDS = "https://bsky.social"

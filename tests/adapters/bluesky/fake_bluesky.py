@@ -82,7 +82,11 @@ class Window:
 
 
 class FakeBluesky:
-    def __init__(self, *, dm_access: bool = True, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, *, dm_access: bool = True, clock: Callable[[], float] = time.time, live: bool = False
+    ) -> None:
+        """``live``: stamp what happens with the clock's time (a bot in another process
+        reads it), not a fixed day's."""
         self.lexicons = Lexicons()
         self.clock = clock
         self.dm_access = dm_access
@@ -103,6 +107,7 @@ class FakeBluesky:
         self.tokens: dict[str, tuple[str, str]] = {}  # token → (kind, did)
         self._ids = itertools.count(1)
         self._moment = START
+        self.live = live
         self.windows: dict[str, Window] = {
             "com.atproto.server.createSession": Window(30, 300),
             "*": Window(3000, 300),
@@ -119,6 +124,8 @@ class FakeBluesky:
 
     def tick(self, seconds: float = 1.0) -> str:
         self._moment += timedelta(seconds=seconds)
+        if self.live:
+            self._moment = max(self._moment, datetime.fromtimestamp(self.clock(), UTC))
         return stamp(self._moment)
 
     def _rev(self) -> str:

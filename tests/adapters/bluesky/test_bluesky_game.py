@@ -1,0 +1,119 @@
+"""A public #bst game on Bluesky through the real host and the fake PDS: the game's
+thread, posts naming it by number, several games at once, DMs as text boards."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from fake_bluesky import ALICE, BOB, BOT_HANDLE, CAROL
+
+import bot.games.bst  # noqa: F401  (registers the game)
+from bot.host.attachments import AttachmentRenderer
+from bot.host.avatar_cache import AvatarCache
+from bot.host.clock import VirtualClock
+from bot.host.service import Host
+from bot.store import DatabaseCursors, Store
+from bot.wiring import no_network, sqlite_url
+
+START = datetime(2026, 7, 26, 9, 0, tzinfo=UTC)
+
+
+def _host(store: Store, clock: VirtualClock, adapter: Any) -> Host:
+    return Host(
+        store,
+        clock,
+        {"bluesky": adapter},
+        AttachmentRenderer(store, AvatarCache(fetch=no_network), replay_gif=False),
+    )
+
+
+async def test_a_public_game_in_its_thread_with_text_boards_by_dm(
+    make_adapter: Any, fake_bsky: Any, tmp_path: Any, clock: Any
+) -> None:
+    store = Store(sqlite_url(tmp_path / "b.db"))
+    virtual = VirtualClock(START.timestamp())
+    adapter = make_adapter(cursors=DatabaseCursors(store))
+    host = _host(store, virtual, adapter)
+
+    async def poll(minutes: int) -> None:
+        virtual.set(max(virtual.now(), (START + timedelta(minutes=minutes)).timestamp()))
+        clock.now = virtual.now()
+        fake_bsky.tick(60)
+        await adapter.fetch_since(host.cursors, host.on_inbound)
+        await host.relay.flush()
+
+    try:
+        root = fake_bsky.post(CAROL, f"@{BOT_HANDLE} #bst new size=8 turn=1h")
+        await poll(1)
+        fake_bsky.post(ALICE, "#bst join", reply_to=root)
+        fake_bsky.post(BOB, "#bst join", reply_to=root, notify=False)  # found by search
+        await poll(2)
+        with store.transaction() as tx:
+            game = tx.game(1)
+            assert game is not None and game.channel == root
+            assert {p.user_id for p in tx.players(1)} == {ALICE, BOB}
+        fake_bsky.dm(ALICE, "sub: A2\ncarrier: C1-C5")
+        fake_bsky.dm(BOB, "cruiser: F1-F3, cruiser: H6-H8")
+        await poll(3)
+        fake_bsky.post(CAROL, "#bst start", reply_to=root)
+        await poll(4)
+        with store.transaction() as tx:
+            game = tx.game(1)
+            assert game is not None and game.phase == "battle"
+            deadline = game.deadline
+        fake_bsky.post(ALICE, "#bst f3", reply_to=root)
+        virtual.set(deadline)
+        clock.now = deadline
+        await host.tick()
+        turn_posts = [p for p in fake_bsky.bot_posts() if "turn 1:" in p["value"]["text"]]
+        assert len(turn_posts) == 1
+        record = turn_posts[0]["value"]
+        assert "@alice.bsky.social hit F3" in record["text"]
+        assert record["reply"]["root"]["uri"] == root
+        assert record["embed"]["images"][0]["alt"]
+        mentions = [f for f in record["facets"] if f["features"][0]["$type"].endswith("#mention")]
+        assert [f["features"][0]["did"] for f in mentions] == [ALICE]
+        # The board by DM is the game's text board: no picture can ride in a chat message.
+        assert any("F  S  S  x  ." in text for text in fake_bsky.dms_to(BOB))
+        before = (len(fake_bsky.bot_posts()), len(fake_bsky.messages))
+        await host.tick()
+        assert (len(fake_bsky.bot_posts()), len(fake_bsky.messages)) == before
+    finally:
+        store.dispose()
+
+
+async def test_two_games_at_once_each_in_its_thread(
+    make_adapter: Any, fake_bsky: Any, tmp_path: Any, clock: Any
+) -> None:
+    store = Store(sqlite_url(tmp_path / "b.db"))
+    virtual = VirtualClock(START.timestamp())
+    adapter = make_adapter(cursors=DatabaseCursors(store))
+    host = _host(store, virtual, adapter)
+
+    async def poll() -> None:
+        fake_bsky.tick(60)
+        await adapter.fetch_since(host.cursors, host.on_inbound)
+        await host.relay.flush()
+
+    try:
+        first = fake_bsky.post(CAROL, f"@{BOT_HANDLE} #bst new size=8 turn=1h")
+        second = fake_bsky.post(ALICE, f"@{BOT_HANDLE} #bst new size=10 turn=2h")
+        await poll()
+        with store.transaction() as tx:
+            games = {g.channel: g.id for g in tx.active_games()}
+        assert set(games) == {first, second}
+        number = games[second]
+        fake_bsky.post(BOB, "#bst join", reply_to=first)
+        fake_bsky.post(CAROL, f"#bst {number} join")  # names the game: anywhere
+        await poll()
+        with store.transaction() as tx:
+            players = {c: {p.user_id for p in tx.players(g)} for c, g in games.items()}
+        assert players[first] == {BOB}
+        assert players[second] == {CAROL}
+        for post in fake_bsky.bot_posts():
+            assert post["value"]["reply"]["root"]["uri"] in (first, second) or (
+                post["value"]["reply"]["root"]["uri"].startswith(f"at://{CAROL}")
+            )
+    finally:
+        store.dispose()
