@@ -117,3 +117,40 @@ async def test_two_games_at_once_each_in_its_thread(
             )
     finally:
         store.dispose()
+
+
+async def test_a_player_who_takes_no_dms_from_the_bot_is_nudged_in_public(
+    make_adapter: Any, fake_bsky: Any, tmp_path: Any
+) -> None:
+    """Their board cannot be sent: the host asks them in the game's thread to open their
+    DMs, naming no secret (no ship, no cell of theirs)."""
+    store = Store(sqlite_url(tmp_path / "b.db"))
+    virtual = VirtualClock(START.timestamp())
+    adapter = make_adapter(cursors=DatabaseCursors(store))
+    host = _host(store, virtual, adapter)
+    fake_bsky.people[BOB].accepts_dms = False
+
+    async def poll() -> None:
+        fake_bsky.tick(60)
+        await adapter.fetch_since(host.cursors, host.on_inbound)
+        await host.relay.flush()
+
+    try:
+        root = fake_bsky.post(CAROL, f"@{BOT_HANDLE} #bst new size=8 turn=1h")
+        await poll()
+        fake_bsky.post(ALICE, "#bst join", reply_to=root)
+        fake_bsky.post(BOB, "#bst join", reply_to=root)
+        await poll()
+        fake_bsky.dm(BOB, "cruiser: F1-F3, cruiser: H6-H8")  # he may write; the bot may not
+        fake_bsky.dm(ALICE, "sub: A2\ncarrier: C1-C5")
+        await poll()
+        fake_bsky.post(CAROL, "#bst start", reply_to=root)
+        await poll()  # the battle's first boards go out by DM: bob's cannot
+        nudges = [p for p in fake_bsky.bot_posts() if "direct messages" in p["value"]["text"]]
+        assert nudges, [p["value"]["text"] for p in fake_bsky.bot_posts()]
+        text = nudges[0]["value"]["text"]
+        assert "@bob.bsky.social" in text and nudges[0]["value"]["reply"]["root"]["uri"] == root
+        assert not any(secret in text for secret in ("F1", "H6", "cruiser"))
+        assert fake_bsky.dms_to(BOB) == []
+    finally:
+        store.dispose()

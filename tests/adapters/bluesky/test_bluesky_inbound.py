@@ -114,3 +114,29 @@ async def test_the_session_is_saved_and_reused_across_restarts(fake_bsky, make_a
     assert fake_bsky.logins == 1
     saved = cursors.values[("bluesky", "session")]
     assert saved and "abcd-efgh" not in saved  # tokens, never the app password
+
+
+async def test_a_saved_session_the_pds_no_longer_takes_is_replaced_by_one_login(
+    fake_bsky, make_adapter
+):
+    cursors = MemoryCursors()
+    await make_adapter(cursors).fetch_since(cursors, Collector())
+    first = cursors.values[("bluesky", "session")]
+    fake_bsky.tokens.clear()  # the PDS forgot every session (revoked, expired)
+    await make_adapter(cursors).fetch_since(cursors, Collector())
+    assert fake_bsky.logins == 2
+    saved = cursors.values[("bluesky", "session")]
+    assert saved and saved != first
+
+
+async def test_the_session_can_live_in_a_file_only_its_owner_reads(
+    fake_bsky, make_adapter, tmp_path
+):
+    path = tmp_path / "secrets" / "bluesky.session"
+    config = BlueskyConfig(enabled=True, handle=BOT_HANDLE, session_file=str(path))
+    cursors = MemoryCursors()
+    await make_adapter(cursors, config=config).fetch_since(cursors, Collector())
+    await make_adapter(cursors, config=config).fetch_since(cursors, Collector())
+    assert fake_bsky.logins == 1
+    assert path.read_text() and (path.stat().st_mode & 0o777) == 0o600
+    assert ("bluesky", "session") not in cursors.values
