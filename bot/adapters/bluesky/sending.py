@@ -48,11 +48,18 @@ _TID_ALPHABET = "234567abcdefghijklmnopqrstuvwxyz"
 
 
 def tid_for(key: str, written_at: float) -> str:
-    """A record key for outbox row ``key``: a TID (13 base32-sortable characters: 53 bits
-    of microseconds, 10 of "clock id"), its time the row's, its clock id from the key.
-    The same row always gets the same key; two rows almost never do."""
-    micros = int(written_at * 1_000_000) & ((1 << 53) - 1)
-    clock = int.from_bytes(hashlib.sha256(key.encode()).digest()[:2], "big") & 0x3FF
+    """A record key for outbox row ``key`` (``outbox-17``): a TID, 13 base32-sortable
+    characters holding 53 bits of microseconds and 10 of "clock id". Its time is the
+    second the row was written plus the row's number in microseconds, its clock id the
+    number's next digits: the same row always gets the same key, and two rows never do
+    (rows written in the same second have different numbers)."""
+    digits = key.rsplit("-", 1)[-1]
+    if digits.isdigit():
+        number = int(digits)
+    else:  # not an outbox row: a stable number from the key
+        number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:6], "big")
+    micros = (int(written_at) * 1_000_000 + number % 1_000_000) & ((1 << 53) - 1)
+    clock = (number // 1_000_000) & 0x3FF
     value = (micros << 10) | clock
     return "".join(_TID_ALPHABET[(value >> (5 * i)) & 31] for i in reversed(range(13)))
 
@@ -221,7 +228,7 @@ class Delivery:
             outbound.key or hashlib.sha256(text.encode()).hexdigest(), outbound.written_at
         )
         if outbound.retry:
-            earlier = await self._existing(rkey)
+            earlier = await self._existing(rkey, text)
             if earlier is not None:
                 log.info("Bluesky post %s was made by an earlier attempt", outbound.key)
                 return earlier
@@ -255,7 +262,7 @@ class Delivery:
             )
         except (atproto_errors.BadRequestError, atproto_errors.NetworkError) as error:
             # The record may be there already (a lost answer to an earlier attempt).
-            earlier = await self._existing(rkey)
+            earlier = await self._existing(rkey, text)
             if earlier is None:
                 raise error from None
             return earlier
@@ -264,8 +271,10 @@ class Delivery:
         self._posts[uri] = (str(made["cid"]), root)
         return uri
 
-    async def _existing(self, rkey: str) -> str | None:
-        """The URI of the bot's post ``rkey``, if it exists."""
+    async def _existing(self, rkey: str, text: str) -> str | None:
+        """The URI of the bot's post ``rkey``, if it exists with ``text`` (an earlier
+        attempt of the same row). A post there with other words is not this row's:
+        saying it was delivered would lose this one, so that is an error."""
         client = self._connection.pds
         params = {"repo": self._connection.did, "collection": POST, "rkey": rkey}
         try:
@@ -275,6 +284,10 @@ class Delivery:
             )
         except atproto_errors.BadRequestError:
             return None  # RecordNotFound
+        if (body.get("value") or {}).get("text") != text:
+            raise DeliveryError(
+                f"Bluesky post {rkey} already holds another message", permanent=True
+            )
         return str(body["uri"]) if body.get("uri") else None
 
     # -- chat -------------------------------------------------------------

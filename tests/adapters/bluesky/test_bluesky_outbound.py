@@ -222,3 +222,13 @@ async def test_posts_never_name_the_app_password_and_cursors_hold_no_password(
     adapter = make_adapter(cursors)
     await adapter.send(PUBLIC, Outbound("#bst game 1", key="1"))
     assert all("abcd-efgh-ijkl-mnop" not in v for v in cursors.values.values())
+
+
+def test_record_keys_are_tids_one_per_outbox_row() -> None:
+    """Rows written in the same second (a turn's posts) never share a record key."""
+    keys = {tid_for(f"outbox-{n}", 1_785_056_400.25) for n in range(1, 5001)}
+    assert len(keys) == 5000
+    assert tid_for("outbox-7", 1_785_056_400.25) == tid_for("outbox-7", 1_785_056_400.9)
+    assert all(len(k) == 13 and k[0] in "234567abcdefghij" for k in keys)
+    later = tid_for("outbox-8", 1_785_056_401.0)
+    assert later > tid_for("outbox-7", 1_785_056_400.0)  # sortable by time
