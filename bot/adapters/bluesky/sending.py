@@ -314,7 +314,12 @@ class Delivery:
                 sent.append(earlier.pop(part))
                 continue
             await self._dm_pace.wait()
-            data = {"convoId": convo, "message": {"text": part}}
+            message_input: dict[str, Any] = {"text": part}
+            # A link is tappable only as a facet (the player's private page).
+            links = [f for f in facets(part) if f["features"][0]["$type"].endswith("#link")]
+            if links:
+                message_input["facets"] = links
+            data = {"convoId": convo, "message": message_input}
             message = await self._connection.call(
                 "chat.bsky.convo.sendMessage",
                 chat.chat.bsky.convo.send_message(data=data),

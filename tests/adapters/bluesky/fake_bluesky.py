@@ -221,6 +221,10 @@ class FakeBluesky:
         return [r for r in self.records.values() if r["author"] == BOT_DID
                 and r["uri"].split("/")[3] == "app.bsky.feed.post"]  # fmt: skip
 
+    def dm_views_to(self, did: str) -> list[dict[str, Any]]:
+        return [m["message"] for m in self.messages
+                if m["message"]["sender"]["did"] == BOT_DID and did in self.convos[m["convoId"]]]  # fmt: skip
+
     def dms_to(self, did: str) -> list[str]:
         return [m["message"]["text"] for m in self.messages
                 if m["message"]["sender"]["did"] == BOT_DID and did in self.convos[m["convoId"]]]  # fmt: skip
@@ -570,9 +574,16 @@ class FakeBluesky:
         if embed is not None and embed.get("$type") != "app.bsky.embed.record":
             self.violations.append(f"a chat message with an embed of {embed.get('$type')}")
             raise XrpcError(400, "InvalidRequest", "chat messages embed records only")
+        problems = self._facets_land(message)
+        if problems:
+            self.violations.extend(problems)
+            raise XrpcError(400, "InvalidRequest", "; ".join(problems))
         if graphemes(message["text"]) > 1000:
             raise XrpcError(400, "InvalidRequest", "message text too long")
-        return self._message(convo, did, message["text"])
+        view = self._message(convo, did, message["text"])
+        if message.get("facets"):
+            view["facets"] = message["facets"]
+        return view
 
     def x_chat_bsky_convo_getMessages(
         self, *, did: str, params: dict[str, Any], **_: Any

@@ -154,3 +154,32 @@ async def test_a_player_who_takes_no_dms_from_the_bot_is_nudged_in_public(
         assert fake_bsky.dms_to(BOB) == []
     finally:
         store.dispose()
+
+
+async def test_with_a_web_page_the_private_link_comes_by_chat(
+    make_adapter: Any, fake_bsky: Any, tmp_path: Any
+) -> None:
+    """Chat messages show no picture: the player's own page is the board in full."""
+    store = Store(sqlite_url(tmp_path / "b.db"))
+    adapter = make_adapter(cursors=DatabaseCursors(store))
+    host = Host(
+        store,
+        VirtualClock(START.timestamp()),
+        {"bluesky": adapter},
+        AttachmentRenderer(store, AvatarCache(fetch=no_network), replay_gif=False),
+        web_base_url="https://bst.example.org",
+    )
+    try:
+        root = fake_bsky.post(CAROL, f"@{BOT_HANDLE} #bst new size=8 turn=1h")
+        fake_bsky.post(ALICE, "#bst join", reply_to=root)
+        await adapter.fetch_since(host.cursors, host.on_inbound)
+        await host.relay.flush()
+        links = [t for t in fake_bsky.dms_to(ALICE) if "https://bst.example.org/p/" in t]
+        assert links
+        linked = [v for v in fake_bsky.dm_views_to(ALICE) if v.get("facets")]
+        assert linked and linked[0]["facets"][0]["features"][0]["uri"].startswith(
+            "https://bst.example.org/p/"
+        )
+        assert not any("/p/" in p["value"]["text"] for p in fake_bsky.bot_posts())
+    finally:
+        store.dispose()
