@@ -35,7 +35,7 @@ from atproto_client import exceptions as atproto_errors
 
 from bot.adapters.bluesky.budgets import BudgetSpent, RateWindows
 from bot.adapters.bluesky.catch_up import Polling
-from bot.adapters.bluesky.client import PLATFORM, Connection, SessionStore
+from bot.adapters.bluesky.client import PLATFORM, Connection, LoginRefused, SessionStore
 from bot.adapters.bluesky.platform import BlueskyConfig
 from bot.adapters.bluesky.sending import Delivery, lacks_dm_access
 from bot.adapters.bluesky.threads import Threads
@@ -139,7 +139,7 @@ class BlueskyAdapter:
             await self.connection.login()
             if self.config.label_bot:
                 await self.label_as_bot()
-        except atproto_errors.UnauthorizedError:
+        except LoginRefused:
             raise PlatformRefused(self.login_refused()) from None
         except Exception as error:
             # Bluesky down, a 429, the network: Bluesky alone is degraded; every poll
@@ -207,9 +207,12 @@ class BlueskyAdapter:
                 self.link.up()
             except asyncio.CancelledError:
                 raise
+            except LoginRefused:
+                self.link.refuse(PlatformRefused(self.login_refused()))
+                return
             except atproto_errors.UnauthorizedError as error:
+                self.link.down()
                 if name == "chat" and lacks_dm_access(error):
-                    self.link.down()
                     log.warning(
                         "Bluesky refuses the bot's chat: the app password in %s was made "
                         "without access to direct messages",
@@ -217,8 +220,7 @@ class BlueskyAdapter:
                     )
                     delay = max(interval, 300.0)
                 else:
-                    self.link.refuse(PlatformRefused(self.login_refused()))
-                    return
+                    await self.connection.forget()
             except BudgetSpent as error:
                 delay = max(interval, error.retry_after)
                 log.info("Bluesky %s poll waits %.0f s for its rate limit", name, delay)

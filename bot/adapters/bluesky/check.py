@@ -12,6 +12,7 @@ from __future__ import annotations
 from atproto_client import exceptions as atproto_errors
 
 from bot.adapters.bluesky.adapter import PROFILE, BlueskyAdapter, has_bot_label
+from bot.adapters.bluesky.client import LoginRefused
 from bot.adapters.bluesky.platform import BlueskyConfig
 from bot.adapters.bluesky.sending import lacks_dm_access
 
@@ -42,7 +43,7 @@ async def check_bluesky(
     try:
         try:
             await connection.login()
-        except atproto_errors.UnauthorizedError:
+        except LoginRefused:
             return fine, [f"Bluesky: {adapter.login_refused()}"]
         fine.append(f"Bluesky: logged in as @{connection.handle} ({connection.did})")
         chat = connection.chat

@@ -14,6 +14,7 @@ made with access to direct messages.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -24,6 +25,8 @@ from urllib.parse import urlsplit
 
 import httpx
 from atproto import AsyncClient, SessionEvent
+from atproto_client import exceptions as errors
+from atproto_client.exceptions import LoginRequiredError
 from atproto_client.models.utils import get_model_as_dict
 from atproto_client.request import AsyncRequest
 
@@ -52,6 +55,14 @@ def as_dict(model: Any) -> dict[str, Any]:
 def endpoint_of(url: str) -> str:
     """``https://pds/xrpc/app.bsky.feed.searchPosts?q=…`` → ``app.bsky.feed.searchPosts``."""
     return urlsplit(url).path.rsplit("/", 1)[-1]
+
+
+class LoginRefused(Exception):
+    """The PDS refused the account's handle and app password (401): nothing but a new
+    app password helps."""
+
+    def __init__(self, handle: str) -> None:
+        super().__init__(f"Bluesky refused the login of {handle!r}")
 
 
 class SessionStore:
@@ -112,6 +123,7 @@ class Connection:
         self.did = ""
         self.handle = self._handle
         self._logged_in = False
+        self._login_lock = asyncio.Lock()
 
     async def _on_response(self, response: httpx.Response) -> None:
         self.windows.record(endpoint_of(str(response.request.url)), response.headers)
@@ -121,9 +133,13 @@ class Connection:
             await self._sessions.save(self.pds.export_session_string())
 
     async def login(self) -> None:
-        """Resume the saved session, else log in with the app password (and save it)."""
-        if self._logged_in:
-            return
+        """Resume the saved session, else log in with the app password (and save it).
+        Raises :class:`LoginRefused` when the PDS refuses the handle and password."""
+        async with self._login_lock:
+            if not self._logged_in:
+                await self._login()
+
+    async def _login(self) -> None:
         saved = await self._sessions.load()
         me: Any = None
         if saved:
@@ -131,20 +147,34 @@ class Connection:
                 await self.pds.login(session_string=saved, fetch_bsky_profile=False)
                 # One cheap call proves the saved tokens still work (refreshing them if due).
                 me = await self.pds.com.atproto.server.get_session()
-            except Exception as error:
+            except (errors.UnauthorizedError, errors.BadRequestError, LoginRequiredError) as error:
+                # Expired, revoked, or from another PDS: only a new login helps. (A network
+                # fault is raised as it is: the session may be fine.)
                 log.info(
                     "Bluesky: the saved session no longer works (%s); logging in again",
                     type(error).__name__,
                 )
                 await self._sessions.clear()
         if me is None:
-            await self.pds.login(self._handle, self._password, fetch_bsky_profile=False)
+            try:
+                await self.pds.login(self._handle, self._password, fetch_bsky_profile=False)
+            except errors.UnauthorizedError:
+                raise LoginRefused(self._handle) from None
             me = await self.pds.com.atproto.server.get_session()
         self.did = str(me.did)
         self.handle = str(me.handle)
         # The chat proxy's client, cloned now that the session names the account's PDS.
         self.chat = self.pds.with_bsky_chat_proxy()
         self._logged_in = True
+
+    async def forget(self) -> None:
+        """The PDS refused the session (revoked, expired past refreshing): the next call
+        logs in again with the app password."""
+        async with self._login_lock:
+            if self._logged_in:
+                self._logged_in = False
+                await self._sessions.clear()
+                log.info("Bluesky refused the session; the next call logs in again")
 
     async def call(self, endpoint: str, request: Coroutine[Any, Any, Any]) -> dict[str, Any]:
         """Make ``request`` (a call to ``endpoint``) once its rate window allows; its

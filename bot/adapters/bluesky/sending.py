@@ -29,7 +29,7 @@ from bot.adapters.bluesky.budgets import (
     Pace,
     WritePoints,
 )
-from bot.adapters.bluesky.client import PLATFORM, Connection
+from bot.adapters.bluesky.client import PLATFORM, Connection, LoginRefused
 from bot.adapters.bluesky.inbound import POST, parse_time
 from bot.adapters.bluesky.media import IMAGES_PER_POST, fit_image
 from bot.adapters.bluesky.platform import BlueskyConfig
@@ -120,6 +120,8 @@ class Delivery:
             failure = error
         except Exception as error:
             failure = self._delivery_error(error, dm=address.is_dm, address=address)
+            if isinstance(error, atproto_errors.UnauthorizedError) and not failure.permanent:
+                await self._connection.forget()  # the next attempt logs in again
         log.warning("Bluesky send %s failed: %s", outbound.key or "(no key)", failure)
         raise failure
 
@@ -142,10 +144,12 @@ class Delivery:
                     f"{self._config.app_password_env}",
                     permanent=True,
                 )
+            # The session was refused (revoked, expired): the retry logs in again.
+            return DeliveryError(f"Bluesky refused the session (401) on {what}", retry_after=5.0)
+        if isinstance(error, LoginRefused):
             return DeliveryError(
-                f"Bluesky refused the bot's login (401) on {what}: check "
-                f"{self._config.app_password_env}",
-                permanent=True,
+                f"Bluesky refused the bot's login on {what}: check {self._config.app_password_env}",
+                retry_after=300.0,
             )
         if isinstance(error, atproto_errors.BadRequestError):
             name, message = _error_name(error)

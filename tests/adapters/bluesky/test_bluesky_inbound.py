@@ -140,3 +140,33 @@ async def test_the_session_can_live_in_a_file_only_its_owner_reads(
     assert fake_bsky.logins == 1
     assert path.read_text() and (path.stat().st_mode & 0o777) == 0o600
     assert ("bluesky", "session") not in cursors.values
+
+
+async def test_a_wrong_app_password_stops_the_host_saying_what_to_fix(fake_bsky, make_adapter):
+    from bot.host.messages import PlatformRefused
+
+    adapter = make_adapter(password="wrong-pass-word-here")
+    try:
+        await adapter.start(Collector())
+    except PlatformRefused as refused:
+        assert "BLUESKY_APP_PASSWORD" in str(refused)
+        assert "wrong-pass-word-here" not in str(refused)
+    else:
+        raise AssertionError("a refused login must stop the host")
+
+
+async def test_a_session_revoked_while_running_costs_one_new_login_not_a_stop(
+    fake_bsky, make_adapter
+):
+    from bot.host.messages import Address, DeliveryError, Outbound
+
+    cursors = MemoryCursors()
+    adapter = make_adapter(cursors)
+    await adapter.fetch_since(cursors, Collector())
+    fake_bsky.tokens.clear()  # the PDS revoked the session
+    try:
+        await adapter.send(Address("bluesky"), Outbound("#bst game 1", key="outbox-1"))
+    except DeliveryError as error:
+        assert not error.permanent  # retried, not lost
+    uri = await adapter.send(Address("bluesky"), Outbound("#bst game 1", key="outbox-1"))
+    assert uri.startswith("at://") and fake_bsky.logins == 2
