@@ -66,6 +66,10 @@ class BlueskyAdapter:
     ``"bluesky"``."""
 
     platform = PLATFORM
+    # Every answer spends the write budget and reaches a stranger (the tag search reads
+    # anyone's post with the tag; a bot that DMs people who only used a hashtag is
+    # labelled spam): chatter that is no command is recorded, not answered.
+    answers_cost = True
     # A public board message is its picture; a DM's is its text (see accepts_attachments).
     shows_pictures = True
 

@@ -183,3 +183,20 @@ async def test_with_a_web_page_the_private_link_comes_by_chat(
         assert not any("/p/" in p["value"]["text"] for p in fake_bsky.bot_posts())
     finally:
         store.dispose()
+
+
+async def test_chatter_with_the_tag_found_by_search_gets_no_answer(
+    make_adapter: Any, fake_bsky: Any, tmp_path: Any
+) -> None:
+    """The search reads anyone's post with the tag: talk about the game is no command,
+    and a bot that answers strangers who used a hashtag is labelled spam."""
+    store = Store(sqlite_url(tmp_path / "b.db"))
+    adapter = make_adapter(cursors=DatabaseCursors(store))
+    host = _host(store, VirtualClock(START.timestamp()), adapter)
+    try:
+        fake_bsky.post(CAROL, "loving the #bst games this week, so tense")
+        await adapter.fetch_since(host.cursors, host.on_inbound)
+        await host.relay.flush()
+        assert fake_bsky.bot_posts() == [] and fake_bsky.messages == []
+    finally:
+        store.dispose()
