@@ -37,7 +37,7 @@ from bot.adapters.bluesky.budgets import BudgetSpent, RateWindows
 from bot.adapters.bluesky.catch_up import Polling
 from bot.adapters.bluesky.client import PLATFORM, Connection, LoginRefused, SessionStore
 from bot.adapters.bluesky.platform import BlueskyConfig
-from bot.adapters.bluesky.sending import Delivery, lacks_dm_access
+from bot.adapters.bluesky.sending import Delivery, lacks_dm_access, session_refused
 from bot.adapters.bluesky.threads import Threads
 from bot.games.base import Game
 from bot.games.duration import parse_duration
@@ -206,6 +206,7 @@ class BlueskyAdapter:
         Bluesky refuses stops the host, saying what to fix."""
         while True:
             delay = interval
+            session = self.connection.generation
             try:
                 await poll()
                 self.link.up()
@@ -224,7 +225,7 @@ class BlueskyAdapter:
                     )
                     delay = max(interval, 300.0)
                 else:
-                    await self.connection.forget()
+                    await self.connection.forget(session)
             except BudgetSpent as error:
                 delay = max(interval, error.retry_after)
                 log.info("Bluesky %s poll waits %.0f s for its rate limit", name, delay)
@@ -234,6 +235,8 @@ class BlueskyAdapter:
                 log.warning("Bluesky %s poll rate-limited; next in %.0f s", name, delay)
             except Exception as error:
                 self.link.down()
+                if session_refused(error):  # an expired token the SDK did not refresh
+                    await self.connection.forget(session)
                 log.warning("Bluesky %s poll failed: %s", name, self._redact(str(error)))
             await self._sleep(delay)
 

@@ -124,6 +124,9 @@ class Connection:
         self.handle = self._handle
         self._logged_in = False
         self._login_lock = asyncio.Lock()
+        # Counts the logins: a refusal of an older session than the current one (a call
+        # made before another task logged in again) must not discard the new one.
+        self.generation = 0
 
     async def _on_response(self, response: httpx.Response) -> None:
         self.windows.record(endpoint_of(str(response.request.url)), response.headers)
@@ -166,12 +169,14 @@ class Connection:
         # The chat proxy's client, cloned now that the session names the account's PDS.
         self.chat = self.pds.with_bsky_chat_proxy()
         self._logged_in = True
+        self.generation += 1
 
-    async def forget(self) -> None:
-        """The PDS refused the session (revoked, expired past refreshing): the next call
-        logs in again with the app password."""
+    async def forget(self, generation: int) -> None:
+        """The PDS refused the session of login ``generation`` (revoked, expired past
+        refreshing): unless another task has logged in again since, the next call logs
+        in with the app password."""
         async with self._login_lock:
-            if self._logged_in:
+            if self._logged_in and generation == self.generation:
                 self._logged_in = False
                 await self._sessions.clear()
                 log.info("Bluesky refused the session; the next call logs in again")

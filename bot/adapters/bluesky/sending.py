@@ -14,6 +14,7 @@ Failures become :class:`~bot.host.messages.DeliveryError`; none carries a creden
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -42,6 +43,8 @@ log = logging.getLogger(__name__)
 # The player's own setting (or a block) keeps the bot out of their chat: the host then
 # asks them in public to open it (DeliveryError.dms_closed).
 DMS_CLOSED = {"MessagesDisabled", "NotFollowedBySender", "BlockedActor", "BlockedSubject"}
+# A 400 that is about the session, not the request: the next attempt logs in again.
+SESSION_REFUSED = {"ExpiredToken", "InvalidToken"}
 RETRY_LOOK = 100  # messages of a conversation a retried DM looks through
 CLOCK_SLACK_SECONDS = 120.0
 _TID_ALPHABET = "234567abcdefghijklmnopqrstuvwxyz"
@@ -69,6 +72,15 @@ def _error_name(error: atproto_errors.RequestErrorBase) -> tuple[str, str]:
     if isinstance(content, XrpcError):
         return str(content.error or ""), str(content.message or "")
     return "", ""
+
+
+def session_refused(error: BaseException) -> bool:
+    if isinstance(error, atproto_errors.UnauthorizedError):
+        return True
+    return (
+        isinstance(error, atproto_errors.BadRequestError)
+        and _error_name(error)[0] in SESSION_REFUSED
+    )
 
 
 def lacks_dm_access(error: BaseException) -> bool:
@@ -112,6 +124,7 @@ class Delivery:
     async def send(self, address: Address, outbound: Outbound) -> str:
         if address.platform != PLATFORM:
             raise DeliveryError(f"address for {address.platform!r}, not Bluesky", permanent=True)
+        session = self._connection.generation
         try:
             if address.is_dm:
                 return await self._send_dm(address, outbound)
@@ -120,8 +133,8 @@ class Delivery:
             failure = error
         except Exception as error:
             failure = self._delivery_error(error, dm=address.is_dm, address=address)
-            if isinstance(error, atproto_errors.UnauthorizedError) and not failure.permanent:
-                await self._connection.forget()  # the next attempt logs in again
+            if session_refused(error) and not failure.permanent:
+                await self._connection.forget(session)  # the next attempt logs in again
         log.warning("Bluesky send %s failed: %s", outbound.key or "(no key)", failure)
         raise failure
 
@@ -153,6 +166,8 @@ class Delivery:
             )
         if isinstance(error, atproto_errors.BadRequestError):
             name, message = _error_name(error)
+            if name in SESSION_REFUSED:
+                return DeliveryError(f"Bluesky refused the session ({name})", retry_after=5.0)
             return DeliveryError(
                 f"Bluesky refused the {what}: {name or '400'} {message}".strip(),
                 permanent=True,
@@ -203,7 +218,8 @@ class Delivery:
         return {"$type": "app.bsky.embed.images", "images": images}
 
     async def _upload(self, attachment: Attachment, outbound: Outbound) -> dict[str, Any]:
-        fitted = fit_image(attachment.data, attachment.mime_type)
+        # Re-encoding a big map takes a while: not on the event loop.
+        fitted = await asyncio.to_thread(fit_image, attachment.data, attachment.mime_type)
         client = self._connection.pds
         body = await self._connection.call(
             "com.atproto.repo.uploadBlob",
@@ -313,7 +329,7 @@ class Delivery:
         chat = self._connection.chat
         sent: list[str] = []
         earlier = await self._sent_since(convo, outbound.written_at) if outbound.retry else {}
-        for part in dm_parts(outbound.text):
+        for part in [p for p in dm_parts(outbound.text) if p.strip()]:
             if part in earlier:
                 sent.append(earlier.pop(part))
                 continue

@@ -170,3 +170,20 @@ async def test_a_session_revoked_while_running_costs_one_new_login_not_a_stop(
         assert not error.permanent  # retried, not lost
     uri = await adapter.send(Address("bluesky"), Outbound("#bst game 1", key="outbox-1"))
     assert uri.startswith("at://") and fake_bsky.logins == 2
+
+
+async def test_the_polls_log_in_again_when_the_session_is_revoked(fake_bsky, make_adapter):
+    import asyncio
+
+    got = Collector()
+    adapter = make_adapter(config=BACKFILL)
+    await adapter.start(got)
+    fake_bsky.tokens.clear()  # revoked while the polls run
+    fake_bsky.post(ALICE, f"@{BOT_HANDLE} #bst join")
+    for _ in range(200):
+        if got.items:
+            break
+        await asyncio.sleep(0.02)
+    await adapter.stop()
+    assert [i.text for i in got.items] == ["#bst join"]
+    assert adapter.link.refusal is None and fake_bsky.logins == 2
