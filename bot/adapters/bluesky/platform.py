@@ -72,9 +72,6 @@ def _check(section: BlueskyConfig) -> str | None:
             f'api_base: expected the PDS origin without /xrpc (e.g. "{_API_BASE_EXAMPLE}"), '
             f"got {section.api_base!r}"
         )
-    for key in ("posts_per_minute", "dms_per_minute", "mentions_per_hour"):
-        if getattr(section, key) < 0:
-            return f"{key}: expected 0 or more, got {getattr(section, key)}"
     return None
 
 
