@@ -35,10 +35,11 @@ def platforms() -> Sequence[Platform]:
 
 
 def _register_built_in() -> None:
+    from bot.adapters.bluesky.platform import BLUESKY
     from bot.adapters.discord.platform import DISCORD
     from bot.adapters.twitter.platform import TWITTER
 
-    for platform in (DISCORD, TWITTER):
+    for platform in (DISCORD, TWITTER, BLUESKY):
         register(platform)
 
 

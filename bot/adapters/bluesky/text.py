@@ -1,0 +1,164 @@
+"""Bluesky text: the grapheme limits, the post's facets, a DM cut to fit.
+
+SDK-free on purpose: pure string functions the adapter and its tests share.
+
+Bluesky counts a post's length in *graphemes* (≤ 300, and ≤ 3,000 UTF-8 bytes) and a
+chat message's in graphemes too (≤ 1,000, ≤ 10,000 bytes). We count code points
+instead: a grapheme is one code point or more, so a text we think fits always fits
+(an emoji sequence is over-counted, the safe side) and no segmentation library is
+needed. Links, hashtags and mentions are not written in the text's markup but as
+*facets*: byte ranges of the UTF-8 text, each with a feature (a tag, a mention by DID,
+a link). A ``#sonar`` without its facet is plain text nobody can tap or search.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.adapters.twitter.text import compose_post
+
+POST_GRAPHEMES = 300
+POST_BYTES = 3000
+DM_GRAPHEMES = 1000
+DM_BYTES = 10_000
+TAG_GRAPHEMES = 64  # app.bsky.richtext.facet#tag: maxGraphemes 64, maxLength 640 bytes
+
+# A hashtag as Bluesky's clients detect one: after the start or a space, "#" and a word
+# that is not only digits; trailing punctuation is not part of it.
+_TAG = re.compile(r"(?:^|(?<=\s))#([^\s#]+)")
+_URL = re.compile(r"https?://[^\s<>\"]+[^\s<>\".,;:!?)\]'’]")
+_MENTION = re.compile(r"(?:^|(?<=[\s(]))@([A-Za-z0-9][A-Za-z0-9.-]*[A-Za-z0-9])")
+
+
+def graphemes(text: str) -> int:
+    """An upper bound of ``text``'s graphemes: its code points."""
+    return len(text)
+
+
+def fits(text: str, limit: int, byte_limit: int) -> bool:
+    return graphemes(text) <= limit and len(text.encode("utf-8")) <= byte_limit
+
+
+def compose(text: str, mute: str = "") -> str:
+    """A public post's text: ``text`` shortened to fit 300 graphemes with the ``mute``
+    line kept (X's composition: the line naming the game and turn stays whole).
+
+    X's weighting counts a link as 23 whatever its length, so a post X would take may be
+    too long here: the budget shrinks by the overflow until the post fits."""
+    limit = POST_GRAPHEMES
+    for _ in range(8):
+        post = compose_post(text, mute, limit=limit)
+        if fits(post, POST_GRAPHEMES, POST_BYTES):
+            return post
+        limit -= max(1, graphemes(post) - POST_GRAPHEMES)
+    return cut(text, POST_GRAPHEMES)
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` within ``limit`` graphemes, ending "…" when it was cut."""
+    if graphemes(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + "…"
+
+
+def dm_parts(text: str, limit: int = DM_GRAPHEMES) -> list[str]:
+    """``text`` as chat messages of at most ``limit`` graphemes, split between lines (a
+    board's rows stay whole), a line longer than a message cut between words."""
+    parts: list[str] = []
+    current = ""
+    for line in text.strip().splitlines():
+        while graphemes(line) > limit:
+            head = line[:limit]
+            space = head.rfind(" ")
+            head = head[:space] if space > limit // 2 else head
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(head.rstrip())
+            line = line[len(head) :].lstrip()
+        joined = f"{current}\n{line}" if current else line
+        if graphemes(joined) <= limit:
+            current = joined
+        else:
+            parts.append(current)
+            current = line
+    if current.strip():
+        parts.append(current)
+    return [part for part in parts if part.strip()] or [""]
+
+
+def _slice(text: str, start: int, end: int) -> dict[str, int]:
+    """The UTF-8 byte range of ``text[start:end]`` (facets index bytes, not characters)."""
+    before = len(text[:start].encode("utf-8"))
+    return {"byteStart": before, "byteEnd": before + len(text[start:end].encode("utf-8"))}
+
+
+def facets(
+    text: str,
+    *,
+    mention: Callable[[str], str | None] = lambda handle: None,
+) -> list[dict[str, Any]]:
+    """The facets of a post's ``text``: each ``#tag`` a tag, each link a link, and each
+    ``@handle`` that ``mention`` gives a DID for a mention (the others stay plain text:
+    see :class:`~bot.adapters.bluesky.budgets.MentionBudget`)."""
+    found: list[dict[str, Any]] = []
+    for match in _URL.finditer(text):
+        found.append(
+            {
+                "index": _slice(text, match.start(), match.end()),
+                "features": [{"$type": "app.bsky.richtext.facet#link", "uri": match.group(0)}],
+            }
+        )
+    links = [(f["index"]["byteStart"], f["index"]["byteEnd"]) for f in found]
+
+    def inside_link(index: Mapping[str, int]) -> bool:
+        return any(start <= index["byteStart"] < end for start, end in links)
+
+    for match in _TAG.finditer(text):
+        tag = match.group(1)
+        if not tag:
+            continue
+        tag = tag.rstrip(".,;:!?)]'\"’")
+        if not tag or graphemes(tag) > TAG_GRAPHEMES or tag.isdigit():
+            continue
+        index = _slice(text, match.start(), match.start() + 1 + len(tag))
+        if inside_link(index):
+            continue
+        found.append(
+            {"index": index, "features": [{"$type": "app.bsky.richtext.facet#tag", "tag": tag}]}
+        )
+    for match in _MENTION.finditer(text):
+        did = mention(match.group(1).lower())
+        index = _slice(text, match.start(), match.end())
+        if did is None or inside_link(index):
+            continue
+        found.append(
+            {
+                "index": index,
+                "features": [{"$type": "app.bsky.richtext.facet#mention", "did": did}],
+            }
+        )
+    return sorted(found, key=lambda facet: int(facet["index"]["byteStart"]))
+
+
+def mentioned_handles(text: str) -> list[str]:
+    """The ``@handles`` ``text`` names, lower-cased, in order."""
+    return [match.group(1).lower() for match in _MENTION.finditer(text)]
+
+
+def tags_of(record: Mapping[str, Any]) -> list[str]:
+    """The hashtags a post record carries in its facets (what searchPosts matches)."""
+    tags = []
+    for facet in record.get("facets") or ():
+        for feature in facet.get("features") or ():
+            if feature.get("$type") == "app.bsky.richtext.facet#tag":
+                tags.append(str(feature.get("tag", "")))
+    return tags
+
+
+def strip_leading_mentions(text: str) -> str:
+    """``@bot.bsky.social #sonar f11`` → ``#sonar f11``: a reply's leading handles are
+    addressing, not content."""
+    return re.sub(r"^(?:\s*@[A-Za-z0-9][A-Za-z0-9.-]*[A-Za-z0-9])+\s*", "", text, count=1).strip()
