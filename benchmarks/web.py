@@ -150,7 +150,8 @@ def _viewers(base: str, seconds: float, seed: int, results: Any) -> None:
         async with session.get(f"{base}/games/1") as page:
             body = await page.text()
         times.append((time.perf_counter() - began) * 1000)
-        source = body.split('class="board" data-zoom><img src="', 1)[1].split('"', 1)[0]
+        board = body.split('<div class="board"', 1)[1]
+        source = board.split('<img src="', 1)[1].split('"', 1)[0]
         began = time.perf_counter()
         async with session.get(base + source) as picture:
             await picture.read()

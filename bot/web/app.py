@@ -26,6 +26,7 @@ from bot.web.live import LiveHub
 from bot.web.pages import CONTENT_SECURITY_POLICY
 from bot.web.pictures import Drawn, PictureCache
 from bot.web.site import MISSING, Reply, Site, version_of
+from renderers.tiles import TileRect
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,8 @@ HEARTBEAT = 15.0
 
 _NUMBER = re.compile(r"^[0-9]{1,9}$")
 _STEP = re.compile(r"^([0-9]{1,9})-([0-9]{1,9})\.png$")
+_STEP_NAME = re.compile(r"^([0-9]{1,9})-([0-9]{1,9})$")
+_TILE_ROW = re.compile(r"^([0-9]{1,9})\.png$")
 
 
 class RedactingAccessLogger(AbstractAccessLogger):
@@ -134,6 +137,20 @@ async def game_map(request: web.Request) -> web.StreamResponse:
     if game_id is None or step is None:
         return _reply(MISSING)
     drawn = await request.app[SITE].board(game_id, int(step[1]), int(step[2]))
+    return _drawn(request, drawn, private=False)
+
+
+async def game_tile(request: web.Request) -> web.StreamResponse:
+    """``/games/N/tiles/T-S/LEVEL/X/Y.png``: a tile of the public board after step S of
+    turn T (:mod:`renderers.tiles`)."""
+    game_id = _number(request.match_info["game"])
+    step = _STEP_NAME.match(request.match_info["step"])
+    level, x = _number(request.match_info["level"]), _number(request.match_info["x"])
+    y = _TILE_ROW.match(request.match_info["file"])
+    if game_id is None or step is None or level is None or x is None or y is None:
+        return _reply(MISSING)
+    rect = TileRect(level, x, int(y[1]))
+    drawn = await request.app[SITE].tile(game_id, int(step[1]), int(step[2]), rect)
     return _drawn(request, drawn, private=False)
 
 
@@ -246,6 +263,7 @@ def build_app(store: Store, *, live_interval: float = 1.0) -> web.Application:
     routes.add_get("/games/{game}", game)
     routes.add_get("/games/{game}/turn/{turn}", game)
     routes.add_get("/games/{game}/map/{file}", game_map)
+    routes.add_get("/games/{game}/tiles/{step}/{level}/{x}/{file}", game_tile)
     routes.add_get("/games/{game}/replay.mp4", replay)
     routes.add_get("/games/{game}/record.json", record)
     routes.add_get("/games/{game}/live", live)

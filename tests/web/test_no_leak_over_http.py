@@ -20,7 +20,7 @@ from bot.store import Store
 from bot.wiring import sqlite_url
 
 BST = """\
-@game bst size=10x10 turn=8h
+@game bst size={size} turn=8h
 ahab dm: join
 ahab dm: sub: A2\\ncarrier: {carrier}
 nemo dm: join
@@ -49,7 +49,12 @@ ahab public: #silentships end
 
 TWINS = {
     # alice's unhit carrier: along row C, or down column 6 (nemo's shots miss both)
-    "bst": (BST.format(carrier="C1-C5"), BST.format(carrier="E6-I6")),
+    "bst": (BST.format(carrier="C1-C5", size="10x10"), BST.format(carrier="E6-I6", size="10x10")),
+    # the same on a board too big for one picture: its tiles too, at every scale
+    "bst-tiled": (
+        BST.format(carrier="C1-C5", size="120x120"),
+        BST.format(carrier="E6-I6", size="120x120"),
+    ),
     "sonar": tuple(HIDDEN_FLEETS.format(nemo=fleet) for fleet in ("2 a13 ur", "2 g17 dl")),
     "uboat": tuple(
         TWIN.format(**facts)
@@ -64,6 +69,26 @@ TWINS = {
 }
 
 _LINKED = re.compile(r'(?:href|src)="(/[^"]*)"')
+_TILES = re.compile(r'data-tiles="(/[^"]+)" data-rows="(\d+)" data-cols="(\d+)" data-tile="(\d+)" '
+                    r'data-cells="([0-9,]+)"')  # fmt: skip
+CORNER = 12
+"""Cells a side of the board's corner (where the twins' hidden ships lie) whose tiles are
+all fetched at every scale; beyond it, scales of at most 64 tiles are fetched whole."""
+
+
+def tiles(page: str) -> list[str]:
+    """The addresses of the tiles a page offers (see ``renderers.tiles``): every tile
+    over the board's top left corner at every scale, and every tile of the scales with
+    few."""
+    found = []
+    for src, rows, cols, size, cells in _TILES.findall(page):
+        for level, cell in enumerate(int(c) for c in cells.split(",")):
+            across = -(-int(cols) * cell // int(size))
+            down = -(-int(rows) * cell // int(size))
+            if across * down > 64:
+                across = down = -(-CORNER * cell // int(size))
+            found += [f"{src}/{level}/{x}/{y}.png" for x in range(across) for y in range(down)]
+    return found
 
 
 def crawl(site: Served) -> dict[str, tuple[int, str, list[tuple[str, str]], bytes]]:
@@ -81,6 +106,7 @@ def crawl(site: Served) -> dict[str, tuple[int, str, list[tuple[str, str]], byte
         seen[path] = (answer.status, answer.headers.get("Content-Type", ""), headers, answer.body)
         if answer.headers.get("Content-Type", "").startswith("text/html"):
             waiting += [p for p in _LINKED.findall(answer.text) if p not in seen]
+            waiting += [p for p in tiles(answer.text) if p not in seen]
     return seen
 
 
@@ -118,3 +144,8 @@ def test_two_games_apart_only_in_hidden_facts_serve_the_same_public_bytes(
     assert len(pages) >= 3, sorted(first)
     assert pictures, sorted(first)
     assert first["/games/1/record.json"][0] == 404  # the record waits for the end
+    drawn = [p for p in first if "/tiles/" in p and first[p][0] == 200]
+    if kind == "bst-tiled":
+        assert len(drawn) > 100, len(drawn)  # every scale's tiles over the hidden ships
+    else:
+        assert not drawn
