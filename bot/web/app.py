@@ -231,6 +231,14 @@ async def own_map(request: web.Request) -> web.StreamResponse:
     return _drawn(request, drawn, private=True)
 
 
+async def own_replay(request: web.Request) -> web.StreamResponse:
+    found = await _holder(request)
+    if found is None:
+        return _reply(MISSING)
+    game_id, player = found
+    return _drawn(request, await request.app[SITE].own_replay(game_id, player), private=True)
+
+
 async def own_live(request: web.Request) -> web.StreamResponse:
     found = await _holder(request)
     if found is None:
@@ -270,6 +278,7 @@ def build_app(store: Store, *, live_interval: float = 1.0) -> web.Application:
     routes.add_get("/p/{token}", own_page)
     routes.add_get("/p/{token}/turn/{turn}", own_page)
     routes.add_get("/p/{token}/map/{file}", own_map)
+    routes.add_get("/p/{token}/replay.mp4", own_replay)
     routes.add_get("/p/{token}/live", own_live)
 
     async def stop_hub(app: web.Application) -> None:

@@ -243,6 +243,7 @@ class GamePage:
     rules: str
     version: str  # changes whenever the game changes: live updates compare it
     replay_src: str = ""
+    own_replay_src: str = ""  # a player's own page: their replay, the game as they saw it
     record_src: str = ""
     viewer: str = ""  # the player whose own page this is, "" for the public page
     notes: tuple[str, ...] = field(default_factory=tuple)
@@ -362,6 +363,13 @@ def game_page(page: GamePage) -> bytes:
         f'<ul class="report">{report}</ul>' if report else "",
         f"<pre>{escape(page.summary)}</pre>" if page.summary else "",
     ]
+    if page.own_replay_src:
+        parts.append(
+            '<h2>Your replay</h2><p class="note">The game as you saw it: your own board '
+            "after every move.</p>"
+            f'<video controls preload="none" src="{escape(page.own_replay_src)}">'
+            f'<a href="{escape(page.own_replay_src)}">Your replay (MP4)</a></video>'
+        )
     if page.replay_src:
         parts.append(
             f'<h2>Replay</h2><video controls preload="none" src="{escape(page.replay_src)}">'

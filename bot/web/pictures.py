@@ -29,6 +29,7 @@ from bot.games.catalog import get_game
 from bot.host.attachments import OUTSIDE_PLAY
 from bot.store import Store, loads, reads
 from renderers.pictures import pictures_for
+from renderers.replay import replay_of_pictures
 from renderers.tiles import TILE, TileRect, tiles_for
 from renderers.tiles import on_board as tiles_on_board
 
@@ -151,6 +152,64 @@ class PictureCache:
             return None
         png = tiles.public_tile(view, rect)
         return Drawn(png, "image/png", "", TILE, TILE)
+
+    def own_replay(self, game_id: int, player: str, result: str) -> Awaitable[Drawn | None]:
+        """One player's replay of a finished game, the game as they saw it: their own
+        board after every move of the game, each drawn from ``view(state, player)`` as
+        their DMs showed it, closed by the public ``result``. None before the end."""
+        return self._get(
+            ("own-replay", game_id, player),
+            lambda: self._draw_own_replay(game_id, player, result),
+        )
+
+    def _draw_own_replay(self, game_id: int, player: str, result: str) -> Drawn | None:
+        with self.store.transaction() as tx:
+            facts = reads.game(tx, game_id)
+            final = reads.final_state(tx, game_id)
+            history = reads.all_states(tx, game_id)
+            deadlines = {(s.number, s.step): s.deadline for s in reads.steps(tx, game_id)}
+            names = dict(reads.player_names(tx, game_id))
+        if facts is None or final is None or player not in names:
+            return None
+        pictures = pictures_for(facts.kind)
+        if pictures is None:
+            return None
+        game = get_game(facts.kind)
+        title = title_of(facts.kind, game_id)
+        frames = []
+        for number, step, cause, state_json in history:
+            if cause in OUTSIDE_PLAY:
+                continue  # not a move of the game (its end shows in the last frame)
+            view = game.view(game.decode_state(loads(state_json)), player)
+            deadline = deadlines.get((number, step))
+            frames.append(
+                pictures.private(
+                    view,
+                    avatars={},
+                    title=title,
+                    deadline=None if deadline is None else datetime.fromtimestamp(deadline, UTC),
+                    now=None,
+                ).png
+            )
+        last = pictures.private(
+            game.view(game.decode_state(loads(final)), player),
+            avatars={},
+            title=title,
+            deadline=None,
+            now=None,
+        ).png
+        if not frames or frames[-1] != last:
+            frames.append(last)
+        name = names[player]
+        replay = replay_of_pictures(
+            frames,
+            title=title,
+            facts=f"As {name} saw it",
+            names=list(names.values()),
+            result=result or "The end",
+            detail=f"The game as {name} saw it",
+        )
+        return Drawn(replay.mp4, "video/mp4", f"{title} as {name} saw it", 0, 0)
 
     def _draw_board(self, game_id: int, number: int, step: int, viewer: str | None) -> Drawn | None:
         with self.store.transaction() as tx:

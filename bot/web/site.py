@@ -290,6 +290,7 @@ class Site:
             rules=game.rules_text(),
             version=version_of(facts),
             replay_src=f"/games/{game_id}/replay.mp4" if finished else "",
+            own_replay_src=f"{base}/replay.mp4" if finished and viewer is not None else "",
             record_src=f"/games/{game_id}/record.json" if finished else "",
             viewer=names[viewer] if viewer is not None else "",
         )
@@ -322,6 +323,19 @@ class Site:
         if facts is None or facts.phase != "finished":
             return None
         return await self.pictures.replay(game_id)
+
+    async def own_replay(self, game_id: int, player: str) -> Drawn | None:
+        """A player's own replay (the game as they saw it), once the game is over."""
+        facts = await asyncio.to_thread(self.facts, game_id)
+        if facts is None or facts.phase != "finished":
+            return None
+
+        def result() -> str:
+            with self.store.transaction() as tx:
+                names = dict(reads.player_names(tx, game_id))
+            return self._result(facts, names)
+
+        return await self.pictures.own_replay(game_id, player, await asyncio.to_thread(result))
 
     def record(self, game_id: int) -> Reply:
         """The full record, hidden facts and all: only once the game is over."""

@@ -17,6 +17,8 @@ from web_kit import Served, play, served
 
 from bot.host.record import game_record
 from bot.store import Store
+from bot.store.links import issue_link
+from bot.web import pictures as pictures_module
 from bot.wiring import sqlite_url
 
 BST = """\
@@ -149,3 +151,54 @@ def test_two_games_apart_only_in_hidden_facts_serve_the_same_public_bytes(
         assert len(drawn) > 100, len(drawn)  # every scale's tiles over the hidden ships
     else:
         assert not drawn
+
+
+# Whose own replay is compared: a player whose own hidden facts are the same in both
+# twins (U-Boat's twins differ in every boat's start, so it has none).
+WATCHER = {"bst": "nemo", "bst-tiled": "nemo", "sonar": "ahab", "sugardog": "nemo",
+           "silentships": "ahab"}  # fmt: skip
+
+
+def _own_link(database: Path, name: str) -> str:
+    """A private link for player ``name`` of game 1 (the same token in both twins)."""
+    store = Store(sqlite_url(database))
+    try:
+        with store.transaction() as tx:
+            [key] = [p.key for p in tx.players(1) if p.name == name]
+            return issue_link(tx, 1, key, token=f"watcher-{name}-token-0123456789", now=0.0)
+    finally:
+        store.dispose()
+
+
+@pytest.mark.parametrize("kind", sorted(WATCHER))
+def test_a_players_own_replay_shows_nobody_elses_hidden_facts(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once a game is over a player's link offers their own replay (the game as they saw
+    it). Drawn from their own views only: in two games apart only in another player's
+    hidden facts, every picture of it is the same, and so is the video."""
+    frames: list[list[bytes]] = []
+    draw = pictures_module.replay_of_pictures
+
+    def kept(pictures: list[bytes], **options: object) -> object:
+        frames.append(list(pictures))
+        return draw(pictures, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pictures_module, "replay_of_pictures", kept)
+    videos = []
+    for index, text in enumerate(TWINS[kind]):
+        database = tmp_path / f"game{index}.sqlite"
+        ended = text if "@host end" in text else text + "@host end\n"
+        play(database, ended, tmp_path / f"scripts{index}")
+        token = _own_link(database, WATCHER[kind])
+        with served(database) as site:
+            page = site.get(f"/p/{token}")
+            assert f'src="/p/{token}/replay.mp4"' in page.text
+            video = site.get(f"/p/{token}/replay.mp4")
+            assert video.status == 200 and video.headers["Content-Type"] == "video/mp4"
+            assert video.body[4:8] == b"ftyp"
+            assert site.get(f"/p/{token}/replay.mp4").body == video.body  # kept, not redrawn
+            videos.append(video.body)
+    assert len(frames) == 2 and len(frames[0]) >= 2  # drawn once in each game
+    assert frames[0] == frames[1], f"{kind}: the watcher's replay tells the games apart"
+    assert videos[0] == videos[1]
