@@ -221,6 +221,41 @@ def test_a_250_by_250_board_zooms_into_tiles_and_pans_on_a_phone(
     assert watched.errors == []
 
 
+def test_a_zoomed_in_reader_stays_zoomed_in_when_a_turn_resolves(
+    browser: Any, tmp_path: Path
+) -> None:
+    kit = HostKit(tmp_path)
+    in_thread(lambda: kit.two_player_battle("size=250x250 turn=8h"))
+    in_thread(lambda: _resolve(kit, ("alice", "#bst F3"), ("bob", "#bst A2")))
+    with served(kit.db_path, live_interval=0.1) as site:
+        watched = Watched(browser, width=390, height=844)
+        page = watched.page
+        page.goto(f"{site.base}/games/1")
+        page.wait_for_function("() => document.body.dataset.version !== undefined")
+        for _ in range(3):
+            page.get_by_role("button", name="+").click()
+        page.wait_for_function(
+            "() => Array.from(document.querySelectorAll('.tiles img.tile'))"
+            ".some(t => t.complete && t.naturalWidth === 256)"
+        )
+        page.wait_for_timeout(300)  # the event stream is open
+        in_thread(lambda: _resolve(kit, ("bob", "#bst B3")))
+        page.wait_for_function(
+            "() => document.querySelector('nav.steps strong').textContent === 'Turn 2'",
+            timeout=10_000,
+        )
+        # The new turn's tiles, at the scale the reader had chosen.
+        page.wait_for_function(
+            "() => Array.from(document.querySelectorAll('.tiles img.tile'))"
+            ".some(t => t.complete && t.naturalWidth === 256 && t.src.includes('/tiles/2-0/3/'))"
+        )
+        assert page.locator(".tiles").is_visible()
+        assert page.locator(".board img").is_hidden()
+        watched.close()
+    kit.store.dispose()
+    assert watched.errors == []
+
+
 def test_a_private_link_shows_that_players_board_and_nobody_elses(
     browser: Any, battle: HostKit
 ) -> None:
