@@ -138,8 +138,6 @@ async def measure_acks(
     ``arrive_at`` (``time.perf_counter()`` seconds): when the commands reach the bot's
     socket, to time from; the dispatch waits for it. A loop that is busy then dispatches
     them late, and that lateness is part of their latency, as it is live."""
-    import discord
-
     outcomes: list[Outcome] = []
 
     async def on_inbound(inbound: Inbound) -> Any:
@@ -149,6 +147,24 @@ async def measure_acks(
 
     with fake_module.recording_transport(fake):
         await adapter.login(on_inbound)
+    return await timed_acks(adapter, fake_module, fake, commands, outcomes, arrive_at=arrive_at)
+
+
+async def timed_acks(
+    adapter: Any,
+    fake_module: ModuleType,
+    fake: Any,
+    commands: int,
+    outcomes: list[Outcome],
+    *,
+    arrive_at: float | None = None,
+) -> list[float]:
+    """One burst of ``commands`` slash commands through an adapter logged in already (its
+    ``on_inbound`` appending each command's outcome to ``outcomes``): each one's
+    acknowledgement latency in milliseconds (see :func:`measure_acks`)."""
+    import discord
+
+    outcomes.clear()
     cells = [f"{chr(65 + i % 20)}{1 + i % 20}" for i in range(commands)]
     payloads = [
         fake_module.interaction_payload(

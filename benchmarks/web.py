@@ -10,6 +10,11 @@ resolves a turn of the game every ``turn_every`` seconds, as the bot does (in a 
 of its own, as the Procfile's ``worker:`` is beside ``web:``), so pages and
 pictures are drawn anew while the viewers keep coming. The figure is the p99 of the
 time to the whole answer, as the viewers measure it.
+
+``ack_p99_web_ms``, in the same run: the bot's process is the production host with its
+Discord adapter as well, and every few seconds 200 slash commands reach it at once;
+each acknowledgement is timed as ``ack_p99_ms`` times it (:mod:`benchmarks.ack`), while
+the bot resolves the turns off its event loop and the viewers load the page.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ from bot.wiring import sqlite_url
 CAPTAINS = 1_000
 VIEWERS = 200
 PERIOD = 10.0  # each viewer reloads the page and its map this often
+ACK_COMMANDS = 200  # slash commands a burst, as in ``ack_p99_ms``
+ACK_EVERY = 4.0  # seconds between the bot's bursts of commands
 
 
 def _store_game(store: Store, captains: int) -> Any:
@@ -71,23 +78,67 @@ def _resolve_turn(store: Store, state: Any, number: int) -> Any:
     return resolution.state
 
 
-def _bot(url: str, seconds: float, turn_every: float, done: Any) -> None:
-    """The bot, in a process of its own (as the Procfile's worker is): a turn of the game
-    resolved and stored every ``turn_every`` seconds."""
+def _bot(url: str, seconds: float, turn_every: float, ready: Any, done: Any) -> None:
+    """The bot, in a process of its own (as the Procfile's worker is): a turn of the web's
+    game resolved and stored every ``turn_every`` seconds, off the event loop as the host
+    resolves; and on the loop, the production host with its Discord adapter answering a
+    burst of :data:`ACK_COMMANDS` slash commands every :data:`ACK_EVERY` seconds, each
+    acknowledgement timed as ``ack_p99_ms`` times it (:mod:`benchmarks.ack`)."""
+    asyncio.run(_bot_loop(url, seconds, turn_every, ready, done))
+
+
+async def _bot_loop(url: str, seconds: float, turn_every: float, ready: Any, done: Any) -> None:
+    from benchmarks.ack import _setup_game, load_fake, production_adapter, timed_acks
+    from bot.config import Config
+    from bot.host.clock import RealClock
+    from bot.host.inbox import Outcome
+    from bot.host.messages import Inbound
+    from bot.wiring import build_host, no_network
+
     store = Store(url)
+    fake_module = load_fake()
+    fake = fake_module.FakeDiscord()
+    adapter = production_adapter(store)
+    host = build_host(store, RealClock(), {"discord": adapter}, Config(), avatar_fetch=no_network)
+    # The battle the commands are for: game 2 of the same database, beside the web's game.
+    _setup_game(host, fake_module, ACK_COMMANDS)
+    outcomes: list[Outcome] = []
+
+    async def on_inbound(inbound: Inbound) -> Any:
+        effect = await host.on_inbound(inbound)
+        outcomes.append(effect.outcome)
+        return effect
+
+    with fake_module.recording_transport(fake):
+        await adapter.login(on_inbound)
     with store.transaction() as tx:
         game = tx.game(1)
         assert game is not None
         state = BST.decode_state(json.loads(game.state))
-    number = 1
+    ready.put(True)
     ends = time.monotonic() + seconds
-    while time.monotonic() < ends:
-        time.sleep(min(turn_every, max(0.0, ends - time.monotonic())))
-        if time.monotonic() < ends:
-            state = _resolve_turn(store, state, number)
-            number += 1
+    resolved: list[int] = []
+
+    def turns() -> None:
+        nonlocal state
+        number = 1
+        while time.monotonic() < ends:
+            time.sleep(min(turn_every, max(0.0, ends - time.monotonic())))
+            if time.monotonic() < ends:
+                state = _resolve_turn(store, state, number)
+                number += 1
+        resolved.append(number - 1)
+
+    resolving = asyncio.create_task(asyncio.to_thread(turns))
+    bursts: list[list[float]] = []
+    await asyncio.sleep(ACK_EVERY / 2)
+    while time.monotonic() < ends - 1.0:
+        bursts.append(await timed_acks(adapter, fake_module, fake, ACK_COMMANDS, outcomes))
+        await asyncio.sleep(ACK_EVERY)
+    await resolving
+    await adapter.stop()
     store.dispose()
-    done.put(number - 1)
+    done.put((resolved[0], bursts))
 
 
 def _viewers(base: str, seconds: float, seed: int, results: Any) -> None:
@@ -99,7 +150,8 @@ def _viewers(base: str, seconds: float, seed: int, results: Any) -> None:
         async with session.get(f"{base}/games/1") as page:
             body = await page.text()
         times.append((time.perf_counter() - began) * 1000)
-        source = body.split('class="board" data-zoom><img src="', 1)[1].split('"', 1)[0]
+        board = body.split('<div class="board"', 1)[1]
+        source = board.split('<img src="', 1)[1].split('"', 1)[0]
         began = time.perf_counter()
         async with session.get(base + source) as picture:
             await picture.read()
@@ -152,14 +204,16 @@ def web_latencies_ms(seconds: float, *, turn_every: float, seed: int = 1) -> lis
         load = multiprocessing.get_context("spawn").Process(
             target=_viewers, args=(base, seconds, seed, results)
         )
+        ready: Any = multiprocessing.get_context("spawn").Queue()
         turns: Any = multiprocessing.get_context("spawn").Queue()
         bot = multiprocessing.get_context("spawn").Process(
-            target=_bot, args=(url, seconds, turn_every, turns)
+            target=_bot, args=(url, seconds, turn_every, ready, turns)
         )
-        load.start()
         bot.start()
+        ready.get(timeout=600)  # the bot up, its battle set up: then the viewers come
+        load.start()
         times: list[float] = results.get(timeout=seconds + 300)
-        number = turns.get(timeout=300)
+        number, bursts = turns.get(timeout=300)
         load.join(60)
         bot.join(60)
     finally:
@@ -169,6 +223,7 @@ def web_latencies_ms(seconds: float, *, turn_every: float, seed: int = 1) -> lis
         reader.dispose()
         writer.dispose()
     web_latencies_ms.turns = number  # type: ignore[attr-defined]
+    web_latencies_ms.acks = bursts  # type: ignore[attr-defined]
     return times
 
 
@@ -176,6 +231,8 @@ def run(*, quick: bool) -> list[Figure]:
     seconds = 20.0 if quick else 60.0
     times = web_latencies_ms(seconds, turn_every=5.0)
     turns = web_latencies_ms.turns  # type: ignore[attr-defined]
+    bursts: list[list[float]] = web_latencies_ms.acks  # type: ignore[attr-defined]
+    acks = [latency for burst in bursts for latency in burst]
     return [
         Figure(
             "web_p99_ms",
@@ -188,7 +245,22 @@ def run(*, quick: bool) -> list[Figure]:
                 f"process) for {seconds:.0f} s while {turns} turns resolved; "
                 f"{len(times)} requests, median {statistics.median(times):.1f} ms"
             ),
-        )
+        ),
+        Figure(
+            "ack_p99_web_ms",
+            p99(acks),
+            100.0,
+            unit=" ms",
+            detail=(
+                f"the bot's ack_p99_ms in the same run: {len(bursts)} bursts of "
+                f"{ACK_COMMANDS} concurrent /bst shoot, one every {ACK_EVERY:.0f} s, through "
+                "the Discord adapter (real CommandTree, real host on the web's database, "
+                "discord.py's HTTP session an in-process recorder) in the bot's process, "
+                f"while it resolved the turns and the viewers loaded the page; p99 of all "
+                f"{len(acks)} acknowledgements (per burst: "
+                f"{', '.join(f'{p99(b):.0f}' for b in bursts)} ms)"
+            ),
+        ),
     ]
 
 

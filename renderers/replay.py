@@ -292,3 +292,59 @@ def encode_replay(
         duration_s=duration,
         final=final.getvalue(),
     )
+
+
+def frame_size(sizes: Iterable[tuple[int, int]]) -> tuple[int, int]:
+    """One size for a replay of pictures of ``sizes``: the largest width and height,
+    shrunk (keeping its shape) to the video's limits, even, at least 640×360."""
+    width = max((w for w, _ in sizes), default=640)
+    height = max((h for _, h in sizes), default=360)
+    scale = min(1.0, MAX_WIDTH / width, MAX_HEIGHT / height)
+    width, height = max(640, round(width * scale)), max(360, round(height * scale))
+    return width - width % 2, height - height % 2
+
+
+def fitted(picture: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """``picture`` on a frame of ``size``: shrunk to fit when it is bigger, centred on the
+    background colour."""
+    picture = picture.convert("RGB")
+    scale = min(1.0, size[0] / picture.width, size[1] / picture.height)
+    if scale < 1.0:
+        shrunk = (max(1, round(picture.width * scale)), max(1, round(picture.height * scale)))
+        picture = picture.resize(shrunk, Image.Resampling.LANCZOS)
+    frame = Image.new("RGB", size, style.BACKGROUND)
+    frame.paste(picture, ((size[0] - picture.width) // 2, (size[1] - picture.height) // 2))
+    return frame
+
+
+def replay_of_pictures(
+    pictures: Sequence[bytes],
+    *,
+    title: str,
+    facts: str,
+    names: Sequence[str],
+    result: str,
+    detail: str,
+) -> Replay:
+    """A replay (MP4 only) of ready pictures (PNG bytes), one a moment, in order — one
+    player's own boards, say, for the game as they saw it: the title card, the pictures,
+    and the last one darkened under ``result`` and ``detail``. Pictures of different sizes
+    share the largest (each centred on the background)."""
+    sizes = []
+    for png in pictures:
+        with Image.open(io.BytesIO(png)) as image:
+            sizes.append(image.size)
+    size = frame_size(sizes)
+
+    def frames() -> Iterator[Image.Image]:
+        for png in pictures:
+            with Image.open(io.BytesIO(png)) as image:
+                yield fitted(image, size)
+
+    return encode_replay(
+        title_card(title, size, facts=facts, names=names),
+        frames(),
+        count=len(pictures),
+        closing=lambda last: final_card(last, result, detail),
+        gif=False,
+    )

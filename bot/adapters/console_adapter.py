@@ -106,6 +106,8 @@ class ConsoleAdapter(LocalAdapter):
             return earlier
         head = f"[dm {address.user_name}]" if address.is_dm else "[public]"
         self.write(f"{head} {outbound.text}")
+        if outbound.link:
+            self.write(f"    (page: {outbound.link})")
         for attachment in outbound.attachments:
             self.images_dir.mkdir(parents=True, exist_ok=True)
             path = self.images_dir / attachment.filename

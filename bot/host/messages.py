@@ -170,6 +170,10 @@ class Outbound:
     # names to the minute (``2026-01-01 08:00 UTC``): a platform that shows times live
     # (Discord's countdowns) shows these to the second, never ending early.
     instants: tuple[float, ...] = ()
+    # The address of the web page the message is about (its game's page, where ``[web]
+    # base_url`` is set; "" otherwise): each platform shows it its own way (a link
+    # button, a link at the end of the text) or not at all.
+    link: str = ""
 
 
 class DeliveryError(Exception):

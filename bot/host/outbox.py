@@ -36,7 +36,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from bot.host import posts
+from bot.host import links, posts
 from bot.host.clock import Clock
 from bot.host.messages import (
     Address,
@@ -178,8 +178,12 @@ class Relay:
         attachments: AttachmentSource,
         *,
         monotonic: Callable[[], float] = time.monotonic,
+        web_base_url: str = "",
     ) -> None:
+        """``web_base_url``: the web page's public address ([web] base_url); a game's turn
+        and end posts then carry a link to its page (see :func:`bot.host.posts.links_page`)."""
         self.store = store
+        self.web_base_url = web_base_url
         self.clock = clock
         self.adapters = adapters
         self.attachments = attachments
@@ -482,6 +486,9 @@ class Relay:
         )
         if instants:
             outbound = dataclasses.replace(outbound, instants=instants)
+        if self.web_base_url and row.game_id and posts.links_page(row.kind, row.recipient):
+            page = links.game_page(self.web_base_url, row.game_id)
+            outbound = dataclasses.replace(outbound, link=page)
         to_group = getattr(adapter, "send_to_group", None) if address.group else None
         if to_group is not None and await self._db(lambda: self._crew_told(row, address)):
             # The same news went to the crew's room with another member's row.

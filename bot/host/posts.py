@@ -449,6 +449,16 @@ def tell_lobby(tx: Tx, game_row: AnyGameRow, *, kind: str, text: str, now: float
     )
 
 
+PAGE_LINKED = ("map", "standings", "replay", f"{LOBBY}:end")
+"""The kinds of public post that link the game's web page (when it has a public
+address): each turn's map and the posts of the end. A ``map:N`` (a step of a turn) too."""
+
+
+def links_page(kind: str, recipient: str) -> bool:
+    """Whether a row of ``kind`` to ``recipient`` carries the link to its game's page."""
+    return recipient == "public" and (kind in PAGE_LINKED or kind.startswith("map:"))
+
+
 def title(game_row: AnyGameRow) -> str:
     """How the host names a game in its posts: ``#sonar game 12``."""
     return f"{get_game(game_row.kind).tag} game {game_row.id}"

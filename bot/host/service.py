@@ -178,7 +178,7 @@ class Host:
             draw_secret=draw_secret,
         )
         self.turns = TurnClock(store, clock, self.commands)
-        self.relay = Relay(store, clock, self.adapters, attachments)
+        self.relay = Relay(store, clock, self.adapters, attachments, web_base_url=web_base_url)
         self.cursors = HostCursors(store)
         self._wake_relay = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []

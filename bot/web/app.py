@@ -26,6 +26,7 @@ from bot.web.live import LiveHub
 from bot.web.pages import CONTENT_SECURITY_POLICY
 from bot.web.pictures import Drawn, PictureCache
 from bot.web.site import MISSING, Reply, Site, version_of
+from renderers.tiles import TileRect
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,8 @@ HEARTBEAT = 15.0
 
 _NUMBER = re.compile(r"^[0-9]{1,9}$")
 _STEP = re.compile(r"^([0-9]{1,9})-([0-9]{1,9})\.png$")
+_STEP_NAME = re.compile(r"^([0-9]{1,9})-([0-9]{1,9})$")
+_TILE_ROW = re.compile(r"^([0-9]{1,9})\.png$")
 
 
 class RedactingAccessLogger(AbstractAccessLogger):
@@ -137,6 +140,20 @@ async def game_map(request: web.Request) -> web.StreamResponse:
     return _drawn(request, drawn, private=False)
 
 
+async def game_tile(request: web.Request) -> web.StreamResponse:
+    """``/games/N/tiles/T-S/LEVEL/X/Y.png``: a tile of the public board after step S of
+    turn T (:mod:`renderers.tiles`)."""
+    game_id = _number(request.match_info["game"])
+    step = _STEP_NAME.match(request.match_info["step"])
+    level, x = _number(request.match_info["level"]), _number(request.match_info["x"])
+    y = _TILE_ROW.match(request.match_info["file"])
+    if game_id is None or step is None or level is None or x is None or y is None:
+        return _reply(MISSING)
+    rect = TileRect(level, x, int(y[1]))
+    drawn = await request.app[SITE].tile(game_id, int(step[1]), int(step[2]), rect)
+    return _drawn(request, drawn, private=False)
+
+
 async def replay(request: web.Request) -> web.StreamResponse:
     game_id = _number(request.match_info["game"])
     if game_id is None:
@@ -214,6 +231,14 @@ async def own_map(request: web.Request) -> web.StreamResponse:
     return _drawn(request, drawn, private=True)
 
 
+async def own_replay(request: web.Request) -> web.StreamResponse:
+    found = await _holder(request)
+    if found is None:
+        return _reply(MISSING)
+    game_id, player = found
+    return _drawn(request, await request.app[SITE].own_replay(game_id, player), private=True)
+
+
 async def own_live(request: web.Request) -> web.StreamResponse:
     found = await _holder(request)
     if found is None:
@@ -246,12 +271,14 @@ def build_app(store: Store, *, live_interval: float = 1.0) -> web.Application:
     routes.add_get("/games/{game}", game)
     routes.add_get("/games/{game}/turn/{turn}", game)
     routes.add_get("/games/{game}/map/{file}", game_map)
+    routes.add_get("/games/{game}/tiles/{step}/{level}/{x}/{file}", game_tile)
     routes.add_get("/games/{game}/replay.mp4", replay)
     routes.add_get("/games/{game}/record.json", record)
     routes.add_get("/games/{game}/live", live)
     routes.add_get("/p/{token}", own_page)
     routes.add_get("/p/{token}/turn/{turn}", own_page)
     routes.add_get("/p/{token}/map/{file}", own_map)
+    routes.add_get("/p/{token}/replay.mp4", own_replay)
     routes.add_get("/p/{token}/live", own_live)
 
     async def stop_hub(app: web.Application) -> None:

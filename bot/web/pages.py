@@ -3,7 +3,8 @@
 Pages work without JavaScript: every turn is a link, every time is written in UTC. One
 small script (the same bytes on every page, allowed by its hash in the
 Content-Security-Policy, never by a nonce: a page's bytes depend only on the database)
-shows times in the reader's zone, follows live updates and zooms big boards.
+shows times in the reader's zone, follows live updates and zooms big boards: into the
+one picture, or, for a board drawn in tiles, into the tiles in sight at the scale shown.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ nav.steps span.off{opacity:.45}
 .board{position:relative;overflow:auto;width:fit-content;max-width:100%;max-height:85vh;border:1px solid var(--line);touch-action:pan-x pan-y}
 .board img{display:block;max-width:100%;max-height:80vh;width:auto;height:auto}
 .board.zoomed img{max-width:none;max-height:none;height:auto;image-rendering:pixelated}
+.tiles{position:relative;overflow:auto;max-width:100%;height:80vh;border:1px solid var(--line);background:#0c1b2b;touch-action:pan-x pan-y}
+.plane{position:relative;overflow:hidden}
+.plane img{position:absolute;display:block;image-rendering:pixelated}
 .zoom{display:flex;gap:.5rem;margin:.4rem 0}
 .zoom button{font:inherit;padding:.25rem .8rem}
 pre{white-space:pre-wrap;overflow-x:auto;background:rgba(127,127,127,.08);padding:.5rem;border-radius:.3rem}
@@ -73,17 +77,75 @@ function zoomable(root){
   bar.querySelector('[data-fit]').addEventListener('click',function(){scale=0;apply();});
  });
 }
+var kept=null;
+function tiled(root){
+ root.querySelectorAll('[data-tiles]').forEach(function(box){
+  var bar=box.previousElementSibling;
+  if(!bar||bar.dataset.ready){return;}
+  bar.dataset.ready='1';bar.hidden=false;
+  var src=box.dataset.tiles,rows=+box.dataset.rows,cols=+box.dataset.cols,size=+box.dataset.tile;
+  var cells=box.dataset.cells.split(',').map(Number);
+  var view=document.createElement('div');view.className='tiles';view.hidden=true;
+  var plane=document.createElement('div');plane.className='plane';view.appendChild(plane);
+  box.parentNode.insertBefore(view,box.nextSibling);
+  var level=-1,shown={};
+  function place(){
+   if(level<0){return;}
+   var c=cells[level],w=view.clientWidth,h=view.clientHeight;
+   var lastX=Math.ceil(cols*c/size)-1,lastY=Math.ceil(rows*c/size)-1;
+   var x1=Math.min(lastX,Math.floor((view.scrollLeft+w-1)/size));
+   var y1=Math.min(lastY,Math.floor((view.scrollTop+h-1)/size));
+   for(var y=Math.floor(view.scrollTop/size);y<=y1;y++){
+    for(var x=Math.floor(view.scrollLeft/size);x<=x1;x++){
+     var key=x+'/'+y;if(shown[key]){continue;}shown[key]=1;
+     var t=new Image(size,size);t.alt='';t.className='tile';t.decoding='async';
+     t.style.left=(x*size)+'px';t.style.top=(y*size)+'px';
+     t.src=src+'/'+level+'/'+x+'/'+y+'.png';plane.appendChild(t);
+    }
+   }
+  }
+  function centre(){
+   if(level<0){return [0.5,0.5];}
+   var c=cells[level];
+   return [(view.scrollLeft+view.clientWidth/2)/(cols*c),(view.scrollTop+view.clientHeight/2)/(rows*c)];
+  }
+  function show(next,at){
+   if(next<0){level=-1;view.hidden=true;box.hidden=false;return;}
+   var c=cells[next];level=next;shown={};plane.textContent='';
+   plane.style.width=(cols*c)+'px';plane.style.height=(rows*c)+'px';
+   box.hidden=true;view.hidden=false;
+   view.scrollLeft=at[0]*cols*c-view.clientWidth/2;view.scrollTop=at[1]*rows*c-view.clientHeight/2;
+   place();
+  }
+  function first(){
+   var width=(box.hidden?view:box).clientWidth;
+   for(var i=0;i<cells.length;i++){if(cols*cells[i]>=width){return i;}}
+   return cells.length-1;
+  }
+  box.zoomState=function(){return level<0?null:{level:level,at:centre()};};
+  bar.querySelector('[data-in]').addEventListener('click',function(){
+   show(level<0?first():Math.min(level+1,cells.length-1),centre());
+  });
+  bar.querySelector('[data-out]').addEventListener('click',function(){
+   show(level<=first()?-1:level-1,centre());
+  });
+  bar.querySelector('[data-fit]').addEventListener('click',function(){show(-1);});
+  view.addEventListener('scroll',function(){window.requestAnimationFrame(place);},{passive:true});
+  if(kept){show(Math.min(kept.level,cells.length-1),kept.at);}
+ });
+}
 function refresh(wanted,tries){
  fetch(location.href,{cache:'no-store'}).then(function(r){return r.ok?r.text():null;}).then(function(text){
   if(!text){return;}
   var doc=new DOMParser().parseFromString(text,'text/html');
   var fresh=doc.querySelector('main');var old=document.querySelector('main');
-  if(fresh&&old){old.replaceWith(fresh);localTimes(fresh);zoomable(fresh);
+  if(fresh&&old){var box=old.querySelector('[data-tiles]');kept=box&&box.zoomState?box.zoomState():null;
+   old.replaceWith(fresh);localTimes(fresh);zoomable(fresh);tiled(fresh);kept=null;
    document.body.dataset.version=doc.body.dataset.version||'';}
   if(doc.body.dataset.version!==wanted&&tries>0){setTimeout(function(){refresh(wanted,tries-1);},500);}
  });
 }
-localTimes(document);zoomable(document);
+localTimes(document);zoomable(document);tiled(document);
 var live=document.body.dataset.live;
 if(live&&window.EventSource){
  var source=new EventSource(live);
@@ -146,6 +208,18 @@ class MapShown:
 
 
 @dataclass(frozen=True)
+class TiledBoard:
+    """A board also offered in tiles (:mod:`renderers.tiles`): ``src/LEVEL/X/Y.png``,
+    ``cells[LEVEL]`` pixels a cell, ``tile`` pixels a side."""
+
+    src: str
+    rows: int
+    cols: int
+    tile: int
+    cells: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class GamePage:
     """Everything one game's page shows (public, or one player's own)."""
 
@@ -169,9 +243,11 @@ class GamePage:
     rules: str
     version: str  # changes whenever the game changes: live updates compare it
     replay_src: str = ""
+    own_replay_src: str = ""  # a player's own page: their replay, the game as they saw it
     record_src: str = ""
     viewer: str = ""  # the player whose own page this is, "" for the public page
     notes: tuple[str, ...] = field(default_factory=tuple)
+    tiled: TiledBoard | None = None  # the board in tiles too (a board too big for one picture)
 
 
 def document(title: str, body: str, *, attributes: str = "", private: bool = False) -> bytes:
@@ -238,14 +314,23 @@ def _steps_nav(page: GamePage) -> str:
     )
 
 
-def _picture(picture: MapShown | None) -> str:
+def _picture(picture: MapShown | None, tiled: TiledBoard | None = None) -> str:
     if picture is None:
         return '<p class="note">The map appears once the game has begun.</p>'
+    # A board in tiles zooms into them (the script loads those in sight); any other
+    # zooms its one picture. Without the script, the picture alone.
+    zoom = "data-zoom"
+    if tiled is not None:
+        zoom = (
+            f'data-tiles="{escape(tiled.src)}" data-rows="{tiled.rows}" '
+            f'data-cols="{tiled.cols}" data-tile="{tiled.tile}" '
+            f'data-cells="{",".join(str(cell) for cell in tiled.cells)}"'
+        )
     return (
         '<div class="zoom" hidden><button type="button" data-out>−</button>'
         '<button type="button" data-fit>Fit</button>'
         '<button type="button" data-in>+</button></div>'
-        f'<div class="board" data-zoom><img src="{escape(picture.src)}" '
+        f'<div class="board" {zoom}><img src="{escape(picture.src)}" '
         f'alt="{escape(picture.alt)}" width="{picture.width}" height="{picture.height}"></div>'
         f'<p><a href="{escape(picture.src)}">Open the full picture</a></p>'
     )
@@ -274,10 +359,17 @@ def game_page(page: GamePage) -> bytes:
         *(f'<p class="note">{escape(note)}</p>' for note in page.notes),
         f"<h2>{heading}</h2>",
         _steps_nav(page),
-        _picture(page.picture),
+        _picture(page.picture, page.tiled),
         f'<ul class="report">{report}</ul>' if report else "",
         f"<pre>{escape(page.summary)}</pre>" if page.summary else "",
     ]
+    if page.own_replay_src:
+        parts.append(
+            '<h2>Your replay</h2><p class="note">The game as you saw it: your own board '
+            "after every move.</p>"
+            f'<video controls preload="none" src="{escape(page.own_replay_src)}">'
+            f'<a href="{escape(page.own_replay_src)}">Your replay (MP4)</a></video>'
+        )
     if page.replay_src:
         parts.append(
             f'<h2>Replay</h2><video controls preload="none" src="{escape(page.replay_src)}">'

@@ -1,5 +1,6 @@
 """The web page's images, drawn once and kept: a stored step's public map or one
-player's board, and a finished game's replay.
+player's board, the tiles of a board too big for one picture, and a finished game's
+replay.
 
 As for chat (:mod:`bot.host.attachments`), a picture is drawn by the game's renderers
 from a view (``view(state, None)`` for the public, ``view(state, player)`` for a
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
+import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -27,6 +29,12 @@ from bot.games.catalog import get_game
 from bot.host.attachments import OUTSIDE_PLAY
 from bot.store import Store, loads, reads
 from renderers.pictures import pictures_for
+from renderers.replay import replay_of_pictures
+from renderers.tiles import TILE, TileRect, tiles_for
+from renderers.tiles import on_board as tiles_on_board
+
+VIEWS_KEPT = 8
+"""Decoded public views kept for drawing tiles: the newest steps of a few games."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,9 @@ class PictureCache:
         self._size = 0
         self._drawing: dict[Key, asyncio.Future[Drawn | None]] = {}
         self.drawn = 0  # how many pictures were drawn (tests: a second view draws none)
+        # Public views of recent steps, for their tiles (drawn on worker threads).
+        self._views: OrderedDict[tuple[int, int, int], tuple[str, Any] | None] = OrderedDict()
+        self._views_lock = threading.Lock()
 
     async def _get(self, key: Key, draw: Callable[[], Drawn | None]) -> Drawn | None:
         if key in self._kept:
@@ -100,6 +111,105 @@ class PictureCache:
     def replay(self, game_id: int) -> Awaitable[Drawn | None]:
         """The replay video of a finished game (None before it ends)."""
         return self._get(("replay", game_id), lambda: self._draw_replay(game_id))
+
+    def tile(self, game_id: int, number: int, step: int, rect: TileRect) -> Awaitable[Drawn | None]:
+        """One tile of the public board after stored step ``(number, step)`` (see
+        :mod:`renderers.tiles`). None: no such step, or a board not drawn in tiles, or a
+        tile beyond its edges."""
+        key = ("tile", game_id, number, step, rect.level, rect.x, rect.y)
+        return self._get(key, lambda: self._draw_tile(game_id, number, step, rect))
+
+    def public_view(self, game_id: int, number: int, step: int) -> tuple[str, Any] | None:
+        """(the game's kind, its public view after stored step ``(number, step)``),
+        decoded once for all the tiles of that step (a big game's state takes a while);
+        None when there is no such step. Called off the event loop."""
+        key = (game_id, number, step)
+        with self._views_lock:
+            if key in self._views:
+                self._views.move_to_end(key)
+                return self._views[key]
+        with self.store.transaction() as tx:
+            facts = reads.game(tx, game_id)
+            state_json = reads.step_state(tx, game_id, number, step)
+        found = None
+        if facts is not None and state_json is not None:
+            game = get_game(facts.kind)
+            found = (facts.kind, game.view(game.decode_state(loads(state_json)), None))
+        with self._views_lock:
+            self._views[key] = found
+            while len(self._views) > VIEWS_KEPT:
+                self._views.popitem(last=False)
+        return found
+
+    def _draw_tile(self, game_id: int, number: int, step: int, rect: TileRect) -> Drawn | None:
+        found = self.public_view(game_id, number, step)
+        if found is None:
+            return None
+        kind, view = found
+        tiles = tiles_for(kind)
+        size = None if tiles is None else tiles.board_size(view)
+        if tiles is None or size is None or not tiles_on_board(*size, rect):
+            return None
+        png = tiles.public_tile(view, rect)
+        return Drawn(png, "image/png", "", TILE, TILE)
+
+    def own_replay(self, game_id: int, player: str, result: str) -> Awaitable[Drawn | None]:
+        """One player's replay of a finished game, the game as they saw it: their own
+        board after every move of the game, each drawn from ``view(state, player)`` as
+        their DMs showed it, closed by the public ``result``. None before the end."""
+        return self._get(
+            ("own-replay", game_id, player),
+            lambda: self._draw_own_replay(game_id, player, result),
+        )
+
+    def _draw_own_replay(self, game_id: int, player: str, result: str) -> Drawn | None:
+        with self.store.transaction() as tx:
+            facts = reads.game(tx, game_id)
+            final = reads.final_state(tx, game_id)
+            history = reads.all_states(tx, game_id)
+            deadlines = {(s.number, s.step): s.deadline for s in reads.steps(tx, game_id)}
+            names = dict(reads.player_names(tx, game_id))
+        if facts is None or final is None or player not in names:
+            return None
+        pictures = pictures_for(facts.kind)
+        if pictures is None:
+            return None
+        game = get_game(facts.kind)
+        title = title_of(facts.kind, game_id)
+        frames = []
+        for number, step, cause, state_json in history:
+            if cause in OUTSIDE_PLAY:
+                continue  # not a move of the game (its end shows in the last frame)
+            view = game.view(game.decode_state(loads(state_json)), player)
+            deadline = deadlines.get((number, step))
+            frames.append(
+                pictures.private(
+                    view,
+                    avatars={},
+                    title=title,
+                    deadline=None if deadline is None else datetime.fromtimestamp(deadline, UTC),
+                    now=None,
+                ).png
+            )
+        last = pictures.private(
+            game.view(game.decode_state(loads(final)), player),
+            avatars={},
+            title=title,
+            deadline=None,
+            now=None,
+        ).png
+        if not frames or frames[-1] != last:
+            frames.append(last)
+        name = names[player]
+        replay = replay_of_pictures(
+            frames,
+            title=title,
+            facts=f"As {name} saw it",
+            names=list(names.values()),
+            result=result or "The end",
+            detail=f"The game as {name} saw it",
+        )
+        return Drawn(replay.mp4, "video/mp4", f"{title} as {name} saw it", 0, 0)
 
     def _draw_board(self, game_id: int, number: int, step: int, viewer: str | None) -> Drawn | None:
         with self.store.transaction() as tx:

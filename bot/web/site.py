@@ -23,6 +23,8 @@ from bot.store import Store, loads, reads
 from bot.web import pages
 from bot.web.links import Holder, holder_of
 from bot.web.pictures import Drawn, PictureCache, title_of
+from renderers.tiles import LEVELS, TILE, TileRect, cell_of, tiles_for
+from renderers.tiles import on_board as tiles_on_board
 
 SUMMARY_LIMIT = 6000
 """Longer text boards (a huge board's) are left out: the picture shows them."""
@@ -229,6 +231,7 @@ class Site:
         game = get_game(facts.kind)
         report: list[str] = []
         picture: pages.MapShown | None = None
+        tiled: pages.TiledBoard | None = None
         summary = ""
         for stored in of_turn:
             events = _events(stored.events)
@@ -251,6 +254,18 @@ class Site:
                 state = game.decode_state(loads(state_json))
                 text = game.summary(state, viewer)
                 summary = text if len(text) <= SUMMARY_LIMIT else ""
+                tiles = tiles_for(facts.kind)
+                size = None
+                if viewer is None and tiles is not None and picture is not None:
+                    size = tiles.board_size(game.view(state, None))
+                if size is not None:
+                    tiled = pages.TiledBoard(
+                        src=f"{base}/tiles/{last.number}-{last.step}",
+                        rows=size[0],
+                        cols=size[1],
+                        tile=TILE,
+                        cells=tuple(cell_of(level) for level in range(LEVELS)),
+                    )
         finished = facts.phase == "finished"
         where, url = where_of(facts)
         page = pages.GamePage(
@@ -270,10 +285,12 @@ class Site:
             latest=turn is None,
             report=tuple(report),
             picture=picture,
+            tiled=tiled,
             summary=summary,
             rules=game.rules_text(),
             version=version_of(facts),
             replay_src=f"/games/{game_id}/replay.mp4" if finished else "",
+            own_replay_src=f"{base}/replay.mp4" if finished and viewer is not None else "",
             record_src=f"/games/{game_id}/record.json" if finished else "",
             viewer=names[viewer] if viewer is not None else "",
         )
@@ -288,11 +305,37 @@ class Site:
             return None
         return await self.pictures.board(game_id, number, step, viewer)
 
+    async def tile(self, game_id: int, number: int, step: int, rect: TileRect) -> Drawn | None:
+        """A tile of the public board after a stored step: only of a board drawn in
+        tiles, only within its edges (anything else is not found, and not kept)."""
+        found = await asyncio.to_thread(self.pictures.public_view, game_id, number, step)
+        if found is None:
+            return None
+        kind, view = found
+        tiles = tiles_for(kind)
+        size = None if tiles is None else tiles.board_size(view)
+        if size is None or not tiles_on_board(*size, rect):
+            return None
+        return await self.pictures.tile(game_id, number, step, rect)
+
     async def replay(self, game_id: int) -> Drawn | None:
         facts = await asyncio.to_thread(self.facts, game_id)
         if facts is None or facts.phase != "finished":
             return None
         return await self.pictures.replay(game_id)
+
+    async def own_replay(self, game_id: int, player: str) -> Drawn | None:
+        """A player's own replay (the game as they saw it), once the game is over."""
+        facts = await asyncio.to_thread(self.facts, game_id)
+        if facts is None or facts.phase != "finished":
+            return None
+
+        def result() -> str:
+            with self.store.transaction() as tx:
+                names = dict(reads.player_names(tx, game_id))
+            return self._result(facts, names)
+
+        return await self.pictures.own_replay(game_id, player, await asyncio.to_thread(result))
 
     def record(self, game_id: int) -> Reply:
         """The full record, hidden facts and all: only once the game is over."""

@@ -17,7 +17,9 @@ from renderers.bst.alt_text import private_alt_text, public_alt_text
 from renderers.bst.frames import ReplayFrame, render_replay
 from renderers.bst.private_board import render_private_board
 from renderers.bst.public_map import render_public_map
+from renderers.bst.tiles import BstTiles
 from renderers.pictures import Picture, Pictures, Replay, expect_view, revealed_boards
+from renderers.tiles import Tiles
 
 GAME = "bst"
 """The game's name in the refusal of a view of the wrong kind."""
@@ -75,3 +77,6 @@ class BstPictures:
 
 
 PICTURES: Pictures = BstPictures()
+
+TILES: Tiles = BstTiles()
+"""The public board in tiles, for a board too big for the one picture's detail."""

@@ -143,20 +143,7 @@ def compose_map(
     Layers in ``extras`` draw on an RGB image: blend with :func:`renderers.marks.composite` rather than
     ``Image.alpha_composite``."""
     rows, cols = view.rows, view.cols
-    # two passes: margins depend on the label size, which depends on the cell size
-    left, top = board.margins(rows, cols, 20)
-    layout = grid.plan_board(
-        rows,
-        cols,
-        labels=board.LABELS,
-        x0=0,
-        y0=0,
-        max_board_width=MAX_WIDTH - left - PAD,
-        max_board_height=MAX_BOARD_HEIGHT,
-        min_cell=MIN_CELL,
-        max_cell=MAX_CELL,
-        target=TARGET_BOARD,
-    )
+    layout = overview_layout(rows, cols)
     left, top = board.margins(rows, cols, layout.label_size)
     board_w = 2 * left + layout.width
     width = min(MAX_WIDTH, max(MIN_WIDTH, board_w))
@@ -196,6 +183,26 @@ def compose_map(
     for layer in extras.over_shots:
         layer(image, layout)
     return image
+
+
+def overview_layout(rows: int, cols: int) -> GridLayout:
+    """The cells of the one picture of a ``rows``×``cols`` board (at 0, 0): detailed when
+    they fit at :data:`MIN_CELL` pixels or more, compact (small cells, flat marks)
+    otherwise, which is when the web page also offers the board in tiles."""
+    # two passes: margins depend on the label size, which depends on the cell size
+    left, _top = board.margins(rows, cols, 20)
+    return grid.plan_board(
+        rows,
+        cols,
+        labels=board.LABELS,
+        x0=0,
+        y0=0,
+        max_board_width=MAX_WIDTH - left - PAD,
+        max_board_height=MAX_BOARD_HEIGHT,
+        min_cell=MIN_CELL,
+        max_cell=MAX_CELL,
+        target=TARGET_BOARD,
+    )
 
 
 def _base(

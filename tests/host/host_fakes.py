@@ -78,6 +78,7 @@ class HostKit:
         *,
         admins: frozenset[str] = frozenset(),
         draw_secret: Callable[[], str] | None = None,
+        web_base_url: str = "",
     ) -> None:
         self.db_path = tmp_path / "host.sqlite"
         self.store = Store(sqlite_url(self.db_path))
@@ -91,6 +92,7 @@ class HostKit:
             admins=admins,
             default_game="bst",
             draw_secret=draw_secret,
+            web_base_url=web_base_url,
         )
         self._ids = iter(range(1, 1_000_000))
 

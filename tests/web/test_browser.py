@@ -160,31 +160,99 @@ def test_a_resolved_turn_appears_without_a_reload(browser: Any, battle: HostKit)
     assert watched.errors == []
 
 
-def test_a_250_by_250_board_zooms_and_pans_on_a_phone(browser: Any, tmp_path: Path) -> None:
+def _tiles_shown(page: Any) -> list[str]:
+    """The addresses of the tiles loaded (complete, with pixels) in the tile view."""
+    return page.evaluate(
+        """() => Array.from(document.querySelectorAll('.tiles img.tile'))
+             .filter(t => t.complete && t.naturalWidth === 256)
+             .map(t => new URL(t.src).pathname)"""
+    )
+
+
+def test_a_250_by_250_board_zooms_into_tiles_and_pans_on_a_phone(
+    browser: Any, tmp_path: Path
+) -> None:
     database = tmp_path / "big.sqlite"
     in_thread(lambda: play(database, BIG, tmp_path / "scripts"))
     with served(database) as site:
         watched = Watched(browser, width=390, height=844)
         page = watched.page
+        fetched: list[str] = []
+        page.on("response", lambda r: fetched.append(r.url) if r.status == 200 else None)
         page.goto(f"{site.base}/games/1")
-        board = page.locator(".board")
         image = page.locator(".board img")
         page.wait_for_function("() => document.querySelector('.board img').complete")
-        fitted = image.evaluate("img => img.getBoundingClientRect().width")
-        assert fitted <= 390
-        for _ in range(3):
-            page.get_by_role("button", name="+").click()
-        zoomed = image.evaluate("img => img.getBoundingClientRect().width")
-        assert zoomed > 3 * fitted
-        assert board.evaluate("b => b.scrollWidth > b.clientWidth")
-        board.evaluate("b => { b.scrollLeft = b.scrollWidth / 2; }")  # pans
-        assert board.evaluate("b => b.scrollLeft") > 0
-        zoomed_shot = _shots(tmp_path) / "big-board-zoomed-phone.png"
+        assert image.evaluate("img => img.getBoundingClientRect().width") <= 390
+        # Zoom in: the picture gives way to the tiles in sight at a scale wider than the
+        # screen (250 cells × 2 pixels on a 390-pixel phone).
+        page.get_by_role("button", name="+").click()
+        view = page.locator(".tiles")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.tiles img.tile').length > 0 && "
+            "Array.from(document.querySelectorAll('.tiles img.tile'))"
+            ".every(t => t.complete && t.naturalWidth === 256)"
+        )
+        assert image.is_hidden() and view.is_visible()
+        first = _tiles_shown(page)
+        assert all(re.fullmatch(r"/games/1/tiles/1-0/1/\d+/\d+\.png", p) for p in first), first
+        # Two more steps in: 8 pixels a cell, the board 2,000 pixels across.
+        page.get_by_role("button", name="+").click()
+        page.get_by_role("button", name="+").click()
+        page.wait_for_function(
+            "() => Array.from(document.querySelectorAll('.tiles img.tile'))"
+            ".some(t => t.complete && t.naturalWidth === 256 && t.src.includes('/1-0/3/'))"
+        )
+        assert view.evaluate("v => v.scrollWidth") == 250 * 8
+        before = set(_tiles_shown(page))
+        view.evaluate("v => { v.scrollLeft = v.scrollWidth - v.clientWidth; }")  # pans
+        page.wait_for_function(
+            "() => Array.from(document.querySelectorAll('.tiles img.tile'))"
+            ".some(t => t.complete && t.naturalWidth === 256 && t.src.endsWith('/7/' + "
+            "t.src.split('/').pop()))"
+        )
+        assert set(_tiles_shown(page)) > before  # the tiles come into sight as it pans
+        assert any("/tiles/1-0/3/7/" in url for url in fetched)
+        zoomed_shot = _shots(tmp_path) / "big-board-tiles-phone.png"
         page.screenshot(path=str(zoomed_shot))
         page.get_by_role("button", name="Fit").click()
-        assert image.evaluate("img => img.getBoundingClientRect().width") == fitted
+        assert image.is_visible() and view.is_hidden()
         watched.close()
     _not_blank(zoomed_shot)
+    assert watched.errors == []
+
+
+def test_a_zoomed_in_reader_stays_zoomed_in_when_a_turn_resolves(
+    browser: Any, tmp_path: Path
+) -> None:
+    kit = HostKit(tmp_path)
+    in_thread(lambda: kit.two_player_battle("size=250x250 turn=8h"))
+    in_thread(lambda: _resolve(kit, ("alice", "#bst F3"), ("bob", "#bst A2")))
+    with served(kit.db_path, live_interval=0.1) as site:
+        watched = Watched(browser, width=390, height=844)
+        page = watched.page
+        page.goto(f"{site.base}/games/1")
+        page.wait_for_function("() => document.body.dataset.version !== undefined")
+        for _ in range(3):
+            page.get_by_role("button", name="+").click()
+        page.wait_for_function(
+            "() => Array.from(document.querySelectorAll('.tiles img.tile'))"
+            ".some(t => t.complete && t.naturalWidth === 256)"
+        )
+        page.wait_for_timeout(300)  # the event stream is open
+        in_thread(lambda: _resolve(kit, ("bob", "#bst B3")))
+        page.wait_for_function(
+            "() => document.querySelector('nav.steps strong').textContent === 'Turn 2'",
+            timeout=10_000,
+        )
+        # The new turn's tiles, at the scale the reader had chosen.
+        page.wait_for_function(
+            "() => Array.from(document.querySelectorAll('.tiles img.tile'))"
+            ".some(t => t.complete && t.naturalWidth === 256 && t.src.includes('/tiles/2-0/3/'))"
+        )
+        assert page.locator(".tiles").is_visible()
+        assert page.locator(".board img").is_hidden()
+        watched.close()
+    kit.store.dispose()
     assert watched.errors == []
 
 

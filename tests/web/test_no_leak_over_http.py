@@ -17,10 +17,12 @@ from web_kit import Served, play, served
 
 from bot.host.record import game_record
 from bot.store import Store
+from bot.store.links import issue_link
+from bot.web import pictures as pictures_module
 from bot.wiring import sqlite_url
 
 BST = """\
-@game bst size=10x10 turn=8h
+@game bst size={size} turn=8h
 ahab dm: join
 ahab dm: sub: A2\\ncarrier: {carrier}
 nemo dm: join
@@ -49,7 +51,12 @@ ahab public: #silentships end
 
 TWINS = {
     # alice's unhit carrier: along row C, or down column 6 (nemo's shots miss both)
-    "bst": (BST.format(carrier="C1-C5"), BST.format(carrier="E6-I6")),
+    "bst": (BST.format(carrier="C1-C5", size="10x10"), BST.format(carrier="E6-I6", size="10x10")),
+    # the same on a board too big for one picture: its tiles too, at every scale
+    "bst-tiled": (
+        BST.format(carrier="C1-C5", size="120x120"),
+        BST.format(carrier="E6-I6", size="120x120"),
+    ),
     "sonar": tuple(HIDDEN_FLEETS.format(nemo=fleet) for fleet in ("2 a13 ur", "2 g17 dl")),
     "uboat": tuple(
         TWIN.format(**facts)
@@ -64,6 +71,26 @@ TWINS = {
 }
 
 _LINKED = re.compile(r'(?:href|src)="(/[^"]*)"')
+_TILES = re.compile(r'data-tiles="(/[^"]+)" data-rows="(\d+)" data-cols="(\d+)" data-tile="(\d+)" '
+                    r'data-cells="([0-9,]+)"')  # fmt: skip
+CORNER = 12
+"""Cells a side of the board's corner (where the twins' hidden ships lie) whose tiles are
+all fetched at every scale; beyond it, scales of at most 64 tiles are fetched whole."""
+
+
+def tiles(page: str) -> list[str]:
+    """The addresses of the tiles a page offers (see ``renderers.tiles``): every tile
+    over the board's top left corner at every scale, and every tile of the scales with
+    few."""
+    found = []
+    for src, rows, cols, size, cells in _TILES.findall(page):
+        for level, cell in enumerate(int(c) for c in cells.split(",")):
+            across = -(-int(cols) * cell // int(size))
+            down = -(-int(rows) * cell // int(size))
+            if across * down > 64:
+                across = down = -(-CORNER * cell // int(size))
+            found += [f"{src}/{level}/{x}/{y}.png" for x in range(across) for y in range(down)]
+    return found
 
 
 def crawl(site: Served) -> dict[str, tuple[int, str, list[tuple[str, str]], bytes]]:
@@ -81,6 +108,7 @@ def crawl(site: Served) -> dict[str, tuple[int, str, list[tuple[str, str]], byte
         seen[path] = (answer.status, answer.headers.get("Content-Type", ""), headers, answer.body)
         if answer.headers.get("Content-Type", "").startswith("text/html"):
             waiting += [p for p in _LINKED.findall(answer.text) if p not in seen]
+            waiting += [p for p in tiles(answer.text) if p not in seen]
     return seen
 
 
@@ -118,3 +146,59 @@ def test_two_games_apart_only_in_hidden_facts_serve_the_same_public_bytes(
     assert len(pages) >= 3, sorted(first)
     assert pictures, sorted(first)
     assert first["/games/1/record.json"][0] == 404  # the record waits for the end
+    drawn = [p for p in first if "/tiles/" in p and first[p][0] == 200]
+    if kind == "bst-tiled":
+        assert len(drawn) > 100, len(drawn)  # every scale's tiles over the hidden ships
+    else:
+        assert not drawn
+
+
+# Whose own replay is compared: a player whose own hidden facts are the same in both
+# twins (U-Boat's twins differ in every boat's start, so it has none).
+WATCHER = {"bst": "nemo", "bst-tiled": "nemo", "sonar": "ahab", "sugardog": "nemo",
+           "silentships": "ahab"}  # fmt: skip
+
+
+def _own_link(database: Path, name: str) -> str:
+    """A private link for player ``name`` of game 1 (the same token in both twins)."""
+    store = Store(sqlite_url(database))
+    try:
+        with store.transaction() as tx:
+            [key] = [p.key for p in tx.players(1) if p.name == name]
+            return issue_link(tx, 1, key, token=f"watcher-{name}-token-0123456789", now=0.0)
+    finally:
+        store.dispose()
+
+
+@pytest.mark.parametrize("kind", sorted(WATCHER))
+def test_a_players_own_replay_shows_nobody_elses_hidden_facts(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once a game is over a player's link offers their own replay (the game as they saw
+    it). Drawn from their own views only: in two games apart only in another player's
+    hidden facts, every picture of it is the same, and so is the video."""
+    frames: list[list[bytes]] = []
+    draw = pictures_module.replay_of_pictures
+
+    def kept(pictures: list[bytes], **options: object) -> object:
+        frames.append(list(pictures))
+        return draw(pictures, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pictures_module, "replay_of_pictures", kept)
+    videos = []
+    for index, text in enumerate(TWINS[kind]):
+        database = tmp_path / f"game{index}.sqlite"
+        ended = text if "@host end" in text else text + "@host end\n"
+        play(database, ended, tmp_path / f"scripts{index}")
+        token = _own_link(database, WATCHER[kind])
+        with served(database) as site:
+            page = site.get(f"/p/{token}")
+            assert f'src="/p/{token}/replay.mp4"' in page.text
+            video = site.get(f"/p/{token}/replay.mp4")
+            assert video.status == 200 and video.headers["Content-Type"] == "video/mp4"
+            assert video.body[4:8] == b"ftyp"
+            assert site.get(f"/p/{token}/replay.mp4").body == video.body  # kept, not redrawn
+            videos.append(video.body)
+    assert len(frames) == 2 and len(frames[0]) >= 2  # drawn once in each game
+    assert frames[0] == frames[1], f"{kind}: the watcher's replay tells the games apart"
+    assert videos[0] == videos[1]

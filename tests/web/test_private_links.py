@@ -13,6 +13,8 @@ import pytest
 from host_fakes import HostKit
 from web_kit import served
 
+from bot.web.site import NOT_FOUND
+
 BASE = "https://bst.example.org"
 LINK = re.compile(re.escape(BASE) + r"/p/([A-Za-z0-9_-]+)")
 
@@ -139,3 +141,29 @@ def test_the_post_that_opens_a_game_links_its_public_page(tmp_path: Path) -> Non
     assert "http" not in without.text  # no web page configured: no link
     kit.store.dispose()
     plain.store.dispose()
+
+
+def test_a_players_own_replay_waits_for_the_end_and_is_theirs_alone(tmp_path: Path) -> None:
+    """The private link offers the player's own replay (the game as they saw it) once the
+    game is over: before, and to a wrong link, the one 404; each player's is their own."""
+    kit = _battle(tmp_path)
+    links = _links(kit)
+    alice, bob = links["fake:id-alice"][0], links["fake:id-bob"][0]
+    with served(kit.db_path) as site:
+        early = site.get(f"/p/{alice}/replay.mp4")
+        assert "replay.mp4" not in site.get(f"/p/{alice}").text
+    assert early.status == 404 and early.body == NOT_FOUND
+    kit.say("alice", "#bst end", admin=True)
+    kit.flush()
+    with served(kit.db_path) as site:
+        page = site.get(f"/p/{alice}")
+        own, theirs = site.get(f"/p/{alice}/replay.mp4"), site.get(f"/p/{bob}/replay.mp4")
+        wrong = site.get(f"/p/{alice[:-1]}{'A' if alice[-1] != 'A' else 'B'}/replay.mp4")
+        public = site.get("/games/1")
+    assert f'<video controls preload="none" src="/p/{alice}/replay.mp4">' in page.text
+    assert own.status == theirs.status == 200 and own.headers["Content-Type"] == "video/mp4"
+    assert own.body != theirs.body  # each their own ships
+    assert own.headers["Cache-Control"].startswith("private")
+    assert (wrong.status, wrong.body) == (404, NOT_FOUND)
+    assert "/p/" not in public.text  # the public page offers the public replay alone
+    kit.store.dispose()

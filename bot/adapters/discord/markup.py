@@ -90,6 +90,18 @@ MAX_LABEL = 80
 MAX_BUTTONS = 25  # five rows of five
 
 
+PAGE_BUTTON = "Open the game's page"  # the label of the link button to the web page
+MAX_LINK_URL = 512  # Discord's limit on a link button's url
+
+
+def link_button_url(link: str) -> str:
+    """``link`` if a Discord link button can carry it (http or https, at most 512
+    characters), else "" (then the message goes without it)."""
+    if len(link) > MAX_LINK_URL or not link.startswith(("https://", "http://")):
+        return ""
+    return link
+
+
 @dataclass(frozen=True)
 class Button:
     label: str

@@ -31,7 +31,14 @@ import discord
 from bot.adapters.discord.catch_up import dm_key
 from bot.adapters.discord.client import PLATFORM
 from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
-from bot.adapters.discord.markup import buttons_for, discord_plain, discord_times
+from bot.adapters.discord.markup import (
+    MAX_BUTTONS,
+    PAGE_BUTTON,
+    buttons_for,
+    discord_plain,
+    discord_times,
+    link_button_url,
+)
 from bot.adapters.discord.text import MAX_PINGED_USERS, mentioned_users, split_text
 from bot.host.messages import Address, Attachment, Card, CursorStore, DeliveryError, Outbound
 
@@ -257,16 +264,22 @@ def view_of(outbound: Outbound) -> discord.ui.View | None:
     """The message's buttons (see :mod:`.markup`). The view only carries them: a click is
     read from its custom id by the adapter, whoever sent the message and whenever."""
     buttons = buttons_for(outbound.choices, outbound.game)
-    if not buttons:
+    page = link_button_url(outbound.link)
+    if not buttons and not page:
         return None
     view = discord.ui.View(timeout=None)
-    for button in buttons:
+    for button in buttons[: MAX_BUTTONS - 1] if page else buttons:
         view.add_item(
             discord.ui.Button(
                 label=button.label,
                 custom_id=button.custom_id,
                 style=discord.ButtonStyle.secondary,
             )
+        )
+    if page:
+        # The game's page, one click away: a link button opens it in the browser.
+        view.add_item(
+            discord.ui.Button(label=PAGE_BUTTON, url=page, style=discord.ButtonStyle.link)
         )
     return view
 

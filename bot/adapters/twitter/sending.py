@@ -152,7 +152,9 @@ class Delivery:
         )
 
     async def _send_post(self, address: Address, outbound: Outbound) -> str:
-        text = compose_post(outbound.text, mute_line(outbound.text, self._games))
+        text = compose_post(
+            outbound.text, mute_line(outbound.text, self._games), link=outbound.link
+        )
         media_ids = [
             await self._upload(a, for_dm=False) for a in post_attachments(outbound.attachments)
         ]
@@ -184,6 +186,7 @@ class Delivery:
         unique = compose_post(
             distinct_text(outbound.text, outbound.key or text),
             mute_line(outbound.text, self._games),
+            link=outbound.link,
         )
         try:
             return await self._create_post(unique, media_ids, reply_to)

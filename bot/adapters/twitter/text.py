@@ -138,9 +138,10 @@ def mute_line(text: str, games: Sequence[tuple[str, str]]) -> str:
     return f"mute {', '.join(tags[:-1])} or {tags[-1]} to hide these games"
 
 
-def compose_post(text: str, mute: str = "", *, limit: int = MAX_WEIGHT) -> str:
-    """The text of a public post: ``text`` shortened to fit, then the ``mute`` line
-    (see :func:`mute_line`), once.
+def compose_post(text: str, mute: str = "", *, limit: int = MAX_WEIGHT, link: str = "") -> str:
+    """The text of a public post: ``text`` shortened to fit, then ``link`` (the game's
+    page, on a line of its own: X counts it as 23 whatever its length), then the ``mute``
+    line (see :func:`mute_line`), once.
 
     When the whole does not fit, lines naming the game or turn (see ``_TAG_LINE``)
     stay intact and the other lines are shortened from the end with "…", because
@@ -151,7 +152,13 @@ def compose_post(text: str, mute: str = "", *, limit: int = MAX_WEIGHT) -> str:
         lines = [line for line in lines if line.strip() != mute]
     while lines and not lines[-1].strip():
         lines.pop()
-    tail = ("\n\n" + mute if lines else mute) if mute else ""
+    if link:
+        lines = [line for line in lines if line.strip() != link]
+        while lines and not lines[-1].strip():
+            lines.pop()
+    tail = ("\n\n" + mute if lines or link else mute) if mute else ""
+    if link:
+        tail = ("\n" + link if lines else link) + tail
     whole = "\n".join(lines) + tail
     if weighted_length(whole) <= limit:
         return whole

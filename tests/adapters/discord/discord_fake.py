@@ -301,6 +301,21 @@ def component_errors(components: list[dict[str, Any]]) -> dict[str, Any]:
                 seen.add(custom_id)
             if child.get("type") == BUTTON and len(child.get("label") or "") > 80:
                 _put(tree, (*where, "label"), too_long(80))
+            if child.get("type") == BUTTON:
+                # A link button (style 5) has a url and no custom id; any other button a
+                # custom id and no url (Discord: "Link buttons must have a url" etc.).
+                link, url = child.get("style") == 5, child.get("url")
+                if link and (not isinstance(url, str) or custom_id is not None):
+                    _put(tree, (*where, "url"), field_error(
+                        "BUTTON_COMPONENT_URL_REQUIRED", "A url is required"))  # fmt: skip
+                elif link and (
+                    len(url or "") > 512 or not str(url).startswith(("http://", "https://"))
+                ):
+                    _put(tree, (*where, "url"), field_error(
+                        "URL_TYPE_INVALID_URL", "Not a well formed URL."))  # fmt: skip
+                elif not link and (url is not None or not isinstance(custom_id, str)):
+                    _put(tree, (*where, "custom_id"), field_error(
+                        "BUTTON_COMPONENT_CUSTOM_ID_REQUIRED", "A custom id is required"))  # fmt: skip
     return tree
 
 

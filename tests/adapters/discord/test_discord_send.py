@@ -13,7 +13,7 @@ from bot.adapters.discord.sending import (
     nonce_for,
 )
 from bot.adapters.discord.text import mentioned_users, split_text
-from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
+from bot.host.messages import Address, Attachment, AttachmentKind, Choice, DeliveryError, Outbound
 
 PUBLIC = Address("discord", channel=str(CHANNEL_ID))
 PRIVATE = Address("discord", channel=str(CHANNEL_ID), user_id=str(USER_ID))
@@ -312,3 +312,26 @@ def test_a_split_never_cuts_a_mention():
         assert " ".join(parts) == text  # cut only between words
     assert split_text("") == [""]
     assert split_text("a\nb", 2) == ["a", "b"]
+
+
+async def test_a_post_with_its_games_page_carries_a_link_button(adapter, fake_discord):
+    """Issue 28: a turn's post links the game's page; on Discord as a link button (style 5,
+    its url, no custom id) beside the message's own buttons."""
+    page = "https://bst.example.org/games/7"
+    await adapter.send(
+        PUBLIC,
+        Outbound(
+            "#sonar game 7, turn 3.",
+            key="outbox-90",
+            choices=(Choice("Status", "#sonar status"),),
+            game=7,
+            link=page,
+        ),
+    )
+    await adapter.send(PUBLIC, Outbound("#sonar game 7, turn 4.", key="outbox-91", game=7))
+    first, second = fake_discord.requests_to("POST", CHANNEL_MESSAGES)
+    buttons = [c for row in first.json["components"] for c in row["components"]]
+    [link] = [b for b in buttons if b.get("url")]
+    assert link["style"] == 5 and link["url"] == page and "custom_id" not in link
+    assert len(buttons) == 2  # the message's own button is kept
+    assert not second.json.get("components")  # no page, no link button

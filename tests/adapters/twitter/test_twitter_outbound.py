@@ -401,3 +401,12 @@ async def test_a_pace_of_0_sends_at_once(fake_x, make_adapter, sleeps):
     for n in range(3):
         await adapter.send(PUBLIC, Outbound(f"#bst game {n}", key=f"map-{n}"))
     assert sleeps == [] and len(fake_x.posts) == 3
+
+
+async def test_a_public_post_links_the_games_page_within_280(fake_x, make_adapter):
+    page = "https://bst.example.org/games/7"
+    body = "#bst game 7 · turn 12: " + "H14 hit by captain, " * 30
+    await make_adapter().send(PUBLIC, Outbound(body, key="out-9", link=page))
+    text = fake_x.posts[0]["text"]
+    assert weighted_length(text) <= 280
+    assert f"\n{page}\n" in text and text.endswith(MUTE_LINE)

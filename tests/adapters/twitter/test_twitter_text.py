@@ -87,3 +87,18 @@ def test_a_busy_turns_post_shrinks_its_shots_and_keeps_its_deadline():
     assert post.startswith("#bst game 9, turn 2: Shots: captain0 hit H0")
     assert "… Turn 3 closes 2026-01-02 00:00 UTC." in post
     assert post.endswith(MUTE_LINE)
+
+
+def test_a_post_links_the_games_page_whole_and_still_fits():
+    """Issue 28: the game's page goes on its own line before the mute line; X counts it
+    as 23 characters however long it is, and the body shrinks to make room."""
+    page = "https://bst.example.org/games/9" + "/x" * 40  # long: still 23
+    short = compose_post("#bst game 9 · turn 2", MUTE_LINE, link=page)
+    assert short == f"#bst game 9 · turn 2\n{page}\n\n{MUTE_LINE}"
+    text = "#bst game 9 · turn 31: " + ", ".join(f"H{n} by captain{n}" for n in range(60))
+    post = compose_post(text, MUTE_LINE, link=page)
+    assert weighted_length(post) <= 280
+    assert post.endswith(f"\n{page}\n\n{MUTE_LINE}") and post.startswith("#bst game 9")
+    # Without the link (no page configured) the post is as before.
+    assert page not in compose_post(text, MUTE_LINE)
+    assert compose_post("#bst game 9 · turn 2", MUTE_LINE) == f"#bst game 9 · turn 2\n\n{MUTE_LINE}"
