@@ -22,11 +22,15 @@ from pathlib import Path
 from benchmarks import fixtures
 from benchmarks.memory import _status_kb, measured_apart
 from benchmarks.timing import Figure, median_seconds
-from bot.games.bst import BST, BstState, Captain, Shoot
+from bot.games.base import Channel
+from bot.games.bst import BST, BstState, Captain, Place, Shoot
 from bot.host.collector import collector_paused
 
 FULL, QUICK = 100_000, 20_000
 FULL_SIDE = 1000  # 100,000 captains on 1000x1000: 0.1 captains a cell
+FIRST_COME_SHARE = 5
+"""First-come placement is measured on a fifth of the crowd: each acceptance still copies
+the tuple of captains (a state is an immutable value), so 100,000 would take minutes."""
 
 
 def side_for(captains: int) -> int:
@@ -66,6 +70,23 @@ def _resolver(state: BstState) -> tuple[Callable[[], object], Callable[[], objec
     return resolve, bare_pass
 
 
+def _first_come_s(captains: int) -> float:
+    """CPU seconds of ``captains`` placements accepted one at a time (each ``random``, as
+    a crowd's setup takes them: first come, first placed), from an empty board."""
+    side = side_for(captains)
+    state = BST.new_game({"size": f"{side}x{side}", "turn": "8h"})
+    people = tuple(Captain(id=f"p{i + 1}", name=f"captain{i + 1}") for i in range(captains))
+    state = BstState(options=state.options, captains=people)
+    rng = random.Random(3)
+
+    def place_all() -> None:
+        placed = state
+        for captain in people:
+            placed = BST.accept(placed, captain.id, Place(None), Channel.PRIVATE, rng).state
+
+    return _cpu_and_wall(place_all)[0]
+
+
 def _cpu_and_wall(run: Callable[[], object]) -> tuple[float, float]:
     """CPU seconds of this process for one call of ``run``, and wall seconds. The machine
     is shared: under other sessions' load the wall clock counts their time too, while
@@ -92,7 +113,9 @@ def child(captains: int, repeats: int) -> dict[str, float]:
         fulls.append(full)
         walls.append(wall)
         ratios.append(full / half)
+    first_come = _first_come_s(captains // FIRST_COME_SHARE)
     return {
+        "first_come_s": first_come,
         "placement_s": placement,
         "placement_wall_s": placement_wall,
         "resolve_s": statistics.median(fulls),
@@ -115,6 +138,7 @@ def run(*, quick: bool) -> list[Figure]:
     side = side_for(captains)
     repeats = 3 if quick else 5
     result = measure(captains, repeats=repeats)
+    first_come = captains // FIRST_COME_SHARE
     where = f"{captains:,} captains, {side}x{side}; load average {result['load']:.2f}"
     tag = f"{captains // 1000}k"
     return [
@@ -147,6 +171,17 @@ def run(*, quick: bool) -> list[Figure]:
             detail=(
                 f"{where}; every fleet placed at random by BST.start; CPU time of the "
                 f"process; wall clock {result['placement_wall_s']:.1f} s"
+            ),
+        ),
+        Figure(
+            f"placement_first_come_{first_come}p_s",
+            result["first_come_s"],
+            10.0 * first_come / FULL,
+            unit=" s",
+            detail=(
+                f"{first_come:,} captains on {side_for(first_come)}x{side_for(first_come)}, "
+                "each placement accepted one at a time (`random`), CPU time; the goal is "
+                "100,000 in 10 s, scaled"
             ),
         ),
         Figure(
