@@ -10,6 +10,7 @@ with goals scaled by the crowd's size (linear growth is the claim being measured
 from __future__ import annotations
 
 import gc
+import io
 import json
 import math
 import random
@@ -18,6 +19,9 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from PIL import Image
 
 from benchmarks import fixtures
 from benchmarks.memory import _status_kb, measured_apart
@@ -25,9 +29,11 @@ from benchmarks.timing import Figure, median_seconds
 from bot.games.base import Channel
 from bot.games.bst import BST, BstState, Captain, Place, Shoot
 from bot.host.collector import collector_paused
+from renderers.bst import PICTURES
 
 FULL, QUICK = 100_000, 20_000
 FULL_SIDE = 1000  # 100,000 captains on 1000x1000: 0.1 captains a cell
+BOARDS = 300  # private pictures timed (the first captains'; each costs its own window)
 FIRST_COME_SHARE = 5
 """First-come placement is measured on a fifth of the crowd: each acceptance still copies
 the tuple of captains (a state is an immutable value), so 100,000 would take minutes."""
@@ -47,6 +53,36 @@ def _placed(captains: int, side: int) -> tuple[BstState, float, float]:
     state = BstState(options=state.options, captains=people)
     cpu, wall = _cpu_and_wall(lambda: placed.append(BST.start(state, random.Random(1)).state))
     return placed[0], cpu, wall
+
+
+def _private_boards_ms(state: BstState, boards: int) -> tuple[float, float, int]:
+    """CPU milliseconds of one captain's private picture (view, PNG and alt text, as the
+    host asks for it) over the first ``boards`` captains, the floor (a blank picture of
+    the same size, encoded the same way) and the picture's width."""
+    captains = [c.id for c in state.captains[:boards]]
+    PICTURES.private(BST.view(state, captains[0]), **_ASKED)  # the turn's public index
+    started = time.process_time()
+    for player in captains:
+        drawn = PICTURES.private(BST.view(state, player), **_ASKED)
+    per_board = (time.process_time() - started) * 1000 / len(captains)
+    size = Image.open(io.BytesIO(drawn.png)).size
+    blank = Image.new("RGB", size, (12, 27, 43))
+
+    def encode_blank() -> None:
+        blank.quantize(64, method=Image.Quantize.FASTOCTREE).save(
+            io.BytesIO(), format="PNG", optimize=False, compress_level=1
+        )
+
+    floor = median_seconds(encode_blank, repeats=20, warmup=1) * 1000
+    return per_board, floor, size[0]
+
+
+_ASKED: dict[str, Any] = {
+    "avatars": {},
+    "title": "#bst game 1, turn 2",
+    "deadline": None,
+    "now": None,
+}
 
 
 def _resolver(state: BstState) -> tuple[Callable[[], object], Callable[[], object]]:
@@ -114,7 +150,12 @@ def child(captains: int, repeats: int) -> dict[str, float]:
         walls.append(wall)
         ratios.append(full / half)
     first_come = _first_come_s(captains // FIRST_COME_SHARE)
+    after = BST.resolve(state, fixtures.given(fixtures.mixed_orders(state)), random.Random(7))
+    board_ms, board_floor_ms, board_width = _private_boards_ms(after.state, BOARDS)
     return {
+        "board_ms": board_ms,
+        "board_floor_ms": board_floor_ms,
+        "board_width": board_width,
         "first_come_s": first_come,
         "placement_s": placement,
         "placement_wall_s": placement_wall,
@@ -182,6 +223,17 @@ def run(*, quick: bool) -> list[Figure]:
                 f"{first_come:,} captains on {side_for(first_come)}x{side_for(first_come)}, "
                 "each placement accepted one at a time (`random`), CPU time; the goal is "
                 "100,000 in 10 s, scaled"
+            ),
+        ),
+        Figure(
+            f"private_board_ms_{side}x{side}",
+            result["board_ms"],
+            5.0,
+            unit=" ms",
+            floor=f"blank {int(result['board_width'])}px picture encoded alike {result['board_floor_ms']:.1f} ms",
+            detail=(
+                f"a captain's neighbourhood after one turn of {captains:,}: view, PNG and alt "
+                f"text, mean of {BOARDS} captains, CPU time"
             ),
         ),
         Figure(

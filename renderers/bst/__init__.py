@@ -15,6 +15,7 @@ from PIL import Image
 from bot.games.bst.views import PrivateView, PublicView, RevealedView
 from renderers.bst.alt_text import private_alt_text, public_alt_text
 from renderers.bst.frames import ReplayFrame, render_replay
+from renderers.bst.neighbourhood import is_crowd_board, neighbourhood_alt_text, render_neighbourhood
 from renderers.bst.private_board import render_private_board
 from renderers.bst.public_map import render_public_map
 from renderers.pictures import Picture, Pictures, Replay, expect_view, revealed_boards
@@ -51,6 +52,12 @@ class BstPictures:
         now: datetime | None,
     ) -> Picture:
         own = expect_view(view, PrivateView, game=GAME, what="private board")
+        if is_crowd_board(own.public):
+            # A crowd's sea (issue 33): the captain's neighbourhood, in milliseconds.
+            return Picture(
+                render_neighbourhood(own, title=title),
+                neighbourhood_alt_text(own, title=title, deadline=deadline, now=now),
+            )
         return Picture(
             render_private_board(own, title=title, deadline=deadline, now=now, avatars=avatars),
             private_alt_text(own, title=title, deadline=deadline, now=now),
