@@ -30,6 +30,7 @@ from bot.games.base import Channel
 from bot.games.bst import BST, BstState, Captain, Place, Shoot
 from bot.host.collector import collector_paused
 from renderers.bst import PICTURES
+from renderers.encode import png_bytes
 
 FULL, QUICK = 100_000, 20_000
 FULL_SIDE = 1000  # 100,000 captains on 1000x1000: 0.1 captains a cell
@@ -75,6 +76,18 @@ def _private_boards_ms(state: BstState, boards: int) -> tuple[float, float, int]
 
     floor = median_seconds(encode_blank, repeats=20, warmup=1) * 1000
     return per_board, floor, size[0]
+
+
+def _digest_ms(state: BstState) -> tuple[float, float]:
+    """CPU milliseconds of the public picture of a crowd's board (the digest map and its
+    alt text), and the floor: a blank 1000x1000 picture PNG-encoded."""
+    view = BST.view(state, None)
+    started = time.process_time()
+    PICTURES.public(view, **_ASKED)
+    digest = (time.process_time() - started) * 1000
+    blank = Image.new("RGB", (1000, 1000), (12, 27, 43))
+    floor = median_seconds(lambda: png_bytes(blank), repeats=5, warmup=1) * 1000
+    return digest, floor
 
 
 _ASKED: dict[str, Any] = {
@@ -152,7 +165,10 @@ def child(captains: int, repeats: int) -> dict[str, float]:
     first_come = _first_come_s(captains // FIRST_COME_SHARE)
     after = BST.resolve(state, fixtures.given(fixtures.mixed_orders(state)), random.Random(7))
     board_ms, board_floor_ms, board_width = _private_boards_ms(after.state, BOARDS)
+    digest_ms, digest_floor_ms = _digest_ms(after.state)
     return {
+        "digest_ms": digest_ms,
+        "digest_floor_ms": digest_floor_ms,
         "board_ms": board_ms,
         "board_floor_ms": board_floor_ms,
         "board_width": board_width,
@@ -223,6 +239,17 @@ def run(*, quick: bool) -> list[Figure]:
                 f"{first_come:,} captains on {side_for(first_come)}x{side_for(first_come)}, "
                 "each placement accepted one at a time (`random`), CPU time; the goal is "
                 "100,000 in 10 s, scaled"
+            ),
+        ),
+        Figure(
+            "digest_map_ms",
+            result["digest_ms"],
+            5000.0,
+            unit=" ms",
+            floor=f"blank 1000x1000 PNG {result['digest_floor_ms']:.0f} ms",
+            detail=(
+                f"the public picture of {side}x{side} after one turn of {captains:,}: the "
+                "digest map and its alt text, CPU time"
             ),
         ),
         Figure(

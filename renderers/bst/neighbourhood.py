@@ -186,15 +186,18 @@ def neighbourhood_alt_text(
     """Screen-reader text for :func:`render_neighbourhood`: the fleet, collisions, and the
     shots and wrecks within its windows (<= 1000 chars; cost in the windows' cells)."""
     found = public_marks(view.public)
-    near = [
-        Cell(row, col)
-        for top, left, bottom, right in windows(view)
-        for row in range(top, bottom + 1)
-        for col in range(left, right + 1)
-    ]
-    hits = [str(cell) for cell in near if found.shots.get(cell) is True]
-    misses = [str(cell) for cell in near if found.shots.get(cell) is False]
-    wrecks = [str(cell) for cell in near if cell in found.wrecks]
+    hits: list[str] = []
+    misses: list[str] = []
+    wrecks: list[str] = []
+    for top, left, bottom, right in windows(view):
+        for row in range(top, bottom + 1):
+            for col in range(left, right + 1):
+                cell = Cell(row, col)
+                hit = found.shots.get(cell)
+                if hit is not None:
+                    (hits if hit else misses).append(str(cell))
+                if cell in found.wrecks:
+                    wrecks.append(str(cell))
     head = [
         f"{title}: {view.viewer_name}'s neighbourhood, within {AROUND} cells of their ships, "
         f"on the {view.public.rows} by {view.public.cols} board."
@@ -258,25 +261,26 @@ def _panel(
     def local(cell: Cell) -> Cell:
         return Cell(cell.row - top, cell.col - left)
 
+    shots: list[tuple[Cell, bool]] = []
+    wrecks, marked = found.wrecks, found.shots
     for row in range(layout.rows):
         for col in range(layout.cols):
             cell = Cell(row + top, col + left)
-            if cell in found.wrecks:
+            if cell in wrecks:
                 x0, y0, x1, y1 = layout.box(Cell(row, col))
                 draw.rectangle((x0 + 2, y0 + 2, x1 - 3, y1 - 3), fill=style.WRECK)
+            hit = marked.get(cell)
+            if hit is not None:
+                shots.append((Cell(row, col), hit))
     for ship in view.ships:
         fill = style.OWN_SHIP_SUNK if ship.destroyed else style.OWN_SHIP
         grid.hull(image, layout, [local(c) for c in ship.cells], fill, style.OWN_SHIP_EDGE)
-    for row in range(layout.rows):
-        for col in range(layout.cols):
-            hit = found.shots.get(Cell(row + top, col + left))
-            if hit is None:
-                continue
-            box = layout.box(Cell(row, col))
-            if hit:
-                marks.cross(image, marks.inset(box, CELL * 0.27), style.HIT, CELL * 0.12)
-            else:
-                marks.disc(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), 4, style.MISS)
+    for cell, hit in shots:
+        box = layout.box(cell)
+        if hit:
+            marks.cross(image, marks.inset(box, CELL * 0.27), style.HIT, CELL * 0.12)
+        else:
+            marks.disc(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), 4, style.MISS)
     for ship in view.ships:
         for cell in ship.damaged:
             box = layout.box(local(cell))

@@ -15,6 +15,7 @@ from bot.games.bst.cells import parse_cell
 from renderers.bst import PICTURES
 from renderers.bst.neighbourhood import CROWD_CELLS, windows
 from renderers.bst.private_board import render_private_board
+from renderers.bst.public_map import render_public_map
 
 
 def battle(size: str, fleets: dict[str, str]) -> BstState:
@@ -83,3 +84,50 @@ def test_a_small_boards_private_picture_is_unchanged() -> None:
     view = BST.view(state, "ann")
     expected = render_private_board(view, title="#bst game 1", deadline=None, now=None, avatars={})
     assert picture(state, "ann")[0] == expected
+
+
+def public_picture(state: BstState) -> tuple[bytes, str]:
+    drawn = PICTURES.public(
+        BST.view(state, None), avatars={}, title="#bst game 1", deadline=None, now=None
+    )
+    return drawn.png, drawn.alt
+
+
+def test_on_a_crowd_board_the_public_map_is_a_digest_naming_the_most_hit_places() -> None:
+    state = battle(
+        "1000x1000",
+        {
+            "ann": "carrier AAK500-AAK504, sub ALL1000",
+            "bob": "cruiser A1-A3, cruiser C1-C3",
+            "cy": "cruiser B10-B12, cruiser Z1-Z3",
+        },
+    )
+    state = shoot(state, {"ann": "A2", "bob": "AAK502", "cy": "ALL1000"})
+    png, alt = public_picture(state)
+    image = Image.open(io.BytesIO(png))
+    assert image.width < 900 and image.height < 1000
+    assert "a digest map of the 1000 by 1000 board" in alt
+    # Blocks of 4x4 cells named by their top-left cell; the most hit first, then by place.
+    assert "3 captains afloat. Turn 1: 3 shots, 3 hits. 1 wreck in all." in alt
+    assert "Most hit: around A1, 1 hit, around AAK501, 1 hit, around ALI997, 1 hit." in alt
+
+
+def test_a_digest_never_depends_on_hidden_ships() -> None:
+    here = battle(
+        "500x500", {"ann": "carrier K10-K14, sub M12", "bob": "cruiser L16-L18, cruiser Z1-Z3"}
+    )
+    there = battle(
+        "500x500", {"ann": "carrier K1-K5, sub M2", "bob": "cruiser N15-N17, cruiser Z5-Z7"}
+    )
+    here = shoot(here, {"bob": "J9", "ann": "A1"})
+    there = shoot(there, {"bob": "J9", "ann": "A1"})
+    assert public_picture(here) == public_picture(there)
+
+
+def test_a_small_boards_public_map_is_unchanged() -> None:
+    state = battle("20x20", {"ann": "carrier A1-A5, sub C3", "bob": "cruiser J1-J3, cruiser L1-L3"})
+    state = shoot(state, {"ann": "J2", "bob": "T20"})
+    expected = render_public_map(
+        BST.view(state, None), title="#bst game 1", deadline=None, now=None, avatars={}
+    )  # type: ignore[arg-type]
+    assert public_picture(state)[0] == expected
