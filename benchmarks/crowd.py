@@ -1,10 +1,14 @@
 """One bst board for a crowd: 100,000 captains on 1000x1000 (issue 33).
 
-Placement (``BST.start`` placing every fleet at random), one turn's resolution, how
-resolution scales from half the crowd (same captains per cell: the median ratio of
-back-to-back pairs) and the process's peak memory. Everything runs in a fresh interpreter so the peak is this crowd's alone.
-``--quick`` measures 20,000 captains (and 10,000 for the ratio) at the same density,
-with goals scaled by the crowd's size (linear growth is the claim being measured).
+Placement (``BST.start`` placing every fleet at random, and first-come placements
+accepted one at a time on a fifth of the crowd), one turn's resolution, how resolution
+scales from half the crowd (same captains per cell: the median ratio of back-to-back
+pairs), the public digest map and a captain's neighbourhood board after that turn, and
+the process's peak memory. Times are CPU seconds of the process (the machine is shared;
+the wall clock is shown beside). Everything runs in a fresh interpreter so the peak is
+this crowd's alone. ``--quick`` measures 20,000 captains (and 10,000 for the ratio) at
+the same density, with goals scaled by the crowd's size (linear growth is the claim
+being measured); the pictures' goals are per picture and not scaled.
 """
 
 from __future__ import annotations
