@@ -14,7 +14,9 @@ from PIL import Image
 
 from bot.games.bst.views import PrivateView, PublicView, RevealedView
 from renderers.bst.alt_text import private_alt_text, public_alt_text
+from renderers.bst.digest import digest_alt_text, render_digest
 from renderers.bst.frames import ReplayFrame, render_replay
+from renderers.bst.neighbourhood import is_crowd_board, neighbourhood_alt_text, render_neighbourhood
 from renderers.bst.private_board import render_private_board
 from renderers.bst.public_map import render_public_map
 from renderers.bst.tiles import BstTiles
@@ -38,6 +40,12 @@ class BstPictures:
         now: datetime | None,
     ) -> Picture:
         public = expect_view(view, PublicView, game=GAME, what="public map")
+        if is_crowd_board(public):
+            # A crowd's sea (issue 33): where the turn's shots, hits and wrecks are dense.
+            return Picture(
+                render_digest(public, title=title, deadline=deadline, now=now),
+                digest_alt_text(public, title=title, deadline=deadline, now=now),
+            )
         return Picture(
             render_public_map(public, title=title, deadline=deadline, now=now, avatars=avatars),
             public_alt_text(public, title=title, deadline=deadline, now=now),
@@ -53,6 +61,12 @@ class BstPictures:
         now: datetime | None,
     ) -> Picture:
         own = expect_view(view, PrivateView, game=GAME, what="private board")
+        if is_crowd_board(own.public):
+            # A crowd's sea (issue 33): the captain's neighbourhood, in milliseconds.
+            return Picture(
+                render_neighbourhood(own, title=title),
+                neighbourhood_alt_text(own, title=title, deadline=deadline, now=now),
+            )
         return Picture(
             render_private_board(own, title=title, deadline=deadline, now=now, avatars=avatars),
             private_alt_text(own, title=title, deadline=deadline, now=now),

@@ -7,6 +7,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from bst_helpers import as_given
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,6 +20,11 @@ from bot.games.bst.record import record_players
 from bot.games.bst.views import CaptainStatus, Phase
 
 FAST = settings(max_examples=25, deadline=None)
+
+BOARDS = [("4x4", 2), ("8x9", 8), ("1000x1000", 8)]
+"""The rules hold at any size (issue 33): the smallest board, a small one, the largest
+(rows past ``ZZ``), each with as many captains as fit. Shots aim at live ships half the
+time, so hits, wrecks and eliminations happen even on the largest."""
 
 
 def new_battle(
@@ -103,13 +109,14 @@ def play(state: BstState, rng: random.Random, turns: int) -> list[Any]:
     return history
 
 
+@pytest.mark.parametrize(("size", "most"), BOARDS)
 @FAST
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 8))
-def test_5_invariants_hold_in_random_games(seed: int, players: int) -> None:
+def test_5_invariants_hold_in_random_games(size: str, most: int, seed: int, players: int) -> None:
     rng = random.Random(seed)
     state = new_battle(
-        [f"p{i}" for i in range(players)],
-        "8x9",
+        [f"p{i}" for i in range(min(players, most))],
+        size,
         seed,
         shots=rng.choice(["after_moves", "before_moves"]),
     )
@@ -117,11 +124,14 @@ def test_5_invariants_hold_in_random_games(seed: int, players: int) -> None:
     play(state, rng, 15)
 
 
+@pytest.mark.parametrize(("size", "most"), [("7x7", 6), *BOARDS[::2]])
 @FAST
 @given(seed=st.integers(0, 10_000))
-def test_5_same_board_and_orders_same_result_whatever_the_order(seed: int) -> None:
+def test_5_same_board_and_orders_same_result_whatever_the_order(
+    size: str, most: int, seed: int
+) -> None:
     rng = random.Random(seed)
-    state = new_battle([f"p{i}" for i in range(6)], "7x7", seed)
+    state = new_battle([f"p{i}" for i in range(most)], size, seed)
     for _ in range(4):
         orders = random_orders(state, rng, aim=0.5)
         first = BST.resolve(state, as_given(orders), random.Random(1))
@@ -135,15 +145,16 @@ def test_5_same_board_and_orders_same_result_whatever_the_order(seed: int) -> No
             break
 
 
+@pytest.mark.parametrize(("size", "most"), [("7x7", 6), *BOARDS[::2]])
 @FAST
 @given(seed=st.integers(0, 10_000))
-def test_5_result_does_not_depend_on_player_ids(seed: int) -> None:
-    names = [f"p{i}" for i in range(6)]
+def test_5_result_does_not_depend_on_player_ids(size: str, most: int, seed: int) -> None:
+    names = [f"p{i}" for i in range(most)]
     shuffled = names[:]
     random.Random(seed).shuffle(shuffled)
     ids_b = {name: f"x{other}" for name, other in zip(names, shuffled, strict=True)}
-    state_a = new_battle(names, "7x7", seed)
-    state_b = new_battle(names, "7x7", seed, ids=ids_b)
+    state_a = new_battle(names, size, seed)
+    state_b = new_battle(names, size, seed, ids=ids_b)
     to_b = {f"id-{name}": ids_b[name] for name in names}
     rng = random.Random(seed)
     for _ in range(5):

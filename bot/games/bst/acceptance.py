@@ -208,12 +208,20 @@ def _example_cell(options: BstOptions) -> str:
 def ordered_ship(state: BstState, captain: Captain, order: Move | Rotate) -> int:
     """The index of the ship a move or rotation names, checked against §4 using only the
     captain's own fleet and the board's edges (never anyone else's ships)."""
-    kind = order.kind
-    found = [i for i, s in enumerate(captain.ships) if s.kind is kind and order.at in s.cells]
-    if not found:
+    kind, at = order.kind, order.at
+    # The first ship of that kind on that cell (compared as ints: a turn checks 100,000).
+    row, col = at.row, at.col
+    index = next(
+        (
+            i
+            for i, s in enumerate(captain.ships)
+            if s.kind is kind and any(c.row == row and c.col == col for c in s.cells)
+        ),
+        None,
+    )
+    if index is None:
         own = fleet_text(s for s in captain.ships if not s.destroyed) or "none afloat"
-        raise IllegalOrderError(f"you have no {kind.value} at {order.at}; your ships: {own}")
-    index = found[0]
+        raise IllegalOrderError(f"you have no {kind.value} at {at}; your ships: {own}")
     ship = captain.ships[index]
     where = _LazyRange(ship.cells)
     if ship.destroyed:
@@ -252,9 +260,14 @@ def ordered_ship(state: BstState, captain: Captain, order: Move | Rotate) -> int
             )
     # A move is straight, so it stays on the board at every step if both ends end on it.
     d_row, d_col = order.direction.delta
-    ends = (ship.cells[0], ship.cells[-1])
-    if not all(
-        state.on_board(end.shifted(d_row * order.steps, d_col * order.steps)) for end in ends
+    d_row, d_col = d_row * order.steps, d_col * order.steps
+    first, last = ship.cells[0], ship.cells[-1]
+    rows, cols = state.options.rows, state.options.cols
+    if not (
+        0 <= first.row + d_row < rows
+        and 0 <= last.row + d_row < rows
+        and 0 <= first.col + d_col < cols
+        and 0 <= last.col + d_col < cols
     ):
         raise IllegalOrderError(
             f"moving your {kind.value} at {where} {order.steps} {order.direction.value} "

@@ -13,23 +13,27 @@ its cells lies
 Everything else succeeds at once, so a ship may follow into a cell vacated in
 the same step and ships round a closed cycle all move. A ship that fails stops
 for the rest of the turn. The cost of a step is proportional to the cells of the
-ships still moving: occupancy is a dict from cell to ship, never a board scan.
+ships still moving: occupancy is a flat array indexed by cell number, never a
+board scan.
 
-Results are sets and maps keyed by ship, computed without any order-dependent
-choice, so they do not depend on the order of the orders or on player ids.
+Ships are small ints (the caller numbers them) and cells are ``row * cols + col``:
+a turn of 100,000 captains resolves in plain ints, with no tuples hashed in the
+inner loops. Results are sets and maps keyed by ship, computed without any
+order-dependent choice, so they do not depend on the order of the orders or on
+player ids.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
 
 from bot.games.bst.cells import Cell
 from bot.games.bst.fleet import Direction
 
-K = TypeVar("K", bound=Hashable)
+WATER = -1
+"""The occupancy array's value for a cell no ship covers (ships are numbered from 0)."""
 
 
 @dataclass(frozen=True)
@@ -51,12 +55,12 @@ class Outcome(enum.Enum):
 
 
 @dataclass(frozen=True)
-class MovementResult(Generic[K]):
-    footprints: dict[K, tuple[int, ...]]
+class MovementResult:
+    footprints: dict[int, tuple[int, ...]]
     """Final cell numbers of every ship that changed place (board order)."""
-    outcomes: dict[K, Outcome]
+    outcomes: dict[int, Outcome]
     """One outcome per planned ship."""
-    collisions: dict[K, frozenset[int]]
+    collisions: dict[int, frozenset[int]]
     """Every ship involved in a collision (movers and what they hit) → its own or proposed cells."""
 
 
@@ -81,23 +85,22 @@ def shifted(cells: tuple[Cell, ...], direction: Direction) -> tuple[Cell, ...]:
 
 
 def resolve_movement(
-    occupancy: dict[int, K],
-    footprints: Mapping[K, tuple[int, ...]],
-    plans: Mapping[K, Plan],
+    occupancy: MutableSequence[int],
+    footprints: Mapping[int, tuple[int, ...]],
+    plans: Mapping[int, Plan],
     rows: int,
     cols: int,
-) -> MovementResult[K]:
+) -> MovementResult:
     """Move every planned ship in lock-step.
 
-    Cells are numbered ``row * cols + col`` here: integer keys keep a turn with
-    thousands of ships fast. ``occupancy`` maps every occupied cell (wrecks
-    included) to its ship and is updated in place to the board after movement;
-    ``footprints`` holds the current cells of each planned ship.
+    ``occupancy[row * cols + col]`` is the number of the ship on that cell (wrecks
+    included) or :data:`WATER`; it is updated in place to the board after movement.
+    ``footprints`` holds the current cell numbers of each planned ship.
     """
-    current: dict[K, tuple[int, ...]] = {key: footprints[key] for key in plans}
+    current: dict[int, tuple[int, ...]] = {key: footprints[key] for key in plans}
     left = {key: (1 if plan.rotation else plan.steps) for key, plan in plans.items()}
-    outcomes: dict[K, Outcome] = {}
-    collisions: dict[K, set[int]] = {}
+    outcomes: dict[int, Outcome] = {}
+    collisions: dict[int, set[int]] = {}
 
     def propose(cells: tuple[int, ...], plan: Plan) -> tuple[int, ...] | None:
         """The next footprint, or None if it would leave the board (a stale order)."""
@@ -123,15 +126,15 @@ def resolve_movement(
         return tuple(cell + d_col for cell in cells)
 
     while left:
-        proposals: dict[K, tuple[int, ...]] = {}
-        failed: set[K] = set()
+        proposals: dict[int, tuple[int, ...]] = {}
+        failed: set[int] = set()
         for key in left:
             proposal = propose(current[key], plans[key])
             if proposal is None:
                 failed.add(key)  # orders are validated on arrival: this only guards
                 proposal = current[key]
             proposals[key] = proposal
-        proposers: dict[int, list[K]] = {}
+        proposers: dict[int, list[int]] = {}
         for key, proposal in proposals.items():
             for cell in proposal:
                 found = proposers.get(cell)
@@ -140,7 +143,7 @@ def resolve_movement(
                 else:
                     found.append(key)
         # followers[o] = ships whose proposal covers a cell of o's current footprint
-        followers: dict[K, list[K]] = {}
+        followers: dict[int, list[int]] = {}
         for key, proposal in proposals.items():
             own = current[key]
             for cell in proposal:
@@ -148,8 +151,8 @@ def resolve_movement(
                     failed.add(key)
                 if cell in own:
                     continue
-                other = occupancy.get(cell)
-                if other is None:
+                other = occupancy[cell]
+                if other == WATER:
                     continue
                 if other not in proposals:  # rule 1
                     failed.add(key)
@@ -172,8 +175,8 @@ def resolve_movement(
         moving = [key for key in proposals if key not in failed]
         for key in moving:
             for cell in current[key]:
-                if occupancy.get(cell) == key:
-                    del occupancy[cell]
+                if occupancy[cell] == key:
+                    occupancy[cell] = WATER
         for key in moving:
             current[key] = proposals[key]
             for cell in proposals[key]:
@@ -191,13 +194,13 @@ def resolve_movement(
 
 
 def _report(
-    key: K,
-    proposals: Mapping[K, tuple[int, ...]],
-    current: Mapping[K, tuple[int, ...]],
-    occupancy: Mapping[int, K],
-    proposers: Mapping[int, list[K]],
-    failed: set[K],
-    collisions: dict[K, set[int]],
+    key: int,
+    proposals: Mapping[int, tuple[int, ...]],
+    current: Mapping[int, tuple[int, ...]],
+    occupancy: MutableSequence[int],
+    proposers: Mapping[int, list[int]],
+    failed: set[int],
+    collisions: dict[int, set[int]],
 ) -> None:
     """Tell both sides of each conflict of a failed proposal, each at its own cells."""
     own = current[key]
@@ -207,8 +210,8 @@ def _report(
                 collisions.setdefault(key, set()).add(cell)
         if cell in own:
             continue
-        other_ship = occupancy.get(cell)
-        if other_ship is not None and (other_ship not in proposals or other_ship in failed):
+        other_ship = occupancy[cell]
+        if other_ship != WATER and (other_ship not in proposals or other_ship in failed):
             # rules 1, 3, 4: this proposed cell is under the other ship, which stays
             collisions.setdefault(key, set()).add(cell)
             collisions.setdefault(other_ship, set()).add(cell)

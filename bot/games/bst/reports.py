@@ -7,13 +7,20 @@ collided). Neither ever mentions another captain's live ship.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from bot.games.base import Event, PlayerId
 
 
 def _where(cells: Sequence[str]) -> str:
     return f"{cells[0]}-{cells[-1]}" if len(cells) > 1 else "".join(cells)
+
+
+DIGEST_SHOTS = 100
+"""A turn with more shots than this (a crowd's) is reported as a digest: counts, and the
+sinkings and eliminations by name up to :data:`NAMED`; smaller turns in full, as ever."""
+
+NAMED = 20
 
 
 def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
@@ -24,6 +31,8 @@ def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> lis
 
     lines = []
     shots = [e for e in events if e.type == "shot"]
+    if len(shots) > DIGEST_SHOTS:
+        return _digest(events, shots, name)
     if shots:
         parts = [f"{name(e.data['player'])} {e.data['result']} {e.data['cell']}" for e in shots]
         lines.append("Shots: " + ", ".join(parts) + ".")
@@ -36,6 +45,37 @@ def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> lis
         elif event.type == "eliminated":
             lines.append(f"{name(event.data['player'])} is out of the battle.")
     return lines
+
+
+def _digest(
+    events: Sequence[Event], shots: Sequence[Event], name: Callable[[object], str]
+) -> list[str]:
+    """A crowd's turn in a few lines (issue 33): the picture beside it shows where."""
+    hits = sum(1 for e in shots if e.data["result"] == "hit")
+    sunk = [
+        f"{name(e.data['player'])}'s {e.data['ship']} at {_where(e.data.get('cells', []))}"
+        for e in events
+        if e.type == "destroyed"
+    ]
+    out = [name(e.data["player"]) for e in events if e.type == "eliminated"]
+    lines = [
+        f"{len(shots):,} shots, {hits:,} {'hit' if hits == 1 else 'hits'}; "
+        f"{len(sunk):,} {'ship' if len(sunk) == 1 else 'ships'} sunk; "
+        f"{len(out):,} {'captain' if len(out) == 1 else 'captains'} out of the battle."
+    ]
+    if sunk:
+        lines.append("Sunk: " + _some(sunk) + ".")
+    if out:
+        lines.append("Out of the battle: " + _some(out) + ".")
+    lines.append("Every shot and sinking of the turn is in the game's record.")
+    return lines
+
+
+def _some(items: Sequence[str]) -> str:
+    """The first :data:`NAMED` items, then how many more."""
+    if len(items) <= NAMED:
+        return ", ".join(items)
+    return ", ".join(items[:NAMED]) + f" and {len(items) - NAMED:,} more"
 
 
 def private_report(events: Sequence[Event], viewer: PlayerId) -> list[str]:

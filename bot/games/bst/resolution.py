@@ -15,7 +15,8 @@ index). Randomness (late joiners' fleets) comes only from the given ``random.Ran
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from array import array
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 
 from bot.games.base import Event, IllegalOrderError, Notice, PlacementError, PlayerId, Resolution
@@ -23,15 +24,18 @@ from bot.games.bst.acceptance import ordered_ship
 from bot.games.bst.cells import Cell, row_label
 from bot.games.bst.events import finished
 from bot.games.bst.fleet import Ship
-from bot.games.bst.movement import Plan, resolve_movement
+from bot.games.bst.movement import WATER, Plan, resolve_movement
 from bot.games.bst.options import ShotTiming
-from bot.games.bst.orders import Move, Order, Rotate, Shoot, range_text
+from bot.games.bst.orders import Move, Order, Rotate, Shoot
 from bot.games.bst.placement import fleet_text, place_at_random
 from bot.games.bst.state import BstState, ShotRecord
 from bot.games.bst.views import CaptainStatus, Phase
 
-ShipKey = tuple[int, int]
-"""(captain index in join order, ship index in the captain's fleet)."""
+FLEET = 2
+"""Ships a fleet has (§2). A ship is numbered ``captain index * FLEET + ship index``:
+one int that sorts, hashes and indexes as fast as the cells do."""
+
+_ROTATION = Plan(None, 1)
 
 
 def resolve_battle(
@@ -46,9 +50,12 @@ def resolve_battle(
 class _Battle:
     """One turn's resolution (§5).
 
-    Cost is proportional to the ships and orders involved: the fleets are read from
-    the state and copied only when a captain's ships change, and one occupancy map
-    (cell number → ship) serves both movement and shots.
+    Cost is proportional to the ships and orders involved, in flat ints: cells are
+    numbered ``row * cols + col``, ships ``captain * FLEET + ship``, and one occupancy
+    array (cell number → ship number, or ``WATER``) serves both movement and shots.
+    The fleets are read from the state and copied only when a captain's ships change.
+    Every ordering the record shows (by captain name, then id, then ship index) is a
+    sort of ints by each captain's rank in that order, worked out once.
     """
 
     def __init__(
@@ -62,103 +69,130 @@ class _Battle:
         self.changed: set[int] = set()
         self.notices: list[Notice] = []
         self.collisions: tuple[tuple[PlayerId, tuple[Cell, ...]], ...] = ()
-        self.destroyed: list[ShipKey] = []
-        self.cols = cols = state.options.cols
-        self.labels = [row_label(row) for row in range(state.options.rows)]
-        occupancy: dict[int, ShipKey] = {}
+        self.destroyed: list[int] = []
+        self.rows, self.cols = rows, cols = state.options.rows, state.options.cols
+        self.labels = [row_label(row) for row in range(rows)]
+        self.numbers = [str(col + 1) for col in range(cols)]
+        occupancy = array("i", [WATER]) * (rows * cols)
         for ci, captain in enumerate(state.captains):
-            for si, ship in enumerate(captain.ships):
+            number = ci * FLEET
+            for ship in captain.ships:
                 for cell in ship.cells:
-                    occupancy[cell.row * cols + cell.col] = (ci, si)
+                    occupancy[cell.row * cols + cell.col] = number
+                number += 1
         self.occupancy = occupancy
+        captains = self.captains
+        self.by_rank = sorted(
+            range(len(captains)), key=lambda i: (captains[i].name, captains[i].id)
+        )
+        self.rank = rank = [0] * len(captains)
+        for position, ci in enumerate(self.by_rank):
+            rank[ci] = position
 
-    def sort_key(self, index: int) -> tuple[str, str]:
-        captain = self.captains[index]
-        return (captain.name, captain.id)
+    def in_ship_order(self, ships: Iterable[int]) -> list[int]:
+        """Ship numbers sorted by their captain's name, then id, then ship index."""
+        rank, by_rank = self.rank, self.by_rank
+        places = sorted(rank[number // FLEET] * FLEET + number % FLEET for number in ships)
+        return [by_rank[place // FLEET] * FLEET + place % FLEET for place in places]
 
-    def ship_key(self, key: ShipKey) -> tuple[str, str, int]:
-        captain = self.captains[key[0]]
-        return (captain.name, captain.id, key[1])
-
-    def ship(self, key: ShipKey) -> Ship:
-        fleet = self.fleets.get(key[0])
+    def ship(self, number: int) -> Ship:
+        ci, si = divmod(number, FLEET)
+        fleet = self.fleets.get(ci)
         if fleet is None:
-            return self.captains[key[0]].ships[key[1]]
-        return fleet[key[1]]
+            return self.captains[ci].ships[si]
+        return fleet[si]
 
-    def set_ship(self, key: ShipKey, ship: Ship) -> None:
-        fleet = self.fleets.get(key[0])
+    def set_ship(self, number: int, ship: Ship) -> None:
+        ci, si = divmod(number, FLEET)
+        fleet = self.fleets.get(ci)
         if fleet is None:
-            fleet = self.fleets[key[0]] = list(self.captains[key[0]].ships)
-        fleet[key[1]] = ship
-        self.changed.add(key[0])
+            fleet = self.fleets[ci] = list(self.captains[ci].ships)
+        fleet[si] = ship
+        self.changed.add(ci)
 
     def text(self, cell: Cell) -> str:
-        return f"{self.labels[cell.row]}{cell.col + 1}"
+        return self.labels[cell.row] + self.numbers[cell.col]
 
-    def ship_event(self, kind: str, key: ShipKey) -> Event:
-        ship = self.ship(key)
+    def number_text(self, number: int) -> str:
+        row, col = divmod(number, self.cols)
+        return self.labels[row] + self.numbers[col]
+
+    def range_text(self, cells: tuple[Cell, ...]) -> str:
+        """``C1-C5`` for a run, ``A2`` for one cell (as ``orders.range_text``)."""
+        if len(cells) == 1:
+            return self.text(cells[0])
+        return f"{self.text(cells[0])}-{self.text(cells[-1])}"
+
+    def ship_event(self, kind: str, number: int) -> Event:
+        ship = self.ship(number)
+        labels, numbers = self.labels, self.numbers
         # A ship's cells are kept in board order: the record's sorted order needs no sort.
         return Event(
             kind,
             {
-                "player": self.captains[key[0]].id,
+                "player": self.captains[number // FLEET].id,
                 "ship": ship.kind.value,
-                "cells": [self.text(cell) for cell in ship.cells],
+                "cells": [labels[cell.row] + numbers[cell.col] for cell in ship.cells],
             },
         )
 
     def resolve(self) -> Resolution[BstState]:
         state = self.state
-        shots: list[tuple[int, Cell]] = []
-        plans: dict[ShipKey, Plan] = {}
+        captains, index, rank = self.captains, state.index, self.rank
+        rows, cols = self.rows, self.cols
+        area = rows * cols
+        shots: list[int] = []  # rank of the shooter * area + cell number: sorts as §5.2 needs
+        aimed: dict[int, Cell] = {}
+        plans: dict[int, Plan] = {}
         for player, order in self.orders.items():
-            index = state.index.get(player)
-            if index is None or not self.captains[index].in_battle:
+            ci = index.get(player)
+            if ci is None or not captains[ci].in_battle:
                 continue  # orders of players no longer alive are ignored
             if isinstance(order, Shoot):
-                if state.on_board(order.cell):
-                    shots.append((index, order.cell))
+                cell = order.cell
+                if 0 <= cell.row < rows and 0 <= cell.col < cols:
+                    shots.append(rank[ci] * area + cell.row * cols + cell.col)
+                    aimed[ci] = cell
             elif isinstance(order, Move | Rotate):
                 try:
-                    ship_index = ordered_ship(state, self.captains[index], order)
+                    ship_index = ordered_ship(state, captains[ci], order)
                 except IllegalOrderError:
                     continue  # a stale order: validated on arrival, so this is only a guard
                 if isinstance(order, Move):
-                    plans[(index, ship_index)] = Plan(order.direction, order.steps)
+                    plans[ci * FLEET + ship_index] = Plan(order.direction, order.steps)
                 else:
-                    plans[(index, ship_index)] = Plan(None, 1)
-        shots.sort(key=lambda shot: (*self.sort_key(shot[0]), shot[1]))
+                    plans[ci * FLEET + ship_index] = _ROTATION
+        shots.sort()
         shot_events: list[Event] = []
         records: list[ShotRecord] = []
         before = state.options.shots is ShotTiming.BEFORE_MOVES
         if before:
-            shot_events, records = self.land(shots)
+            shot_events, records = self.land(shots, aimed)
             # A ship the shots destroyed is a wreck now: it does not move this turn.
             plans = {key: plan for key, plan in plans.items() if not self.ship(key).destroyed}
         events = self.move(plans)
         if not before:
-            shot_events, records = self.land(shots)
+            shot_events, records = self.land(shots, aimed)
         events.extend(shot_events)
-        destroyed = sorted(self.destroyed, key=self.ship_key)
-        events.extend(self.ship_event("destroyed", key) for key in destroyed)
+        destroyed = self.in_ship_order(self.destroyed)
+        events.extend(self.ship_event("destroyed", number) for number in destroyed)
         eliminated = sorted(
             {
                 ci
-                for ci, _ in destroyed
-                if self.captains[ci].status is CaptainStatus.ALIVE
+                for ci in (number // FLEET for number in destroyed)
+                if captains[ci].status is CaptainStatus.ALIVE
                 and all(ship.destroyed for ship in self.fleets[ci])
             },
-            key=self.sort_key,
+            key=rank.__getitem__,
         )
         for ci in eliminated:
-            self.captains[ci] = replace(self.captains[ci], status=CaptainStatus.ELIMINATED)
-            events.append(Event("eliminated", {"player": self.captains[ci].id}))
+            captains[ci] = replace(captains[ci], status=CaptainStatus.ELIMINATED)
+            events.append(Event("eliminated", {"player": captains[ci].id}))
         self.place_late_joiners()
         for ci, fleet in self.fleets.items():
-            self.captains[ci] = replace(self.captains[ci], ships=tuple(fleet))
-        captains = tuple(self.captains)
-        alive = [c for c in captains if c.status is CaptainStatus.ALIVE]
+            captains[ci] = replace(captains[ci], ships=tuple(fleet))
+        final = tuple(captains)
+        alive = [c for c in final if c.status is CaptainStatus.ALIVE]
         phase, turn, draw = Phase.BATTLE, state.turn + 1, False
         winners: tuple[PlayerId, ...] = ()
         if len(alive) <= 1:
@@ -167,7 +201,7 @@ class _Battle:
                 winners = (alive[0].id,)
             else:
                 # The last ships went down together: a draw between those eliminated now.
-                winners, draw = tuple(captains[ci].id for ci in sorted(eliminated)), True
+                winners, draw = tuple(final[ci].id for ci in sorted(eliminated)), True
         elif state.options.max_turns is not None and state.turn >= state.options.max_turns:
             phase, turn = Phase.FINISHED, state.turn
             winners, draw = tuple(c.id for c in alive), True
@@ -177,7 +211,7 @@ class _Battle:
             state,
             phase=phase,
             turn=turn,
-            captains=captains,
+            captains=final,
             last_shots=tuple(records),
             last_collisions=self.collisions,
             winners=winners,
@@ -186,89 +220,105 @@ class _Battle:
         return Resolution(
             new_state,
             tuple(events),
-            frozenset(captains[ci].id for ci in self.changed),
+            frozenset(final[ci].id for ci in self.changed),
             notices=tuple(self.notices),
         )
 
-    def move(self, plans: dict[ShipKey, Plan]) -> list[Event]:
+    def move(self, plans: dict[int, Plan]) -> list[Event]:
         if not plans:
             return []
         cols = self.cols
         footprints = {
             key: tuple(cell.row * cols + cell.col for cell in self.ship(key).cells) for key in plans
         }
-        result = resolve_movement(self.occupancy, footprints, plans, self.state.options.rows, cols)
+        result = resolve_movement(self.occupancy, footprints, plans, self.rows, cols)
         for key, numbers in result.footprints.items():
             # Cells stay in board order and segment i stays segment i, so damage moves along.
             ship = self.ship(key)
-            cells = tuple(Cell(*divmod(number, cols)) for number in numbers)
+            cells = tuple(Cell(number // cols, number % cols) for number in numbers)
             self.set_ship(key, Ship(ship.kind, cells, ship.damaged))
-        events = [
-            self.ship_event(result.outcomes[key].value, key)
-            for key in sorted(result.outcomes, key=self.ship_key)
-        ]
-        per_owner: dict[int, list[tuple[ShipKey, list[Cell]]]] = {}
+        outcomes = result.outcomes
+        events = [self.ship_event(outcomes[key].value, key) for key in self.in_ship_order(outcomes)]
+        per_owner: dict[int, list[tuple[int, frozenset[int]]]] = {}
         for key, hit_numbers in result.collisions.items():
-            per_owner.setdefault(key[0], []).append(
-                (key, [Cell(*divmod(number, cols)) for number in sorted(hit_numbers)])
-            )
-            self.changed.add(key[0])
+            per_owner.setdefault(key // FLEET, []).append((key, hit_numbers))
+        self.changed.update(per_owner)
         collisions: list[tuple[PlayerId, tuple[Cell, ...]]] = []
-        for owner in sorted(per_owner, key=self.sort_key):
-            involved = sorted(per_owner[owner], key=lambda item: item[0][1])
-            own_cells = tuple(sorted({cell for _, group in involved for cell in group}))
+        heading = f"Turn {self.state.turn}: "
+        number_text = self.number_text
+        for owner in sorted(per_owner, key=self.rank.__getitem__):
+            involved = per_owner[owner]
+            if len(involved) == 1:
+                own_numbers = sorted(involved[0][1])
+            else:
+                involved.sort()  # by ship index: the owner is the same
+                own_numbers = sorted(set().union(*(group for _, group in involved)))
+            own_cells = tuple(Cell(number // cols, number % cols) for number in own_numbers)
             collisions.append((self.captains[owner].id, own_cells))
             lines = []
             for key, group in involved:
                 ship = self.ship(key)
-                where = ", ".join(map(self.text, group))
+                hit = own_numbers if len(involved) == 1 else sorted(group)
+                where = ", ".join(map(number_text, hit))
                 if key in plans:
                     lines.append(
                         f"your {ship.kind.value} collided at {where} and stopped at "
-                        f"{range_text(ship.cells)}"
+                        f"{self.range_text(ship.cells)}"
                     )
                 else:
                     lines.append(f"a ship collided with your {ship.kind.value} at {where}")
             self.notices.append(
                 Notice(
-                    f"Turn {self.state.turn}: " + "; ".join(lines) + ". Collisions do no damage.",
+                    heading + "; ".join(lines) + ". Collisions do no damage.",
                     to=self.captains[owner].id,
                 )
             )
         self.collisions = tuple(collisions)
         return events
 
-    def land(self, shots: list[tuple[int, Cell]]) -> tuple[list[Event], list[ShotRecord]]:
+    def land(
+        self, shots: list[int], aimed: dict[int, Cell]
+    ) -> tuple[list[Event], list[ShotRecord]]:
+        """Land the shots, ``shots`` as ``resolve`` sorted them (by shooter, then cell)."""
         events: list[Event] = []
         records: list[ShotRecord] = []
         told: dict[int, list[str]] = {}  # what each owner hears of the hits on their ships
-        for shooter, cell in shots:
-            key = self.occupancy.get(cell.row * self.cols + cell.col)
-            if key is not None:
+        area, occupancy, by_rank, captains = (
+            self.rows * self.cols,
+            self.occupancy,
+            self.by_rank,
+            self.captains,
+        )
+        for shot in shots:
+            place, number = divmod(shot, area)
+            shooter = by_rank[place]
+            cell = aimed[shooter]
+            key = occupancy[number]
+            player = captains[shooter].id
+            where = self.text(cell)
+            if key != WATER:
+                owner = key // FLEET
                 ship = self.ship(key)
-                segment = ship.cells.index(cell)
+                first = ship.cells[0]
+                # Cells run in board order along one row or one column.
+                segment = cell.row - first.row + cell.col - first.col
                 if not ship.destroyed:
-                    by = (
-                        "your own shot"
-                        if shooter == key[0]
-                        else f"{self.captains[shooter].name}'s shot"
-                    )
-                    told.setdefault(key[0], []).append(
-                        f"your {ship.kind.value} was hit at {self.text(cell)} ({by})"
+                    by = "your own shot" if shooter == owner else f"{captains[shooter].name}'s shot"
+                    told.setdefault(owner, []).append(
+                        f"your {ship.kind.value} was hit at {where} ({by})"
                     )
                 if segment not in ship.damaged:
                     hit = Ship(ship.kind, ship.cells, ship.damaged | {segment})
                     self.set_ship(key, hit)
                     if hit.destroyed and not ship.destroyed:
                         self.destroyed.append(key)
-                self.changed.add(key[0])
-            player = self.captains[shooter].id
-            result = "hit" if key is not None else "miss"
-            events.append(
-                Event("shot", {"player": player, "cell": self.text(cell), "result": result})
-            )
-            records.append(ShotRecord(player, cell, key is not None))
-        for owner in sorted(told, key=self.sort_key):
+                self.changed.add(owner)
+                events.append(Event("shot", {"player": player, "cell": where, "result": "hit"}))
+                records.append(ShotRecord(player, cell, True))
+            else:
+                events.append(Event("shot", {"player": player, "cell": where, "result": "miss"}))
+                records.append(ShotRecord(player, cell, False))
+        for owner in sorted(told, key=self.rank.__getitem__):
             self.notices.append(
                 Notice(
                     f"Turn {self.state.turn}: " + "; ".join(told[owner]) + ".",
@@ -285,16 +335,14 @@ class _Battle:
         ]
         if not late:
             return
-        taken: dict[Cell, object] = {
-            Cell(*divmod(number, self.cols)): True for number in self.occupancy
-        }
+        taken = _Taken(self.occupancy, self.cols)
         for ci in late:
             try:
                 ships = place_at_random(self.state.options, taken, self.rng)
             except PlacementError:
                 continue  # no room this turn: the newcomer waits for the next close
-            for ship in ships:
-                taken.update(dict.fromkeys(ship.cells, True))
+            for si, ship in enumerate(ships):
+                taken.cover(ship.cells, ci * FLEET + si)
             self.fleets[ci] = list(ships)
             self.captains[ci] = replace(self.captains[ci], awaiting=False, placed_at_random=True)
             self.changed.add(ci)
@@ -307,4 +355,38 @@ class _Battle:
             )
 
 
-# --------------------------------------------------------------------- helpers
+class _Taken(Mapping[Cell, object]):
+    """The occupancy array as the cells placement must avoid (``place_at_random`` asks
+    only whether a cell is taken and how many are), without a dict of every cell."""
+
+    def __init__(self, occupancy: array[int], cols: int) -> None:
+        self.occupancy = occupancy
+        self.cols = cols
+        self.count = len(occupancy) - occupancy.count(WATER)
+
+    def cover(self, cells: tuple[Cell, ...], number: int) -> None:
+        for cell in cells:
+            self.occupancy[cell.row * self.cols + cell.col] = number
+        self.count += len(cells)
+
+    def __contains__(self, cell: object) -> bool:
+        if not isinstance(cell, Cell) or not 0 <= cell.col < self.cols:
+            return False
+        number = cell.row * self.cols + cell.col
+        return 0 <= number < len(self.occupancy) and self.occupancy[number] != WATER
+
+    def __getitem__(self, cell: Cell) -> object:
+        if cell not in self:
+            raise KeyError(cell)
+        return True
+
+    def __iter__(self) -> Iterator[Cell]:
+        cols = self.cols
+        return (
+            Cell(number // cols, number % cols)
+            for number, ship in enumerate(self.occupancy)
+            if ship != WATER
+        )
+
+    def __len__(self) -> int:
+        return self.count

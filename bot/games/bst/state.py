@@ -9,6 +9,7 @@ that closed without enough captains (rules §3, §4), which names the next one.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -87,20 +88,42 @@ class BstState:
         return None if position is None else self.captains[position]
 
     def with_captain(self, captain: Captain) -> BstState:
-        """This state with ``captain`` (already in the game) replaced."""
-        captains = list(self.captains)
-        captains[self.index[captain.id]] = captain
-        return replace(self, captains=tuple(captains))
+        """This state with ``captain`` (already in the game) replaced.
 
-    def occupancy(self, exclude: PlayerId | None) -> dict[Cell, PlayerId]:
+        The ids stay where they were, so the new state shares this one's index; and the
+        map of occupied cells is handed on and changed where the captain's ships changed,
+        not rebuilt: a crowd's setup accepts 100,000 placements, one at a time."""
+        position = self.index[captain.id]
+        before = self.captains[position]
+        captains = list(self.captains)
+        captains[position] = captain
+        changed = replace(self, captains=tuple(captains))
+        changed.__dict__["index"] = self.index
+        # Taken, not copied: only the newest state keeps the map (an older one, asked
+        # again, builds its own), so no two states ever share a map that changes.
+        owners: dict[Cell, PlayerId] | None = self.__dict__.pop(_CELL_OWNERS, None)
+        if owners is not None:
+            if before.ships != captain.ships:
+                for ship in before.ships:
+                    for cell in ship.cells:
+                        if owners.get(cell) == before.id:
+                            del owners[cell]
+                for ship in captain.ships:
+                    owners.update(dict.fromkeys(ship.cells, captain.id))
+            changed.__dict__[_CELL_OWNERS] = owners
+        return changed
+
+    def occupancy(self, exclude: PlayerId | None) -> Mapping[Cell, PlayerId]:
         """Cell → owner over every placed ship (wrecks included) but ``exclude``'s."""
-        return {
-            cell: c.id
-            for c in self.captains
-            if c.id != exclude
-            for ship in c.ships
-            for cell in ship.cells
-        }
+        owners: dict[Cell, PlayerId] | None = self.__dict__.get(_CELL_OWNERS)
+        if owners is None:
+            owners = {cell: c.id for c in self.captains for ship in c.ships for cell in ship.cells}
+            self.__dict__[_CELL_OWNERS] = owners
+        if exclude is None:
+            return owners
+        captain = self.captain(exclude)
+        own = sum(len(ship.cells) for ship in captain.ships) if captain else 0
+        return _Excluding(owners, exclude, len(owners) - own)
 
     def on_board(self, cell: Cell) -> bool:
         return 0 <= cell.row < self.options.rows and 0 <= cell.col < self.options.cols
@@ -111,3 +134,33 @@ class BstState:
 
     def collisions_of(self, player: PlayerId) -> tuple[Cell, ...]:
         return self.collision_map.get(player, ())
+
+
+_CELL_OWNERS = "_cell_owners"
+"""Where a state keeps its map of occupied cells (built when first asked; see
+:meth:`BstState.with_captain`). Not a field: it is never stored, compared or encoded."""
+
+
+class _Excluding(Mapping[Cell, PlayerId]):
+    """The map of occupied cells without one captain's: a view, not a copy."""
+
+    def __init__(self, owners: Mapping[Cell, PlayerId], exclude: PlayerId, size: int) -> None:
+        self._owners = owners
+        self._exclude = exclude
+        self._size = size
+
+    def __getitem__(self, cell: Cell) -> PlayerId:
+        owner = self._owners[cell]
+        if owner == self._exclude:
+            raise KeyError(cell)
+        return owner
+
+    def __contains__(self, cell: object) -> bool:
+        owner = self._owners.get(cell)  # type: ignore[call-overload]
+        return owner is not None and owner != self._exclude
+
+    def __iter__(self) -> Iterator[Cell]:
+        return (cell for cell, owner in self._owners.items() if owner != self._exclude)
+
+    def __len__(self) -> int:
+        return self._size

@@ -134,7 +134,20 @@ def revealed_view(state: BstState) -> RevealedView:
     )
 
 
+_PUBLIC_VIEW = "_public_view"
+"""Where a state keeps its public view once built (not a field: never stored or compared)."""
+
+
 def public_view(state: BstState) -> PublicView:
+    """The public facts of ``state``, built once per state: every private view of a turn
+    shares it, so a crowd's 100,000 boards do not each walk 100,000 captains."""
+    cached: PublicView | None = state.__dict__.get(_PUBLIC_VIEW)
+    if cached is None:
+        cached = state.__dict__[_PUBLIC_VIEW] = _public_view(state)
+    return cached
+
+
+def _public_view(state: BstState) -> PublicView:
     names = {c.id: c.name for c in state.captains}
     return PublicView(
         rows=state.options.rows,
