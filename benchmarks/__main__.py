@@ -22,6 +22,7 @@ NAMES += ("web",)  # the web page under 200 viewers while a game resolves
 NAMES += ("crowd",)  # 100,000 captains on one 1000x1000 bst board
 NAMES += ("replay_memory",)  # peak memory of drawing a 250-turn replay
 NAMES += ("storm_2proc",)  # two processes sharing a storm on PostgreSQL
+NAMES += ("deadline",)  # a storm's maps and boards delivered under Discord's rate limits
 POSTGRES_ENV = "BST_BENCH_POSTGRES_URL"
 
 
