@@ -45,19 +45,19 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, update
 
 from benchmarks.ack import load_fake
 from benchmarks.storm import TURN_SECONDS, prepare_games
 from benchmarks.timing import Figure
 from bot.config import Config, DiscordConfig
 from bot.host.clock import RealClock
-from bot.store import CursorRow, DatabaseCursors, OutboxRow, Store
+from bot.store import CursorRow, DatabaseCursors, GameRow, OutboxRow, Store, dumps, loads
 from bot.wiring import build_host, no_network, registered_games, sqlite_url
 
 CAPTAINS = 12
 FIRST_USER = 1300000000000000000
-LEAD_SECONDS = 4.0  # the host starts (log in, gateway) this long before the deadline
+LEAD_SECONDS = 6.0  # the host starts (log in, gateway) this long before the deadline
 POLL_SECONDS = 0.25
 
 
@@ -72,8 +72,8 @@ def _prepare(store: Store, fake: Any, fake_module: ModuleType, games: int, lead:
     def user(n: int, seat: int) -> str:
         return str(FIRST_USER + n * CAPTAINS + seat)
 
-    start = time.time() + lead - TURN_SECONDS
-    deadline = prepare_games(
+    start = time.time() - TURN_SECONDS
+    written = prepare_games(
         store,
         games,
         CAPTAINS,
@@ -96,6 +96,15 @@ def _prepare(store: Store, fake: Any, fake_module: ModuleType, games: int, lead:
             )
     with store.transaction() as tx:
         tx.session.execute(insert(CursorRow), cursors)
+    # Due ``lead`` seconds from now, however long writing them took: the deadline moves
+    # (its timer too) with the orders still inside the turn.
+    deadline = time.time() + lead
+    with store.transaction() as tx:
+        timers = loads(tx.session.execute(select(GameRow.timers)).scalars().first() or "[]")
+        for timer in timers:
+            if timer.get("deadline") == written:
+                timer["deadline"] = deadline
+        tx.session.execute(update(GameRow).values(deadline=deadline, timers=dumps(timers)))
     return deadline
 
 
