@@ -23,6 +23,7 @@ NAMES += ("crowd",)  # 100,000 captains on one 1000x1000 bst board
 NAMES += ("replay_memory",)  # peak memory of drawing a 250-turn replay
 NAMES += ("storm_2proc",)  # two processes sharing a storm on PostgreSQL
 NAMES += ("reminders",)  # the reminders' look-ahead when someone keeps quiet hours
+NAMES += ("deadline",)  # a storm's maps and boards delivered under Discord's rate limits
 POSTGRES_ENV = "BST_BENCH_POSTGRES_URL"
 
 

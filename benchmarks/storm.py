@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy import func, insert, select
@@ -21,10 +22,20 @@ PLATFORM = "bench"
 TURN_SECONDS = 8 * 3600.0
 
 
-def prepare_games(store: Store, games: int, captains: int = 12, *, start: float) -> float:
+def prepare_games(
+    store: Store,
+    games: int,
+    captains: int = 12,
+    *,
+    start: float,
+    platform: str = PLATFORM,
+    channel_of: Callable[[int], str] = lambda n: f"storm-{n + 1}",
+    user_of: Callable[[int, int], str] = lambda n, seat: f"u{n + 1}-{seat}",
+) -> float:
     """Write ``games`` battles straight into the store, every captain with a standing order
     for turn 1, all due at the same deadline (returned). Seconds, not minutes: rows go in
-    by bulk insert instead of one command each."""
+    by bulk insert instead of one command each. ``channel_of(n)`` and ``user_of(n, seat)``
+    (n from 0, seats from 1) name the ``n``-th game's channel and captains on ``platform``."""
     deadline = start + TURN_SECONDS
     with store.transaction() as tx:
         session = tx.session
@@ -45,9 +56,9 @@ def prepare_games(store: Store, games: int, captains: int = 12, *, start: float)
                 {
                     "id": game_id,
                     "kind": "bst",
-                    "platform": PLATFORM,
-                    "channel": f"storm-{game_id}",
-                    "creator": f"{PLATFORM}:u{game_id}-1",
+                    "platform": platform,
+                    "channel": channel_of(n),
+                    "creator": f"{platform}:{user_of(n, 1)}",
                     "options": dumps({"size": "20", "turn": "8h"}),
                     "seed": game_id,
                     "phase": "battle",
@@ -65,8 +76,8 @@ def prepare_games(store: Store, games: int, captains: int = 12, *, start: float)
                     {
                         "game_id": game_id,
                         "key": captain.id,
-                        "platform": PLATFORM,
-                        "user_id": f"u{game_id}-{i + 1}",
+                        "platform": platform,
+                        "user_id": user_of(n, i + 1),
                         "name": captain.name,
                         "join_order": i + 1,
                     }

@@ -24,7 +24,7 @@ from bot.host import posts
 from bot.host.avatar_cache import AvatarCache
 from bot.host.ending import FINAL_MAP
 from bot.host.messages import Attachment, AttachmentKind
-from bot.store import GameRow, OutboxRow, Store, TurnRow, loads
+from bot.store import GameRow, OutboxRow, PlayerRow, Store, TurnRow, loads
 from renderers.pictures import Pictures, Replay, pictures_for
 
 OUTSIDE_PLAY = frozenset({"leave", "kick", "end"})
@@ -67,14 +67,23 @@ class AttachmentRenderer:
 
     async def _board_of(self, row: OutboxRow, spec: dict[str, Any]) -> list[Attachment] | None:
         """The picture of the step the spec names; None when there is nothing to draw."""
-        with self.store.transaction() as tx:
-            game_row = tx.game(row.game_id)
-            if game_row is None or (pictures := pictures_for(game_row.kind)) is None:
-                return None
-            stored = tx.turn(row.game_id, spec.get("turn", 0), spec.get("step"))
-            if stored is None:
-                return None
-            players = tx.players(row.game_id)
+
+        def read() -> tuple[GameRow, Pictures, TurnRow, list[PlayerRow]] | None:
+            with self.store.transaction() as tx:
+                game_row = tx.game(row.game_id)
+                if game_row is None or (pictures := pictures_for(game_row.kind)) is None:
+                    return None
+                stored = tx.turn(row.game_id, spec.get("turn", 0), spec.get("step"))
+                if stored is None:
+                    return None
+                return game_row, pictures, stored, list(tx.players(row.game_id))
+
+        # On a worker thread: a transaction may wait for the database's lock (a deadline's
+        # resolutions hold it turn by turn), and the event loop must not wait with it.
+        found = await asyncio.to_thread(read)
+        if found is None:
+            return None
+        game_row, pictures, stored, players = found
         avatars = {p.key: await self.avatars.get(p.key, p.name, p.avatar_url) for p in players}
         return await asyncio.to_thread(self._board, pictures, game_row, stored.state, spec, avatars)
 

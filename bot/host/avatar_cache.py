@@ -100,7 +100,16 @@ class AvatarCache:
     async def get(self, player_id: str, name: str, url: str | None) -> Image.Image:
         """The player's avatar, or their generated one (never raises for a bad avatar)."""
         if not url:
-            return generated_avatar(player_id, name, self._size)
+            # Drawn once and kept like a downloaded one: a deadline draws every player's
+            # avatar on each of their game's pictures, and drawing it is a font render.
+            generated = ("", f"{player_id}\n{name}")
+            image = self._images.get(generated)
+            if image is None:
+                image = generated_avatar(player_id, name, self._size)
+                self._keep(generated, image)
+            else:
+                self._images.move_to_end(generated)
+            return image
         key = (player_id, url)
         cached = self._images.get(key)
         if cached is not None:

@@ -150,6 +150,18 @@ async def test_no_url_gives_the_generated_avatar() -> None:
     assert image.tobytes() == generated_avatar("u9", "zed", 32).tobytes()
 
 
+async def test_a_generated_avatar_is_drawn_once_and_kept() -> None:
+    """A deadline draws each player's avatar on every picture of their game: the
+    generated one is kept like a downloaded one, per player and name."""
+    cache = AvatarCache(fetch=FakeFetch({}), size=32)
+    first = await cache.get("u9", "zed", None)
+    assert await cache.get("u9", "zed", "") is first
+    renamed = await cache.get("u9", "ahab", None)
+    assert renamed is not first
+    assert renamed.tobytes() == generated_avatar("u9", "ahab", 32).tobytes()
+    assert cache.held_bytes == 2 * 32 * 32 * 4
+
+
 def test_logged_urls_lose_their_query_string() -> None:
     assert safe_url("https://cdn.example/a/b.png?sig=abc#x") == "https://cdn.example/a/b.png"
 

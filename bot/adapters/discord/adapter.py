@@ -74,6 +74,7 @@ from bot.adapters.discord.interactions import (
     held_by,
 )
 from bot.adapters.discord.markup import command_of
+from bot.adapters.discord.pacing import GlobalPace
 from bot.adapters.discord.permissions import missing_permissions, permissions_refusal
 from bot.adapters.discord.sending import Delivery
 from bot.adapters.discord.sync import SYNC_ADVICE, check_registered
@@ -156,6 +157,10 @@ class DiscordAdapter:
             cursors=cursors,
             dm_open_interval=60.0 / max(1, config.dm_opens_per_minute),
         )
+        # Discord's global limit, kept here rather than learnt from 429s (see .pacing).
+        self.pace = (
+            GlobalPace(config.requests_per_second) if config.requests_per_second > 0 else None
+        )
         self._connect_task: asyncio.Task[None] | None = None
         self._sync_check_task: asyncio.Task[list[str]] | None = None
         self._catch_up_task: asyncio.Task[int] | None = None
@@ -181,7 +186,7 @@ class DiscordAdapter:
     def build_client(self) -> discord.Client:
         """Create the client, its command tree and event handlers (no network)."""
         use_api_base(self._http_base)
-        client = make_client(self._config)
+        client = make_client(self._config, pace=self.pace)
         self._tree = build_command_tree(client, self._games, self._on_command)
         self._tree.error(self._on_command_error)
 

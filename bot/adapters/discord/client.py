@@ -11,6 +11,7 @@ from typing import Any
 import discord
 import yarl
 
+from bot.adapters.discord.pacing import GlobalPace
 from bot.config import DiscordConfig
 from bot.host.messages import DeliveryError
 
@@ -33,8 +34,11 @@ def intents_for(config: DiscordConfig) -> discord.Intents:
     return intents
 
 
-def make_client(config: DiscordConfig, *, application_id: int | None = None) -> discord.Client:
-    """An auto-sharded client: one shard set by config, or as many as Discord recommends."""
+def make_client(
+    config: DiscordConfig, *, application_id: int | None = None, pace: GlobalPace | None = None
+) -> discord.Client:
+    """An auto-sharded client: one shard set by config, or as many as Discord recommends;
+    with ``pace``, each of its requests waits for its turn there (see :mod:`.pacing`)."""
     shard_count = config.shard_count or None
     shard_ids = list(config.shard_ids) or None
     if shard_ids is not None:
@@ -48,6 +52,8 @@ def make_client(config: DiscordConfig, *, application_id: int | None = None) -> 
     options: dict[str, Any] = {"shard_count": shard_count, "shard_ids": shard_ids}
     if application_id is not None:
         options["application_id"] = application_id
+    if pace is not None:
+        options["http_trace"] = pace.trace()
     return discord.AutoShardedClient(
         intents=intents_for(config),
         **options,

@@ -31,6 +31,10 @@ class DiscordConfig:
     # New DM channels opened per minute at most (a DM channel once opened is reused):
     # opening hundreds at once is what Discord's anti-spam refuses (40003).
     dm_opens_per_minute: int = 60
+    # Requests a second at most, the whole process's (Discord allows an application 50;
+    # a little under it absorbs the network's jitter). Several processes share the 50:
+    # divide it between them. 0 = no pacing (a shared rate-limit proxy in api_base).
+    requests_per_second: int = 45
 
 
 _API_BASE_EXAMPLE = "http://127.0.0.1:8080/api/v10"

@@ -26,6 +26,7 @@ import itertools
 import json
 import os
 import re
+import sys
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
@@ -48,6 +49,11 @@ from bot.config import DiscordConfig
 from bot.games.catalog import games
 from bot.host.messages import Inbound
 
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:  # loaded by its path (a benchmark, the live-run test)
+    sys.path.append(_HERE)
+from discord_limits import RateLimits  # noqa: E402
+
 # shared/specs beside the repository, or where BST_SPECS_DIR says (a git worktree).
 SPECS = Path(
     os.environ.get("BST_SPECS_DIR")
@@ -63,6 +69,10 @@ USER_ID = 1100000000000000005
 DM_CHANNEL_ID = 1100000000000000006
 OTHER_USER_ID = 1100000000000000007
 HOST_ROLE_ID = 1100000000000000008
+
+# Every answer comes through Discord's edge (discord.py reads a 429 without it as a
+# Cloudflare ban): sent with the rate-limit headers when ``FakeDiscord.limits`` is on.
+EDGE = {"Via": "1.1 google"}
 
 MANAGE_GUILD = 1 << 5
 # An interaction's token answers for 15 minutes (follow-ups, @original), then 10015.
@@ -788,6 +798,12 @@ class FakeDiscord:
         # then 403 40003 "You are opening direct messages too fast".
         self.dm_open_limit: tuple[int, float] = (20, 10.0)
         self._dm_opens: list[float] = []
+        # Discord's global limit and route buckets (:mod:`discord_limits`), when a test
+        # or benchmark switches them on; the requests they refused with 429.
+        self.limits: RateLimits | None = None
+        self.rate_limited: list[Recorded] = []
+        # A benchmark sending thousands of pictures keeps their sizes, not their bytes.
+        self.keep_files = True
 
     # ---- scripting ----------------------------------------------------------------
 
@@ -1035,8 +1051,25 @@ class FakeDiscord:
         files: list[tuple[str, str, bytes]],
         authorization: str | None,
     ) -> Reply:
-        """Record one request (whatever carried it) and answer it, or fail it as scripted."""
-        self.requests.append(Recorded(method, path, query, body, files, authorization))
+        """Record one request (whatever carried it) and answer it, or fail it as scripted
+        (or, with ``limits`` on, refuse it with 429 as Discord's rate limits do)."""
+        kept = files if self.keep_files else [(n, f, b"") for n, f, _ in files]
+        recorded = Recorded(method, path, query, body, kept, authorization)
+        self.requests.append(recorded)
+        if self.limits is not None:
+            refused = self.limits.admit(method, path)
+            if refused is not None:
+                self.rate_limited.append(recorded)
+                status, headers, error = refused
+                return json_response(error, status=status, headers={**headers, **EDGE})
+            reply = self._scripted_or_answered(method, path, query, body, files)
+            reply.headers.update({**self.limits.headers(method, path), **EDGE})
+            return reply
+        return self._scripted_or_answered(method, path, query, body, files)
+
+    def _scripted_or_answered(
+        self, method: str, path: str, query: Any, body: Any, files: list[tuple[str, str, bytes]]
+    ) -> Reply:
         for failure in self.failures:
             if failure.method == method and failure.path.fullmatch(path):
                 self.failures.remove(failure)

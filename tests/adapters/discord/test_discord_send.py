@@ -113,7 +113,8 @@ async def test_new_dms_are_opened_at_a_pace(make_adapter, inbox, fake_discord, m
         if seconds > 0:  # asyncio.sleep(0) is discord.py's yield, not a wait
             waits.append(seconds)
 
-    made = make_adapter(dm_opens_per_minute=30)
+    # Without the global pacing: its real waits would refill the DM-open tokens.
+    made = make_adapter(dm_opens_per_minute=30, requests_per_second=0)
     await made.login(inbox)
     monkeypatch.setattr(sending.asyncio, "sleep", no_sleep)
     try:

@@ -1,0 +1,63 @@
+"""Drawing an outbox row's picture reads the stored turn on a worker thread: while a
+deadline's resolutions hold the database lock, the event loop (acknowledgements, the
+relay's other sends, Discord's pacing) goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from benchmarks.storm import prepare_games
+from bot.host.attachments import AttachmentRenderer
+from bot.host.avatar_cache import AvatarCache
+from bot.host.clock import VirtualClock
+from bot.host.inbox import Commands
+from bot.host.turns import TurnClock
+from bot.store import OutboxRow, Store
+from bot.wiring import no_network
+
+
+def test_a_board_waits_for_the_database_lock_off_the_event_loop(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'bst.db'}")
+    clock = VirtualClock()
+    clock.set(prepare_games(store, 1, 4, start=clock.now()))
+    assert TurnClock(store, clock, Commands(store, clock)).resolve_due() == 1
+    with store.transaction() as tx:
+        row = next(r for r in tx.session.execute(select(OutboxRow)).scalars() if r.render)
+    renderer = AttachmentRenderer(store, AvatarCache(fetch=no_network))
+    locked, release = threading.Event(), threading.Event()
+    transaction = store.transaction
+
+    @contextlib.contextmanager
+    def held_elsewhere() -> Iterator[Any]:
+        locked.set()
+        release.wait(10)  # the lock, held by a resolution on the clock thread
+        with transaction() as tx:
+            yield tx
+
+    async def go() -> None:
+        store.transaction = held_elsewhere  # type: ignore[method-assign]
+        started = time.monotonic()
+        drawing = asyncio.ensure_future(renderer(row))
+        while not locked.is_set():
+            await asyncio.sleep(0.001)
+        beats = 0
+        for _ in range(5):  # the loop turns while the read waits for the lock
+            await asyncio.sleep(0)
+            beats += 1
+        assert beats == 5 and not drawing.done()
+        assert time.monotonic() - started < 5  # the loop never stood still for the lock
+        release.set()
+        pictures = await drawing
+        store.transaction = transaction  # type: ignore[method-assign]
+        assert len(pictures) == 1 and pictures[0].data.startswith(b"\x89PNG")
+
+    asyncio.run(asyncio.wait_for(go(), 30))
+    store.dispose()
