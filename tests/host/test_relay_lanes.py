@@ -5,6 +5,7 @@ loses and doubles nothing."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 
 import pytest
@@ -31,6 +32,10 @@ class SlowPlatform(RecordingAdapter):
         self.repeated = 0  # sends of a key already posted
         self.order: dict[str, list[int]] = {}  # place -> row ids in the order posted
         self.rng = random.Random(7)
+        # Hold the first sends until the bound is reached (or 2 s pass), so "several at
+        # once" is seen however slowly a loaded machine lets the relay start them.
+        self.wait_for_the_bound = False
+        self._bound_reached = asyncio.Event()
 
     async def send(self, address: Address, outbound: Outbound) -> str:
         place = address.user_id or address.channel
@@ -38,6 +43,12 @@ class SlowPlatform(RecordingAdapter):
         try:
             self.most_at_once = max(self.most_at_once, sum(self.in_flight.values()))
             self.most_at_one_place = max(self.most_at_one_place, self.in_flight[place])
+            if self.wait_for_the_bound and not self._bound_reached.is_set():
+                if sum(self.in_flight.values()) >= self.sends_at_once:
+                    self._bound_reached.set()
+                else:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._bound_reached.wait(), 2.0)
             if self.fail:
                 raise self.fail.pop(0)
             if outbound.key in self.posted:
@@ -75,6 +86,7 @@ def write_rows(kit: HostKit, places: list[str], count: int) -> list[int]:
 
 def test_sends_go_to_several_places_at_once_each_place_in_order(kit: HostKit) -> None:
     platform = SlowPlatform(sends_at_once=4)
+    platform.wait_for_the_bound = True
     relay = Relay(kit.store, kit.clock, {"slow": platform}, no_attachments)
     places = [f"u{n}" for n in range(10)]
     write_rows(kit, places, 60)
