@@ -72,7 +72,9 @@ class MastodonAdapter:
         self._token = access_token
         self._cursors = cursors
         self._sleep = sleep
-        self.client = MastodonClient(config.instance, access_token)
+        self.client = MastodonClient(
+            config.instance, access_token, media_uploads=config.media_per_30_minutes
+        )
         self.link = PlatformLink()
         self._account: dict[str, Any] = {}
         self._limits: InstanceLimits | None = None

@@ -29,6 +29,7 @@ USER_AGENT = "bst-bot (+https://github.com/; Mastodon.py)"
 READ_RESERVE = 20
 MEDIA_UPLOADS = 30
 MEDIA_WINDOW_SECONDS = 30 * 60.0
+MEDIA_BUDGET = "media uploads"
 REQUEST_TIMEOUT = 30.0
 
 
@@ -45,10 +46,17 @@ class MastodonClient:
     """The bot account on its instance: one Mastodon.py client, called in threads."""
 
     def __init__(
-        self, instance: str, access_token: str, *, clock: Callable[[], float] = time.time
+        self,
+        instance: str,
+        access_token: str,
+        *,
+        media_uploads: int = MEDIA_UPLOADS,
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        """``media_uploads``: uploads the instance allows per 30 minutes (0: unbounded)."""
         self.instance = instance.rstrip("/")
         self._clock = clock
+        self._media_uploads = media_uploads
         self.api = Mastodon(
             access_token=access_token,
             api_base_url=self.instance,
@@ -89,11 +97,11 @@ class MastodonClient:
             raise RateLimited(name, wait or 60.0) from None
 
     def take_upload(self) -> None:
-        """Count one media upload, or raise :class:`RateLimited` when 30 were made in the
-        last 30 minutes (Mastodon's media budget)."""
+        """Count one media upload, or raise :class:`RateLimited` when the instance's
+        budget (30 in 30 minutes by default) is spent."""
         now = self._clock()
         while self._uploads and self._uploads[0] <= now - MEDIA_WINDOW_SECONDS:
             self._uploads.popleft()
-        if len(self._uploads) >= MEDIA_UPLOADS:
-            raise RateLimited("media uploads", self._uploads[0] + MEDIA_WINDOW_SECONDS - now)
+        if self._media_uploads and len(self._uploads) >= self._media_uploads:
+            raise RateLimited(MEDIA_BUDGET, self._uploads[0] + MEDIA_WINDOW_SECONDS - now)
         self._uploads.append(now)

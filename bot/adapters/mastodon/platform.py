@@ -41,6 +41,10 @@ class MastodonConfig:
     # uploads per 30 minutes (kept by its rate-limit headers and the adapter).
     posts_per_minute: int = 6
     dms_per_minute: int = 20
+    # Media uploads the instance allows per 30 minutes (Mastodon's own limit is 30; an
+    # instance may set another; 0: unbounded). A picture past it waits for the window,
+    # holding back only the messages after it to the same place.
+    media_per_30_minutes: int = 30
 
 
 _EXAMPLE = "https://mastodon.social"

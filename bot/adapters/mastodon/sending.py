@@ -35,7 +35,13 @@ from mastodon import (
     MastodonUnauthorizedError,
 )
 
-from bot.adapters.mastodon.client import PLATFORM, READ_RESERVE, MastodonClient, RateLimited
+from bot.adapters.mastodon.client import (
+    MEDIA_BUDGET,
+    PLATFORM,
+    READ_RESERVE,
+    MastodonClient,
+    RateLimited,
+)
 from bot.adapters.mastodon.text import direct_text, unmention
 from bot.adapters.twitter.budgets import Pace
 from bot.adapters.twitter.text import compose_post, mute_line
@@ -125,7 +131,13 @@ class Delivery:
     def _delivery_error(self, error: Exception, address: Address) -> DeliveryError:
         what = f"direct post to {address.user_id}" if address.is_dm else "post"
         if isinstance(error, RateLimited):
-            return DeliveryError(str(error), retry_after=error.retry_after)
+            # The media budget spent holds back this picture and what follows it to the
+            # same place, not every place's text (the relay goes on with other places).
+            return DeliveryError(
+                str(error),
+                retry_after=error.retry_after,
+                per_recipient=error.what == MEDIA_BUDGET,
+            )
         if isinstance(error, MastodonUnauthorizedError):
             return DeliveryError(
                 "Mastodon refused the access token (401): make a new one with the scopes "

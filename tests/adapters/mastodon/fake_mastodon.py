@@ -106,7 +106,14 @@ class Posted:
 
 
 class FakeMastodon:
-    def __init__(self, *, max_characters: int = 500, requests_per_window: int = 300) -> None:
+    def __init__(
+        self,
+        *,
+        max_characters: int = 500,
+        requests_per_window: int = 300,
+        media_per_window: int = 30,
+    ) -> None:
+        self.media_per_window = media_per_window
         self._ids = itertools.count(110_000_000_000_000_000)
         self.accounts: dict[str, Account] = {}
         self.bot = self.add_account("bstbot", "Battleship host")
@@ -529,7 +536,7 @@ class FakeMastodon:
     async def upload(self, request: web.Request) -> web.Response:
         now = time.time()
         self.uploads = [t for t in self.uploads if t > now - 1800]
-        if len(self.uploads) >= 30:
+        if len(self.uploads) >= self.media_per_window:
             return web.json_response({"error": "Too many requests"}, status=429)
         self.uploads.append(now)
         form = await request.post()

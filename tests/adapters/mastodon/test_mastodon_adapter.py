@@ -192,6 +192,7 @@ async def test_thirty_uploads_per_thirty_minutes(fake: FakeMastodon, make_adapte
             Outbound("#sonar map 8", attachments=tuple(picture(k) for k in range(4)), key="o8"),
         )
     assert limited.value.retry_after and limited.value.retry_after > 60
+    assert limited.value.per_recipient, "other places' messages go on meanwhile"
     # The 31st upload was never asked for: the adapter counted them.
     assert len(fake.uploads) == 28 + 2 and fake.requests.count(("POST", "/api/v2/media")) == 30
     assert not limited.value.permanent
