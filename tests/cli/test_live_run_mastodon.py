@@ -223,3 +223,47 @@ port = {health_port}
     stderr = (tmp_path / "bst.log").read_text(encoding="utf-8")
     assert code == 0, stderr
     assert fake_mastodon.TOKEN not in stderr
+
+
+def _check_online(
+    tmp_path: Path, instance: Instance, token: str
+) -> subprocess.CompletedProcess[str]:
+    config = tmp_path / "check.toml"
+    config.write_text(
+        f'[mastodon]\nenabled = true\ninstance = "{instance.fake.base_url}"\n'
+        'access_token_env = "BST_E2E_MASTODON_TOKEN"\nset_up_account = false\n',
+        encoding="utf-8",
+    )
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(ROOT),
+        "HOME": str(tmp_path),
+        "BST_E2E_MASTODON_TOKEN": token,
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "check-config", str(config), "--online"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_check_config_online_names_the_token_its_scopes_and_the_bot_flag(
+    tmp_path: Path, instance: Instance
+) -> None:
+    instance.fake.scopes = ["read", "write:statuses"]
+    result = _check_online(tmp_path, instance, fake_mastodon.TOKEN)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "ok: Mastodon: the token is the account @bstbot" in result.stdout
+    assert "write:media" in result.stderr and "write:statuses" not in result.stderr
+    assert "not marked as a bot" in result.stderr
+    assert fake_mastodon.TOKEN not in result.stdout + result.stderr
+
+    instance.fake.scopes = ["read", "write"]
+    instance.fake.bot.bot = True
+    result = _check_online(tmp_path, instance, fake_mastodon.TOKEN)
+    assert result.returncode == 0, result.stderr
+    assert "posts up to 500 characters and 4 pictures" in result.stdout
+
+    result = _check_online(tmp_path, instance, "not-the-token")
+    assert result.returncode == 2
+    assert "refused the access token (401)" in result.stderr and "read write" in result.stderr
+    assert "not-the-token" not in result.stdout + result.stderr
