@@ -219,3 +219,28 @@ async def test_a_reply_in_a_games_thread_belongs_to_it(
     assert channels[under_answer] == (root, "#sonar join")
     assert channels[deeper] == (root, "#sonar f1")
     assert channels[elsewhere] == (root, "#sonar f2")
+
+
+async def test_a_restart_catches_up_exactly_once_and_a_first_start_ignores_the_backlog(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    alice = fake.add_account("alice", "Alice")
+    fake.mention(alice, "#sonar new")  # sent before the bot ever ran: not a command now
+    cursors = MemoryCursors()
+    got = Collector()
+    first = make_adapter(cursors)
+    await first.start(got)
+    await _streaming(fake)
+    live = fake.mention(alice, "#sonar join")
+    await got.wait_for(1)
+    await first.stop()
+    await fake.drop_streams()
+    down = [fake.mention(alice, f"#sonar say {n}") for n in range(3)]  # while it is down
+    second = make_adapter(cursors)
+    await second.start(got)
+    await got.wait_for(4)
+    await _streaming(fake, connections=2)
+    after = fake.mention(alice, "#sonar f1")
+    await got.wait_for(5)
+    await asyncio.sleep(0.2)
+    assert [i.message_id for i in got.items] == [live, *down, after]
