@@ -48,7 +48,14 @@ from bot.host.messages import (
 
 log = logging.getLogger(__name__)
 
-RECONNECT_SECONDS = (1.0, 5.0, 15.0, 60.0)  # waits after each failed connection in a row
+# The waits before reconnecting after streams that ended soon after they opened (or
+# never did), one after another; a stream open this long counts as having lasted.
+RECONNECT_SECONDS = (1.0, 5.0, 15.0, 60.0)
+STREAM_LASTED_SECONDS = 60.0
+
+
+def _reconnect_wait(short_lived: int) -> float:
+    return RECONNECT_SECONDS[min(max(short_lived - 1, 0), len(RECONNECT_SECONDS) - 1)]
 
 
 class MastodonAdapter:
@@ -187,20 +194,21 @@ class MastodonAdapter:
         return None
 
     async def _read_forever(self, on_inbound: InboundHandler) -> None:
+        """Read mentions until cancelled: the stream, and after it ends (or with the
+        stream off, every ``poll``) a poll since the cursor. A stream that keeps ending
+        soon after it opened is tried again less and less often (each try costs a poll
+        of the account's 300 requests per 5 minutes), a stream that lasted at once."""
         poll_every = parse_duration(self.config.poll).total_seconds()
-        failures = 0
+        short_lived = 0
         while True:
             delay = poll_every
             try:
                 if self.config.stream:
-                    await self._stream_once(on_inbound)
-                    failures = 0
+                    lasted = await self._stream_once(on_inbound)
+                    short_lived = 0 if lasted >= STREAM_LASTED_SECONDS else short_lived + 1
+                    delay = min(poll_every, _reconnect_wait(short_lived))
                 # The stream ended (or is off): what came meanwhile is read now.
-                delay = await self._poll(on_inbound) or (
-                    RECONNECT_SECONDS[min(failures, len(RECONNECT_SECONDS) - 1)]
-                    if self.config.stream
-                    else poll_every
-                )
+                delay = await self._poll(on_inbound) or delay
             except asyncio.CancelledError:
                 raise
             except MastodonUnauthorizedError:
@@ -208,22 +216,24 @@ class MastodonAdapter:
                 return
             except Exception as error:
                 self.link.down()
-                failures += 1
+                short_lived += 1
                 log.warning("Mastodon reading failed: %s", self._redact(str(error)))
                 if self.config.stream:
-                    delay = min(poll_every, RECONNECT_SECONDS[min(failures, 3)])
+                    delay = min(poll_every, _reconnect_wait(short_lived))
             await self._sleep(delay)
 
-    async def _stream_once(self, on_inbound: InboundHandler) -> None:
+    async def _stream_once(self, on_inbound: InboundHandler) -> float:
         """One connection of the stream: once it is open, a poll since the cursor, then
-        its notifications as they come, until it ends."""
+        its notifications as they come, until it ends. Returns how long it was open."""
         stream = NotificationStream(self.client)
         self._stream = stream
+        opened_at: float | None = None
         stream.start()
         try:
             while True:
                 kind, value = await stream.events.get()
                 if kind == "open":
+                    opened_at = time.monotonic()
                     wait = await self._poll(on_inbound)
                     if wait is not None:
                         await self._sleep(wait)
@@ -235,7 +245,7 @@ class MastodonAdapter:
                     self.link.down()
                     log.warning("Mastodon stream closed (%s); reading since the last mention",
                                 self._redact(str(value)))  # fmt: skip
-                    return
+                    return 0.0 if opened_at is None else time.monotonic() - opened_at
         finally:
             stream.close()
             self._stream = None

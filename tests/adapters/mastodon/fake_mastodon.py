@@ -139,6 +139,7 @@ class FakeMastodon:
         self.violations: list[str] = []
         self.scopes = list(SCOPES)
         self.streams: list[web.StreamResponse] = []
+        self.streaming_down = False  # the streaming server answers 502 (it is down)
         self.stream_connections = 0
         self.base_url = ""
 
@@ -570,6 +571,8 @@ class FakeMastodon:
         return web.json_response(media)
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
+        if self.streaming_down:
+            return web.json_response({"error": "Bad gateway"}, status=502)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await response.prepare(request)
         response._bst_task = asyncio.current_task()  # type: ignore[attr-defined]

@@ -244,3 +244,29 @@ async def test_a_restart_catches_up_exactly_once_and_a_first_start_ignores_the_b
     await got.wait_for(5)
     await asyncio.sleep(0.2)
     assert [i.message_id for i in got.items] == [live, *down, after]
+
+
+async def test_with_the_streaming_server_down_mentions_are_polled_ever_less_often(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    fake.streaming_down = True
+    alice = fake.add_account("alice", "Alice")
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        await asyncio.sleep(0.01)
+
+    got = Collector()
+    adapter = make_adapter(sleep=sleep)
+    await adapter.start(got)
+    sent = fake.mention(alice, "#sonar join")
+    await got.wait_for(1)
+    for _ in range(200):
+        if len(waits) >= 5:
+            break
+        await asyncio.sleep(0.02)
+    assert [i.message_id for i in got.items] == [sent]
+    # Each failed connection is followed by a poll, then a longer wait (at most `poll`).
+    assert waits[:5] == [1.0, 5.0, 15.0, 60.0, 60.0]
+    assert adapter.link.connected, "the polls answer: the link is up"
