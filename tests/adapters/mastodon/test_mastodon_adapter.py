@@ -270,3 +270,15 @@ async def test_with_the_streaming_server_down_mentions_are_polled_ever_less_ofte
     # Each failed connection is followed by a poll, then a longer wait (at most `poll`).
     assert waits[:5] == [1.0, 5.0, 15.0, 60.0, 60.0]
     assert adapter.link.connected, "the polls answer: the link is up"
+
+
+async def test_a_status_the_instance_refuses_is_not_retried(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    adapter = make_adapter()
+    await adapter.send(Address(PLATFORM), Outbound("#sonar game 1 is open", key="outbox-1"))
+    fake.max_characters = 20  # the instance's limit changed after the bot read it
+    with pytest.raises(DeliveryError) as refused:
+        await adapter.send(Address(PLATFORM), Outbound("#sonar game 2 is open", key="outbox-2"))
+    assert refused.value.permanent and "422" in str(refused.value)
+    assert "character limit" in str(refused.value)
