@@ -37,9 +37,10 @@ def platforms() -> Sequence[Platform]:
 def _register_built_in() -> None:
     from bot.adapters.bluesky.platform import BLUESKY
     from bot.adapters.discord.platform import DISCORD
+    from bot.adapters.mastodon.platform import MASTODON
     from bot.adapters.twitter.platform import TWITTER
 
-    for platform in (DISCORD, TWITTER, BLUESKY):
+    for platform in (DISCORD, TWITTER, MASTODON, BLUESKY):
         register(platform)
 
 

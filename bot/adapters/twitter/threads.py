@@ -21,7 +21,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bot.adapters.twitter.client import PLATFORM
 from bot.host.messages import CursorStore
 
 THREAD_KEY = "thread:"  # thread:#sonar:7 → the root post id of sonar game 7
@@ -32,7 +31,12 @@ _POST_NAMES_GAME = re.compile(r"(#[A-Za-z0-9_]+)\s+game\s+#?([0-9]{1,18})\b", re
 class Threads:
     """The threads of one account's games, learned from its own posts."""
 
-    def __init__(self, cursors: CursorStore, tags: Iterable[str]) -> None:
+    def __init__(
+        self, cursors: CursorStore, tags: Iterable[str], *, platform: str = "twitter"
+    ) -> None:
+        """``platform``: whose cursors keep the threads (the Mastodon adapter keeps its
+        games' threads the same way; X's ``conversation_id`` is its own)."""
+        self._platform = platform
         self._cursors = cursors
         self._known: dict[str, str] = {}
         alternatives = sorted((re.escape(t) for t in tags), key=len, reverse=True)
@@ -58,7 +62,7 @@ class Threads:
             key = self._key(tag, number)
             if self._known.get(key) != thread:
                 self._known[key] = thread
-                await self._cursors.set(PLATFORM, key, thread)
+                await self._cursors.set(self._platform, key, thread)
 
     async def _named(self, text: str) -> tuple[str | None, str]:
         """(the thread of the game ``text`` names after its tag, if known; the text with
@@ -71,7 +75,7 @@ class Threads:
         rest = f"{named.group(1)}{text[named.end() :]}"
         key = self._key(named.group(1), named.group(2))
         if key not in self._known:
-            stored = await self._cursors.get(PLATFORM, key)
+            stored = await self._cursors.get(self._platform, key)
             if stored is None:
                 return None, rest
             self._known[key] = stored
@@ -81,7 +85,11 @@ class Threads:
         """(channel, text) of a public post: the channel is the thread it replies in,
         else the game it names, else its own conversation."""
         post_id = str(post["id"])
-        conversation = str(post.get("conversation_id") or post_id)
+        return await self.of_reply(post_id, str(post.get("conversation_id") or post_id), text)
+
+    async def of_reply(self, post_id: str, conversation: str, text: str) -> tuple[str, str]:
+        """(channel, text) of a public post whose thread starts at ``conversation`` (its
+        own id when it starts one)."""
         thread, rest = await self._named(text)
         if conversation != post_id:
             return conversation, rest

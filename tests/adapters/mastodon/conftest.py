@@ -1,0 +1,92 @@
+"""Fixtures for the Mastodon adapter: the fake instance served on 127.0.0.1, an adapter
+built on the real Mastodon.py client pointed at it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestServer
+from fake_mastodon import TOKEN, FakeMastodon
+
+from bot.adapters.mastodon.adapter import MastodonAdapter
+from bot.adapters.mastodon.platform import MastodonConfig
+from bot.games.catalog import games
+from bot.host.messages import Inbound
+
+
+class MemoryCursors:
+    def __init__(self) -> None:
+        self.values: dict[tuple[str, str], str] = {}
+
+    async def get(self, platform: str, key: str) -> str | None:
+        return self.values.get((platform, key))
+
+    async def set(self, platform: str, key: str, value: str) -> None:
+        self.values[(platform, key)] = value
+
+    async def all(self, platform: str) -> dict[str, str]:
+        return {k: v for (p, k), v in self.values.items() if p == platform}
+
+
+class Collector:
+    def __init__(self) -> None:
+        self.items: list[Inbound] = []
+        self.changed = asyncio.Event()
+
+    async def __call__(self, inbound: Inbound) -> None:
+        self.items.append(inbound)
+        self.changed.set()
+
+    async def wait_for(self, count: int, timeout: float = 10.0) -> None:
+        async def reached() -> None:
+            while len(self.items) < count:
+                self.changed.clear()
+                await self.changed.wait()
+
+        await asyncio.wait_for(reached(), timeout)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeMastodon]:
+    made = FakeMastodon()
+    server = TestServer(made.app(), host="127.0.0.1")
+    await server.start_server()
+    made.base_url = str(server.make_url("")).rstrip("/")
+    yield made
+    await made.drop_streams()
+    await server.close()
+    assert made.violations == [], made.violations
+
+
+@pytest.fixture
+async def make_adapter(fake: FakeMastodon) -> AsyncIterator[Callable[..., MastodonAdapter]]:
+    made: list[MastodonAdapter] = []
+
+    async def no_wait(seconds: float) -> None:
+        await asyncio.sleep(0)
+
+    def make(cursors: MemoryCursors | None = None, **overrides: Any) -> MastodonAdapter:
+        config = MastodonConfig(
+            enabled=True,
+            instance=fake.base_url,
+            posts_per_minute=0,
+            dms_per_minute=0,
+            **overrides.pop("config", {}),
+        )
+        adapter = MastodonAdapter(
+            config,
+            access_token=overrides.pop("access_token", TOKEN),
+            cursors=cursors or MemoryCursors(),
+            games=overrides.pop("games", games()),
+            sleep=overrides.pop("sleep", no_wait),
+            **overrides,
+        )
+        made.append(adapter)
+        return adapter
+
+    yield make
+    for adapter in made:
+        await adapter.stop()

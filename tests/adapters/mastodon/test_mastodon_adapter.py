@@ -1,0 +1,284 @@
+"""The Mastodon adapter against a strict fake instance, through the real Mastodon.py."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from conftest import Collector, MemoryCursors
+from fake_mastodon import FakeMastodon
+
+from bot.adapters.mastodon.client import PLATFORM
+from bot.adapters.mastodon.reading import NOTIFICATIONS_CURSOR
+from bot.host.messages import (
+    Address,
+    Attachment,
+    AttachmentKind,
+    DeliveryError,
+    InboundKind,
+    Outbound,
+    PlatformRefused,
+)
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+
+
+def picture(n: int = 0) -> Attachment:
+    return Attachment(AttachmentKind.IMAGE, f"map{n}.png", PNG, "image/png", f"The map, {n}")
+
+
+async def test_start_marks_the_account_a_bot_and_accepts_private_mentions(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    assert not fake.bot.bot and fake.policy["for_private_mentions"] == "filter"
+    adapter = make_adapter()
+    await adapter.start(Collector())
+    assert fake.bot.bot
+    assert fake.policy["for_private_mentions"] == "accept"
+    # Unchanged otherwise: limited accounts stay filtered (the moderators' call).
+    assert fake.policy["for_limited_accounts"] == "filter"
+
+
+async def test_a_refused_token_stops_the_host_saying_what_to_make(make_adapter: Any) -> None:
+    adapter = make_adapter(access_token="wrong")
+    with pytest.raises(PlatformRefused) as refused:
+        await adapter.start(Collector())
+    assert "read write" in str(refused.value) and "MASTODON_ACCESS_TOKEN" in str(refused.value)
+
+
+async def test_mentions_and_direct_mentions_arrive_by_the_stream(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    alice = fake.add_account("alice", "Alice")
+    bob = fake.add_account("bob", "Bob", domain="elsewhere.example")
+    adapter = make_adapter()
+    got = Collector()
+    await adapter.start(got)
+    await _streaming(fake)
+    public = fake.mention(alice, "#sonar new")
+    private = fake.dm(bob, "move E 2")
+    await got.wait_for(2)
+    first, second = got.items
+    assert (first.kind, first.text, first.message_id, first.channel) == (
+        InboundKind.PUBLIC, "#sonar new", public, public
+    )  # fmt: skip
+    assert first.sender.user_id == alice.id and first.sender.display_name == "@alice"
+    assert (second.kind, second.text, second.message_id) == (InboundKind.DM, "move E 2", private)
+    assert second.sender.display_name == "@bob@elsewhere.example"
+    # Read by the stream alone: no poll after the one that followed the connection.
+    assert fake.requests.count(("GET", "/api/v1/notifications")) == 1
+
+
+async def _streaming(fake: FakeMastodon, connections: int = 1) -> None:
+    for _ in range(200):
+        if len(fake.streams) >= 1 and fake.stream_connections >= connections:
+            await asyncio.sleep(0.1)  # the poll that follows the connection
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the adapter never connected to the stream")
+
+
+async def test_a_dropped_stream_loses_nothing_the_reconnect_reads_since_the_cursor(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    alice = fake.add_account("alice", "Alice")
+    adapter = make_adapter()
+    got = Collector()
+    await adapter.start(got)
+    await _streaming(fake)
+    fake.mention(alice, "#sonar 1 f1")
+    await got.wait_for(1)
+    await fake.drop_streams()
+    # Sent while no stream is connected: no stream will ever bring these.
+    missed = [fake.mention(alice, f"#sonar 1 f{n}") for n in range(2, 5)]
+    await got.wait_for(4)
+    await _streaming(fake, connections=2)
+    fake.mention(alice, "#sonar 1 f9")
+    await got.wait_for(5)
+    await asyncio.sleep(0.2)
+    ids = [item.message_id for item in got.items]
+    assert ids[1:4] == missed and len(ids) == len(set(ids)) == 5, "each once, in order"
+    assert [i.text for i in got.items][-1] == "#sonar f9"
+
+
+async def test_first_start_ignores_the_backlog_then_polls_forward_page_by_page(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    alice = fake.add_account("alice", "Alice")
+    fake.mention(alice, "#sonar join")  # before the bot ever ran
+    cursors = MemoryCursors()
+    adapter = make_adapter(cursors, config={"stream": False})
+    got = Collector()
+    await adapter.fetch_since(cursors, got)
+    assert got.items == [] and cursors.values[(PLATFORM, NOTIFICATIONS_CURSOR)]
+    # 170 mentions while the bot was down: three pages of 80, oldest first, none lost.
+    sent = [fake.mention(alice, f"#sonar say {n}") for n in range(170)]
+    assert await adapter.fetch_since(cursors, got) == 170
+    assert [i.message_id for i in got.items] == sent
+    assert await adapter.fetch_since(cursors, got) == 0, "caught up exactly once"
+
+
+async def test_a_direct_post_reaches_its_player_alone_naming_nobody_else(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    alice = fake.add_account("alice", "Alice")
+    bob = fake.add_account("bob", "Bob")
+    carol = fake.add_account("carol", "Carol", domain="elsewhere.example")
+    adapter = make_adapter()
+    text = "Turn 2: @bob hit your sub at B2; @carol@elsewhere.example missed. @alice, your move."
+    sent = await adapter.send(
+        Address(PLATFORM, user_id=alice.id, user_name="@alice"),
+        Outbound(text, attachments=(picture(),), key="outbox-7"),
+    )
+    [status] = fake.direct_to(alice)
+    assert status.id == sent and status.audience == {alice.id}
+    assert "@bob" not in status.text and "@carol" not in status.text and "bob hit" in status.text
+    assert status.media and status.media[0]["description"] == "The map, 0"
+    assert fake.direct_to(bob) == [] and fake.direct_to(carol) == []
+
+
+async def test_a_retried_post_is_posted_once(fake: FakeMastodon, make_adapter: Any) -> None:
+    adapter = make_adapter()
+    outbound = Outbound("#sonar game 3 is open", key="outbox-12")
+    first = await adapter.send(Address(PLATFORM, channel=""), outbound)
+    again = await adapter.send(
+        Address(PLATFORM, channel=""), Outbound(**{**outbound.__dict__, "retry": True})
+    )
+    assert first == again and len(fake.posts_by_bot()) == 1
+    assert fake.posts_by_bot()[0].idempotency_key == "bst-outbox-12"
+
+
+async def test_posts_fit_the_instance_limits(fake: FakeMastodon, make_adapter: Any) -> None:
+    fake.max_characters = 200
+    adapter = make_adapter()
+    long = "#sonar game 3, turn 2: " + " ".join(f"shot {n}" for n in range(100))
+    await adapter.send(
+        Address(PLATFORM), Outbound(long, attachments=tuple(picture(n) for n in range(6)))
+    )
+    [status] = fake.posts_by_bot()
+    assert len(status.text) <= 200 and status.text.startswith("#sonar game 3, turn 2:")
+    assert len(status.media) == 4 and all(m["description"] for m in status.media)
+
+
+async def test_rate_limits_are_raised_with_their_wait_not_slept_on(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    adapter = make_adapter()
+    await adapter.send(Address(PLATFORM), Outbound("#sonar one", key="outbox-1"))
+    fake.requests_in_window = fake.requests_per_window  # the window is spent
+    with pytest.raises(DeliveryError) as limited:
+        await adapter.send(Address(PLATFORM), Outbound("#sonar two", key="outbox-2"))
+    assert limited.value.retry_after and 0 < limited.value.retry_after <= 302
+    before = len(fake.requests)
+    # The headers said so: the next send fails fast, without a request.
+    with pytest.raises(DeliveryError):
+        await adapter.send(Address(PLATFORM), Outbound("#sonar three", key="outbox-3"))
+    assert len(fake.requests) == before
+
+
+async def test_thirty_uploads_per_thirty_minutes(fake: FakeMastodon, make_adapter: Any) -> None:
+    adapter = make_adapter()
+    for n in range(7):
+        await adapter.send(
+            Address(PLATFORM),
+            Outbound(
+                f"#sonar map {n}", attachments=tuple(picture(k) for k in range(4)), key=f"o{n}"
+            ),
+        )
+    with pytest.raises(DeliveryError) as limited:
+        await adapter.send(
+            Address(PLATFORM),
+            Outbound("#sonar map 8", attachments=tuple(picture(k) for k in range(4)), key="o8"),
+        )
+    assert limited.value.retry_after and limited.value.retry_after > 60
+    assert limited.value.per_recipient, "other places' messages go on meanwhile"
+    # The 31st upload was never asked for: the adapter counted them.
+    assert len(fake.uploads) == 28 + 2 and fake.requests.count(("POST", "/api/v2/media")) == 30
+    assert not limited.value.permanent
+
+
+async def test_a_reply_in_a_games_thread_belongs_to_it(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    alice = fake.add_account("alice", "Alice")
+    bob = fake.add_account("bob", "Bob")
+    cursors = MemoryCursors()
+    adapter = make_adapter(cursors, config={"stream": False, "backfill": True})
+    root = fake.mention(alice, "#sonar new")
+    got = Collector()
+    await adapter.fetch_since(cursors, got)
+    answer = await adapter.send(Address(PLATFORM, channel=root, reply_to=root),
+                                Outbound("#sonar game 1 is open"))  # fmt: skip
+    assert fake.statuses[answer].in_reply_to_id == root
+    under_answer = fake.mention(bob, "#sonar join", in_reply_to_id=answer)
+    deeper = fake.mention(alice, "#sonar f1", in_reply_to_id=under_answer)
+    elsewhere = fake.mention(bob, "#sonar 1 f2")  # names its game by number
+    await adapter.fetch_since(cursors, got)
+    channels = {i.message_id: (i.channel, i.text) for i in got.items}
+    assert channels[under_answer] == (root, "#sonar join")
+    assert channels[deeper] == (root, "#sonar f1")
+    assert channels[elsewhere] == (root, "#sonar f2")
+
+
+async def test_a_restart_catches_up_exactly_once_and_a_first_start_ignores_the_backlog(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    alice = fake.add_account("alice", "Alice")
+    fake.mention(alice, "#sonar new")  # sent before the bot ever ran: not a command now
+    cursors = MemoryCursors()
+    got = Collector()
+    first = make_adapter(cursors)
+    await first.start(got)
+    await _streaming(fake)
+    live = fake.mention(alice, "#sonar join")
+    await got.wait_for(1)
+    await first.stop()
+    await fake.drop_streams()
+    down = [fake.mention(alice, f"#sonar say {n}") for n in range(3)]  # while it is down
+    second = make_adapter(cursors)
+    await second.start(got)
+    await got.wait_for(4)
+    await _streaming(fake, connections=2)
+    after = fake.mention(alice, "#sonar f1")
+    await got.wait_for(5)
+    await asyncio.sleep(0.2)
+    assert [i.message_id for i in got.items] == [live, *down, after]
+
+
+async def test_with_the_streaming_server_down_mentions_are_polled_ever_less_often(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    fake.streaming_down = True
+    alice = fake.add_account("alice", "Alice")
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        await asyncio.sleep(0.01)
+
+    got = Collector()
+    adapter = make_adapter(sleep=sleep)
+    await adapter.start(got)
+    sent = fake.mention(alice, "#sonar join")
+    await got.wait_for(1)
+    for _ in range(200):
+        if len(waits) >= 5:
+            break
+        await asyncio.sleep(0.02)
+    assert [i.message_id for i in got.items] == [sent]
+    # Each failed connection is followed by a poll, then a longer wait (at most `poll`).
+    assert waits[:5] == [1.0, 5.0, 15.0, 60.0, 60.0]
+    assert adapter.link.connected, "the polls answer: the link is up"
+
+
+async def test_a_status_the_instance_refuses_is_not_retried(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    adapter = make_adapter()
+    await adapter.send(Address(PLATFORM), Outbound("#sonar game 1 is open", key="outbox-1"))
+    fake.max_characters = 20  # the instance's limit changed after the bot read it
+    with pytest.raises(DeliveryError) as refused:
+        await adapter.send(Address(PLATFORM), Outbound("#sonar game 2 is open", key="outbox-2"))
+    assert refused.value.permanent and "422" in str(refused.value)
+    assert "character limit" in str(refused.value)
