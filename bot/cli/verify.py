@@ -8,7 +8,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from bot.host.receipts import SALT_BYTES, merkle_root, receipt
+from bot.host.receipts import SALT_BYTES, merkle_paths, merkle_root, path_root, receipt
 from bot.host.seeds import LUCK_PROCEDURE, SECRET_BYTES, mixed_luck
 
 
@@ -94,11 +94,27 @@ def verify(record: dict[str, Any], say: Callable[[str], None], wanted: str = "")
     if wanted:
         if len(wanted) < 8 or found is None:
             raise Mismatch(f"receipt {wanted}: not among the receipts (give at least 8 hex digits)")
+        root, paths = merkle_paths(by_turn[str(found["turn"])])
         say(
             f"ok: receipt {found['receipt']} is {found['player']}'s order of turn "
-            f"{found['turn']}, {found['order']}, counted in that turn's root"
+            f"{found['turn']}, {found['order']}, counted in that turn's root {root} "
+            f"by the path {paths[found['receipt']]}"
         )
     say(
         "not checked: replaying the game from its seed and orders (random results and "
         "events are not recomputed yet)"
     )
+
+
+def verify_path(receipt_hex: str, path: str, root: str, say: Callable[[str], None]) -> None:
+    """Check that a receipt's path (as a player's DM gives it) leads to a turn's root
+    (as the turn's public post gives it), with no record: the receipt was counted."""
+    _hex(receipt_hex, 32, "receipt")
+    _hex(root, 32, "root")
+    try:
+        again = path_root(receipt_hex.lower(), path)
+    except ValueError as error:
+        raise Mismatch(f"path: {error}, such as R0a1b…,L2c3d… (64 hex digits a step)") from None
+    if again != root.lower():
+        raise Mismatch(f"receipt {receipt_hex}: its path leads to the root {again}, not {root}")
+    say(f"ok: receipt {receipt_hex} is counted in the root {root.lower()}")

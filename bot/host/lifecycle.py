@@ -281,10 +281,12 @@ def record_and_post(
     names = posts.names_of(players.values())
     turn_over = game_row.turn != previous_turn
     text = report(game, game_row, resolution, turn=turn, turn_over=turn_over, names=names)
+    proofs: dict[str, str] = {}
     if text and turn_over and game_row.secret:
-        text += receipts.root_text(
-            game_row.secret, game_row.id, tx.standing_orders(game_row.id, turn).values()
+        root, proofs = receipts.turn_proofs(
+            game_row.secret, game_row.id, turn, tx.standing_orders(game_row.id, turn).values()
         )
+        text += root
     if text and game_row.phase == "finished":
         text += luck_revealed(game_row)
     # A change within a turn is pictured only where the game says it tells the board's
@@ -302,6 +304,7 @@ def record_and_post(
         players=players,
         now=now,
         pictured=pictured,
+        private_lines=proofs,
     )
     if game_row.phase == "finished":
         ending.post_end(tx, game, game_row, turn, now)

@@ -551,12 +551,15 @@ def publish(
     players: Mapping[str, PlayerRow],
     now: float,
     pictured: bool = True,
+    private_lines: Mapping[str, str] | None = None,
 ) -> None:
     """The posts of a stored change: the public picture with ``public_text`` (unless
     None; the text alone when not ``pictured``), then a board for every player whose board changed (written together: one
     round trip to the database, not one a player). What the game tells one player
     alone (a ship that struck theirs, a late joiner's placement) goes in their board's
-    message, or on its own if they get no board; public notices go out on their own."""
+    message, or on its own if they get no board; public notices go out on their own.
+    ``private_lines``: what the host adds for one player alone (their receipt's path to
+    the turn's root), delivered the same way, after the game's notices."""
     assert game_row.id is not None
     suffix = f":{step}" if step else ""
     extra: dict[str, Any] = {"step": step} if step else {}
@@ -571,6 +574,8 @@ def publish(
         for key in recipients(game, state, notice):
             told.setdefault(key, []).append(notice.text)
             asked.setdefault(key, []).extend(notice.choices)
+    for key, line in sorted((private_lines or {}).items()):
+        told.setdefault(key, []).append(line)
     rows = []
     if public_text is not None:
         rows.append(
