@@ -282,13 +282,16 @@ def record_and_post(
     turn_over = game_row.turn != previous_turn
     text = report(game, game_row, resolution, turn=turn, turn_over=turn_over, names=names)
     proofs: dict[str, str] = {}
+    keep: list[str] = []  # (what makes the post checkable survives a platform's cut)
     if text and turn_over and game_row.secret:
         root, proofs = receipts.turn_proofs(
             game_row.secret, game_row.id, turn, tx.standing_orders(game_row.id, turn).values()
         )
         text += root
+        keep.append(root)
     if text and game_row.phase == "finished":
         text += luck_revealed(game_row)
+        keep.append(luck_revealed(game_row))
     # A change within a turn is pictured only where the game says it tells the board's
     # story; the end of a turn and of the game always are.
     ended = game_row.phase == "finished"
@@ -305,6 +308,7 @@ def record_and_post(
         now=now,
         pictured=pictured,
         private_lines=proofs,
+        keep=keep,
     )
     if game_row.phase == "finished":
         ending.post_end(tx, game, game_row, turn, now)

@@ -94,12 +94,14 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     text = f"{posts.title(game_row)} {game.opening(state)}"
     if game_row.deadline is not None:
         text += f" Setup closes {format_utc(game_row.deadline)}."
-    if secret:
-        text += f" Luck committed: SHA-256 {seeds.commitment(secret)}."
+    committed = f"Luck committed: SHA-256 {seeds.commitment(secret)}." if secret else ""
+    if committed:
+        text += f" {committed}"
     if commands.web_base_url:
         text += f" Follow it on {links.game_page(commands.web_base_url, game_row.id)}"
     join = (Choice("Join", f"{game.tag} join"),)
-    posts.reply(tx, game_row.id, row, text, public=True, extra=posts.extras(choices=join))
+    shown = posts.extras(choices=join, keep=[committed])
+    posts.reply(tx, game_row.id, row, text, public=True, extra=shown)
     if row.platform in commands.room_platforms:
         # The game then plays in a room of its own (a thread), which it opens with the same.
         posts.open_room(tx, game_row, text, now=now, choices=join)
@@ -433,9 +435,9 @@ def _change_and_say(
         # In a game played in turn, say whose move it is now, and until when.
         lines.append(posts.deadlines_text(game_row))
     text = " ".join(line for line in lines if line)
-    if game_row.phase == "finished":
-        text += lifecycle.luck_revealed(game_row)
-    posts.reply(tx, game_row.id, row, text, public=True)
+    revealed = lifecycle.luck_revealed(game_row) if game_row.phase == "finished" else ""
+    text += revealed
+    posts.reply(tx, game_row.id, row, text, public=True, extra=posts.extras(keep=[revealed]))
     if replay_turn is not None:
         # The replay ends on the game's final state (stored on the game row).
         ending.post_end(tx, game, game_row, replay_turn, now)

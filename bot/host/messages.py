@@ -170,6 +170,10 @@ class Outbound:
     # names to the minute (``2026-01-01 08:00 UTC``): a platform that shows times live
     # (Discord's countdowns) shows these to the second, never ending early.
     instants: tuple[float, ...] = ()
+    # Parts of ``text`` a platform that shortens messages must keep whole (they may move
+    # to its end): what makes the post checkable later — a commitment, a root, a
+    # revealed secret. A platform that sends the text whole need not look at them.
+    keep: tuple[str, ...] = ()
 
 
 class DeliveryError(Exception):

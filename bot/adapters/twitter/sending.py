@@ -152,7 +152,8 @@ class Delivery:
         )
 
     async def _send_post(self, address: Address, outbound: Outbound) -> str:
-        text = compose_post(outbound.text, mute_line(outbound.text, self._games))
+        mute = mute_line(outbound.text, self._games)
+        text = compose_post(outbound.text, mute, keep=outbound.keep)
         media_ids = [
             await self._upload(a, for_dm=False) for a in post_attachments(outbound.attachments)
         ]
@@ -182,8 +183,7 @@ class Delivery:
         # A first attempt refused as a duplicate is a new post whose words happen to equal
         # an earlier one (two players refused alike): make it unique and post it.
         unique = compose_post(
-            distinct_text(outbound.text, outbound.key or text),
-            mute_line(outbound.text, self._games),
+            distinct_text(outbound.text, outbound.key or text), mute, keep=outbound.keep
         )
         try:
             return await self._create_post(unique, media_ids, reply_to)
