@@ -13,7 +13,7 @@ from bot.games.base import ArgKind, GameError, PlayerRef
 from bot.games.catalog import games, get_game
 from bot.games.duration import format_duration, parse_duration
 from bot.games.numbers import LARGEST, whole_number
-from bot.host import away, ending, lifecycle, links, posts, seeds
+from bot.host import away, ending, journal, lifecycle, links, posts, seeds
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.me import personal_time
@@ -58,6 +58,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     if any(arg.name == "turn" for arg in game.option_args):
         # The host's configured turn length, for games that have turns of a set length.
         options.setdefault("turn", commands.default_turn)
+    rules_options = dict(options)  # (for the journal: exactly what the rules were given)
     state = game.new_game(options)
     options.update(host_options)
     seed = (
@@ -90,6 +91,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     game_row = tx.add_game(game_row)
     assert game_row.id is not None
     row.game_id = game_row.id
+    journal.note(tx, game_row.id, "new", options=rules_options)
     commands.states.remember(game_row.id, game_row.state, state)
     text = f"{posts.title(game_row)} {game.opening(state)}"
     if game_row.deadline is not None:
@@ -284,8 +286,10 @@ def player_command(
                 "(its host can remove a player with `kick`)"
             )
         refuse_while_paused(game, game_row, "leave")
+        left = game.remove(state, player.key)
+        journal.note(tx, game_row.id, "remove", player=player.key, cause="leave", at=now)
         _change_and_say(
-            tx, game, game_row, state, game.remove(state, player.key), cause="leave",
+            tx, game, game_row, state, left, cause="leave",
             row=row, now=now, headline=f"{player.name} left the game.",
         )  # fmt: skip
         if row.platform in commands.room_platforms:
@@ -353,6 +357,7 @@ def _join(
         # Back after leaving during setup (the game decides; else "already in").
         key = player.key
         state = game.join(state, PlayerRef(key, player.name))
+        journal.note(tx, game_row.id, "join", player=key, name=player.name)
     else:
         # (Not every player row: a join costs the same in a game of any size.)
         seat = tx.seats_taken(game_row.id) + 1
@@ -360,6 +365,7 @@ def _join(
         wanted = _name_of(row.user_name)
         name = _unique_name(wanted, tx.names_like(game_row.id, wanted))
         state = game.join(state, PlayerRef(key, name))
+        journal.note(tx, game_row.id, "join", player=key, name=name)
         tx.add_player(
             PlayerRow(
                 game_id=game_row.id,

@@ -50,6 +50,7 @@ WEB_LINKS = "0004: web links: a player's private link to their own view on the w
 REACH = "0005: where a game can be reached: games.community, games.open_to_all"
 LUCK = "0006: committed luck: games.secret, games.luck, players.nonce"
 SETTINGS = "0007: a player's settings: player_settings (time zone, quiet hours, away, linked accounts); ratings"
+JOURNAL = "0011: the rules journal: journal (every call the host made to a game's rules)"
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"
 
@@ -308,11 +309,20 @@ def differences(engine: Engine) -> list[Any]:
 
 def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Engine) -> None:
     assert differences(engine) != []  # (the comparison sees a missing table)
-    assert migrate(engine) == [CREATED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS]
+    assert migrate(engine) == [
+        CREATED,
+        TIMERS_AND_STEPS,
+        ROOMS,
+        WEB_LINKS,
+        REACH,
+        LUCK,
+        SETTINGS,
+        JOURNAL,
+    ]
     assert differences(engine) == []
     with engine.connect() as connection:
         assert current_revisions(connection) == (head_revision(),)
-    assert head_revision() == "0007"
+    assert head_revision() == "0011"
     assert migrate(engine) == []
 
 
@@ -331,10 +341,14 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 REACH,
                 LUCK,
                 SETTINGS,
+                JOURNAL,
             ],
         ),
-        ([1, 2], [LEGACY_3, STAMPED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS]),
-        ([1, 2, 3], [STAMPED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS]),
+        (
+            [1, 2],
+            [LEGACY_3, STAMPED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS, JOURNAL],
+        ),
+        ([1, 2, 3], [STAMPED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS, JOURNAL]),
     ],
     ids=["v1", "v2", "v3"],
 )
@@ -394,6 +408,7 @@ def test_a_database_made_before_version_3_keeps_every_order_and_the_standing_one
         REACH,
         LUCK,
         SETTINGS,
+        JOURNAL,
     ]
     assert "active" not in {c["name"] for c in inspect(engine).get_columns("orders")}
     assert {i["name"] for i in inspect(engine).get_indexes("orders")} == {"ix_orders_turn_player"}
@@ -435,7 +450,7 @@ def test_two_processes_migrating_at_once_take_turns(engine: Engine) -> None:
     other.dispose()
     assert sorted(done, key=len) == [
         [],
-        [CREATED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS],
+        [CREATED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS, JOURNAL],
     ]
 
 
@@ -446,7 +461,7 @@ def test_the_store_migrates_sqlite_on_start_and_leaves_postgresql_to_bst_migrate
     store = Store(engine.url.render_as_string(hide_password=False))
     store.dispose()
     with engine.connect() as connection:
-        expected = ("0007",) if engine.dialect.name == "sqlite" else ()
+        expected = ("0011",) if engine.dialect.name == "sqlite" else ()
         assert current_revisions(connection) == expected
 
 
@@ -490,7 +505,7 @@ def test_alembic_runs_its_own_transaction_on_a_connection_without_one(engine: En
         connection.commit()  # (SQLAlchemy's autobegin after Alembic's own commit)
     assert differences(engine) == []
     with engine.connect() as connection:
-        assert current_revisions(connection) == ("0007",)
+        assert current_revisions(connection) == ("0011",)
 
 
 def _bst(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -513,7 +528,7 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
     first = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
-        f"{sqlite_url(database)}: migrated to revision 0007:",
+        f"{sqlite_url(database)}: migrated to revision 0011:",
         f"  {LEGACY_3}",
         f"  {STAMPED}",
         f"  {TIMERS_AND_STEPS}",
@@ -522,7 +537,8 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
         f"  {REACH}",
         f"  {LUCK}",
         f"  {SETTINGS}",
+        f"  {JOURNAL}",
     ]
     again = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0007)\n"
+    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0011)\n"
