@@ -62,7 +62,9 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
     record = game.record(state, history, context)
     if game_row.secret:
         record["luck"] = luck_section(game_row, players, standing)
-    if calls:
+    # A game that was running when the journal began (migration 0011) has only its end:
+    # no replay rather than one that cannot be played.
+    if calls and loads(calls[0]).get("do") == "new":
         record["replay"] = replay_section(game_row, calls, context)
     return record
 

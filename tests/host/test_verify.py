@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from host_fakes import HostKit
+from sqlalchemy import text
 
 from bot.__main__ import main
 from bot.cli.verify import Mismatch, verify
@@ -248,3 +249,17 @@ def test_the_demos_record_replays_through_the_rules(tmp_path: Path, kind: str) -
     assert record["game"]["phase"] == "finished"
     said = checked(record)
     assert any(line.startswith("ok: the game replayed through the rules") for line in said)
+
+
+def test_a_game_whose_journal_began_mid_game_has_no_replay(tmp_path: Path) -> None:
+    """A game running when the journal began (migration 0011) keeps only its end: its
+    record has no replay (verify says so) rather than one that cannot be played."""
+    kit = HostKit(tmp_path)
+    kit.two_player_battle("size=10x10 turn=8h seed=7")
+    with kit.store.transaction() as tx:
+        tx.session.execute(text("DELETE FROM journal"))
+    kit.say("alice", "#bst F1")
+    found = game_record(kit.store, 1)
+    kit.store.dispose()
+    assert "replay" not in found
+    assert checked(found)[-1].startswith("not checked: this record has no journal of the game")
