@@ -135,8 +135,22 @@ def cmd_script(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """Exit 0 when everything it could check matches, 1 at the first mismatch (named),
     2 for a file that is not a record."""
-    from bot.cli.verify import Mismatch, verify
+    from bot.cli.verify import Mismatch, verify, verify_path
 
+    if args.path is not None or args.root is not None:
+        if not (args.receipt and args.path is not None and args.root):
+            return _fail(
+                "a path is checked with its receipt and its turn's root: "
+                "bst verify --receipt HEX --path R0a1b…,L2c3d… --root HEX"
+            )
+        try:
+            verify_path(args.receipt, args.path, args.root, print)
+        except Mismatch as error:
+            return _fail(f"MISMATCH: {error}", code=1)
+        if args.record is None:
+            return 0
+    if args.record is None:
+        return _fail("say which record to check: bst verify RECORD.json [--receipt HEX]")
     try:
         record = json.loads(Path(args.record).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as error:
@@ -323,8 +337,14 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(func=cmd_export)
 
     check_record = _command(sub, "verify", "check a finished game's luck and receipts")
-    check_record.add_argument("record", help="the game's record, e.g. record.json")
+    check_record.add_argument(
+        "record", nargs="?", help="the game's record, e.g. record.json (not needed for --path)"
+    )
     check_record.add_argument("--receipt", help="your receipt (at least its first 8 hex digits)")
+    check_record.add_argument(
+        "--path", help="your receipt's path to its turn's root, as your DM gives it"
+    )
+    check_record.add_argument("--root", help="the turn's root, as its public post gives it")
     check_record.set_defaults(func=cmd_verify)
 
     check = _command(sub, "check-config", "check a config file")

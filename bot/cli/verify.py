@@ -1,15 +1,22 @@
-"""``bst verify RECORD.json [--receipt HEX]``: check a finished game's committed luck
-and order receipts from its record alone (README, "Fair play"), saying what it checked
-and naming the first thing that does not match."""
+"""``bst verify RECORD.json [--receipt HEX]``: check a game from its record alone
+(README, "Fair play") — its committed luck, its order receipts, then the whole game
+made again through the rules from its options, its luck and its journal of orders,
+every event compared — saying what it checked and naming the first thing that does
+not match: the turn, the player and what differs."""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+import json
+import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.host.receipts import SALT_BYTES, merkle_root, receipt
-from bot.host.seeds import LUCK_PROCEDURE, SECRET_BYTES, mixed_luck
+from bot.games.base import RecordContext
+from bot.games.catalog import get_game
+from bot.host.journal import JOURNAL_FORMAT, Replayed, ReplayError, replay
+from bot.host.receipts import SALT_BYTES, merkle_paths, merkle_root, path_root, receipt
+from bot.host.seeds import LUCK_PROCEDURE, SECRET_BYTES, luck_rng, mixed_luck, seeded
 
 
 class Mismatch(Exception):
@@ -29,15 +36,23 @@ def _hex(value: Any, size: int, what: str) -> bytes:
 def verify(record: dict[str, Any], say: Callable[[str], None], wanted: str = "") -> None:
     """Check ``record``, telling ``say`` each thing checked; raise Mismatch at the first
     that fails. ``wanted``: a player's receipt (or its first 8+ hex digits) to find."""
+    revealed = _check_luck(record, say, wanted)
+    made = _check_replay(record, say)
+    if made is not None and revealed:
+        _check_receipts_stood(record, made, say)
+
+
+def _check_luck(record: dict[str, Any], say: Callable[[str], None], wanted: str) -> bool:
+    """The luck and the receipts; True when the game's secret is revealed and checked."""
     luck = record.get("luck")
     if not isinstance(luck, dict):
         say(
             "not checked: this record has no committed luck (a game opened with seed=, "
-            "or before bst committed its luck), so there is no seed or receipt to check"
+            "or before bst committed its luck), so there is no commitment or receipt to check"
         )
         if wanted:
             raise Mismatch(f"receipt {wanted}: this record has no receipts")
-        return
+        return False
     if luck.get("procedure") != LUCK_PROCEDURE:
         raise Mismatch(
             f"luck: unknown procedure {luck.get('procedure')!r}, expected {LUCK_PROCEDURE}"
@@ -46,7 +61,7 @@ def verify(record: dict[str, Any], say: Callable[[str], None], wanted: str = "")
         say("not checked: the game is not over, so its secret and salts are not revealed yet")
         if wanted:
             raise Mismatch(f"receipt {wanted}: the game is not over; check it after the end")
-        return
+        return False
     secret = _hex(luck["secret"], SECRET_BYTES, "secret")
     if hashlib.sha256(secret).hexdigest() != luck.get("commitment"):
         raise Mismatch(
@@ -94,11 +109,186 @@ def verify(record: dict[str, Any], say: Callable[[str], None], wanted: str = "")
     if wanted:
         if len(wanted) < 8 or found is None:
             raise Mismatch(f"receipt {wanted}: not among the receipts (give at least 8 hex digits)")
+        root, paths = merkle_paths(by_turn[str(found["turn"])])
         say(
             f"ok: receipt {found['receipt']} is {found['player']}'s order of turn "
-            f"{found['turn']}, {found['order']}, counted in that turn's root"
+            f"{found['turn']}, {found['order']}, counted in that turn's root {root} "
+            f"by the path {paths[found['receipt']]}"
         )
-    say(
-        "not checked: replaying the game from its seed and orders (random results and "
-        "events are not recomputed yet)"
+    return True
+
+
+def _check_replay(record: dict[str, Any], say: Callable[[str], None]) -> Replayed | None:
+    """The game made again through its rules from the record's journal and luck, and
+    the record made again from that, compared part by part."""
+    section = record.get("replay")
+    if not isinstance(section, dict) or not section.get("journal"):
+        say(
+            "not checked: this record has no journal of the game (a game from before bst "
+            "kept one), so the game is not replayed: its events are taken as written"
+        )
+        return None
+    if section.get("format") != JOURNAL_FORMAT:
+        raise Mismatch(
+            f"replay: unknown format {section.get('format')!r}, expected {JOURNAL_FORMAT}"
+        )
+    found = record.get("game")
+    game_part: dict[str, Any] = found if isinstance(found, dict) else {}
+    try:
+        game = get_game(str(game_part.get("kind")))
+    except Exception:
+        raise Mismatch(f"game.kind: no game called {game_part.get('kind')!r}") from None
+    draw = _draws(record, section)
+    if draw is None:
+        say("not checked: the game is not over, so its luck is secret and it cannot be replayed")
+        return None
+    entries = section["journal"]
+    try:
+        made = replay(game, entries, draw)
+    except ReplayError as error:
+        raise Mismatch(str(error)) from None
+    context = RecordContext(
+        number=int(game_part.get("id") or (record.get("luck") or {}).get("game") or 0),
+        names=made.names,
+        phase=str(game_part.get("phase")),
+        deadlines=dict(section.get("deadlines") or {}),
+        seed=(game_part.get("options") or {}).get("seed"),
     )
+    again = game.record(made.state, made.history, context)
+    _compare(record, again)
+    turns = record.get("turns") or []
+    events = sum(len(t.get("events", ())) for t in turns if isinstance(t, dict))
+    say(
+        f"ok: the game replayed through the rules of {game.name} from its options, "
+        f"{'luck' if 'luck' in record else 'seed'} and the {len(entries)} calls of its journal: "
+        f"every order and all {events} events of its {len(turns)} turns are the rules' own"
+    )
+    say("ok: the players, the start and the game's state now are what the rules give")
+    return made
+
+
+Draw = Callable[[bool, Sequence[object]], random.Random]
+
+
+def _draws(record: dict[str, Any], section: dict[str, Any]) -> Draw | None:
+    """The game's draws as the host made them (``bot.host.seeds``); None while secret."""
+    luck = record.get("luck")
+    if isinstance(luck, dict):
+        if "secret" not in luck:
+            return None
+        secret, key = str(luck["secret"]), str(luck.get("key") or luck["secret"])
+        return lambda started, parts: luck_rng(key if started else secret, *parts)
+    seed = section.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise Mismatch(f"replay.seed: expected the game's seed, a whole number, got {seed!r}")
+    given = ((record.get("game") or {}).get("options") or {}).get("seed")
+    if given is not None and str(given) != str(seed):
+        raise Mismatch(
+            f"seed: the replay draws from seed {seed}, but the game was opened with seed={given}"
+        )
+    return lambda started, parts: seeded(seed, *parts)
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 240 else text[:239] + "…"
+
+
+def _who(*items: Any) -> str:
+    """The player an order or event is about (its ``player``, else its ``seat``)."""
+    for item in items:
+        if isinstance(item, dict):
+            for key in ("player", "seat", "captain"):
+                if isinstance(item.get(key), str):
+                    return str(item[key])
+    return ""
+
+
+def _compare(record: dict[str, Any], again: dict[str, Any]) -> None:
+    """Raise Mismatch at the first part of ``record`` that is not ``again``'s (the
+    record the rules give): turn by turn, order by order, event by event first."""
+    given_turns, rules_turns = record.get("turns") or [], again.get("turns") or []
+    for given, rules in zip(given_turns, rules_turns, strict=False):
+        if given == rules:
+            continue
+        number = given.get("number", "?") if isinstance(given, dict) else "?"
+        given = given if isinstance(given, dict) else {}
+        for part in ("orders", "events"):
+            mine, theirs = list(given.get(part) or []), list(rules.get(part) or [])
+            for index in range(max(len(mine), len(theirs))):
+                a = mine[index] if index < len(mine) else None
+                b = theirs[index] if index < len(theirs) else None
+                if a != b:
+                    who = _who(a, b) or rules.get("player", "")
+                    what = "order" if part == "orders" else "event"
+                    raise Mismatch(
+                        f"turn {number}{', ' + who if who else ''}: {what} {index + 1}: "
+                        f"the record says {_shown(a)}, the rules give {_shown(b)}"
+                    )
+        for key in sorted(set(given) | set(rules)):
+            if given.get(key) != rules.get(key):
+                raise Mismatch(
+                    f"turn {number}: {key}: the record says {_shown(given.get(key))}, "
+                    f"the rules give {_shown(rules.get(key))}"
+                )
+    if len(given_turns) != len(rules_turns):
+        raise Mismatch(
+            f"turns: the record has {len(given_turns)}, the rules give {len(rules_turns)}"
+        )
+    given_players, rules_players = record.get("players") or [], again.get("players") or []
+    for given, rules in zip(given_players, rules_players, strict=False):
+        if given != rules:
+            name = _who(rules) or (rules.get("name") if isinstance(rules, dict) else "")
+            keys = sorted(set(given) | set(rules)) if isinstance(given, dict) else []
+            part = next((k for k in keys if given.get(k) != rules.get(k)), "")
+            raise Mismatch(
+                f"player {name}: {part or 'the entry'}: the record says "
+                f"{_shown(given.get(part) if part else given)}, "
+                f"the rules give {_shown(rules.get(part) if part else rules)}"
+            )
+    if len(given_players) != len(rules_players):
+        raise Mismatch(
+            f"players: the record has {len(given_players)}, the rules give {len(rules_players)}"
+        )
+    for key in sorted((set(record) | set(again)) - {"turns", "players", "luck", "replay"}):
+        given, rules = record.get(key), again.get(key)
+        if given == rules:
+            continue
+        if isinstance(given, dict) and isinstance(rules, dict):
+            part = next(k for k in sorted(set(given) | set(rules)) if given.get(k) != rules.get(k))
+            raise Mismatch(
+                f"{key}.{part}: the record says {_shown(given.get(part))}, "
+                f"the rules give {_shown(rules.get(part))}"
+            )
+        raise Mismatch(f"{key}: the record says {_shown(given)}, the rules give {_shown(rules)}")
+
+
+def _check_receipts_stood(
+    record: dict[str, Any], made: Replayed, say: Callable[[str], None]
+) -> None:
+    """Each receipt's order is the order that stood in the game made again."""
+    game = get_game(str(record["game"]["kind"]))
+    for entry in record["luck"].get("receipts", []):
+        turn, player = entry["turn"], entry["player"]
+        stood = made.standing.get(turn, {}).get(player)
+        order = None if stood is None else game.encode_order(stood)
+        if order != entry["order"]:
+            raise Mismatch(
+                f"turn {turn}, {player}: the receipt's order {_shown(entry['order'])} is not "
+                f"the order that stood in the replay ({_shown(order)})"
+            )
+    say("ok: every receipt's order is the order that stood when the game is replayed")
+
+
+def verify_path(receipt_hex: str, path: str, root: str, say: Callable[[str], None]) -> None:
+    """Check that a receipt's path (as a player's DM gives it) leads to a turn's root
+    (as the turn's public post gives it), with no record: the receipt was counted."""
+    _hex(receipt_hex, 32, "receipt")
+    _hex(root, 32, "root")
+    try:
+        again = path_root(receipt_hex.lower(), path)
+    except ValueError as error:
+        raise Mismatch(f"path: {error}, such as R0a1b…,L2c3d… (64 hex digits a step)") from None
+    if again != root.lower():
+        raise Mismatch(f"receipt {receipt_hex}: its path leads to the root {again}, not {root}")
+    say(f"ok: receipt {receipt_hex} is counted in the root {root.lower()}")

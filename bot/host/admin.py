@@ -16,7 +16,7 @@ from typing import Any
 from bot.games.base import GameError, PlayerRef
 from bot.games.catalog import get_game
 from bot.games.duration import LONGEST, format_duration, humanize, parse_duration
-from bot.host import away, bridges, lifecycle, posts, substitutes
+from bot.host import away, bridges, journal, lifecycle, posts, substitutes
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.lobby import change_and_say, check_clocks, option_pairs, refuse_while_paused
@@ -124,8 +124,10 @@ def host_command(
     if word == "kick":
         target = _find_player(tx, game_row, rest, game.player_word(1))
         refuse_while_paused(game, game_row, "kick")
+        removed = game.remove(state, target.key)
+        journal.note(tx, game_row.id, "remove", player=target.key, cause="kick", at=now)
         change_and_say(
-            tx, game, game_row, state, game.remove(state, target.key), cause="kick", row=row,
+            tx, game, game_row, state, removed, cause="kick", row=row,
             now=now, headline=f"{target.name} was removed from the game by the host.",
         )  # fmt: skip
         if target.platform in commands.room_platforms:
@@ -138,16 +140,18 @@ def host_command(
         )  # fmt: skip
         return
     if word == "end":
+        ended = game.finish(state)
+        journal.note(tx, game_row.id, "finish", cause="end", at=now)
         if not tx.players(game_row.id):
             # Nobody played: there is no result to give (a draw between no one is none).
             change_and_say(
-                tx, game, game_row, state, game.finish(state), cause="end", row=row, now=now,
+                tx, game, game_row, state, ended, cause="end", row=row, now=now,
                 headline=f"The host cancelled game {game_row.id}: nobody had joined.",
                 with_result=False,
             )  # fmt: skip
             return
         change_and_say(
-            tx, game, game_row, state, game.finish(state), cause="end", row=row, now=now,
+            tx, game, game_row, state, ended, cause="end", row=row, now=now,
             headline=f"The host ended game {game_row.id}.",
         )  # fmt: skip
 
@@ -180,15 +184,19 @@ def _change_options(
         changes[away.OPTION] = away.parse_option(changes[away.OPTION], game)
     options = {key: value for key, value in {**stored, **changes}.items() if key != "seed"}
     # The host's own options are not the game's (see bot.host.away).
-    fresh = game.new_game({k: v for k, v in options.items() if k != away.OPTION})
+    rules_options = {k: v for k, v in options.items() if k != away.OPTION}
+    fresh = game.new_game(rules_options)
+    journal.note(tx, game_row.id, "new", options=rules_options)
     for player in tx.players(game_row.id):
         # In join order, as they came; one who left during setup leaves again (records
         # list everyone who joined).
         ref = PlayerRef(player.key, player.name)
         seated = _seated(game, state, ref)
         fresh = game.join(fresh, ref)
+        journal.note(tx, game_row.id, "join", player=ref.id, name=ref.name)
         if not seated:
             fresh = game.remove(fresh, ref.id).state
+            journal.note(tx, game_row.id, "remove", player=ref.id, cause="leave")
     seed = {"seed": stored["seed"]} if "seed" in stored else {}
     game_row.options = dumps({**options, **seed})
     game_row.state = dumps(game.encode_state(fresh))

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import Game, Given, IllegalOrderError, Resolution
-from bot.host import ending, posts, ratings, receipts
+from bot.host import ending, journal, posts, ratings, receipts
 from bot.host.clock import format_utc
 from bot.host.collector import collector_paused
 from bot.host.seeds import game_rng, mixed_luck
@@ -281,12 +281,17 @@ def record_and_post(
     names = posts.names_of(players.values())
     turn_over = game_row.turn != previous_turn
     text = report(game, game_row, resolution, turn=turn, turn_over=turn_over, names=names)
+    proofs: dict[str, str] = {}
+    keep: list[str] = []  # (what makes the post checkable survives a platform's cut)
     if text and turn_over and game_row.secret:
-        text += receipts.root_text(
-            game_row.secret, game_row.id, tx.standing_orders(game_row.id, turn).values()
+        root, proofs = receipts.turn_proofs(
+            game_row.secret, game_row.id, turn, tx.standing_orders(game_row.id, turn).values()
         )
+        text += root
+        keep.append(root)
     if text and game_row.phase == "finished":
         text += luck_revealed(game_row)
+        keep.append(luck_revealed(game_row))
     # A change within a turn is pictured only where the game says it tells the board's
     # story; the end of a turn and of the game always are.
     ended = game_row.phase == "finished"
@@ -302,6 +307,8 @@ def record_and_post(
         players=players,
         now=now,
         pictured=pictured,
+        private_lines=proofs,
+        keep=keep,
     )
     if game_row.phase == "finished":
         ending.post_end(tx, game, game_row, turn, now)
@@ -329,6 +336,7 @@ def start(
         joined = sorted(tx.players(game_row.id), key=lambda p: p.join_order)
         game_row.luck = mixed_luck(game_row.secret, [p.nonce for p in joined if p.nonce])
     resolution = game.start(state, game_rng(game_row, "start"), first)
+    journal.note(tx, game_row.id, "start", first=first, at=moment)
     game_row.phase = "battle"
     game_row.turn = 0  # the start is step 0 of turn 0; commit moves the row to turn 1
     _, step = commit(tx, game, game_row, state, resolution, cause="start", moment=moment, now=now)
@@ -371,7 +379,9 @@ def close_setup(
     if tx.seats_taken(game_row.id) == 0:
         # Nobody ever joined: the game is cancelled rather than opening window after
         # window (each one a post) for no one.
-        change(tx, game, game_row, state, game.finish(state), cause="cancelled", now=fell_at)
+        cancelled = game.finish(state)
+        journal.note(tx, game_row.id, "finish", cause="cancelled", at=fell_at)
+        change(tx, game, game_row, state, cancelled, cause="cancelled", now=fell_at)
         posts.announce(
             tx,
             game_row,
@@ -383,6 +393,7 @@ def close_setup(
         return
     drop_timer(game_row, key)
     resolution = game.expire(state, key, (), timer_rng(game_row, key))
+    journal.note(tx, game_row.id, "expire", timer=key)
     game_row.state = dumps(game.encode_state(resolution.state))
     arm(game, game_row, resolution.state, moment=fell_at, now=now)
     tx.save(game_row)
@@ -419,6 +430,7 @@ def fire(
     given = givens(game, tx.orders_of_turn(game_row.id, game_row.turn))
     with collector_paused():
         resolution = game.expire(state, key, given, timer_rng(game_row, key))
+    journal.note(tx, game_row.id, "expire", timer=key, at=fell_at)
     record_and_post(
         tx, game, game_row, state, resolution, cause=f"timer:{key}", moment=fell_at, now=now
     )
@@ -433,6 +445,7 @@ def resolve_now(
     given = givens(game, tx.orders_of_turn(game_row.id, game_row.turn))
     rng = game_rng(game_row, "turn", game_row.turn)
     resolution = game.resolve(state, given, rng)
+    journal.note(tx, game_row.id, "resolve", draw=["turn", game_row.turn], at=moment)
     record_and_post(tx, game, game_row, state, resolution, cause="turn", moment=moment, now=now)
 
 

@@ -13,7 +13,7 @@ from bot.games.base import ArgKind, GameError, PlayerRef
 from bot.games.catalog import games, get_game
 from bot.games.duration import format_duration, parse_duration
 from bot.games.numbers import LARGEST, whole_number
-from bot.host import away, ending, lifecycle, links, posts, seeds, substitutes
+from bot.host import away, ending, journal, lifecycle, links, posts, seeds, substitutes
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.me import personal_time
@@ -65,6 +65,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     if any(arg.name == "turn" for arg in game.option_args):
         # The host's configured turn length, for games that have turns of a set length.
         options.setdefault("turn", commands.default_turn)
+    rules_options = dict(options)  # (for the journal: exactly what the rules were given)
     state = game.new_game(options)
     options.update(host_options)
     seed = (
@@ -97,16 +98,19 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     game_row = tx.add_game(game_row)
     assert game_row.id is not None
     row.game_id = game_row.id
+    journal.note(tx, game_row.id, "new", options=rules_options)
     commands.states.remember(game_row.id, game_row.state, state)
     text = f"{posts.title(game_row)} {game.opening(state)}"
     if game_row.deadline is not None:
         text += f" Setup closes {format_utc(game_row.deadline)}."
-    if secret:
-        text += f" Luck committed: SHA-256 {seeds.commitment(secret)}."
+    committed = f"Luck committed: SHA-256 {seeds.commitment(secret)}." if secret else ""
+    if committed:
+        text += f" {committed}"
     if commands.web_base_url:
         text += f" Follow it on {links.game_page(commands.web_base_url, game_row.id)}"
     join = (Choice("Join", f"{game.tag} join"),)
-    posts.reply(tx, game_row.id, row, text, public=True, extra=posts.extras(choices=join))
+    shown = posts.extras(choices=join, keep=[committed])
+    posts.reply(tx, game_row.id, row, text, public=True, extra=shown)
     if row.platform in commands.room_platforms:
         # The game then plays in a room of its own (a thread), which it opens with the same.
         posts.open_room(tx, game_row, text, now=now, choices=join)
@@ -305,8 +309,10 @@ def player_command(
                 "(its host can remove a player with `kick`)"
             )
         refuse_while_paused(game, game_row, "leave")
+        left = game.remove(state, player.key)
+        journal.note(tx, game_row.id, "remove", player=player.key, cause="leave", at=now)
         _change_and_say(
-            tx, game, game_row, state, game.remove(state, player.key), cause="leave",
+            tx, game, game_row, state, left, cause="leave",
             row=row, now=now, headline=f"{player.name} left the game.",
         )  # fmt: skip
         if row.platform in commands.room_platforms:
@@ -375,6 +381,7 @@ def _join(
         # Back after leaving during setup (the game decides; else "already in").
         key = player.key
         state = game.join(state, PlayerRef(key, player.name))
+        journal.note(tx, game_row.id, "join", player=key, name=player.name)
     else:
         _refuse_a_second_seat(tx, row, game_row)
         # (Not every player row: a join costs the same in a game of any size.)
@@ -383,6 +390,7 @@ def _join(
         wanted = _name_of(row.user_name)
         name = _unique_name(wanted, tx.names_like(game_row.id, wanted))
         state = game.join(state, PlayerRef(key, name))
+        journal.note(tx, game_row.id, "join", player=key, name=name)
         tx.add_player(
             PlayerRow(
                 game_id=game_row.id,
@@ -472,9 +480,9 @@ def _change_and_say(
         # In a game played in turn, say whose move it is now, and until when.
         lines.append(posts.deadlines_text(game_row))
     text = " ".join(line for line in lines if line)
-    if game_row.phase == "finished":
-        text += lifecycle.luck_revealed(game_row)
-    posts.reply(tx, game_row.id, row, text, public=True)
+    revealed = lifecycle.luck_revealed(game_row) if game_row.phase == "finished" else ""
+    text += revealed
+    posts.reply(tx, game_row.id, row, text, public=True, extra=posts.extras(keep=[revealed]))
     if replay_turn is not None:
         # The replay ends on the game's final state (stored on the game row).
         ending.post_end(tx, game, game_row, replay_turn, now)

@@ -174,6 +174,10 @@ class Outbound:
     # base_url`` is set; "" otherwise): each platform shows it its own way (a link
     # button, a link at the end of the text) or not at all.
     link: str = ""
+    # Parts of ``text`` a platform that shortens messages must keep whole (they may move
+    # to its end): what makes the post checkable later — a commitment, a root, a
+    # revealed secret. A platform that sends the text whole need not look at them.
+    keep: tuple[str, ...] = ()
 
 
 class DeliveryError(Exception):

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.games.base import Channel, Resolution
 from bot.games.catalog import get_game
-from bot.host import lifecycle, posts, receipts, substitutes
+from bot.host import journal, lifecycle, posts, receipts, substitutes
 from bot.host.context import CommandContext
 from bot.host.messages import Choice, InboundKind
 from bot.host.posts import Cause
@@ -45,6 +45,10 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
     channel = Channel.PUBLIC if row.kind == _PUBLIC else Channel.PRIVATE
     rng = game_rng_on_first_draw(game_row, "accept", row.platform, row.message_id)
     accepted = game.accept(state, player_key, parsed, channel, rng)
+    journal.note(
+        tx, game_id, "accept", player=player_key, text=text, channel=channel.value,
+        draw=["accept", row.platform, row.message_id], at=row.sent_at,
+    )  # fmt: skip
     standing = accepted.standing
     turn = game_row.turn
     previous = None
@@ -163,6 +167,7 @@ def withdraw(tx: Tx, row: Cause, game_row: GameSnapshot) -> None:
             f"you have no order for turn {turn} to withdraw; send one before the deadline, "
             f"e.g. `{game.example()}`"
         )
+    journal.note(tx, game_row.id, "withdraw", player=player.key)
     tx.new_order(
         game_id=game_row.id,
         player_key=player.key,

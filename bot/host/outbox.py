@@ -161,6 +161,7 @@ def outbound_of(
         card=None if card is None else _card(card),
         game=row.game_id or 0,
         written_at=row.created_at,
+        keep=tuple(extra.get("keep", ())),
     )
 
 

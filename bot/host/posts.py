@@ -99,12 +99,17 @@ def extras(
     card: Card | None = None,
     room: str = "",
     board: str = "",
+    keep: Sequence[str] = (),
 ) -> str:
     """What a message carries besides its text and pictures (the outbox's ``extras``):
     buttons, the people it pings (user id, name), a card, the name of the room it opens,
-    the board as text (sent only where no picture shows it: see ``outbox.outbound_of``).
+    the board as text (sent only where no picture shows it: see ``outbox.outbound_of``),
+    the parts of its text a platform that shortens posts must keep (``Outbound.keep``).
     "" when nothing."""
     found: dict[str, Any] = {}
+    kept = [part.strip() for part in keep if part.strip()]
+    if kept:
+        found["keep"] = kept
     if room:
         found["room"] = room
     if board:
@@ -648,12 +653,17 @@ def publish(
     players: Mapping[str, PlayerRow],
     now: float,
     pictured: bool = True,
+    private_lines: Mapping[str, str] | None = None,
+    keep: Sequence[str] = (),
 ) -> None:
     """The posts of a stored change: the public picture with ``public_text`` (unless
     None; the text alone when not ``pictured``), then a board for every player whose board changed (written together: one
     round trip to the database, not one a player). What the game tells one player
     alone (a ship that struck theirs, a late joiner's placement) goes in their board's
-    message, or on its own if they get no board; public notices go out on their own."""
+    message, or on its own if they get no board; public notices go out on their own.
+    ``private_lines``: what the host adds for one player alone (their receipt's path to
+    the turn's root), delivered the same way, after the game's notices. ``keep``: the
+    parts of ``public_text`` a platform that shortens posts keeps (``Outbound.keep``)."""
     assert game_row.id is not None
     suffix = f":{step}" if step else ""
     extra: dict[str, Any] = {"step": step} if step else {}
@@ -668,6 +678,8 @@ def publish(
         for key in recipients(game, state, notice):
             told.setdefault(key, []).append(notice.text)
             asked.setdefault(key, []).extend(notice.choices)
+    for key, line in sorted((private_lines or {}).items()):
+        told.setdefault(key, []).append(line)
     rows = []
     if public_text is not None:
         rows.append(
@@ -684,6 +696,7 @@ def publish(
                     else ""
                 ),
                 created_at=now,
+                extras=extras(keep=keep),
             )
         )
         # The map, in every room the game is played from (see bridges), right after it.

@@ -8,7 +8,10 @@ receipts of the orders that stood, in that turn's public post.
   keys sorted, of ``["bst-receipt/1", GAME, TURN, PLAYER, ORDER]``, ORDER the game's
   own encoding of the order;
 * root: each receipt's leaf is SHA-256(0x00 ‖ receipt), leaves sorted; a node is
-  SHA-256(0x01 ‖ left ‖ right), an odd node last in its row going up as it is.
+  SHA-256(0x01 ‖ left ‖ right), an odd node last in its row going up as it is;
+* path: what a player's DM carries to show their receipt is under the root — the
+  siblings from the leaf up, each ``L`` or ``R`` (the side it sits on) and its hex,
+  joined by ``,`` (``-`` when the receipt is the root's only leaf).
 
 Only games of committed luck (a secret) have receipts: a game with ``seed=`` has no
 secret to salt from, and its posts stay as they were."""
@@ -48,18 +51,51 @@ def receipt(salt: bytes, game_id: int, turn: int, player: str, order: Any) -> st
     return hmac.new(salt, message, hashlib.sha256).hexdigest()
 
 
+def _leaf(receipt_hex: str) -> bytes:
+    return hashlib.sha256(b"\x00" + bytes.fromhex(receipt_hex)).digest()
+
+
+def _node(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
 def merkle_root(receipts: Iterable[str]) -> str:
     """The root (hex) over receipts (order does not matter: leaves are sorted)."""
-    row = sorted(hashlib.sha256(b"\x00" + bytes.fromhex(r)).digest() for r in receipts)
-    if not row:
+    return merkle_paths(receipts)[0]
+
+
+def merkle_paths(receipts: Iterable[str]) -> tuple[str, dict[str, str]]:
+    """The root over ``receipts`` and each receipt's path to it (see the module's
+    docstring), in one pass: a turn's post needs the root, each DM its path."""
+    leaves = sorted((_leaf(r), r) for r in receipts)
+    if not leaves:
         raise ValueError("a root needs at least one receipt")
+    row = [leaf for leaf, _ in leaves]
+    # Where each receipt's node sits in the row being hashed, and its siblings so far.
+    where = {r: index for index, (_, r) in enumerate(leaves)}
+    steps: dict[str, list[str]] = {r: [] for r in where}
     while len(row) > 1:
-        paired = [
-            hashlib.sha256(b"\x01" + row[i] + row[i + 1]).digest()
-            for i in range(0, len(row) - 1, 2)
-        ]
+        for r, index in where.items():
+            if index % 2:
+                steps[r].append("L" + row[index - 1].hex())
+            elif index + 1 < len(row):
+                steps[r].append("R" + row[index + 1].hex())
+            where[r] = index // 2
+        paired = [_node(row[i], row[i + 1]) for i in range(0, len(row) - 1, 2)]
         row = paired + ([row[-1]] if len(row) % 2 else [])
-    return row[0].hex()
+    return row[0].hex(), {r: ",".join(path) or "-" for r, path in steps.items()}
+
+
+def path_root(receipt_hex: str, path: str) -> str:
+    """The root a receipt's path leads to (hex); raises ValueError for a path that is
+    not one (each step ``L`` or ``R`` and 64 hex digits, ``,`` between them)."""
+    node = _leaf(receipt_hex)
+    for step in [] if path.strip() == "-" else path.strip().split(","):
+        side, sibling = step[:1].upper(), bytes.fromhex(step[1:])
+        if side not in ("L", "R") or len(sibling) != 32:
+            raise ValueError(f"a path step is L or R and 64 hex digits, got {step!r}")
+        node = _node(sibling, node) if side == "L" else _node(node, sibling)
+    return node.hex()
 
 
 def order_receipt(secret: str, game_id: int, row: OrderRow) -> str:
@@ -69,9 +105,20 @@ def order_receipt(secret: str, game_id: int, row: OrderRow) -> str:
     )
 
 
-def root_text(secret: str, game_id: int, standing: Iterable[OrderRow]) -> str:
-    """What a turn's public post adds: the root over the orders that stood ("" if none)."""
-    receipts = [order_receipt(secret, game_id, row) for row in standing]
-    if not receipts:
-        return ""
-    return f" Receipts root of the {len(receipts)} orders that stood: {merkle_root(receipts)}."
+def turn_proofs(
+    secret: str, game_id: int, turn: int, standing: Iterable[OrderRow]
+) -> tuple[str, dict[str, str]]:
+    """What a turn's end adds: to its public post, the root over the orders that stood
+    ("" if none); to the DM of each player whose order stood, their receipt and its
+    path to that root (player key → line)."""
+    mine = {row.player_key: order_receipt(secret, game_id, row) for row in standing}
+    if not mine:
+        return "", {}
+    root, paths = merkle_paths(mine.values())
+    public = f" Receipts root of the {len(mine)} orders that stood: {root}."
+    private = {
+        player: f"Turn {turn}: your receipt {r} is counted in the root {root}, "
+        f"by the path {paths[r]}."
+        for player, r in mine.items()
+    }
+    return public, private

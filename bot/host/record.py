@@ -4,12 +4,11 @@ stored history; the host gives it the names, the phase and the pending deadlines
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from bot.games.base import RecordContext, Step
 from bot.games.catalog import get_game
-from bot.host import receipts
+from bot.host import journal, receipts
 from bot.host.lifecycle import timer_entries
 from bot.host.seeds import LUCK_PROCEDURE, commitment
 from bot.store import GameRow, OrderRow, PlayerRow, Store, loads
@@ -20,8 +19,7 @@ class RecordError(Exception):
     pass
 
 
-def _iso(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+_iso = journal.moment_text
 
 
 def _cause(stored: str) -> tuple[str, str]:
@@ -42,6 +40,7 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
             n: list(tx.standing_orders(game_id, n).values()) for n in {t.number for t in turns}
         }
         handed = seat_changes(tx, game_id)
+        calls = tx.journal(game_id)
     game = get_game(game_row.kind)
     state = game.decode_state(loads(game_row.state))
     history = [
@@ -74,7 +73,25 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
         ]  # fmt: skip
     if game_row.secret:
         record["luck"] = luck_section(game_row, players, standing)
+    # A game that was running when the journal began (migration 0009) has only its end:
+    # no replay rather than one that cannot be played.
+    if calls and loads(calls[0]).get("do") == "new":
+        record["replay"] = replay_section(game_row, calls, context)
     return record
+
+
+def replay_section(game_row: GameRow, entries: list[str], context: RecordContext) -> dict[str, Any]:
+    """What makes the game again (README, "Fair play"): the journal of every call the
+    host made to the rules (``bot.host.journal``); for a game without committed luck, the
+    seed its draws came from (a game of luck draws from its ``luck`` section, which
+    reveals the secret only at the end); the deadlines pending, which are the host's
+    clock, not the rules'. A game from before the journal has none."""
+    section: dict[str, Any] = {"format": journal.JOURNAL_FORMAT}
+    if not game_row.secret:
+        section["seed"] = game_row.seed
+    section["deadlines"] = dict(context.deadlines)
+    section["journal"] = [loads(entry) for entry in entries]
+    return section
 
 
 def luck_section(

@@ -109,6 +109,18 @@ class OrderRow(SQLModel, table=True):
     sent_at: float
 
 
+class JournalRow(SQLModel, table=True):
+    """One call the host made to a game's rules, in order (``bot.host.journal``): with
+    the record's options and the game's luck, the journal makes the game again, so
+    ``bst verify`` can check every event. ``entry``: JSON, player ids, never names."""
+
+    __tablename__ = "journal"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(index=True)
+    entry: str
+
+
 class TurnRow(SQLModel, table=True):
     """One step of a game's history: enough to replay the game. Number 0 is the
     close of setup; a turn that acts at once (a card played, an answer to a

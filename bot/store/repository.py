@@ -108,6 +108,8 @@ SQL_INSERT_ORDER = (
     'INSERT INTO orders (game_id, player_key, turn, "order", text, inbound_id, sent_at) '
     "VALUES (:game_id, :player_key, :turn, :order, :text, :inbound_id, :sent_at)"
 )
+SQL_INSERT_JOURNAL = "INSERT INTO journal (game_id, entry) VALUES (:game_id, :entry)"
+SQL_JOURNAL = "SELECT entry FROM journal WHERE game_id = :game_id ORDER BY id"
 SQL_INSERT_OUTBOX = (
     "INSERT INTO outbox (game_id, turn, kind, recipient, address, text, render, status, "
     "attempts, next_attempt_at, platform_message_id, error, created_at, extras) VALUES "
@@ -842,6 +844,16 @@ class Tx:
                 if isinstance(obj, OrderRow):
                     self.session.expire(obj)
         return None if previous == WITHDRAWN else previous
+
+    # --- the journal -----------------------------------------------------
+
+    def add_journal(self, game_id: int, entry: str) -> None:
+        """Append one entry (JSON) to a game's journal (see bot.host.journal)."""
+        self._run(SQL_INSERT_JOURNAL, {"game_id": game_id, "entry": entry})
+
+    def journal(self, game_id: int) -> list[str]:
+        """A game's journal entries (JSON), oldest first."""
+        return [row[0] for row in self._run(SQL_JOURNAL, {"game_id": game_id}).fetchall()]
 
     # --- turns -----------------------------------------------------------
 

@@ -54,6 +54,7 @@ SEATS = (
     "0008: seats and rooms: seat_changes (a substitute: who played a seat from which turn), "
     "players.account_name; game_rooms; games.deadline indexed"
 )
+JOURNAL = "0009: the rules journal: journal (every call the host made to a game's rules)"
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"
 
@@ -321,11 +322,12 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
         LUCK,
         SETTINGS,
         SEATS,
+        JOURNAL,
     ]
     assert differences(engine) == []
     with engine.connect() as connection:
         assert current_revisions(connection) == (head_revision(),)
-    assert head_revision() == "0008"
+    assert head_revision() == "0009"
     assert migrate(engine) == []
 
 
@@ -345,13 +347,28 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 LUCK,
                 SETTINGS,
                 SEATS,
+                JOURNAL,
             ],
         ),
         (
             [1, 2],
-            [LEGACY_3, STAMPED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS, SEATS],
+            [
+                LEGACY_3,
+                STAMPED,
+                TIMERS_AND_STEPS,
+                ROOMS,
+                WEB_LINKS,
+                REACH,
+                LUCK,
+                SETTINGS,
+                SEATS,
+                JOURNAL,
+            ],
         ),
-        ([1, 2, 3], [STAMPED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS, SEATS]),
+        (
+            [1, 2, 3],
+            [STAMPED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS, SEATS, JOURNAL],
+        ),
     ],
     ids=["v1", "v2", "v3"],
 )
@@ -413,6 +430,7 @@ def test_a_database_made_before_version_3_keeps_every_order_and_the_standing_one
         LUCK,
         SETTINGS,
         SEATS,
+        JOURNAL,
     ]
     assert "active" not in {c["name"] for c in inspect(engine).get_columns("orders")}
     assert {i["name"] for i in inspect(engine).get_indexes("orders")} == {"ix_orders_turn_player"}
@@ -454,7 +472,7 @@ def test_two_processes_migrating_at_once_take_turns(engine: Engine) -> None:
     other.dispose()
     assert sorted(done, key=len) == [
         [],
-        [CREATED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS, SEATS],
+        [CREATED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS, SEATS, JOURNAL],
     ]
 
 
@@ -465,7 +483,7 @@ def test_the_store_migrates_sqlite_on_start_and_leaves_postgresql_to_bst_migrate
     store = Store(engine.url.render_as_string(hide_password=False))
     store.dispose()
     with engine.connect() as connection:
-        expected = ("0008",) if engine.dialect.name == "sqlite" else ()
+        expected = ("0009",) if engine.dialect.name == "sqlite" else ()
         assert current_revisions(connection) == expected
 
 
@@ -509,7 +527,7 @@ def test_alembic_runs_its_own_transaction_on_a_connection_without_one(engine: En
         connection.commit()  # (SQLAlchemy's autobegin after Alembic's own commit)
     assert differences(engine) == []
     with engine.connect() as connection:
-        assert current_revisions(connection) == ("0008",)
+        assert current_revisions(connection) == ("0009",)
 
 
 def _bst(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -532,7 +550,7 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
     first = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
-        f"{sqlite_url(database)}: migrated to revision 0008:",
+        f"{sqlite_url(database)}: migrated to revision 0009:",
         f"  {LEGACY_3}",
         f"  {STAMPED}",
         f"  {TIMERS_AND_STEPS}",
@@ -542,7 +560,8 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
         f"  {LUCK}",
         f"  {SETTINGS}",
         f"  {SEATS}",
+        f"  {JOURNAL}",
     ]
     again = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0008)\n"
+    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0009)\n"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from host_fakes import HostKit
 
-from bot.host.receipts import canonical, merkle_root, receipt, salt_of
+from bot.host.receipts import canonical, merkle_paths, merkle_root, path_root, receipt, salt_of
 from bot.host.record import game_record
 
 SECRET = "5a" * 32
@@ -150,4 +150,66 @@ def test_an_order_that_resolves_its_turn_at_once_still_gets_its_receipt(tmp_path
     assert f"Turn 1: your order counted. Receipt: {mine}" in to_ahab
     assert not any(mine in o.text for a, o in kit.adapter.sent if a.user_name != "ahab")
     assert any(f"orders that stood: {merkle_root([mine])}." in text for text in public)
+    kit.store.dispose()
+
+
+def _by_hand(receipt_hex: str, path: str) -> str:
+    """The README's few lines: a receipt's path to its root, recomputed by hand."""
+    node = hashlib.sha256(b"\x00" + bytes.fromhex(receipt_hex)).digest()
+    for step in [] if path == "-" else path.split(","):
+        sibling = bytes.fromhex(step[1:])
+        pair = sibling + node if step[0] == "L" else node + sibling
+        node = hashlib.sha256(b"\x01" + pair).digest()
+    return node.hex()
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 8, 13])
+def test_every_receipts_path_leads_to_the_root(count: int) -> None:
+    receipts = [hashlib.sha256(bytes([i])).hexdigest() for i in range(count)]
+    root, paths = merkle_paths(receipts)
+    assert root == merkle_root(receipts)
+    for r in receipts:
+        assert _by_hand(r, paths[r]) == root == path_root(r, paths[r])
+        assert paths[r].count(",") + 1 <= max(1, (count - 1).bit_length())
+    if count > 1:  # another receipt's path does not lead there
+        assert path_root(receipts[0], paths[receipts[1]]) != root
+    with pytest.raises(ValueError, match="L or R"):
+        path_root(receipts[0], "X" + "00" * 32)
+
+
+def test_each_players_turn_dm_carries_their_receipt_and_its_path_to_the_root(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.__main__ import main
+
+    kit = HostKit(tmp_path, draw_secret=lambda: SECRET)
+    kit.two_player_battle()
+    kit.say("alice", "#bst F1", message_id="shot-a")
+    kit.say("bob", "#bst C1", message_id="shot-b")
+    kit.clock.set(kit.game().deadline + 1)
+    kit.tick()
+    kit.flush()
+    public = [o.text for a, o in kit.adapter.sent if a.user_id is None]
+    (root,) = [m for t in public for m in re.findall(r"orders that stood: (\w+)\.", t)]
+    proofs = {}
+    for address, outbound in kit.adapter.sent:
+        for mine, path in re.findall(
+            r"your receipt (\w+) is counted in the root \w+, by the path ([LR\w,-]+)\.",
+            outbound.text,
+        ):
+            assert address.user_id is not None  # a DM, never the channel
+            proofs[address.user_name] = (mine, path)
+    assert set(proofs) == {"alice", "bob"}
+    assert proofs["alice"][0] != proofs["bob"][0]
+    for mine, path in proofs.values():
+        assert _by_hand(mine, path) == root
+        assert main(["verify", "--receipt", mine, "--path", path, "--root", root]) == 0
+        assert f"ok: receipt {mine} is counted in the root {root}" in capsys.readouterr().out
+    mine, path = proofs["alice"]
+    assert main(["verify", "--receipt", proofs["bob"][0], "--path", path, "--root", root]) == 1
+    assert "its path leads to the root" in capsys.readouterr().err
+    assert main(["verify", "--receipt", mine, "--path", "Q12", "--root", root]) == 1
+    assert "such as R0a1b" in capsys.readouterr().err
+    assert main(["verify", "--receipt", mine, "--path", path]) == 2
+    assert "--root HEX" in capsys.readouterr().err
     kit.store.dispose()

@@ -94,7 +94,8 @@ def _route(route: Any) -> None:
 
 
 def assert_record_format(record: Record) -> None:
-    assert list(record) == ["format", "game", "players", "start", "turns"]
+    # The contract's keys, and the host's own addition: the journal that replays it (#31).
+    assert list(record) == ["format", "game", "players", "start", "turns", "replay"]
     assert record["format"] == "uboat-record/1"
     game = record["game"]
     assert list(game) == [

@@ -87,14 +87,16 @@ class MultiKit:
         admins: frozenset[str] = frozenset(),
         attachments: Any = no_attachments,
         url: str | None = None,
+        draw_secret: Any = None,
     ) -> None:
         tmp_path.mkdir(parents=True, exist_ok=True)
         self.store = Store(url or sqlite_url(tmp_path / "multi.sqlite"), auto_migrate=True)
         self.clock = VirtualClock()
         self.adapters = {name: FakePlatform(name) for name in platforms}
         self.host = Host(
-            self.store, self.clock, self.adapters, attachments, admins=admins, default_game="bst"
-        )
+            self.store, self.clock, self.adapters, attachments, admins=admins,
+            default_game="bst", draw_secret=draw_secret,
+        )  # fmt: skip
         self._ids = iter(range(1, 10_000_000))
 
     def inbound(

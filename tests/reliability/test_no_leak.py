@@ -1,9 +1,15 @@
 """Rule 3 under hypothesis: two games with the same public history and different hidden
 fleets give byte-identical public output — the public map PNG of every turn, its alt
-text, every public message, and every message to the other captain."""
+text, every public message, and every message to the other captain.
+
+With committed luck and order receipts (issue 31), two games that differ only in a
+hidden order (and the hidden fleet it moves) give the same public output and the same
+messages to the other captain, byte for byte, except the receipts' roots and the other
+captain's path to them: those are the commitments, and differ as the orders do."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -133,3 +139,117 @@ def test_different_hidden_fleets_give_byte_identical_public_output(
 def _state(kit: MultiKit):
     with kit.store.transaction() as tx:
         return BST.decode_state(loads(tx.game(1).state))
+
+
+SECRET = "5a" * 32
+ROOT = re.compile(r"(orders that stood: )[0-9a-f]{64}")
+PROOF = re.compile(r"(counted in the root )[0-9a-f]{64}(, by the path )[LR0-9a-f,-]+")
+
+
+def _masked(text: str) -> str:
+    """``text`` with the receipts' roots and paths (the commitments themselves) masked."""
+    return PROOF.sub(r"\1ROOT\2PATH", ROOT.sub(r"\1ROOT", text))
+
+
+def _play_hidden_moves(
+    folder: Path, alice_fleet: str, moves: list[str], shots: list[str]
+) -> MultiKit | None:
+    """alice gives a hidden order each turn (a move, by DM), bob a public shot; None when
+    the rules refuse alice's move or it collides (then the two games differ in public by
+    the rules, not by a leak)."""
+    kit = MultiKit(folder, ["discord"], draw_secret=lambda: SECRET)
+    say = kit.say
+    say("discord", "alice", "#bst new size=10x10 turn=1h", channel="c", message_id="n")
+    say("discord", "alice", "join", channel="c", message_id="j1")
+    say("discord", "bob", "join", channel="c", message_id="j2")
+    say("discord", "alice", alice_fleet, channel="c", dm=True, message_id="f1")
+    say("discord", "bob", BOB_FLEET, channel="c", dm=True, message_id="f2")
+    say("discord", "alice", "start", channel="c", message_id="s")
+    if kit.game(1).phase != "battle":
+        kit.close()
+        return None
+    for turn, (move, shot) in enumerate(zip(moves, shots, strict=True)):
+        say("discord", "alice", move, channel="c", dm=True, message_id=f"a{turn}")
+        say("discord", "bob", f"#bst {shot}", channel="c", message_id=f"b{turn}")
+        with kit.store.transaction() as tx:
+            stood = set(tx.standing_orders(1, kit.game(1).turn))
+        kit.clock.advance(3600)
+        kit.tick()
+        with kit.store.transaction() as tx:
+            events = loads(tx.turns(1)[-1].events)
+        if stood != {"p1", "p2"} or any(e["type"] == "collision" for e in events):
+            kit.close()
+            return None
+    return kit
+
+
+def _seen_by_others(kit: MultiKit) -> dict[str, list[tuple[str, str, str]]]:
+    with kit.store.transaction() as tx:
+        rows = tx.outbox()
+    return {
+        "public": [(r.kind, r.text, r.render) for r in rows if r.recipient == "public"],
+        "to_bob": [
+            (r.kind, r.text, r.render) for r in rows if r.recipient in ("p2", "discord:id-bob")
+        ],
+    }
+
+
+@settings(
+    derandomize=True, deadline=None, database=None, max_examples=8,
+    suppress_health_check=list(HealthCheck),
+)  # fmt: skip
+@given(first=fleet(), second=fleet(), data=st.data())
+def test_games_apart_only_in_a_hidden_order_differ_in_public_only_by_the_receipts_roots(
+    tmp_path_factory, first, second, data
+) -> None:
+    directions = st.sampled_from(["up", "down", "left", "right"])
+    turns = 1  # (a second move would name the ship where the first one left it)
+    # bob shoots where alice's ships are not and cannot be after one step: a hit would
+    # differ in public by the rules, not by a leak.
+    near = {
+        f"{LETTERS[row + dr]}{int(cell[1:]) + dc}"
+        for cell in first[1] | second[1]
+        for row in [LETTERS.index(cell[0])]
+        for dr, dc in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
+        if 0 <= row + dr < 10
+    }
+    water = sorted(
+        f"{letter}{n}"
+        for letter in LETTERS
+        for n in range(1, 11)
+        if f"{letter}{n}" not in near | BOB_CELLS
+    )
+    assume(water)
+    shots = data.draw(st.lists(st.sampled_from(water), min_size=turns, max_size=turns))
+
+    def moves(placed: tuple[str, frozenset[str]]) -> list[str]:
+        # The fleet's second ship (``carrier: C1-C5``), one step in a drawn way.
+        name, cells = placed[0].split(", ")[1].split(": ")
+        return [f"move {name} at {cells.split('-')[0]} 1 {data.draw(directions)}"]
+
+    first_moves, second_moves = moves(first), moves(second)
+    assume(first_moves != second_moves)
+    folder = tmp_path_factory.mktemp("receipts")
+    one = _play_hidden_moves(folder / "one", first[0], first_moves, shots)
+    assume(one is not None)
+    two = _play_hidden_moves(folder / "two", second[0], second_moves, shots)
+    if two is None:
+        one.close()
+        assume(False)
+    try:
+        seen_one, seen_two = _seen_by_others(one), _seen_by_others(two)
+        for key in seen_one:
+            masked_one = [(k, _masked(t), r) for k, t, r in seen_one[key]]
+            masked_two = [(k, _masked(t), r) for k, t, r in seen_two[key]]
+            assert masked_one == masked_two, f"{key} depends on alice's hidden order"
+        # Exactly the commitments differ: each turn's root (the orders differ), and bob's
+        # path to it, which has alice's leaf beside his.
+        roots_one = [m.group(0) for _, t, _ in seen_one["public"] for m in ROOT.finditer(t)]
+        roots_two = [m.group(0) for _, t, _ in seen_two["public"] for m in ROOT.finditer(t)]
+        assert len(roots_one) == len(roots_two) == turns
+        assert roots_one != roots_two
+        proofs = [m.group(0) for _, t, _ in seen_one["to_bob"] for m in PROOF.finditer(t)]
+        assert len(proofs) == turns  # bob's DM carries his receipt's path each turn
+    finally:
+        one.close()
+        two.close()

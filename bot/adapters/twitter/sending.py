@@ -152,9 +152,8 @@ class Delivery:
         )
 
     async def _send_post(self, address: Address, outbound: Outbound) -> str:
-        text = compose_post(
-            outbound.text, mute_line(outbound.text, self._games), link=outbound.link
-        )
+        mute = mute_line(outbound.text, self._games)
+        text = compose_post(outbound.text, mute, link=outbound.link, keep=outbound.keep)
         media_ids = [
             await self._upload(a, for_dm=False) for a in post_attachments(outbound.attachments)
         ]
@@ -185,8 +184,9 @@ class Delivery:
         # an earlier one (two players refused alike): make it unique and post it.
         unique = compose_post(
             distinct_text(outbound.text, outbound.key or text),
-            mute_line(outbound.text, self._games),
+            mute,
             link=outbound.link,
+            keep=outbound.keep,
         )
         try:
             return await self._create_post(unique, media_ids, reply_to)

@@ -138,7 +138,14 @@ def mute_line(text: str, games: Sequence[tuple[str, str]]) -> str:
     return f"mute {', '.join(tags[:-1])} or {tags[-1]} to hide these games"
 
 
-def compose_post(text: str, mute: str = "", *, limit: int = MAX_WEIGHT, link: str = "") -> str:
+def compose_post(
+    text: str,
+    mute: str = "",
+    *,
+    limit: int = MAX_WEIGHT,
+    link: str = "",
+    keep: Sequence[str] = (),
+) -> str:
     """The text of a public post: ``text`` shortened to fit, then ``link`` (the game's
     page, on a line of its own: X counts it as 23 whatever its length), then the ``mute``
     line (see :func:`mute_line`), once.
@@ -146,6 +153,9 @@ def compose_post(text: str, mute: str = "", *, limit: int = MAX_WEIGHT, link: st
     When the whole does not fit, lines naming the game or turn (see ``_TAG_LINE``)
     stay intact and the other lines are shortened from the end with "…", because
     the tag keeps consecutive posts distinct and the mute line is not optional.
+    The ``keep`` parts of ``text`` (``Outbound.keep``: a commitment, a root) are taken
+    out before shortening and put back whole on a line of their own before the mute
+    line: cut, they would prove nothing.
     """
     lines = [line.rstrip() for line in text.strip().splitlines()]
     if mute:
@@ -162,6 +172,15 @@ def compose_post(text: str, mute: str = "", *, limit: int = MAX_WEIGHT, link: st
     whole = "\n".join(lines) + tail
     if weighted_length(whole) <= limit:
         return whole
+    kept_parts = [part.strip() for part in keep if part.strip() and part.strip() in whole]
+    if kept_parts:
+        rest = text
+        for part in kept_parts:
+            rest = rest.replace(part, "", 1)
+        rest = re.sub(r"[ \t]{2,}", " ", rest)
+        proof = " ".join(kept_parts)
+        shorter = compose_post(rest, "", limit=limit - weighted_length(proof + "\n" + tail))
+        return (shorter + "\n" if shorter else "") + proof + tail
 
     tag_lines = [i for i, line in enumerate(lines) if _TAG_LINE.search(line)][:1]
     budget = limit - weighted_length(tail)

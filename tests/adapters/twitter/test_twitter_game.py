@@ -139,3 +139,61 @@ async def test_6_one_account_runs_several_games_each_in_its_thread(
         assert fake_x.violations == []
     finally:
         store.dispose()
+
+
+async def test_a_long_turn_post_cut_to_280_keeps_its_receipts_root_and_the_opening_its_commitment(
+    make_adapter: Any, fake_x: Any, tmp_path: Any
+) -> None:
+    """Issue 31: on X a post is cut to 280 characters; what makes a post checkable later
+    (the commitment of the opening post, a turn's receipts root) is kept whole."""
+    import re
+
+    store = Store(sqlite_url(tmp_path / "x.db"))
+    clock = VirtualClock(START.timestamp())
+    adapter = make_adapter(cursors=DatabaseCursors(store))
+    host = Host(
+        store,
+        clock,
+        {"twitter": adapter},
+        AttachmentRenderer(store, AvatarCache(fetch=no_network), replay_gif=False),
+        draw_secret=lambda: "5a" * 32,
+    )
+    fake_x.add_user(OPERATOR, "harbourmaster", "Harbour Master")
+    # Six captains with the longest handles X allows: their shots make a long report.
+    captains = [f"40000000000000000{i:02d}" for i in range(6)]
+    for i, user in enumerate(captains):
+        fake_x.add_user(user, f"captainlongnam{i}", f"Captain {i}")
+
+    async def poll(minutes: int) -> None:
+        clock.set(max(clock.now(), (START + timedelta(minutes=minutes)).timestamp()))
+        await adapter.fetch_since(host.cursors, host.on_inbound)
+        await host.relay.flush()
+
+    try:
+        root = fake_x.mention(OPERATOR, "@bstbot #bst new size=10 turn=1h", created_at=at(1))
+        for user in captains:
+            fake_x.mention(user, "@bstbot #bst join", created_at=at(2), conversation_id=root)
+        await poll(3)
+        for user in captains:
+            fake_x.dm(user, "random")
+        await poll(4)
+        fake_x.mention(OPERATOR, "@bstbot #bst start", created_at=at(5), conversation_id=root)
+        await poll(6)
+        with store.transaction() as tx:
+            game = tx.game(1)
+            assert game is not None and game.phase == "battle"
+            deadline = game.deadline
+        for i, user in enumerate(captains):
+            fake_x.mention(user, f"@bstbot #bst J{i + 1}", created_at=at(30), conversation_id=root)
+        clock.set(deadline)
+        await host.tick()
+        commitment = re.compile(r"Luck committed: SHA-256 [0-9a-f]{64}\.")
+        opening = next(p["text"] for p in fake_x.posts if "is open" in p["text"])
+        assert commitment.search(opening), opening
+        (turn_post,) = [p["text"] for p in fake_x.posts if "turn 1:" in p["text"]]
+        assert "…" in turn_post, "the report was cut to fit"
+        assert re.search(r"Receipts root of the 6 orders that stood: [0-9a-f]{64}\.", turn_post)
+        assert turn_post.rstrip().endswith(MUTE_LINE)
+        assert fake_x.violations == []
+    finally:
+        store.dispose()

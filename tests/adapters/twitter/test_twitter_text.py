@@ -102,3 +102,18 @@ def test_a_post_links_the_games_page_whole_and_still_fits():
     # Without the link (no page configured) the post is as before.
     assert page not in compose_post(text, MUTE_LINE)
     assert compose_post("#bst game 9 · turn 2", MUTE_LINE) == f"#bst game 9 · turn 2\n\n{MUTE_LINE}"
+
+
+def test_parts_to_keep_survive_the_cut_whole_wherever_they_were() -> None:
+    """Issue 31: a commitment in the middle of a long post is moved to a line of its own
+    and kept whole; the rest is cut around it. A post that fits is left as it was."""
+    proof = "Luck committed: SHA-256 " + "ab" * 32 + "."
+    text = "#bst game 7 is open " + "word " * 60 + proof + " Follow it on example.com/g/7"
+    post = compose_post(text, "mute #bst to hide BattleshipTwitter", keep=[proof])
+    assert weighted_length(post) <= 280
+    assert post.splitlines()[-3] == proof
+    assert post.startswith("#bst game 7 is open word") and "…" in post
+    short = "#bst game 7: " + proof
+    assert compose_post(short, "", keep=[proof]) == short
+    # Without it, the cut loses the proof.
+    assert proof not in compose_post(text, "mute #bst to hide BattleshipTwitter")
