@@ -243,7 +243,12 @@ class Delivery:
 
     async def _send_post(self, address: Address, outbound: Outbound) -> str:
         await self._connection.login()
-        text = compose(outbound.text, mute_line(outbound.text, self._games))
+        text = compose(
+            outbound.text,
+            mute_line(outbound.text, self._games),
+            link=outbound.link,
+            keep=outbound.keep,
+        )
         rkey = tid_for(
             outbound.key or hashlib.sha256(text.encode()).hexdigest(), outbound.written_at
         )

@@ -14,7 +14,7 @@ a link). A ``#sonar`` without its facet is plain text nobody can tap or search.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.adapters.twitter.text import compose_post
@@ -41,7 +41,7 @@ def fits(text: str, limit: int, byte_limit: int) -> bool:
     return graphemes(text) <= limit and len(text.encode("utf-8")) <= byte_limit
 
 
-def compose(text: str, mute: str = "") -> str:
+def compose(text: str, mute: str = "", *, link: str = "", keep: Sequence[str] = ()) -> str:
     """A public post's text: ``text`` shortened to fit 300 graphemes with the ``mute``
     line kept (X's composition: the line naming the game and turn stays whole).
 
@@ -49,7 +49,7 @@ def compose(text: str, mute: str = "") -> str:
     too long here: the budget shrinks by the overflow until the post fits."""
     limit = POST_GRAPHEMES
     for _ in range(8):
-        post = compose_post(text, mute, limit=limit)
+        post = compose_post(text, mute, limit=limit, link=link, keep=keep)
         if fits(post, POST_GRAPHEMES, POST_BYTES):
             return post
         limit -= max(1, graphemes(post) - POST_GRAPHEMES)

@@ -187,7 +187,11 @@ class Delivery:
     async def _send_public(self, address: Address, outbound: Outbound) -> str:
         limits = await self._limits()
         text = compose_post(
-            outbound.text, mute_line(outbound.text, self._games), limit=limits.max_characters
+            outbound.text,
+            mute_line(outbound.text, self._games),
+            limit=limits.max_characters,
+            link=outbound.link,
+            keep=outbound.keep,
         )
         media_ids = await self._upload(outbound.attachments, limits)
         reply_to = next((ref for ref in (address.reply_to, address.channel) if ref), None)

@@ -232,3 +232,21 @@ def test_record_keys_are_tids_one_per_outbox_row() -> None:
     assert all(len(k) == 13 and k[0] in "234567abcdefghij" for k in keys)
     later = tid_for("outbox-8", 1_785_056_401.0)
     assert later > tid_for("outbox-7", 1_785_056_400.0)  # sortable by time
+
+
+async def test_a_cut_post_keeps_its_proof_whole_and_links_the_games_page(fake_bsky, make_adapter):
+    """Issues 28 and 31 on Bluesky: a long turn post keeps its receipts root whole (the
+    host's ``keep``) and its game page link, each as on X, within 300 graphemes."""
+    adapter = make_adapter()
+    proof = "Receipts root " + "cd" * 32 + "."
+    page = "https://bst.example.org/games/3"
+    text = "#sonar game 3, turn 2: " + " ".join(f"x{i} missed A{i}." for i in range(60))
+    await adapter.send(
+        PUBLIC, Outbound(text + " " + proof, key="outbox-9", link=page, keep=(proof,))
+    )
+    (post,) = fake_bsky.bot_posts()
+    posted = post["value"]["text"]
+    assert len(posted) <= 300 and posted.startswith("#sonar game 3, turn 2:")
+    assert proof in posted and page in posted
+    links = [f for f in post["value"]["facets"] if f["features"][0]["$type"].endswith("#link")]
+    assert [f["features"][0]["uri"] for f in links] == [page]

@@ -282,3 +282,20 @@ async def test_a_status_the_instance_refuses_is_not_retried(
         await adapter.send(Address(PLATFORM), Outbound("#sonar game 2 is open", key="outbox-2"))
     assert refused.value.permanent and "422" in str(refused.value)
     assert "character limit" in str(refused.value)
+
+
+async def test_a_cut_post_keeps_its_proof_whole_and_links_the_games_page(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    """Issues 28 and 31 on Mastodon: a post cut to the instance's limit keeps its
+    receipts root whole (the host's ``keep``) and the game page's link."""
+    fake.max_characters = 300
+    adapter = make_adapter()
+    proof = "Receipts root " + "cd" * 32 + "."
+    page = "https://bst.example.org/games/3"
+    long = "#sonar game 3, turn 2: " + " ".join(f"shot {n}" for n in range(100)) + " " + proof
+    await adapter.send(Address(PLATFORM), Outbound(long, link=page, keep=(proof,)))
+    [status] = fake.posts_by_bot()
+    assert fake.counted_length(status.text, status.mentions) <= 300  # a URL counts 23
+    assert status.text.startswith("#sonar game 3, turn 2:")
+    assert proof in status.text and page in status.text
