@@ -148,9 +148,10 @@ port = {health_port}
     alice = fake.add_account("alice", "Alice")
     bob = fake.add_account("bob", "Bob")
 
-    def bot_post(words: str, after: int = 0) -> Any:
+    def bot_post(words: str, after: int = 0, visibility: str = "") -> Any:
         return next((s for s in list(fake.statuses.values())[after:]
-                     if s.account is fake.bot and words in s.text), None)  # fmt: skip
+                     if s.account is fake.bot and words in s.text
+                     and visibility in ("", s.visibility)), None)  # fmt: skip
 
     def step(account: Any, text: str, answer: str, **kwargs: Any) -> Any:
         mark = len(fake.statuses)
@@ -189,7 +190,9 @@ port = {health_port}
         step(alice, "#bst start", "the battle begins", reply_to=bst)
         for turn, cell in enumerate(("F1", "F2", "F3", "H6", "H7", "H8"), start=1):
             instance.say(alice, f"#bst {cell}", reply_to=bst)
-            _wait(lambda t=turn: bot_post(f"game 2, turn {t}:"), f"turn {turn}", process, 30)
+            # The turn's public report (a board DM's heading names the turn it shows).
+            _wait(lambda t=turn: bot_post(f"game 2, turn {t}:", visibility="public"),
+                  f"turn {turn}", process, 30)  # fmt: skip
         _wait(lambda: bot_post("@alice wins"), "bst winner", process)
 
         # Each game's posts are in its own thread; every board reached its one captain.

@@ -16,16 +16,12 @@ names it, ``#sonar game 7``) and keeps it with its cursors, so it survives a res
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.adapters.bluesky.client import PLATFORM
+from bot.adapters.game_threads import GameThreads
 from bot.host.messages import CursorStore
-
-THREAD_KEY = "thread:"  # thread:#sonar:7 → the at:// URI of sonar game 7's root post
-# Game numbers are at most 18 ASCII digits (bot.games.numbers): a longer run is no game's.
-_POST_NAMES_GAME = re.compile(r"(#[A-Za-z0-9_]+)\s+game\s+#?([0-9]{1,18})\b", re.IGNORECASE)
 
 
 def root_of(record: Mapping[str, Any]) -> str | None:
@@ -37,64 +33,16 @@ def root_of(record: Mapping[str, Any]) -> str | None:
     return str(root["uri"]) if isinstance(root, Mapping) and root.get("uri") else None
 
 
-class Threads:
-    """The threads of one account's games, learned from its own posts."""
+class Threads(GameThreads):
+    """A Bluesky account's game threads: a root is an ``at://`` URI, a post's thread its
+    record's ``reply.root``."""
 
     def __init__(self, cursors: CursorStore, tags: Iterable[str]) -> None:
-        self._cursors = cursors
-        self._known: dict[str, str] = {}
-        alternatives = sorted((re.escape(t) for t in tags), key=len, reverse=True)
-        self._names_game = (
-            re.compile(
-                r"^\s*(" + "|".join(alternatives) + r")\s+(?:game\s+)?#?([0-9]{1,18})\b",
-                re.IGNORECASE,
-            )
-            if alternatives
-            else None
+        super().__init__(
+            cursors, tags, platform=PLATFORM, is_thread=lambda thread: thread.startswith("at://")
         )
-
-    @staticmethod
-    def _key(tag: str, number: str) -> str:
-        return f"{THREAD_KEY}{tag.lower()}:{int(number)}"
-
-    async def learn(self, thread: str, text: str) -> None:
-        """The bot posted ``text`` in ``thread``: the game it names lives there."""
-        if not thread.startswith("at://"):
-            return
-        for tag, number in _POST_NAMES_GAME.findall(text)[:1]:
-            key = self._key(tag, number)
-            if self._known.get(key) != thread:
-                self._known[key] = thread
-                await self._cursors.set(PLATFORM, key, thread)
-
-    async def _named(self, text: str) -> tuple[str | None, str]:
-        """(the thread of the game ``text`` names after its tag, if known; the text with
-        the number taken out: ``#sonar 7 f11`` → ``#sonar f11``, the number is addressing)."""
-        if self._names_game is None:
-            return None, text
-        named = self._names_game.match(text)
-        if named is None:
-            return None, text
-        rest = f"{named.group(1)}{text[named.end() :]}"
-        key = self._key(named.group(1), named.group(2))
-        if key not in self._known:
-            stored = await self._cursors.get(PLATFORM, key)
-            if stored is None:
-                return None, rest
-            self._known[key] = stored
-        return self._known[key], rest
 
     async def of_post(self, uri: str, record: Mapping[str, Any], text: str) -> tuple[str, str]:
         """(channel, text) of a public post: the thread it replies in, else the game it
         names, else its own thread."""
-        thread, rest = await self._named(text)
-        root = root_of(record)
-        if root is not None:
-            return root, rest
-        return thread or uri, rest
-
-    async def of_dm(self, text: str) -> tuple[str, str]:
-        """(channel, text) of a DM: the game it names, else none (the host then takes
-        the sender's one game)."""
-        thread, rest = await self._named(text)
-        return thread or "", rest
+        return await self.of_reply(uri, root_of(record) or uri, text)

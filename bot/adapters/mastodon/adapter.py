@@ -6,7 +6,7 @@ come in from the wiring. Everything said to the bot is a status that mentions it
 public order is ``@bstbot #sonar f11``, a move a direct post ``@bstbot move …`` — read by
 mention because an instance's admins may switch hashtag feeds off. One account runs
 several games at once, each in the thread under its opening post (shared with X:
-:class:`~bot.adapters.twitter.threads.Threads`). The pieces, one job each:
+:class:`~bot.adapters.game_threads.GameThreads`). The pieces, one job each:
 
 * :mod:`~bot.adapters.mastodon.client`: Mastodon.py off the event loop, paced by the
   rate-limit headers;
@@ -28,13 +28,13 @@ from typing import Any
 
 from mastodon import MastodonAPIError, MastodonUnauthorizedError
 
+from bot.adapters.game_threads import GameThreads
 from bot.adapters.mastodon.client import PLATFORM, MastodonClient, RateLimited
 from bot.adapters.mastodon.platform import MastodonConfig
 from bot.adapters.mastodon.reading import Reading
 from bot.adapters.mastodon.sending import Delivery, InstanceLimits, api_reason
 from bot.adapters.mastodon.streaming import NotificationStream
 from bot.adapters.mastodon.text import handle
-from bot.adapters.twitter.threads import Threads
 from bot.games.base import Game
 from bot.games.duration import parse_duration
 from bot.host.messages import (
@@ -87,7 +87,9 @@ class MastodonAdapter:
         self._limits: InstanceLimits | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._stream: NotificationStream | None = None
-        self.threads = Threads(cursors, [game.tag for game in games], platform=PLATFORM)
+        self.threads = GameThreads(
+            cursors, [game.tag for game in games], platform=PLATFORM, is_thread=str.isdigit
+        )
         self.reading = Reading(
             self.client,
             threads=self.threads,

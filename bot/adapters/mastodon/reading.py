@@ -17,7 +17,7 @@ what was sent after the adapter started (``[mastodon] backfill`` reads one page 
 
 A status's game: a public status belongs to the thread it is in (its first ancestor,
 from ``GET /api/v1/statuses/:id/context``, cached) or to the game it names by tag and
-number (:class:`~bot.adapters.twitter.threads.Threads`, shared with X); a direct one to
+number (:class:`~bot.adapters.game_threads.GameThreads`, shared with X); a direct one to
 the game it names, else the sender's one game.
 """
 
@@ -30,9 +30,9 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.adapters.game_threads import GameThreads
 from bot.adapters.mastodon.client import PLATFORM, MastodonClient
 from bot.adapters.mastodon.inbound import is_direct, parse_time, status_inbound, status_text
-from bot.adapters.twitter.threads import Threads
 from bot.host.messages import CursorStore, InboundHandler
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ class Reading:
         self,
         client: MastodonClient,
         *,
-        threads: Threads,
+        threads: GameThreads,
         bot_account_id: Any,
         since: float | None,
     ) -> None:

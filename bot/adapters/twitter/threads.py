@@ -17,86 +17,22 @@ restart.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from bot.adapters.game_threads import GameThreads
 from bot.host.messages import CursorStore
 
-THREAD_KEY = "thread:"  # thread:#sonar:7 → the root post id of sonar game 7
-# Game numbers are at most 18 ASCII digits (bot.games.numbers): a longer run is no game's.
-_POST_NAMES_GAME = re.compile(r"(#[A-Za-z0-9_]+)\s+game\s+#?([0-9]{1,18})\b", re.IGNORECASE)
 
+class Threads(GameThreads):
+    """An X account's game threads: a root is a post id, a post's thread its
+    ``conversation_id``."""
 
-class Threads:
-    """The threads of one account's games, learned from its own posts."""
-
-    def __init__(
-        self, cursors: CursorStore, tags: Iterable[str], *, platform: str = "twitter"
-    ) -> None:
-        """``platform``: whose cursors keep the threads (the Mastodon adapter keeps its
-        games' threads the same way; X's ``conversation_id`` is its own)."""
-        self._platform = platform
-        self._cursors = cursors
-        self._known: dict[str, str] = {}
-        alternatives = sorted((re.escape(t) for t in tags), key=len, reverse=True)
-        # A command naming its game right after the tag: "#sonar 7 f11", "#sonar game 7 …".
-        self._names_game = (
-            re.compile(
-                r"^\s*(" + "|".join(alternatives) + r")\s+(?:game\s+)?#?([0-9]{1,18})\b",
-                re.IGNORECASE,
-            )
-            if alternatives
-            else None
-        )
-
-    @staticmethod
-    def _key(tag: str, number: str) -> str:
-        return f"{THREAD_KEY}{tag.lower()}:{int(number)}"
-
-    async def learn(self, thread: str, text: str) -> None:
-        """The bot posted ``text`` in ``thread``: the game it names lives there."""
-        if not thread.isdigit():
-            return
-        for tag, number in _POST_NAMES_GAME.findall(text)[:1]:
-            key = self._key(tag, number)
-            if self._known.get(key) != thread:
-                self._known[key] = thread
-                await self._cursors.set(self._platform, key, thread)
-
-    async def _named(self, text: str) -> tuple[str | None, str]:
-        """(the thread of the game ``text`` names after its tag, if known; the text with
-        the number taken out: ``#sonar 7 f11`` → ``#sonar f11``, the number is addressing)."""
-        if self._names_game is None:
-            return None, text
-        named = self._names_game.match(text)
-        if named is None:
-            return None, text
-        rest = f"{named.group(1)}{text[named.end() :]}"
-        key = self._key(named.group(1), named.group(2))
-        if key not in self._known:
-            stored = await self._cursors.get(self._platform, key)
-            if stored is None:
-                return None, rest
-            self._known[key] = stored
-        return self._known[key], rest
+    def __init__(self, cursors: CursorStore, tags: Iterable[str]) -> None:
+        super().__init__(cursors, tags, platform="twitter", is_thread=str.isdigit)
 
     async def of_post(self, post: Mapping[str, Any], text: str) -> tuple[str, str]:
         """(channel, text) of a public post: the channel is the thread it replies in,
         else the game it names, else its own conversation."""
         post_id = str(post["id"])
         return await self.of_reply(post_id, str(post.get("conversation_id") or post_id), text)
-
-    async def of_reply(self, post_id: str, conversation: str, text: str) -> tuple[str, str]:
-        """(channel, text) of a public post whose thread starts at ``conversation`` (its
-        own id when it starts one)."""
-        thread, rest = await self._named(text)
-        if conversation != post_id:
-            return conversation, rest
-        return thread or post_id, rest
-
-    async def of_dm(self, text: str) -> tuple[str, str]:
-        """(channel, text) of a DM: the game it names, else none (the host then takes
-        the sender's one game)."""
-        thread, rest = await self._named(text)
-        return thread or "", rest

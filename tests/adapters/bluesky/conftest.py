@@ -8,45 +8,12 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestServer
+from bluesky_support import FakeClock, MemoryCursors
 from fake_bluesky import APP_PASSWORD, BOT_HANDLE, FakeBluesky
 
 from bot.adapters.bluesky.adapter import BlueskyAdapter
 from bot.adapters.bluesky.platform import BlueskyConfig
 from bot.games.catalog import games
-
-
-class MemoryCursors:
-    """The CursorStore protocol, in memory (the real one lives in bot.store)."""
-
-    def __init__(self) -> None:
-        self.values: dict[tuple[str, str], str] = {}
-
-    async def get(self, platform: str, key: str) -> str | None:
-        return self.values.get((platform, key))
-
-    async def set(self, platform: str, key: str, value: str) -> None:
-        self.values[(platform, key)] = value
-
-    async def all(self, platform: str) -> dict[str, str]:
-        return {k: v for (p, k), v in self.values.items() if p == platform}
-
-
-class Collector:
-    """An on_inbound handler that records what it was given."""
-
-    def __init__(self) -> None:
-        self.items: list[Any] = []
-
-    async def __call__(self, inbound: Any) -> None:
-        self.items.append(inbound)
-
-
-class FakeClock:
-    def __init__(self, now: float = 1_785_056_400.0) -> None:  # 2026-07-26 09:00 UTC
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

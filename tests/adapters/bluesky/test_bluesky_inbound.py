@@ -3,7 +3,7 @@ move only after handling and survive restarts; a first start ignores the backlog
 
 from __future__ import annotations
 
-from conftest import Collector, MemoryCursors
+from bluesky_support import Collector, MemoryCursors
 from fake_bluesky import ALICE, BOB, BOT_HANDLE, CAROL
 
 from bot.adapters.bluesky.platform import BlueskyConfig

@@ -9,7 +9,7 @@ import io
 import random
 
 import pytest
-from conftest import MemoryCursors
+from bluesky_support import MemoryCursors
 from fake_bluesky import ALICE, BOB, BOT_DID, BOT_HANDLE, CAROL, XrpcError
 from PIL import Image
 

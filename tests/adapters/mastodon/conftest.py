@@ -10,43 +10,11 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestServer
 from fake_mastodon import TOKEN, FakeMastodon
+from mastodon_support import MemoryCursors
 
 from bot.adapters.mastodon.adapter import MastodonAdapter
 from bot.adapters.mastodon.platform import MastodonConfig
 from bot.games.catalog import games
-from bot.host.messages import Inbound
-
-
-class MemoryCursors:
-    def __init__(self) -> None:
-        self.values: dict[tuple[str, str], str] = {}
-
-    async def get(self, platform: str, key: str) -> str | None:
-        return self.values.get((platform, key))
-
-    async def set(self, platform: str, key: str, value: str) -> None:
-        self.values[(platform, key)] = value
-
-    async def all(self, platform: str) -> dict[str, str]:
-        return {k: v for (p, k), v in self.values.items() if p == platform}
-
-
-class Collector:
-    def __init__(self) -> None:
-        self.items: list[Inbound] = []
-        self.changed = asyncio.Event()
-
-    async def __call__(self, inbound: Inbound) -> None:
-        self.items.append(inbound)
-        self.changed.set()
-
-    async def wait_for(self, count: int, timeout: float = 10.0) -> None:
-        async def reached() -> None:
-            while len(self.items) < count:
-                self.changed.clear()
-                await self.changed.wait()
-
-        await asyncio.wait_for(reached(), timeout)
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import asyncio
 from typing import Any
 
 import pytest
-from conftest import Collector, MemoryCursors
 from fake_mastodon import FakeMastodon
+from mastodon_support import Collector, MemoryCursors
 
 from bot.adapters.mastodon.client import PLATFORM
 from bot.adapters.mastodon.reading import NOTIFICATIONS_CURSOR

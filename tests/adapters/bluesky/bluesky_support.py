@@ -1,0 +1,42 @@
+"""Test helpers for the Bluesky adapter's tests: cursors in memory, a handler that
+records what it is given, a clock. (A module of its own, not the conftest: test
+folders of several platforms each have a conftest, and ``from conftest import`` would
+find whichever was imported first.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Collector:
+    """An on_inbound handler that records what it was given."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+
+    async def __call__(self, inbound: Any) -> None:
+        self.items.append(inbound)
+
+
+class MemoryCursors:
+    """The CursorStore protocol, in memory (the real one lives in bot.store)."""
+
+    def __init__(self) -> None:
+        self.values: dict[tuple[str, str], str] = {}
+
+    async def get(self, platform: str, key: str) -> str | None:
+        return self.values.get((platform, key))
+
+    async def set(self, platform: str, key: str, value: str) -> None:
+        self.values[(platform, key)] = value
+
+    async def all(self, platform: str) -> dict[str, str]:
+        return {k: v for (p, k), v in self.values.items() if p == platform}
+
+
+class FakeClock:
+    def __init__(self, now: float = 1_785_056_400.0) -> None:  # 2026-07-26 09:00 UTC
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
