@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bot.adapters.local_base import LocalAdapter
 from bot.games.base import OptionError
+from bot.games.catalog import example_game
 from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock, to_datetime
 from bot.host.messages import Address, Inbound, InboundKind, Outbound, Sender
@@ -68,8 +69,10 @@ def parse_script(text: str, source: str = "script") -> list[ScriptLine]:
         if directive:
             action, argument = directive.group(1), directive.group(2).strip()
             if action == "game" and not argument:
+                example = example_game()
+                for_example = f", e.g. `@game {example.name}`" if example else ""
                 raise ScriptError(
-                    f"{source}, line {number}: expected `@game KIND [key=value …]`, e.g. `@game sonar size=8`"
+                    f"{source}, line {number}: expected `@game KIND [key=value …]`{for_example}"
                 )
             if action == "wait":
                 if not argument:
