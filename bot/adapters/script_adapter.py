@@ -18,7 +18,6 @@ from pathlib import Path
 
 from bot.adapters.local_base import LocalAdapter
 from bot.games.base import OptionError
-from bot.games.catalog import example_game
 from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock, to_datetime
 from bot.host.messages import Address, Inbound, InboundKind, Outbound, Sender
@@ -69,10 +68,9 @@ def parse_script(text: str, source: str = "script") -> list[ScriptLine]:
         if directive:
             action, argument = directive.group(1), directive.group(2).strip()
             if action == "game" and not argument:
-                example = example_game()
-                for_example = f", e.g. `@game {example.name}`" if example else ""
                 raise ScriptError(
-                    f"{source}, line {number}: expected `@game KIND [key=value …]`{for_example}"
+                    f"{source}, line {number}: expected `@game KIND [key=value …]`, "
+                    "a game's name and its options (`help` lists the games)"
                 )
             if action == "wait":
                 if not argument:
