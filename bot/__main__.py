@@ -174,7 +174,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         url = _load(args.config).database_url()
     except ConfigError as error:
         return _fail(str(error))
-    import bot.games.bst  # noqa: F401  (registers the game)
+    import bot.games.catalog  # noqa: F401  (registers every game, whichever the record is of)
 
     try:
         game_id = int(str(args.game).lstrip("#"))

@@ -21,16 +21,13 @@ grid, labels, legend). Each is keyed by everything that decides its pixels and i
 modified once made, so a picture is the same bytes whether the caches are cold or warm
 (``tests/renderers/test_caches.py``).
 
-The bst names below are re-exported for the code that imported them from here before the
-pictures were split by game; new code imports them from ``renderers.bst``.
+Nothing here names a game: a game's pictures are imported from its package
+(``renderers.bst``), so importing any renderer loads no game's drawing code
+(``tests/renderers/test_no_game_loaded.py``).
 """
 
 from renderers.alt_text import MAX_ALT_TEXT
 from renderers.avatars import AvatarError, decode_avatar, generated_avatar, round_avatar
-from renderers.bst.alt_text import private_alt_text, public_alt_text
-from renderers.bst.frames import ReplayFrame, render_replay
-from renderers.bst.private_board import render_private_board
-from renderers.bst.public_map import render_public_map
 from renderers.encode import EncodeError, encode_mp4
 from renderers.pictures import Picture, Pictures, Replay, pictures_for
 from renderers.style import owner_colour
@@ -42,16 +39,10 @@ __all__ = [
     "Picture",
     "Pictures",
     "Replay",
-    "ReplayFrame",
     "decode_avatar",
     "encode_mp4",
     "generated_avatar",
     "owner_colour",
     "pictures_for",
-    "private_alt_text",
-    "public_alt_text",
-    "render_private_board",
-    "render_public_map",
-    "render_replay",
     "round_avatar",
 ]

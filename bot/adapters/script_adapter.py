@@ -69,7 +69,8 @@ def parse_script(text: str, source: str = "script") -> list[ScriptLine]:
             action, argument = directive.group(1), directive.group(2).strip()
             if action == "game" and not argument:
                 raise ScriptError(
-                    f"{source}, line {number}: expected `@game KIND [key=value …]`, e.g. `@game sonar size=8`"
+                    f"{source}, line {number}: expected `@game KIND [key=value …]`, "
+                    "a game's name and its options (`help` lists the games)"
                 )
             if action == "wait":
                 if not argument:

@@ -47,6 +47,13 @@ def games() -> Sequence[Game[Any, Any]]:
     return [_REGISTRY[name] for name in game_names()]
 
 
+def example_game() -> Game[Any, Any] | None:
+    """The game to name in the examples of a message that must name no game of its own: the
+    first registered by name, so the example is always a game this host plays."""
+    names = game_names()
+    return _REGISTRY[names[0]] if names else None
+
+
 def tag_pattern() -> re.Pattern[str]:
     """Any registered game's tag as a word of its own, in any case (``#BST``)."""
     if not _TAGS:

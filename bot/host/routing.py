@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from bot.games.catalog import game_of_tag, tag_pattern
+from bot.games.catalog import example_game, game_of_tag, tag_pattern
 from bot.games.numbers import looks_like_a_number, whole_number
 from bot.store import GameRow, InboundRow, Tx
 from bot.store.repository import GameSnapshot, Received
@@ -111,10 +111,7 @@ def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
                     raise NoGameHere(
                         f"game {ended.id} is over: a host starts a new one with `new {ended.kind}`"
                     )
-                raise NoGameHere(
-                    "there is no game in this channel: a host starts one with "
-                    "`new KIND` (for example `#sonar new`); `help` lists the games"
-                )
+                raise NoGameHere(no_game_here())
             return game
     games = tx.peek_games_of(row.platform, row.user_id)
     if len(games) == 1:
@@ -201,4 +198,14 @@ def game_to_join_by_dm(tx: Tx, row: Cause, rest: str) -> GameRow | GameSnapshot:
     raise Refusal(
         f"several games are open for joining ({numbers}{'…' if len(open_games) > 5 else ''}): "
         f"send `join` in the game's channel, or here `join {open_games[0].id}` with its number"
+    )
+
+
+def no_game_here() -> str:
+    """The answer in a channel without a game; its example names a game this host plays."""
+    example = example_game()
+    for_example = f" (for example `{example.tag} new`)" if example else ""
+    return (
+        "there is no game in this channel: a host starts one with "
+        f"`new KIND`{for_example}; `help` lists the games"
     )

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from bot.games.bst import BST
 from bot.store import loads
-from renderers import public_alt_text, render_public_map
+from renderers.bst.alt_text import public_alt_text
+from renderers.bst.public_map import render_public_map
 
 LETTERS = "ABCDEFGHIJ"
 BOB_FLEET = "cruiser: F1-F3, cruiser: J8-J10"
