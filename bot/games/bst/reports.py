@@ -78,10 +78,32 @@ def _some(items: Sequence[str]) -> str:
     return ", ".join(items[:NAMED]) + f" and {len(items) - NAMED:,} more"
 
 
+INDEXED_EVENTS = 1_000
+"""A turn with more events than this (a crowd's) is grouped by captain once, so the host's
+call per captain reads that captain's events, not the whole crowd's: a turn's private
+reports then grow with the crowd, not with its square. Smaller turns are read in full."""
+
+_index: tuple[Sequence[Event], int, dict[object, list[Event]]] | None = None
+"""The last crowd turn's events grouped by captain (the host asks once per captain with
+the same events object); kept with the object and its length, so another turn rebuilds it."""
+
+
+def _events_of(events: Sequence[Event], viewer: PlayerId) -> Sequence[Event]:
+    global _index
+    if len(events) <= INDEXED_EVENTS:
+        return events
+    if _index is None or _index[0] is not events or _index[1] != len(events):
+        grouped: dict[object, list[Event]] = {}
+        for event in events:
+            grouped.setdefault(event.data.get("player"), []).append(event)
+        _index = (events, len(events), grouped)
+    return _index[2].get(viewer, [])
+
+
 def private_report(events: Sequence[Event], viewer: PlayerId) -> list[str]:
     """The captain's own movement facts: where their ships went."""
     lines = []
-    for event in events:
+    for event in _events_of(events, viewer):
         if event.data.get("player") != viewer:
             continue
         where = _where(event.data.get("cells", []))
