@@ -63,7 +63,6 @@ def prepare_games(
                     "seed": game_id,
                     "phase": "battle",
                     "turn": 1,
-                    "turn_seconds": TURN_SECONDS,
                     "deadline": deadline,
                     # The turn's timer, as the host arms it (bot/host/lifecycle.py).
                     "timers": dumps([turn_timer]),

@@ -50,7 +50,7 @@ def _store_game(store: Store, captains: int) -> Any:
     now = 1_767_225_600.0
     with store.transaction() as tx:
         game = GameRow(kind="bst", platform="bench", channel="bench", creator="bench:0",
-                       options="{}", seed=1, phase="battle", turn=1, turn_seconds=28800.0,
+                       options="{}", seed=1, phase="battle", turn=1,
                        deadline=now + 28800, state=dumps(BST.encode_state(state)),
                        created_at=now)  # fmt: skip
         tx.save(game)

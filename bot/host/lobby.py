@@ -88,7 +88,6 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         secret=secret,
         phase="setup",
         turn=0,
-        turn_seconds=0.0,
         state=dumps(game.encode_state(state)),
         created_at=now,
         community=row_community(row),

@@ -19,7 +19,6 @@ class GameRow(SQLModel, table=True):
     seed: int = Field(sa_type=BigInteger)  # crc32 seeds pass 2**31: INTEGER overflows on PostgreSQL
     phase: str  # setup | battle | finished
     turn: int = 0
-    turn_seconds: float
     # Indexed: the clock and the reminders look for the games closing in a window.
     deadline: float | None = Field(default=None, index=True)
     # When the turn in progress opened (the previous deadline): an order stamped

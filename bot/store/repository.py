@@ -64,8 +64,8 @@ def build(cls: type[RowT], **values: Any) -> RowT:
 # statement and ORM layers cost 30-60 µs a statement; these cost a few. Plain SQL that
 # SQLite (3.24+, RETURNING from 3.35) and PostgreSQL both speak.
 _GAME_COLUMNS = (
-    "id, kind, platform, channel, creator, options, seed, phase, turn, turn_seconds, "
-    "deadline, turn_opened_at, paused_remaining, state, created_at, finished_at, lobby, "
+    "id, kind, platform, channel, creator, options, seed, phase, turn, deadline, "
+    "turn_opened_at, paused_remaining, state, created_at, finished_at, lobby, "
     "secret, luck"
 )
 _GAME_FIELDS = tuple(name.strip() for name in _GAME_COLUMNS.split(","))
@@ -207,7 +207,6 @@ class GameSnapshot:
     seed: int
     phase: str
     turn: int
-    turn_seconds: float
     deadline: float | None
     turn_opened_at: float | None
     paused_remaining: float | None

@@ -234,7 +234,7 @@ def test_5_games_in_the_threads_of_a_channel_count_for_it(tmp_path: Path) -> Non
                 GameRow(
                     kind="bst", platform="fake", channel=thread, lobby="chan",
                     creator=f"fake:id-{n}", options="{}", seed=1, phase="setup",
-                    turn_seconds=0.0, state="{}", created_at=0.0,
+                    state="{}", created_at=0.0,
                 )
             )  # fmt: skip
     live.say("ann", "#bst new", channel="chan")

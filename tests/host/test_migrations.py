@@ -55,6 +55,7 @@ SEATS = (
     "players.account_name; game_rooms; games.deadline indexed"
 )
 JOURNAL = "0009: the rules journal: journal (every call the host made to a game's rules)"
+UNUSED_COLUMN = "0010: drop games.turn_seconds: a column nothing reads"
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"
 
@@ -323,11 +324,12 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
         SETTINGS,
         SEATS,
         JOURNAL,
+        UNUSED_COLUMN,
     ]
     assert differences(engine) == []
     with engine.connect() as connection:
         assert current_revisions(connection) == (head_revision(),)
-    assert head_revision() == "0009"
+    assert head_revision() == "0010"
     assert migrate(engine) == []
 
 
@@ -348,6 +350,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 SETTINGS,
                 SEATS,
                 JOURNAL,
+                UNUSED_COLUMN,
             ],
         ),
         (
@@ -363,11 +366,23 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 SETTINGS,
                 SEATS,
                 JOURNAL,
+                UNUSED_COLUMN,
             ],
         ),
         (
             [1, 2, 3],
-            [STAMPED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS, SEATS, JOURNAL],
+            [
+                STAMPED,
+                TIMERS_AND_STEPS,
+                ROOMS,
+                WEB_LINKS,
+                REACH,
+                LUCK,
+                SETTINGS,
+                SEATS,
+                JOURNAL,
+                UNUSED_COLUMN,
+            ],
         ),
     ],
     ids=["v1", "v2", "v3"],
@@ -392,6 +407,7 @@ def test_a_database_the_old_migrations_made_upgrades_with_no_row_lost(
     assert {player.pop("nonce") for player in after["players"]} == {""}  # drew from the seed
     assert {player.pop("account_name") for player in after["players"]} == {""}  # no substitute
     assert [row.pop("extras") for row in after["outbox"]] == [""]
+    assert [game.pop("turn_seconds") for game in before["games"]] == [60.0]  # dropped (0010)
     assert after == before  # every other value as it was
     assert differences(engine) == []
     with engine.connect() as connection:
@@ -431,6 +447,7 @@ def test_a_database_made_before_version_3_keeps_every_order_and_the_standing_one
         SETTINGS,
         SEATS,
         JOURNAL,
+        UNUSED_COLUMN,
     ]
     assert "active" not in {c["name"] for c in inspect(engine).get_columns("orders")}
     assert {i["name"] for i in inspect(engine).get_indexes("orders")} == {"ix_orders_turn_player"}
@@ -472,7 +489,18 @@ def test_two_processes_migrating_at_once_take_turns(engine: Engine) -> None:
     other.dispose()
     assert sorted(done, key=len) == [
         [],
-        [CREATED, TIMERS_AND_STEPS, ROOMS, WEB_LINKS, REACH, LUCK, SETTINGS, SEATS, JOURNAL],
+        [
+            CREATED,
+            TIMERS_AND_STEPS,
+            ROOMS,
+            WEB_LINKS,
+            REACH,
+            LUCK,
+            SETTINGS,
+            SEATS,
+            JOURNAL,
+            UNUSED_COLUMN,
+        ],
     ]
 
 
@@ -483,7 +511,7 @@ def test_the_store_migrates_sqlite_on_start_and_leaves_postgresql_to_bst_migrate
     store = Store(engine.url.render_as_string(hide_password=False))
     store.dispose()
     with engine.connect() as connection:
-        expected = ("0009",) if engine.dialect.name == "sqlite" else ()
+        expected = ("0010",) if engine.dialect.name == "sqlite" else ()
         assert current_revisions(connection) == expected
 
 
@@ -527,7 +555,7 @@ def test_alembic_runs_its_own_transaction_on_a_connection_without_one(engine: En
         connection.commit()  # (SQLAlchemy's autobegin after Alembic's own commit)
     assert differences(engine) == []
     with engine.connect() as connection:
-        assert current_revisions(connection) == ("0009",)
+        assert current_revisions(connection) == ("0010",)
 
 
 def _bst(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -550,7 +578,7 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
     first = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
-        f"{sqlite_url(database)}: migrated to revision 0009:",
+        f"{sqlite_url(database)}: migrated to revision 0010:",
         f"  {LEGACY_3}",
         f"  {STAMPED}",
         f"  {TIMERS_AND_STEPS}",
@@ -561,7 +589,8 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
         f"  {SETTINGS}",
         f"  {SEATS}",
         f"  {JOURNAL}",
+        f"  {UNUSED_COLUMN}",
     ]
     again = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0009)\n"
+    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0010)\n"

@@ -169,7 +169,7 @@ def _check_a_command_holds_its_game(url: str) -> None:
     with store.transaction() as tx:
         tx.session.add(
             GameRow(kind="bst", platform="p", channel="c", creator="p:u", options="{}", seed=1,
-                    phase="battle", turn=1, turn_seconds=60.0, deadline=0.0, state="{}",
+                    phase="battle", turn=1, deadline=0.0, state="{}",
                     created_at=0.0)
         )  # fmt: skip
     plain = url.replace("postgresql+psycopg://", "postgresql://")
