@@ -17,16 +17,14 @@ from typing import Any
 
 from bot import platforms
 
-# Discord's and X's sections are declared by their adapter packages (platform.py);
+# Discord's and X's sections are declared by their adapter packages (section.py);
 # named here too for the code that reads config.discord and config.twitter.
-from bot.adapters.discord.platform import DiscordConfig as DiscordConfig
-from bot.adapters.twitter.platform import TwitterConfig as TwitterConfig
+from bot.adapters.discord.section import DiscordConfig as DiscordConfig
+from bot.adapters.twitter.section import TwitterConfig as TwitterConfig
+from bot.config_problems import ConfigError as ConfigError
+from bot.config_problems import secret as secret
 from bot.games.catalog import game_names
 from bot.games.duration import parse_duration
-
-
-class ConfigError(Exception):
-    """A configuration problem, worded for the person who wrote the file."""
 
 
 @dataclass(frozen=True)
@@ -448,12 +446,3 @@ def secret_values(config: Config, environ: Mapping[str, str] | None = None) -> l
         urls.append(env.get(config.database.url_env, ""))
     values += [url_password(url) for url in urls]
     return [v for v in values if v]
-
-
-def secret(variable: str, environ: Mapping[str, str] | None = None) -> str:
-    """The value of a secret's environment variable (never logged)."""
-    env = os.environ if environ is None else environ
-    value = env.get(variable, "")
-    if not value:
-        raise ConfigError(f"environment variable {variable} is not set")
-    return value

@@ -36,7 +36,7 @@ from atproto_client import exceptions as atproto_errors
 from bot.adapters.bluesky.budgets import BudgetSpent, RateWindows
 from bot.adapters.bluesky.catch_up import Polling
 from bot.adapters.bluesky.client import PLATFORM, Connection, LoginRefused, SessionStore
-from bot.adapters.bluesky.platform import BlueskyConfig
+from bot.adapters.bluesky.section import BlueskyConfig
 from bot.adapters.bluesky.sending import Delivery, lacks_dm_access, session_refused
 from bot.adapters.bluesky.threads import Threads
 from bot.games.base import Game

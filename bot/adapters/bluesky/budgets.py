@@ -14,7 +14,7 @@ Three kinds of limit, each its own class:
   (about 40 distinct accounts an hour): beyond the budget a name is written without its
   mention facet, which notifies nobody.
 
-The posting pace (5 a minute, DMs 2 s apart) is X's :class:`Pace`.
+The posting pace (5 a minute, DMs 2 s apart) is the shared :class:`bot.adapters.pacing.Pace`.
 """
 
 from __future__ import annotations
@@ -24,9 +24,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from bot.adapters.twitter.budgets import Pace
-
-__all__ = ["BudgetSpent", "MentionBudget", "Pace", "RateWindows", "WritePoints"]
+__all__ = ["BudgetSpent", "MentionBudget", "RateWindows", "WritePoints"]
 
 CREATE_POINTS = 3
 HOUR = 3600.0

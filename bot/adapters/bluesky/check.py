@@ -13,7 +13,7 @@ from atproto_client import exceptions as atproto_errors
 
 from bot.adapters.bluesky.adapter import PROFILE, BlueskyAdapter, has_bot_label
 from bot.adapters.bluesky.client import LoginRefused
-from bot.adapters.bluesky.platform import BlueskyConfig
+from bot.adapters.bluesky.section import BlueskyConfig
 from bot.adapters.bluesky.sending import lacks_dm_access
 
 

@@ -27,15 +27,15 @@ from atproto_client.models.common import XrpcError
 from bot.adapters.bluesky.budgets import (
     BudgetSpent,
     MentionBudget,
-    Pace,
     WritePoints,
 )
 from bot.adapters.bluesky.client import PLATFORM, Connection, LoginRefused
 from bot.adapters.bluesky.inbound import POST, parse_time
 from bot.adapters.bluesky.media import IMAGES_PER_POST, fit_image
-from bot.adapters.bluesky.platform import BlueskyConfig
+from bot.adapters.bluesky.section import BlueskyConfig
 from bot.adapters.bluesky.text import compose, dm_parts, facets
-from bot.adapters.twitter.text import mute_line
+from bot.adapters.pacing import Pace
+from bot.adapters.short_posts import mute_line
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.adapters.twitter.text import compose_post
+from bot.adapters.short_posts import compose_post
 
 POST_GRAPHEMES = 300
 POST_BYTES = 3000

@@ -76,10 +76,10 @@ from bot.adapters.discord.interactions import (
 from bot.adapters.discord.markup import command_of
 from bot.adapters.discord.pacing import GlobalPace
 from bot.adapters.discord.permissions import missing_permissions, permissions_refusal
+from bot.adapters.discord.section import DiscordConfig
 from bot.adapters.discord.sending import Delivery
 from bot.adapters.discord.sync import SYNC_ADVICE, check_registered
 from bot.adapters.discord.text import Privacy, route_for
-from bot.config import DiscordConfig
 from bot.games.base import Game
 from bot.host.messages import (
     Address,

@@ -21,7 +21,7 @@ from bot.adapters.discord.client import (
     use_api_base,
 )
 from bot.adapters.discord.permissions import missing_permissions
-from bot.config import DiscordConfig
+from bot.adapters.discord.section import DiscordConfig
 from bot.host.messages import DeliveryError
 
 GUILD_PAGE = 200  # Discord's most servers in one GET /users/@me/guilds

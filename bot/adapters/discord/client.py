@@ -12,7 +12,7 @@ import discord
 import yarl
 
 from bot.adapters.discord.pacing import GlobalPace
-from bot.config import DiscordConfig
+from bot.adapters.discord.section import DiscordConfig
 from bot.host.messages import DeliveryError
 
 PLATFORM = "discord"

@@ -4,37 +4,14 @@ checks and how to build the adapter. Imports no discord.py (see bot.adapters.dec
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from bot.adapters.declaration import BuildContext, Platform, api_base_problem
+from bot.adapters.discord.section import DiscordConfig as DiscordConfig
 
 if TYPE_CHECKING:
     from bot.host.messages import ChatAdapter
-
-
-@dataclass(frozen=True)
-class DiscordConfig:
-    enabled: bool = False
-    token_env: str = "DISCORD_TOKEN"
-    application_id_env: str = "DISCORD_APPLICATION_ID"
-    message_content: bool = False  # privileged intent: typed "#sonar F7" in channels
-    host_role: str = ""  # members with this role may host any game in their server
-    shard_count: int = 0  # 0 = let Discord decide (one process)
-    shard_ids: tuple[int, ...] = ()
-    reminders: bool = True
-    # The REST base with its version (a shared rate-limit proxy, a local fake), e.g.
-    # "http://127.0.0.1:8080/api/v10"; the gateway is then GET {api_base}/gateway/bot.
-    # "" = Discord's own.
-    api_base: str = ""
-    # New DM channels opened per minute at most (a DM channel once opened is reused):
-    # opening hundreds at once is what Discord's anti-spam refuses (40003).
-    dm_opens_per_minute: int = 60
-    # Requests a second at most, the whole process's (Discord allows an application 50;
-    # a little under it absorbs the network's jitter). Several processes share the 50:
-    # divide it between them. 0 = no pacing (a shared rate-limit proxy in api_base).
-    requests_per_second: int = 45
 
 
 _API_BASE_EXAMPLE = "http://127.0.0.1:8080/api/v10"
@@ -66,7 +43,7 @@ def _check(section: DiscordConfig) -> str | None:
 
 def _build(section: DiscordConfig, context: BuildContext) -> ChatAdapter:
     from bot.adapters.discord.adapter import DiscordAdapter
-    from bot.config import secret
+    from bot.config_problems import secret
 
     return DiscordAdapter(
         section,
@@ -79,7 +56,7 @@ def _build(section: DiscordConfig, context: BuildContext) -> ChatAdapter:
 
 async def _check_online(section: DiscordConfig) -> tuple[list[str], list[str]]:
     from bot.adapters.discord.check import check_discord
-    from bot.config import secret
+    from bot.config_problems import secret
 
     return await check_discord(section, secret(section.token_env))
 

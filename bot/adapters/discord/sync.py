@@ -11,9 +11,9 @@ from discord import app_commands
 
 from bot.adapters.discord.client import log_in, make_client, use_api_base
 from bot.adapters.discord.commands import build_command_tree
+from bot.adapters.discord.section import DiscordConfig
 from bot.adapters.discord.sending import delivery_error
 from bot.adapters.discord.text import Privacy
-from bot.config import DiscordConfig
 from bot.games.base import Game
 
 

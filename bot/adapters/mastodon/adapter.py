@@ -30,8 +30,8 @@ from mastodon import MastodonAPIError, MastodonUnauthorizedError
 
 from bot.adapters.game_threads import GameThreads
 from bot.adapters.mastodon.client import PLATFORM, MastodonClient, RateLimited
-from bot.adapters.mastodon.platform import MastodonConfig
 from bot.adapters.mastodon.reading import Reading
+from bot.adapters.mastodon.section import MastodonConfig
 from bot.adapters.mastodon.sending import Delivery, InstanceLimits, api_reason
 from bot.adapters.mastodon.streaming import NotificationStream
 from bot.adapters.mastodon.text import handle

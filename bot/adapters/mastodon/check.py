@@ -12,7 +12,7 @@ from __future__ import annotations
 from mastodon import MastodonAPIError, MastodonError, MastodonUnauthorizedError
 
 from bot.adapters.mastodon.client import MastodonClient
-from bot.adapters.mastodon.platform import MastodonConfig
+from bot.adapters.mastodon.section import MastodonConfig
 from bot.adapters.mastodon.sending import InstanceLimits
 
 NEEDED_SCOPES = {

@@ -3,48 +3,14 @@ checks and how to build the adapter. Imports no Mastodon.py (see bot.adapters.de
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from bot.adapters.declaration import BuildContext, Platform, api_base_problem
+from bot.adapters.mastodon.section import MastodonConfig as MastodonConfig
 
 if TYPE_CHECKING:
     from bot.host.messages import ChatAdapter
-
-
-@dataclass(frozen=True)
-class MastodonConfig:
-    enabled: bool = False
-    # The bot account's instance, e.g. "https://mastodon.social" (a local fake:
-    # "http://127.0.0.1:8082").
-    instance: str = ""
-    # An access token of the bot account with the scopes "read write" (Preferences →
-    # Development → New application).
-    access_token_env: str = "MASTODON_ACCESS_TOKEN"
-    # Mentions arrive by the streaming API; false: by polling alone.
-    stream: bool = True
-    # How often notifications are polled while the stream is down (or off).
-    poll: str = "1m"
-    # At start-up, mark the account as a bot and let private mentions from people it does
-    # not follow through (Mastodon filters them by default): DMs are moves.
-    set_up_account: bool = True
-    # "public", or "unlisted" to keep the games' posts off the public timelines.
-    post_visibility: str = "public"
-    reminders: bool = True  # direct posts cost nothing on Mastodon
-    # The first start (no cursor yet) answers only what is sent after it; true reads
-    # back one page of mentions (up to 80) and acts on them.
-    backfill: bool = False
-    # The steady pace of the bot's posts and direct posts a minute (0: as fast as the
-    # instance allows): a deadline's maps and boards are spread over minutes, none
-    # dropped. Mastodon allows an account 300 requests per 5 minutes and 30 media
-    # uploads per 30 minutes (kept by its rate-limit headers and the adapter).
-    posts_per_minute: int = 6
-    dms_per_minute: int = 20
-    # Media uploads the instance allows per 30 minutes (Mastodon's own limit is 30; an
-    # instance may set another; 0: unbounded). A picture past it waits for the window,
-    # holding back only the messages after it to the same place.
-    media_per_30_minutes: int = 30
 
 
 _EXAMPLE = "https://mastodon.social"
@@ -67,7 +33,7 @@ def _check(section: MastodonConfig) -> str | None:
 
 def _build(section: MastodonConfig, context: BuildContext) -> ChatAdapter:
     from bot.adapters.mastodon.adapter import MastodonAdapter
-    from bot.config import secret
+    from bot.config_problems import secret
 
     return MastodonAdapter(
         section,
@@ -79,7 +45,7 @@ def _build(section: MastodonConfig, context: BuildContext) -> ChatAdapter:
 
 async def _check_online(section: MastodonConfig) -> tuple[list[str], list[str]]:
     from bot.adapters.mastodon.check import check_mastodon
-    from bot.config import secret
+    from bot.config_problems import secret
 
     return await check_mastodon(section, secret(section.access_token_env))
 

@@ -43,8 +43,8 @@ from bot.adapters.mastodon.client import (
     RateLimited,
 )
 from bot.adapters.mastodon.text import direct_text, unmention
-from bot.adapters.twitter.budgets import Pace
-from bot.adapters.twitter.text import compose_post, mute_line
+from bot.adapters.pacing import Pace
+from bot.adapters.short_posts import compose_post, mute_line
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
 
 log = logging.getLogger(__name__)

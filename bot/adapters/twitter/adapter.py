@@ -40,9 +40,9 @@ from bot.adapters.twitter.budgets import RateBudgetExhausted, RateBudgets
 from bot.adapters.twitter.catch_up import Polling
 from bot.adapters.twitter.client import DEFAULT_BASE_URL, PLATFORM, XClient
 from bot.adapters.twitter.credentials import TwitterCredentials
+from bot.adapters.twitter.section import TwitterConfig
 from bot.adapters.twitter.sending import Delivery
 from bot.adapters.twitter.threads import Threads
-from bot.config import TwitterConfig
 from bot.games.base import Game
 from bot.games.duration import parse_duration
 from bot.host.messages import (

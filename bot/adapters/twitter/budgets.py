@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 
@@ -86,32 +86,3 @@ class RateBudgets:
             except ValueError:
                 continue
         return max(1.0, max(waits)) if waits else None
-
-
-class Pace:
-    """At most ``per_minute`` calls a minute, spread evenly: each call takes the next free
-    slot (reserved before waiting, so calls made together queue up one interval apart)
-    and waits for it. Nothing is dropped; a deadline's posts go out over minutes instead
-    of in one burst (the pattern that gets a bot account limited or labelled as spam).
-    ``per_minute`` 0: no pacing."""
-
-    def __init__(
-        self,
-        per_minute: int,
-        *,
-        clock: Callable[[], float],
-        sleep: Callable[[float], Awaitable[None]],
-    ) -> None:
-        self._interval = 60.0 / per_minute if per_minute > 0 else 0.0
-        self._clock = clock
-        self._sleep = sleep
-        self._next = -float("inf")
-
-    async def wait(self) -> None:
-        if self._interval <= 0:
-            return
-        now = self._clock()
-        slot = max(now, self._next)
-        self._next = slot + self._interval
-        if slot > now:
-            await self._sleep(slot - now)

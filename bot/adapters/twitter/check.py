@@ -13,7 +13,7 @@ import tweepy
 
 from bot.adapters.twitter.adapter import TwitterAdapter
 from bot.adapters.twitter.credentials import TwitterCredentials
-from bot.config import TwitterConfig
+from bot.adapters.twitter.section import TwitterConfig
 from bot.host.messages import CursorStore
 
 

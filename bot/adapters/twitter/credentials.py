@@ -6,7 +6,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bot.config import TwitterConfig, secret
+from bot.adapters.twitter.section import TwitterConfig
+from bot.config_problems import secret
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,13 @@ from typing import Any
 import aiohttp
 import tweepy
 
-from bot.adapters.twitter.budgets import Pace, RateBudgetExhausted, RateBudgets
+from bot.adapters.pacing import Pace
+from bot.adapters.short_posts import compose_post, mute_line
+from bot.adapters.twitter.budgets import RateBudgetExhausted, RateBudgets
 from bot.adapters.twitter.client import PLATFORM, XClient, XForbidden
 from bot.adapters.twitter.inbound import DM_EVENT_FIELDS
 from bot.adapters.twitter.media import FormPart, upload_media
-from bot.adapters.twitter.text import compose_post, mute_line
-from bot.config import TwitterConfig
+from bot.adapters.twitter.section import TwitterConfig
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
 
 log = logging.getLogger(__name__)

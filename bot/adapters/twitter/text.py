@@ -1,68 +1,16 @@
-"""Post composition for X: the 280-character budget, the mute line, mentions.
+"""What X's post texts need beyond :mod:`bot.adapters.short_posts` (the weight, the
+shortening and the mute line every short-post platform shares): the addressing X puts in
+front of a reply, and the HTML escapes its v2 API returns.
 
-SDK-free on purpose: these are pure string functions the adapter and its tests
-share, and nothing here needs the network.
-
-X does not count characters the way Python does. Its ``twitter-text`` (v3)
-weighting gives code points in a few Latin/punctuation ranges a weight of 1
-and everything else (CJK, most emoji, many symbols) a weight of 2, counts any
-URL as 23 (every link is wrapped in t.co) and normalises to NFC first. We
-implement that table; for emoji sequences (ZWJ, skin tones, variation
-selectors) we count every code point, which over-counts slightly. Over-counting
-is the safe side: a post we think fits always fits, never the other way round.
+SDK-free on purpose: pure string functions the adapter and its tests share.
 """
 
 from __future__ import annotations
 
 import html
 import re
-import unicodedata
-from collections.abc import Sequence
 
-MAX_WEIGHT = 280
-URL_WEIGHT = 23
-ELLIPSIS = "…"
-
-# twitter-text v3 config: ranges of weight 1 (100/100); the default weight is 2.
-_LIGHT_RANGES = ((0, 4351), (8192, 8205), (8208, 8223), (8242, 8247))
-
-# A scheme URL, or a bare domain with a common TLD (X links "example.com" too).
-_URL = re.compile(
-    r"https?://[^\s]+"
-    r"|\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|co|me|ly|gg|app|dev|info|xyz|ai|tv)"
-    r"\b(?:/[^\s]*)?",
-    re.IGNORECASE,
-)
 _LEADING_MENTIONS = re.compile(r"^(?:\s*(?:\.)?@\w{1,15}\b)+\s*")
-# A line naming the game or the turn: kept whole when the body is shortened,
-# because it is what makes every post unique (X refuses duplicate posts).
-_TAG_LINE = re.compile(r"(?i)\b(?:game|turn)\b\s*#?\s*[\w-]*\d")
-# The host's deadlines at the end of a line (``Turn 3 closes 2026-01-01 08:00 UTC.``): what
-# a player must know, so a long line loses its middle (the list of shots) first.
-_DEADLINES = re.compile(r"(?:\s+[^\s.][^.]*? closes \d{4}-\d\d-\d\d \d\d:\d\d UTC\.)+\s*$")
-# The head of a host's post (``#sonar game 3, turn 2:``), kept with the deadline.
-_HEAD = re.compile(r"^[^:]{1,80}:\s")
-
-
-def _char_weight(char: str) -> int:
-    point = ord(char)
-    for low, high in _LIGHT_RANGES:
-        if low <= point <= high:
-            return 1
-    return 2
-
-
-def weighted_length(text: str) -> int:
-    """The length X charges for ``text`` against the 280 limit."""
-    text = unicodedata.normalize("NFC", text)
-    total = 0
-    position = 0
-    for match in _URL.finditer(text):
-        total += sum(_char_weight(c) for c in text[position : match.start()])
-        total += URL_WEIGHT
-        position = match.end()
-    total += sum(_char_weight(c) for c in text[position:])
-    return total
 
 
 def strip_leading_mentions(text: str) -> str:
@@ -78,136 +26,3 @@ def strip_leading_mentions(text: str) -> str:
 def unescape_post_text(text: str) -> str:
     """X's v2 API returns ``&amp;``, ``&lt;``, ``&gt;`` in post text."""
     return html.unescape(text)
-
-
-def _truncate(text: str, budget: int) -> str:
-    """The longest prefix of ``text`` that, with an ellipsis, weighs ≤ ``budget``."""
-    if weighted_length(text) <= budget:
-        return text
-    room = budget - _char_weight(ELLIPSIS)
-    if room <= 0:
-        return ""
-    # Drop whole words first (so a URL is never cut in half), then characters.
-    words = text.split(" ")
-    while len(words) > 1 and weighted_length(" ".join(words)) > room:
-        words.pop()
-    candidate = " ".join(words)
-    while candidate and weighted_length(candidate) > room:
-        candidate = candidate[:-1]
-    return candidate.rstrip() + ELLIPSIS if candidate.strip() else ""
-
-
-def _shrink_keeping_ends(line: str, budget: int) -> str:
-    """``line`` within ``budget``: its head and its closing deadlines whole, the middle
-    shortened with "…" (plain truncation when it has no deadline to keep)."""
-    deadlines = _DEADLINES.search(line)
-    if deadlines is None:
-        return _truncate(line, budget)
-    tail = deadlines.group(0).rstrip()
-    body = line[: deadlines.start()]
-    head_match = _HEAD.match(body)
-    head = head_match.group(0) if head_match else ""
-    room = budget - weighted_length(head) - weighted_length(tail)
-    if room < 0:
-        return _truncate(line, budget)
-    middle = _truncate(body[len(head) :], room)
-    return head + middle + tail
-
-
-def mute_line(text: str, games: Sequence[tuple[str, str]]) -> str:
-    """The line that lets people who do not play hide the host's posts
-    (``mute #sonar to hide Sonar``; a game's rules may require it).
-
-    ``games`` are the hosted games' (tag, title). The post names its game by the
-    first tag it carries; a post that carries none (a refusal, the list of games)
-    names every game's tag, since the line itself is what a muted tag then hides.
-    No game, no line.
-    """
-    if not games:
-        return ""
-    titles = {tag.lower(): (tag, title) for tag, title in games}
-    alternatives = sorted((re.escape(tag) for tag, _ in games), key=len, reverse=True)
-    found = re.search(r"(?<![\w#])(" + "|".join(alternatives) + r")(?![\w-])", text, re.I)
-    if found is not None:
-        tag, title = titles[found.group(1).lower()]
-        return f"mute {tag} to hide {title}"
-    if len(games) == 1:
-        tag, title = games[0]
-        return f"mute {tag} to hide {title}"
-    tags = [tag for tag, _ in games]
-    return f"mute {', '.join(tags[:-1])} or {tags[-1]} to hide these games"
-
-
-def compose_post(
-    text: str,
-    mute: str = "",
-    *,
-    limit: int = MAX_WEIGHT,
-    link: str = "",
-    keep: Sequence[str] = (),
-) -> str:
-    """The text of a public post: ``text`` shortened to fit, then ``link`` (the game's
-    page, on a line of its own: X counts it as 23 whatever its length), then the ``mute``
-    line (see :func:`mute_line`), once.
-
-    When the whole does not fit, lines naming the game or turn (see ``_TAG_LINE``)
-    stay intact and the other lines are shortened from the end with "…", because
-    the tag keeps consecutive posts distinct and the mute line is not optional.
-    The ``keep`` parts of ``text`` (``Outbound.keep``: a commitment, a root) are taken
-    out before shortening and put back whole on a line of their own before the mute
-    line: cut, they would prove nothing.
-    """
-    lines = [line.rstrip() for line in text.strip().splitlines()]
-    if mute:
-        lines = [line for line in lines if line.strip() != mute]
-    while lines and not lines[-1].strip():
-        lines.pop()
-    if link:
-        lines = [line for line in lines if line.strip() != link]
-        while lines and not lines[-1].strip():
-            lines.pop()
-    tail = ("\n\n" + mute if lines or link else mute) if mute else ""
-    if link:
-        tail = ("\n" + link if lines else link) + tail
-    whole = "\n".join(lines) + tail
-    if weighted_length(whole) <= limit:
-        return whole
-    kept_parts = [part.strip() for part in keep if part.strip() and part.strip() in whole]
-    if kept_parts:
-        rest = text
-        for part in kept_parts:
-            rest = rest.replace(part, "", 1)
-        rest = re.sub(r"[ \t]{2,}", " ", rest)
-        proof = " ".join(kept_parts)
-        shorter = compose_post(rest, "", limit=limit - weighted_length(proof + "\n" + tail))
-        return (shorter + "\n" if shorter else "") + proof + tail
-
-    tag_lines = [i for i, line in enumerate(lines) if _TAG_LINE.search(line)][:1]
-    budget = limit - weighted_length(tail)
-    for i in tag_lines:
-        if weighted_length(lines[i]) > budget:
-            # One long line (a busy turn's report): its list shrinks, its deadline stays.
-            lines[i] = _shrink_keeping_ends(lines[i], budget)
-    budget -= sum(weighted_length(lines[i]) + 1 for i in tag_lines)  # + its line break
-    kept: list[str] = []
-    for index, line in enumerate(lines):
-        if index in tag_lines:
-            kept.append(line)
-            continue
-        separator = 1 if kept else 0
-        if budget <= separator:
-            continue
-        cost = weighted_length(line) + separator
-        if cost <= budget:
-            kept.append(line)
-            budget -= cost
-        else:
-            short = _truncate(line, budget - separator)
-            if short:
-                kept.append(short)
-            budget = 0
-    # The tag line alone may be too long (a bug upstream): cut it as a last resort.
-    result = "\n".join(kept) + tail
-    if weighted_length(result) > limit:
-        result = _truncate("\n".join(kept), limit - weighted_length(tail)) + tail
-    return result

@@ -10,8 +10,8 @@ import pytest
 from fake_x_api import Failure, x_error
 from x_support import ALICE, BEARER, BOB, MUTE_LINE, SECRETS
 
+from bot.adapters.short_posts import weighted_length
 from bot.adapters.twitter import TwitterCredentials
-from bot.adapters.twitter.text import weighted_length
 from bot.config import TwitterConfig
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
 
@@ -335,7 +335,7 @@ async def test_the_fake_x_is_strict_on_post_length_and_app_only_dms(fake_x, make
     import aiohttp
     from fake_x_api import x_weighted_length
 
-    from bot.adapters.twitter.text import weighted_length
+    from bot.adapters.short_posts import weighted_length
 
     for text in ("a" * 280, "海" * 140, "see https://example.com/" + "x" * 80, "⚓" * 10):
         assert x_weighted_length(text) == weighted_length(text), text

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from x_support import MUTE_LINE
 
+from bot.adapters.short_posts import compose_post, mute_line, weighted_length
 from bot.adapters.twitter import TwitterCredentials
-from bot.adapters.twitter.text import (
-    compose_post,
-    mute_line,
-    strip_leading_mentions,
-    weighted_length,
-)
+from bot.adapters.twitter.text import strip_leading_mentions
 
 BST = [("#bst", "BattleshipTwitter")]
 SEVERAL = [("#bst", "BattleshipTwitter"), ("#sonar", "Sonar"), ("#tug", "Tug")]

@@ -1,0 +1,41 @@
+"""The ``[mastodon]`` section of the config file: what a host may set for Mastodon, each field's
+default being the section's. Its own module, below both the declaration (``platform.py``) and
+the adapter, so that each imports it and neither imports the other at load time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class MastodonConfig:
+    enabled: bool = False
+    # The bot account's instance, e.g. "https://mastodon.social" (a local fake:
+    # "http://127.0.0.1:8082").
+    instance: str = ""
+    # An access token of the bot account with the scopes "read write" (Preferences →
+    # Development → New application).
+    access_token_env: str = "MASTODON_ACCESS_TOKEN"
+    # Mentions arrive by the streaming API; false: by polling alone.
+    stream: bool = True
+    # How often notifications are polled while the stream is down (or off).
+    poll: str = "1m"
+    # At start-up, mark the account as a bot and let private mentions from people it does
+    # not follow through (Mastodon filters them by default): DMs are moves.
+    set_up_account: bool = True
+    # "public", or "unlisted" to keep the games' posts off the public timelines.
+    post_visibility: str = "public"
+    reminders: bool = True  # direct posts cost nothing on Mastodon
+    # The first start (no cursor yet) answers only what is sent after it; true reads
+    # back one page of mentions (up to 80) and acts on them.
+    backfill: bool = False
+    # The steady pace of the bot's posts and direct posts a minute (0: as fast as the
+    # instance allows): a deadline's maps and boards are spread over minutes, none
+    # dropped. Mastodon allows an account 300 requests per 5 minutes and 30 media
+    # uploads per 30 minutes (kept by its rate-limit headers and the adapter).
+    posts_per_minute: int = 6
+    dms_per_minute: int = 20
+    # Media uploads the instance allows per 30 minutes (Mastodon's own limit is 30; an
+    # instance may set another; 0: unbounded). A picture past it waits for the window,
+    # holding back only the messages after it to the same place.
+    media_per_30_minutes: int = 30
