@@ -35,10 +35,6 @@ file names (DISCORD_TOKEN, X_API_KEY, ...), and run `bst run --config config.tom
 The README's "Play on Discord" and "Play on X" sections walk through it."""
 
 
-def _secret_values(config: Config) -> list[str]:
-    return secret_values(config)
-
-
 def build_adapters(config: Config, store: Store) -> dict[str, ChatAdapter]:
     """An adapter for each enabled platform of the catalog (bot/platforms.py), each
     built by its own declaration from its section and the secrets it names."""
@@ -53,7 +49,7 @@ def build_adapters(config: Config, store: Store) -> dict[str, ChatAdapter]:
 
 
 def run_hosted(config: Config, args: argparse.Namespace) -> int:
-    configure_logging(config.logging.level, _secret_values(config), as_json=config.logging.json)
+    configure_logging(config.logging.level, secret_values(config), as_json=config.logging.json)
     try:
         store = Store(config.database_url())
         adapters = build_adapters(config, store)
@@ -155,7 +151,7 @@ def _run_console(config: Config, store: Store) -> int:
 def sync_discord(config: Config, guild: int | None) -> int:
     from bot.adapters.discord import sync_commands
 
-    configure_logging(config.logging.level, _secret_values(config), as_json=config.logging.json)
+    configure_logging(config.logging.level, secret_values(config), as_json=config.logging.json)
     try:
         token = secret(config.discord.token_env)
         application_id = int(secret(config.discord.application_id_env))

@@ -9,7 +9,7 @@ import contextlib
 import signal
 import sys
 
-from bot.config import Config, redacted_url
+from bot.config import Config, redacted_url, secret_values
 from bot.logs import configure_logging
 from bot.store import Store
 from bot.web.app import WebServer
@@ -43,9 +43,7 @@ async def _serve(server: WebServer) -> None:
 
 
 def run_web(config: Config, args: argparse.Namespace) -> int:
-    from bot.cli.run import _secret_values
-
-    configure_logging(config.logging.level, _secret_values(config), as_json=config.logging.json)
+    configure_logging(config.logging.level, secret_values(config), as_json=config.logging.json)
     url = args.database or config.database_url()
     if url.startswith("sqlite:///") and not url.endswith(":memory:"):
         from pathlib import Path

@@ -230,14 +230,13 @@ def test_a_script_bst_cannot_play_exits_non_zero_saying_why(
 
 
 def test_the_logs_mask_a_database_password(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot.cli.run import _secret_values
-    from bot.config import parse_config
+    from bot.config import parse_config, secret_values
 
     monkeypatch.setenv("DATABASE_URL", "postgresql://bst:from-env-pw@db/bst")
     from_file = parse_config({"database": {"url": "postgresql://bst:in-file-pw@db/bst"}}, "c")
     from_env = parse_config({"database": {"url_env": "DATABASE_URL"}}, "c")
-    assert "in-file-pw" in _secret_values(from_file)
-    assert "from-env-pw" in _secret_values(from_env)
+    assert "in-file-pw" in secret_values(from_file)
+    assert "from-env-pw" in secret_values(from_env)
 
 
 @pytest.mark.parametrize(

@@ -133,14 +133,15 @@ def test_run_builds_it_scrubs_its_secret_and_the_wiring_reminds_on_it(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from bot.cli.run import _secret_values, build_adapters
+    from bot.cli.run import build_adapters
+    from bot.config import secret_values
     from bot.host.clock import VirtualClock
     from bot.store import Store
     from bot.wiring import build_host, sqlite_url
 
     monkeypatch.setenv("PIGEON_TOKEN", TOKEN)
     config = parse_config({"pigeon": {"enabled": True, "loft": "quay"}}, "c.toml")
-    assert TOKEN in _secret_values(config)  # what the logs are told to hide
+    assert TOKEN in secret_values(config)  # what the logs are told to hide
 
     store = Store(sqlite_url(tmp_path / "bst.db"))
     try:
@@ -165,11 +166,11 @@ def test_run_builds_it_scrubs_its_secret_and_the_wiring_reminds_on_it(
 def test_the_secret_filter_hides_its_token(
     pigeon: Platform, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.cli.run import _secret_values
+    from bot.config import secret_values
     from bot.logs import SecretFilter
 
     monkeypatch.setenv("PIGEON_TOKEN", TOKEN)
     config = parse_config({"pigeon": {"enabled": True}}, "c.toml")
     record = logging.LogRecord("x", logging.INFO, "f", 1, f"sent with {TOKEN}", None, None)
-    SecretFilter(_secret_values(config)).filter(record)
+    SecretFilter(secret_values(config)).filter(record)
     assert TOKEN not in record.getMessage()
