@@ -149,18 +149,30 @@ class CrowdDemo:
         return (await self.host.on_inbound(inbound)).outcome
 
     @contextmanager
-    def phase(self, name: str, what: str = "") -> Iterator[None]:
-        """Time a phase and print its line when it ends."""
+    def phase(self, name: str, what: str = "") -> Iterator[list[str]]:
+        """Time a phase and print its line: its name and what it does as it begins, the
+        times, the peak memory and any notes the phase added (yielded) when it ends."""
         print(f"{name:<34} {what:<32}", end="", flush=True)
+        notes: list[str] = []
         wall, cpu = time.perf_counter(), time.process_time()
-        yield
+        yield notes
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         self.phases.append((name, wall, cpu))
-        print(f"  {wall:8.2f} s (CPU {cpu:.2f} s), peak {peak_mb():,.0f} MB", flush=True)
+        print(
+            f"  {wall:8.2f} s (CPU {cpu:.2f} s), peak {peak_mb():,.0f} MB",
+            *(f"; {note}" for note in notes),
+            sep="",
+            flush=True,
+        )
 
     async def timed(self, name: str, what: str, work: Callable[[], Awaitable[T]]) -> T:
         with self.phase(name, what):
             return await work()
+
+    async def sent(self, name: str) -> None:
+        """The relay sends everything due, as a phase of its own."""
+        with self.phase(name) as notes:
+            notes.append(f"{await self.send_all():,} messages")
 
     async def run(self) -> int:
         args = self.args
@@ -185,7 +197,7 @@ class CrowdDemo:
         if started is not Outcome.HANDLED:
             print(f"bst demo: the battle could not start: {self.host_said()}")
             return 2
-        await self.timed("start: draw and send", "", self.host.relay.flush)
+        await self.sent("start: draw and send")
         for turn in range(1, args.turns + 1):
             game_id, state = self.stored()
             if state.phase.value != "battle":
@@ -198,10 +210,19 @@ class CrowdDemo:
                 BST.resolve(state, givens, random.Random(turn))
             with self.phase(f"turn {turn}: resolve, store and outbox"):
                 await self.close_turn(game_id)
-            await self.timed(f"turn {turn}: draw and send", "", self.host.relay.flush)
-        print(f"peak memory {peak_mb():,.0f} MB")
+            await self.sent(f"turn {turn}: draw and send")
+        wall = sum(wall for _, wall, _ in self.phases)
+        cpu = sum(cpu for _, _, cpu in self.phases)
+        print(f"all phases {wall:.2f} s (CPU {cpu:.2f} s); peak memory {peak_mb():,.0f} MB")
         self.store.dispose()
         return 0
+
+    async def send_all(self) -> int:
+        """The relay sends everything due (a crowd's turn is more than one call's worth)."""
+        sent = 0
+        while delivered := await self.host.relay.flush():
+            sent += delivered
+        return sent
 
     def stored(self) -> tuple[int, BstState]:
         with self.store.transaction() as tx:

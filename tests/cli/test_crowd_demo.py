@@ -41,13 +41,14 @@ def test_a_crowd_plays_its_turns_through_the_host_and_each_phase_is_timed(
     printed = capsys.readouterr().out
     lines = printed.splitlines()
     assert lines[0].startswith("bst demo: 200 captains on 50, 2 turn(s)")
-    timed = [line for line in lines[1:] if re.search(r"\d+\.\d\d s \(CPU \d+\.\d\d s\)", line)]
+    timed = [line for line in lines[1:-1] if re.search(r"\d+\.\d\d s \(CPU \d+\.\d\d s\)", line)]
     # One line per phase, in order, each with its time and the peak memory so far.
     assert [line[:34].strip() for line in timed] == PHASES
-    assert all(re.search(r"peak [\d,]+ MB$", line) for line in timed)
+    assert all(re.search(r"peak [\d,]+ MB(; [\d,]+ messages)?$", line) for line in timed)
+    assert all(re.search(r"; [1-9][\d,]* messages$", timed[i]) for i in (3, 7, 11))
     assert "200 joins" in timed[0] and "200 placements, first come" in timed[1]
     assert re.search(r"turn 1: orders\s+200 through the host", timed[4])
-    assert re.fullmatch(r"peak memory [\d,]+ MB", lines[-1])
+    assert re.fullmatch(r"all phases [\d.]+ s \(CPU [\d.]+ s\); peak memory [\d,]+ MB", lines[-1])
     # The host posted both turns' results in public and wrote the first captain's DMs.
     public = (out / "public.txt").read_text()
     assert "#bst game 1, turn 1" in public and "#bst game 1, turn 2" in public
