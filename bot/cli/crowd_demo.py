@@ -77,13 +77,19 @@ T = TypeVar("T")
 
 def wanted(args: argparse.Namespace) -> bool:
     """Whether ``bst demo`` with these options is the crowd demo."""
-    return args.game == "bst" and (
-        args.turns is not None or (args.players is not None and args.players > CROWD_FROM)
+    # (--turns with another game is the crowd demo too: it refuses it, saying why.)
+    return args.turns is not None or (
+        args.game == "bst" and args.players is not None and args.players > CROWD_FROM
     )
 
 
 def args_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the crowd demo's options (filling in the defaults), or None."""
+    if args.game != "bst":
+        return (
+            f"--turns: only bst plays as a crowd (--game bst); the {args.game} demo plays "
+            "its game to the end (leave out --turns)"
+        )
     if args.turns is None:
         args.turns = DEFAULT_TURNS
     if not 1 <= args.turns <= MAX_DEMO_TURNS:

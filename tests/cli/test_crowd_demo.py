@@ -72,6 +72,7 @@ def test_a_crowd_plays_its_turns_through_the_host_and_each_phase_is_timed(
         (["--players", "200000", "--size", "1000"], "at most 100,000 fit; try fewer --players"),
         (["--turns", "1", "--turn", "8x"], "--turn: expected a duration"),
         (["--turns", "1", "--follow", "nobody"], "--follow 'nobody' is not a captain"),
+        (["--game", "sonar", "--turns", "2"], "--turns: only bst plays as a crowd (--game bst)"),
     ],
 )
 def test_bad_values_are_refused_saying_what_was_expected_before_anything_runs(
@@ -93,7 +94,8 @@ def test_bad_values_are_refused_saying_what_was_expected_before_anything_runs(
         (["--players", "100"], False),
         (["--players", "101"], True),
         (["--turns", "3"], True),
-        (["--game", "sonar", "--turns", "3"], False),
+        (["--game", "sonar", "--turns", "3"], True),  # to be refused
+        (["--game", "sonar", "--players", "200"], False),
     ],
 )
 def test_the_crowd_demo_is_asked_for_by_turns_or_a_crowd(options: list[str], crowd: bool) -> None:
