@@ -1,7 +1,7 @@
 """One bst board for a crowd: 100,000 captains on 1000x1000 (issue 33).
 
-Placement (``BST.start`` placing every fleet at random, and first-come placements
-accepted one at a time on a fifth of the crowd), one turn's resolution, how resolution
+Placement (``BST.start`` placing every fleet at random, and the whole crowd joining and
+placing first come, one ``BST.join`` and one ``BST.accept`` at a time), one turn's resolution, how resolution
 scales from half the crowd (same captains per cell: the median ratio of back-to-back
 pairs), the public digest map and a captain's neighbourhood board after that turn, and
 the process's peak memory. Times are CPU seconds of the process (the machine is shared;
@@ -30,8 +30,10 @@ from PIL import Image
 from benchmarks import fixtures
 from benchmarks.memory import _status_kb, measured_apart
 from benchmarks.timing import Figure, median_seconds
-from bot.games.base import Channel
+from bot.games.base import Channel, PlayerRef
 from bot.games.bst import BST, BstState, Captain, Place, Shoot
+from bot.games.bst.cells import Cell
+from bot.games.bst.placement import place_at_random
 from bot.host.collector import collector_paused
 from renderers.bst import PICTURES
 from renderers.encode import png_bytes
@@ -39,9 +41,6 @@ from renderers.encode import png_bytes
 FULL, QUICK = 100_000, 20_000
 FULL_SIDE = 1000  # 100,000 captains on 1000x1000: 0.1 captains a cell
 BOARDS = 300  # private pictures timed (the first captains'; each costs its own window)
-FIRST_COME_SHARE = 5
-"""First-come placement is measured on a fifth of the crowd: each acceptance still copies
-the tuple of captains (a state is an immutable value), so 100,000 would take minutes."""
 
 
 def side_for(captains: int) -> int:
@@ -123,21 +122,43 @@ def _resolver(state: BstState) -> tuple[Callable[[], object], Callable[[], objec
     return resolve, bare_pass
 
 
-def _first_come_s(captains: int) -> float:
-    """CPU seconds of ``captains`` placements accepted one at a time (each ``random``, as
-    a crowd's setup takes them: first come, first placed), from an empty board."""
+def _first_come(captains: int) -> dict[str, float]:
+    """A crowd's setup taken first come, first placed: ``captains`` joins (``BST.join``)
+    then as many placements (``random``, one ``BST.accept`` each), one at a time from an
+    empty board, CPU seconds each; and the floor: the same number of fleets drawn with
+    ``place_at_random`` into one plain map, no state (what any placement must do)."""
     side = side_for(captains)
-    state = BST.new_game({"size": f"{side}x{side}", "turn": "8h"})
-    people = tuple(Captain(id=f"p{i + 1}", name=f"captain{i + 1}") for i in range(captains))
-    state = BstState(options=state.options, captains=people)
-    rng = random.Random(3)
+    start = BST.new_game({"size": f"{side}x{side}", "turn": "8h"})
+    people = [PlayerRef(f"p{i + 1}", f"captain{i + 1}") for i in range(captains)]
+    joined: list[BstState] = []
+
+    def join_all() -> None:
+        state = start
+        for person in people:
+            state = BST.join(state, person)
+        joined.append(state)
 
     def place_all() -> None:
-        placed = state
-        for captain in people:
-            placed = BST.accept(placed, captain.id, Place(None), Channel.PRIVATE, rng).state
+        state, rng = joined[0], random.Random(3)
+        for person in people:
+            state = BST.accept(state, person.id, Place(None), Channel.PRIVATE, rng).state
 
-    return _cpu_and_wall(place_all)[0]
+    def bare_placements() -> None:
+        taken: dict[Cell, object] = {}
+        rng = random.Random(3)
+        for _ in people:
+            for ship in place_at_random(start.options, taken, rng):
+                taken.update(dict.fromkeys(ship.cells, True))
+
+    joins, _ = _cpu_and_wall(join_all)
+    places, places_wall = _cpu_and_wall(place_all)
+    floor, _ = _cpu_and_wall(bare_placements)
+    return {
+        "first_come_s": places,
+        "first_come_wall_s": places_wall,
+        "first_come_joins_s": joins,
+        "first_come_floor_s": floor,
+    }
 
 
 def _cpu_and_wall(run: Callable[[], object]) -> tuple[float, float]:
@@ -166,7 +187,7 @@ def child(captains: int, repeats: int) -> dict[str, float]:
         fulls.append(full)
         walls.append(wall)
         ratios.append(full / half)
-    first_come = _first_come_s(captains // FIRST_COME_SHARE)
+    first_come = _first_come(captains)
     after = BST.resolve(state, fixtures.given(fixtures.mixed_orders(state)), random.Random(7))
     board_ms, board_floor_ms, board_width = _private_boards_ms(after.state, BOARDS)
     digest_ms, digest_floor_ms = _digest_ms(after.state)
@@ -176,7 +197,7 @@ def child(captains: int, repeats: int) -> dict[str, float]:
         "board_ms": board_ms,
         "board_floor_ms": board_floor_ms,
         "board_width": board_width,
-        "first_come_s": first_come,
+        **first_come,
         "placement_s": placement,
         "placement_wall_s": placement_wall,
         "resolve_s": statistics.median(fulls),
@@ -199,7 +220,6 @@ def run(*, quick: bool) -> list[Figure]:
     side = side_for(captains)
     repeats = 3 if quick else 5
     result = measure(captains, repeats=repeats)
-    first_come = captains // FIRST_COME_SHARE
     where = f"{captains:,} captains, {side}x{side}; load average {result['load']:.2f}"
     tag = f"{captains // 1000}k"
     return [
@@ -235,14 +255,19 @@ def run(*, quick: bool) -> list[Figure]:
             ),
         ),
         Figure(
-            f"placement_first_come_{first_come}p_s",
+            f"placement_first_come_{captains}p_s",
             result["first_come_s"],
-            10.0 * first_come / FULL,
+            10.0 * share,
             unit=" s",
+            floor=(
+                f"as many fleets drawn at random into one map, no state "
+                f"{result['first_come_floor_s']:.1f} s"
+            ),
             detail=(
-                f"{first_come:,} captains on {side_for(first_come)}x{side_for(first_come)}, "
-                "each placement accepted one at a time (`random`), CPU time; the goal is "
-                "100,000 in 10 s, scaled"
+                f"{where}; each placement (`random`) accepted one at a time by BST.accept, "
+                f"first come, first placed; CPU time of the process; wall clock "
+                f"{result['first_come_wall_s']:.1f} s; the {captains:,} joins before them "
+                f"(BST.join, one at a time) {result['first_come_joins_s']:.2f} s"
             ),
         ),
         Figure(

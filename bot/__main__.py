@@ -211,8 +211,11 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from bot.cli import crowd_demo
     from bot.cli.demo import run_demo
 
+    if crowd_demo.wanted(args):
+        return crowd_demo.run_crowd_demo(args)
     return run_demo(args)
 
 
@@ -296,6 +299,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--out", default="bst-demo", help="output folder (default ./bst-demo)")
     demo.add_argument(
         "--follow", default=None, help="captain whose DMs are written (default: the first)"
+    )
+    demo.add_argument(
+        "--turns",
+        type=int,
+        default=None,
+        help=(
+            "bst: play only this many turns as a crowd, timing each phase (the default, 3, "
+            "for more than 100 --players)"
+        ),
     )
     demo.set_defaults(func=cmd_demo)
 

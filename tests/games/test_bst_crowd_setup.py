@@ -1,5 +1,6 @@
-"""A crowd's setup (issue 33): placements accepted one at a time hand the map of occupied
-cells on from state to state instead of rebuilding it, and the map stays exact."""
+"""A crowd's setup (issue 33): placements and joins accepted one at a time share the crowd
+of captains (one chunk copied, not the crowd) and hand the index and the map of occupied
+cells on from state to state instead of rebuilding them; everything stays exact."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import random
 
 import pytest
 
-from bot.games.base import Channel, GameError, PlayerId
+from bot.games.base import Channel, GameError, PlayerId, PlayerRef
 from bot.games.bst import BST, BstState, Captain, Place
 from bot.games.bst.cells import Cell
+from bot.games.bst.crowd import CHUNK
 from bot.games.bst.fleet import ShipKind
 
 
@@ -34,15 +36,74 @@ def test_3_an_accepted_placement_hands_the_map_on_and_the_older_state_builds_its
     state = crowd(3, 10)
     rng = random.Random(1)
     state = BST.accept(state, "p0", Place(None), Channel.PRIVATE, rng).state
-    before = state.occupancy(None)
+    before, index = state.occupancy(None), state.index
     after = BST.accept(state, "p1", Place(None), Channel.PRIVATE, rng).state
     # The same map, changed where p1's ships went (rebuilding it made placement quadratic).
     assert after.occupancy(None) is before
     assert dict(after.occupancy(None)) == fresh(after)
-    # The older state no longer holds it; asked again, it builds its own, still exact.
+    assert after.index is index
+    # The older state no longer holds them; asked again, it builds its own, still exact.
     assert state.occupancy(None) is not before
     assert dict(state.occupancy(None)) == fresh(state)
-    assert after.index is state.index
+    assert state.index is not index and state.index == index
+
+
+def test_3_an_accepted_placement_copies_one_chunk_of_the_crowd_not_the_crowd() -> None:
+    state = crowd(5 * CHUNK, 200)  # five chunks of captains
+    rng = random.Random(2)
+    for player in ("p0", f"p{2 * CHUNK + 7}", f"p{5 * CHUNK - 1}"):
+        after = BST.accept(state, player, Place(None), Channel.PRIVATE, rng).state
+        # Four of the five chunks are the old state's own (before: a new tuple each time).
+        assert after.crowd.shared_chunks(state.crowd) == 4
+        assert [c.id for c in after.captains] == [c.id for c in state.captains]
+        assert after.captain(player) != state.captain(player)
+        state = after
+
+
+def test_3_a_join_shares_the_crowd_and_hands_the_index_on() -> None:
+    state = crowd(3 * CHUNK, 200)
+    index = state.index
+    joined = BST.join(state, PlayerRef("newcomer", "new"))
+    # Every full chunk is shared and the index is extended, not rebuilt (before: a new
+    # tuple of every captain, and an index built again from it, at every join).
+    assert joined.crowd.shared_chunks(state.crowd) == 3
+    assert joined.index is index and joined.index["newcomer"] == 3 * CHUNK
+    assert joined.captain("newcomer") == Captain(id="newcomer", name="new")
+    # The older state builds its own index again, without the newcomer.
+    assert state.captain("newcomer") is None and "newcomer" not in state.index
+
+
+def test_3_states_that_branch_from_one_state_each_keep_their_own_captains() -> None:
+    """The host may act on an older state again (a retried transaction): every branch
+    sees its own captains, whichever state was asked first."""
+    rng = random.Random(4)
+    root = crowd(CHUNK + 3, 60)
+    first = BST.join(root, PlayerRef("x", "x"))
+    second = BST.join(root, PlayerRef("y", "y"))
+    placed = BST.accept(first, "p0", Place(None), Channel.PRIVATE, rng).state
+    again = BST.accept(root, "p0", Place(None), Channel.PRIVATE, rng).state
+    assert first.captain("x") is not None and first.captain("y") is None
+    assert second.captain("y") is not None and second.captain("x") is None
+    assert root.captain("x") is None and root.captain("y") is None
+    assert placed.captain("x") is not None and placed.captain("y") is None
+    assert again.captain("x") is None and again.captain("p0") is not None
+    for state in (root, first, second, placed, again):
+        assert state.index == {c.id: i for i, c in enumerate(state.captains)}
+        assert dict(state.occupancy(None)) == fresh(state)
+        assert BST.decode_state(BST.encode_state(state)) == state
+
+
+def test_3_a_crowd_joined_one_by_one_is_the_crowd_built_at_once() -> None:
+    state = BST.new_game({"size": "60x60"})
+    for i in range(2 * CHUNK + 5):
+        state = BST.join(state, PlayerRef(f"p{i}", f"c{i}"))
+        if i == CHUNK:
+            state = BST.remove(state, "p3").state  # leaving setup, then coming back
+            state = BST.join(state, PlayerRef("p3", "c3"))
+    built = crowd(2 * CHUNK + 5, 60)
+    assert state == built
+    assert state.index == built.index
+    assert BST.encode_state(state) == BST.encode_state(built)
 
 
 @pytest.mark.parametrize("policy", ["first_come", "both_retry"])

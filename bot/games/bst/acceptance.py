@@ -151,8 +151,10 @@ def _accept_placement(
             to=captain.id,
         )
     ]
-    for other_id in sorted(overlapping, key=lambda pid: _name_then_id(state, pid)):
-        other = state.captain(other_id)
+    # The others are read from the new state: it holds them unchanged, and asking the
+    # old state would rebuild its index (handed on to the new one).
+    for other_id in sorted(overlapping, key=lambda pid: _name_then_id(new_state, pid)):
+        other = new_state.captain(other_id)
         assert other is not None
         new_state = new_state.with_captain(_unplaced(other))
         cells = ", ".join(map(str, sorted(overlapping[other_id])))

@@ -47,7 +47,7 @@ def join(state: BstState, player: PlayerRef) -> BstState:
     if state.phase is Phase.BATTLE and not state.options.late_join:
         raise IllegalOrderError("the battle has started, so joining is closed in this game")
     captain = Captain(id=player.id, name=player.name, awaiting=state.phase is Phase.BATTLE)
-    return replace(state, captains=(*state.captains, captain))
+    return state.with_newcomer(captain)
 
 
 def start(state: BstState, rng: random.Random, first: PlayerId | None) -> Resolution[BstState]:

@@ -164,10 +164,17 @@ def _random_spot(
         cols = options.cols - (length - 1 if horizontal else 0)
         if rows <= 0 or cols <= 0:
             continue
-        start = Cell(rng.randrange(rows), rng.randrange(cols))
-        cells = _line(start, length, horizontal)
-        if free(cells):
-            return cells
+        row, col = rng.randrange(rows), rng.randrange(cols)
+        # Cell by cell, stopping at the first one taken: on a crowd's board most draws
+        # fail, and most fail at once.
+        drawn: list[Cell] = []
+        for i in range(length):
+            cell = Cell(row, col + i) if horizontal else Cell(row + i, col)
+            if cell in taken or cell in used:
+                break
+            drawn.append(cell)
+        else:
+            return tuple(drawn)
     # A crowded board: scan every spot once, from a random starting point, and take the
     # first free one (cost in board area, only at setup or a late join, and only when crowded).
     spots = [

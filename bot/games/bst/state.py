@@ -9,12 +9,14 @@ that closed without enough captains (rules §3, §4), which names the next one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import Any
 
 from bot.games.base import OVERLAP_REFUSALS, PlayerId
 from bot.games.bst.cells import Cell
+from bot.games.bst.crowd import Crowd
 from bot.games.bst.fleet import Ship
 from bot.games.bst.options import BstOptions
 from bot.games.bst.status import CaptainStatus, Phase
@@ -68,7 +70,9 @@ class BstState:
     options: BstOptions
     phase: Phase = Phase.SETUP
     turn: int = 0
-    captains: tuple[Captain, ...] = ()
+    captains: Sequence[Captain] = ()
+    """In join order; always a :class:`~bot.games.bst.crowd.Crowd` once made (any
+    sequence given is turned into one), so that one captain's change shares the rest."""
     last_shots: tuple[ShotRecord, ...] = ()
     last_collisions: tuple[tuple[PlayerId, tuple[Cell, ...]], ...] = ()
     """Per captain, their own cells or proposed cells that collided last turn (private)."""
@@ -77,6 +81,17 @@ class BstState:
     setup_windows: int = 0
     """Setup windows that closed with fewer than two captains (the next one is window
     ``setup_windows``): it names the setup timer, and it is 0 once the battle is on."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.captains, Crowd):
+            object.__setattr__(self, "captains", Crowd(self.captains))
+
+    @property
+    def crowd(self) -> Crowd[Captain]:
+        """``captains`` as the crowd it is (see ``__post_init__``)."""
+        captains = self.captains
+        assert isinstance(captains, Crowd)
+        return captains
 
     @cached_property
     def index(self) -> dict[PlayerId, int]:
@@ -90,18 +105,15 @@ class BstState:
     def with_captain(self, captain: Captain) -> BstState:
         """This state with ``captain`` (already in the game) replaced.
 
-        The ids stay where they were, so the new state shares this one's index; and the
-        map of occupied cells is handed on and changed where the captain's ships changed,
-        not rebuilt: a crowd's setup accepts 100,000 placements, one at a time."""
+        A crowd's setup accepts 100,000 placements one at a time, so nothing here costs
+        the crowd's size: the captains share every chunk but the changed one, and the
+        index and the map of occupied cells are handed on (the map changed where the
+        captain's ships changed), not rebuilt."""
         position = self.index[captain.id]
         before = self.captains[position]
-        captains = list(self.captains)
-        captains[position] = captain
-        changed = replace(self, captains=tuple(captains))
-        changed.__dict__["index"] = self.index
-        # Taken, not copied: only the newest state keeps the map (an older one, asked
-        # again, builds its own), so no two states ever share a map that changes.
-        owners: dict[Cell, PlayerId] | None = self.__dict__.pop(_CELL_OWNERS, None)
+        changed = replace(self, captains=self.crowd.replaced(position, captain))
+        changed.__dict__[_INDEX] = self._take(_INDEX)
+        owners: dict[Cell, PlayerId] | None = self._take(_CELL_OWNERS)
         if owners is not None:
             if before.ships != captain.ships:
                 for ship in before.ships:
@@ -113,17 +125,41 @@ class BstState:
             changed.__dict__[_CELL_OWNERS] = owners
         return changed
 
+    def with_newcomer(self, captain: Captain) -> BstState:
+        """This state with ``captain`` (not yet in the game) added after the others: like
+        :meth:`with_captain`, it shares the captains and hands the index and map on."""
+        changed = replace(self, captains=self.crowd.appended(captain))
+        index: dict[PlayerId, int] | None = self._take(_INDEX)
+        if index is not None:
+            index[captain.id] = len(self.captains)
+            changed.__dict__[_INDEX] = index
+        owners: dict[Cell, PlayerId] | None = self._take(_CELL_OWNERS)
+        if owners is not None:
+            for ship in captain.ships:
+                owners.update(dict.fromkeys(ship.cells, captain.id))
+            changed.__dict__[_CELL_OWNERS] = owners
+        return changed
+
+    def _take(self, name: str) -> Any:
+        """A map this state built when first asked (the index, the occupied cells), taken
+        from it, not copied, to hand on to the state that follows: only the newest state
+        keeps it (an older one, asked again, builds its own), so no two states ever share
+        a map that changes."""
+        return self.__dict__.pop(name, None)
+
     def occupancy(self, exclude: PlayerId | None) -> Mapping[Cell, PlayerId]:
         """Cell → owner over every placed ship (wrecks included) but ``exclude``'s."""
         owners: dict[Cell, PlayerId] | None = self.__dict__.get(_CELL_OWNERS)
         if owners is None:
             owners = {cell: c.id for c in self.captains for ship in c.ships for cell in ship.cells}
             self.__dict__[_CELL_OWNERS] = owners
-        if exclude is None:
+        captain = None if exclude is None else self.captain(exclude)
+        if captain is None or not captain.ships:
+            # Nothing of theirs to leave out: the map itself, read at dict speed (a
+            # crowd's first placements each look up thousands of cells).
             return owners
-        captain = self.captain(exclude)
-        own = sum(len(ship.cells) for ship in captain.ships) if captain else 0
-        return _Excluding(owners, exclude, len(owners) - own)
+        own = sum(len(ship.cells) for ship in captain.ships)
+        return _Excluding(owners, captain.id, len(owners) - own)
 
     def on_board(self, cell: Cell) -> bool:
         return 0 <= cell.row < self.options.rows and 0 <= cell.col < self.options.cols
@@ -135,6 +171,9 @@ class BstState:
     def collisions_of(self, player: PlayerId) -> tuple[Cell, ...]:
         return self.collision_map.get(player, ())
 
+
+_INDEX = "index"
+"""Where :attr:`BstState.index` keeps its map once built (``cached_property``)."""
 
 _CELL_OWNERS = "_cell_owners"
 """Where a state keeps its map of occupied cells (built when first asked; see
