@@ -6,7 +6,9 @@ scales from half the crowd (same captains per cell: the median ratio of back-to-
 pairs), the public digest map and a captain's neighbourhood board after that turn, and
 the process's peak memory. Times are CPU seconds of the process (the machine is shared;
 the wall clock is shown beside). Everything runs in a fresh interpreter so the peak is
-this crowd's alone. ``--quick`` measures 20,000 captains (and 10,000 for the ratio) at
+this crowd's alone. The whole turn through the host (``turn_100000p_s``: the crowd
+stored in a SQLite database with an order each, then ``TurnClock.resolve_due``) runs in
+a second fresh interpreter, with its own peak. ``--quick`` measures 20,000 captains (and 10,000 for the ratio) at
 the same density, with goals scaled by the crowd's size (linear growth is the claim
 being measured); the pictures' goals are per picture and not scaled.
 """
@@ -18,23 +20,31 @@ import io
 import json
 import math
 import random
+import sqlite3
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
+from sqlalchemy import insert, select
+from sqlmodel import col
 
 from benchmarks import fixtures
 from benchmarks.memory import _status_kb, measured_apart
 from benchmarks.timing import Figure, median_seconds
 from bot.games.base import Channel, PlayerRef
-from bot.games.bst import BST, BstState, Captain, Place, Shoot
+from bot.games.bst import BST, BstState, Captain, Order, Place, Shoot
 from bot.games.bst.cells import Cell
 from bot.games.bst.placement import place_at_random
+from bot.host.clock import VirtualClock
 from bot.host.collector import collector_paused
+from bot.host.inbox import Commands
+from bot.host.turns import TurnClock
+from bot.store import GameRow, OrderRow, OutboxRow, PlayerRow, Store, dumps
 from renderers.bst import PICTURES
 from renderers.encode import png_bytes
 
@@ -210,8 +220,112 @@ def child(captains: int, repeats: int) -> dict[str, float]:
     }
 
 
+TURN_SECONDS = 8 * 3600.0
+
+
+def _stored_crowd(store: Store, state: BstState, orders: dict[str, Order], start: float) -> None:
+    """The battle ``state`` written straight into ``store`` as game 1 in its first turn,
+    with every captain's order standing and the turn due at ``start + TURN_SECONDS`` (bulk
+    inserts, as ``benchmarks.storm`` writes its games: 100,000 joins would take hours)."""
+    deadline = start + TURN_SECONDS
+    side = state.options.rows
+    # The turn's timer, as the host arms it (bot/host/lifecycle.py).
+    timer = {"key": "turn:1", "label": "Turn 1", "deadline": deadline, "remaining": None,
+             "held": False}  # fmt: skip
+    with store.transaction() as tx:
+        session = tx.session
+        game = {
+            "id": 1,
+            "kind": "bst",
+            "platform": "bench",
+            "channel": "crowd",
+            "creator": "bench:u1",
+            "options": dumps({"size": f"{side}x{side}", "turn": "8h"}),
+            "seed": 1,
+            "phase": "battle",
+            "turn": 1,
+            "deadline": deadline,
+            "timers": dumps([timer]),
+            "state": dumps(BST.encode_state(state)),
+            "created_at": start,
+        }
+        session.execute(insert(GameRow), [game])
+        players = [
+            {
+                "game_id": 1,
+                "key": c.id,
+                "platform": "bench",
+                "user_id": f"u{i + 1}",
+                "name": c.name,
+                "join_order": i + 1,
+            }
+            for i, c in enumerate(state.captains)
+        ]
+        session.execute(insert(PlayerRow), players)
+        given = [
+            {
+                "game_id": 1,
+                "player_key": key,
+                "turn": 1,
+                "order": dumps(BST.encode_order(order)),
+                "text": BST.describe(order),
+                "inbound_id": 0,
+                "sent_at": start,
+            }
+            for key, order in orders.items()
+        ]
+        session.execute(insert(OrderRow), given)
+
+
+def turn_child(captains: int) -> dict[str, float]:
+    """In a fresh process: the crowd placed and stored with an order each (untimed), then
+    its whole turn through the host, ``TurnClock.resolve_due``: the state read, every order
+    read and resolved, the new state and the turn stored, the public report and a board
+    post for every captain whose board changed written to the outbox. The pictures are not
+    in it: the host draws each when it sends it (see ``private_board_ms``). The floor: the
+    same outbox rows written to a fresh SQLite table by one bare ``executemany``."""
+    state, _, _ = _placed(captains, side_for(captains))
+    orders = fixtures.mixed_orders(state)
+    with tempfile.TemporaryDirectory(prefix="bst-bench-crowd-") as folder:
+        store = Store(f"sqlite:///{Path(folder) / 'crowd.db'}")
+        clock = VirtualClock()
+        _stored_crowd(store, state, orders, clock.now())
+        del state, orders
+        turns = TurnClock(store, clock, Commands(store, clock))
+        clock.set(clock.now() + TURN_SECONDS)
+        resolved: list[int] = []
+        cpu, wall = _cpu_and_wall(lambda: resolved.append(turns.resolve_due()))
+        if resolved != [1]:
+            raise RuntimeError(f"the crowd's turn did not resolve ({resolved})")
+        with store.transaction() as tx:
+            rows = [
+                (r.recipient, r.kind, r.text, r.render, r.extras)
+                for r in tx.session.execute(
+                    select(OutboxRow).where(col(OutboxRow.turn) == 1)
+                ).scalars()
+            ]
+        store.dispose()
+        floor = _cpu_and_wall(lambda: _bare_insert(Path(folder) / "floor.db", rows))[0]
+    return {
+        "turn_s": cpu,
+        "turn_wall_s": wall,
+        "turn_floor_s": floor,
+        "posts": len(rows),
+        "boards": sum(1 for row in rows if row[0] != "public"),
+        "turn_peak_mb": _status_kb("VmHWM") / 1024,
+        "load": float(Path("/proc/loadavg").read_text().split()[0]),
+    }
+
+
+def _bare_insert(path: Path, rows: list[tuple[str, str, str, str, str]]) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute("create table outbox (recipient, kind, text, render, extras)")
+        db.executemany("insert into outbox values (?, ?, ?, ?, ?)", rows)
+
+
 def measure(captains: int, repeats: int) -> dict[str, float]:
-    return measured_apart("benchmarks.crowd", str(captains), str(repeats))
+    result = measured_apart("benchmarks.crowd", str(captains), str(repeats))
+    return result | measured_apart("benchmarks.crowd", "turn", str(captains))
 
 
 def run(*, quick: bool) -> list[Figure]:
@@ -293,14 +407,36 @@ def run(*, quick: bool) -> list[Figure]:
             ),
         ),
         Figure(
+            f"turn_{captains}p_s",
+            result["turn_s"],
+            30.0 * share,
+            unit=" s",
+            floor=f"the turn's outbox rows by one bare executemany {result['turn_floor_s']:.2f} s",
+            detail=(
+                f"{where}; the whole turn through the host (TurnClock.resolve_due on SQLite): "
+                f"orders read and resolved, state and turn stored, {int(result['posts']):,} "
+                f"posts in the outbox ({int(result['boards']):,} boards: every captain whose "
+                "board changed); the pictures are drawn when sent, not in this figure; CPU "
+                f"time of the process; wall clock {result['turn_wall_s']:.1f} s"
+            ),
+        ),
+        Figure(
             f"peak_mb_{captains}p",
-            result["peak_mb"],
+            max(result["peak_mb"], result["turn_peak_mb"]),
             2048.0 * share,
             unit=" MB",
-            detail=f"{where}; the benchmark process's VmHWM (half crowd, then the crowd)",
+            detail=(
+                f"{where}; VmHWM of the benchmark's processes: {result['peak_mb']:.0f} MB "
+                "placing and resolving the half crowd, then the crowd, and drawing; "
+                f"{result['turn_peak_mb']:.0f} MB placing and storing the crowd, then its "
+                "turn through the host"
+            ),
         ),
     ]
 
 
 if __name__ == "__main__":
-    print(json.dumps(child(int(sys.argv[1]), int(sys.argv[2]))))
+    if sys.argv[1] == "turn":
+        print(json.dumps(turn_child(int(sys.argv[2]))))
+    else:
+        print(json.dumps(child(int(sys.argv[1]), int(sys.argv[2]))))

@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection
 from bot.games.catalog import get_game
 from bot.host import away, lifecycle, posts
 from bot.host.clock import Clock
+from bot.host.collector import collector_paused
 from bot.host.inbox import Commands
 from bot.host.me import as_personal_time
 from bot.store import GameRow, PlayerRow, Store, loads
@@ -238,7 +239,10 @@ class TurnClock:
         """:meth:`resolve_game`; without ``wait``, None at once when another transaction
         holds the game (PostgreSQL's ``SKIP LOCKED``; SQLite has one writer at a time)."""
         now = self.clock.now()
-        with self.store.transaction() as tx:
+        # The collector is paused for the whole turn, not only its resolution: a crowd's
+        # turn decodes, stores and posts for 100,000 players, and the collector's passes
+        # over those objects cost as much as the rest of the turn (issue 33).
+        with collector_paused(), self.store.transaction() as tx:
             game_row = tx.game(game_id, lock=True, skip_locked=not wait)
             if game_row is None and not wait:
                 return None  # locked by another transaction (or gone: looked at again)

@@ -64,6 +64,9 @@ def test_crowd_gives_times_and_a_peak() -> None:
     result = crowd.measure(200, repeats=1)
     assert result["resolve_s"] > 0 and result["half_resolve_s"] > 0
     assert result["placement_s"] > 0 and result["peak_mb"] > 0
+    # The whole turn through the host: a board for every captain whose board changed.
+    assert result["turn_s"] > 0 and result["turn_peak_mb"] > 0
+    assert result["posts"] == result["boards"] + 1 and result["boards"] > 0
 
 
 def test_a_figure_knows_its_goal() -> None:

@@ -8,7 +8,7 @@ from bst_helpers import pid, records, setup, turn
 
 from bot.games.base import OrderSyntaxError
 from bot.games.bst import BST, Shoot
-from bot.games.bst.cells import Cell, parse_cell, row_index, row_label
+from bot.games.bst.cells import Cell, parse_cell, row_index, row_label, stored_cell
 from bot.games.bst.codec import decode_order, decode_state, encode_order, encode_state
 
 # (1-based row number, its letters): the boundaries where a letter is added.
@@ -68,3 +68,24 @@ def test_1_a_1000x1000_game_plays_and_records_at_the_last_rows() -> None:
         {"type": "destroyed", "player": pid("ann"), "ship": "submarine", "cells": ["ALL1000"]},
     ]
     assert decode_state(encode_state(resolution.state)) == resolution.state
+
+
+def test_1_a_stored_cell_reads_as_its_typed_cell_at_every_row() -> None:
+    # (A state's cells are read without the typed cell's pattern: issue 33.)
+    for row in range(1000):
+        for col in (0, 9, 999):
+            text = str(Cell(row, col))
+            assert stored_cell(text) == parse_cell(text) == Cell(row, col)
+
+
+@pytest.mark.parametrize("text", ["h14", "H 14", "H-14", "A0", "A01", "ZZZ5", "5", "A", ""])
+def test_1_a_cell_not_as_stored_is_read_as_typed_with_its_errors(text: str) -> None:
+    try:
+        typed: Cell | str = parse_cell(text)
+    except OrderSyntaxError as error:
+        typed = str(error)
+    try:
+        stored: Cell | str = stored_cell(text)
+    except OrderSyntaxError as error:
+        stored = str(error)
+    assert stored == typed

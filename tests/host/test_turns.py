@@ -270,3 +270,31 @@ def test_the_collector_is_paused_while_a_turn_resolves_and_on_again_after(
     kit.clock.set(t0 + TURN)
     assert kit.tick() == 1
     assert seen == [False] and gc.isenabled()
+
+
+def test_the_collector_is_paused_while_a_turns_state_is_read_and_its_posts_written(
+    kit: HostKit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from bot.games.bst.game import BstGame
+
+    seen: dict[str, list[bool]] = {"decode": [], "report": []}
+    real_decode, real_report = BstGame.decode_state, BstGame.public_report
+
+    def decode_state(self, data):  # type: ignore[no-untyped-def]
+        seen["decode"].append(gc.isenabled())
+        return real_decode(self, data)
+
+    def public_report(self, events, names):  # type: ignore[no-untyped-def]
+        seen["report"].append(gc.isenabled())
+        return real_report(self, events, names)
+
+    t0 = started(kit)
+    monkeypatch.setattr(BstGame, "decode_state", decode_state)
+    monkeypatch.setattr(BstGame, "public_report", public_report)
+    kit.clock.set(t0 + TURN)
+    assert kit.tick() == 1
+    assert seen["decode"] and not any(seen["decode"])
+    assert seen["report"] and not any(seen["report"])  # (the turn's posts)
+    assert gc.isenabled()

@@ -48,6 +48,8 @@ def _spell_row(row: int) -> str:
 
 
 _ROW_LABELS = tuple(_spell_row(row) for row in range(MAX_ROWS))
+_ROWS_BY_LABEL = {label: row for row, label in enumerate(_ROW_LABELS)}
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def row_index(label: str) -> int:
@@ -66,7 +68,10 @@ class Cell:
     col: int
 
     def __str__(self) -> str:
-        return f"{row_label(self.row)}{self.col + 1}"
+        # (row_label inlined: a crowd's stored state writes 400,000 cells a turn)
+        row = self.row
+        label = _ROW_LABELS[row] if 0 <= row < MAX_ROWS else _spell_row(row)
+        return f"{label}{self.col + 1}"
 
     def shifted(self, d_row: int, d_col: int) -> Cell:
         return Cell(self.row + d_row, self.col + d_col)
@@ -85,6 +90,17 @@ def parse_cell(text: str) -> Cell:
             f"columns start at 1: expected a cell such as H14, got {text.strip()!r}"
         )
     return Cell(row_index(match.group(1)), col - 1)
+
+
+def stored_cell(text: str) -> Cell:
+    """Read a cell as this package writes it (``AJP70``: :meth:`Cell.__str__`), without the
+    pattern a typed cell needs: a crowd's stored state holds 400,000 of them, read at
+    every turn. Any other text is read by :func:`parse_cell`, with its errors."""
+    digits = text.lstrip(_LETTERS)
+    row = _ROWS_BY_LABEL.get(text[: len(text) - len(digits)])
+    if row is None or not digits.isdecimal() or digits.startswith("0"):
+        return parse_cell(text)
+    return Cell(row, int(digits) - 1)
 
 
 def looks_like_cell(text: str) -> bool:

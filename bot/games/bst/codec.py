@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import OrderSyntaxError
-from bot.games.bst.cells import Cell, parse_cell
+from bot.games.bst.cells import Cell, stored_cell
 from bot.games.bst.fleet import Direction, Ship, ShipKind
 from bot.games.bst.options import BstOptions, parse_options
 from bot.games.bst.orders import Move, Order, Pass, Place, Rotate, Shoot, range_text
@@ -95,11 +95,11 @@ def decode_state(data: Mapping[str, Any]) -> BstState:
         turn=int(data["turn"]),
         captains=captains,
         last_shots=tuple(
-            ShotRecord(s["shooter"], parse_cell(s["cell"]), bool(s["hit"]))
+            ShotRecord(s["shooter"], stored_cell(s["cell"]), bool(s["hit"]))
             for s in data.get("last_shots", ())
         ),
         last_collisions=tuple(
-            (c["player"], tuple(parse_cell(cell) for cell in c["cells"]))
+            (c["player"], tuple(stored_cell(cell) for cell in c["cells"]))
             for c in data.get("last_collisions", ())
         ),
         winners=tuple(data.get("winners", ())),
@@ -140,16 +140,16 @@ def decode_order(data: Mapping[str, Any]) -> Order:
     action = data.get("action")
     try:
         if action == "shoot":
-            return Shoot(parse_cell(data["cell"]))
+            return Shoot(stored_cell(data["cell"]))
         if action == "move":
             return Move(
                 ShipKind(data["ship"]),
-                parse_cell(data["at"]),
+                stored_cell(data["at"]),
                 int(data["steps"]),
                 Direction(data["direction"]),
             )
         if action == "rotate":
-            return Rotate(ShipKind(data["ship"]), parse_cell(data["at"]))
+            return Rotate(ShipKind(data["ship"]), stored_cell(data["at"]))
         if action == "pass":
             return Pass()
         if action == "place":
@@ -157,7 +157,7 @@ def decode_order(data: Mapping[str, Any]) -> Order:
                 return Place(None)
             return Place(
                 tuple(
-                    (ShipKind(s["kind"]), tuple(parse_cell(c) for c in s["cells"]))
+                    (ShipKind(s["kind"]), tuple(stored_cell(c) for c in s["cells"]))
                     for s in data["ships"]
                 )
             )
@@ -169,8 +169,8 @@ def decode_order(data: Mapping[str, Any]) -> Order:
 def _ship_cells(text: str) -> tuple[Cell, ...]:
     """Inverse of range_text for a ship stored in a state (``C1-C5`` or ``A2``)."""
     first, _, last = text.partition("-")
-    start = parse_cell(first)
-    end = parse_cell(last) if last else start
+    start = stored_cell(first)
+    end = stored_cell(last) if last else start
     if start.row == end.row:
         return tuple(Cell(start.row, col) for col in range(start.col, end.col + 1))
     return tuple(Cell(row, start.col) for row in range(start.row, end.row + 1))

@@ -25,23 +25,7 @@ def summary_text(view: PublicView | PrivateView) -> str:
     """What a view shows, in a few lines: the words beside a board picture (the board
     itself as text is :func:`board_text`)."""
     public = view.public if isinstance(view, PrivateView) else view
-    lines = [f"#bst {public.rows}x{public.cols}, {_phase_text(public)}"]
-    names = {c.id: c.name for c in public.captains}
-    if public.phase is Phase.FINISHED:
-        winners = ", ".join(names.get(w, w) for w in public.winners) or "no one"
-        lines.append(f"Draw between {winners}." if public.draw else f"Winner: {winners}.")
-    alive = ", ".join(c.name for c in public.alive) or "none"
-    lines.append(f"Captains afloat: {alive}.")
-    if public.shots:
-        shots = ", ".join(
-            f"{s.shooter_name} {s.cell} {'hit' if s.hit else 'miss'}" for s in public.shots
-        )
-        lines.append(f"Shots last turn: {shots}.")
-    if public.wrecks:
-        wrecks = ", ".join(
-            f"{w.owner_name}'s {w.kind.value} {range_text(w.cells)}" for w in public.wrecks
-        )
-        lines.append(f"Wrecks: {wrecks}.")
+    lines = list(_public_summary(public))
     if isinstance(view, PrivateView):
         own = []
         for ship in view.ships:
@@ -53,6 +37,55 @@ def summary_text(view: PublicView | PrivateView) -> str:
             own.append(text)
         lines.append(f"Your ships: {', '.join(own) or 'none placed yet'}.")
     return "\n".join(lines)
+
+
+LISTED = 100
+"""A summary names up to this many captains afloat, shots or wrecks; a longer list (a
+crowd's) is told as a count, as the turn's report is (``reports.DIGEST_SHOTS``)."""
+
+_PUBLIC_SUMMARY = "_public_summary"
+"""Where a public view keeps its summary lines once written (not a field)."""
+
+
+def _public_summary(public: PublicView) -> tuple[str, ...]:
+    """The public lines of every summary of one view, written once: a turn's boards
+    share one public view, so a crowd's 100,000 summaries each add only their own
+    fleet, not another pass over the crowd (issue 33)."""
+    cached: tuple[str, ...] | None = public.__dict__.get(_PUBLIC_SUMMARY)
+    if cached is None:
+        cached = public.__dict__[_PUBLIC_SUMMARY] = tuple(_public_lines(public))
+    return cached
+
+
+def _public_lines(public: PublicView) -> list[str]:
+    lines = [f"#bst {public.rows}x{public.cols}, {_phase_text(public)}"]
+    if public.phase is Phase.FINISHED:
+        names = {c.id: c.name for c in public.captains}
+        winners = ", ".join(names.get(w, w) for w in public.winners) or "no one"
+        lines.append(f"Draw between {winners}." if public.draw else f"Winner: {winners}.")
+    alive = public.alive
+    if len(alive) > LISTED:
+        lines.append(f"Captains afloat: {len(alive):,} of {len(public.captains):,}.")
+    else:
+        lines.append(f"Captains afloat: {', '.join(c.name for c in alive) or 'none'}.")
+    if len(public.shots) > LISTED:
+        hits = sum(1 for s in public.shots if s.hit)
+        lines.append(
+            f"Shots last turn: {len(public.shots):,}, {hits:,} {'hit' if hits == 1 else 'hits'}."
+        )
+    elif public.shots:
+        shots = ", ".join(
+            f"{s.shooter_name} {s.cell} {'hit' if s.hit else 'miss'}" for s in public.shots
+        )
+        lines.append(f"Shots last turn: {shots}.")
+    if len(public.wrecks) > LISTED:
+        lines.append(f"Wrecks: {len(public.wrecks):,} ships.")
+    elif public.wrecks:
+        wrecks = ", ".join(
+            f"{w.owner_name}'s {w.kind.value} {range_text(w.cells)}" for w in public.wrecks
+        )
+        lines.append(f"Wrecks: {wrecks}.")
+    return lines
 
 
 def board_text(view: PublicView | PrivateView) -> str:
