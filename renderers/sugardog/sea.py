@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -168,9 +168,14 @@ def own_text(view: PrivateView) -> str:
 
 
 def render_public_map(
-    view: PublicView, *, title: str, deadline: datetime | None, now: datetime | None
+    view: PublicView,
+    *,
+    title: str,
+    deadline: datetime | None,
+    now: datetime | None,
+    avatars: Mapping[str, Image.Image] | None = None,
 ) -> bytes:
-    """The public map as PNG bytes. Same arguments, same bytes."""
+    """The public map as PNG bytes. Same arguments, same bytes. Avatars are not drawn: a captain is their colour (the key names them)."""
     image = compose(
         view,
         public_chart(view),
@@ -184,9 +189,14 @@ def render_public_map(
 
 
 def render_private_map(
-    view: PrivateView, *, title: str, deadline: datetime | None, now: datetime | None
+    view: PrivateView,
+    *,
+    title: str,
+    deadline: datetime | None,
+    now: datetime | None,
+    avatars: Mapping[str, Image.Image] | None = None,
 ) -> bytes:
-    """A captain's own map as PNG bytes. Same arguments, same bytes."""
+    """A captain's own map as PNG bytes. Same arguments, same bytes. Avatars are not drawn: a captain is their colour (the key names them)."""
     image = compose(
         view.public,
         private_chart(view),
