@@ -1,22 +1,21 @@
 """Directions on a square board, and which way its rows are numbered: stated once for the
-games played on squares.
+games played on squares (bst, U-Boat Shootout, Sugar Dog).
 
 A :class:`Direction` is a step as the board is drawn: ``up`` toward the top of the picture,
 ``right`` toward its right edge, however the game numbers its rows. Its
 :attr:`~Direction.delta` is ``(dx, dy)`` in one convention, a chart's: ``dx`` columns to the
 right, ``dy`` rows toward the top. A game numbers its rows one of two ways (:class:`Rows`):
 from the bottom, as a chart does (Sugar Dog: ``A1`` is the bottom-left corner), or from the
-top, as a page does (U-Boat Shootout: ``A1`` is the top-left corner); :meth:`Rows.offset`
-turns a direction into that game's (columns, rows) step. Columns are counted from the left in
-every game.
+top, as a page does (U-Boat Shootout: ``A1`` is the top-left corner; bst: row ``A`` is the
+top one); :meth:`Rows.offset` turns a direction into that game's (columns, rows) step.
+Columns are counted from the left in every game.
 
 A direction's word is its value (``up``, ``down``, ``left``, ``right``): orders, records and
 reports write it so.
 
 Sonar's board is hexagonal: its six facings (``l r ul ur dl dr``) and their steps stay its own
 (:class:`bot.games.sonar.board.Facing`), in the same sense: ``up`` is toward the top of the
-picture, its bottom row is ``a``. bst's ``Direction`` (``bot/games/bst/fleet.py``) is still
-its own too, numbering rows from the top like U-Boat.
+picture, its bottom row is ``a``.
 """
 
 from __future__ import annotations
@@ -42,6 +41,11 @@ class Direction(enum.Enum):
     def opposite(self) -> Direction:
         dx, dy = self.delta
         return _BY_DELTA[(-dx, -dy)]
+
+    @property
+    def vertical(self) -> bool:
+        """Along a column (``up``/``down``), not a row."""
+        return self in (Direction.UP, Direction.DOWN)
 
     @property
     def letter(self) -> str:

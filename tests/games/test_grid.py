@@ -1,13 +1,17 @@
-"""Directions on a square board are stated once (issue 32, ``bot/games/grid.py``): Sugar Dog and
-U-Boat Shootout step with the same ``Direction``, each numbering its rows its own way — Sugar
-Dog from the bottom (``A1`` bottom-left), U-Boat from the top (``A1`` top-left) — so ``up`` is
-toward the top of the picture in both."""
+"""Directions on a square board are stated once (issue 32, ``bot/games/grid.py``): bst, Sugar
+Dog and U-Boat Shootout step with the same ``Direction``, each numbering its rows its own way —
+Sugar Dog from the bottom (``A1`` bottom-left), U-Boat and bst from the top — so ``up`` is
+toward the top of the picture in all three."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.games import grid
+from bot.games.bst import fleet as bst_fleet
+from bot.games.bst.cells import parse_cell as bst_cell
+from bot.games.bst.fleet import Orientation, axis_of
+from bot.games.bst.movement import shifted
 from bot.games.grid import Direction, Rows
 from bot.games.sugardog import board as sugardog_board
 from bot.games.sugardog.board import parse_cell as sugardog_cell
@@ -19,7 +23,9 @@ from bot.games.uboat.cells import parse_cell as uboat_cell
 def test_both_games_step_with_the_one_direction() -> None:
     assert sugardog_board.Direction is grid.Direction
     assert uboat_cells.Direction is grid.Direction
+    assert bst_fleet.Direction is grid.Direction
     assert (sugardog_board.ROWS, uboat_cells.ROWS) == (Rows.FROM_BOTTOM, Rows.FROM_TOP)
+    assert bst_fleet.ROWS is Rows.FROM_TOP
 
 
 def test_directions_keep_their_words_and_order() -> None:
@@ -51,19 +57,29 @@ def test_rows_numbered_from_the_top_turn_a_step_up_into_the_row_before() -> None
 
 
 @pytest.mark.parametrize(
-    ("direction", "sugardog", "uboat"),
+    ("direction", "sugardog", "uboat", "bst"),
     [
-        (Direction.UP, "C5", "C3"),
-        (Direction.DOWN, "C3", "C5"),
-        (Direction.LEFT, "B4", "B4"),
-        (Direction.RIGHT, "D4", "D4"),
+        (Direction.UP, "C5", "C3", "B3"),
+        (Direction.DOWN, "C3", "C5", "D3"),
+        (Direction.LEFT, "B4", "B4", "C2"),
+        (Direction.RIGHT, "D4", "D4", "C4"),
     ],
 )
-def test_each_game_steps_as_its_rules_say(direction: Direction, sugardog: str, uboat: str) -> None:
-    """Sugar Dog rules §1: rows from the bottom. U-Boat rules §1: rows from the top."""
+def test_each_game_steps_as_its_rules_say(
+    direction: Direction, sugardog: str, uboat: str, bst: str
+) -> None:
+    """Sugar Dog rules §1: rows numbered from the bottom. U-Boat rules §1: rows numbered from
+    the top. bst rules §1: rows lettered from the top, columns numbered from the left."""
     assert sugardog_cell("C4").step(direction) == sugardog_cell(sugardog)
     sea = Sea(9, frozenset())
     assert sea.step(uboat_cell("C4"), direction) == uboat_cell(uboat)
+    assert shifted((bst_cell("C3"),), direction) == (bst_cell(bst),)
+
+
+def test_a_bst_ship_moves_along_its_own_line() -> None:
+    assert [axis_of(d) for d in Direction] == [Orientation.VERTICAL] * 2 + [
+        Orientation.HORIZONTAL
+    ] * 2
 
 
 def test_uboat_steps_still_wrap() -> None:
