@@ -14,9 +14,10 @@ from typing import Any
 from bot.games.base import Channel, Given
 from bot.games.bst import BST, BstState, Captain, Move, Order, Pass, Rotate, Shoot
 from bot.games.bst.cells import Cell
-from bot.games.bst.fleet import Direction, ShipKind
+from bot.games.bst.fleet import ROWS, ShipKind
 from bot.games.bst.movement import rotated
 from bot.games.bst.views import Phase
+from bot.games.grid import Direction
 
 
 def battle(captains: int, rows: int, cols: int, *, seed: int = 1, turn: str = "8h") -> BstState:
@@ -47,7 +48,7 @@ def _move(state: BstState, captain: Captain, rng: random.Random) -> Order | None
         rng.shuffle(directions)
         for direction in directions:
             steps = 1 if ship.kind is ShipKind.SUBMARINE else rng.randint(1, ship.kind.length)
-            d_row, d_col = direction.delta
+            d_col, d_row = ROWS.offset(direction)
             ends = (ship.cells[0], ship.cells[-1])
             if all(state.on_board(e.shifted(d_row * steps, d_col * steps)) for e in ends):
                 return Move(ship.kind, rng.choice(ship.cells), steps, direction)

@@ -10,9 +10,11 @@ geometry of Sonar's hex board), ``header`` (a picture's title, status and lines 
 ``legend`` (icons and their words in rows under a board), ``alt_text`` (the limit of the words
 beside a picture, and long lists cut to fit), ``encode`` (PNG, MP4) and ``replay`` (cards,
 timing and limits of the end-of-game video). Each game with pictures has its package
-(``renderers/bst/``) whose ``PICTURES`` follows :class:`~renderers.pictures.Pictures`, checking
-the views it is given with :func:`~renderers.pictures.expect_view`; the host finds it with
-:func:`~renderers.pictures.pictures_for`.
+(``renderers/bst/``): its drawing code and one declaration, ``PICTURES``, a
+:class:`~renderers.game_pictures.GamePictures` naming its drawing functions and the views
+they are drawn from (it follows :class:`~renderers.pictures.Pictures`).
+:mod:`renderers.catalog` lists each game's declaration by the game's name; the host finds it
+with :func:`~renderers.catalog.pictures_for`.
 
 What repeats between pictures is kept in small bounded caches shared by the drawing threads:
 text widths, anti-aliased masks of marks, name tags, header text, round avatars (keyed by the
@@ -21,8 +23,8 @@ grid, labels, legend). Each is keyed by everything that decides its pixels and i
 modified once made, so a picture is the same bytes whether the caches are cold or warm
 (``tests/renderers/test_caches.py``).
 
-Nothing here names a game: a game's pictures are imported from its package
-(``renderers.bst``), so importing any renderer loads no game's drawing code
+Nothing here but the catalog names a game, and the catalog loads the games' pictures on the
+first look-up, so importing any renderer loads no game's drawing code
 (``tests/renderers/test_no_game_loaded.py``).
 """
 

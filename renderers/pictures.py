@@ -1,23 +1,25 @@
-"""What a game's pictures package provides, and how the host finds it.
+"""What a game's pictures provide, and how the host finds them.
 
-Each game may have a package ``renderers/<kind>/`` whose module-level ``PICTURES``
-follows :class:`Pictures`; the host looks it up by the game's kind with
+A game's pictures follow :class:`Pictures`: a game declares them as a
+:class:`~renderers.game_pictures.GamePictures` of its drawing functions, and
+:mod:`renderers.catalog` lists them by the game's name; the host looks them up with
 :func:`pictures_for` and, for a game with none, posts the game's text board alone.
 Every method is a pure function of a view (design rule 8): the same view and
 options give the same bytes. :func:`expect_view` and :func:`revealed_boards` are the checks
-every game's ``PICTURES`` makes of what it is given.
+made of every view a game's pictures are given.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from PIL import Image
+
+from renderers.catalog import pictures_for
+from renderers.tiles import Tiles
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,12 @@ class Pictures(Protocol):
         its last stored step (bst: ``The end``)."""
         ...
 
+    @property
+    def tiles(self) -> Tiles | None:
+        """The public board in tiles (:mod:`renderers.tiles`), or None when the one picture
+        always shows it whole."""
+        ...
+
 
 ViewT = TypeVar("ViewT")
 
@@ -105,10 +113,11 @@ def revealed_boards(
     return [(expect_view(board, kind, game=game, what="replay"), label) for board, label in boards]
 
 
-def pictures_for(kind: str) -> Pictures | None:
-    """The pictures of game ``kind``, or None when the game has no package here."""
-    name = f"{__package__}.{kind}"
-    if not kind.isidentifier() or importlib.util.find_spec(name) is None:
-        return None
-    pictures: Pictures | None = getattr(importlib.import_module(name), "PICTURES", None)
-    return pictures
+__all__ = [
+    "Picture",
+    "Pictures",
+    "Replay",
+    "expect_view",
+    "pictures_for",
+    "revealed_boards",
+]

@@ -7,19 +7,19 @@ corner: tile ``(x, y)`` covers pixels ``x*TILE…`` across and ``y*TILE…`` dow
 the board's right and bottom edges are full squares too, the part beyond the board
 left in the background colour, so every tile is the same size.
 
-A game's renderers package offers tiles with a module-level ``TILES`` following
-:class:`Tiles`; each tile is a pure function of a view and a :class:`TileRect`, like
+A game's pictures offer tiles as their ``tiles``, following :class:`Tiles` (found by the
+game's name with :func:`tiles_for`); each tile is a pure function of a view and a :class:`TileRect`, like
 every picture (design rule 8), so whoever needs tiles (the web page, a digest of a huge
 game) draws the same bytes from the same view.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import math
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from renderers.catalog import tiles_for
 
 TILE = 256
 """Pixels a side of every tile."""
@@ -93,10 +93,13 @@ class Tiles(Protocol):
         ...
 
 
-def tiles_for(kind: str) -> Tiles | None:
-    """The tiles of game ``kind``, or None when its board is never drawn in tiles."""
-    name = f"{__package__}.{kind}"
-    if not kind.isidentifier() or importlib.util.find_spec(name) is None:
-        return None
-    tiles: Tiles | None = getattr(importlib.import_module(name), "TILES", None)
-    return tiles
+__all__ = [
+    "LEVELS",
+    "TILE",
+    "TileRect",
+    "Tiles",
+    "cell_of",
+    "on_board",
+    "tile_counts",
+    "tiles_for",
+]

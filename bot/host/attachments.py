@@ -3,7 +3,7 @@
 A row names what to attach (``public_map`` / ``private_board`` after turn N — its last
 step, or the ``step`` named — or the ``replay``); this module loads that step's state,
 asks the game for the view the recipient may see, and hands the view — never the state —
-to the game's pictures (``renderers.<kind>``, found by :func:`renderers.pictures_for`). A
+to the game's pictures (declared in :mod:`renderers.catalog`, found by its name). A
 game with no pictures gets no attachment: its text board is in the post already.
 
 The replay is a fold over the stored history: one frame per stored step, in

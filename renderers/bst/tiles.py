@@ -13,7 +13,6 @@ the middle of the board knows where they are.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -23,7 +22,6 @@ from renderers.bst import board
 from renderers.bst.public_map import MIN_CELL, draw_shots, draw_wrecks, overview_layout
 from renderers.encode import png_bytes
 from renderers.grid import GridLayout
-from renderers.pictures import expect_view
 from renderers.tiles import TILE, TileRect
 
 LABEL_SIZE = 12
@@ -164,14 +162,3 @@ def _draw_labels(image: Image.Image, layout: GridLayout, rect: TileRect) -> None
                 stroke_width=2,
                 stroke_fill=style.BACKGROUND,
             )
-
-
-class BstTiles:
-    """bst's :class:`~renderers.tiles.Tiles`."""
-
-    def board_size(self, view: Any) -> tuple[int, int] | None:
-        return tiled_size(expect_view(view, PublicView, game="bst", what="tiled board"))
-
-    def public_tile(self, view: Any, rect: TileRect) -> bytes:
-        public = expect_view(view, PublicView, game="bst", what="tiled board")
-        return render_public_tile(public, rect)

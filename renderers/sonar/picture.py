@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -26,6 +26,7 @@ from bot.games.sonar.board import Cell, Facing
 from bot.games.sonar.state import Phase, ShotResult, Status
 from bot.games.sonar.views import BoardView, OwnSubView, PrivateView, PublicView
 from renderers import header, hexgrid, marks, style
+from renderers.encode import png_bytes
 from renderers.header import LINE_HEIGHT, LINE_SIZE, TITLE_SIZE
 from renderers.hexgrid import HexLayout
 from renderers.legend import LegendSpacing, draw_legend, legend_rows
@@ -456,3 +457,28 @@ def _draw_own_board(
     for shot in shown.shots:
         if shot.result is ShotResult.HIT and shot.cell in shown.hits:
             board.draw_hit_mark(image, hex_layout, shot.cell)
+
+
+def render_public(
+    view: PublicView,
+    *,
+    title: str,
+    deadline: datetime | None,
+    now: datetime | None,
+    avatars: Mapping[str, Image.Image] | None = None,
+) -> bytes:
+    """The public picture as PNG bytes. Same arguments, same bytes. Avatars are not drawn: a
+    captain is their colour."""
+    return png_bytes(compose_public(view, title=title, deadline=deadline, now=now))
+
+
+def render_private(
+    view: PrivateView,
+    *,
+    title: str,
+    deadline: datetime | None,
+    now: datetime | None,
+    avatars: Mapping[str, Image.Image] | None = None,
+) -> bytes:
+    """A captain's picture as PNG bytes. Same arguments, same bytes."""
+    return png_bytes(compose_private(view, title=title, deadline=deadline, now=now))

@@ -16,7 +16,8 @@ import enum
 from dataclasses import dataclass
 
 from bot.games.base import PlayerId
-from bot.games.sugardog.board import Cell, Direction
+from bot.games.grid import Direction
+from bot.games.sugardog.board import Cell
 from bot.games.sugardog.state import Status, UnitKind
 from bot.games.sugardog.views import (
     ContactView,

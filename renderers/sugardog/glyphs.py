@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.games.sugardog.board import Direction
+from bot.games.grid import Direction
 from renderers import grid, marks, style
 from renderers.grid import GridLayout
 from renderers.style import RGB

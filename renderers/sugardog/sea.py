@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from PIL import Image, ImageDraw
 
-from bot.games.sugardog.board import Direction
+from bot.games.grid import Direction
 from bot.games.sugardog.state import Phase, Status
 from bot.games.sugardog.text import action_words, fact_text, result_sentence
 from bot.games.sugardog.views import (
@@ -138,14 +138,6 @@ def captains_key(public: PublicView) -> tuple[LegendItem, ...]:
     return tuple(items)
 
 
-_HEADINGS = {
-    Direction.UP: "up",
-    Direction.DOWN: "down",
-    Direction.LEFT: "left",
-    Direction.RIGHT: "right",
-}
-
-
 def own_text(view: PrivateView) -> str:
     """``ahab's map. You: D5, silent. 2 mines left. Torpedo 1: B5, heading left.``"""
     side = view.side
@@ -160,7 +152,7 @@ def own_text(view: PrivateView) -> str:
         parts.append(f"You start at {side.start_cell}.")
     parts.append(f"{side.mines_left} mine{'' if side.mines_left == 1 else 's'} left.")
     for t in side.torpedoes:
-        parts.append(f"Torpedo {t.number}: {t.cell}, heading {_HEADINGS[t.direction]}.")
+        parts.append(f"Torpedo {t.number}: {t.cell}, heading {t.direction.value}.")
     return " ".join(parts)
 
 
@@ -168,9 +160,14 @@ def own_text(view: PrivateView) -> str:
 
 
 def render_public_map(
-    view: PublicView, *, title: str, deadline: datetime | None, now: datetime | None
+    view: PublicView,
+    *,
+    title: str,
+    deadline: datetime | None,
+    now: datetime | None,
+    avatars: Mapping[str, Image.Image] | None = None,
 ) -> bytes:
-    """The public map as PNG bytes. Same arguments, same bytes."""
+    """The public map as PNG bytes. Same arguments, same bytes. Avatars are not drawn: a captain is their colour (the key names them)."""
     image = compose(
         view,
         public_chart(view),
@@ -184,9 +181,14 @@ def render_public_map(
 
 
 def render_private_map(
-    view: PrivateView, *, title: str, deadline: datetime | None, now: datetime | None
+    view: PrivateView,
+    *,
+    title: str,
+    deadline: datetime | None,
+    now: datetime | None,
+    avatars: Mapping[str, Image.Image] | None = None,
 ) -> bytes:
-    """A captain's own map as PNG bytes. Same arguments, same bytes."""
+    """A captain's own map as PNG bytes. Same arguments, same bytes. Avatars are not drawn: a captain is their colour (the key names them)."""
     image = compose(
         view.public,
         private_chart(view),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.games.uboat.cells import Direction
+from bot.games.grid import Direction
 from bot.games.uboat.state import Phase
 from bot.games.uboat.values import Colour
 from bot.games.uboat.views import HitView, PublicView

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.games.uboat.cells import LETTERS, Cell, Direction
+from bot.games.grid import Direction
+from bot.games.uboat.cells import LETTERS, Cell
 from bot.games.uboat.values import Colour
 from renderers import grid, marks, style
 from renderers.grid import GridLabels, GridLayout

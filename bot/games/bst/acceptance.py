@@ -23,7 +23,7 @@ from bot.games.base import (
     WrongChannelError,
 )
 from bot.games.bst.cells import Cell
-from bot.games.bst.fleet import Orientation, ShipKind
+from bot.games.bst.fleet import ROWS, Orientation, ShipKind, axis_of
 from bot.games.bst.movement import rotated
 from bot.games.bst.options import BstOptions, ConflictPolicy
 from bot.games.bst.orders import Move, Order, Pass, Place, Rotate, Shoot, describe_order, range_text
@@ -249,7 +249,7 @@ def ordered_ship(state: BstState, captain: Captain, order: Move | Rotate) -> int
                 f"{order.direction.value}`"
             )
     else:
-        if ship.orientation is not order.direction.axis:
+        if ship.orientation is not axis_of(order.direction):
             along = "a row" if ship.orientation is Orientation.HORIZONTAL else "a column"
             ways = "left or right" if ship.orientation is Orientation.HORIZONTAL else "up or down"
             raise IllegalOrderError(
@@ -261,7 +261,7 @@ def ordered_ship(state: BstState, captain: Captain, order: Move | Rotate) -> int
                 f"a {kind.value} moves 1 to {kind.length} cells; got {order.steps}"
             )
     # A move is straight, so it stays on the board at every step if both ends end on it.
-    d_row, d_col = order.direction.delta
+    d_col, d_row = ROWS.offset(order.direction)
     d_row, d_col = d_row * order.steps, d_col * order.steps
     first, last = ship.cells[0], ship.cells[-1]
     rows, cols = state.options.rows, state.options.cols

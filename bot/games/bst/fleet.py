@@ -12,6 +12,8 @@ import enum
 from dataclasses import dataclass
 
 from bot.games.bst.cells import Cell
+from bot.games.grid import Direction as Direction  # re-exported: ships and their moves go together
+from bot.games.grid import Rows
 
 
 class ShipKind(enum.Enum):
@@ -59,29 +61,13 @@ class Orientation(enum.Enum):
     NONE = "none"  # a submarine has no orientation
 
 
-class Direction(enum.Enum):
-    UP = "up"
-    DOWN = "down"
-    LEFT = "left"
-    RIGHT = "right"
-
-    @property
-    def delta(self) -> tuple[int, int]:
-        return _DELTAS[self]
-
-    @property
-    def axis(self) -> Orientation:
-        if self in (Direction.UP, Direction.DOWN):
-            return Orientation.VERTICAL
-        return Orientation.HORIZONTAL
+ROWS = Rows.FROM_TOP
+"""Row ``A`` is the top row: a step up is to the row before (:mod:`bot.games.grid`)."""
 
 
-_DELTAS = {
-    Direction.UP: (-1, 0),
-    Direction.DOWN: (1, 0),
-    Direction.LEFT: (0, -1),
-    Direction.RIGHT: (0, 1),
-}
+def axis_of(direction: Direction) -> Orientation:
+    """The line a ship moving ``direction`` lies along."""
+    return Orientation.VERTICAL if direction.vertical else Orientation.HORIZONTAL
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,8 @@ from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
 
 from bot.games.bst.cells import Cell
-from bot.games.bst.fleet import Direction
+from bot.games.bst.fleet import ROWS
+from bot.games.grid import Direction
 
 WATER = -1
 """The occupancy array's value for a cell no ship covers (ships are numbered from 0)."""
@@ -80,7 +81,7 @@ def rotated(cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
 
 
 def shifted(cells: tuple[Cell, ...], direction: Direction) -> tuple[Cell, ...]:
-    d_row, d_col = direction.delta
+    d_col, d_row = ROWS.offset(direction)
     return tuple(cell.shifted(d_row, d_col) for cell in cells)
 
 
@@ -114,7 +115,7 @@ def resolve_movement(
             if centre_col - half < 0 or centre_col + half >= cols:
                 return None
             return tuple(centre_row * cols + centre_col + k for k in range(-half, half + 1))
-        d_row, d_col = plan.direction.delta
+        d_col, d_row = ROWS.offset(plan.direction)
         if d_row:
             row = cells[0] // cols + d_row if d_row < 0 else cells[-1] // cols + d_row
             if not 0 <= row < rows:

@@ -6,16 +6,18 @@ rows are numbers from the bottom (``1``…), so ``C4`` is the third column, four
 row. Movement is orthogonal and the board does not wrap. Cells sort by column,
 then row number (``A1 < A2 < A10 < B1``), and the distance of a ping is the
 number of orthogonal steps. This is the one place that reads and writes cells:
-see ``shared/rules/sugardog.md`` §1 and ``shared/contracts/sugardog.md``.
+see ``shared/rules/sugardog.md`` §1 and ``shared/contracts/sugardog.md``. Directions and
+which way rows are numbered are stated once for every square board (:mod:`bot.games.grid`).
 """
 
 from __future__ import annotations
 
-import enum
 import re
 from dataclasses import dataclass
 
 from bot.games.base import OrderSyntaxError
+from bot.games.grid import Direction as Direction  # re-exported: cells and steps go together
+from bot.games.grid import Rows
 
 MINIMUM_SIZE = 6
 """The board of two captains; setup never shows a smaller one."""
@@ -44,34 +46,14 @@ def column_index(label: str) -> int:
     return 26 + (ord(label[0]) - ord("A")) * 26 + (ord(label[1]) - ord("A"))
 
 
-class Direction(enum.Enum):
-    """One orthogonal step: ``up`` is row + 1, ``right`` is column + 1."""
-
-    UP = "up"
-    DOWN = "down"
-    LEFT = "left"
-    RIGHT = "right"
-
-    @property
-    def delta(self) -> tuple[int, int]:
-        """(columns, rows) of one step."""
-        return _DELTAS[self]
-
-
-_DELTAS = {
-    Direction.UP: (0, 1),
-    Direction.DOWN: (0, -1),
-    Direction.LEFT: (-1, 0),
-    Direction.RIGHT: (1, 0),
-}
+ROWS = Rows.FROM_BOTTOM
+"""Row 1 is the bottom row (``A1`` the bottom-left corner): a step up is to the next row."""
 
 DIRECTION_WORDS: dict[str, Direction] = {
     **{direction.value: direction for direction in Direction},
-    "u": Direction.UP,
-    "d": Direction.DOWN,
-    "l": Direction.LEFT,
-    "r": Direction.RIGHT,
+    **{direction.letter: direction for direction in Direction},
 }
+"""A direction in an order: its word or its first letter (``up``, ``u``)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -85,7 +67,7 @@ class Cell:
         return f"{column_label(self.column)}{self.row + 1}"
 
     def step(self, direction: Direction) -> Cell:
-        d_column, d_row = direction.delta
+        d_column, d_row = ROWS.offset(direction)
         return Cell(self.column + d_column, self.row + d_row)
 
     def on_board(self, size: int) -> bool:

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import Event
-from bot.games.sugardog.board import Cell, Direction, parse_cell
+from bot.games.grid import Direction
+from bot.games.sugardog.board import Cell, parse_cell
 from bot.games.sugardog.options import SugarDogOptions
 from bot.games.sugardog.orders import (
     Leave,

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import Arg, ArgKind, OrderSyntaxError, PlayerId, Verb
+from bot.games.grid import Direction
 from bot.games.sugardog.board import (
     DIRECTION_WORDS,
     Cell,
-    Direction,
     looks_like_cell,
     parse_cell,
 )

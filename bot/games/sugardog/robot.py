@@ -25,7 +25,8 @@ import random
 from typing import Any
 
 from bot.games.base import PlayerId, Said
-from bot.games.sugardog.board import Cell, Direction
+from bot.games.grid import Direction
+from bot.games.sugardog.board import Cell
 from bot.games.sugardog.state import Phase, Status, UnitKind
 from bot.games.sugardog.views import ContactView, Heard, PrivateView, last_heard
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from bot.games.base import Event, PlayerId
-from bot.games.sugardog.board import Cell, Direction, board_size
+from bot.games.grid import Direction
+from bot.games.sugardog.board import Cell, board_size
 from bot.games.sugardog.options import SugarDogOptions
 from bot.games.sugardog.orders import Played
 

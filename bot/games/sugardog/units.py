@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import Event, PlayerId
-from bot.games.sugardog.board import Cell, Direction
+from bot.games.grid import Direction
+from bot.games.sugardog.board import Cell
 from bot.games.sugardog.state import UnitKind
 
 

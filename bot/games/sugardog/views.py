@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import Event, PlayerId
-from bot.games.sugardog.board import Cell, Direction, parse_cell
+from bot.games.grid import Direction
+from bot.games.sugardog.board import Cell, parse_cell
 from bot.games.sugardog.orders import Leave, action_name, describe_order
 from bot.games.sugardog.state import Captain, Phase, Status, SugarDogState, TurnEntry, UnitKind
 from bot.games.sugardog.units import PRIVATE_EVENTS

@@ -6,17 +6,19 @@ written column then row (``C3``); input is case-insensitive and may put a space
 between the two (``c 3``). Distance is the wrapped Manhattan distance; a blast's
 cross is its tile and the four neighbours, wrapping (``A1``'s cross on 9x9 is
 A1, A9, A2, I1, B1). A route is 1 to 3 steps up/down/left/right and may not
-enter an island. See ``shared/rules/uboat.md`` §1 and §3.
+enter an island. See ``shared/rules/uboat.md`` §1 and §3. Directions and which way rows are
+numbered are stated once for every square board (:mod:`bot.games.grid`).
 """
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.games.base import OrderSyntaxError
+from bot.games.grid import Direction as Direction  # re-exported: cells and steps go together
+from bot.games.grid import Rows
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _CELL = re.compile(r"^\s*([a-z])\s*(\d{1,3})\s*$", re.IGNORECASE)
@@ -48,26 +50,8 @@ def parse_cell(text: str) -> Cell:
     return Cell(int(match.group(2)) - 1, LETTERS.index(match.group(1).upper()))
 
 
-class Direction(enum.Enum):
-    """A step of a route: ``up`` is toward row 1, ``left`` toward column A."""
-
-    UP = "up"
-    DOWN = "down"
-    LEFT = "left"
-    RIGHT = "right"
-
-    @property
-    def delta(self) -> tuple[int, int]:
-        """(rows, columns) moved by one step."""
-        return _DELTAS[self]
-
-
-_DELTAS = {
-    Direction.UP: (-1, 0),
-    Direction.DOWN: (1, 0),
-    Direction.LEFT: (0, -1),
-    Direction.RIGHT: (0, 1),
-}
+ROWS = Rows.FROM_TOP
+"""Row 1 is the top row (``A1`` the top-left corner): a step up is to the row before."""
 
 Route = tuple[Direction, ...]
 """The steps of a move, ram or evasion, in order."""
@@ -99,7 +83,7 @@ class Sea:
         return [cell for cell in self.cells() if cell not in self.islands]
 
     def step(self, cell: Cell, direction: Direction) -> Cell:
-        d_row, d_col = direction.delta
+        d_col, d_row = ROWS.offset(direction)
         return Cell((cell.row + d_row) % self.size, (cell.col + d_col) % self.size)
 
     def distance(self, a: Cell, b: Cell) -> int:

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import OrderSyntaxError
-from bot.games.uboat.cells import Cell, Direction, Route, parse_cell
+from bot.games.grid import Direction
+from bot.games.uboat.cells import Cell, Route, parse_cell
 from bot.games.uboat.options import parse_options
 from bot.games.uboat.orders import Evade, Fire, Hold, JoinCrew, Move, Order, Ram, StartAt
 from bot.games.uboat.state import Boat, Ending, Phase, Player, Said, UboatState

@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 
 from bot.games.base import OrderSyntaxError
-from bot.games.uboat.cells import Cell, Direction, Route, parse_cell, route_text
+from bot.games.grid import Direction
+from bot.games.uboat.cells import Cell, Route, parse_cell, route_text
 from bot.games.uboat.values import Colour
 
 

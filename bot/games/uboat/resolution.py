@@ -22,8 +22,9 @@ from dataclasses import replace
 from typing import Any
 
 from bot.games.base import Event, Given, Notice, PlayerId, Resolution
+from bot.games.grid import Direction
 from bot.games.uboat import scoring
-from bot.games.uboat.cells import Direction, route_text
+from bot.games.uboat.cells import route_text
 from bot.games.uboat.legality import problem
 from bot.games.uboat.orders import Evade, Fire, Move, Order, Ram, describe_order
 from bot.games.uboat.precedence import (

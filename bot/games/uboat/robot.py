@@ -31,7 +31,8 @@ import random
 from typing import Any
 
 from bot.games.base import PlayerId, Said
-from bot.games.uboat.cells import MAX_STEPS, Cell, Direction, Route, Sea, route_text
+from bot.games.grid import Direction
+from bot.games.uboat.cells import MAX_STEPS, Cell, Route, Sea, route_text
 from bot.games.uboat.state import Phase
 from bot.games.uboat.values import Colour
 from bot.games.uboat.views import OwnBoatView, PrivateView, PublicView
@@ -53,13 +54,6 @@ BLIND_RAM = 0.3
 tile, not a cross, but moves the boat away from where it was last heard."""
 FULL_RANGE = 3
 """A boat's range after a round without fire (without Long guns)."""
-
-_OPPOSITE = {
-    Direction.UP: Direction.DOWN,
-    Direction.DOWN: Direction.UP,
-    Direction.LEFT: Direction.RIGHT,
-    Direction.RIGHT: Direction.LEFT,
-}
 
 
 def sea_of(public: PublicView) -> Sea:
@@ -88,7 +82,7 @@ def sightings(public: PublicView, own: Colour) -> dict[Colour, Cell]:
         if course.struck is None:
             continue
         if course.route:
-            seen[course.boat] = sea.step(course.struck, _OPPOSITE[course.route[-1]])
+            seen[course.boat] = sea.step(course.struck, course.route[-1].opposite)
         for hit in course.hits:
             seen[hit.boat] = course.struck
     afloat = {boat.colour for boat in public.boats if boat.afloat}

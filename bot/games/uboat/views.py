@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import PlayerId
-from bot.games.uboat.cells import Cell, Direction, Route, parse_cell
+from bot.games.grid import Direction
+from bot.games.uboat.cells import Cell, Route, parse_cell
 from bot.games.uboat.orders import Evade, describe_order
 from bot.games.uboat.state import Phase, Said, Status, UboatState
 from bot.games.uboat.values import Colour, Power, power_of
