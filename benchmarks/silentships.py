@@ -121,7 +121,7 @@ def run(*, quick: bool) -> list[Figure]:
             "silentships_board_ratio",
             ratio,
             2.0,
-            floor=f"plain {width}x{height} grid + PNG",
+            floor=f"plain {width}x{height} grid + RGB PNG",
             detail=f"public board during that attack (palette PNG) {board_s * 1000:.1f} ms, "
             f"floor {floor_s * 1000:.1f} ms",
         ),
