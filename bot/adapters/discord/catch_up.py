@@ -15,7 +15,9 @@ the catch-up after a restart reads its due games' cursors first, at once, and th
 catch-up passes them by (or the deadline waits for the one it is reading); channels are
 read side by side, so the catch-up takes what Discord's 50 requests a second allow
 (1,000 games of 12 captains: about 13,000 cursors, under five minutes at the bot's pace
-of 45), not a round trip per cursor one after another (20 minutes at 100 ms). A channel Discord will never let the bot read (403, 404) is forgotten at once
+of 45), not a round trip per cursor one after another (20 minutes at 100 ms).
+
+A channel Discord will never let the bot read (403, 404) is forgotten at once
 and not asked again (Discord bans an IP that makes 10,000 invalid requests in ten
 minutes); any other failure is that channel's alone: the rest are read, and the host
 is told which could not be (:class:`~bot.host.messages.CatchUpIncomplete`), so only
@@ -240,14 +242,15 @@ class CatchUp:
             return 0
         if self._caught_up(key):
             return 0  # read through meanwhile (by a deadline's catch-up)
-        current = await cursors.get(PLATFORM, key)  # it may have moved since it was listed
-        if current is not None and current.isdigit():
-            after = max(after, int(current))
         epoch = self._gaps if self._connected() else None
-        reading = asyncio.ensure_future(
-            self._catch_up_channel(cursors, key, channel_id, after, on_inbound)
-        )
-        self._reading[key] = reading
+
+        async def read() -> int:
+            current = await cursors.get(PLATFORM, key)  # it may have moved since listed
+            start = max(after, int(current)) if current and current.isdigit() else after
+            return await self._catch_up_channel(cursors, key, channel_id, start, on_inbound)
+
+        reading = asyncio.ensure_future(read())
+        self._reading[key] = reading  # before any await: a second reader finds it
         try:
             count = await reading
         finally:
