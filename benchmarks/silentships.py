@@ -84,9 +84,8 @@ def attack_ms(*, repeats: int, calls: int) -> float:
 
 def board_ratio(*, repeats: int, calls: int) -> tuple[float, float, float, tuple[int, int]]:
     """The public picture of the attack above (the busiest board: arrows, supports, card
-    backs with avatars) ÷ a plain grid of its size, both drawn and PNG-encoded: the picture
-    as the host gets it (a palette PNG, :mod:`renderers.silentships.palette_png`), the grid
-    as every floor is (RGB, :func:`renderers.encode.png_bytes`)."""
+    backs with avatars) ÷ a plain grid of its size, both drawn and PNG-encoded as the host
+    encodes every picture (a palette PNG, :func:`renderers.encode.png_bytes`)."""
     view = GAME.view(crowded_attack(), None)
     assert isinstance(view, PublicView)
     avatars = {a.id: generated_avatar(a.id, a.name, 128).convert("RGB") for a in view.admirals}
@@ -122,7 +121,7 @@ def run(*, quick: bool) -> list[Figure]:
             "silentships_board_ratio",
             ratio,
             2.0,
-            floor=f"plain {width}x{height} grid + PNG",
+            floor=f"plain {width}x{height} grid + RGB PNG",
             detail=f"public board during that attack (palette PNG) {board_s * 1000:.1f} ms, "
             f"floor {floor_s * 1000:.1f} ms",
         ),

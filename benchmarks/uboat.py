@@ -104,7 +104,7 @@ def run(*, quick: bool) -> list[Figure]:
             "uboat_map_ratio",
             ratio,
             2.0,
-            floor=f"plain {width}x{height} grid + PNG",
+            floor=f"plain {width}x{height} grid + RGB PNG",
             detail=f"map {map_s * 1000:.1f} ms, floor {floor_s * 1000:.1f} ms",
         ),
     ]

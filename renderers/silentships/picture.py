@@ -17,9 +17,9 @@ from PIL import Image, ImageDraw
 from bot.games.silentships.ships import Ship
 from bot.games.silentships.views import PrivateView, PublicView
 from renderers import style
+from renderers.encode import png_bytes
 from renderers.silentships import board, cards, panels
 from renderers.silentships.board import Token
-from renderers.silentships.palette_png import palette_png_bytes
 
 WIDTH = 880
 CELL = 128
@@ -178,7 +178,7 @@ def render_public(
     image = compose(
         view, public_tokens(view), title=title, deadline=deadline, now=now, avatars=avatars
     )
-    return palette_png_bytes(image)
+    return png_bytes(image)
 
 
 def render_private(
@@ -204,4 +204,4 @@ def render_private(
         own_sank=next((len(a.sank) for a in public.admirals if a.id == view.viewer), 0),
         footer="Your units marked face-down show your opponent only a card back.",
     )
-    return palette_png_bytes(image)
+    return png_bytes(image)

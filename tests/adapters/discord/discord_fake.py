@@ -804,6 +804,12 @@ class FakeDiscord:
         self.rate_limited: list[Recorded] = []
         # A benchmark sending thousands of pictures keeps their sizes, not their bytes.
         self.keep_files = True
+        # Discord's round trip as the bot meets it (about 100 ms from most hosts): each
+        # answer waits this long, so reading one channel after another shows its cost.
+        # ``most_in_flight``: the most requests the fake held at once.
+        self.latency = 0.0
+        self.in_flight = 0
+        self.most_in_flight = 0
 
     # ---- scripting ----------------------------------------------------------------
 
@@ -1017,6 +1023,16 @@ class FakeDiscord:
         return app
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            if self.latency:
+                await asyncio.sleep(self.latency)
+            return await self._handle_now(request)
+        finally:
+            self.in_flight -= 1
+
+    async def _handle_now(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         body: Any = None
         files: list[tuple[str, str, bytes]] = []

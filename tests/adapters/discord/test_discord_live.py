@@ -389,6 +389,64 @@ async def test_2_one_channel_down_holds_back_only_its_own_game(
         await table.close()
 
 
+# ---- issue 25: the catch-up after a restart, bounded and read once -----------------
+
+
+async def test_25_a_restarts_catch_up_reads_each_cursor_once_side_by_side_due_games_first(
+    make_adapter: Any, fake_discord: Any, payload_factory: Any, tmp_path: Any
+) -> None:
+    """After a restart the catch-up reads every cursor; a deadline falling meanwhile reads
+    its due game's cursors at once, and neither reads what the other has read. Against
+    Discord's limits (``discord_limits``) and a 100 ms round trip: channels are read side
+    by side (one after another, 19 cursors would take 1.9 s of round trips alone), with
+    not one 429."""
+    from discord_limits import RateLimits
+
+    table = DiscordTable(make_adapter(requests_per_second=45), payload_factory, tmp_path)
+    await table.adapter.login(table.host.on_inbound)
+    cursors = table.host.cursors
+    table.adapter.catch_up._connected = lambda: True  # READY: the gateway delivers again
+    channels = [LIVE_A + 100 * n for n in range(6)]
+    try:
+        due = await _battle(table, channels[0])
+        table.clock.advance(600)
+        for channel in channels[1:]:  # their deadlines ten minutes later
+            await _battle(table, channel)
+        due_paths = set()
+        for n, channel in enumerate(channels):
+            await cursors.set("discord", f"channel:{channel}", "1")
+            for player in (channel + 1000, channel + 2000):
+                dm = int(fake_discord.dm_channel_of(player)["id"])
+                await cursors.set("discord", f"dm:{dm}:{player}", "1")
+                if n == 0:
+                    due_paths.add(f"/channels/{dm}/messages")
+        due_paths.add(f"/channels/{channels[0]}/messages")
+        await cursors.set("discord", f"dm:{DM_CHANNEL_ID}:{channels[5] + 2000}", "1")  # moved
+        with table.store.transaction() as tx:
+            table.clock.set(tx.game(due).deadline)
+        fake_discord.limits = RateLimits()
+        fake_discord.latency = 0.1
+        fake_discord.requests.clear()
+
+        restart = asyncio.create_task(table.adapter.fetch_since(cursors, table.host.on_inbound))
+        await asyncio.sleep(0.05)  # the restart's catch-up is under way when the deadline falls
+        await table.host.catch_up()
+        read_by_deadline = set(_history_reads(fake_discord))
+        assert due_paths <= read_by_deadline  # the due game's channel and DMs, read by now
+        await restart
+
+        reads = _history_reads(fake_discord)
+        assert len(reads) == len(set(reads)) == 19  # every cursor once, none twice
+        assert fake_discord.most_in_flight >= 4  # side by side
+        assert fake_discord.rate_limited == []
+        assert table.host.unfetched == set() and table.host.waiting == set()
+        fake_discord.requests.clear()
+        await table.host.catch_up()  # every cursor read through, the gateway up
+        assert _history_reads(fake_discord) == []
+    finally:
+        await table.close()
+
+
 # ---- item 10: with several processes, a follow-up goes from the one holding it ------
 
 
