@@ -20,6 +20,7 @@ the bot resolves the turns off its event loop and the viewers load the page.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import multiprocessing
 import random
@@ -119,17 +120,20 @@ async def _bot_loop(url: str, seconds: float, turn_every: float, ready: Any, don
     ends = time.monotonic() + seconds
     resolved: list[int] = []
 
-    def turns() -> None:
+    async def turns() -> None:
+        # Each turn on the host's clock thread, as the host resolves a due turn
+        # (``Host._off_loop``: its own thread, the loop's heartbeat, the short switch
+        # interval of bot.host.yielding), not on a bare thread of the benchmark's own.
         nonlocal state
         number = 1
         while time.monotonic() < ends:
-            time.sleep(min(turn_every, max(0.0, ends - time.monotonic())))
+            await asyncio.sleep(min(turn_every, max(0.0, ends - time.monotonic())))
             if time.monotonic() < ends:
-                state = _resolve_turn(store, state, number)
+                state = await host._off_loop(functools.partial(_resolve_turn, store, state, number))
                 number += 1
         resolved.append(number - 1)
 
-    resolving = asyncio.create_task(asyncio.to_thread(turns))
+    resolving = asyncio.create_task(turns())
     bursts: list[list[float]] = []
     await asyncio.sleep(ACK_EVERY / 2)
     while time.monotonic() < ends - 1.0:

@@ -27,6 +27,7 @@ from PIL import Image
 
 from bot.games.catalog import get_game
 from bot.host.attachments import OUTSIDE_PLAY
+from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
 from renderers.pictures import pictures_for
 from renderers.replay import replay_of_pictures
@@ -78,7 +79,9 @@ class PictureCache:
         future: asyncio.Future[Drawn | None] = asyncio.get_running_loop().create_future()
         self._drawing[key] = future
         try:
-            drawn = await asyncio.to_thread(draw)
+            # Drawing holds the interpreter lock for long stretches: the event loop
+            # keeps answering cached pages meanwhile (see bot.host.yielding).
+            drawn = await off_loop(draw)
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # (retrieved: nobody else may be waiting)

@@ -19,6 +19,7 @@ from typing import Any
 from bot.games.base import Event
 from bot.games.catalog import get_game
 from bot.host.record import game_record
+from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
 from bot.web import pages
 from bot.web.links import Holder, holder_of
@@ -212,9 +213,8 @@ class Site:
         if of_turn:
             last = of_turn[-1]
             drawn = await self.pictures.board(game_id, last.number, last.step, viewer)
-        return await asyncio.to_thread(
-            self._page, facts, turn, viewer, base, names, turns, of_turn, drawn
-        )
+        # Decoding a big game's state holds the interpreter lock for long stretches.
+        return await off_loop(self._page, facts, turn, viewer, base, names, turns, of_turn, drawn)
 
     def _page(
         self,
@@ -308,7 +308,7 @@ class Site:
     async def tile(self, game_id: int, number: int, step: int, rect: TileRect) -> Drawn | None:
         """A tile of the public board after a stored step: only of a board drawn in
         tiles, only within its edges (anything else is not found, and not kept)."""
-        found = await asyncio.to_thread(self.pictures.public_view, game_id, number, step)
+        found = await off_loop(self.pictures.public_view, game_id, number, step)
         if found is None:
             return None
         kind, view = found
