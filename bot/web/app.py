@@ -140,17 +140,24 @@ async def game_map(request: web.Request) -> web.StreamResponse:
     return _drawn(request, drawn, private=False)
 
 
+def _tile_address(request: web.Request) -> tuple[int, int, TileRect] | None:
+    """(turn, step, tile) of ``…/tiles/T-S/LEVEL/X/Y.png``; None when malformed."""
+    step = _STEP_NAME.match(request.match_info["step"])
+    level, x = _number(request.match_info["level"]), _number(request.match_info["x"])
+    y = _TILE_ROW.match(request.match_info["file"])
+    if step is None or level is None or x is None or y is None:
+        return None
+    return int(step[1]), int(step[2]), TileRect(level, x, int(y[1]))
+
+
 async def game_tile(request: web.Request) -> web.StreamResponse:
     """``/games/N/tiles/T-S/LEVEL/X/Y.png``: a tile of the public board after step S of
     turn T (:mod:`renderers.tiles`)."""
     game_id = _number(request.match_info["game"])
-    step = _STEP_NAME.match(request.match_info["step"])
-    level, x = _number(request.match_info["level"]), _number(request.match_info["x"])
-    y = _TILE_ROW.match(request.match_info["file"])
-    if game_id is None or step is None or level is None or x is None or y is None:
+    address = _tile_address(request)
+    if game_id is None or address is None:
         return _reply(MISSING)
-    rect = TileRect(level, x, int(y[1]))
-    drawn = await request.app[SITE].tile(game_id, int(step[1]), int(step[2]), rect)
+    drawn = await request.app[SITE].tile(game_id, *address)
     return _drawn(request, drawn, private=False)
 
 
@@ -231,6 +238,18 @@ async def own_map(request: web.Request) -> web.StreamResponse:
     return _drawn(request, drawn, private=True)
 
 
+async def own_tile(request: web.Request) -> web.StreamResponse:
+    """``/p/TOKEN/tiles/T-S/LEVEL/X/Y.png``: a tile of the link holder's own board, drawn
+    from their view alone."""
+    found = await _holder(request)
+    address = _tile_address(request)
+    if found is None or address is None:
+        return _reply(MISSING)
+    game_id, player = found
+    drawn = await request.app[SITE].tile(game_id, *address, viewer=player)
+    return _drawn(request, drawn, private=True)
+
+
 async def own_replay(request: web.Request) -> web.StreamResponse:
     found = await _holder(request)
     if found is None:
@@ -278,6 +297,7 @@ def build_app(store: Store, *, live_interval: float = 1.0) -> web.Application:
     routes.add_get("/p/{token}", own_page)
     routes.add_get("/p/{token}/turn/{turn}", own_page)
     routes.add_get("/p/{token}/map/{file}", own_map)
+    routes.add_get("/p/{token}/tiles/{step}/{level}/{x}/{file}", own_tile)
     routes.add_get("/p/{token}/replay.mp4", own_replay)
     routes.add_get("/p/{token}/live", own_live)
 

@@ -34,8 +34,8 @@ from renderers.replay import replay_of_pictures
 from renderers.tiles import TILE, TileRect, tiles_for
 from renderers.tiles import on_board as tiles_on_board
 
-VIEWS_KEPT = 8
-"""Decoded public views kept for drawing tiles: the newest steps of a few games."""
+STATES_KEPT = 8
+"""Decoded states kept for drawing tiles: the newest steps of a few games."""
 
 
 @dataclass(frozen=True)
@@ -65,9 +65,9 @@ class PictureCache:
         self._size = 0
         self._drawing: dict[Key, asyncio.Future[Drawn | None]] = {}
         self.drawn = 0  # how many pictures were drawn (tests: a second view draws none)
-        # Public views of recent steps, for their tiles (drawn on worker threads).
-        self._views: OrderedDict[tuple[int, int, int], tuple[str, Any] | None] = OrderedDict()
-        self._views_lock = threading.Lock()
+        # Decoded states of recent steps, for their tiles (drawn on worker threads).
+        self._states: OrderedDict[tuple[int, int, int], tuple[str, Any] | None] = OrderedDict()
+        self._states_lock = threading.Lock()
 
     async def _get(self, key: Key, draw: Callable[[], Drawn | None]) -> Drawn | None:
         if key in self._kept:
@@ -115,37 +115,52 @@ class PictureCache:
         """The replay video of a finished game (None before it ends)."""
         return self._get(("replay", game_id), lambda: self._draw_replay(game_id))
 
-    def tile(self, game_id: int, number: int, step: int, rect: TileRect) -> Awaitable[Drawn | None]:
-        """One tile of the public board after stored step ``(number, step)`` (see
-        :mod:`renderers.tiles`). None: no such step, or a board not drawn in tiles, or a
-        tile beyond its edges."""
-        key = ("tile", game_id, number, step, rect.level, rect.x, rect.y)
-        return self._get(key, lambda: self._draw_tile(game_id, number, step, rect))
+    def tile(
+        self, game_id: int, number: int, step: int, rect: TileRect, viewer: str | None = None
+    ) -> Awaitable[Drawn | None]:
+        """One tile of the board after stored step ``(number, step)`` (see
+        :mod:`renderers.tiles`): the public board when ``viewer`` is None, else that
+        player's own, drawn from their view alone. None: no such step, or a board not
+        drawn in tiles, or a tile beyond its edges."""
+        key = ("tile", game_id, number, step, viewer, rect.level, rect.x, rect.y)
+        return self._get(key, lambda: self._draw_tile(game_id, number, step, rect, viewer))
 
-    def public_view(self, game_id: int, number: int, step: int) -> tuple[str, Any] | None:
-        """(the game's kind, its public view after stored step ``(number, step)``),
-        decoded once for all the tiles of that step (a big game's state takes a while);
-        None when there is no such step. Called off the event loop."""
+    def view_of(
+        self, game_id: int, number: int, step: int, viewer: str | None
+    ) -> tuple[str, Any] | None:
+        """(the game's kind, ``view(state, viewer)`` after stored step ``(number,
+        step)``), the state decoded once for all the tiles of that step and every viewer
+        (a big game's state takes a while); None when there is no such step or the
+        Called off the event loop (the viewer is a player of the game: a private link's
+        holder, as for :meth:`board`)."""
+        found = self._state(game_id, number, step)
+        if found is None:
+            return None
+        kind, state = found
+        return kind, get_game(kind).view(state, viewer)
+
+    def _state(self, game_id: int, number: int, step: int) -> tuple[str, Any] | None:
         key = (game_id, number, step)
-        with self._views_lock:
-            if key in self._views:
-                self._views.move_to_end(key)
-                return self._views[key]
+        with self._states_lock:
+            if key in self._states:
+                self._states.move_to_end(key)
+                return self._states[key]
         with self.store.transaction() as tx:
             facts = reads.game(tx, game_id)
             state_json = reads.step_state(tx, game_id, number, step)
         found = None
         if facts is not None and state_json is not None:
-            game = get_game(facts.kind)
-            found = (facts.kind, game.view(game.decode_state(loads(state_json)), None))
-        with self._views_lock:
-            self._views[key] = found
-            while len(self._views) > VIEWS_KEPT:
-                self._views.popitem(last=False)
+            found = (facts.kind, get_game(facts.kind).decode_state(loads(state_json)))
+        with self._states_lock:
+            self._states[key] = found
+            while len(self._states) > STATES_KEPT:
+                self._states.popitem(last=False)
         return found
 
-    def _draw_tile(self, game_id: int, number: int, step: int, rect: TileRect) -> Drawn | None:
-        found = self.public_view(game_id, number, step)
+    def _draw_tile(
+        self, game_id: int, number: int, step: int, rect: TileRect, viewer: str | None
+    ) -> Drawn | None:
+        found = self.view_of(game_id, number, step, viewer)
         if found is None:
             return None
         kind, view = found
@@ -153,7 +168,7 @@ class PictureCache:
         size = None if tiles is None else tiles.board_size(view)
         if tiles is None or size is None or not tiles_on_board(*size, rect):
             return None
-        png = tiles.public_tile(view, rect)
+        png = tiles.public_tile(view, rect) if viewer is None else tiles.private_tile(view, rect)
         return Drawn(png, "image/png", "", TILE, TILE)
 
     def own_replay(self, game_id: int, player: str, result: str) -> Awaitable[Drawn | None]:

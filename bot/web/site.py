@@ -256,8 +256,9 @@ class Site:
                 summary = text if len(text) <= SUMMARY_LIMIT else ""
                 tiles = tiles_for(facts.kind)
                 size = None
-                if viewer is None and tiles is not None and picture is not None:
-                    size = tiles.board_size(game.view(state, None))
+                if tiles is not None and picture is not None:
+                    # A player's own page pans and zooms their own board in tiles too.
+                    size = tiles.board_size(game.view(state, viewer))
                 if size is not None:
                     tiled = pages.TiledBoard(
                         src=f"{base}/tiles/{last.number}-{last.step}",
@@ -305,10 +306,13 @@ class Site:
             return None
         return await self.pictures.board(game_id, number, step, viewer)
 
-    async def tile(self, game_id: int, number: int, step: int, rect: TileRect) -> Drawn | None:
-        """A tile of the public board after a stored step: only of a board drawn in
-        tiles, only within its edges (anything else is not found, and not kept)."""
-        found = await off_loop(self.pictures.public_view, game_id, number, step)
+    async def tile(
+        self, game_id: int, number: int, step: int, rect: TileRect, viewer: str | None = None
+    ) -> Drawn | None:
+        """A tile of the board after a stored step, the public one or ``viewer``'s own:
+        only of a board drawn in tiles, only within its edges (anything else is not
+        found, and not kept)."""
+        found = await off_loop(self.pictures.view_of, game_id, number, step, viewer)
         if found is None:
             return None
         kind, view = found
@@ -316,7 +320,7 @@ class Site:
         size = None if tiles is None else tiles.board_size(view)
         if size is None or not tiles_on_board(*size, rect):
             return None
-        return await self.pictures.tile(game_id, number, step, rect)
+        return await self.pictures.tile(game_id, number, step, rect, viewer)
 
     async def replay(self, game_id: int) -> Drawn | None:
         facts = await asyncio.to_thread(self.facts, game_id)
