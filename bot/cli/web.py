@@ -26,7 +26,7 @@ def open_read_only(url: str) -> Store:
 def web_server(config: Config, url: str | None = None) -> WebServer:
     """The web page of ``config`` (``url`` overrides its database)."""
     store = open_read_only(url or config.database_url())
-    return WebServer(store, config.web.host, config.web.port)
+    return WebServer(store, config.web.host, config.web.port, draw_in_process=True)
 
 
 async def _serve(server: WebServer) -> None:

@@ -21,6 +21,7 @@ from aiohttp.web_request import BaseRequest
 from aiohttp.web_response import StreamResponse
 
 from bot.store import Store, reads
+from bot.web.drawing import DrawingProcess
 from bot.web.links import redact
 from bot.web.live import LiveHub
 from bot.web.pages import CONTENT_SECURITY_POLICY
@@ -278,11 +279,13 @@ def _versions(store: Store) -> Callable[[Sequence[int]], Mapping[int, str]]:
     return versions
 
 
-def build_app(store: Store, *, live_interval: float = 1.0) -> web.Application:
+def build_app(
+    store: Store, *, live_interval: float = 1.0, drawer: DrawingProcess | None = None
+) -> web.Application:
     """The web page's application over ``store`` (open it read-only: the web writes
-    nothing)."""
+    nothing). ``drawer``: where pictures are drawn (None: on worker threads)."""
     app = web.Application(middlewares=[guard])
-    app[SITE] = Site(store, pictures=PictureCache(store))
+    app[SITE] = Site(store, pictures=PictureCache(store, drawer=drawer))
     app[HUB] = LiveHub(_versions(store), interval=live_interval)
     routes = app.router
     routes.add_get("/", home)
@@ -309,21 +312,36 @@ def build_app(store: Store, *, live_interval: float = 1.0) -> web.Application:
 
 
 class WebServer:
-    """The web page on ``host:port`` (port 0: any free port, see :attr:`port`)."""
+    """The web page on ``host:port`` (port 0: any free port, see :attr:`port`).
 
-    def __init__(self, store: Store, host: str, port: int, *, live_interval: float = 1.0) -> None:
+    ``draw_in_process``: draw the pictures in a process of their own
+    (:mod:`bot.web.drawing`), as ``bst web`` and ``bst run`` do; else on worker threads
+    of this one (the tests: no process to start for each)."""
+
+    def __init__(
+        self,
+        store: Store,
+        host: str,
+        port: int,
+        *,
+        live_interval: float = 1.0,
+        draw_in_process: bool = False,
+    ) -> None:
         self.store = store
         self.host = host
         self.port = port
         self.live_interval = live_interval
         self._runner: web.AppRunner | None = None
-        self.app = build_app(self.store, live_interval=self.live_interval)
+        self.drawer = DrawingProcess(store.url) if draw_in_process else None
+        self.app = build_app(self.store, live_interval=self.live_interval, drawer=self.drawer)
 
     @property
     def app_site(self) -> Site:
         return self.app[SITE]
 
     async def start(self) -> None:
+        if self.drawer is not None:
+            self.drawer.start()
         app = self.app
         # shutdown_timeout: open event streams end at once instead of holding a stop.
         runner = web.AppRunner(app, access_log_class=RedactingAccessLogger, shutdown_timeout=1.0)
@@ -340,3 +358,5 @@ class WebServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.drawer is not None:
+            self.drawer.stop()

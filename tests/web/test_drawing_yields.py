@@ -23,12 +23,13 @@ def test_a_picture_is_drawn_with_the_short_switch_interval_and_it_is_restored(
     before = sys.getswitchinterval()
     seen: list[float] = []
 
-    def draw() -> Drawn:
+    def draw(game_id: int, number: int, step: int, viewer: str | None) -> Drawn:
         seen.append(sys.getswitchinterval())
         return Drawn(b"png", "image/png", "", 1, 1)
 
+    cache.draw_board = draw  # type: ignore[method-assign]
     try:
-        drawn = asyncio.run(cache._get(("test", 1), draw))
+        drawn = asyncio.run(cache.board(1, 1, 0, None))
     finally:
         store.dispose()
     assert drawn is not None and drawn.data == b"png"
