@@ -296,10 +296,9 @@ class Site:
     async def board(
         self, game_id: int, number: int, step: int, viewer: str | None = None
     ) -> Drawn | None:
-        """A stored step's picture, for the public or one player."""
-        facts = await asyncio.to_thread(self.facts, game_id)
-        if facts is None:
-            return None
+        """A stored step's picture, for the public or one player. A stored step never
+        changes: a picture drawn is served from the cache with no database read (an
+        unknown game or step draws nothing, and nothing is kept)."""
         return await self.pictures.board(game_id, number, step, viewer)
 
     async def tile(
