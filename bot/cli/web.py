@@ -25,8 +25,12 @@ def open_read_only(url: str) -> Store:
 
 def web_server(config: Config, url: str | None = None) -> WebServer:
     """The web page of ``config`` (``url`` overrides its database)."""
-    store = open_read_only(url or config.database_url())
-    return WebServer(store, config.web.host, config.web.port, draw_in_process=True)
+    url = url or config.database_url()
+    store = open_read_only(url)
+    # Pictures are drawn in a process of their own (bot.web.drawing), which opens the
+    # same database: not possible for a database in this process's memory.
+    shared = not url.endswith(":memory:")
+    return WebServer(store, config.web.host, config.web.port, draw_in_process=shared)
 
 
 async def _serve(server: WebServer) -> None:
