@@ -34,6 +34,7 @@ from typing import Any
 from benchmarks.fixtures import battle, given, mixed_orders, side_for
 from benchmarks.timing import Figure
 from bot.games.bst import BST
+from bot.host import heap
 from bot.store import GameRow, PlayerRow, Store, TurnRow, dumps
 from bot.web.app import WebServer
 from bot.wiring import sqlite_url
@@ -118,6 +119,7 @@ async def _bot_loop(
         game = tx.game(1)
         assert game is not None
         state = BST.decode_state(json.loads(game.state))
+    heap.settle()  # as `bst run` does once it has started
     ready.put(True)
     # The clock starts when every process is up (the viewers' process spends its first
     # second or two importing: not the steady load being measured).
@@ -210,6 +212,7 @@ def web_latencies_ms(seconds: float, *, turn_every: float, seed: int = 1) -> lis
     import urllib.request
 
     urllib.request.urlopen(f"{base}/games/1", timeout=120).read()
+    heap.settle()  # as `bst web` does once it has started
     try:
         spawn = multiprocessing.get_context("spawn")
         results: Any = spawn.Queue()

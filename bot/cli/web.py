@@ -10,6 +10,7 @@ import signal
 import sys
 
 from bot.config import Config, redacted_url
+from bot.host import heap
 from bot.logs import configure_logging
 from bot.store import Store
 from bot.web.app import WebServer
@@ -66,6 +67,7 @@ def run_web(config: Config, args: argparse.Namespace) -> int:
         server.host = args.host
     if args.port is not None:
         server.port = args.port
+    heap.settle()  # everything start-up made, out of the collector's full passes
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_serve(server))
     return 0
