@@ -20,6 +20,7 @@ the bot resolves the turns off its event loop and the viewers load the page.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import multiprocessing
 import random
@@ -33,6 +34,7 @@ from typing import Any
 from benchmarks.fixtures import battle, given, mixed_orders, side_for
 from benchmarks.timing import Figure
 from bot.games.bst import BST
+from bot.host import heap
 from bot.store import GameRow, PlayerRow, Store, TurnRow, dumps
 from bot.web.app import WebServer
 from bot.wiring import sqlite_url
@@ -78,16 +80,18 @@ def _resolve_turn(store: Store, state: Any, number: int) -> Any:
     return resolution.state
 
 
-def _bot(url: str, seconds: float, turn_every: float, ready: Any, done: Any) -> None:
+def _bot(url: str, seconds: float, turn_every: float, ready: Any, go: Any, done: Any) -> None:
     """The bot, in a process of its own (as the Procfile's worker is): a turn of the web's
     game resolved and stored every ``turn_every`` seconds, off the event loop as the host
     resolves; and on the loop, the production host with its Discord adapter answering a
     burst of :data:`ACK_COMMANDS` slash commands every :data:`ACK_EVERY` seconds, each
     acknowledgement timed as ``ack_p99_ms`` times it (:mod:`benchmarks.ack`)."""
-    asyncio.run(_bot_loop(url, seconds, turn_every, ready, done))
+    asyncio.run(_bot_loop(url, seconds, turn_every, ready, go, done))
 
 
-async def _bot_loop(url: str, seconds: float, turn_every: float, ready: Any, done: Any) -> None:
+async def _bot_loop(
+    url: str, seconds: float, turn_every: float, ready: Any, go: Any, done: Any
+) -> None:
     from benchmarks.ack import _setup_game, load_fake, production_adapter, timed_acks
     from bot.config import Config
     from bot.host.clock import RealClock
@@ -115,21 +119,28 @@ async def _bot_loop(url: str, seconds: float, turn_every: float, ready: Any, don
         game = tx.game(1)
         assert game is not None
         state = BST.decode_state(json.loads(game.state))
+    heap.settle()  # as `bst run` does once it has started
     ready.put(True)
+    # The clock starts when every process is up (the viewers' process spends its first
+    # second or two importing: not the steady load being measured).
+    await asyncio.to_thread(go.wait, 600)
     ends = time.monotonic() + seconds
     resolved: list[int] = []
 
-    def turns() -> None:
+    async def turns() -> None:
+        # Each turn on the host's clock thread, as the host resolves a due turn
+        # (``Host._off_loop``: its own thread, the loop's heartbeat, the short switch
+        # interval of bot.host.yielding), not on a bare thread of the benchmark's own.
         nonlocal state
         number = 1
         while time.monotonic() < ends:
-            time.sleep(min(turn_every, max(0.0, ends - time.monotonic())))
+            await asyncio.sleep(min(turn_every, max(0.0, ends - time.monotonic())))
             if time.monotonic() < ends:
-                state = _resolve_turn(store, state, number)
+                state = await host._off_loop(functools.partial(_resolve_turn, store, state, number))
                 number += 1
         resolved.append(number - 1)
 
-    resolving = asyncio.create_task(asyncio.to_thread(turns))
+    resolving = asyncio.create_task(turns())
     bursts: list[list[float]] = []
     await asyncio.sleep(ACK_EVERY / 2)
     while time.monotonic() < ends - 1.0:
@@ -141,7 +152,7 @@ async def _bot_loop(url: str, seconds: float, turn_every: float, ready: Any, don
     done.put((resolved[0], bursts))
 
 
-def _viewers(base: str, seconds: float, seed: int, results: Any) -> None:
+def _viewers(base: str, seconds: float, seed: int, up: Any, go: Any, results: Any) -> None:
     """The load, in a process of its own: Poisson arrivals of page-and-map visits."""
     import aiohttp
 
@@ -164,6 +175,8 @@ def _viewers(base: str, seconds: float, seed: int, results: Any) -> None:
         tasks = []
         connector = aiohttp.TCPConnector(limit=0)
         async with aiohttp.ClientSession(connector=connector) as session:
+            up.put(True)  # imported and ready: the clock starts for all at once
+            await asyncio.to_thread(go.wait, 600)
             start = time.perf_counter()
             at = 0.0
             while at < seconds:
@@ -189,7 +202,7 @@ def web_latencies_ms(seconds: float, *, turn_every: float, seed: int = 1) -> lis
     writer = Store(url)
     _store_game(writer, CAPTAINS)
     reader = Store(url, read_only=True)
-    server = WebServer(reader, "127.0.0.1", 0)
+    server = WebServer(reader, "127.0.0.1", 0, draw_in_process=True)  # as `bst web` runs
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
@@ -199,19 +212,21 @@ def web_latencies_ms(seconds: float, *, turn_every: float, seed: int = 1) -> lis
     import urllib.request
 
     urllib.request.urlopen(f"{base}/games/1", timeout=120).read()
+    heap.settle()  # as `bst web` does once it has started
     try:
-        results: Any = multiprocessing.get_context("spawn").Queue()
-        load = multiprocessing.get_context("spawn").Process(
-            target=_viewers, args=(base, seconds, seed, results)
-        )
-        ready: Any = multiprocessing.get_context("spawn").Queue()
-        turns: Any = multiprocessing.get_context("spawn").Queue()
-        bot = multiprocessing.get_context("spawn").Process(
-            target=_bot, args=(url, seconds, turn_every, ready, turns)
-        )
+        spawn = multiprocessing.get_context("spawn")
+        results: Any = spawn.Queue()
+        up: Any = spawn.Queue()
+        go: Any = spawn.Event()
+        load = spawn.Process(target=_viewers, args=(base, seconds, seed, up, go, results))
+        ready: Any = spawn.Queue()
+        turns: Any = spawn.Queue()
+        bot = spawn.Process(target=_bot, args=(url, seconds, turn_every, ready, go, turns))
         bot.start()
-        ready.get(timeout=600)  # the bot up, its battle set up: then the viewers come
+        ready.get(timeout=600)  # the bot up, its battle set up
         load.start()
+        up.get(timeout=600)  # the viewers' process up: then the bot's load and theirs begin
+        go.set()
         times: list[float] = results.get(timeout=seconds + 300)
         number, bursts = turns.get(timeout=300)
         load.join(60)

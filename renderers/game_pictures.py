@@ -91,21 +91,36 @@ def turn_label(number: int, step: int) -> str:
 
 
 @dataclass(frozen=True)
-class GameTiles(Generic[ViewT]):
-    """A game's :class:`~renderers.tiles.Tiles`, declared by its drawing functions: both are
-    drawn from the public view, which is checked like every picture's."""
+class GameTiles(Generic[ViewT, PrivateT]):
+    """A game's :class:`~renderers.tiles.Tiles`, declared by its drawing functions: the public
+    board's from the public view and, where the game offers them, a player's own from their
+    view alone; each view is checked like every picture's."""
 
     game: str
     view: type[ViewT]
     size: Callable[[ViewT], tuple[int, int] | None]
     """(rows, columns) of a board offered in tiles, None for one the one picture shows."""
     tile: Callable[[ViewT, TileRect], bytes]
+    private_view: type[PrivateT] | None = None
+    """A player's view, where their own board is offered in tiles too. None: only the public
+    board is, and a player's view is refused like any view of the wrong kind (so a game whose
+    players' pages may show a big board declares theirs)."""
+    private_size: Callable[[PrivateT], tuple[int, int] | None] | None = None
+    private: Callable[[PrivateT, TileRect], bytes] | None = None
 
     def board_size(self, view: Any) -> tuple[int, int] | None:
+        if self.private_view is not None and isinstance(view, self.private_view):
+            return None if self.private_size is None else self.private_size(view)
         return self.size(expect_view(view, self.view, game=self.game, what="tiled board"))
 
     def public_tile(self, view: Any, rect: TileRect) -> bytes:
         return self.tile(expect_view(view, self.view, game=self.game, what="tiled board"), rect)
+
+    def private_tile(self, view: Any, rect: TileRect) -> bytes:
+        if self.private_view is None or self.private is None:
+            raise TypeError(f"{self.game} offers no player's board in tiles")
+        own = expect_view(view, self.private_view, game=self.game, what="private tiled board")
+        return self.private(own, rect)
 
 
 @dataclass(frozen=True)

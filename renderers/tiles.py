@@ -83,13 +83,18 @@ class Tiles(Protocol):
     """One game's tiled board."""
 
     def board_size(self, view: Any) -> tuple[int, int] | None:
-        """(rows, columns) of the public board when it is too big for one picture to
-        show its cells in detail (then it is offered in tiles); None when the one
-        picture shows it whole."""
+        """(rows, columns) of the board of ``view`` (the public one or a player's) when
+        it is too big for one picture to show its cells in detail (then it is offered in
+        tiles); None when the one picture shows it whole."""
         ...
 
     def public_tile(self, view: Any, rect: TileRect) -> bytes:
         """One tile of the public board (``view(state, None)``) as PNG bytes."""
+        ...
+
+    def private_tile(self, view: Any, rect: TileRect) -> bytes:
+        """One tile of a player's own board (``view(state, player)``) as PNG bytes:
+        what their one picture shows, and nothing of anyone else's hidden facts."""
         ...
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from bot import platforms
 from bot.adapters.declaration import BuildContext
 from bot.config import Config, ConfigError, secret, secret_values
+from bot.host import heap
 from bot.host.clock import RealClock
 from bot.host.messages import ChatAdapter, DeliveryError, PlatformRefused
 from bot.host.seeds import draw_secret
@@ -61,6 +62,7 @@ def run_hosted(config: Config, args: argparse.Namespace) -> int:
     host = build_host(
         store, RealClock(), adapters, config, limits=limits_of(config), draw_secret=draw_secret
     )
+    heap.settle()  # everything start-up made, out of the collector's full passes
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_serve(host, config))

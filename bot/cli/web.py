@@ -10,6 +10,7 @@ import signal
 import sys
 
 from bot.config import Config, redacted_url, secret_values
+from bot.host import heap
 from bot.logs import configure_logging
 from bot.store import Store
 from bot.web.app import WebServer
@@ -25,8 +26,12 @@ def open_read_only(url: str) -> Store:
 
 def web_server(config: Config, url: str | None = None) -> WebServer:
     """The web page of ``config`` (``url`` overrides its database)."""
-    store = open_read_only(url or config.database_url())
-    return WebServer(store, config.web.host, config.web.port)
+    url = url or config.database_url()
+    store = open_read_only(url)
+    # Pictures are drawn in a process of their own (bot.web.drawing), which opens the
+    # same database: not possible for a database in this process's memory.
+    shared = not url.endswith(":memory:")
+    return WebServer(store, config.web.host, config.web.port, draw_in_process=shared)
 
 
 async def _serve(server: WebServer) -> None:
@@ -60,6 +65,7 @@ def run_web(config: Config, args: argparse.Namespace) -> int:
         server.host = args.host
     if args.port is not None:
         server.port = args.port
+    heap.settle()  # everything start-up made, out of the collector's full passes
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_serve(server))
     return 0

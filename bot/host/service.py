@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import sys
 import threading
 import time
 from collections.abc import Callable, Collection, Mapping
@@ -53,6 +52,7 @@ from bot.host.messages import (
 )
 from bot.host.outbox import AttachmentSource, Relay
 from bot.host.turns import TurnClock
+from bot.host.yielding import yielding
 from bot.store import CursorRow, DatabaseCursors, Store
 from bot.store.rooms import rooms_of
 
@@ -81,31 +81,6 @@ class HostCursors(DatabaseCursors):
 HEARTBEAT_SECONDS = 0.005  # while the clock works, the loop notes it is free this often
 LOOP_LAG_SECONDS = 0.015  # a beat this late: the loop is busy, the clock makes way
 MAKE_WAY_SECONDS = 0.05  # at most this long between two resolutions
-CLOCK_SWITCH_INTERVAL = 0.0005
-"""While the clock thread resolves (pure Python, holding the interpreter lock), the
-interpreter hands the lock to a waiting thread this often (the default is 5 ms): the
-event loop, which waits for the lock at every turn of the loop, gets it back within
-half a millisecond, so acknowledgements keep their pace during a storm."""
-
-_switch_lock = threading.Lock()
-_busy_clock_threads = 0
-
-
-def _yielding(work: Callable[[], T]) -> T:
-    """Run ``work`` with the short switch interval, restored when the last such work ends."""
-    global _busy_clock_threads
-    with _switch_lock:
-        if _busy_clock_threads == 0:
-            _yielding.saved = sys.getswitchinterval()  # type: ignore[attr-defined]
-            sys.setswitchinterval(min(CLOCK_SWITCH_INTERVAL, sys.getswitchinterval()))
-        _busy_clock_threads += 1
-    try:
-        return work()
-    finally:
-        with _switch_lock:
-            _busy_clock_threads -= 1
-            if _busy_clock_threads == 0:
-                sys.setswitchinterval(_yielding.saved)  # type: ignore[attr-defined]
 
 
 def _settle(settled: list[tuple[asyncio.Future[Effect], Effect | BaseException]]) -> None:
@@ -287,7 +262,7 @@ class Host:
         heart = asyncio.create_task(self._heartbeat())
         try:
             return await asyncio.get_running_loop().run_in_executor(
-                self._clock_worker, _yielding, work
+                self._clock_worker, yielding, work
             )
         finally:
             heart.cancel()

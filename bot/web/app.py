@@ -21,6 +21,7 @@ from aiohttp.web_request import BaseRequest
 from aiohttp.web_response import StreamResponse
 
 from bot.store import Store, reads
+from bot.web.drawing import DrawingProcess
 from bot.web.links import redact
 from bot.web.live import LiveHub
 from bot.web.pages import CONTENT_SECURITY_POLICY
@@ -140,17 +141,24 @@ async def game_map(request: web.Request) -> web.StreamResponse:
     return _drawn(request, drawn, private=False)
 
 
+def _tile_address(request: web.Request) -> tuple[int, int, TileRect] | None:
+    """(turn, step, tile) of ``…/tiles/T-S/LEVEL/X/Y.png``; None when malformed."""
+    step = _STEP_NAME.match(request.match_info["step"])
+    level, x = _number(request.match_info["level"]), _number(request.match_info["x"])
+    y = _TILE_ROW.match(request.match_info["file"])
+    if step is None or level is None or x is None or y is None:
+        return None
+    return int(step[1]), int(step[2]), TileRect(level, x, int(y[1]))
+
+
 async def game_tile(request: web.Request) -> web.StreamResponse:
     """``/games/N/tiles/T-S/LEVEL/X/Y.png``: a tile of the public board after step S of
     turn T (:mod:`renderers.tiles`)."""
     game_id = _number(request.match_info["game"])
-    step = _STEP_NAME.match(request.match_info["step"])
-    level, x = _number(request.match_info["level"]), _number(request.match_info["x"])
-    y = _TILE_ROW.match(request.match_info["file"])
-    if game_id is None or step is None or level is None or x is None or y is None:
+    address = _tile_address(request)
+    if game_id is None or address is None:
         return _reply(MISSING)
-    rect = TileRect(level, x, int(y[1]))
-    drawn = await request.app[SITE].tile(game_id, int(step[1]), int(step[2]), rect)
+    drawn = await request.app[SITE].tile(game_id, *address)
     return _drawn(request, drawn, private=False)
 
 
@@ -231,6 +239,18 @@ async def own_map(request: web.Request) -> web.StreamResponse:
     return _drawn(request, drawn, private=True)
 
 
+async def own_tile(request: web.Request) -> web.StreamResponse:
+    """``/p/TOKEN/tiles/T-S/LEVEL/X/Y.png``: a tile of the link holder's own board, drawn
+    from their view alone."""
+    found = await _holder(request)
+    address = _tile_address(request)
+    if found is None or address is None:
+        return _reply(MISSING)
+    game_id, player = found
+    drawn = await request.app[SITE].tile(game_id, *address, viewer=player)
+    return _drawn(request, drawn, private=True)
+
+
 async def own_replay(request: web.Request) -> web.StreamResponse:
     found = await _holder(request)
     if found is None:
@@ -259,11 +279,13 @@ def _versions(store: Store) -> Callable[[Sequence[int]], Mapping[int, str]]:
     return versions
 
 
-def build_app(store: Store, *, live_interval: float = 1.0) -> web.Application:
+def build_app(
+    store: Store, *, live_interval: float = 1.0, drawer: DrawingProcess | None = None
+) -> web.Application:
     """The web page's application over ``store`` (open it read-only: the web writes
-    nothing)."""
+    nothing). ``drawer``: where pictures are drawn (None: on worker threads)."""
     app = web.Application(middlewares=[guard])
-    app[SITE] = Site(store, pictures=PictureCache(store))
+    app[SITE] = Site(store, pictures=PictureCache(store, drawer=drawer))
     app[HUB] = LiveHub(_versions(store), interval=live_interval)
     routes = app.router
     routes.add_get("/", home)
@@ -278,6 +300,7 @@ def build_app(store: Store, *, live_interval: float = 1.0) -> web.Application:
     routes.add_get("/p/{token}", own_page)
     routes.add_get("/p/{token}/turn/{turn}", own_page)
     routes.add_get("/p/{token}/map/{file}", own_map)
+    routes.add_get("/p/{token}/tiles/{step}/{level}/{x}/{file}", own_tile)
     routes.add_get("/p/{token}/replay.mp4", own_replay)
     routes.add_get("/p/{token}/live", own_live)
 
@@ -289,21 +312,36 @@ def build_app(store: Store, *, live_interval: float = 1.0) -> web.Application:
 
 
 class WebServer:
-    """The web page on ``host:port`` (port 0: any free port, see :attr:`port`)."""
+    """The web page on ``host:port`` (port 0: any free port, see :attr:`port`).
 
-    def __init__(self, store: Store, host: str, port: int, *, live_interval: float = 1.0) -> None:
+    ``draw_in_process``: draw the pictures in a process of their own
+    (:mod:`bot.web.drawing`), as ``bst web`` and ``bst run`` do; else on worker threads
+    of this one (the tests: no process to start for each)."""
+
+    def __init__(
+        self,
+        store: Store,
+        host: str,
+        port: int,
+        *,
+        live_interval: float = 1.0,
+        draw_in_process: bool = False,
+    ) -> None:
         self.store = store
         self.host = host
         self.port = port
         self.live_interval = live_interval
         self._runner: web.AppRunner | None = None
-        self.app = build_app(self.store, live_interval=self.live_interval)
+        self.drawer = DrawingProcess(store.url) if draw_in_process else None
+        self.app = build_app(self.store, live_interval=self.live_interval, drawer=self.drawer)
 
     @property
     def app_site(self) -> Site:
         return self.app[SITE]
 
     async def start(self) -> None:
+        if self.drawer is not None:
+            self.drawer.start()
         app = self.app
         # shutdown_timeout: open event streams end at once instead of holding a stop.
         runner = web.AppRunner(app, access_log_class=RedactingAccessLogger, shutdown_timeout=1.0)
@@ -320,3 +358,5 @@ class WebServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.drawer is not None:
+            self.drawer.stop()

@@ -18,23 +18,24 @@ import hashlib
 import io
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image
 
 from bot.games.catalog import get_game
 from bot.host.attachments import OUTSIDE_PLAY
+from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
 from renderers.pictures import pictures_for
 from renderers.replay import replay_of_pictures
 from renderers.tiles import TILE, TileRect, tiles_for
 from renderers.tiles import on_board as tiles_on_board
 
-VIEWS_KEPT = 8
-"""Decoded public views kept for drawing tiles: the newest steps of a few games."""
+STATES_KEPT = 8
+"""Decoded states kept for drawing tiles: the newest steps of a few games."""
 
 
 @dataclass(frozen=True)
@@ -53,22 +54,51 @@ class Drawn:
 Key = tuple[Any, ...]
 
 
+class Drawer(Protocol):
+    """Somewhere else to draw: runs a :class:`PictureCache` method by name (see
+    :class:`bot.web.drawing.DrawingProcess`)."""
+
+    async def run(self, work: str, *args: Any) -> Any: ...
+
+
 class PictureCache:
     """Pictures by key, drawn at most once each (concurrent asks wait for the one
     drawing), the least recently used dropped beyond ``max_bytes``."""
 
-    def __init__(self, store: Store, *, max_bytes: int = 256 * 1024 * 1024) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        max_bytes: int = 256 * 1024 * 1024,
+        drawer: Drawer | None = None,
+    ) -> None:
+        """``drawer``: where to draw (a :class:`bot.web.drawing.DrawingProcess`); None:
+        on a worker thread of this process."""
         self.store = store
         self.max_bytes = max_bytes
-        self._kept: OrderedDict[Key, Drawn | None] = OrderedDict()
+        self.drawer = drawer
+        self._kept: OrderedDict[Key, Drawn] = OrderedDict()
         self._size = 0
         self._drawing: dict[Key, asyncio.Future[Drawn | None]] = {}
         self.drawn = 0  # how many pictures were drawn (tests: a second view draws none)
-        # Public views of recent steps, for their tiles (drawn on worker threads).
-        self._views: OrderedDict[tuple[int, int, int], tuple[str, Any] | None] = OrderedDict()
-        self._views_lock = threading.Lock()
+        # Decoded states of recent steps, for their tiles (drawn on worker threads).
+        self._states: OrderedDict[tuple[int, int, int], tuple[str, Any] | None] = OrderedDict()
+        self._states_lock = threading.Lock()
 
-    async def _get(self, key: Key, draw: Callable[[], Drawn | None]) -> Drawn | None:
+    async def run(self, work: str, *args: Any) -> Any:
+        """``self.<work>(*args)`` where the drawing is done: in the drawing process when
+        there is one (it has a cache of its own over the same database), else on a
+        worker thread. Drawing and decoding hold the interpreter lock for long
+        stretches: off this process, or with the short switch interval (see
+        bot.host.yielding), the event loop keeps answering cached pages meanwhile."""
+        if self.drawer is not None:
+            return await self.drawer.run(work, *args)
+        return await off_loop(getattr(self, work), *args)
+
+    async def _get(self, key: Key, work: str, *args: Any) -> Drawn | None:
+        """The picture ``self.<work>(*args)`` draws, kept under ``key``; drawn once,
+        whoever else asks meanwhile waits for that one drawing. None (nothing to draw
+        there) is not kept: an address that names nothing fills no memory."""
         if key in self._kept:
             self._kept.move_to_end(key)
             return self._kept[key]
@@ -78,24 +108,25 @@ class PictureCache:
         future: asyncio.Future[Drawn | None] = asyncio.get_running_loop().create_future()
         self._drawing[key] = future
         try:
-            drawn = await asyncio.to_thread(draw)
+            drawn: Drawn | None = await self.run(work, *args)
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # (retrieved: nobody else may be waiting)
             raise
         finally:
             self._drawing.pop(key, None)
-        self.drawn += 1
-        self._keep(key, drawn)
+        if drawn is not None:
+            self.drawn += 1
+            self._keep(key, drawn)
         future.set_result(drawn)
         return drawn
 
-    def _keep(self, key: Key, drawn: Drawn | None) -> None:
+    def _keep(self, key: Key, drawn: Drawn) -> None:
         self._kept[key] = drawn
-        self._size += len(drawn.data) if drawn else 0
+        self._size += len(drawn.data)
         while self._size > self.max_bytes and len(self._kept) > 1:
             _, dropped = self._kept.popitem(last=False)
-            self._size -= len(dropped.data) if dropped else 0
+            self._size -= len(dropped.data)
 
     def board(
         self, game_id: int, number: int, step: int, viewer: str | None
@@ -104,45 +135,75 @@ class PictureCache:
         ``viewer`` is None, else that player's own board. None: the game has no pictures
         or no such step."""
         return self._get(
-            ("board", game_id, number, step, viewer),
-            lambda: self._draw_board(game_id, number, step, viewer),
+            ("board", game_id, number, step, viewer), "draw_board", game_id, number, step, viewer
         )
 
     def replay(self, game_id: int) -> Awaitable[Drawn | None]:
         """The replay video of a finished game (None before it ends)."""
-        return self._get(("replay", game_id), lambda: self._draw_replay(game_id))
+        return self._get(("replay", game_id), "draw_replay", game_id)
 
-    def tile(self, game_id: int, number: int, step: int, rect: TileRect) -> Awaitable[Drawn | None]:
-        """One tile of the public board after stored step ``(number, step)`` (see
-        :mod:`renderers.tiles`). None: no such step, or a board not drawn in tiles, or a
-        tile beyond its edges."""
-        key = ("tile", game_id, number, step, rect.level, rect.x, rect.y)
-        return self._get(key, lambda: self._draw_tile(game_id, number, step, rect))
+    def tile(
+        self, game_id: int, number: int, step: int, rect: TileRect, viewer: str | None = None
+    ) -> Awaitable[Drawn | None]:
+        """One tile of the board after stored step ``(number, step)`` (see
+        :mod:`renderers.tiles`): the public board when ``viewer`` is None, else that
+        player's own, drawn from their view alone. None: no such step, or a board not
+        drawn in tiles, or a tile beyond its edges."""
+        key = ("tile", game_id, number, step, viewer, rect.level, rect.x, rect.y)
+        return self._get(key, "draw_tile", game_id, number, step, rect, viewer)
 
-    def public_view(self, game_id: int, number: int, step: int) -> tuple[str, Any] | None:
-        """(the game's kind, its public view after stored step ``(number, step)``),
-        decoded once for all the tiles of that step (a big game's state takes a while);
-        None when there is no such step. Called off the event loop."""
+    def view_of(
+        self, game_id: int, number: int, step: int, viewer: str | None
+    ) -> tuple[str, Any] | None:
+        """(the game's kind, ``view(state, viewer)`` after stored step ``(number,
+        step)``), the state decoded once for all the tiles of that step and every viewer
+        (a big game's state takes a while); None when there is no such step or the
+        Called off the event loop (the viewer is a player of the game: a private link's
+        holder, as for :meth:`board`)."""
+        found = self._state(game_id, number, step)
+        if found is None:
+            return None
+        kind, state = found
+        return kind, get_game(kind).view(state, viewer)
+
+    def step_text(
+        self, game_id: int, number: int, step: int, viewer: str | None
+    ) -> tuple[str, tuple[int, int] | None] | None:
+        """For the page of stored step ``(number, step)``: (the text board
+        ``summary(state, viewer)``, the board's (rows, columns) when it is offered in
+        tiles, else None); None when there is no such step. Run where the drawing is
+        (:meth:`run`): it decodes the state, as the drawing does."""
+        found = self._state(game_id, number, step)
+        if found is None:
+            return None
+        kind, state = found
+        game = get_game(kind)
+        tiles = tiles_for(kind)
+        size = None if tiles is None else tiles.board_size(game.view(state, viewer))
+        return game.summary(state, viewer), size
+
+    def _state(self, game_id: int, number: int, step: int) -> tuple[str, Any] | None:
         key = (game_id, number, step)
-        with self._views_lock:
-            if key in self._views:
-                self._views.move_to_end(key)
-                return self._views[key]
+        with self._states_lock:
+            if key in self._states:
+                self._states.move_to_end(key)
+                return self._states[key]
         with self.store.transaction() as tx:
             facts = reads.game(tx, game_id)
             state_json = reads.step_state(tx, game_id, number, step)
         found = None
         if facts is not None and state_json is not None:
-            game = get_game(facts.kind)
-            found = (facts.kind, game.view(game.decode_state(loads(state_json)), None))
-        with self._views_lock:
-            self._views[key] = found
-            while len(self._views) > VIEWS_KEPT:
-                self._views.popitem(last=False)
+            found = (facts.kind, get_game(facts.kind).decode_state(loads(state_json)))
+        with self._states_lock:
+            self._states[key] = found
+            while len(self._states) > STATES_KEPT:
+                self._states.popitem(last=False)
         return found
 
-    def _draw_tile(self, game_id: int, number: int, step: int, rect: TileRect) -> Drawn | None:
-        found = self.public_view(game_id, number, step)
+    def draw_tile(
+        self, game_id: int, number: int, step: int, rect: TileRect, viewer: str | None
+    ) -> Drawn | None:
+        found = self.view_of(game_id, number, step, viewer)
         if found is None:
             return None
         kind, view = found
@@ -150,7 +211,7 @@ class PictureCache:
         size = None if tiles is None else tiles.board_size(view)
         if tiles is None or size is None or not tiles_on_board(*size, rect):
             return None
-        png = tiles.public_tile(view, rect)
+        png = tiles.public_tile(view, rect) if viewer is None else tiles.private_tile(view, rect)
         return Drawn(png, "image/png", "", TILE, TILE)
 
     def own_replay(self, game_id: int, player: str, result: str) -> Awaitable[Drawn | None]:
@@ -158,11 +219,10 @@ class PictureCache:
         board after every move of the game, each drawn from ``view(state, player)`` as
         their DMs showed it, closed by the public ``result``. None before the end."""
         return self._get(
-            ("own-replay", game_id, player),
-            lambda: self._draw_own_replay(game_id, player, result),
+            ("own-replay", game_id, player), "draw_own_replay", game_id, player, result
         )
 
-    def _draw_own_replay(self, game_id: int, player: str, result: str) -> Drawn | None:
+    def draw_own_replay(self, game_id: int, player: str, result: str) -> Drawn | None:
         with self.store.transaction() as tx:
             facts = reads.game(tx, game_id)
             final = reads.final_state(tx, game_id)
@@ -211,7 +271,7 @@ class PictureCache:
         )
         return Drawn(replay.mp4, "video/mp4", f"{title} as {name} saw it", 0, 0)
 
-    def _draw_board(self, game_id: int, number: int, step: int, viewer: str | None) -> Drawn | None:
+    def draw_board(self, game_id: int, number: int, step: int, viewer: str | None) -> Drawn | None:
         with self.store.transaction() as tx:
             facts = reads.game(tx, game_id)
             state_json = reads.step_state(tx, game_id, number, step)
@@ -238,7 +298,7 @@ class PictureCache:
             width, height = image.size
         return Drawn(picture.png, "image/png", picture.alt, width, height)
 
-    def _draw_replay(self, game_id: int) -> Drawn | None:
+    def draw_replay(self, game_id: int) -> Drawn | None:
         with self.store.transaction() as tx:
             facts = reads.game(tx, game_id)
             final = reads.final_state(tx, game_id)

@@ -19,12 +19,12 @@ from typing import Any
 from bot.games.base import Event
 from bot.games.catalog import get_game
 from bot.host.record import game_record
+from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
 from bot.web import pages
 from bot.web.links import Holder, holder_of
 from bot.web.pictures import Drawn, PictureCache, title_of
-from renderers.tiles import LEVELS, TILE, TileRect, cell_of, tiles_for
-from renderers.tiles import on_board as tiles_on_board
+from renderers.tiles import LEVELS, TILE, TileRect, cell_of
 
 SUMMARY_LIMIT = 6000
 """Longer text boards (a huge board's) are left out: the picture shows them."""
@@ -209,11 +209,14 @@ class Site:
         shown = turn if turn is not None else (turns[-1] if turns else None)
         of_turn = [s for s in steps if s.number == shown]
         drawn = None
+        text = None
         if of_turn:
             last = of_turn[-1]
             drawn = await self.pictures.board(game_id, last.number, last.step, viewer)
-        return await asyncio.to_thread(
-            self._page, facts, turn, viewer, base, names, turns, of_turn, drawn
+            # (the state decoded where the picture was drawn, not here)
+            text = await self.pictures.run("step_text", game_id, last.number, last.step, viewer)
+        return await off_loop(
+            self._page, facts, turn, viewer, base, names, turns, of_turn, drawn, text
         )
 
     def _page(
@@ -226,6 +229,7 @@ class Site:
         turns: tuple[int, ...],
         of_turn: list[reads.StepFacts],
         drawn: Drawn | None,
+        text: tuple[str, tuple[int, int] | None] | None,
     ) -> bytes:
         game_id = facts.id
         game = get_game(facts.kind)
@@ -248,16 +252,9 @@ class Site:
                     drawn.width,
                     drawn.height,
                 )
-            with self.store.transaction() as tx:
-                state_json = reads.step_state(tx, game_id, last.number, last.step)
-            if state_json is not None:
-                state = game.decode_state(loads(state_json))
-                text = game.summary(state, viewer)
-                summary = text if len(text) <= SUMMARY_LIMIT else ""
-                tiles = tiles_for(facts.kind)
-                size = None
-                if viewer is None and tiles is not None and picture is not None:
-                    size = tiles.board_size(game.view(state, None))
+            if text is not None:
+                summary = text[0] if len(text[0]) <= SUMMARY_LIMIT else ""
+                size = text[1] if picture is not None else None
                 if size is not None:
                     tiled = pages.TiledBoard(
                         src=f"{base}/tiles/{last.number}-{last.step}",
@@ -299,24 +296,18 @@ class Site:
     async def board(
         self, game_id: int, number: int, step: int, viewer: str | None = None
     ) -> Drawn | None:
-        """A stored step's picture, for the public or one player."""
-        facts = await asyncio.to_thread(self.facts, game_id)
-        if facts is None:
-            return None
+        """A stored step's picture, for the public or one player. A stored step never
+        changes: a picture drawn is served from the cache with no database read (an
+        unknown game or step draws nothing, and nothing is kept)."""
         return await self.pictures.board(game_id, number, step, viewer)
 
-    async def tile(self, game_id: int, number: int, step: int, rect: TileRect) -> Drawn | None:
-        """A tile of the public board after a stored step: only of a board drawn in
-        tiles, only within its edges (anything else is not found, and not kept)."""
-        found = await asyncio.to_thread(self.pictures.public_view, game_id, number, step)
-        if found is None:
-            return None
-        kind, view = found
-        tiles = tiles_for(kind)
-        size = None if tiles is None else tiles.board_size(view)
-        if size is None or not tiles_on_board(*size, rect):
-            return None
-        return await self.pictures.tile(game_id, number, step, rect)
+    async def tile(
+        self, game_id: int, number: int, step: int, rect: TileRect, viewer: str | None = None
+    ) -> Drawn | None:
+        """A tile of the board after a stored step, the public one or ``viewer``'s own:
+        only of a board drawn in tiles, only within its edges (anything else is not
+        found, and not kept)."""
+        return await self.pictures.tile(game_id, number, step, rect, viewer)
 
     async def replay(self, game_id: int) -> Drawn | None:
         facts = await asyncio.to_thread(self.facts, game_id)

@@ -20,7 +20,7 @@ from renderers.bst.frames import ReplayFrame, render_replay
 from renderers.bst.neighbourhood import is_crowd_board, neighbourhood_alt_text, render_neighbourhood
 from renderers.bst.private_board import render_private_board
 from renderers.bst.public_map import render_public_map
-from renderers.bst.tiles import render_public_tile, tiled_size
+from renderers.bst.tiles import render_private_tile, render_public_tile, tiled_size
 from renderers.game_pictures import Drawing, GamePictures, GameTiles
 from renderers.pictures import Replay
 
@@ -70,8 +70,17 @@ def replay_video(boards: Sequence[tuple[RevealedView, str]], *, title: str, gif:
     return render_replay(frames, title=title, gif=gif)
 
 
-TILES = GameTiles(game="bst", view=PublicView, size=tiled_size, tile=render_public_tile)
-"""The public board in tiles, for a board too big for the one picture's detail."""
+TILES = GameTiles(
+    game="bst",
+    view=PublicView,
+    size=tiled_size,
+    tile=render_public_tile,
+    private_view=PrivateView,
+    private_size=lambda own: tiled_size(own.public),
+    private=render_private_tile,
+)
+"""The board in tiles, for a board too big for the one picture's detail: the public one,
+and a captain's own (the public tile with their own layers, from their view alone)."""
 
 PICTURES = GamePictures(
     game="bst",

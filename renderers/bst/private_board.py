@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.bst.views import OwnShipView, PrivateView
 from renderers import grid, marks, style
-from renderers.bst.public_map import LegendItem, MapExtras, compose_map
+from renderers.bst.public_map import Layer, LegendItem, MapExtras, compose_map
 from renderers.encode import png_bytes
 from renderers.grid import GridLayout
 
@@ -36,16 +36,10 @@ def fleet_line(view: PrivateView) -> str:
     return "Your fleet: " + ", ".join(ship_text(s) for s in view.ships)
 
 
-def render_private_board(
-    view: PrivateView,
-    *,
-    title: str,
-    deadline: datetime | None,
-    now: datetime | None,
-    avatars: Mapping[str, Image.Image] | None = None,
-) -> bytes:
-    """The viewer's board as PNG bytes. Same arguments, same bytes."""
-
+def private_layers(view: PrivateView) -> tuple[list[Layer], list[Layer]]:
+    """What the viewer's board adds to the public map, as (layers under the shots, layers
+    over them): their own ships and damage, their collisions. The one picture and the
+    tiles of a big board (:mod:`renderers.bst.tiles`) draw the same layers."""
     shot_at = {shot.cell for shot in view.public.shots}
 
     def ships(image: Image.Image, layout: GridLayout) -> None:
@@ -109,12 +103,25 @@ def render_private_board(
                 anchor="mm",
             )
 
+    return [ships], [damage_badges, collisions]
+
+
+def render_private_board(
+    view: PrivateView,
+    *,
+    title: str,
+    deadline: datetime | None,
+    now: datetime | None,
+    avatars: Mapping[str, Image.Image] | None = None,
+) -> bytes:
+    """The viewer's board as PNG bytes. Same arguments, same bytes."""
+    under_shots, over_shots = private_layers(view)
     extras = MapExtras(
         lines=[f"{view.viewer_name}'s board. {fleet_line(view)}"],
         legend=[LegendItem("own", "your ship"), LegendItem("damage", "damage")]
         + ([LegendItem("collision", "collision")] if view.collisions else []),
-        under_shots=[ships],
-        over_shots=[damage_badges, collisions],
+        under_shots=under_shots,
+        over_shots=over_shots,
     )
     image = compose_map(
         view.public, title=title, deadline=deadline, now=now, avatars=avatars, extras=extras

@@ -1,5 +1,5 @@
-"""bst's public board in tiles (:mod:`renderers.tiles`), for a board too big for the one
-picture to show in detail (rules §6: up to 1000×1000).
+"""bst's public board, and each captain's own board, in tiles (:mod:`renderers.tiles`),
+for a board too big for the one picture to show in detail (rules §6: up to 1000×1000).
 
 A tile is the public map's board alone — water, grid, wrecks with their owners, the
 turn's shots — drawn at the tile's scale from the same :class:`PublicView` (which has
@@ -7,19 +7,29 @@ no field for a live ship: a tile cannot show one), with the same drawing functio
 the map, so that at 32 and 64 pixels a cell it shows what the detailed map shows (the
 shooters' avatars, the owners' names on wrecks). Row letters and column numbers are
 written along each tile's top and left edges, every few cells, so a reader zoomed into
-the middle of the board knows where they are.
+the middle of the board knows where they are. A captain's own tile adds what their one
+picture adds (their ships, damage, collisions), from their :class:`PrivateView` only: no
+other captain's ship can reach it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.games.bst.views import PublicView
+from bot.games.bst.views import PrivateView, PublicView
 from renderers import style
 from renderers.bst import board
-from renderers.bst.public_map import MIN_CELL, draw_shots, draw_wrecks, overview_layout
+from renderers.bst.private_board import private_layers
+from renderers.bst.public_map import (
+    MIN_CELL,
+    Layer,
+    draw_shots,
+    draw_wrecks,
+    overview_layout,
+)
 from renderers.encode import png_bytes
 from renderers.grid import GridLayout
 from renderers.tiles import TILE, TileRect
@@ -43,7 +53,23 @@ def render_public_tile(view: PublicView, rect: TileRect) -> bytes:
     return png_bytes(draw_public_tile(view, rect))
 
 
-def draw_public_tile(view: PublicView, rect: TileRect) -> Image.Image:
+def render_private_tile(view: PrivateView, rect: TileRect) -> bytes:
+    """One tile of a captain's own board: the public tile with the layers of their one
+    picture (:func:`renderers.bst.private_board.private_layers`: their own ships, damage
+    and collisions), drawn from their :class:`PrivateView` alone. Same view and tile,
+    same bytes."""
+    under_shots, over_shots = private_layers(view)
+    return png_bytes(draw_public_tile(view.public, rect, under_shots, over_shots))
+
+
+def draw_public_tile(
+    view: PublicView,
+    rect: TileRect,
+    under_shots: Sequence[Layer] = (),
+    over_shots: Sequence[Layer] = (),
+) -> Image.Image:
+    """The public tile; ``under_shots`` and ``over_shots``: what a private board adds,
+    drawn in the same order as on the one picture (:func:`compose_map`)."""
     cell = rect.cell
     layout = GridLayout(
         rows=view.rows,
@@ -72,7 +98,11 @@ def draw_public_tile(view: PublicView, rect: TileRect) -> Image.Image:
         shots=tuple(s for s in view.shots if near(s.cell.row, s.cell.col)),
     )
     draw_wrecks(image, layout, seen)
+    for layer in under_shots:
+        layer(image, layout)
     draw_shots(image, layout, seen.shots, None)
+    for layer in over_shots:
+        layer(image, layout)
     _draw_labels(image, layout, rect)
     return image
 

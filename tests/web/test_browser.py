@@ -21,6 +21,10 @@ from host_fakes import HostKit
 from PIL import Image
 from web_kit import play, served
 
+from bot.store import Store
+from bot.store.links import issue_link
+from bot.wiring import sqlite_url
+
 _NO_PLAYWRIGHT = "Playwright is not installed (pip install -e '.[test]')"
 sync_api = pytest.importorskip("playwright.sync_api", reason=_NO_PLAYWRIGHT)
 
@@ -216,6 +220,53 @@ def test_a_250_by_250_board_zooms_into_tiles_and_pans_on_a_phone(
         page.screenshot(path=str(zoomed_shot))
         page.get_by_role("button", name="Fit").click()
         assert image.is_visible() and view.is_hidden()
+        watched.close()
+    _not_blank(zoomed_shot)
+    assert watched.errors == []
+
+
+def test_a_players_own_page_of_a_big_board_zooms_into_their_own_tiles(
+    browser: Any, tmp_path: Path
+) -> None:
+    """ahab's private link to a 250×250 board, on a phone: zooming in swaps in ahab's
+    own tiles, under the link (never the public ones), as the public page does."""
+    database = tmp_path / "big.sqlite"
+    in_thread(lambda: play(database, BIG, tmp_path / "scripts"))
+    token = "ahab-own-tiles-token-0123456789ab"
+
+    def link() -> None:
+        store = Store(sqlite_url(database))
+        try:
+            with store.transaction() as tx:
+                [key] = [p.key for p in tx.players(1) if p.name == "ahab"]
+                issue_link(tx, 1, key, token=token, now=0.0)
+        finally:
+            store.dispose()
+
+    in_thread(link)
+    with served(database) as site:
+        watched = Watched(browser, width=390, height=844)
+        page = watched.page
+        fetched: list[str] = []
+        page.on("response", lambda r: fetched.append(r.url) if r.status == 200 else None)
+        page.goto(f"{site.base}/p/{token}")
+        assert "Your view\nahab" in page.locator("dl.facts").inner_text()
+        image = page.locator(".board img")
+        page.wait_for_function("() => document.querySelector('.board img').complete")
+        page.get_by_role("button", name="+").click()
+        page.wait_for_function(
+            "() => document.querySelectorAll('.tiles img.tile').length > 0 && "
+            "Array.from(document.querySelectorAll('.tiles img.tile'))"
+            ".every(t => t.complete && t.naturalWidth === 256)"
+        )
+        assert image.is_hidden() and page.locator(".tiles").is_visible()
+        shown = _tiles_shown(page)
+        assert shown and all(
+            re.fullmatch(rf"/p/{token}/tiles/1-0/1/\d+/\d+\.png", p) for p in shown
+        ), shown
+        assert not [url for url in fetched if "/games/1/tiles/" in url]
+        zoomed_shot = _shots(tmp_path) / "big-board-own-tiles-phone.png"
+        page.screenshot(path=str(zoomed_shot))
         watched.close()
     _not_blank(zoomed_shot)
     assert watched.errors == []

@@ -93,12 +93,15 @@ def tiles(page: str) -> list[str]:
     return found
 
 
-def crawl(site: Served) -> dict[str, tuple[int, str, list[tuple[str, str]], bytes]]:
+def crawl(
+    site: Served, start: tuple[str, ...] = ()
+) -> dict[str, tuple[int, str, list[tuple[str, str]], bytes]]:
     """Every public address reachable from the list of games (and a few that name
-    nothing), each answer as (status, content type, every header but the date, body)."""
+    nothing), or from ``start``, each answer as (status, content type, every header but
+    the date, body)."""
     seen: dict[str, tuple[int, str, list[tuple[str, str]], bytes]] = {}
-    waiting = ["/", "/games/1/record.json", "/games/1/replay.mp4", "/games/1/turn/99",
-               "/games/2", "/p/not-a-token"]  # fmt: skip
+    waiting = list(start) or ["/", "/games/1/record.json", "/games/1/replay.mp4",
+                              "/games/1/turn/99", "/games/2", "/p/not-a-token"]  # fmt: skip
     while waiting:
         path = waiting.pop()
         if path in seen:
@@ -202,3 +205,32 @@ def test_a_players_own_replay_shows_nobody_elses_hidden_facts(
     assert len(frames) == 2 and len(frames[0]) >= 2  # drawn once in each game
     assert frames[0] == frames[1], f"{kind}: the watcher's replay tells the games apart"
     assert videos[0] == videos[1]
+
+
+def test_a_players_own_tiles_of_a_big_board_show_nobody_elses_hidden_facts(
+    tmp_path: Path,
+) -> None:
+    """A big board's private page pans and zooms the holder's own board in tiles: in two
+    games apart only in ahab's unhit carrier, everything nemo's link reaches — pages,
+    pictures, every tile at every scale over the hidden ships — is the same, byte for
+    byte; and nemo's tiles do show nemo's own cruisers, which the public tiles do not."""
+    answers = []
+    for index, text in enumerate(TWINS["bst-tiled"]):
+        database = tmp_path / f"game{index}.sqlite"
+        play(database, text, tmp_path / f"scripts{index}")
+        token = _own_link(database, "nemo")
+        with served(database) as site:
+            answers.append(crawl(site, (f"/p/{token}", f"/p/{token}/turn/1")))
+    first, second = answers
+    assert sorted(first) == sorted(second)
+    for path in first:
+        assert first[path] == second[path], f"{path} tells the two games apart"
+    own = [p for p in first if p.startswith("/p/") and "/tiles/" in p and first[p][0] == 200]
+    assert len(own) > 100, len(own)  # every scale's tiles over the hidden ships
+    # nemo's cruiser F1-F3 (row 5, columns 0 to 2) at 64 pixels a cell: in tile (0, 1);
+    # tile (0, 0) holds none of nemo's ships, only public shots: the same as the public
+    [newest] = {p.rsplit("/", 3)[0] for p in own if "/tiles/2-" in p}
+    public = newest.replace(newest.split("/tiles/")[0], "/games/1")
+    with served(tmp_path / "game0.sqlite") as site:
+        assert site.get(f"{public}/6/0/1.png").body != first[f"{newest}/6/0/1.png"][3]
+        assert site.get(f"{public}/6/0/0.png").body == first[f"{newest}/6/0/0.png"][3]

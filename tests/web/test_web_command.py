@@ -96,3 +96,23 @@ def test_bst_run_serves_the_page_when_enabled(tmp_path: Path) -> None:
             )
 
     assert b'<a href="/games/1">#bst game 1</a>' in asyncio.run(visit())
+
+
+def test_the_web_draws_in_a_process_of_its_own_unless_the_database_is_in_memory(
+    tmp_path: Path,
+) -> None:
+    """``bst web`` and ``bst run`` draw in a drawing process (bot.web.drawing), which
+    opens the same database: a file's, or a server's; a database in the process's own
+    memory cannot be opened by another, so its pictures are drawn on threads."""
+    from bot.cli.web import web_server
+
+    database = tmp_path / "games.sqlite"
+    play(database, SCRIPT, tmp_path / "scripts")
+    on_file = web_server(Config(), sqlite_url(database))
+    in_memory = web_server(Config(), "sqlite:///:memory:")
+    try:
+        assert on_file.drawer is not None and on_file.drawer.url == sqlite_url(database)
+        assert in_memory.drawer is None
+    finally:
+        on_file.store.dispose()
+        in_memory.store.dispose()

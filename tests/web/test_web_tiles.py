@@ -13,7 +13,10 @@ import pytest
 from PIL import Image
 from web_kit import Served, play, served
 
+from bot.store import Store
+from bot.store.links import issue_link, renew_link
 from bot.web.site import NOT_FOUND
+from bot.wiring import sqlite_url
 from renderers import style
 
 BIG = """\
@@ -122,3 +125,59 @@ def test_a_board_shown_whole_in_one_picture_has_no_tiles(tmp_path: Path) -> None
         assert 'data-tiles="' not in page and "data-zoom" in page
         answer = site.get("/games/1/tiles/0-0/0/0/0.png")
         assert (answer.status, answer.body) == (404, NOT_FOUND)
+
+
+def _link(database: Path, name: str, token: str, *, renew: bool = False) -> str:
+    store = Store(sqlite_url(database))
+    try:
+        with store.transaction() as tx:
+            [key] = [p.key for p in tx.players(1) if p.name == name]
+            give = renew_link if renew else issue_link
+            return give(tx, 1, key, token=token, now=0.0)
+    finally:
+        store.dispose()
+
+
+def test_a_players_own_page_of_a_big_board_pans_and_zooms_their_own_tiles(
+    tmp_path: Path,
+) -> None:
+    """The private page of a big board offers the holder's own board in tiles, under
+    their link: drawn once and kept (ETag, 304), sent as the private page is (noindex,
+    no referrer, the strict policy, never stored by a shared cache); a wrong or revoked
+    token, or a tile off the board, answers the one 404 and draws nothing."""
+    database = tmp_path / "big.sqlite"
+    play(database, BIG, tmp_path / "scripts")
+    old = _link(database, "ahab", "ahab-old-token-0123456789abcdef")
+    token = _link(database, "ahab", "ahab-new-token-0123456789abcdef", renew=True)
+    with served(database) as site:
+        src, rows, cols, tile, cells = _tiles_of(site, f"/p/{token}")
+        assert src == f"/p/{token}/tiles/1-0"
+        assert (rows, cols, tile) == (250, 250, 256) and cells == [1, 2, 4, 8, 16, 32, 64]
+        pictures = site.server.app_site.pictures
+        before = pictures.drawn
+        first = site.get(f"{src}/0/0/0.png")
+        assert first.status == 200 and first.headers["Content-Type"] == "image/png"
+        assert pictures.drawn == before + 1
+        with Image.open(io.BytesIO(first.body)) as image:
+            assert image.size == (256, 256)
+        # ahab's own fleet is on it: the whole board at a pixel a cell differs from the
+        # public one, which shows no live ship
+        assert first.body != site.get("/games/1/tiles/1-0/0/0/0.png").body
+        assert first.headers["X-Robots-Tag"] == "noindex, nofollow"
+        assert first.headers["Referrer-Policy"] == "no-referrer"
+        assert first.headers["Content-Security-Policy"].startswith("default-src 'none'")
+        assert first.headers["Cache-Control"] == "private, no-store"
+        cached = site.get(f"{src}/0/0/0.png", headers={"If-None-Match": first.headers["ETag"]})
+        assert cached.status == 304 and cached.body == b""
+        assert site.get(f"{src}/0/0/0.png").body == first.body
+        drawn = pictures.drawn
+        assert drawn == before + 2  # (the public tile) and not ahab's again
+        for wrong in (
+            f"/p/{old}/tiles/1-0/0/0/0.png",
+            "/p/not-a-token/tiles/1-0/0/0/0.png",
+            f"{src}/0/1/0.png",
+            f"/p/{token}/tiles/9-0/0/0/0.png",
+        ):
+            answer = site.get(wrong)
+            assert (answer.status, answer.body) == (404, NOT_FOUND), wrong
+        assert pictures.drawn == drawn

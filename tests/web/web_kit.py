@@ -53,9 +53,17 @@ class Response:
 class Served:
     """The web page of a database, served from a thread of its own on a real socket."""
 
-    def __init__(self, database: Path, *, live_interval: float = 0.2) -> None:
+    def __init__(
+        self, database: Path, *, live_interval: float = 0.2, draw_in_process: bool = False
+    ) -> None:
         self.store: Store = open_read_only(sqlite_url(database))
-        self.server = WebServer(self.store, "127.0.0.1", 0, live_interval=live_interval)
+        self.server = WebServer(
+            self.store,
+            "127.0.0.1",
+            0,
+            live_interval=live_interval,
+            draw_in_process=draw_in_process,
+        )
         self.loop = asyncio.new_event_loop()
         self._thread = Thread(target=self.loop.run_forever, daemon=True)
         self._thread.start()
