@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = ROOT / "tests" / "scripts"
+SCRIPTS = ROOT / "tests" / "games" / "bst" / "scripts"
 LINE = re.compile(r"^-> (public|dm [A-Za-z0-9_-]+): (.*?)((?: \[(?:image|video): [^\]]+\])*)$")
 ATTACHMENT = re.compile(r" \[(image|video): ([^\]]+)\]")
 

@@ -31,7 +31,7 @@ class GroupRecordingAdapter(RecordingAdapter):
 
 def crews_game(kit: HostKit) -> None:
     """Four boats; Blue is sunk in round 1 and ben joins Red's crew with ann in round 2;
-    round 3 is played with a crew of two (tests/scripts/uboat/uboat-crews.txt)."""
+    round 3 is played with a crew of two (tests/games/uboat/scripts/uboat-crews.txt)."""
     kit.say("ann", "#uboat new islands=none rounds=5")
     for user, cell in (("ann", "C4"), ("ben", "E5"), ("cy", "G6"), ("dee", "D6")):
         kit.say(user, "join", dm=True)

@@ -48,11 +48,17 @@ def test_a_message_to_a_finished_game_names_its_kind_to_start_again(run_script_t
 
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = ROOT / "tests" / "scripts"
+GAMES = ROOT / "tests" / "games"
+
+
+def script_path(name: str) -> Path:
+    """A game's script by ``KIND/FILE`` (``sonar/sonar-win.txt``): in its game's test folder."""
+    kind, _, rest = name.partition("/")
+    return GAMES / kind / "scripts" / rest
 
 
 def play(run_script_text: Run, name: str) -> tuple[list[str], Record]:
-    return run_script_text((SCRIPTS / name).read_text(encoding="utf-8"))
+    return run_script_text(script_path(name).read_text(encoding="utf-8"))
 
 
 def orders(record: Record, number: int) -> list[Record]:
@@ -61,7 +67,7 @@ def orders(record: Record, number: int) -> list[Record]:
 
 
 def test_4_words_after_a_shots_cell_are_talk(run_script_text: Run) -> None:
-    transcript, record = play(run_script_text, "bst/s4_shot_with_talk.txt")
+    transcript, record = play(run_script_text, "bst/polish/s4_shot_with_talk.txt")
     assert orders(record, 1) == [
         {"player": "alice", "action": "shoot", "cell": "F1"},
         {"player": "bob", "action": "shoot", "cell": "C1"},
@@ -83,7 +89,7 @@ def test_words_after_a_volleys_cells_are_talk_in_sonar(run_script_text: Run) -> 
 
 
 def test_the_end_posts_standings_then_each_place_then_the_replay(run_script_text: Run) -> None:
-    transcript, _ = play(run_script_text, "s5_3_win.txt")
+    transcript, _ = play(run_script_text, "bst/s5_3_win.txt")
     start = next(i for i, line in enumerate(transcript) if "is over. Final standings:" in line)
     standings, alice, bob, replay = transcript[start : start + 4]
     assert standings == (
@@ -99,7 +105,7 @@ def test_the_end_posts_standings_then_each_place_then_the_replay(run_script_text
 
 
 def test_a_draw_shares_first_place(run_script_text: Run) -> None:
-    transcript, record = play(run_script_text, "s5_3_draw_together.txt")
+    transcript, record = play(run_script_text, "bst/s5_3_draw_together.txt")
     assert record["game"]["draw"]
     places = [line for line in transcript if "is over: you" in line]
     assert places and all("you share 1st place of 2 with 1 other." in line for line in places)
@@ -141,7 +147,7 @@ def test_places_share_and_skip_like_a_sports_table() -> None:
 def test_the_end_post_carries_the_final_map_with_every_ship_revealed(tmp_path: Path) -> None:
     """Drawn for real (the replay is drawn once, for both end posts)."""
     done = subprocess.run(
-        [sys.executable, "-m", "bot", "script", str(SCRIPTS / "s5_3_win.txt"),
+        [sys.executable, "-m", "bot", "script", str(script_path("bst/s5_3_win.txt")),
          "--out", str(tmp_path)],
         capture_output=True, text=True, cwd=ROOT, timeout=300,
     )  # fmt: skip
@@ -238,7 +244,7 @@ def test_the_text_board_goes_where_pictures_cannot() -> None:
 
 
 def test_every_games_text_board_has_a_header_and_a_key(run_script_text: Run) -> None:
-    for script in ("bst-first-game.txt", "sonar/sonar-win.txt", "uboat/uboat-first-rounds.txt",
+    for script in ("bst/bst-first-game.txt", "sonar/sonar-win.txt", "uboat/uboat-first-rounds.txt",
                    "sugardog/sugardog-first-game.txt", "silentships/silentships-first-game.txt"):  # fmt: skip
         transcript, _ = play(run_script_text, script)
         boards = [line for line in transcript if "\\nKey: " in line]
@@ -251,7 +257,7 @@ SHOWN = re.compile(r"(?:, |· |finished after )(?:turn|round) (\d+)\b")
 
 
 def test_5_every_board_heading_names_the_turn_its_board_shows(run_script_text: Run) -> None:
-    for script in ("bst-first-game.txt", "sonar/sonar-win.txt", "uboat/uboat-first-rounds.txt",
+    for script in ("bst/bst-first-game.txt", "sonar/sonar-win.txt", "uboat/uboat-first-rounds.txt",
                    "uboat/uboat-evasion-and-wait.txt", "sugardog/sugardog-first-game.txt",
                    "silentships/silentships-first-game.txt"):  # fmt: skip
         transcript, _ = play(run_script_text, script)
@@ -266,7 +272,7 @@ def test_5_every_board_heading_names_the_turn_its_board_shows(run_script_text: R
 
 
 def test_6_a_hit_on_your_ship_is_news_on_your_board(run_script_text: Run) -> None:
-    transcript, _ = play(run_script_text, "bst/s6_private_news.txt")
+    transcript, _ = play(run_script_text, "bst/polish/s6_private_news.txt")
     nemo = [line for line in transcript if line.startswith("-> dm nemo: #bst game 1, turn ")]
     ahab = [line for line in transcript if line.startswith("-> dm ahab: #bst game 1, turn ")]
     assert "\\nTurn 1: your cruiser was hit at F3 (ahab's shot).\\n" in nemo[0]
@@ -276,7 +282,7 @@ def test_6_a_hit_on_your_ship_is_news_on_your_board(run_script_text: Run) -> Non
 
 
 def test_6_a_collision_is_told_once(run_script_text: Run) -> None:
-    transcript, _ = play(run_script_text, "bst-collisions.txt")
+    transcript, _ = play(run_script_text, "bst/bst-collisions.txt")
     told = [line for line in transcript if line.startswith("-> dm ") and "collided" in line]
     assert told and all(line.count("collided") == 1 for line in told)
     assert not any("collisions last turn" in line for line in transcript)

@@ -2,7 +2,7 @@
 ``replace OLD NEW``. The newcomer gets the seat's board by DM and plays it; the old
 player's orders and `board` are refused, saying why; the seat keeps its name, so the
 record names it as before and lists who played it from which turn. (That the record
-still replays from its orders: tests/scripts/sonar/sonar-substitute.txt, through
+still replays from its orders: tests/games/sonar/scripts/sonar-substitute.txt, through
 test_sonar_scenarios' replay of every script.)"""
 
 from __future__ import annotations

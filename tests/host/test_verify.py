@@ -270,7 +270,7 @@ def test_a_game_with_a_substitute_replays_and_says_what_it_did_not_check(
 ) -> None:
     """Issue 30 meets issue 31: a seat handed on keeps its orders checked by the rules;
     who sat in it is the host's word, and verify says so rather than failing on it."""
-    script = Path(__file__).parents[1] / "scripts" / "sonar" / "sonar-substitute.txt"
+    script = Path(__file__).parents[1] / "games" / "sonar" / "scripts" / "sonar-substitute.txt"
     _, record = run_script_text(script.read_text(encoding="utf-8"))
     assert record["substitutes"]
     said = checked(record)

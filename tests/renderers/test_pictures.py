@@ -1,6 +1,6 @@
 """The host's way to the pictures: ``pictures_for(kind)`` and bst's ``PICTURES``.
 
-bst's pictures through the protocol are the golden images of ``test_maps`` (the same bytes
+bst's pictures through the protocol are the golden images of ``test_bst_maps`` (the same bytes
 as before the pictures were split by game), with the alt text beside them.
 """
 
@@ -17,7 +17,7 @@ from renderers.bst.alt_text import private_alt_text, public_alt_text
 from renderers.bst.frames import ReplayFrame, render_replay
 from renderers.pictures import expect_view, pictures_for, revealed_boards
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "games" / "bst" / "golden"
 TITLE = "#bst game 3"
 OPTIONS = {"title": TITLE, "deadline": DEADLINE, "now": NOW}
 

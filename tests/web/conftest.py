@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 
 _HERE = Path(__file__).resolve().parent
-for _path in (str(_HERE), str(_HERE.parent / "host"), str(_HERE.parent.parent)):
+# The no-leak test reuses the twin games of three games' scenario tests (tests/games/KIND/).
+_GAMES = [str(_HERE.parent / "games" / kind) for kind in ("sonar", "sugardog", "uboat")]
+for _path in (str(_HERE), str(_HERE.parent / "host"), *_GAMES, str(_HERE.parent.parent)):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 

@@ -1,4 +1,5 @@
-"""Rules §4 (orders), §5 (resolution) and §6 (views), one test per rule, named after it."""
+"""Rules §4 (orders), §5 (resolution), §6 (views) and §7 (leave and end in battle), one
+test per rule, named after it; it spans those sections, so the file keeps its name."""
 
 from __future__ import annotations
 

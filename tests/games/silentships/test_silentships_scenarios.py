@@ -1,4 +1,4 @@
-"""Silent Ships through the real host: every script of tests/scripts/silentships/ played
+"""Silent Ships through the real host: every script of tests/games/silentships/scripts/ played
 with ``run_script_text``, each ``# expect:`` fact asserted on the record the host wrote,
 the record's shape checked key by key against shared/contracts/silentships.md, and the
 game's secrets kept out of every public post (design rule 3).
@@ -21,7 +21,7 @@ import pytest
 from bot.cli import script as script_cli
 from bot.games.silentships.ships import SHIP_ORDER, Ship
 
-SCRIPTS = Path(__file__).resolve().parents[1] / "scripts" / "silentships"
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
 ALL_SCRIPTS = sorted(SCRIPTS.glob("*.txt"))
 
 Record = dict[str, Any]

@@ -1,4 +1,4 @@
-"""Sonar's scenario scripts (``tests/scripts/sonar/*.txt``) played through the real host.
+"""Sonar's scenario scripts (``tests/games/sonar/scripts/*.txt``) played through the real host.
 
 Each script is played once with the ``run_script_text`` fixture (the real host, its
 store, clock and script adapter; no images drawn) and every ``# expect:`` fact of it is
@@ -32,7 +32,7 @@ from bot.games.sonar.record import build_record
 from bot.games.sonar.resolution import Play, resolve_turn
 from bot.games.sonar.state import Action, Captain, Phase, SonarState, Status
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts" / "sonar"
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
 ALL_SCRIPTS = sorted(path.name for path in SCRIPTS.glob("*.txt"))
 
 Record = dict[str, Any]

@@ -3,9 +3,9 @@ replay through the protocol, and that no picture shows what its viewer may not k
 
 The views come from games played with the rules themselves (``played`` below), so the
 pictures are checked against what the game really shows each viewer. The golden PNGs
-under ``tests/renderers/golden/sugardog/`` are compared byte for byte; after an intended
+under ``tests/games/sugardog/golden/`` are compared byte for byte; after an intended
 change to the drawing (or a Pillow upgrade), look at the new pictures and regenerate
-them with ``BST_REGENERATE_GOLDEN=1 pytest tests/renderers``.
+them with ``BST_REGENERATE_GOLDEN=1 pytest tests/games/sugardog``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from renderers.sugardog.chart import MAX_FADE, Glyph, private_chart, public_char
 from renderers.sugardog.glyphs import slots
 from renderers.sugardog.sea import MAX_WIDTH, MIN_CELL
 
-GOLDEN = Path(__file__).parent / "golden" / "sugardog"
+GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("BST_REGENERATE_GOLDEN") == "1"
 TITLE = "#sugardog game 3"
 NOW = datetime(2026, 1, 1, 0, 1, 30, tzinfo=UTC)
@@ -140,7 +140,7 @@ def check_golden(name: str, data: bytes) -> None:
         return
     assert data == path.read_bytes(), (
         f"{name} differs from the golden image; if the change is intended, look at it and "
-        "regenerate with BST_REGENERATE_GOLDEN=1 pytest tests/renderers"
+        "regenerate with BST_REGENERATE_GOLDEN=1 pytest tests/games/sugardog"
     )
 
 

@@ -32,7 +32,7 @@ from bot.games.duration import parse_duration
 from bot.games.sonar import SONAR, Order, SonarState
 
 EXAMPLES = Path("/work/shared/examples")
-SCRIPTS = Path(__file__).resolve().parents[1] / "scripts" / "sonar"
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
 
 _TAG = re.compile(r"^\s*(?:@\w+\s+)*#sonar\b\s*", re.IGNORECASE)
 _HOST_WORDS = {"help", "rules", "status", "board"}

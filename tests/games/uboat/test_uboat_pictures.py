@@ -1,9 +1,9 @@
 """U-Boat Shootout's pictures: golden images, the protocol, limits, and nothing hidden.
 
-The golden PNGs under ``tests/renderers/golden/uboat/`` are compared byte for byte; after an
+The golden PNGs under ``tests/games/uboat/golden/`` are compared byte for byte; after an
 intended change to the drawing (or a Pillow upgrade), look at the new pictures and
-regenerate them with ``BST_REGENERATE_GOLDEN=1 pytest tests/renderers``. The views come
-from real games played by the rules' test driver (``tests/games/uboat_helpers.py``).
+regenerate them with ``BST_REGENERATE_GOLDEN=1 pytest tests/games/uboat``. The views come
+from real games played by the rules' test driver (``tests/games/uboat/uboat_helpers.py``).
 """
 
 from __future__ import annotations
@@ -11,14 +11,11 @@ from __future__ import annotations
 import io
 import os
 import re
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from PIL import Image
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "games"))
 from uboat_helpers import Driver, play
 
 from bot.games.uboat import UBOAT
@@ -29,9 +26,9 @@ from renderers.uboat import PICTURES
 from renderers.uboat.frames import frame_layout, frames_of
 from renderers.uboat.maps import MIN_CELL, plan
 
-GOLDEN = Path(__file__).parent / "golden" / "uboat"
+GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("BST_REGENERATE_GOLDEN") == "1"
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts" / "uboat"
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
 NOW = datetime(2026, 1, 1, 0, 2, tzinfo=UTC)
 OPTIONS = {
     "avatars": {},
@@ -51,7 +48,7 @@ def check_golden(name: str, data: bytes) -> None:
         return
     assert data == path.read_bytes(), (
         f"{name} differs from the golden image; if the change is intended, look at it and "
-        "regenerate with BST_REGENERATE_GOLDEN=1 pytest tests/renderers"
+        "regenerate with BST_REGENERATE_GOLDEN=1 pytest tests/games/uboat"
     )
 
 

@@ -1,10 +1,10 @@
 """Public map and private board: golden images, limits, determinism, no leaks.
 
-The golden PNGs under ``tests/renderers/golden/`` are compared byte for byte. They depend on
+The golden PNGs under ``tests/games/bst/golden/`` are compared byte for byte. They depend on
 the Pillow (and FreeType) build; after an intended change to the drawing, or a Pillow
 upgrade, look at the new pictures and regenerate them with::
 
-    BST_REGENERATE_GOLDEN=1 pytest tests/renderers
+    BST_REGENERATE_GOLDEN=1 pytest tests/games/bst
 
 The public renderer takes a :class:`PublicView`, which has no field for live ships at all:
 it cannot draw one. What can leak is a private board, so the leak test below checks that
@@ -62,7 +62,7 @@ def check_golden(name: str, data: bytes) -> None:
         return
     assert data == path.read_bytes(), (
         f"{name} differs from the golden image; if the change is intended, look at it and "
-        "regenerate with BST_REGENERATE_GOLDEN=1 pytest tests/renderers"
+        "regenerate with BST_REGENERATE_GOLDEN=1 pytest tests/games/bst"
     )
 
 

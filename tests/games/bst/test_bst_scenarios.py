@@ -1,4 +1,4 @@
-"""Scenario scripts (tests/scripts/*.txt) played through the real host, one test per
+"""Scenario scripts (tests/games/bst/scripts/*.txt) played through the real host, one test per
 script, named after the rule it checks. The facts asserted are the script's
 ``# expect:`` comments."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
 
 Record = dict[str, Any]
 Run = Callable[[str], tuple[list[str], Record]]

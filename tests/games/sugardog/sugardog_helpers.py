@@ -31,8 +31,8 @@ from bot.games.duration import parse_duration
 from bot.games.sugardog import SUGARDOG, Order, SugarDogState
 
 GAME = SUGARDOG
-SCRIPTS = Path(__file__).resolve().parents[1] / "scripts" / "sugardog"
-SHARED = Path(__file__).resolve().parents[3] / "shared"
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
+SHARED = Path(__file__).resolve().parents[4] / "shared"
 """The specifications beside the work tree (absent in some checkouts: tests then skip)."""
 SHARED_EXAMPLES = SHARED / "examples"
 

@@ -1,4 +1,4 @@
-"""U-Boat Shootout through the real host: every script of ``tests/scripts/uboat/`` played
+"""U-Boat Shootout through the real host: every script of ``tests/games/uboat/scripts/`` played
 with the script adapter, each ``# expect:`` fact asserted on the record it writes, the
 ``uboat-record/1`` format checked key by key, and nothing hidden in public (rules §4):
 two games that differ only in hidden facts post the same public bytes, and no public
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts" / "uboat"
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
 
 Record = dict[str, Any]
 Run = Callable[[str], tuple[list[str], Record]]

@@ -1,4 +1,4 @@
-"""The shared examples (tests/scripts/uboat/*.txt, copies of shared/examples) played
+"""The shared examples (tests/games/uboat/scripts/*.txt, copies of shared/examples) played
 through the game object, checked against their ``# expect:`` facts."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from uboat_helpers import Driver, events_of, play
 
 from bot.games.uboat import UBOAT
 
-SCRIPTS = Path(__file__).resolve().parents[1] / "scripts" / "uboat"
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
 SHARED = Path("/work/shared/examples")
 
 

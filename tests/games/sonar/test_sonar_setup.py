@@ -1,5 +1,6 @@
 """Rules §1 (players, placement=given) and the contract's setup orders: joining, the
-fleet a player sends by DM, ``random`` to withdraw it, leaving, and starting."""
+fleet a player sends by DM, ``random`` to withdraw it, leaving, and starting. It spans
+rules §1 and the contract, so it is named after the setup, not a section."""
 
 from __future__ import annotations
 

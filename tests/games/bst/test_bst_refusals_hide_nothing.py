@@ -1,4 +1,4 @@
-"""§4 and design rule 3: a captain's order is accepted or refused for reasons drawn
+"""§3, §4 and design rule 3 (spanning two sections, so named after the rule): a captain's order is accepted or refused for reasons drawn
 from their own ships and the board only — never from where other captains' ships are."""
 
 from __future__ import annotations

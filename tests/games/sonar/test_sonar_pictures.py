@@ -1,11 +1,11 @@
 """Sonar's pictures (``shared/rules/sonar.md`` §5): golden images, the protocol, legibility at
 the largest board, alt text, and nothing hidden.
 
-The golden PNGs under ``tests/renderers/golden/sonar/`` are compared byte for byte; they
+The golden PNGs under ``tests/games/sonar/golden/`` are compared byte for byte; they
 depend on the Pillow (and FreeType) build. After an intended change to the drawing, look
 at the new pictures and regenerate them with::
 
-    BST_REGENERATE_GOLDEN=1 pytest tests/renderers/test_sonar_pictures.py
+    BST_REGENERATE_GOLDEN=1 pytest tests/games/sonar/test_sonar_pictures.py
 
 The views come from the game's own rules (fleets given, shots fired), never built by hand,
 so a picture is always of a position the game can reach.
@@ -34,7 +34,7 @@ from renderers.sonar import PICTURES, board, picture
 from renderers.sonar.frames import board_picture, frame_layout
 from renderers.style import HIT
 
-GOLDEN = Path(__file__).parent / "golden" / "sonar"
+GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("BST_REGENERATE_GOLDEN") == "1"
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 DEADLINE = datetime(2026, 1, 2, 0, 0, tzinfo=UTC)

@@ -3,7 +3,7 @@ bytes for the same view (golden images), and never showing a face-down ship or a
 hand to anyone but its owner.
 
 Regenerate the golden images after an intended change of the drawing with
-``SILENTSHIPS_GOLDEN=write pytest tests/renderers/test_silentships_pictures.py`` and look
+``SILENTSHIPS_GOLDEN=write pytest tests/games/silentships/test_silentships_pictures.py`` and look
 at them before committing.
 """
 
@@ -34,7 +34,7 @@ from renderers.silentships import PICTURES, cards
 from renderers.silentships.frames import frame_picture, revealed_tokens
 from renderers.silentships.picture import compose, private_tokens, public_tokens
 
-GOLDEN = Path(__file__).parent / "golden" / "silentships"
+GOLDEN = Path(__file__).parent / "golden"
 TITLE = "#silentships game 3"
 DEADLINE = datetime(2026, 1, 2, tzinfo=UTC)
 NOW = datetime(2026, 1, 1, 0, 5, tzinfo=UTC)

@@ -165,7 +165,7 @@ def test_every_example_script_replays_the_same_record(name: str) -> None:
     assert first == again
 
 
-# --- scripts of our own (tests/scripts), for the host to run later too ---------------
+# --- scripts of our own (tests/games/sonar/scripts), for the host to run later too ---------------
 
 
 def test_draw_script() -> None:

@@ -1,5 +1,6 @@
 """What the maps read from the public view (bot/games/sugardog/views.py, ``last_heard``
-and ``blasts``): only announced facts, and what anyone can tell from them."""
+and ``blasts``): only announced facts, and what anyone can tell from them. It spans rules
+§3 to §5, so it is named after the views, not a section."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Rules §2, the board: hex cells, the wrapping ocean, distance, and the period; and the
-geometry checks the rules list (§2, §3) that placement relies on."""
+geometry checks the rules list (§2, §3) that placement relies on, and §4.3's distance of a
+miss; it spans §2 to §4, so the file keeps its name."""
 
 from __future__ import annotations
 

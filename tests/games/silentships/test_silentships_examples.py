@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from silentships_helpers import Table
 
-SCRIPTS = Path(__file__).resolve().parents[1] / "scripts" / "silentships"
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
 SHARED = Path("/work/shared/examples")
 
 Check = Callable[[Table], None]

@@ -1,4 +1,4 @@
-"""Sugar Dog through the real host: every script of tests/scripts/sugardog/ played with
+"""Sugar Dog through the real host: every script of tests/games/sugardog/scripts/ played with
 the script adapter, a database and the host's own posts (``run_script_text``), and every
 ``# expect:`` fact of each script asserted on the record it writes and the messages it
 sends. Then what must never leak: the public posts of two games whose hidden facts
@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = ROOT / "tests" / "scripts" / "sugardog"
+ROOT = Path(__file__).resolve().parents[3]
+SCRIPTS = ROOT / "tests" / "games" / "sugardog" / "scripts"
 CONTRACT = ROOT.parent / "shared" / "contracts" / "sugardog.md"
 
 Record = dict[str, Any]

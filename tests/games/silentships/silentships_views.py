@@ -95,7 +95,7 @@ FLAG_SHIP_GAME = (
     "ahab: !go",
     "nemo: pass",
 )
-"""tests/scripts/silentships/s5_flag_ship_sunk.txt, as orders: a game that ends."""
+"""tests/games/silentships/scripts/s5_flag_ship_sunk.txt, as orders: a game that ends."""
 
 
 def flag_ship_game() -> list[SilentShipsState]:
