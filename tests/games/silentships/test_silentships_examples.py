@@ -10,7 +10,7 @@ import pytest
 from silentships_helpers import Table
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
-SHARED = Path("/work/shared/examples")
+SHARED = Path(__file__).resolve().parents[4] / "shared" / "examples"
 
 Check = Callable[[Table], None]
 

@@ -31,7 +31,7 @@ from bot.games.base import (
 from bot.games.duration import parse_duration
 from bot.games.sonar import SONAR, Order, SonarState
 
-EXAMPLES = Path("/work/shared/examples")
+EXAMPLES = Path(__file__).resolve().parents[4] / "shared" / "examples"
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 
 _TAG = re.compile(r"^\s*(?:@\w+\s+)*#sonar\b\s*", re.IGNORECASE)

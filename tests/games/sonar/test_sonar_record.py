@@ -12,7 +12,7 @@ from sonar_helpers import Table, given_game
 from bot.games.base import Channel, RecordContext, Step
 from bot.games.sonar import SONAR
 
-CONTRACT = Path("/work/shared/contracts/sonar.md")
+CONTRACT = Path(__file__).resolve().parents[4] / "shared" / "contracts" / "sonar.md"
 
 
 def contract_example() -> dict[str, object]:

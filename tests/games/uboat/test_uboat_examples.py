@@ -10,7 +10,7 @@ from uboat_helpers import Driver, events_of, play
 from bot.games.uboat import UBOAT
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
-SHARED = Path("/work/shared/examples")
+SHARED = Path(__file__).resolve().parents[4] / "shared" / "examples"
 
 
 def _script(name: str) -> str:
