@@ -1,6 +1,6 @@
 """One bst board for a crowd: 100,000 captains on 1000x1000 (issue 33).
 
-Placement (``BST.start`` placing every fleet at random, and first-come placements
+Placement (``BST.rules.start`` placing every fleet at random, and first-come placements
 accepted one at a time on a fifth of the crowd), one turn's resolution, how resolution
 scales from half the crowd (same captains per cell: the median ratio of back-to-back
 pairs), the public digest map and a captain's neighbourhood board after that turn, and
@@ -50,13 +50,13 @@ def side_for(captains: int) -> int:
 
 
 def _placed(captains: int, side: int) -> tuple[BstState, float, float]:
-    """A battle of ``captains`` fleets placed at random by ``BST.start``, and the CPU and
+    """A battle of ``captains`` fleets placed at random by ``BST.rules.start``, and the CPU and
     wall seconds of the placing."""
     placed: list[BstState] = []
-    state = BST.new_game({"size": f"{side}x{side}", "turn": "8h"})
+    state = BST.rules.new_game({"size": f"{side}x{side}", "turn": "8h"})
     people = tuple(Captain(id=f"p{i + 1}", name=f"captain{i + 1}") for i in range(captains))
     state = BstState(options=state.options, captains=people)
-    cpu, wall = _cpu_and_wall(lambda: placed.append(BST.start(state, random.Random(1)).state))
+    cpu, wall = _cpu_and_wall(lambda: placed.append(BST.rules.start(state, random.Random(1)).state))
     return placed[0], cpu, wall
 
 
@@ -65,10 +65,10 @@ def _private_boards_ms(state: BstState, boards: int) -> tuple[float, float, int]
     host asks for it) over the first ``boards`` captains, the floor (a blank picture of
     the same size, encoded the same way) and the picture's width."""
     captains = [c.id for c in state.captains[:boards]]
-    PICTURES.private(BST.view(state, captains[0]), **_ASKED)  # the turn's public index
+    PICTURES.private(BST.views.view(state, captains[0]), **_ASKED)  # the turn's public index
     started = time.process_time()
     for player in captains:
-        drawn = PICTURES.private(BST.view(state, player), **_ASKED)
+        drawn = PICTURES.private(BST.views.view(state, player), **_ASKED)
     per_board = (time.process_time() - started) * 1000 / len(captains)
     size = Image.open(io.BytesIO(drawn.png)).size
     blank = Image.new("RGB", size, (12, 27, 43))
@@ -85,7 +85,7 @@ def _private_boards_ms(state: BstState, boards: int) -> tuple[float, float, int]
 def _digest_ms(state: BstState) -> tuple[float, float]:
     """CPU milliseconds of the public picture of a crowd's board (the digest map and its
     alt text), and the floor: a blank 1000x1000 picture PNG-encoded."""
-    view = BST.view(state, None)
+    view = BST.views.view(state, None)
     started = time.process_time()
     PICTURES.public(view, **_ASKED)
     digest = (time.process_time() - started) * 1000
@@ -110,7 +110,7 @@ def _resolver(state: BstState) -> tuple[Callable[[], object], Callable[[], objec
 
     def resolve() -> None:
         with collector_paused():  # as the turn clock resolves (bot/host/collector.py)
-            BST.resolve(state, orders, random.Random(7))
+            BST.rules.resolve(state, orders, random.Random(7))
 
     def bare_pass() -> None:
         index, cols, seen = state.index, state.options.cols, set()
@@ -127,7 +127,7 @@ def _first_come_s(captains: int) -> float:
     """CPU seconds of ``captains`` placements accepted one at a time (each ``random``, as
     a crowd's setup takes them: first come, first placed), from an empty board."""
     side = side_for(captains)
-    state = BST.new_game({"size": f"{side}x{side}", "turn": "8h"})
+    state = BST.rules.new_game({"size": f"{side}x{side}", "turn": "8h"})
     people = tuple(Captain(id=f"p{i + 1}", name=f"captain{i + 1}") for i in range(captains))
     state = BstState(options=state.options, captains=people)
     rng = random.Random(3)
@@ -135,7 +135,7 @@ def _first_come_s(captains: int) -> float:
     def place_all() -> None:
         placed = state
         for captain in people:
-            placed = BST.accept(placed, captain.id, Place(None), Channel.PRIVATE, rng).state
+            placed = BST.rules.accept(placed, captain.id, Place(None), Channel.PRIVATE, rng).state
 
     return _cpu_and_wall(place_all)[0]
 
@@ -167,7 +167,7 @@ def child(captains: int, repeats: int) -> dict[str, float]:
         walls.append(wall)
         ratios.append(full / half)
     first_come = _first_come_s(captains // FIRST_COME_SHARE)
-    after = BST.resolve(state, fixtures.given(fixtures.mixed_orders(state)), random.Random(7))
+    after = BST.rules.resolve(state, fixtures.given(fixtures.mixed_orders(state)), random.Random(7))
     board_ms, board_floor_ms, board_width = _private_boards_ms(after.state, BOARDS)
     digest_ms, digest_floor_ms = _digest_ms(after.state)
     return {
@@ -230,7 +230,7 @@ def run(*, quick: bool) -> list[Figure]:
             10.0 * share,
             unit=" s",
             detail=(
-                f"{where}; every fleet placed at random by BST.start; CPU time of the "
+                f"{where}; every fleet placed at random by BST.rules.start; CPU time of the "
                 f"process; wall clock {result['placement_wall_s']:.1f} s"
             ),
         ),

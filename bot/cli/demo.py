@@ -5,17 +5,15 @@ outbox and relay as in production, and the files adapter writing every public
 post and the followed player's DMs into ``--out``. Nothing is special-cased:
 the players send text orders like people and the host answers them.
 
-bst's captains are :mod:`bot.cli.demo_captains`; every other game brings its own
-simulated player, ``ROBOT`` in its rules package's ``robot.py`` (``bot.games.base.Robot``),
-which sees only what its player sees.
+bst's captains are :mod:`bot.cli.demo_captains`; every other game declares its own
+simulated player on its game value (``robot``, a ``bot.games.base.Robot``), which sees
+only what its player sees.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
-import importlib.util
 import json
 import random
 import re
@@ -73,14 +71,8 @@ MAX_STEPS = 3000
 
 
 def robot_for(kind: str) -> Robot | None:
-    """The simulated player of game ``kind`` (``ROBOT`` in ``robot.py`` beside the game's
-    rules), or None when the game has none."""
-    package = type(get_game(kind)).__module__.rpartition(".")[0]
-    name = f"{package}.robot"
-    if not package or importlib.util.find_spec(name) is None:
-        return None
-    robot: Robot | None = getattr(importlib.import_module(name), "ROBOT", None)
-    return robot
+    """The simulated player game ``kind`` declares, or None when it has none."""
+    return get_game(kind).robot
 
 
 def captain_names(count: int) -> list[str]:
@@ -166,7 +158,7 @@ class Demo:
         game_id = row.id
         assert game_id is not None
         game = get_game("bst")
-        public = game.view(game.decode_state(loads(row.state)), None)
+        public = game.views.view(game.codec.decode_state(loads(row.state)), None)
         rows, cols = public.rows, public.cols
         for name in self.names:
             await self.say(name, "#bst join", public=True)
@@ -193,12 +185,12 @@ class Demo:
                 row, players = self.game()
                 if row.phase != "battle":
                     break
-                state = game.decode_state(loads(row.state))
+                state = game.codec.decode_state(loads(row.state))
                 turn = row.turn
                 alive = 0
                 for name in self.names:
                     key = players[name]
-                    view = game.view(state, key)
+                    view = game.views.view(state, key)
                     captain = self.captains[name]
                     captain.observe(view)
                     if all(ship.destroyed for ship in view.ships):
@@ -298,13 +290,13 @@ class Demo:
         """Each player who may act (in setup: everyone) says what its robot would type,
         from the view the game gives that player and nothing else."""
         row, players = self.game()
-        state = game.decode_state(loads(row.state))
-        acting = game.to_act(state)
+        state = game.codec.decode_state(loads(row.state))
+        acting = game.rules.to_act(state)
         for name in self.names:
             key = players.get(name)
             if key is None or not (everyone or key in acting):
                 continue
-            for said in robot.orders(game.view(state, key), key, rng):
+            for said in robot.orders(game.views.view(state, key), key, rng):
                 await self.say(name, f"{game.tag} {said.text}" if said.public else said.text,
                                public=said.public)  # fmt: skip
 
@@ -361,7 +353,7 @@ def demo_args_problem(args: argparse.Namespace) -> str | None:
     except GameError as error:
         return f"--turn: {error.message}"
     try:
-        get_game("bst").new_game({"size": args.size, "turn": args.turn})
+        get_game("bst").rules.new_game({"size": args.size, "turn": args.turn})
     except GameError as error:
         return f"--size {args.size!r}: {error.message} (e.g. --size 20 or --size 12x16)"
     names = captain_names(args.players)

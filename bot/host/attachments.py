@@ -136,7 +136,7 @@ class AttachmentRenderer:
         avatars: dict[str, Any],
     ) -> list[Attachment]:
         game = get_game(game_row.kind)
-        state = game.decode_state(loads(state_json))
+        state = game.codec.decode_state(loads(state_json))
         options = {
             "title": spec.get("title", posts.title(game_row)),
             "deadline": _when(spec.get("deadline")),
@@ -144,11 +144,11 @@ class AttachmentRenderer:
         }
         turn = spec.get("turn", 0)
         if spec.get("kind") == "private_board":
-            view = game.view(state, spec["player"])
+            view = game.views.view(state, spec["player"])
             picture = pictures.private(view, avatars=avatars, **options)
             name = f"game{game_row.id}-turn{turn}-board-{spec['player']}.png"
         else:
-            view = game.view(state, None)
+            view = game.views.view(state, None)
             picture = pictures.public(view, avatars=avatars, **options)
             name = f"game{game_row.id}-turn{turn}-map.png"
         return [Attachment(AttachmentKind.IMAGE, name, picture.png, "image/png", picture.alt)]
@@ -159,9 +159,9 @@ class AttachmentRenderer:
         for stored in sorted(history, key=lambda t: (t.number, t.step)):
             if stored.cause in OUTSIDE_PLAY:
                 continue  # the game's own moves make the frames; its last state closes it
-            board = game.reveal(game.decode_state(loads(stored.state)))
+            board = game.views.reveal(game.codec.decode_state(loads(stored.state)))
             boards.append((board, pictures.frame_label(stored.number, stored.step)))
-        final = game.reveal(game.decode_state(loads(game_row.state)))
+        final = game.views.reveal(game.codec.decode_state(loads(game_row.state)))
         if not boards or boards[-1][0] != final:
             boards.append((final, pictures.end_label()))
         return pictures.replay(boards, title=posts.title(game_row), gif=self.replay_gif)

@@ -66,7 +66,7 @@ def parse_option(value: str, game: Game[Any, Any] | None = None) -> str:
 def has_pass(game: Game[Any, Any]) -> bool:
     """Whether ``pass`` is one of the game's orders."""
     try:
-        game.parse(PASS)
+        game.rules.parse(PASS)
     except GameError:
         return False
     return True
@@ -121,15 +121,17 @@ def _passes_in(
 ) -> list[AwayPass]:
     assert game_row.id is not None
     game = get_game(game_row.kind)
-    state = game.decode_state(loads(game_row.state))
-    waiting = game.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
+    state = game.codec.decode_state(loads(game_row.state))
+    waiting = game.rules.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
     step = tx.next_step(game_row.id, game_row.turn)
     passes = []
     for player in tx.peek_players(game_row.id):
         if player.key not in waiting or (player.platform, player.user_id) not in away:
             continue
         try:
-            game.accept(state, player.key, game.parse(PASS), Channel.PRIVATE, random.Random(0))
+            game.rules.accept(
+                state, player.key, game.rules.parse(PASS), Channel.PRIVATE, random.Random(0)
+            )
         except GameError:
             continue  # not an order the game takes from them now
         passes.append(
@@ -169,7 +171,7 @@ def wait_for_away(
     if wait <= 0 or game_row.phase != "battle" or game_row.id is None:
         return False
     fell_at = float(timer["deadline"])
-    waiting = game.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
+    waiting = game.rules.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
     if not waiting:
         return False
     away = away_accounts(tx, fell_at)

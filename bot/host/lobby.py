@@ -66,7 +66,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         # The host's configured turn length, for games that have turns of a set length.
         options.setdefault("turn", commands.default_turn)
     rules_options = dict(options)  # (for the journal: exactly what the rules were given)
-    state = game.new_game(options)
+    state = game.rules.new_game(options)
     options.update(host_options)
     seed = (
         given_seed
@@ -88,7 +88,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         secret=secret,
         phase="setup",
         turn=0,
-        state=dumps(game.encode_state(state)),
+        state=dumps(game.codec.encode_state(state)),
         created_at=now,
         community=row_community(row),
         open_to_all=open_to_all,
@@ -99,7 +99,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     row.game_id = game_row.id
     journal.note(tx, game_row.id, "new", options=rules_options)
     commands.states.remember(game_row.id, game_row.state, state)
-    text = f"{posts.title(game_row)} {game.opening(state)}"
+    text = f"{posts.title(game_row)} {game.words.opening(state)}"
     if game_row.deadline is not None:
         text += f" Setup closes {format_utc(game_row.deadline)}."
     committed = f"Luck committed: SHA-256 {seeds.commitment(secret)}." if secret else ""
@@ -228,7 +228,7 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
         if game_row.deadline is not None:
             line += f", closes {yours.format(game_row.deadline)}"
         if game_row.phase == "battle" and player is not None:
-            if player.key not in game.to_act(state):
+            if player.key not in game.rules.to_act(state):
                 line += "; nothing for you to do"
             elif player.key in tx.standing_orders(game_row.id, game_row.turn):
                 line += "; your order is in"
@@ -244,7 +244,7 @@ def outside_help(tx: Tx, row: Cause, word: str, *, private: bool = False) -> Non
     kind = tagged_kind(row.text)
     if kind is not None:
         game = get_game(kind)
-        reply = game.help_text() if word == "help" else game.rules_text()
+        reply = game.words.help_text() if word == "help" else game.words.rules_text()
     else:
         lines = ["I host these games (start one in a channel with `new KIND`):"]
         lines += [f"- {g.name}: {g.title} — tag {g.tag}" for g in games()]
@@ -266,9 +266,9 @@ def player_command(
     if word in ("help", "rules", "status") and commands.limits.private_answers:
         public = False  # one person's question: answered to them alone
     if word == "help":
-        posts.reply(tx, game_row.id, row, game.help_text(), public=public, every_room=False)
+        posts.reply(tx, game_row.id, row, game.words.help_text(), public=public, every_room=False)
     elif word == "rules":
-        posts.reply(tx, game_row.id, row, game.rules_text(), public=public, every_room=False)
+        posts.reply(tx, game_row.id, row, game.words.rules_text(), public=public, every_room=False)
     elif word == "status":
         players = tx.players(game_row.id)
         in_ = set(tx.standing_orders(game_row.id, game_row.turn))
@@ -295,7 +295,7 @@ def player_command(
             public=public,
             every_room=False,  # (the asker's room: each room can ask its own)
             render=render,
-            extra=posts.extras(card=card, board=game.text_board(state, None)),
+            extra=posts.extras(card=card, board=game.words.text_board(state, None)),
         )
     elif word == "join":
         _join(commands, tx, row, game_row, game, state, player, public=public, now=now)
@@ -308,7 +308,7 @@ def player_command(
                 "(its host can remove a player with `kick`)"
             )
         refuse_while_paused(game, game_row, "leave")
-        left = game.remove(state, player.key)
+        left = game.rules.remove(state, player.key)
         journal.note(tx, game_row.id, "remove", player=player.key, cause="leave", at=now)
         _change_and_say(
             tx, game, game_row, state, left, cause="leave",
@@ -379,7 +379,7 @@ def _join(
     if player is not None:
         # Back after leaving during setup (the game decides; else "already in").
         key = player.key
-        state = game.join(state, PlayerRef(key, player.name))
+        state = game.rules.join(state, PlayerRef(key, player.name))
         journal.note(tx, game_row.id, "join", player=key, name=player.name)
     else:
         _refuse_a_second_seat(tx, row, game_row)
@@ -388,7 +388,7 @@ def _join(
         key = f"p{seat}"
         wanted = _name_of(row.user_name)
         name = _unique_name(wanted, tx.names_like(game_row.id, wanted))
-        state = game.join(state, PlayerRef(key, name))
+        state = game.rules.join(state, PlayerRef(key, name))
         journal.note(tx, game_row.id, "join", player=key, name=name)
         tx.add_player(
             PlayerRow(
@@ -403,16 +403,16 @@ def _join(
                 nonce=f"{row.platform}:{row.message_id}" if game_row.phase == "setup" else "",
             )
         )
-    game_row.state = dumps(game.encode_state(state))
+    game_row.state = dumps(game.codec.encode_state(state))
     lifecycle.arm(game, game_row, state, moment=now, now=now)
     tx.save(game_row)
     commands.states.remember(game_row.id, game_row.state, state)
-    quick = posts.choices_of(game, game.quick_orders(state, key), private=True)
+    quick = posts.choices_of(game, game.words.quick_orders(state, key), private=True)
     posts.reply(
         tx,
         game_row.id,
         row,
-        game.welcome(state, key, game_row.id),
+        game.words.welcome(state, key, game_row.id),
         public=public,
         every_room=False,
         extra=posts.extras(choices=quick),
@@ -466,8 +466,8 @@ def _change_and_say(
             sender=next((k for k, p in players.items() if p.user_id == row.user_id), ""),
             players=players,
         )  # fmt: skip
-    lines = [headline, *game.public_report(resolution.events, names)]
-    result = game.result(resolution.state, names) if with_result else ""
+    lines = [headline, *game.words.public_report(resolution.events, names)]
+    result = game.words.result(resolution.state, names) if with_result else ""
     if result:
         lines.append(result)
     elif (

@@ -116,8 +116,10 @@ class TurnClock:
                 if not on_time and not keeps_quiet:
                     continue
                 game = get_game(game_row.kind)
-                state = game.decode_state(loads(game_row.state))
-                waiting = game.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
+                state = game.codec.decode_state(loads(game_row.state))
+                waiting = game.rules.to_act(state) - set(
+                    tx.standing_orders(game_row.id, game_row.turn)
+                )
                 missing = [p for p in players if p.key in waiting]
                 # Each missing player's reminder: at the usual moment, unless that falls in
                 # their quiet hours (then alone, by DM, when those begin); never while
@@ -136,7 +138,7 @@ class TurnClock:
                     (early if moment < deadline - lead else pinged).append(player)
                 if not pinged and not early:
                     continue
-                said = game.reminder(state, posts.humanize_seconds(deadline - now))
+                said = game.words.reminder(state, posts.humanize_seconds(deadline - now))
                 text = f"{posts.title(game_row)}: {said}"
                 for player in early:
                     posts.notify(tx, game_row, player, text, kind="reminder")
@@ -252,7 +254,7 @@ class TurnClock:
             if timer is None:
                 return False
             game = get_game(game_row.kind)
-            state = game.decode_state(loads(game_row.state))
+            state = game.codec.decode_state(loads(game_row.state))
             if away.wait_for_away(tx, game, game_row, state, timer, now=now):
                 return False  # the turn waits for a player who is away (once a turn)
             lifecycle.fire(tx, game, game_row, state, timer, now=now)

@@ -134,7 +134,7 @@ class PictureCache:
         found = None
         if facts is not None and state_json is not None:
             game = get_game(facts.kind)
-            found = (facts.kind, game.view(game.decode_state(loads(state_json)), None))
+            found = (facts.kind, game.views.view(game.codec.decode_state(loads(state_json)), None))
         with self._views_lock:
             self._views[key] = found
             while len(self._views) > VIEWS_KEPT:
@@ -180,7 +180,7 @@ class PictureCache:
         for number, step, cause, state_json in history:
             if cause in OUTSIDE_PLAY:
                 continue  # not a move of the game (its end shows in the last frame)
-            view = game.view(game.decode_state(loads(state_json)), player)
+            view = game.views.view(game.codec.decode_state(loads(state_json)), player)
             deadline = deadlines.get((number, step))
             frames.append(
                 pictures.private(
@@ -192,7 +192,7 @@ class PictureCache:
                 ).png
             )
         last = pictures.private(
-            game.view(game.decode_state(loads(final)), player),
+            game.views.view(game.codec.decode_state(loads(final)), player),
             avatars={},
             title=title,
             deadline=None,
@@ -222,7 +222,7 @@ class PictureCache:
         if pictures is None:
             return None
         game = get_game(facts.kind)
-        state = game.decode_state(loads(state_json))
+        state = game.codec.decode_state(loads(state_json))
         deadline = stored[0].deadline
         options: dict[str, Any] = {
             "avatars": {},
@@ -231,9 +231,9 @@ class PictureCache:
             "now": None,
         }
         if viewer is None:
-            picture = pictures.public(game.view(state, None), **options)
+            picture = pictures.public(game.views.view(state, None), **options)
         else:
-            picture = pictures.private(game.view(state, viewer), **options)
+            picture = pictures.private(game.views.view(state, viewer), **options)
         with Image.open(io.BytesIO(picture.png)) as image:
             width, height = image.size
         return Drawn(picture.png, "image/png", picture.alt, width, height)
@@ -253,9 +253,9 @@ class PictureCache:
         for number, step, cause, state_json in history:
             if cause in OUTSIDE_PLAY:
                 continue
-            board = game.reveal(game.decode_state(loads(state_json)))
+            board = game.views.reveal(game.codec.decode_state(loads(state_json)))
             boards.append((board, pictures.frame_label(number, step)))
-        last = game.reveal(game.decode_state(loads(final)))
+        last = game.views.reveal(game.codec.decode_state(loads(final)))
         if not boards or boards[-1][0] != last:
             boards.append((last, pictures.end_label()))
         title = title_of(facts.kind, game_id)

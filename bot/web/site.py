@@ -106,9 +106,9 @@ class Site:
         result = ""
         if final is not None:
             game = get_game(facts.kind)
-            state = game.decode_state(loads(final))
-            result = game.result(state, names)
-            outcome = game.outcome(state)
+            state = game.codec.decode_state(loads(final))
+            result = game.words.result(state, names)
+            outcome = game.rules.outcome(state)
             if not result and outcome is not None:
                 winners = ", ".join(names.get(key, key) for key in outcome.winners)
                 result = "A draw." if outcome.draw else f"Won by {winners}." if winners else ""
@@ -236,9 +236,9 @@ class Site:
         for stored in of_turn:
             events = _events(stored.events)
             if viewer is None:
-                report += game.public_report(events, names)
+                report += game.words.public_report(events, names)
             else:
-                report += game.private_report(events, viewer)
+                report += game.words.private_report(events, viewer)
         if of_turn:
             last = of_turn[-1]
             if drawn is not None:
@@ -251,13 +251,13 @@ class Site:
             with self.store.transaction() as tx:
                 state_json = reads.step_state(tx, game_id, last.number, last.step)
             if state_json is not None:
-                state = game.decode_state(loads(state_json))
-                text = game.summary(state, viewer)
+                state = game.codec.decode_state(loads(state_json))
+                text = game.words.summary(state, viewer)
                 summary = text if len(text) <= SUMMARY_LIMIT else ""
                 tiles = tiles_for(facts.kind)
                 size = None
                 if viewer is None and tiles is not None and picture is not None:
-                    size = tiles.board_size(game.view(state, None))
+                    size = tiles.board_size(game.views.view(state, None))
                 if size is not None:
                     tiled = pages.TiledBoard(
                         src=f"{base}/tiles/{last.number}-{last.step}",
@@ -287,7 +287,7 @@ class Site:
             picture=picture,
             tiled=tiled,
             summary=summary,
-            rules=game.rules_text(),
+            rules=game.words.rules_text(),
             version=version_of(facts),
             replay_src=f"/games/{game_id}/replay.mp4" if finished else "",
             own_replay_src=f"{base}/replay.mp4" if finished and viewer is not None else "",

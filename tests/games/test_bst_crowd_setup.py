@@ -25,7 +25,7 @@ def fresh(state: BstState, exclude: PlayerId | None = None) -> dict[Cell, Player
 
 
 def crowd(captains: int, size: int, **options: str) -> BstState:
-    state = BST.new_game({"size": f"{size}x{size}", **options})
+    state = BST.rules.new_game({"size": f"{size}x{size}", **options})
     people = tuple(Captain(id=f"p{i}", name=f"c{i}") for i in range(captains))
     return BstState(options=state.options, captains=people)
 
@@ -33,9 +33,9 @@ def crowd(captains: int, size: int, **options: str) -> BstState:
 def test_3_an_accepted_placement_hands_the_map_on_and_the_older_state_builds_its_own() -> None:
     state = crowd(3, 10)
     rng = random.Random(1)
-    state = BST.accept(state, "p0", Place(None), Channel.PRIVATE, rng).state
+    state = BST.rules.accept(state, "p0", Place(None), Channel.PRIVATE, rng).state
     before = state.occupancy(None)
-    after = BST.accept(state, "p1", Place(None), Channel.PRIVATE, rng).state
+    after = BST.rules.accept(state, "p1", Place(None), Channel.PRIVATE, rng).state
     # The same map, changed where p1's ships went (rebuilding it made placement quadratic).
     assert after.occupancy(None) is before
     assert dict(after.occupancy(None)) == fresh(after)
@@ -60,7 +60,7 @@ def test_3_the_map_stays_exact_through_placements_overlaps_and_withdrawals(polic
                 ((ShipKind.CARRIER, carrier), (ShipKind.SUBMARINE, (Cell((row + 2) % 14, 0),)))
             )
         try:
-            state = BST.accept(state, player, order, Channel.PRIVATE, rng).state
+            state = BST.rules.accept(state, player, order, Channel.PRIVATE, rng).state
         except GameError:
             continue
         assert dict(state.occupancy(None)) == fresh(state)

@@ -1057,7 +1057,7 @@ def said_by(name: str, script: str, board: Board) -> set[str]:
         text = line.partition(":")[2]
         cells |= set(_CELL_WORD.findall(text.lower()))
         try:
-            order = SONAR.parse(text)
+            order = SONAR.rules.parse(text)
         except GameError:
             continue
         if isinstance(order, Fleet):
