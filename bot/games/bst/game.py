@@ -36,6 +36,7 @@ from bot.games.base import (
 from bot.games.bst import acceptance, codec, lifecycle, record, reports, text, turns
 from bot.games.bst.options import parse_options
 from bot.games.bst.orders import Order, describe_order, parse_order
+from bot.games.bst.robot import ROBOT
 from bot.games.bst.standings import standings
 from bot.games.bst.state import BstState
 from bot.games.bst.status import Phase
@@ -217,6 +218,7 @@ BST: Game[BstState, Order] = Game(
     views=BstViews(),
     codec=BstCodec(),
     words=BstWords(),
+    robot=ROBOT,
     simultaneous=True,
     public_needs_tag=False,  # every message in a bst channel is for the game (rules §4)
 )
