@@ -26,7 +26,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from bot.adapters.files_adapter import PLATFORM, FilesAdapter
 from bot.config import Config
-from bot.games.base import Game, GameError, Robot
+from bot.games.base import Game, GameError, GamePhase, Robot
 from bot.games.catalog import get_game
 from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock, to_datetime
@@ -165,7 +165,7 @@ class Demo:
             thinking = random.Random(f"{args.seed}:thinking")
             for _ in range(MAX_STEPS):
                 row, _ = self.game()
-                if row.phase != "battle":
+                if row.phase != GamePhase.RUNNING:
                     break
                 before = (row.turn, row.state)
                 if not game.simultaneous:

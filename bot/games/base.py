@@ -76,6 +76,16 @@ class Channel(enum.Enum):
     PRIVATE = "private"
 
 
+class GamePhase(enum.StrEnum):
+    """The host's phase of a game. The values are those the store and every record keep
+    (``shared/contracts``): a running game is ``battle`` in every game's record, and
+    players read each game's own word for it (:meth:`Words.running_phase`)."""
+
+    SETUP = "setup"
+    RUNNING = "battle"
+    FINISHED = "finished"
+
+
 class GameError(Exception):
     """A refusal meant for a person: ``str(error)`` is the reply to send."""
 
@@ -553,6 +563,11 @@ class Words(Protocol[StateIn, OrderIn]):
         """The rules summary."""
         ...
 
+    def running_phase(self) -> str:
+        """The game's word for its running phase, as players read it in a status and on
+        the web page (``battle``, ``hunt``); records keep ``battle`` whatever it is."""
+        ...
+
 
 class NeutralWords(abc.ABC, Generic[StateIn, OrderIn]):
     """The words every game shares unless it says otherwise: a game's ``words`` subclass
@@ -590,6 +605,9 @@ class NeutralWords(abc.ABC, Generic[StateIn, OrderIn]):
 
     def player_word(self, count: int) -> str:
         return "player" if count == 1 else "players"
+
+    def running_phase(self) -> str:
+        return "battle"
 
 
 @dataclass(frozen=True)
@@ -660,3 +678,7 @@ class Game(Generic[StateT, OrderT]):
     """True: in the game's channel, a message without the game's tag (or a mention of
     the bot) is people talking, and the host does not answer it; the host's own verbs
     need no tag. False (bst): every message in the game's channel is for the game."""
+
+    def phase_word(self, phase: str) -> str:
+        """A stored phase as players read it: the game's own word for its running phase."""
+        return self.words.running_phase() if phase == GamePhase.RUNNING else phase

@@ -13,7 +13,7 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from bot.games.base import GameError, PlayerRef
+from bot.games.base import GameError, GamePhase, PlayerRef
 from bot.games.catalog import get_game
 from bot.games.duration import LONGEST, format_duration, humanize, parse_duration
 from bot.host import away, bridges, journal, lifecycle, posts, substitutes
@@ -47,7 +47,7 @@ def host_command(
     now = commands.clock.now()
     assert game_row.id is not None
     if word == "start":
-        if game_row.phase != "setup":
+        if game_row.phase != GamePhase.SETUP:
             raise Refusal("the game has already started: `status` shows where it stands")
         first = (
             _find_player(tx, game_row, rest, game.words.player_word(1)).key
@@ -60,7 +60,7 @@ def host_command(
     if word == "options":
         _change_options(commands, tx, row, game, game_row, state, rest, now)
         return
-    if game_row.phase == "finished":
+    if game_row.phase == GamePhase.FINISHED:
         raise Refusal("this game has finished")
     if word == "pause":
         if game_row.paused_remaining is not None:
@@ -174,7 +174,7 @@ def _change_options(
     (after a refused ``start``, say), every player still in it. What they sent in setup
     went with the old game: they send it again."""
     assert game_row.id is not None
-    if game_row.phase != "setup":
+    if game_row.phase != GamePhase.SETUP:
         raise Refusal("options change only in setup, before `start`")
     stored = loads(game_row.options)
     changes = option_pairs(game, rest.split(), "options")

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from bot.games.base import Channel, Game, GameError
+from bot.games.base import Channel, Game, GameError, GamePhase
 from bot.games.catalog import get_game
 from bot.games.duration import format_duration, humanize, parse_duration
 from bot.host import lifecycle, posts
@@ -105,7 +105,11 @@ def passes_due(tx: Tx, *, now: float) -> list[AwayPass]:
     for platform, user_id in away:
         for game_row in tx.peek_games_of(platform, user_id):
             game_id = game_row.id
-            if game_id is None or game_row.phase != "battle" or option_of(game_row) != PASS:
+            if (
+                game_id is None
+                or game_row.phase != GamePhase.RUNNING
+                or option_of(game_row) != PASS
+            ):
                 continue
             if game_row.paused_remaining is not None or game_id in seen:
                 continue
@@ -168,7 +172,7 @@ def wait_for_away(
     """Before ``timer`` falls: extend the game's clocks if the game's option says so and a
     player it waits for is away. True when it did (the timer does not fall now)."""
     wait = wait_of(game_row)
-    if wait <= 0 or game_row.phase != "battle" or game_row.id is None:
+    if wait <= 0 or game_row.phase != GamePhase.RUNNING or game_row.id is None:
         return False
     fell_at = float(timer["deadline"])
     waiting = game.rules.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))

@@ -51,7 +51,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.games.base import GameError, OrderSyntaxError, WrongChannelError
+from bot.games.base import GameError, GamePhase, OrderSyntaxError, WrongChannelError
 from bot.games.catalog import get_game
 from bot.host import admin, bridges, lobby, me, orders, posts
 from bot.host.clock import Clock
@@ -369,7 +369,7 @@ class Commands:
                 # `end`): from one of its players, and readable as that order, it is the
                 # player's order. The host's verb is then `host end`.
                 word = ""
-            battle = game_row.phase == "battle"
+            battle = game_row.phase == GamePhase.RUNNING
             deadline = game_row.deadline
             if (
                 battle

@@ -24,7 +24,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.base import Game, Given, IllegalOrderError, Resolution
+from bot.games.base import Game, GamePhase, Given, IllegalOrderError, Resolution
 from bot.host import ending, journal, posts, ratings, receipts
 from bot.host.clock import format_utc
 from bot.host.collector import collector_paused
@@ -201,7 +201,7 @@ def commit(
         game_row.turn_opened_at = moment
     if game.rules.outcome(state) is not None:
         disarm(game_row)
-        game_row.phase = "finished"
+        game_row.phase = GamePhase.FINISHED
         game_row.finished_at = now
         ratings.rate_finished(tx, game, game_row, state, now)  # once: the game ends once
     else:
@@ -289,12 +289,12 @@ def record_and_post(
         )
         text += root
         keep.append(root)
-    if text and game_row.phase == "finished":
+    if text and game_row.phase == GamePhase.FINISHED:
         text += luck_revealed(game_row)
         keep.append(luck_revealed(game_row))
     # A change within a turn is pictured only where the game says it tells the board's
     # story; the end of a turn and of the game always are.
-    ended = game_row.phase == "finished"
+    ended = game_row.phase == GamePhase.FINISHED
     pictured = turn_over or ended or game.words.pictured(resolution.events)
     posts.publish(
         tx,
@@ -310,7 +310,7 @@ def record_and_post(
         private_lines=proofs,
         keep=keep,
     )
-    if game_row.phase == "finished":
+    if game_row.phase == GamePhase.FINISHED:
         ending.post_end(tx, game, game_row, turn, now)
     return turn, step
 
@@ -337,7 +337,7 @@ def start(
         game_row.luck = mixed_luck(game_row.secret, [p.nonce for p in joined if p.nonce])
     resolution = game.rules.start(state, game_rng(game_row, "start"), first)
     journal.note(tx, game_row.id, "start", first=first, at=moment)
-    game_row.phase = "battle"
+    game_row.phase = GamePhase.RUNNING
     game_row.turn = 0  # the start is step 0 of turn 0; commit moves the row to turn 1
     _, step = commit(tx, game, game_row, state, resolution, cause="start", moment=moment, now=now)
     players = players_of(tx, game_row.id)
@@ -358,7 +358,7 @@ def start(
         players=players,
         now=now,
     )
-    if game_row.phase == "finished":
+    if game_row.phase == GamePhase.FINISHED:
         ending.post_end(tx, game, game_row, 0, now)
 
 
@@ -423,7 +423,7 @@ def fire(
     assert game_row.id is not None
     key = timer["key"]
     fell_at = float(timer["deadline"])
-    if game_row.phase == "setup":
+    if game_row.phase == GamePhase.SETUP:
         close_setup(tx, game, game_row, state, key, now=now)
         return
     drop_timer(game_row, key)  # a timer falls once: declared again, it is a new one
@@ -464,7 +464,7 @@ def change(
     and the game closed when it is over. Returns the turn whose replay the caller
     posts (after saying what happened) when a game that had begun is over."""
     assert game_row.id is not None
-    began = game_row.phase == "battle"
+    began = game_row.phase == GamePhase.RUNNING
     replay_turn = max(0, game_row.turn - 1)
     ends_turn = (
         began
@@ -481,10 +481,10 @@ def change(
         game_row.state = dumps(game.codec.encode_state(resolution.state))
         if game.rules.outcome(resolution.state) is not None:
             disarm(game_row)
-            game_row.phase = "finished"
+            game_row.phase = GamePhase.FINISHED
             game_row.finished_at = now
             ratings.rate_finished(tx, game, game_row, resolution.state, now)
         else:
             arm(game, game_row, resolution.state, moment=now, now=now)
         tx.save(game_row)
-    return replay_turn if began and game_row.phase == "finished" else None
+    return replay_turn if began and game_row.phase == GamePhase.FINISHED else None

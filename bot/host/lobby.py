@@ -9,7 +9,7 @@ import zlib
 from datetime import timedelta
 from typing import Any
 
-from bot.games.base import ArgKind, GameError, PlayerRef
+from bot.games.base import ArgKind, GameError, GamePhase, PlayerRef
 from bot.games.catalog import games, get_game
 from bot.games.duration import format_duration, parse_duration
 from bot.games.numbers import LARGEST, whole_number
@@ -86,7 +86,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         options=dumps({**options, "seed": seed_text} if seed_text else options),
         seed=seed,
         secret=secret,
-        phase="setup",
+        phase=GamePhase.SETUP,
         turn=0,
         state=dumps(game.codec.encode_state(state)),
         created_at=now,
@@ -223,11 +223,11 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
         line = f"- {posts.title(game_row)}{where}: {game_row.phase}"
         if not here:
             line += f" (on {account[0]})"
-        if game_row.phase == "battle":
+        if game_row.phase == GamePhase.RUNNING:
             line += f", turn {game_row.turn}"
         if game_row.deadline is not None:
             line += f", closes {yours.format(game_row.deadline)}"
-        if game_row.phase == "battle" and player is not None:
+        if game_row.phase == GamePhase.RUNNING and player is not None:
             if player.key not in game.rules.to_act(state):
                 line += "; nothing for you to do"
             elif player.key in tx.standing_orders(game_row.id, game_row.turn):
@@ -274,7 +274,7 @@ def player_command(
         in_ = set(tx.standing_orders(game_row.id, game_row.turn))
         card = posts.status_card(game, game_row, state, players, in_)
         # Where the card shows, the latest public picture goes in it (once there is one).
-        shows = row.platform in commands.card_platforms and game_row.phase != "setup"
+        shows = row.platform in commands.card_platforms and game_row.phase != GamePhase.SETUP
         stored = tx.last_turn(game_row.id) if shows else None
         render = None
         if stored is not None:
@@ -321,7 +321,7 @@ def player_command(
             substitutes.refuse_the_replaced(tx, row, game_row.id)
             raise Refusal("you are not in this game: send `join` to play")
         last = None
-        if game_row.phase != "setup":
+        if game_row.phase != GamePhase.SETUP:
             stored = tx.last_turn(game_row.id)
             if stored is not None:
                 last = (stored.number, stored.step)
@@ -400,7 +400,9 @@ def _join(
                 avatar_url=row.avatar_url,
                 join_order=seat,
                 # Mixed into the game's luck at its start (bot.host.seeds.mixed_luck).
-                nonce=f"{row.platform}:{row.message_id}" if game_row.phase == "setup" else "",
+                nonce=f"{row.platform}:{row.message_id}"
+                if game_row.phase == GamePhase.SETUP
+                else "",
             )
         )
     game_row.state = dumps(game.codec.encode_state(state))
@@ -473,13 +475,13 @@ def _change_and_say(
     elif (
         with_result
         and game_row.turn == ended_turn
-        and game_row.phase == "battle"
+        and game_row.phase == GamePhase.RUNNING
         and not game.simultaneous
     ):
         # In a game played in turn, say whose move it is now, and until when.
         lines.append(posts.deadlines_text(game_row))
     text = " ".join(line for line in lines if line)
-    revealed = lifecycle.luck_revealed(game_row) if game_row.phase == "finished" else ""
+    revealed = lifecycle.luck_revealed(game_row) if game_row.phase == GamePhase.FINISHED else ""
     text += revealed
     posts.reply(tx, game_row.id, row, text, public=True, extra=posts.extras(keep=[revealed]))
     if replay_turn is not None:

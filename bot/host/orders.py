@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from bot.games.base import Channel, Resolution
+from bot.games.base import Channel, GamePhase, Resolution
 from bot.games.catalog import get_game
 from bot.host import journal, lifecycle, posts, receipts, substitutes
 from bot.host.context import CommandContext
@@ -86,7 +86,7 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
         lifecycle.arm(game, loaded, accepted.state, moment=row.sent_at, now=now)
         tx.save(loaded)
     _answer(commands, tx, row, game, loaded, player_key, accepted, standing, previous, turn)
-    if accepted.resolve_now and loaded.phase == "battle":
+    if accepted.resolve_now and loaded.phase == GamePhase.RUNNING:
         lifecycle.resolve_now(tx, game, loaded, accepted.state, moment=row.sent_at, now=now)
 
 
@@ -155,7 +155,7 @@ def withdraw(tx: Tx, row: Cause, game_row: GameSnapshot) -> None:
     player = tx.peek_player(game_row.id, row.platform, row.user_id)
     if player is None:
         raise Refusal("you are not in this game: send `join` to play")
-    if not game.simultaneous or game_row.phase != "battle":
+    if not game.simultaneous or game_row.phase != GamePhase.RUNNING:
         raise Refusal(
             "there is no order to withdraw: in this game an order acts when it is given"
             if not game.simultaneous

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from bot.games.base import Game, Notice, Resolution
+from bot.games.base import Game, GamePhase, Notice, Resolution
 from bot.games.catalog import get_game
 from bot.games.duration import humanize
 from bot.host.clock import format_utc
@@ -519,8 +519,8 @@ def status_text(
 ) -> str:
     """The status in words; ``written`` writes its times (a private answer: in the
     asker's own zone)."""
-    lines = [f"{title(game_row)}: {game_row.phase}"]
-    if game_row.phase == "battle":
+    lines = [f"{title(game_row)}: {game.phase_word(game_row.phase)}"]
+    if game_row.phase == GamePhase.RUNNING:
         lines[0] += f", turn {game_row.turn}"
     if game_row.paused_remaining is not None:
         left = humanize_seconds(game_row.paused_remaining)
@@ -535,7 +535,7 @@ def status_text(
             if len(declared) > 1:
                 what = timer["label"]
             else:
-                what = "Setup" if game_row.phase == "setup" else "Turn"
+                what = "Setup" if game_row.phase == GamePhase.SETUP else "Turn"
             lines.append(f"{what} closes {written(timer['deadline'])} (in {left}).")
     lines.append(game.words.summary(state, None))
     return "\n".join(lines)
@@ -547,15 +547,15 @@ def status_card(
     """The status as a card (a Discord embed): phase and turn, each running clock, who
     plays, and in a battle how many of those who must act have given their order
     (``in_``: the players whose order stands)."""
-    fields: list[tuple[str, str]] = [("Phase", game_row.phase)]
-    if game_row.phase == "battle":
+    fields: list[tuple[str, str]] = [("Phase", game.phase_word(game_row.phase))]
+    if game_row.phase == GamePhase.RUNNING:
         fields.append(("Turn", str(game_row.turn)))
     if game_row.paused_remaining is not None:
         fields.append(("Clock", f"paused, {humanize_seconds(game_row.paused_remaining)} left"))
     for timer in running_timers(game_row):
         fields.append((timer["label"], f"closes {format_utc(timer['deadline'])}"))
     fields.append((game.words.player_word(len(players)).capitalize(), str(len(players))))
-    if game_row.phase == "battle":
+    if game_row.phase == GamePhase.RUNNING:
         acting = game.rules.to_act(state)
         named = {p.key: p.name for p in players}
         if game.simultaneous:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.base import RecordContext, Step
+from bot.games.base import GamePhase, RecordContext, Step
 from bot.games.catalog import get_game
 from bot.host import journal, receipts
 from bot.host.lifecycle import timer_entries
@@ -105,7 +105,7 @@ def luck_section(
         "game": game_row.id,  # (a receipt commits to the game's number)
         "commitment": commitment(game_row.secret),
     }
-    if game_row.phase == "finished":
+    if game_row.phase == GamePhase.FINISHED:
         joined = sorted(players, key=lambda p: p.join_order)
         section["secret"] = game_row.secret
         section["nonces"] = [p.nonce for p in joined if p.nonce]

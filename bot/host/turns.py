@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection
 
+from bot.games.base import GamePhase
 from bot.games.catalog import get_game
 from bot.host import away, lifecycle, posts
 from bot.host.clock import Clock
@@ -246,7 +247,7 @@ class TurnClock:
                 return None  # locked by another transaction (or gone: looked at again)
             if (
                 game_row is None
-                or game_row.phase not in ("setup", "battle")
+                or game_row.phase not in (GamePhase.SETUP, GamePhase.RUNNING)
                 or game_row.turn != expected_turn
             ):
                 return False
@@ -258,7 +259,7 @@ class TurnClock:
             if away.wait_for_away(tx, game, game_row, state, timer, now=now):
                 return False  # the turn waits for a player who is away (once a turn)
             lifecycle.fire(tx, game, game_row, state, timer, now=now)
-            if game_row.phase != "setup":
+            if game_row.phase != GamePhase.SETUP:
                 for held in tx.held_inbound(game_id):
                     self.commands.rehandle_held(tx, held)
             return True

@@ -74,7 +74,7 @@ def test_an_order_that_completes_its_turn_resolves_at_once(run_script_text: Run)
     assert any(
         "turn 1: alice pulled 3: rope at -3. The north crew wins!" in line for line in transcript
     )
-    assert public(transcript)[-1] == "-> public: #tug game 1: the whole game."
+    assert public(transcript)[-1] == "-> public: #tug game 1: the replay of the whole game."
 
 
 def test_a_question_holds_the_movers_clock_and_the_whole_crew_is_asked(

@@ -348,9 +348,6 @@ class TugWords(NeutralWords[TugState, Order]):
     def hint(self, state: TugState) -> str:
         return "Send `pull 1`–`pull 3` or `dare`."
 
-    def quiet_report(self) -> str:
-        return "Nobody moved."
-
     def result(self, state: TugState, names: Mapping[PlayerId, str]) -> str:
         if state.phase != "finished":
             return ""
@@ -360,9 +357,6 @@ class TugWords(NeutralWords[TugState, Order]):
 
     def reminder(self, state: TugState, left: str) -> str:
         return f"your crew's move ends in {left}."
-
-    def replay_caption(self) -> str:
-        return "the whole game."
 
     def example(self) -> str:
         return "`pull 2`"

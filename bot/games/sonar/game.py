@@ -515,6 +515,9 @@ class SonarWords(NeutralWords[SonarState, Order]):
     def help_text(self) -> str:
         return text.HELP_TEXT
 
+    def running_phase(self) -> str:
+        return "hunt"  # a hunt for hidden subs (its replay is "the whole hunt")
+
     def rules_text(self) -> str:
         return text.RULES_TEXT
 

@@ -416,6 +416,9 @@ class SugarDogWords(NeutralWords[SugarDogState, Order]):
     def help_text(self) -> str:
         return text.HELP_TEXT
 
+    def running_phase(self) -> str:
+        return "duel"  # "a submarine duel" (the rules' first line)
+
     def rules_text(self) -> str:
         return text.RULES_TEXT
 

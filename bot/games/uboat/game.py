@@ -572,6 +572,9 @@ class UboatWords(NeutralWords[UboatState, Order]):
     def help_text(self) -> str:
         return text.HELP_TEXT
 
+    def running_phase(self) -> str:
+        return "match"  # "a live match for four" (the rules' opening)
+
     def rules_text(self) -> str:
         return text.rules_text()
 
