@@ -62,10 +62,10 @@ def _placed(captains: int, side: int) -> tuple[BstState, float, float]:
     """A battle of ``captains`` fleets placed at random by ``BST.start``, and the CPU and
     wall seconds of the placing."""
     placed: list[BstState] = []
-    state = BST.new_game({"size": f"{side}x{side}", "turn": "8h"})
+    state = BST.rules.new_game({"size": f"{side}x{side}", "turn": "8h"})
     people = tuple(Captain(id=f"p{i + 1}", name=f"captain{i + 1}") for i in range(captains))
     state = BstState(options=state.options, captains=people)
-    cpu, wall = _cpu_and_wall(lambda: placed.append(BST.start(state, random.Random(1)).state))
+    cpu, wall = _cpu_and_wall(lambda: placed.append(BST.rules.start(state, random.Random(1)).state))
     return placed[0], cpu, wall
 
 
@@ -74,10 +74,10 @@ def _private_boards_ms(state: BstState, boards: int) -> tuple[float, float, int]
     host asks for it) over the first ``boards`` captains, the floor (a blank picture of
     the same size, encoded the same way) and the picture's width."""
     captains = [c.id for c in state.captains[:boards]]
-    PICTURES.private(BST.view(state, captains[0]), **_ASKED)  # the turn's public index
+    PICTURES.private(BST.views.view(state, captains[0]), **_ASKED)  # the turn's public index
     started = time.process_time()
     for player in captains:
-        drawn = PICTURES.private(BST.view(state, player), **_ASKED)
+        drawn = PICTURES.private(BST.views.view(state, player), **_ASKED)
     per_board = (time.process_time() - started) * 1000 / len(captains)
     size = Image.open(io.BytesIO(drawn.png)).size
     blank = Image.new("RGB", size, (12, 27, 43))
@@ -94,7 +94,7 @@ def _private_boards_ms(state: BstState, boards: int) -> tuple[float, float, int]
 def _digest_ms(state: BstState) -> tuple[float, float]:
     """CPU milliseconds of the public picture of a crowd's board (the digest map and its
     alt text), and the floor: a blank 1000x1000 picture PNG-encoded."""
-    view = BST.view(state, None)
+    view = BST.views.view(state, None)
     started = time.process_time()
     PICTURES.public(view, **_ASKED)
     digest = (time.process_time() - started) * 1000
@@ -119,7 +119,7 @@ def _resolver(state: BstState) -> tuple[Callable[[], object], Callable[[], objec
 
     def resolve() -> None:
         with collector_paused():  # as the turn clock resolves (bot/host/collector.py)
-            BST.resolve(state, orders, random.Random(7))
+            BST.rules.resolve(state, orders, random.Random(7))
 
     def bare_pass() -> None:
         index, cols, seen = state.index, state.options.cols, set()
@@ -138,20 +138,20 @@ def _first_come(captains: int) -> dict[str, float]:
     empty board, CPU seconds each; and the floor: the same number of fleets drawn with
     ``place_at_random`` into one plain map, no state (what any placement must do)."""
     side = side_for(captains)
-    start = BST.new_game({"size": f"{side}x{side}", "turn": "8h"})
+    start = BST.rules.new_game({"size": f"{side}x{side}", "turn": "8h"})
     people = [PlayerRef(f"p{i + 1}", f"captain{i + 1}") for i in range(captains)]
     joined: list[BstState] = []
 
     def join_all() -> None:
         state = start
         for person in people:
-            state = BST.join(state, person)
+            state = BST.rules.join(state, person)
         joined.append(state)
 
     def place_all() -> None:
         state, rng = joined[0], random.Random(3)
         for person in people:
-            state = BST.accept(state, person.id, Place(None), Channel.PRIVATE, rng).state
+            state = BST.rules.accept(state, person.id, Place(None), Channel.PRIVATE, rng).state
 
     def bare_placements() -> None:
         taken: dict[Cell, object] = {}
@@ -198,7 +198,7 @@ def child(captains: int, repeats: int) -> dict[str, float]:
         walls.append(wall)
         ratios.append(full / half)
     first_come = _first_come(captains)
-    after = BST.resolve(state, fixtures.given(fixtures.mixed_orders(state)), random.Random(7))
+    after = BST.rules.resolve(state, fixtures.given(fixtures.mixed_orders(state)), random.Random(7))
     board_ms, board_floor_ms, board_width = _private_boards_ms(after.state, BOARDS)
     digest_ms, digest_floor_ms = _digest_ms(after.state)
     return {
@@ -246,7 +246,7 @@ def _stored_crowd(store: Store, state: BstState, orders: dict[str, Order], start
             "turn": 1,
             "deadline": deadline,
             "timers": dumps([timer]),
-            "state": dumps(BST.encode_state(state)),
+            "state": dumps(BST.codec.encode_state(state)),
             "created_at": start,
         }
         session.execute(insert(GameRow), [game])
@@ -267,8 +267,8 @@ def _stored_crowd(store: Store, state: BstState, orders: dict[str, Order], start
                 "game_id": 1,
                 "player_key": key,
                 "turn": 1,
-                "order": dumps(BST.encode_order(order)),
-                "text": BST.describe(order),
+                "order": dumps(BST.codec.encode_order(order)),
+                "text": BST.words.describe(order),
                 "inbound_id": 0,
                 "sent_at": start,
             }

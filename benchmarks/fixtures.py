@@ -2,7 +2,7 @@
 
 Captains are made directly as the engine's own values and placed by the engine's own
 ``start`` (one call of its packing placement, not thousands of ``accept`` calls), and each
-order is checked with ``BST.accept`` so only legal orders are timed.
+order is checked with ``BST.rules.accept`` so only legal orders are timed.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from bot.games.grid import Direction
 
 
 def battle(captains: int, rows: int, cols: int, *, seed: int = 1, turn: str = "8h") -> BstState:
-    """A game in its first battle turn with ``captains`` placed at random by ``BST.start``."""
-    state = BST.new_game({"size": f"{rows}x{cols}", "turn": turn})
+    """A game in its first battle turn with ``captains`` placed at random by ``BST.rules.start``."""
+    state = BST.rules.new_game({"size": f"{rows}x{cols}", "turn": turn})
     people = tuple(Captain(id=f"p{i + 1}", name=f"captain{i + 1}") for i in range(captains))
     state = BstState(options=state.options, captains=people)
-    started = BST.start(state, random.Random(seed)).state
+    started = BST.rules.start(state, random.Random(seed)).state
     assert started.phase is Phase.BATTLE
     return started
 
@@ -89,7 +89,7 @@ def mixed_orders(
         if order is None:
             order = Shoot(Cell(rng.randrange(rows), rng.randrange(cols)))
         channel = Channel.PUBLIC if isinstance(order, Shoot) else Channel.PRIVATE
-        accepted = BST.accept(state, captain.id, order, channel, rng)
+        accepted = BST.rules.accept(state, captain.id, order, channel, rng)
         assert accepted.standing is not None
         orders[captain.id] = accepted.standing
     return orders
@@ -116,7 +116,7 @@ def long_game(turns: int, *, captains: int = 12, size: int = 20, seed: int = 3) 
             if isinstance(order, Shoot) and order.cell in occupied and rng.random() < 0.85:
                 orders[key] = Pass()
         orders = {k: o for k, o in orders.items() if not isinstance(o, Pass)}
-        state = BST.resolve(state, given(orders), random.Random(number)).state
+        state = BST.rules.resolve(state, given(orders), random.Random(number)).state
         if state.phase is not Phase.BATTLE:
             raise RuntimeError(f"the long game ended after {number + 1} turns; pick another seed")
         states.append(state)
@@ -124,7 +124,7 @@ def long_game(turns: int, *, captains: int = 12, size: int = 20, seed: int = 3) 
 
 
 def encode(state: BstState) -> dict[str, Any]:
-    return BST.encode_state(state)
+    return BST.codec.encode_state(state)
 
 
 def given(orders: dict[str, Order]) -> list[Given[Order]]:

@@ -143,7 +143,7 @@ class HostIngest:
         with self.store.transaction() as tx:
             game = tx.game(self.game_id)
             assert game is not None
-            state = BST.decode_state(loads(game.state))
+            state = BST.codec.decode_state(loads(game.state))
             self.users = {p.key: int(p.user_id.removeprefix("u")) for p in tx.players(self.game_id)}
         self.texts = order_texts(state, orders)
         self.rounds = 0

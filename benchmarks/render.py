@@ -27,10 +27,12 @@ def public_scene(captains: int = 12, size: int = 20) -> tuple[PublicView, dict[s
     """A battle after a turn in which every captain fired, with each captain's avatar."""
     state = fixtures.battle(captains, size, size)
     orders = fixtures.mixed_orders(state, shots=1.0, moves=0.0)
-    state = BST.resolve(state, fixtures.given(orders), random.Random(5)).state
+    state = BST.rules.resolve(state, fixtures.given(orders), random.Random(5)).state
     # A second volley, so the map also has wrecks and hits of earlier turns to draw.
     orders = fixtures.mixed_orders(state, shots=1.0, moves=0.0, seed=9)
-    view = BST.view(BST.resolve(state, fixtures.given(orders), random.Random(6)).state, None)
+    view = BST.views.view(
+        BST.rules.resolve(state, fixtures.given(orders), random.Random(6)).state, None
+    )
     assert isinstance(view, PublicView)
     avatars = {
         c.id: generated_avatar(c.id, c.name, AVATAR_PIXELS).convert("RGB") for c in view.captains

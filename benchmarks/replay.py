@@ -15,7 +15,7 @@ from renderers.replay import OUTPUT_FPS, timing
 def replay_frames(turns: int, size: int = 20) -> list[ReplayFrame]:
     states = fixtures.long_game(turns, size=size)
     return [
-        ReplayFrame(BST.reveal(state), "The fleets at the start" if i == 0 else f"Turn {i}")
+        ReplayFrame(BST.views.reveal(state), "The fleets at the start" if i == 0 else f"Turn {i}")
         for i, state in enumerate(states)
     ]
 

@@ -19,7 +19,7 @@ def resolve_ms(captains: int, rows: int, cols: int, *, repeats: int, calls: int 
 
     def run() -> None:
         with collector_paused():  # as the turn clock resolves (bot/host/collector.py)
-            BST.resolve(state, orders, random.Random(7))
+            BST.rules.resolve(state, orders, random.Random(7))
 
     if calls > 1:
         return per_call_seconds(run, calls=calls, repeats=repeats) * 1000

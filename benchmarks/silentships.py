@@ -57,15 +57,17 @@ supports, one of them from two squares away — the defender's ``pass`` then res
 
 
 def crowded_attack() -> SilentShipsState:
-    state = GAME.new_game(CROWDED)
+    state = GAME.rules.new_game(CROWDED)
     for pid, name in (("p1", "ahab"), ("p2", "nemo")):
-        state = GAME.join(state, PlayerRef(pid, name))
-    state = GAME.start(state, random.Random(0), None).state
+        state = GAME.rules.join(state, PlayerRef(pid, name))
+    state = GAME.rules.start(state, random.Random(0), None).state
     for player, text in CROWDED_ORDERS:
-        accepted = GAME.accept(state, player, GAME.parse(text), Channel.PRIVATE, random.Random(1))
+        accepted = GAME.rules.accept(
+            state, player, GAME.rules.parse(text), Channel.PRIVATE, random.Random(1)
+        )
         state = accepted.state
         if accepted.resolve_now:
-            state = GAME.resolve(state, (), random.Random(2)).state
+            state = GAME.rules.resolve(state, (), random.Random(2)).state
     assert state.attack is not None and len(state.attack.supports) == 3, "no crowded attack"
     return state
 
@@ -77,7 +79,7 @@ def attack_ms(*, repeats: int, calls: int) -> float:
     rng = random.Random(3)
 
     def resolve() -> None:
-        GAME.accept(state, "p2", Pass(), Channel.PRIVATE, rng)
+        GAME.rules.accept(state, "p2", Pass(), Channel.PRIVATE, rng)
 
     return per_call_seconds(resolve, calls=calls, repeats=repeats) * 1000
 
@@ -86,7 +88,7 @@ def board_ratio(*, repeats: int, calls: int) -> tuple[float, float, float, tuple
     """The public picture of the attack above (the busiest board: arrows, supports, card
     backs with avatars) ÷ a plain grid of its size, both drawn and PNG-encoded as the host
     encodes every picture (a palette PNG, :func:`renderers.encode.png_bytes`)."""
-    view = GAME.view(crowded_attack(), None)
+    view = GAME.views.view(crowded_attack(), None)
     assert isinstance(view, PublicView)
     avatars = {a.id: generated_avatar(a.id, a.name, 128).convert("RGB") for a in view.admirals}
     now = datetime(2026, 1, 1, tzinfo=UTC)

@@ -94,10 +94,10 @@ def ships_table(sizes: tuple[int, ...]) -> tuple[str, int]:
 def battle(size: int, players: int, ships: int | None = None) -> SonarState:
     """A battle on the board of ``size``, fleets placed at random, as turn 1 begins."""
     options = {"size": str(size)} if ships is None else {"size": str(size), "ships": str(ships)}
-    state = SONAR.new_game(options)
+    state = SONAR.rules.new_game(options)
     for number in range(1, players + 1):
-        state = SONAR.join(state, PlayerRef(f"p{number}", f"captain{number}"))
-    return SONAR.start(state, random.Random(size), None).state
+        state = SONAR.rules.join(state, PlayerRef(f"p{number}", f"captain{number}"))
+    return SONAR.rules.start(state, random.Random(size), None).state
 
 
 def volley(state: SonarState, seed: int) -> tuple[Order, list[Given[Order]]]:
@@ -106,20 +106,24 @@ def volley(state: SonarState, seed: int) -> tuple[Order, list[Given[Order]]]:
     assert player is not None
     rng = random.Random(seed)
     # Cells drawn as `random` draws them (after the move), fired as plain cells.
-    order = SONAR.parse(", ".join(map(str, random_targets(state, player, state.moves + 1, rng))))
+    order = SONAR.rules.parse(
+        ", ".join(map(str, random_targets(state, player, state.moves + 1, rng)))
+    )
     return order, [Given(player, order, 0.0, 0)]
 
 
 def turn_ms(size: int, players: int, ships: int | None, *, repeats: int, calls: int) -> float:
     """Median ms of one turn (the move, then a full volley) on a battle of ``size``."""
     state = battle(size, players, ships)
-    state = SONAR.resolve(
+    state = SONAR.rules.resolve(
         state, volley(state, 1)[1], random.Random(1)
     ).state  # past the halved turn
     _, given = volley(state, 2)
     rng = random.Random(3)
     return (
-        per_call_seconds(lambda: SONAR.resolve(state, given, rng), calls=calls, repeats=repeats)
+        per_call_seconds(
+            lambda: SONAR.rules.resolve(state, given, rng), calls=calls, repeats=repeats
+        )
         * 1000
     )
 
@@ -130,8 +134,8 @@ def board_ratio(size: int, *, repeats: int, calls: int) -> tuple[float, float, f
     columns, hexagons and labels, drawn and PNG-encoded alike, timed alternately."""
     state = battle(size, 4)
     for seed in range(4):
-        state = SONAR.resolve(state, volley(state, seed)[1], random.Random(seed)).state
-    view = SONAR.view(state, None)
+        state = SONAR.rules.resolve(state, volley(state, seed)[1], random.Random(seed)).state
+    view = SONAR.views.view(state, None)
     assert isinstance(view, PublicView) and view.board.shots
     options = {"title": "#sonar game 1", "deadline": None, "now": None}
     cell = picture.board_cell(size, 2 * size)

@@ -66,7 +66,7 @@ def prepare_games(
                     "deadline": deadline,
                     # The turn's timer, as the host arms it (bot/host/lifecycle.py).
                     "timers": dumps([turn_timer]),
-                    "state": dumps(BST.encode_state(state)),
+                    "state": dumps(BST.codec.encode_state(state)),
                     "created_at": start,
                 }
             )
@@ -87,8 +87,8 @@ def prepare_games(
                         "game_id": game_id,
                         "player_key": key,
                         "turn": 1,
-                        "order": dumps(BST.encode_order(order)),
-                        "text": BST.describe(order),
+                        "order": dumps(BST.codec.encode_order(order)),
+                        "text": BST.words.describe(order),
                         "inbound_id": 0,
                         "sent_at": start,
                     }

@@ -38,23 +38,23 @@ def game_under_way(captains: int = CAPTAINS, turns: int = TURNS) -> SugarDogStat
     """A game of the demo's robots, ``turns`` turns in (or as far as it went)."""
     rng = random.Random(11)
     size = board_size(captains)
-    state = SUGARDOG.new_game({})
+    state = SUGARDOG.rules.new_game({})
     for n in range(captains):
-        state = SUGARDOG.join(state, PlayerRef(f"p{n}", f"captain{n}"))
+        state = SUGARDOG.rules.join(state, PlayerRef(f"p{n}", f"captain{n}"))
     for n in range(captains):
         cell = Cell(rng.randrange(size), rng.randrange(size))
-        state = SUGARDOG.accept(
-            state, f"p{n}", SUGARDOG.parse(str(cell)), Channel.PRIVATE, rng
+        state = SUGARDOG.rules.accept(
+            state, f"p{n}", SUGARDOG.rules.parse(str(cell)), Channel.PRIVATE, rng
         ).state
-    state = SUGARDOG.start(state, rng, None).state
+    state = SUGARDOG.rules.start(state, rng, None).state
     for _ in range(turns):
         if state.phase is not Phase.BATTLE or state.current is None:
             break
         mover = state.current
-        (said,) = ROBOT.orders(SUGARDOG.view(state, mover), mover, rng)
-        order = SUGARDOG.parse(said.text)
-        accepted = SUGARDOG.accept(state, mover, order, Channel.PRIVATE, rng)
-        state = SUGARDOG.resolve(accepted.state, [Given(mover, order, 0.0, 0)], rng).state
+        (said,) = ROBOT.orders(SUGARDOG.views.view(state, mover), mover, rng)
+        order = SUGARDOG.rules.parse(said.text)
+        accepted = SUGARDOG.rules.accept(state, mover, order, Channel.PRIVATE, rng)
+        state = SUGARDOG.rules.resolve(accepted.state, [Given(mover, order, 0.0, 0)], rng).state
     return state
 
 
@@ -62,13 +62,13 @@ def action_ms(state: SugarDogState, text: str, *, repeats: int, calls: int) -> f
     """Median milliseconds of one action of the captain to move: accept, then resolve."""
     mover = state.current
     assert mover is not None
-    order = SUGARDOG.parse(text)
+    order = SUGARDOG.rules.parse(text)
     rng = random.Random(7)
 
     def run() -> None:
         with collector_paused():  # as the host resolves (bot/host/collector.py)
-            accepted = SUGARDOG.accept(state, mover, order, Channel.PRIVATE, rng)
-            SUGARDOG.resolve(accepted.state, [Given(mover, order, 0.0, 0)], rng)
+            accepted = SUGARDOG.rules.accept(state, mover, order, Channel.PRIVATE, rng)
+            SUGARDOG.rules.resolve(accepted.state, [Given(mover, order, 0.0, 0)], rng)
 
     return per_call_seconds(run, calls=calls, repeats=repeats) * 1000
 
@@ -76,8 +76,8 @@ def action_ms(state: SugarDogState, text: str, *, repeats: int, calls: int) -> f
 def legal(state: SugarDogState, text: str) -> bool:
     try:
         assert state.current is not None
-        SUGARDOG.accept(
-            state, state.current, SUGARDOG.parse(text), Channel.PRIVATE, random.Random()
+        SUGARDOG.rules.accept(
+            state, state.current, SUGARDOG.rules.parse(text), Channel.PRIVATE, random.Random()
         )
     except Exception:
         return False
@@ -90,7 +90,7 @@ def map_ratio(
     """(ratio, map seconds, floor seconds, picture size): the map of the captain to move
     against a plain grid of the same size, timed alternately."""
     assert state.current is not None
-    view = SUGARDOG.view(state, state.current)
+    view = SUGARDOG.views.view(state, state.current)
     assert isinstance(view, PrivateView)
     now = datetime(2026, 1, 1, tzinfo=UTC)
     options: dict[str, Any] = {

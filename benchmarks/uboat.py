@@ -34,19 +34,19 @@ ORDERS = (
 
 def round_scene(size: int = 9) -> tuple[UboatState, list[Given[Order]]]:
     """Six boats on the default sea, as round 1 begins, and an order for each."""
-    state = UBOAT.new_game({"size": str(size)})
+    state = UBOAT.rules.new_game({"size": str(size)})
     players = [f"p{i + 1}" for i in range(len(STARTS))]
     for player in players:
-        state = UBOAT.join(state, PlayerRef(player, player))
+        state = UBOAT.rules.join(state, PlayerRef(player, player))
     rng = random.Random(1)
     for player, cell in zip(players, STARTS, strict=True):
-        state = UBOAT.accept(
-            state, player, UBOAT.parse(f"start {cell}"), Channel.PRIVATE, rng
+        state = UBOAT.rules.accept(
+            state, player, UBOAT.rules.parse(f"start {cell}"), Channel.PRIVATE, rng
         ).state
-    state = UBOAT.start(state, rng, None).state
+    state = UBOAT.rules.start(state, rng, None).state
     given: list[Given[Order]] = []
     for sequence, (player, text) in enumerate(zip(players, ORDERS, strict=True), start=1):
-        accepted = UBOAT.accept(state, player, UBOAT.parse(text), Channel.PRIVATE, rng)
+        accepted = UBOAT.rules.accept(state, player, UBOAT.rules.parse(text), Channel.PRIVATE, rng)
         state = accepted.state
         assert accepted.standing is not None
         given.append(Given(player, accepted.standing, float(sequence), sequence))
@@ -60,7 +60,7 @@ def resolve_ms(*, repeats: int, calls: int) -> float:
 
     def run() -> None:
         with collector_paused():  # as the turn clock resolves (bot/host/collector.py)
-            UBOAT.expire(state, "round:1", given, rng)
+            UBOAT.rules.expire(state, "round:1", given, rng)
 
     return per_call_seconds(run, calls=calls, repeats=repeats) * 1000
 
@@ -69,8 +69,8 @@ def map_ratio(*, repeats: int, calls: int) -> tuple[float, float, float, tuple[i
     """(ratio, map seconds, floor seconds, picture size): the public map after the round
     of :func:`round_scene` against a plain grid of the same size, timed alternately."""
     state, given = round_scene()
-    after = UBOAT.expire(state, "round:1", given, random.Random(7)).state
-    view = UBOAT.view(after, None)
+    after = UBOAT.rules.expire(state, "round:1", given, random.Random(7)).state
+    view = UBOAT.views.view(after, None)
     assert isinstance(view, PublicView) and view.blasts and view.courses
     now = datetime(2026, 1, 1, tzinfo=UTC)
     options = {"title": "#uboat game 1", "deadline": now + timedelta(minutes=10), "now": now}

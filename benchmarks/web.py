@@ -53,7 +53,7 @@ def _store_game(store: Store, captains: int) -> Any:
     with store.transaction() as tx:
         game = GameRow(kind="bst", platform="bench", channel="bench", creator="bench:0",
                        options="{}", seed=1, phase="battle", turn=1,
-                       deadline=now + 28800, state=dumps(BST.encode_state(state)),
+                       deadline=now + 28800, state=dumps(BST.codec.encode_state(state)),
                        created_at=now)  # fmt: skip
         tx.save(game)
         for index, captain in enumerate(state.captains):
@@ -68,8 +68,8 @@ def _store_game(store: Store, captains: int) -> Any:
 def _resolve_turn(store: Store, state: Any, number: int) -> Any:
     """One turn as the bot stores it: the new state, the step, the game row advanced."""
     orders = mixed_orders(state, seed=number)
-    resolution = BST.resolve(state, given(orders), random.Random(number))
-    encoded = dumps(BST.encode_state(resolution.state))
+    resolution = BST.rules.resolve(state, given(orders), random.Random(number))
+    encoded = dumps(BST.codec.encode_state(resolution.state))
     now = 1_767_225_600.0 + number * 28800
     with store.transaction() as tx:
         tx.add_turn(TurnRow(game_id=1, number=number, cause="turn", orders="[]",
@@ -118,7 +118,7 @@ async def _bot_loop(
     with store.transaction() as tx:
         game = tx.game(1)
         assert game is not None
-        state = BST.decode_state(json.loads(game.state))
+        state = BST.codec.decode_state(json.loads(game.state))
     heap.settle()  # as `bst run` does once it has started
     ready.put(True)
     # The clock starts when every process is up (the viewers' process spends its first

@@ -1,7 +1,7 @@
 """The ``bst`` command (``python -m bot`` is the same).
 
 Subcommands: ``run`` (the hosted bot), ``demo`` (a whole game with simulated
-captains), ``play`` (the console), ``script`` (play a script, write a record),
+players), ``play`` (the console), ``script`` (play a script, write a record),
 ``export`` (a game's record), ``verify`` (a record's luck and receipts), ``check-config``, ``migrate`` and
 ``discord sync``. Exit codes: 0 done, 1 failed while running, 2 bad input
 (a config, a script, an argument).
@@ -265,12 +265,15 @@ def cmd_discord_sync(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from bot.games.catalog import game_names, games
+
+    kinds = ", ".join(game_names())
     parser = argparse.ArgumentParser(
         prog="bst",
         description=(
-            "Host five hidden-information naval games on Discord, X or your terminal: "
-            "bst (BattleshipTwitter), sonar, uboat (U-Boat Shootout), sugardog (Sugar Dog) "
-            "and silentships (Silent Ships)."
+            "Host hidden-information naval games on Discord, X or your terminal: "
+            + ", ".join(f"{game.name} ({game.title})" for game in games())
+            + "."
         ),
     )
     parser.add_argument("--version", action="version", version=f"bst {__version__}")
@@ -282,23 +285,23 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(func=cmd_run)
 
     demo = _command(sub, "demo", "play a whole game with simulated players, no tokens")
-    demo.add_argument(
-        "--game", default="bst", help="which game: bst, sonar, uboat, sugardog, silentships"
-    )
+    demo.add_argument("--game", default="bst", help=f"which game: {kinds}")
     demo.add_argument(
         "--players",
         type=int,
         default=None,
-        help="players (default 12 for bst, 4 for uboat, else 2)",
+        help="players (default: as many as the game's robots play best)",
     )
     demo.add_argument(
-        "--size", default=None, help="board size, where the game has one (bst: 20, or RxC)"
+        "--size", default=None, help="board size, where the game has one (default: the game's)"
     )
     demo.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    demo.add_argument("--turn", default="8h", help="turn length (default 8h)")
+    demo.add_argument(
+        "--turn", default=None, help="turn length, where the game has one (default: the game's)"
+    )
     demo.add_argument("--out", default="bst-demo", help="output folder (default ./bst-demo)")
     demo.add_argument(
-        "--follow", default=None, help="captain whose DMs are written (default: the first)"
+        "--follow", default=None, help="player whose DMs are written (default: the first)"
     )
     demo.add_argument(
         "--turns",
@@ -311,12 +314,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.set_defaults(func=cmd_demo)
 
-    play = _command(sub, "play", "play by hand in the terminal, speaking as any captain")
+    play = _command(sub, "play", "play by hand in the terminal, speaking as any player")
+    play.add_argument("--game", default="bst", help=f"which game: {kinds}")
     play.add_argument(
-        "--game", default="bst", help="which game: bst, sonar, uboat, sugardog, silentships"
-    )
-    play.add_argument(
-        "--size", default=None, help="board size, where the game has one (bst: 10, or RxC)"
+        "--size", default=None, help="board size, where the game has one (default: the game's)"
     )
     play.add_argument("--out", default="bst-console", help="folder for images")
     play.add_argument("--database", default=None, help="SQLite file (default: a fresh one)")

@@ -71,6 +71,8 @@ CELLS_PER_CAPTAIN = 10
 """A crowd fits at one captain per 10 cells (the issue's 100,000 on 1000x1000): a fleet
 takes 6, and first-come random placement needs room left to draw in."""
 DEFAULT_SIDE = 1000
+DEFAULT_TURN = "8h"
+"""The turn length unless ``--turn`` says (bst's own default)."""
 
 T = TypeVar("T")
 
@@ -100,12 +102,14 @@ def args_problem(args: argparse.Namespace) -> str | None:
         return f"--players must be at least 2 (e.g. --players 1000), got {args.players}"
     if args.size is None:
         args.size = str(min(DEFAULT_SIDE, max(20, math.ceil(math.sqrt(args.players * 10)))))
+    if args.turn is None:
+        args.turn = DEFAULT_TURN
     try:
         parse_duration(args.turn)
     except GameError as error:
         return f"--turn: {error.message}"
     try:
-        options = BST.new_game({"size": args.size, "turn": args.turn}).options
+        options = BST.rules.new_game({"size": args.size, "turn": args.turn}).options
     except GameError as error:
         return f"--size {args.size!r}: {error.message} (e.g. --size 1000 or --size 300x500)"
     cells = options.rows * options.cols
@@ -213,7 +217,7 @@ class CrowdDemo:
             with self.phase(f"turn {turn}: orders", f"{len(fighting):,} through the host"):
                 givens = await self.orders(state)
             with self.phase(f"turn {turn}: resolve (the rules alone)"):
-                BST.resolve(state, givens, random.Random(turn))
+                BST.rules.resolve(state, givens, random.Random(turn))
             with self.phase(f"turn {turn}: resolve, store and outbox"):
                 await self.close_turn(game_id)
             await self.sent(f"turn {turn}: draw and send")
@@ -234,7 +238,7 @@ class CrowdDemo:
         with self.store.transaction() as tx:
             row = tx.latest_game_in(PLATFORM, CHANNEL)
             assert row is not None and row.id is not None
-            return row.id, BST.decode_state(loads(row.state))
+            return row.id, BST.codec.decode_state(loads(row.state))
 
     def host_said(self) -> str:
         """The host's last answer to the demo's host (why it refused, say)."""
@@ -247,23 +251,23 @@ class CrowdDemo:
         seats = []
         for seat, name in enumerate(self.names, start=1):
             key = f"p{seat}"
-            state = BST.join(state, PlayerRef(key, name))
+            state = BST.rules.join(state, PlayerRef(key, name))
             seats.append(
                 {"game_id": game_id, "key": key, "platform": PLATFORM,
                  "user_id": f"id-{name}", "name": name, "join_order": seat}
             )  # fmt: skip
         with self.store.transaction() as tx:
             tx.session.execute(insert(PlayerRow), seats)
-            tx.set_game_state(game_id, dumps(BST.encode_state(state)))
+            tx.set_game_state(game_id, dumps(BST.codec.encode_state(state)))
         return state
 
     def place(self, game_id: int, state: BstState) -> BstState:
         """Every captain sends ``random``, first come first placed; stored once."""
         rng = random.Random(f"{self.args.seed}:placement")
         for captain in list(state.captains):
-            state = BST.accept(state, captain.id, Place(None), Channel.PRIVATE, rng).state
+            state = BST.rules.accept(state, captain.id, Place(None), Channel.PRIVATE, rng).state
         with self.store.transaction() as tx:
-            tx.set_game_state(game_id, dumps(BST.encode_state(state)))
+            tx.set_game_state(game_id, dumps(BST.codec.encode_state(state)))
         return state
 
     async def orders(self, state: BstState) -> list[Given[Any]]:
@@ -272,11 +276,11 @@ class CrowdDemo:
         rows, cols = state.options.rows, state.options.cols
         names = {f"p{seat}": name for seat, name in enumerate(self.names, start=1)}
         for captain in [c for c in state.captains if c.in_battle]:
-            view = BST.view(state, captain.id)
+            view = BST.views.view(state, captain.id)
             assert isinstance(view, PrivateView)
             text, public = order_of(view.ships, rows, cols, self.rng)
             await self.say(names[captain.id], text, public=public)
-            order = BST.parse(text)
+            order = BST.rules.parse(text)
             givens.append(Given(captain.id, order, self.clock.now(), len(givens)))
         return givens
 

@@ -5,17 +5,14 @@ outbox and relay as in production, and the files adapter writing every public
 post and the followed player's DMs into ``--out``. Nothing is special-cased:
 the players send text orders like people and the host answers them.
 
-bst's captains are :mod:`bot.cli.demo_captains`; every other game brings its own
-simulated player, ``ROBOT`` in its rules package's ``robot.py`` (``bot.games.base.Robot``),
-which sees only what its player sees.
+Every game declares its simulated player on its game value (``robot``, a
+``bot.games.base.Robot``), which sees only what its player sees: one path for every game.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
-import importlib.util
 import json
 import random
 import re
@@ -28,9 +25,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from bot.adapters.files_adapter import PLATFORM, FilesAdapter
-from bot.cli.demo_captains import SimulatedCaptain
 from bot.config import Config
-from bot.games.base import GameError, Robot
+from bot.games.base import Game, GameError, GamePhase, Robot
 from bot.games.catalog import get_game
 from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock, to_datetime
@@ -72,17 +68,6 @@ MAX_STEPS = 3000
 """A robots' game stops after this many rounds of orders (each game has its own end)."""
 
 
-def robot_for(kind: str) -> Robot | None:
-    """The simulated player of game ``kind`` (``ROBOT`` in ``robot.py`` beside the game's
-    rules), or None when the game has none."""
-    package = type(get_game(kind)).__module__.rpartition(".")[0]
-    name = f"{package}.robot"
-    if not package or importlib.util.find_spec(name) is None:
-        return None
-    robot: Robot | None = getattr(importlib.import_module(name), "ROBOT", None)
-    return robot
-
-
 def captain_names(count: int) -> list[str]:
     names = []
     for i in range(count):
@@ -114,10 +99,6 @@ class Demo:
         self.host = build_host(
             self.store, self.clock, {PLATFORM: self.adapter}, config, avatar_fetch=no_network
         )
-        rng = random.Random(args.seed)
-        self.captains = {
-            name: SimulatedCaptain(name, random.Random(rng.random())) for name in self.names
-        }
         self.sequence = 0
 
     async def say(self, name: str, text: str, *, public: bool) -> Outcome:
@@ -148,88 +129,15 @@ class Demo:
         return rows[-1].text if rows else "no reason given"
 
     async def run(self) -> int:
-        if self.args.game != "bst":
-            return await self.run_robots()
-        args = self.args
-        size = args.size
-        outcome = await self.say(
-            "host",
-            f"new size={size} turn={args.turn} seed={args.seed} max_turns={MAX_TURNS}",
-            public=True,
-        )
-        if outcome is not Outcome.HANDLED:
-            self.console.print(
-                f"[red]bst demo: the host refused the game: {self.host_said()}[/red]"
-            )
-            return 2
-        row, _ = self.game()
-        game_id = row.id
-        assert game_id is not None
-        game = get_game("bst")
-        public = game.view(game.decode_state(loads(row.state)), None)
-        rows, cols = public.rows, public.cols
-        for name in self.names:
-            await self.say(name, "#bst join", public=True)
-            placed = await self.say(name, self.captains[name].placement(rows, cols), public=False)
-            if placed is not Outcome.HANDLED:
-                await self.say(name, "random", public=False)  # someone was there first
-        if await self.say("host", "start", public=True) is not Outcome.HANDLED:
-            self.console.print(
-                f"[red]bst demo: the battle could not start: {self.host_said()} "
-                "(try fewer --players or a bigger --size)[/red]"
-            )
-            return 2
-        await self.host.relay.flush()
-        with Progress(
-            TextColumn("[bold blue]#bst demo"),
-            BarColumn(),
-            TextColumn("{task.description}"),
-            TimeElapsedColumn(),
-            console=self.console,
-            transient=False,
-        ) as progress:
-            task = progress.add_task("turn 1", total=MAX_TURNS)
-            while True:
-                row, players = self.game()
-                if row.phase != "battle":
-                    break
-                state = game.decode_state(loads(row.state))
-                turn = row.turn
-                alive = 0
-                for name in self.names:
-                    key = players[name]
-                    view = game.view(state, key)
-                    captain = self.captains[name]
-                    captain.observe(view)
-                    if all(ship.destroyed for ship in view.ships):
-                        continue
-                    alive += 1
-                    text, public = captain.order(view)
-                    await self.say(name, text, public=public)
-                progress.update(task, completed=turn, description=f"turn {turn}, {alive} afloat")
-                await self.host.tick()
-                deadline = row.deadline
-                self.clock.set(max(deadline or self.clock.now(), self.clock.now()))
-                await self.host.tick()
-            progress.update(task, description="drawing the replay", completed=MAX_TURNS)
-            await self.host.relay.flush()
-        record = game_record(self.store, game_id)
-        record_path = self.out / "record.json"
-        record_path.write_text(
-            json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
-        self.summary(record, record_path)
-        return 0
-
-    async def run_robots(self) -> int:
         """A game of robots: each sees its own view and says what it would type."""
         args = self.args
         game = get_game(args.game)
-        robot = robot_for(game.name)
+        robot = game.robot
         assert robot is not None  # (checked with the options)
-        options = f"{game.tag} new {game.name} seed={args.seed}"
-        if args.size is not None:
-            options += f" size={args.size}"
+        options = " ".join(
+            f"{key}={value}" for key, value in demo_options(game, args, seed=True).items()
+        )
+        options = f"{game.tag} new {game.name} {options}"
         if await self.say("host", options, public=True) is not Outcome.HANDLED:
             self.console.print(
                 f"[red]bst demo: the host refused the game: {self.host_said()}[/red]"
@@ -257,7 +165,7 @@ class Demo:
             thinking = random.Random(f"{args.seed}:thinking")
             for _ in range(MAX_STEPS):
                 row, _ = self.game()
-                if row.phase != "battle":
+                if row.phase != GamePhase.RUNNING:
                     break
                 before = (row.turn, row.state)
                 if not game.simultaneous:
@@ -298,13 +206,13 @@ class Demo:
         """Each player who may act (in setup: everyone) says what its robot would type,
         from the view the game gives that player and nothing else."""
         row, players = self.game()
-        state = game.decode_state(loads(row.state))
-        acting = game.to_act(state)
+        state = game.codec.decode_state(loads(row.state))
+        acting = game.rules.to_act(state)
         for name in self.names:
             key = players.get(name)
             if key is None or not (everyone or key in acting):
                 continue
-            for said in robot.orders(game.view(state, key), key, rng):
+            for said in robot.orders(game.views.view(state, key), key, rng):
                 await self.say(name, f"{game.tag} {said.text}" if said.public else said.text,
                                public=said.public)  # fmt: skip
 
@@ -333,41 +241,52 @@ class Demo:
         self.console.print(f"  record        {record_path}")
 
 
+def demo_options(game: Game[Any, Any], args: argparse.Namespace, *, seed: bool) -> dict[str, str]:
+    """The options the demo opens its game with: the board size and turn length asked for,
+    and a cap on its length, each where the game has such an option."""
+    declared = {arg.name for arg in game.option_args}
+    options = {"seed": str(args.seed)} if seed else {}
+    if args.size is not None:
+        options["size"] = args.size
+    if args.turn is not None:
+        options["turn"] = args.turn
+    if "max_turns" in declared:
+        options["max_turns"] = str(MAX_TURNS)
+    return options
+
+
 def demo_args_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the demo's options, checked before any file is touched."""
     try:
         game = get_game(args.game)
     except GameError as error:
         return f"--game: {error.message}"
+    if game.robot is None:
+        return f"--game {game.name}: this game has no simulated players yet"
     if args.players is None:
-        robot = robot_for(game.name)
-        args.players = 12 if game.name == "bst" else robot.demo_players if robot else 2
-    if game.name != "bst":
-        if robot_for(game.name) is None:
-            return f"--game {game.name}: this game has no simulated players yet"
-        if args.size is not None and not any(a.name == "size" for a in game.option_args):
-            return f"--size: {game.title} has no size option"
-        if args.follow is not None and args.follow not in captain_names(args.players):
-            return f"--follow {args.follow!r} is not a player; players are " + ", ".join(
-                captain_names(args.players)[:12]
-            )
-        return None
-    if args.size is None:
-        args.size = "20"
+        args.players = game.robot.demo_players
     if args.players < 2:
-        return f"--players must be at least 2 (e.g. --players 12), got {args.players}"
+        return f"--players must be at least 2 (e.g. --players {game.robot.demo_players}), got {args.players}"
+    declared = {arg.name for arg in game.option_args}
+    for flag in ("size", "turn"):
+        if getattr(args, flag) is not None and flag not in declared:
+            return f"--{flag}: {game.title} has no {flag} option"
+    if args.turn is not None:
+        try:
+            parse_duration(args.turn)
+        except GameError as error:
+            return f"--turn: {error.message}"
     try:
-        parse_duration(args.turn)
+        game.rules.new_game(demo_options(game, args, seed=False))
     except GameError as error:
-        return f"--turn: {error.message}"
-    try:
-        get_game("bst").new_game({"size": args.size, "turn": args.turn})
-    except GameError as error:
+        if args.size is None:
+            return f"{game.title}: {error.message}"
         return f"--size {args.size!r}: {error.message} (e.g. --size 20 or --size 12x16)"
     names = captain_names(args.players)
     if args.follow is not None and args.follow not in names:
         shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
-        return f"--follow {args.follow!r} is not a captain; captains are {shown}"
+        word = game.words.player_word(1)
+        return f"--follow {args.follow!r} is not a {word}; {game.words.player_word(2)} are {shown}"
     return None
 
 

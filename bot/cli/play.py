@@ -25,17 +25,7 @@ from bot.host.service import Host
 from bot.store import Store
 from bot.wiring import build_host, no_network, sqlite_url
 
-BANNER = """bst play: you speak as any captain. A game is open (board size {size}); for example:
-  alice> #bst join
-  alice dm> random
-  bob> #bst join
-  bob dm> cruiser: B2-B4, cruiser: E5-G5
-  host> start
-  alice> #bst B3
-  :next
-Type :help for everything, :quit to leave."""
-
-OTHER_BANNER = """bst play: you speak as any player. A game of {title} is open; for example:
+BANNER = """bst play: you speak as any {player}. A game of {title} is open; for example:
   alice> {tag} join
   bob> {tag} join
   host> start
@@ -49,11 +39,9 @@ def opening_command(kind: str, size: str | None) -> str:
     return " ".join(part for part in ("new", kind, f"size={size}" if size else "") if part)
 
 
-def banner(kind: str, size: str | None) -> str:
-    if kind == "bst":
-        return BANNER.format(size=size or "10")
+def banner(kind: str) -> str:
     game = get_game(kind)
-    return OTHER_BANNER.format(title=game.title, tag=game.tag)
+    return BANNER.format(player=game.words.player_word(1), title=game.title, tag=game.tag)
 
 
 async def close_turn(host: Host, clock: VirtualClock) -> bool:
@@ -122,7 +110,7 @@ def run_play(args: argparse.Namespace) -> int:
     except OptionError as error:
         print(f"bst play: {error}", file=sys.stderr)
         return 2
-    size = args.size if args.size is not None else ("10" if kind == "bst" else None)
+    size = args.size
     database = Path(args.database) if args.database else Path(tempfile.mkdtemp()) / "play.db"
     store = Store(sqlite_url(database))
     clock = VirtualClock(datetime.now(UTC).replace(second=0, microsecond=0).timestamp())
@@ -136,7 +124,7 @@ def run_play(args: argparse.Namespace) -> int:
         if existing is None:
             await adapter.say("host", opening_command(kind, size), private=False)
             await host.relay.flush()
-        print(banner(kind, size))
+        print(banner(kind))
         await console_session(host, adapter, clock, _stdin_line, print)
 
     with contextlib.suppress(KeyboardInterrupt):

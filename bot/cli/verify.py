@@ -154,7 +154,7 @@ def _check_replay(record: dict[str, Any], say: Callable[[str], None]) -> Replaye
         deadlines=dict(section.get("deadlines") or {}),
         seed=(game_part.get("options") or {}).get("seed"),
     )
-    again = game.record(made.state, made.history, context)
+    again = game.codec.record(made.state, made.history, context)
     _compare(record, again)
     turns = record.get("turns") or []
     events = sum(len(t.get("events", ())) for t in turns if isinstance(t, dict))
@@ -279,7 +279,7 @@ def _check_receipts_stood(
     for entry in record["luck"].get("receipts", []):
         turn, player = entry["turn"], entry["player"]
         stood = made.standing.get(turn, {}).get(player)
-        order = None if stood is None else game.encode_order(stood)
+        order = None if stood is None else game.codec.encode_order(stood)
         if order != entry["order"]:
             raise Mismatch(
                 f"turn {turn}, {player}: the receipt's order {_shown(entry['order'])} is not "

@@ -1,43 +1,64 @@
-"""The game protocol: what every game hosted by bst provides.
+"""The game contract: what every game hosted by bst declares.
 
 A game is a pure module. It never reads the clock, never does I/O and never
 uses the global ``random``; randomness comes in as a seeded ``random.Random``
 and time as plain numbers (the moment an order was sent, a timer's length).
 The host owns time, storage and platforms, and talks to a game only through
-the :class:`Game` protocol below. What differs between games is declared as
-data the host reads: its tag and verbs (from which every platform builds its
-commands), its timers (which deadlines run now, and for how long), its seats
-(who shares a crew), and its words (every game-specific sentence the host posts).
+its :class:`Game` value: a frozen declaration of who the game is (name, tag,
+title), how players address it (verbs, options), three flags, and four parts,
+each a narrow protocol. The host calls the part it needs (``game.rules.accept``,
+``game.words.opening``), so each call says what it depends on:
 
-How the protocol serves both kinds of game
-------------------------------------------
+* **rules** (:class:`Rules`): the state machine — ``new_game``, ``options``,
+  ``join``, ``start``, ``parse``, ``accept``, ``turn``, ``timers``, ``to_act``,
+  ``resolve``, ``expire``, ``remove``, ``finish``, ``outcome``, ``standings``,
+  ``crew``.
+* **views** (:class:`Views`): ``view`` (what one viewer may see) and ``reveal``
+  (everything, once the game is over).
+* **codec** (:class:`Codec`): state and orders to and from JSON, and the
+  ``record`` (``KIND-record/1``).
+* **words** (:class:`Words`): every sentence the host posts about the game, from
+  ``opening`` to ``rules_text``, including ``describe``/``acknowledge`` for orders.
+  :class:`NeutralWords` holds the defaults (``turn 3``, ``Nothing to announce.``,
+  ``player``/``players``…); a game's words subclass it and override only where the
+  game differs.
+
+Beside them a game may declare its **robot** (:class:`Robot`), the simulated player
+``bst demo`` and ``bst play`` seat. What differs between games is data the host
+reads: its tag and verbs (from which every platform builds its commands), its
+timers (which deadlines run now, and for how long), its seats (who shares a crew),
+and its words.
+
+How the contract serves both kinds of game
+-----------------------------------------
 
 * **Simultaneous games** (bst, U-Boat Shootout): orders are *standing*.
-  :meth:`Game.accept` returns the order to keep; the host keeps every order of
+  :meth:`Rules.accept` returns the order to keep; the host keeps every order of
   the turn, with its sender and send time, and when the turn's timer runs out
-  :meth:`Game.expire` receives all of them (:class:`Given`) and decides which
+  :meth:`Rules.expire` receives all of them (:class:`Given`) and decides which
   stand (the newest, the captain's first, ``pass``…). The same orders in any
   arrival order give the same result.
-* **Alternating games** (Sonar, Sugar Dog, Silent Ships): :meth:`Game.to_act`
+* **Alternating games** (Sonar, Sugar Dog, Silent Ships): :meth:`Rules.to_act`
   names the one player (or the defender answering an attack) who may act now.
   An order that completes a turn sets ``resolve_now``, and the host calls
-  :meth:`Game.resolve` in the same transaction as the order; an order that acts
+  :meth:`Rules.resolve` in the same transaction as the order; an order that acts
   at once (a card played, an answer to a question) returns its changed state
   with its events, and the host stores, posts and replays them like a turn's.
-* **Timers** are declared by :meth:`Game.timers` after every change: each has a
+* **Timers** are declared by :meth:`Rules.timers` after every change: each has a
   key (``turn:3``, ``evade:2``, ``response:7``), a length, and whether it is
   held (a move clock stopped while a defender answers keeps its time left).
   The host arms new keys, keeps running ones, freezes and resumes held ones,
-  drops the rest, and calls :meth:`Game.expire` with a key when its deadline
+  drops the rest, and calls :meth:`Rules.expire` with a key when its deadline
   falls — exactly once, across restarts and processes.
 
-Secrets leave a game only through :meth:`Game.view`: ``viewer=None`` is the
-public view. :meth:`Game.reveal` shows everything and is for finished games
+Secrets leave a game only through :meth:`Views.view`: ``viewer=None`` is the
+public view. :meth:`Views.reveal` shows everything and is for finished games
 (the replay) and for the host's own records only.
 """
 
 from __future__ import annotations
 
+import abc
 import enum
 import random
 from collections.abc import Mapping, Sequence
@@ -53,6 +74,16 @@ class Channel(enum.Enum):
 
     PUBLIC = "public"
     PRIVATE = "private"
+
+
+class GamePhase(enum.StrEnum):
+    """The host's phase of a game. The values are those the store and every record keep
+    (``shared/contracts``): a running game is ``battle`` in every game's record, and
+    players read each game's own word for it (:meth:`Words.running_phase`)."""
+
+    SETUP = "setup"
+    RUNNING = "battle"
+    FINISHED = "finished"
 
 
 class GameError(Exception):
@@ -101,7 +132,7 @@ class PlayerRef:
 class Notice:
     """A message a game wants delivered: to one player, or public when ``to`` is None.
 
-    ``crew``: deliver to everyone who shares ``to``'s seat (:meth:`Game.crew`), as
+    ``crew``: deliver to everyone who shares ``to``'s seat (:meth:`Rules.crew`), as
     a group where the platform has one. ``choices``: the short answers the
     recipient may give (a defender's ``pass``, ``retreat``), which a platform
     may offer as buttons; typing them works everywhere."""
@@ -148,6 +179,8 @@ class Standing:
 
 StateT = TypeVar("StateT")
 OrderT = TypeVar("OrderT")
+StateIn = TypeVar("StateIn", contravariant=True)
+OrderIn = TypeVar("OrderIn", contravariant=True)
 
 
 @dataclass(frozen=True)
@@ -164,7 +197,7 @@ class Given(Generic[OrderT]):
 
 @dataclass(frozen=True)
 class Accepted(Generic[StateT, OrderT]):
-    """What :meth:`Game.accept` decided about one order.
+    """What :meth:`Rules.accept` decided about one order.
 
     ``state`` is the (possibly unchanged) state, ``standing`` the order that
     now waits for the turn's end (None when the order took effect at once),
@@ -298,40 +331,8 @@ class RecordContext:
     seed: str | None = None
 
 
-class Game(Protocol[StateT, OrderT]):
-    """One game's rules. Every method is pure."""
-
-    name: str
-    """The registry name (``bst``)."""
-
-    tag: str
-    """The hashtag players write and the host's posts carry (``#bst``)."""
-
-    title: str
-    """The game's name for people (``BattleshipTwitter``)."""
-
-    simultaneous: bool
-    """True: orders stand until the turn's timer runs out and resolve together (bst,
-    U-Boat). False: players act in turn and each order acts at once; while the host has
-    paused the game such orders are refused, since no clock runs to answer them."""
-
-    players_may_leave: bool
-    """False where the rules have no ``leave`` (U-Boat Shootout: a boat stays in to the
-    end); the host then refuses it, and only a host's ``kick`` removes a player."""
-
-    public_needs_tag: bool
-    """True: in the game's channel, a message without the game's tag (or a mention of
-    the bot) is people talking, and the host does not answer it; the host's own verbs
-    need no tag. False (bst): every message in the game's channel is for the game."""
-
-    verbs: tuple[Verb, ...]
-    """The game's own commands (the host adds join, leave, board, status, help,
-    rules and its host verbs)."""
-
-    option_args: tuple[Arg, ...]
-    """The options ``new`` takes, with their kinds and choices (for platforms)."""
-
-    # --- setup -------------------------------------------------------------
+class Rules(Protocol[StateT, OrderT]):
+    """A game's state machine: setup, orders, time, the host's verbs and seats."""
 
     def new_game(self, options: Mapping[str, str]) -> StateT:
         """A game in setup with the given options (raises OptionError naming the known keys)."""
@@ -353,8 +354,6 @@ class Game(Protocol[StateT, OrderT]):
         rules give the host no such choice)."""
         ...
 
-    # --- orders ------------------------------------------------------------
-
     def parse(self, text: str) -> OrderT:
         """Text → order. Raises OrderSyntaxError saying what was expected, with an example."""
         ...
@@ -372,16 +371,6 @@ class Game(Protocol[StateT, OrderT]):
         ``rng`` is seeded by the host from the game's seed and the message, for
         orders that draw at once (``random`` placement)."""
         ...
-
-    def describe(self, order: OrderT) -> str:
-        """The canonical text of an order (``shoot H14``), for acknowledgements."""
-        ...
-
-    def acknowledge(self, turn: int, standing: OrderT, replaced: OrderT | None) -> str:
-        """The reply to a standing order (``Turn 3: shoot H14 (replaces: pass)``)."""
-        ...
-
-    # --- time --------------------------------------------------------------
 
     def turn(self, state: StateT) -> int:
         """The turn (round) in progress; 0 in setup. Orders are kept per turn."""
@@ -408,8 +397,6 @@ class Game(Protocol[StateT, OrderT]):
         skip, a random shot, no retreat). ``orders`` as for :meth:`resolve`."""
         ...
 
-    # --- the host's own verbs, as the game sees them -----------------------
-
     def remove(self, state: StateT, player: PlayerId) -> Resolution[StateT]:
         """A player leaves or is kicked."""
         ...
@@ -428,21 +415,25 @@ class Game(Protocol[StateT, OrderT]):
         the game runs."""
         ...
 
-    # --- seats -------------------------------------------------------------
-
     def crew(self, state: StateT, player: PlayerId) -> tuple[PlayerId, ...]:
         """Everyone who shares ``player``'s seat, ``player`` included (one, in most games)."""
         ...
 
-    # --- views and records -------------------------------------------------
 
-    def view(self, state: StateT, viewer: PlayerId | None) -> Any:
+class Views(Protocol[StateIn]):
+    """What a viewer may see, and what the end reveals: the only way secrets leave a game."""
+
+    def view(self, state: StateIn, viewer: PlayerId | None) -> Any:
         """What ``viewer`` may see; ``None`` is the public view."""
         ...
 
-    def reveal(self, state: StateT) -> Any:
+    def reveal(self, state: StateIn) -> Any:
         """Everything, for the replay of a finished game."""
         ...
+
+
+class Codec(Protocol[StateT, OrderT]):
+    """A game's state and orders to and from JSON (the store), and its record."""
 
     def encode_state(self, state: StateT) -> dict[str, Any]:
         """JSON-ready form of a state (the store keeps it)."""
@@ -467,28 +458,39 @@ class Game(Protocol[StateT, OrderT]):
         state now and its stored history."""
         ...
 
-    # --- words ---------------------------------------------------------------
 
-    def opening(self, state: StateT) -> str:
+class Words(Protocol[StateIn, OrderIn]):
+    """Every sentence the host posts about a game. :class:`NeutralWords` holds the
+    defaults; a game's words subclass it and say only what differs."""
+
+    def describe(self, order: OrderIn) -> str:
+        """The canonical text of an order (``shoot H14``), for acknowledgements."""
+        ...
+
+    def acknowledge(self, turn: int, standing: OrderIn, replaced: OrderIn | None) -> str:
+        """The reply to a standing order (``Turn 3: shoot H14 (replaces: pass)``)."""
+        ...
+
+    def opening(self, state: StateIn) -> str:
         """What the post that opens a game says after its title: the board, the
         options, how to join and what to send (``is open on a board of 10×10 …``)."""
         ...
 
-    def welcome(self, state: StateT, player: PlayerId, number: int) -> str:
+    def welcome(self, state: StateIn, player: PlayerId, number: int) -> str:
         """The reply to a join (``alice joined game 3 (2 captains). Send your fleet…``)."""
         ...
 
-    def quick_orders(self, state: StateT, player: PlayerId) -> tuple[str, ...]:
+    def quick_orders(self, state: StateIn, player: PlayerId) -> tuple[str, ...]:
         """Orders ``player`` may give now as they are, with one click where the platform
         has buttons (bst's ``random`` fleet in setup); offered with the welcome."""
         ...
 
-    def beginning(self, state: StateT, names: Mapping[PlayerId, str]) -> str:
+    def beginning(self, state: StateIn, names: Mapping[PlayerId, str]) -> str:
         """What the post that starts the game says after its title and before the
         first deadline (``the battle begins! 4 captains: …``)."""
         ...
 
-    def hint(self, state: StateT) -> str:
+    def hint(self, state: StateIn) -> str:
         """One line on how to play a turn, after the first deadline."""
         ...
 
@@ -513,11 +515,11 @@ class Game(Protocol[StateT, OrderT]):
         0: as the game begins), for the game called ``title`` (``#bst game 3, turn 3:``)."""
         ...
 
-    def result(self, state: StateT, names: Mapping[PlayerId, str]) -> str:
+    def result(self, state: StateIn, names: Mapping[PlayerId, str]) -> str:
         """How the game ended, in a sentence ('' while it runs)."""
         ...
 
-    def reminder(self, state: StateT, left: str) -> str:
+    def reminder(self, state: StateIn, left: str) -> str:
         """The reminder to a player with no order yet, ``left`` before the deadline
         (``turn 3 closes in 2 h and you have no order yet (shoot in public, …)``)."""
         ...
@@ -542,12 +544,12 @@ class Game(Protocol[StateT, OrderT]):
         """A turn's events in words for one player (their own facts only)."""
         ...
 
-    def summary(self, state: StateT, viewer: PlayerId | None) -> str:
+    def summary(self, state: StateIn, viewer: PlayerId | None) -> str:
         """A few lines of what ``viewer`` sees (public when None): the text beside every
         board picture. The board itself is :meth:`text_board`."""
         ...
 
-    def text_board(self, state: StateT, viewer: PlayerId | None) -> str:
+    def text_board(self, state: StateIn, viewer: PlayerId | None) -> str:
         """The board ``viewer`` sees as text — a column header, the grid and a key — for
         where no picture can be shown (the console, a text-only platform); '' when there
         is no board to show yet, or it is too big to read as text."""
@@ -561,6 +563,52 @@ class Game(Protocol[StateT, OrderT]):
         """The rules summary."""
         ...
 
+    def running_phase(self) -> str:
+        """The game's word for its running phase, as players read it in a status and on
+        the web page (``battle``, ``hunt``); records keep ``battle`` whatever it is."""
+        ...
+
+
+class NeutralWords(abc.ABC, Generic[StateIn, OrderIn]):
+    """The words every game shares unless it says otherwise: a game's ``words`` subclass
+    this and write only the sentences that are its own (the rest of :class:`Words`)."""
+
+    @abc.abstractmethod
+    def describe(self, order: OrderIn) -> str:
+        """The canonical text of an order: every game writes its own."""
+
+    def acknowledge(self, turn: int, standing: OrderIn, replaced: OrderIn | None) -> str:
+        line = f"Turn {turn}: {self.describe(standing)}"
+        if replaced is not None:
+            line += f" (replaces: {self.describe(replaced)})"
+        return line
+
+    def quick_orders(self, state: StateIn, player: PlayerId) -> tuple[str, ...]:
+        return ()
+
+    def report_title(self, turn: int) -> str:
+        return f"turn {turn}"
+
+    def quiet_report(self) -> str:
+        return "Nothing to announce."
+
+    def pictured(self, events: Sequence[Event]) -> bool:
+        return True
+
+    def board_heading(self, title: str, turn: int) -> str:
+        if turn == 0:
+            return f"{title}, as the game begins:"
+        return f"{title}, turn {turn}:"  # the turn the board shows, as its picture names it
+
+    def replay_caption(self) -> str:
+        return "the replay of the whole game."
+
+    def player_word(self, count: int) -> str:
+        return "player" if count == 1 else "players"
+
+    def running_phase(self) -> str:
+        return "battle"
+
 
 @dataclass(frozen=True)
 class Said:
@@ -571,9 +619,10 @@ class Said:
 
 
 class Robot(Protocol):
-    """A simulated player for ``bst demo``, in a game's ``robot.py`` as ``ROBOT``.
+    """A simulated player for ``bst demo``: a game's ``robot.py`` makes it, its
+    :class:`Game` value declares it.
 
-    It sees only what its player sees (``Game.view(state, player)``) and decides, with
+    It sees only what its player sees (``game.views.view(state, player)``) and decides, with
     its own seeded random source, what to send when it may act: in setup (a placement,
     a starting cell) and whenever the game names it in ``to_act``. Pure, like the rules."""
 
@@ -583,3 +632,53 @@ class Robot(Protocol):
     def orders(self, view: Any, player: PlayerId, rng: random.Random) -> list[Said]:
         """What to send now; an empty list waits (the timer decides)."""
         ...
+
+
+@dataclass(frozen=True)
+class Game(Generic[StateT, OrderT]):
+    """A game, declared: who it is (name, tag, title), how players address it (verbs,
+    options), three flags the host reads, and its parts. The host calls the part it
+    needs: ``game.rules.accept(…)``, ``game.views.view(…)``, ``game.codec.record(…)``,
+    ``game.words.opening(…)``. Frozen: a game is a value, registered once."""
+
+    name: str
+    """The registry name (``bst``)."""
+
+    tag: str
+    """The hashtag players write and the host's posts carry (``#sonar``)."""
+
+    title: str
+    """The game's name for people (``Sonar``)."""
+
+    verbs: tuple[Verb, ...]
+    """The game's own commands (the host adds join, leave, board, status, help,
+    rules and its host verbs)."""
+
+    option_args: tuple[Arg, ...]
+    """The options ``new`` takes, with their kinds and choices (for platforms)."""
+
+    rules: Rules[StateT, OrderT]
+    views: Views[StateT]
+    codec: Codec[StateT, OrderT]
+    words: Words[StateT, OrderT]
+
+    robot: Robot | None = None
+    """The game's simulated player, for ``bst demo`` and ``bst play`` (None: it has none)."""
+
+    simultaneous: bool = False
+    """True: orders stand until the turn's timer runs out and resolve together (bst,
+    U-Boat). False: players act in turn and each order acts at once; while the host has
+    paused the game such orders are refused, since no clock runs to answer them."""
+
+    players_may_leave: bool = True
+    """False where the rules have no ``leave`` (U-Boat Shootout: a boat stays in to the
+    end); the host then refuses it, and only a host's ``kick`` removes a player."""
+
+    public_needs_tag: bool = True
+    """True: in the game's channel, a message without the game's tag (or a mention of
+    the bot) is people talking, and the host does not answer it; the host's own verbs
+    need no tag. False (bst): every message in the game's channel is for the game."""
+
+    def phase_word(self, phase: str) -> str:
+        """A stored phase as players read it: the game's own word for its running phase."""
+        return self.words.running_phase() if phase == GamePhase.RUNNING else phase

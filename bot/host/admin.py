@@ -13,7 +13,7 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from bot.games.base import GameError, PlayerRef
+from bot.games.base import GameError, GamePhase, PlayerRef
 from bot.games.catalog import get_game
 from bot.games.duration import LONGEST, format_duration, humanize, parse_duration
 from bot.host import away, bridges, journal, lifecycle, posts, substitutes
@@ -40,23 +40,27 @@ def host_command(
     game = get_game(game_row.kind)
     if not is_host(commands, tx, row, game_row):
         raise Refusal(
-            f"only the game's host can `{word}`: the {game.player_word(1)} who made the "
+            f"only the game's host can `{word}`: the {game.words.player_word(1)} who made the "
             "game, or an admin"
         )
     state = commands.states.of(game, game_row)
     now = commands.clock.now()
     assert game_row.id is not None
     if word == "start":
-        if game_row.phase != "setup":
+        if game_row.phase != GamePhase.SETUP:
             raise Refusal("the game has already started: `status` shows where it stands")
-        first = _find_player(tx, game_row, rest, game.player_word(1)).key if rest.strip() else None
+        first = (
+            _find_player(tx, game_row, rest, game.words.player_word(1)).key
+            if rest.strip()
+            else None
+        )
         lifecycle.start(tx, game, game_row, state, moment=now, now=now, first=first)
         posts.reply(tx, game_row.id, row, f"Game {game_row.id} started.", public=False)
         return
     if word == "options":
         _change_options(commands, tx, row, game, game_row, state, rest, now)
         return
-    if game_row.phase == "finished":
+    if game_row.phase == GamePhase.FINISHED:
         raise Refusal("this game has finished")
     if word == "pause":
         if game_row.paused_remaining is not None:
@@ -122,9 +126,9 @@ def host_command(
         )  # fmt: skip
         return
     if word == "kick":
-        target = _find_player(tx, game_row, rest, game.player_word(1))
+        target = _find_player(tx, game_row, rest, game.words.player_word(1))
         refuse_while_paused(game, game_row, "kick")
-        removed = game.remove(state, target.key)
+        removed = game.rules.remove(state, target.key)
         journal.note(tx, game_row.id, "remove", player=target.key, cause="kick", at=now)
         change_and_say(
             tx, game, game_row, state, removed, cause="kick", row=row,
@@ -136,11 +140,11 @@ def host_command(
     if word == "replace":
         substitutes.replace(
             commands, tx, row, game_row, game, state, rest,
-            lambda name: _find_player(tx, game_row, name, game.player_word(1)), now=now,
+            lambda name: _find_player(tx, game_row, name, game.words.player_word(1)), now=now,
         )  # fmt: skip
         return
     if word == "end":
-        ended = game.finish(state)
+        ended = game.rules.finish(state)
         journal.note(tx, game_row.id, "finish", cause="end", at=now)
         if not tx.players(game_row.id):
             # Nobody played: there is no result to give (a draw between no one is none).
@@ -170,12 +174,12 @@ def _change_options(
     (after a refused ``start``, say), every player still in it. What they sent in setup
     went with the old game: they send it again."""
     assert game_row.id is not None
-    if game_row.phase != "setup":
+    if game_row.phase != GamePhase.SETUP:
         raise Refusal("options change only in setup, before `start`")
     stored = loads(game_row.options)
     changes = option_pairs(game, rest.split(), "options")
     if not changes:
-        now_set = " ".join(f"{k}={v}" for k, v in game.options(state).items())
+        now_set = " ".join(f"{k}={v}" for k, v in game.rules.options(state).items())
         raise Refusal(f"expected options to change as key=value, such as `options {now_set}`")
     if "seed" in changes:
         raise Refusal("the seed is set when the game is opened: `new` with seed=…")
@@ -185,21 +189,21 @@ def _change_options(
     options = {key: value for key, value in {**stored, **changes}.items() if key != "seed"}
     # The host's own options are not the game's (see bot.host.away).
     rules_options = {k: v for k, v in options.items() if k != away.OPTION}
-    fresh = game.new_game(rules_options)
+    fresh = game.rules.new_game(rules_options)
     journal.note(tx, game_row.id, "new", options=rules_options)
     for player in tx.players(game_row.id):
         # In join order, as they came; one who left during setup leaves again (records
         # list everyone who joined).
         ref = PlayerRef(player.key, player.name)
         seated = _seated(game, state, ref)
-        fresh = game.join(fresh, ref)
+        fresh = game.rules.join(fresh, ref)
         journal.note(tx, game_row.id, "join", player=ref.id, name=ref.name)
         if not seated:
-            fresh = game.remove(fresh, ref.id).state
+            fresh = game.rules.remove(fresh, ref.id).state
             journal.note(tx, game_row.id, "remove", player=ref.id, cause="leave")
     seed = {"seed": stored["seed"]} if "seed" in stored else {}
     game_row.options = dumps({**options, **seed})
-    game_row.state = dumps(game.encode_state(fresh))
+    game_row.state = dumps(game.codec.encode_state(fresh))
     lifecycle.arm(game, game_row, fresh, moment=now, now=now)
     tx.save(game_row)
     commands.states.remember(game_row.id, game_row.state, fresh)
@@ -208,7 +212,7 @@ def _change_options(
         tx,
         game_row.id,
         row,
-        f"The host changed the options ({said}): {posts.title(game_row)} {game.opening(fresh)} "
+        f"The host changed the options ({said}): {posts.title(game_row)} {game.words.opening(fresh)} "
         "Everyone who joined is still in; anything sent during setup must be sent again.",
         public=True,
     )
@@ -218,7 +222,7 @@ def _seated(game: Any, state: Any, player: PlayerRef) -> bool:
     """Whether ``player`` holds a seat in the setup ``state``: a game refuses to seat a
     player twice, and takes back one who left during setup."""
     try:
-        game.join(state, player)
+        game.rules.join(state, player)
     except GameError:
         return True
     return False

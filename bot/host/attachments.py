@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,6 +37,36 @@ def _when(value: float | None) -> datetime | None:
     return None if value is None else datetime.fromtimestamp(value, UTC)
 
 
+AVATARS_FOR_EVERYONE = 256
+"""Up to this many players, each picture is given every player's avatar; past it, a player's
+own board is given theirs alone and the public picture none, and the pictures draw the
+generated avatar for the rest (as for anyone without one). A crowd's pictures are
+digests and neighbourhoods that show few faces, and fetching 100,000 avatars for each of
+100,000 boards would cost hours and gigabytes."""
+
+STEPS_KEPT = 2
+"""Stored steps kept decoded for the pictures still to come (a deadline's boards are drawn
+from one step a game, and the lanes of the relay draw a few games at once)."""
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One stored step of a game, as every picture drawn from it needs it."""
+
+    game_row: GameRow
+    pictures: Pictures
+    state: Any
+    players: dict[str, PlayerRow]
+
+    def avatared(self, recipient: str | None) -> list[PlayerRow]:
+        """The players whose avatars a picture of this step is given (see
+        :data:`AVATARS_FOR_EVERYONE`); ``recipient``: whose own board it is, if anyone's."""
+        if len(self.players) <= AVATARS_FOR_EVERYONE:
+            return list(self.players.values())
+        own = self.players.get(recipient) if recipient is not None else None
+        return [own] if own is not None else []
+
+
 class AttachmentRenderer:
     def __init__(self, store: Store, avatars: AvatarCache, *, replay_gif: bool = True) -> None:
         self.store = store
@@ -43,6 +74,7 @@ class AttachmentRenderer:
         self.replay_gif = replay_gif
         self._cache: dict[tuple[Any, ...], list[Attachment]] = {}
         self._replays: dict[tuple[Any, ...], Replay] = {}
+        self._steps: dict[tuple[Any, ...], asyncio.Future[_Step | None]] = {}
 
     async def __call__(self, row: OutboxRow) -> Sequence[Attachment]:
         spec = loads(row.render) or {}
@@ -67,25 +99,53 @@ class AttachmentRenderer:
 
     async def _board_of(self, row: OutboxRow, spec: dict[str, Any]) -> list[Attachment] | None:
         """The picture of the step the spec names; None when there is nothing to draw."""
+        if row.game_id is None:
+            return None
+        step = await self._step(row.game_id, spec.get("turn", 0), spec.get("step"))
+        if step is None:
+            return None
+        avatars = {
+            p.key: await self.avatars.get(p.key, p.name, p.avatar_url)
+            for p in step.avatared(
+                spec.get("player") if spec.get("kind") == "private_board" else None
+            )
+        }
+        return await asyncio.to_thread(self._board, step, spec, avatars)
 
-        def read() -> tuple[GameRow, Pictures, TurnRow, list[PlayerRow]] | None:
-            with self.store.transaction() as tx:
-                game_row = tx.game(row.game_id)
-                if game_row is None or (pictures := pictures_for(game_row.kind)) is None:
-                    return None
-                stored = tx.turn(row.game_id, spec.get("turn", 0), spec.get("step"))
-                if stored is None:
-                    return None
-                return game_row, pictures, stored, list(tx.players(row.game_id))
+    async def _step(self, game_id: int, turn: int, number: int | None) -> _Step | None:
+        """The stored step, read and decoded once however many pictures are drawn from it
+        (a deadline draws every player's board from one step: reading and decoding its
+        state for each of them costs the crowd's size a board). Callers drawing from one
+        step at once wait for the one read."""
+        key = (game_id, turn, number)
+        pending = self._steps.get(key)
+        if pending is None:
+            pending = asyncio.ensure_future(
+                asyncio.to_thread(self._read_step, game_id, turn, number)
+            )
+            while len(self._steps) >= STEPS_KEPT:
+                self._steps.pop(next(iter(self._steps)))
+            self._steps[key] = pending
+        try:
+            return await asyncio.shield(pending)
+        except Exception:
+            if self._steps.get(key) is pending:
+                del self._steps[key]  # a failed read is tried again by the next picture
+            raise
 
+    def _read_step(self, game_id: int, turn: int, number: int | None) -> _Step | None:
         # On a worker thread: a transaction may wait for the database's lock (a deadline's
         # resolutions hold it turn by turn), and the event loop must not wait with it.
-        found = await asyncio.to_thread(read)
-        if found is None:
-            return None
-        game_row, pictures, stored, players = found
-        avatars = {p.key: await self.avatars.get(p.key, p.name, p.avatar_url) for p in players}
-        return await asyncio.to_thread(self._board, pictures, game_row, stored.state, spec, avatars)
+        with self.store.transaction() as tx:
+            game_row = tx.game(game_id)
+            if game_row is None or (pictures := pictures_for(game_row.kind)) is None:
+                return None
+            stored = tx.turn(game_id, turn, number)
+            if stored is None:
+                return None
+            players = {p.key: p for p in tx.players(game_id)}
+        state = get_game(game_row.kind).codec.decode_state(loads(stored.state))
+        return _Step(game_row, pictures, state, players)
 
     async def _replay_of(self, row: OutboxRow) -> list[Attachment] | None:
         """The replay of the whole stored history; None when there is nothing to draw."""
@@ -128,15 +188,10 @@ class AttachmentRenderer:
         return game_row, replay
 
     def _board(
-        self,
-        pictures: Pictures,
-        game_row: GameRow,
-        state_json: str,
-        spec: dict[str, Any],
-        avatars: dict[str, Any],
+        self, step: _Step, spec: dict[str, Any], avatars: dict[str, Any]
     ) -> list[Attachment]:
+        game_row, pictures, state = step.game_row, step.pictures, step.state
         game = get_game(game_row.kind)
-        state = game.decode_state(loads(state_json))
         options = {
             "title": spec.get("title", posts.title(game_row)),
             "deadline": _when(spec.get("deadline")),
@@ -144,11 +199,11 @@ class AttachmentRenderer:
         }
         turn = spec.get("turn", 0)
         if spec.get("kind") == "private_board":
-            view = game.view(state, spec["player"])
+            view = game.views.view(state, spec["player"])
             picture = pictures.private(view, avatars=avatars, **options)
             name = f"game{game_row.id}-turn{turn}-board-{spec['player']}.png"
         else:
-            view = game.view(state, None)
+            view = game.views.view(state, None)
             picture = pictures.public(view, avatars=avatars, **options)
             name = f"game{game_row.id}-turn{turn}-map.png"
         return [Attachment(AttachmentKind.IMAGE, name, picture.png, "image/png", picture.alt)]
@@ -159,9 +214,9 @@ class AttachmentRenderer:
         for stored in sorted(history, key=lambda t: (t.number, t.step)):
             if stored.cause in OUTSIDE_PLAY:
                 continue  # the game's own moves make the frames; its last state closes it
-            board = game.reveal(game.decode_state(loads(stored.state)))
+            board = game.views.reveal(game.codec.decode_state(loads(stored.state)))
             boards.append((board, pictures.frame_label(stored.number, stored.step)))
-        final = game.reveal(game.decode_state(loads(game_row.state)))
+        final = game.views.reveal(game.codec.decode_state(loads(game_row.state)))
         if not boards or boards[-1][0] != final:
             boards.append((final, pictures.end_label()))
         return pictures.replay(boards, title=posts.title(game_row), gif=self.replay_gif)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from bot.games.base import Channel, Game, GameError
+from bot.games.base import Channel, Game, GameError, GamePhase
 from bot.games.catalog import get_game
 from bot.games.duration import format_duration, humanize, parse_duration
 from bot.host import lifecycle, posts
@@ -66,7 +66,7 @@ def parse_option(value: str, game: Game[Any, Any] | None = None) -> str:
 def has_pass(game: Game[Any, Any]) -> bool:
     """Whether ``pass`` is one of the game's orders."""
     try:
-        game.parse(PASS)
+        game.rules.parse(PASS)
     except GameError:
         return False
     return True
@@ -105,7 +105,11 @@ def passes_due(tx: Tx, *, now: float) -> list[AwayPass]:
     for platform, user_id in away:
         for game_row in tx.peek_games_of(platform, user_id):
             game_id = game_row.id
-            if game_id is None or game_row.phase != "battle" or option_of(game_row) != PASS:
+            if (
+                game_id is None
+                or game_row.phase != GamePhase.RUNNING
+                or option_of(game_row) != PASS
+            ):
                 continue
             if game_row.paused_remaining is not None or game_id in seen:
                 continue
@@ -121,15 +125,17 @@ def _passes_in(
 ) -> list[AwayPass]:
     assert game_row.id is not None
     game = get_game(game_row.kind)
-    state = game.decode_state(loads(game_row.state))
-    waiting = game.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
+    state = game.codec.decode_state(loads(game_row.state))
+    waiting = game.rules.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
     step = tx.next_step(game_row.id, game_row.turn)
     passes = []
     for player in tx.peek_players(game_row.id):
         if player.key not in waiting or (player.platform, player.user_id) not in away:
             continue
         try:
-            game.accept(state, player.key, game.parse(PASS), Channel.PRIVATE, random.Random(0))
+            game.rules.accept(
+                state, player.key, game.rules.parse(PASS), Channel.PRIVATE, random.Random(0)
+            )
         except GameError:
             continue  # not an order the game takes from them now
         passes.append(
@@ -166,10 +172,10 @@ def wait_for_away(
     """Before ``timer`` falls: extend the game's clocks if the game's option says so and a
     player it waits for is away. True when it did (the timer does not fall now)."""
     wait = wait_of(game_row)
-    if wait <= 0 or game_row.phase != "battle" or game_row.id is None:
+    if wait <= 0 or game_row.phase != GamePhase.RUNNING or game_row.id is None:
         return False
     fell_at = float(timer["deadline"])
-    waiting = game.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
+    waiting = game.rules.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
     if not waiting:
         return False
     away = away_accounts(tx, fell_at)

@@ -14,6 +14,7 @@ Why not ``link``: that word is the player's own private link to the web page (``
 
 from __future__ import annotations
 
+from bot.games.base import GamePhase
 from bot.games.numbers import looks_like_a_number, whole_number
 from bot.host import posts
 from bot.host.context import CommandContext
@@ -45,7 +46,7 @@ def bridge(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     number = rest.strip().removeprefix("#")
     game_id = whole_number(number) if looks_like_a_number(number) else None
     game_row = None if game_id is None else tx.game(game_id)
-    if game_row is None or game_row.id is None or game_row.phase == "finished":
+    if game_row is None or game_row.id is None or game_row.phase == GamePhase.FINISHED:
         raise Refusal(f"say which running game to play from here: {EXAMPLE}")
     if not hosts(commands, tx, row, game_row):
         raise Refusal(

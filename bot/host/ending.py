@@ -25,7 +25,7 @@ def ordinal(place: int) -> str:
 
 
 def history_of(turns: Sequence[TurnRow]) -> list[Step]:
-    """The stored steps as the game reads them (see ``Game.record``)."""
+    """The stored steps as the game reads them (see ``Codec.record``)."""
     steps = []
     for turn in turns:
         cause, _, timer = turn.cause.partition(":")
@@ -72,10 +72,10 @@ def place_text(standing: Standing, standings: Sequence[Standing], title: str) ->
 def post_end(tx: Tx, game: Game[Any, Any], game_row: GameRow, turn: int, now: float) -> None:
     """The standings (with the final map), each player's place, then the replay."""
     assert game_row.id is not None
-    state = game.decode_state(loads(game_row.state))
+    state = game.codec.decode_state(loads(game_row.state))
     players = tx.players(game_row.id)
     names = posts.names_of(players)
-    standings = game.standings(state, history_of(tx.turns(game_row.id)))
+    standings = game.rules.standings(state, history_of(tx.turns(game_row.id)))
     title = posts.title(game_row)
     if standings:
         text = standings_text(title, standings, names)

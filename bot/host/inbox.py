@@ -51,7 +51,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.games.base import GameError, OrderSyntaxError, WrongChannelError
+from bot.games.base import GameError, GamePhase, OrderSyntaxError, WrongChannelError
 from bot.games.catalog import get_game
 from bot.host import admin, bridges, lobby, me, orders, posts
 from bot.host.clock import Clock
@@ -142,7 +142,7 @@ def _is_order(tx: Tx, row: Cause, game_row: GameRow | GameSnapshot, text: str) -
     if tx.peek_player(game_row.id, row.platform, row.user_id) is None:
         return False
     try:
-        game.parse(text)
+        game.rules.parse(text)
     except GameError:
         return False
     return True
@@ -369,7 +369,7 @@ class Commands:
                 # `end`): from one of its players, and readable as that order, it is the
                 # player's order. The host's verb is then `host end`.
                 word = ""
-            battle = game_row.phase == "battle"
+            battle = game_row.phase == GamePhase.RUNNING
             deadline = game_row.deadline
             if (
                 battle
@@ -469,7 +469,7 @@ class Commands:
         """An order of the game the message is about (or of the default game)."""
         found = find_game(tx, row, required=False)
         kind = found.kind if found is not None else self.default_game
-        return get_game(kind).example() if kind else "`join` or `help`"
+        return get_game(kind).words.example() if kind else "`join` or `help`"
 
 
 def _channel_of(tx: Tx, inbound: Inbound) -> str:

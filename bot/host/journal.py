@@ -81,7 +81,7 @@ def _step(
     at = entry.get("at")
     made.history.append(
         Step(
-            turn=game.turn(made.state),
+            turn=game.rules.turn(made.state),
             orders=tuple(dict(o) for o in resolution.orders),
             events=tuple(e.record() for e in resolution.events),
             cause=cause,
@@ -90,7 +90,7 @@ def _step(
         )
     )
     made.state = resolution.state
-    made.finished = game.outcome(made.state) is not None
+    made.finished = game.rules.outcome(made.state) is not None
 
 
 def _change(
@@ -104,14 +104,14 @@ def _change(
     began = made.started and not made.finished
     ends_turn = (
         began
-        and game.outcome(resolution.state) is None
-        and game.turn(resolution.state) != game.turn(made.state)
+        and game.rules.outcome(resolution.state) is None
+        and game.rules.turn(resolution.state) != game.rules.turn(made.state)
     )
     if ends_turn or (began and (resolution.events or resolution.orders)):
         _step(game, made, resolution, cause, entry)
     else:
         made.state = resolution.state
-        made.finished = made.finished or game.outcome(made.state) is not None
+        made.finished = made.finished or game.rules.outcome(made.state) is not None
 
 
 def _apply(
@@ -124,13 +124,13 @@ def _apply(
 ) -> None:
     do, state = entry["do"], made.state
     if do == "join":
-        made.state = game.join(state, PlayerRef(entry["player"], entry["name"]))
+        made.state = game.rules.join(state, PlayerRef(entry["player"], entry["name"]))
         made.names[entry["player"]] = entry["name"]
     elif do == "accept":
-        player, turn = entry["player"], game.turn(state)
-        order = game.parse(entry["text"])
+        player, turn = entry["player"], game.rules.turn(state)
+        order = game.rules.parse(entry["text"])
         luck = draw(made.started, entry["draw"])
-        accepted = game.accept(state, player, order, Channel(entry["channel"]), luck)
+        accepted = game.rules.accept(state, player, order, Channel(entry["channel"]), luck)
         if accepted.standing is not None:
             given.setdefault(turn, []).append(
                 Given(player, accepted.standing, float(entry["at"]), index)
@@ -144,31 +144,31 @@ def _apply(
         else:
             made.state = accepted.state
     elif do == "withdraw":
-        turn, player = game.turn(state), entry["player"]
+        turn, player = game.rules.turn(state), entry["player"]
         given[turn] = [g for g in given.get(turn, []) if g.player != player]
         made.standing.get(turn, {}).pop(player, None)
     elif do == "start":
         made.started = True  # (the start draws from the mixed key)
-        started = game.start(state, draw(True, ["start"]), entry.get("first"))
+        started = game.rules.start(state, draw(True, ["start"]), entry.get("first"))
         _step(game, made, started, "start", entry)
     elif do == "resolve":
-        orders = given.get(game.turn(state), [])
-        resolved = game.resolve(state, orders, draw(made.started, entry["draw"]))
+        orders = given.get(game.rules.turn(state), [])
+        resolved = game.rules.resolve(state, orders, draw(made.started, entry["draw"]))
         _step(game, made, resolved, "turn", entry)
     elif do == "expire":
         key = entry["timer"]
         luck = draw(made.started, key.split(":"))
         if not made.started:  # a setup timer: the game says what happens; no step
-            made.state = game.expire(state, key, (), luck).state
+            made.state = game.rules.expire(state, key, (), luck).state
         else:
-            orders = given.get(game.turn(state), [])
-            expired = game.expire(state, key, orders, luck)
+            orders = given.get(game.rules.turn(state), [])
+            expired = game.rules.expire(state, key, orders, luck)
             _step(game, made, expired, "timer", entry, timer=key)
     elif do == "remove":
-        removed = game.remove(state, entry["player"])
+        removed = game.rules.remove(state, entry["player"])
         _change(game, made, removed, entry.get("cause", "leave"), entry)
     elif do == "finish":
-        _change(game, made, game.finish(state), entry.get("cause", "end"), entry)
+        _change(game, made, game.rules.finish(state), entry.get("cause", "end"), entry)
     else:
         raise ReplayError(f"journal entry {index + 1}: unknown kind {do!r}")
 
@@ -182,7 +182,7 @@ def replay(game: Game[Any, Any], entries: Sequence[Mapping[str, Any]], draw: Dra
         do = entry.get("do")
         try:
             if do == "new":
-                made, given = Replayed(game.new_game(dict(entry["options"]))), {}
+                made, given = Replayed(game.rules.new_game(dict(entry["options"]))), {}
             elif made is None:
                 raise ReplayError("the journal does not begin with the game's options")
             else:

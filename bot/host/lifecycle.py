@@ -24,7 +24,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.base import Game, Given, IllegalOrderError, Resolution
+from bot.games.base import Game, GamePhase, Given, IllegalOrderError, Resolution
 from bot.host import ending, journal, posts, ratings, receipts
 from bot.host.clock import format_utc
 from bot.host.collector import collector_paused
@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 
 SETUP_TIMER = "setup"
 """Timers whose key starts with this close setup: the host starts the game when one
-falls (and, if the game cannot start yet, asks it what then: ``Game.expire``)."""
+falls (and, if the game cannot start yet, asks it what then: ``game.rules.expire``)."""
 
 
 # --- timers ------------------------------------------------------------------
@@ -57,7 +57,7 @@ def arm(game: Game[Any, Any], game_row: GameRow, state: Any, *, moment: float, n
     paused = game_row.paused_remaining is not None
     previous = {entry["key"]: entry for entry in timer_entries(game_row)}
     entries = []
-    for timer in game.timers(state):
+    for timer in game.rules.timers(state):
         stopped = timer.held or paused
         old = previous.get(timer.key)
         deadline: float | None
@@ -169,7 +169,7 @@ def givens(game: Game[Any, Any], orders: list[OrderRow]) -> list[Given[Any]]:
     return [
         Given(
             player=row.player_key,
-            order=game.decode_order(loads(row.order)),
+            order=game.codec.decode_order(loads(row.order)),
             sent_at=row.sent_at,
             sequence=row.id or 0,
         )
@@ -191,17 +191,17 @@ def commit(
     """Store a change as a step of the history and apply it to the game row (state,
     turn, timers, the end). Returns the step's (turn, step)."""
     assert game_row.id is not None
-    turn = game.turn(before)
+    turn = game.rules.turn(before)
     step = tx.next_step(game_row.id, turn)
     state = resolution.state
-    game_row.state = dumps(game.encode_state(state))
-    new_turn = game.turn(state)
+    game_row.state = dumps(game.codec.encode_state(state))
+    new_turn = game.rules.turn(state)
     if new_turn != game_row.turn:
         game_row.turn = new_turn
         game_row.turn_opened_at = moment
-    if game.outcome(state) is not None:
+    if game.rules.outcome(state) is not None:
         disarm(game_row)
-        game_row.phase = "finished"
+        game_row.phase = GamePhase.FINISHED
         game_row.finished_at = now
         ratings.rate_finished(tx, game, game_row, state, now)  # once: the game ends once
     else:
@@ -247,16 +247,16 @@ def report(
     """The public post of a change, or None when there is nothing public to say: a
     turn that ended (or the game) always has one; a change within a turn only when
     something public happened."""
-    lines = game.public_report(resolution.events, names)
-    finished = game.outcome(resolution.state) is not None
+    lines = game.words.public_report(resolution.events, names)
+    finished = game.rules.outcome(resolution.state) is not None
     if not (turn_over or finished or lines):
         return None
     if turn_over or finished:
-        head = [f"{posts.title(game_row)}, {game.report_title(turn)}:"]
-        lines = lines or [game.quiet_report()]
+        head = [f"{posts.title(game_row)}, {game.words.report_title(turn)}:"]
+        lines = lines or [game.words.quiet_report()]
     else:
         head = [f"{posts.title(game_row)}:"]
-    result = game.result(resolution.state, names)
+    result = game.words.result(resolution.state, names)
     tail = [result] if result else [posts.deadlines_text(game_row)]
     return " ".join(part for part in (*head, *lines, *tail) if part)
 
@@ -289,13 +289,13 @@ def record_and_post(
         )
         text += root
         keep.append(root)
-    if text and game_row.phase == "finished":
+    if text and game_row.phase == GamePhase.FINISHED:
         text += luck_revealed(game_row)
         keep.append(luck_revealed(game_row))
     # A change within a turn is pictured only where the game says it tells the board's
     # story; the end of a turn and of the game always are.
-    ended = game_row.phase == "finished"
-    pictured = turn_over or ended or game.pictured(resolution.events)
+    ended = game_row.phase == GamePhase.FINISHED
+    pictured = turn_over or ended or game.words.pictured(resolution.events)
     posts.publish(
         tx,
         game,
@@ -310,7 +310,7 @@ def record_and_post(
         private_lines=proofs,
         keep=keep,
     )
-    if game_row.phase == "finished":
+    if game_row.phase == GamePhase.FINISHED:
         ending.post_end(tx, game, game_row, turn, now)
     return turn, step
 
@@ -335,17 +335,17 @@ def start(
         # its secret, go into every draw from here on.
         joined = sorted(tx.players(game_row.id), key=lambda p: p.join_order)
         game_row.luck = mixed_luck(game_row.secret, [p.nonce for p in joined if p.nonce])
-    resolution = game.start(state, game_rng(game_row, "start"), first)
+    resolution = game.rules.start(state, game_rng(game_row, "start"), first)
     journal.note(tx, game_row.id, "start", first=first, at=moment)
-    game_row.phase = "battle"
+    game_row.phase = GamePhase.RUNNING
     game_row.turn = 0  # the start is step 0 of turn 0; commit moves the row to turn 1
     _, step = commit(tx, game, game_row, state, resolution, cause="start", moment=moment, now=now)
     players = players_of(tx, game_row.id)
     names = posts.names_of(players.values())
     parts = (
-        f"{posts.title(game_row)}: {game.beginning(resolution.state, names)}",
+        f"{posts.title(game_row)}: {game.words.beginning(resolution.state, names)}",
         posts.deadlines_text(game_row),
-        game.hint(resolution.state),
+        game.words.hint(resolution.state),
     )
     posts.publish(
         tx,
@@ -358,7 +358,7 @@ def start(
         players=players,
         now=now,
     )
-    if game_row.phase == "finished":
+    if game_row.phase == GamePhase.FINISHED:
         ending.post_end(tx, game, game_row, 0, now)
 
 
@@ -379,7 +379,7 @@ def close_setup(
     if tx.seats_taken(game_row.id) == 0:
         # Nobody ever joined: the game is cancelled rather than opening window after
         # window (each one a post) for no one.
-        cancelled = game.finish(state)
+        cancelled = game.rules.finish(state)
         journal.note(tx, game_row.id, "finish", cause="cancelled", at=fell_at)
         change(tx, game, game_row, state, cancelled, cause="cancelled", now=fell_at)
         posts.announce(
@@ -392,9 +392,9 @@ def close_setup(
         )
         return
     drop_timer(game_row, key)
-    resolution = game.expire(state, key, (), timer_rng(game_row, key))
+    resolution = game.rules.expire(state, key, (), timer_rng(game_row, key))
     journal.note(tx, game_row.id, "expire", timer=key)
-    game_row.state = dumps(game.encode_state(resolution.state))
+    game_row.state = dumps(game.codec.encode_state(resolution.state))
     arm(game, game_row, resolution.state, moment=fell_at, now=now)
     tx.save(game_row)
     for index, notice in enumerate(resolution.notices):
@@ -423,13 +423,13 @@ def fire(
     assert game_row.id is not None
     key = timer["key"]
     fell_at = float(timer["deadline"])
-    if game_row.phase == "setup":
+    if game_row.phase == GamePhase.SETUP:
         close_setup(tx, game, game_row, state, key, now=now)
         return
     drop_timer(game_row, key)  # a timer falls once: declared again, it is a new one
     given = givens(game, tx.orders_of_turn(game_row.id, game_row.turn))
     with collector_paused():
-        resolution = game.expire(state, key, given, timer_rng(game_row, key))
+        resolution = game.rules.expire(state, key, given, timer_rng(game_row, key))
     journal.note(tx, game_row.id, "expire", timer=key, at=fell_at)
     record_and_post(
         tx, game, game_row, state, resolution, cause=f"timer:{key}", moment=fell_at, now=now
@@ -444,7 +444,7 @@ def resolve_now(
     assert game_row.id is not None
     given = givens(game, tx.orders_of_turn(game_row.id, game_row.turn))
     rng = game_rng(game_row, "turn", game_row.turn)
-    resolution = game.resolve(state, given, rng)
+    resolution = game.rules.resolve(state, given, rng)
     journal.note(tx, game_row.id, "resolve", draw=["turn", game_row.turn], at=moment)
     record_and_post(tx, game, game_row, state, resolution, cause="turn", moment=moment, now=now)
 
@@ -464,12 +464,12 @@ def change(
     and the game closed when it is over. Returns the turn whose replay the caller
     posts (after saying what happened) when a game that had begun is over."""
     assert game_row.id is not None
-    began = game_row.phase == "battle"
+    began = game_row.phase == GamePhase.RUNNING
     replay_turn = max(0, game_row.turn - 1)
     ends_turn = (
         began
-        and game.outcome(resolution.state) is None
-        and (game.turn(resolution.state) != game.turn(before))
+        and game.rules.outcome(resolution.state) is None
+        and (game.rules.turn(resolution.state) != game.rules.turn(before))
     )
     if ends_turn:
         # The change closed the turn in progress (the player to move left): it is posted
@@ -478,13 +478,13 @@ def change(
     elif began and (resolution.events or resolution.orders):
         commit(tx, game, game_row, before, resolution, cause=cause, moment=now, now=now)
     else:
-        game_row.state = dumps(game.encode_state(resolution.state))
-        if game.outcome(resolution.state) is not None:
+        game_row.state = dumps(game.codec.encode_state(resolution.state))
+        if game.rules.outcome(resolution.state) is not None:
             disarm(game_row)
-            game_row.phase = "finished"
+            game_row.phase = GamePhase.FINISHED
             game_row.finished_at = now
             ratings.rate_finished(tx, game, game_row, resolution.state, now)
         else:
             arm(game, game_row, resolution.state, moment=now, now=now)
         tx.save(game_row)
-    return replay_turn if began and game_row.phase == "finished" else None
+    return replay_turn if began and game_row.phase == GamePhase.FINISHED else None

@@ -9,7 +9,7 @@ import zlib
 from datetime import timedelta
 from typing import Any
 
-from bot.games.base import ArgKind, GameError, PlayerRef
+from bot.games.base import ArgKind, GameError, GamePhase, PlayerRef
 from bot.games.catalog import games, get_game
 from bot.games.duration import format_duration, parse_duration
 from bot.games.numbers import LARGEST, whole_number
@@ -66,7 +66,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         # The host's configured turn length, for games that have turns of a set length.
         options.setdefault("turn", commands.default_turn)
     rules_options = dict(options)  # (for the journal: exactly what the rules were given)
-    state = game.new_game(options)
+    state = game.rules.new_game(options)
     options.update(host_options)
     seed = (
         given_seed
@@ -86,9 +86,9 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         options=dumps({**options, "seed": seed_text} if seed_text else options),
         seed=seed,
         secret=secret,
-        phase="setup",
+        phase=GamePhase.SETUP,
         turn=0,
-        state=dumps(game.encode_state(state)),
+        state=dumps(game.codec.encode_state(state)),
         created_at=now,
         community=row_community(row),
         open_to_all=open_to_all,
@@ -99,7 +99,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     row.game_id = game_row.id
     journal.note(tx, game_row.id, "new", options=rules_options)
     commands.states.remember(game_row.id, game_row.state, state)
-    text = f"{posts.title(game_row)} {game.opening(state)}"
+    text = f"{posts.title(game_row)} {game.words.opening(state)}"
     if game_row.deadline is not None:
         text += f" Setup closes {format_utc(game_row.deadline)}."
     committed = f"Luck committed: SHA-256 {seeds.commitment(secret)}." if secret else ""
@@ -223,12 +223,12 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
         line = f"- {posts.title(game_row)}{where}: {game_row.phase}"
         if not here:
             line += f" (on {account[0]})"
-        if game_row.phase == "battle":
+        if game_row.phase == GamePhase.RUNNING:
             line += f", turn {game_row.turn}"
         if game_row.deadline is not None:
             line += f", closes {yours.format(game_row.deadline)}"
-        if game_row.phase == "battle" and player is not None:
-            if player.key not in game.to_act(state):
+        if game_row.phase == GamePhase.RUNNING and player is not None:
+            if player.key not in game.rules.to_act(state):
                 line += "; nothing for you to do"
             elif player.key in tx.standing_orders(game_row.id, game_row.turn):
                 line += "; your order is in"
@@ -244,7 +244,7 @@ def outside_help(tx: Tx, row: Cause, word: str, *, private: bool = False) -> Non
     kind = tagged_kind(row.text)
     if kind is not None:
         game = get_game(kind)
-        reply = game.help_text() if word == "help" else game.rules_text()
+        reply = game.words.help_text() if word == "help" else game.words.rules_text()
     else:
         lines = ["I host these games (start one in a channel with `new KIND`):"]
         lines += [f"- {g.name}: {g.title} — tag {g.tag}" for g in games()]
@@ -266,15 +266,15 @@ def player_command(
     if word in ("help", "rules", "status") and commands.limits.private_answers:
         public = False  # one person's question: answered to them alone
     if word == "help":
-        posts.reply(tx, game_row.id, row, game.help_text(), public=public, every_room=False)
+        posts.reply(tx, game_row.id, row, game.words.help_text(), public=public, every_room=False)
     elif word == "rules":
-        posts.reply(tx, game_row.id, row, game.rules_text(), public=public, every_room=False)
+        posts.reply(tx, game_row.id, row, game.words.rules_text(), public=public, every_room=False)
     elif word == "status":
         players = tx.players(game_row.id)
         in_ = set(tx.standing_orders(game_row.id, game_row.turn))
         card = posts.status_card(game, game_row, state, players, in_)
         # Where the card shows, the latest public picture goes in it (once there is one).
-        shows = row.platform in commands.card_platforms and game_row.phase != "setup"
+        shows = row.platform in commands.card_platforms and game_row.phase != GamePhase.SETUP
         stored = tx.last_turn(game_row.id) if shows else None
         render = None
         if stored is not None:
@@ -295,7 +295,7 @@ def player_command(
             public=public,
             every_room=False,  # (the asker's room: each room can ask its own)
             render=render,
-            extra=posts.extras(card=card, board=game.text_board(state, None)),
+            extra=posts.extras(card=card, board=game.words.text_board(state, None)),
         )
     elif word == "join":
         _join(commands, tx, row, game_row, game, state, player, public=public, now=now)
@@ -308,7 +308,7 @@ def player_command(
                 "(its host can remove a player with `kick`)"
             )
         refuse_while_paused(game, game_row, "leave")
-        left = game.remove(state, player.key)
+        left = game.rules.remove(state, player.key)
         journal.note(tx, game_row.id, "remove", player=player.key, cause="leave", at=now)
         _change_and_say(
             tx, game, game_row, state, left, cause="leave",
@@ -321,7 +321,7 @@ def player_command(
             substitutes.refuse_the_replaced(tx, row, game_row.id)
             raise Refusal("you are not in this game: send `join` to play")
         last = None
-        if game_row.phase != "setup":
+        if game_row.phase != GamePhase.SETUP:
             stored = tx.last_turn(game_row.id)
             if stored is not None:
                 last = (stored.number, stored.step)
@@ -379,7 +379,7 @@ def _join(
     if player is not None:
         # Back after leaving during setup (the game decides; else "already in").
         key = player.key
-        state = game.join(state, PlayerRef(key, player.name))
+        state = game.rules.join(state, PlayerRef(key, player.name))
         journal.note(tx, game_row.id, "join", player=key, name=player.name)
     else:
         _refuse_a_second_seat(tx, row, game_row)
@@ -388,7 +388,7 @@ def _join(
         key = f"p{seat}"
         wanted = _name_of(row.user_name)
         name = _unique_name(wanted, tx.names_like(game_row.id, wanted))
-        state = game.join(state, PlayerRef(key, name))
+        state = game.rules.join(state, PlayerRef(key, name))
         journal.note(tx, game_row.id, "join", player=key, name=name)
         tx.add_player(
             PlayerRow(
@@ -400,19 +400,21 @@ def _join(
                 avatar_url=row.avatar_url,
                 join_order=seat,
                 # Mixed into the game's luck at its start (bot.host.seeds.mixed_luck).
-                nonce=f"{row.platform}:{row.message_id}" if game_row.phase == "setup" else "",
+                nonce=f"{row.platform}:{row.message_id}"
+                if game_row.phase == GamePhase.SETUP
+                else "",
             )
         )
-    game_row.state = dumps(game.encode_state(state))
+    game_row.state = dumps(game.codec.encode_state(state))
     lifecycle.arm(game, game_row, state, moment=now, now=now)
     tx.save(game_row)
     commands.states.remember(game_row.id, game_row.state, state)
-    quick = posts.choices_of(game, game.quick_orders(state, key), private=True)
+    quick = posts.choices_of(game, game.words.quick_orders(state, key), private=True)
     posts.reply(
         tx,
         game_row.id,
         row,
-        game.welcome(state, key, game_row.id),
+        game.words.welcome(state, key, game_row.id),
         public=public,
         every_room=False,
         extra=posts.extras(choices=quick),
@@ -466,20 +468,20 @@ def _change_and_say(
             sender=next((k for k, p in players.items() if p.user_id == row.user_id), ""),
             players=players,
         )  # fmt: skip
-    lines = [headline, *game.public_report(resolution.events, names)]
-    result = game.result(resolution.state, names) if with_result else ""
+    lines = [headline, *game.words.public_report(resolution.events, names)]
+    result = game.words.result(resolution.state, names) if with_result else ""
     if result:
         lines.append(result)
     elif (
         with_result
         and game_row.turn == ended_turn
-        and game_row.phase == "battle"
+        and game_row.phase == GamePhase.RUNNING
         and not game.simultaneous
     ):
         # In a game played in turn, say whose move it is now, and until when.
         lines.append(posts.deadlines_text(game_row))
     text = " ".join(line for line in lines if line)
-    revealed = lifecycle.luck_revealed(game_row) if game_row.phase == "finished" else ""
+    revealed = lifecycle.luck_revealed(game_row) if game_row.phase == GamePhase.FINISHED else ""
     text += revealed
     posts.reply(tx, game_row.id, row, text, public=True, extra=posts.extras(keep=[revealed]))
     if replay_turn is not None:

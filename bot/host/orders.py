@@ -1,6 +1,6 @@
 """An order to a game: parse it, let the game accept it, keep it, act on it.
 
-The game decides (``Game.accept``): an order that stands until the turn's end is
+The game decides (``game.rules.accept``): an order that stands until the turn's end is
 kept with its sender and sending time (the game chooses among a turn's orders
 when it resolves: the newest, a crew captain's, …) and acknowledged; an order that
 acts at once is stored as a step of the history and posted like a turn's result;
@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from bot.games.base import Channel, Resolution
+from bot.games.base import Channel, GamePhase, Resolution
 from bot.games.catalog import get_game
 from bot.host import journal, lifecycle, posts, receipts, substitutes
 from bot.host.context import CommandContext
@@ -34,7 +34,7 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
     game_id = game_row.id  # (each read of a row's field costs: read them once)
     assert game_id is not None
     player = tx.peek_player(game_id, row.platform, row.user_id)
-    parsed = game.parse(text)
+    parsed = game.rules.parse(text)
     if player is None:
         substitutes.refuse_the_replaced(tx, row, game_id)
         raise Refusal("you are not in this game: send `join` to play")
@@ -44,7 +44,7 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
     state = commands.states.of(game, game_row)
     channel = Channel.PUBLIC if row.kind == _PUBLIC else Channel.PRIVATE
     rng = game_rng_on_first_draw(game_row, "accept", row.platform, row.message_id)
-    accepted = game.accept(state, player_key, parsed, channel, rng)
+    accepted = game.rules.accept(state, player_key, parsed, channel, rng)
     journal.note(
         tx, game_id, "accept", player=player_key, text=text, channel=channel.value,
         draw=["accept", row.platform, row.message_id], at=row.sent_at,
@@ -57,16 +57,16 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
             game_id=game_id,
             player_key=player_key,
             turn=turn,
-            order=dumps(game.encode_order(standing)),
+            order=dumps(game.codec.encode_order(standing)),
             text=row.text,
             inbound_id=row.id or 0,
             sent_at=row.sent_at,
         )
     changed = accepted.state is not state
     acts = bool(accepted.events or accepted.orders or accepted.resolve_now)
-    if not acts and (not changed or game.timers(accepted.state) == game.timers(state)):
+    if not acts and (not changed or game.rules.timers(accepted.state) == game.rules.timers(state)):
         if changed:
-            game_row.state = dumps(game.encode_state(accepted.state))
+            game_row.state = dumps(game.codec.encode_state(accepted.state))
             tx.set_game_state(game_id, game_row.state)
             commands.states.remember(game_id, game_row.state, accepted.state)
         _answer(commands, tx, row, game, game_row, player_key, accepted, standing, previous, turn)
@@ -82,11 +82,11 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
             tx, game, loaded, state, change, cause="action", moment=row.sent_at, now=now
         )
     else:
-        loaded.state = dumps(game.encode_state(accepted.state))
+        loaded.state = dumps(game.codec.encode_state(accepted.state))
         lifecycle.arm(game, loaded, accepted.state, moment=row.sent_at, now=now)
         tx.save(loaded)
     _answer(commands, tx, row, game, loaded, player_key, accepted, standing, previous, turn)
-    if accepted.resolve_now and loaded.phase == "battle":
+    if accepted.resolve_now and loaded.phase == GamePhase.RUNNING:
         lifecycle.resolve_now(tx, game, loaded, accepted.state, moment=row.sent_at, now=now)
 
 
@@ -116,7 +116,7 @@ def _answer(
     mine = ""
     if game_row.secret:
         salt = receipts.salt_of(game_row.secret, row.id or 0)
-        order = game.encode_order(standing)
+        order = game.codec.encode_order(standing)
         mine = f"Receipt: {receipts.receipt(salt, game_row.id, turn, sender, order)}"
     if accepted.resolve_now:
         # (A turn resolved now is answered by its report; the receipt still goes to its
@@ -127,7 +127,7 @@ def _answer(
             )
         return
     replaced = None if previous is None else commands.described.decoded(game, previous)
-    text = game.acknowledge(turn, standing, replaced)
+    text = game.words.acknowledge(turn, standing, replaced)
     if mine:
         text += f"\n{mine}"
     posts.reply(
@@ -155,7 +155,7 @@ def withdraw(tx: Tx, row: Cause, game_row: GameSnapshot) -> None:
     player = tx.peek_player(game_row.id, row.platform, row.user_id)
     if player is None:
         raise Refusal("you are not in this game: send `join` to play")
-    if not game.simultaneous or game_row.phase != "battle":
+    if not game.simultaneous or game_row.phase != GamePhase.RUNNING:
         raise Refusal(
             "there is no order to withdraw: in this game an order acts when it is given"
             if not game.simultaneous
@@ -165,7 +165,7 @@ def withdraw(tx: Tx, row: Cause, game_row: GameSnapshot) -> None:
     if tx.standing_order(game_row.id, turn, player.key) is None:
         raise Refusal(
             f"you have no order for turn {turn} to withdraw; send one before the deadline, "
-            f"e.g. `{game.example()}`"
+            f"e.g. `{game.words.example()}`"
         )
     journal.note(tx, game_row.id, "withdraw", player=player.key)
     tx.new_order(

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from bot.games.base import Game, Notice, Resolution
+from bot.games.base import Game, GamePhase, Notice, Resolution
 from bot.games.catalog import get_game
 from bot.games.duration import humanize
 from bot.host.clock import format_utc
@@ -288,7 +288,7 @@ def crew_players(
     game: Game[Any, Any], state: Any, key: str, players: Mapping[str, AnyPlayer]
 ) -> list[AnyPlayer]:
     """The players who share ``key``'s seat (``key`` alone, outside a crew)."""
-    return [players[k] for k in game.crew(state, key) if k in players]
+    return [players[k] for k in game.rules.crew(state, key) if k in players]
 
 
 def crew_address(
@@ -519,8 +519,8 @@ def status_text(
 ) -> str:
     """The status in words; ``written`` writes its times (a private answer: in the
     asker's own zone)."""
-    lines = [f"{title(game_row)}: {game_row.phase}"]
-    if game_row.phase == "battle":
+    lines = [f"{title(game_row)}: {game.phase_word(game_row.phase)}"]
+    if game_row.phase == GamePhase.RUNNING:
         lines[0] += f", turn {game_row.turn}"
     if game_row.paused_remaining is not None:
         left = humanize_seconds(game_row.paused_remaining)
@@ -535,9 +535,9 @@ def status_text(
             if len(declared) > 1:
                 what = timer["label"]
             else:
-                what = "Setup" if game_row.phase == "setup" else "Turn"
+                what = "Setup" if game_row.phase == GamePhase.SETUP else "Turn"
             lines.append(f"{what} closes {written(timer['deadline'])} (in {left}).")
-    lines.append(game.summary(state, None))
+    lines.append(game.words.summary(state, None))
     return "\n".join(lines)
 
 
@@ -547,16 +547,16 @@ def status_card(
     """The status as a card (a Discord embed): phase and turn, each running clock, who
     plays, and in a battle how many of those who must act have given their order
     (``in_``: the players whose order stands)."""
-    fields: list[tuple[str, str]] = [("Phase", game_row.phase)]
-    if game_row.phase == "battle":
+    fields: list[tuple[str, str]] = [("Phase", game.phase_word(game_row.phase))]
+    if game_row.phase == GamePhase.RUNNING:
         fields.append(("Turn", str(game_row.turn)))
     if game_row.paused_remaining is not None:
         fields.append(("Clock", f"paused, {humanize_seconds(game_row.paused_remaining)} left"))
     for timer in running_timers(game_row):
         fields.append((timer["label"], f"closes {format_utc(timer['deadline'])}"))
-    fields.append((game.player_word(len(players)).capitalize(), str(len(players))))
-    if game_row.phase == "battle":
-        acting = game.to_act(state)
+    fields.append((game.words.player_word(len(players)).capitalize(), str(len(players))))
+    if game_row.phase == GamePhase.RUNNING:
+        acting = game.rules.to_act(state)
         named = {p.key: p.name for p in players}
         if game.simultaneous:
             given = len(acting & in_)
@@ -583,7 +583,7 @@ def send_board(
     """A player's board on request: text always, the picture of the last stored step
     (``last``: its turn and step) once the game has one."""
     assert game_row.id is not None
-    text = game.summary(state, player.key)
+    text = game.words.summary(state, player.key)
     render = None
     if last is not None:
         turn, step = last
@@ -591,7 +591,7 @@ def send_board(
         if step:
             extra["step"] = step
         render = render_spec("private_board", game_row, turn, now, **extra)
-    board = extras(board=game.text_board(state, player.key))
+    board = extras(board=game.words.text_board(state, player.key))
     reply(tx, game_row.id, cause, text, public=False, render=render, extra=board)
 
 
@@ -624,17 +624,17 @@ def welcome_substitute(
         kind=kind,
         recipient=player.key,
         address=_private(game_row, player),
-        text=f"{text}\n{game.summary(state, player.key)}",
+        text=f"{text}\n{game.words.summary(state, player.key)}",
         render=render,
         now=now,
-        extra=extras(board=game.text_board(state, player.key)),
+        extra=extras(board=game.words.text_board(state, player.key)),
     )
 
 
 def recipients(game: Game[Any, Any], state: Any, notice: Notice) -> Sequence[str]:
     """The players a private notice goes to: its addressee, or their whole crew."""
     assert notice.to is not None
-    return game.crew(state, notice.to) if notice.crew else (notice.to,)
+    return game.rules.crew(state, notice.to) if notice.crew else (notice.to,)
 
 
 def names_of(players: Iterable[AnyPlayer]) -> dict[str, str]:
@@ -703,15 +703,15 @@ def publish(
         rows += copies_for_rooms(tx, rows[0], home=game_row)
     # The heading names the turn the board shows (the picture's own "Turn 4"): the turn
     # open once this change is stored, or the last one when the game is over; 0 at the start.
-    heading = game.board_heading(title(game_row), game.turn(state) if turn else 0)
+    heading = game.words.board_heading(title(game_row), game.rules.turn(state) if turn else 0)
     for key in sorted(resolution.changed):
         player = players.get(key)
         if player is None:
             continue
         lines = [heading]
-        lines += game.private_report(resolution.events, key)
+        lines += game.words.private_report(resolution.events, key)
         lines += told.pop(key, [])
-        lines.append(game.summary(state, key))
+        lines.append(game.words.summary(state, key))
         rows.append(
             NewPost(
                 game_id=game_row.id,
@@ -726,7 +726,7 @@ def publish(
                 created_at=now,
                 extras=extras(
                     choices=choices_of(game, asked.pop(key, []), private=True),
-                    board=game.text_board(state, key),
+                    board=game.words.text_board(state, key),
                 ),
             )
         )
@@ -796,15 +796,15 @@ def post_replay(tx: Tx, game: Game[Any, Any], game_row: GameRow, turn: int, now:
         kind="replay",
         recipient="public",
         address=_address(game_row.platform, game_row.channel),
-        text=f"{title(game_row)}: {game.replay_caption()}",
+        text=f"{title(game_row)}: {game.words.replay_caption()}",
         render=render_spec("replay", game_row, turn, now),
         now=now,
         rooms_of_game=game_row,
     )
     if game_row.lobby:
         # The channel it was opened in hears, in one line, that it ended and how.
-        state = game.decode_state(loads(game_row.state))
-        result = game.result(state, names_of(tx.players(game_row.id)))
+        state = game.codec.decode_state(loads(game_row.state))
+        result = game.words.result(state, names_of(tx.players(game_row.id)))
         tell_lobby(tx, game_row, kind="end", text=f"{title(game_row)} is over. {result}".strip(),
                    now=now)  # fmt: skip
         close_room(tx, game_row, now=now)

@@ -31,7 +31,7 @@ def ordinal(row: RatingRow) -> float:
 def rate_finished(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, now: float) -> int:
     """Update the ratings of a game that has just ended; returns how many people were
     rated (0 for a game of fewer than two people)."""
-    outcome = game.outcome(state)
+    outcome = game.rules.outcome(state)
     if outcome is None or game_row.id is None:
         return 0
     players = tx.players(game_row.id)
@@ -44,7 +44,7 @@ def rate_finished(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, n
     for player in players:
         if player.key in seen:
             continue
-        crew = [k for k in game.crew(state, player.key) if k in person] or [player.key]
+        crew = [k for k in game.rules.crew(state, player.key) if k in person] or [player.key]
         crew = [k for k in dict.fromkeys([player.key, *crew]) if k not in seen]
         seen.update(crew)
         teams.append(crew)

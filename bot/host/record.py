@@ -1,12 +1,12 @@
 """A game's record (``KIND-record/1``, shared/contracts), for ``bst script --record``
-and ``bst export``: the game writes it (``Game.record``) from its state now and its
+and ``bst export``: the game writes it (``game.codec.record``) from its state now and its
 stored history; the host gives it the names, the phase and the pending deadlines."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.games.base import RecordContext, Step
+from bot.games.base import GamePhase, RecordContext, Step
 from bot.games.catalog import get_game
 from bot.host import journal, receipts
 from bot.host.lifecycle import timer_entries
@@ -42,7 +42,7 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
         handed = seat_changes(tx, game_id)
         calls = tx.journal(game_id)
     game = get_game(game_row.kind)
-    state = game.decode_state(loads(game_row.state))
+    state = game.codec.decode_state(loads(game_row.state))
     history = [
         Step(
             turn=turn.number,
@@ -61,7 +61,7 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
         deadlines={e["key"]: _iso(e["deadline"]) for e in entries if e["deadline"] is not None},
         seed=loads(game_row.options).get("seed"),
     )
-    record = game.record(state, history, context)
+    record = game.codec.record(state, history, context)
     if handed:
         seat_names = {p.key: p.name for p in players}
         # Who played which turns (a field of its own: `players` and every order keep
@@ -105,7 +105,7 @@ def luck_section(
         "game": game_row.id,  # (a receipt commits to the game's number)
         "commitment": commitment(game_row.secret),
     }
-    if game_row.phase == "finished":
+    if game_row.phase == GamePhase.FINISHED:
         joined = sorted(players, key=lambda p: p.join_order)
         section["secret"] = game_row.secret
         section["nonces"] = [p.nonce for p in joined if p.nonce]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from bot.games.base import GamePhase
 from bot.games.catalog import example_game, game_of_tag, tag_pattern
 from bot.games.numbers import looks_like_a_number, whole_number
 from bot.store import GameRow, InboundRow, Tx
@@ -129,7 +130,7 @@ def bridged_to(tx: Tx, row: Cause) -> GameSnapshot | None:
     if bridged is None:
         return None
     game = tx.peek_game(bridged.game_id)
-    return game if game is not None and game.phase != "finished" else None
+    return game if game is not None and game.phase != GamePhase.FINISHED else None
 
 
 def _moved_from(tx: Tx, row: Cause, required: bool) -> GameSnapshot | None:
@@ -171,7 +172,7 @@ def game_to_join_by_dm(tx: Tx, row: Cause, rest: str) -> GameRow | GameSnapshot:
         if (
             named is None
             or named.platform != row.platform
-            or named.phase == "finished"
+            or named.phase == GamePhase.FINISHED
             or not reachable(named, row)
         ):
             # (The same words whether it does not exist or is another server's.)

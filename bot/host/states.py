@@ -38,7 +38,7 @@ class States:
             if cached is not None and (cached[0] is stored or cached[0] == stored):
                 self._states.move_to_end(key)
                 return cached[1]
-        state = game.decode_state(loads(stored))
+        state = game.codec.decode_state(loads(stored))
         self.remember(key, stored, state)
         return state
 
@@ -61,7 +61,7 @@ class Descriptions:
         key = (game.name, order_json)
         found = self._decoded.get(key)
         if found is None:
-            found = game.decode_order(loads(order_json))
+            found = game.codec.decode_order(loads(order_json))
             if len(self._decoded) >= DECODED_CACHE_SIZE:
                 self._decoded.clear()
             self._decoded[key] = found

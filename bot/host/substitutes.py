@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from bot.games.base import GamePhase
 from bot.host import posts
 from bot.host.context import CommandContext
 from bot.host.posts import Cause
@@ -73,7 +74,7 @@ def replace(
         turn=turn,
         now=now,
     )
-    when = f"from turn {turn} on" if game_row.phase == "battle" else "from now on"
+    when = f"from turn {turn} on" if game_row.phase == GamePhase.RUNNING else "from now on"
     posts.reply(
         tx,
         game_row.id,
@@ -89,7 +90,7 @@ def replace(
         kind=f"replaced:{change.id}",
     )  # fmt: skip
     last = None
-    if game_row.phase != "setup":
+    if game_row.phase != GamePhase.SETUP:
         stored = tx.last_turn(game_row.id)
         if stored is not None:
             last = (stored.number, stored.step)

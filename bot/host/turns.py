@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection
 
+from bot.games.base import GamePhase
 from bot.games.catalog import get_game
 from bot.host import away, lifecycle, posts
 from bot.host.clock import Clock
@@ -117,8 +118,10 @@ class TurnClock:
                 if not on_time and not keeps_quiet:
                     continue
                 game = get_game(game_row.kind)
-                state = game.decode_state(loads(game_row.state))
-                waiting = game.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
+                state = game.codec.decode_state(loads(game_row.state))
+                waiting = game.rules.to_act(state) - set(
+                    tx.standing_orders(game_row.id, game_row.turn)
+                )
                 missing = [p for p in players if p.key in waiting]
                 # Each missing player's reminder: at the usual moment, unless that falls in
                 # their quiet hours (then alone, by DM, when those begin); never while
@@ -137,7 +140,7 @@ class TurnClock:
                     (early if moment < deadline - lead else pinged).append(player)
                 if not pinged and not early:
                     continue
-                said = game.reminder(state, posts.humanize_seconds(deadline - now))
+                said = game.words.reminder(state, posts.humanize_seconds(deadline - now))
                 text = f"{posts.title(game_row)}: {said}"
                 for player in early:
                     posts.notify(tx, game_row, player, text, kind="reminder")
@@ -248,7 +251,7 @@ class TurnClock:
                 return None  # locked by another transaction (or gone: looked at again)
             if (
                 game_row is None
-                or game_row.phase not in ("setup", "battle")
+                or game_row.phase not in (GamePhase.SETUP, GamePhase.RUNNING)
                 or game_row.turn != expected_turn
             ):
                 return False
@@ -256,11 +259,11 @@ class TurnClock:
             if timer is None:
                 return False
             game = get_game(game_row.kind)
-            state = game.decode_state(loads(game_row.state))
+            state = game.codec.decode_state(loads(game_row.state))
             if away.wait_for_away(tx, game, game_row, state, timer, now=now):
                 return False  # the turn waits for a player who is away (once a turn)
             lifecycle.fire(tx, game, game_row, state, timer, now=now)
-            if game_row.phase != "setup":
+            if game_row.phase != GamePhase.SETUP:
                 for held in tx.held_inbound(game_id):
                     self.commands.rehandle_held(tx, held)
             return True

@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
 
+from bot.games.base import GamePhase
 from bot.store.database import make_engine, migrate, session_scope
 from bot.store.models import (
     CursorRow,
@@ -31,7 +32,7 @@ from bot.store.models import (
     TurnRow,
 )
 
-ACTIVE_PHASES = ("setup", "battle")
+ACTIVE_PHASES = (GamePhase.SETUP, GamePhase.RUNNING)
 
 RowT = TypeVar("RowT", bound=SQLModel)
 
@@ -526,7 +527,10 @@ class Tx:
         query = (
             select(func.count())
             .select_from(GameRow)
-            .where(GameRow.platform == platform, col(GameRow.phase).in_(("setup", "battle")))
+            .where(
+                GameRow.platform == platform,
+                col(GameRow.phase).in_((GamePhase.SETUP, GamePhase.RUNNING)),
+            )
         )
         if channel is not None:
             query = query.where(or_(col(GameRow.channel) == channel, col(GameRow.lobby) == channel))
@@ -540,7 +544,7 @@ class Tx:
         """The games of a platform still open for joining, oldest first."""
         query = (
             select(GameRow)
-            .where(GameRow.platform == platform, GameRow.phase == "setup")
+            .where(GameRow.platform == platform, GameRow.phase == GamePhase.SETUP)
             .order_by(col(GameRow.id))
         )
         return list(self.session.exec(query).all())
@@ -651,7 +655,7 @@ class Tx:
         query = (
             select(GameRow)
             .where(
-                GameRow.phase == "battle",
+                GameRow.phase == GamePhase.RUNNING,
                 col(GameRow.deadline) > start,
                 col(GameRow.deadline) <= end,
             )
@@ -670,7 +674,7 @@ class Tx:
             select(GameRow)
             .join(PlayerRow, col(PlayerRow.game_id) == col(GameRow.id))
             .where(
-                GameRow.phase == "battle",
+                GameRow.phase == GamePhase.RUNNING,
                 col(GameRow.deadline) > start,
                 col(GameRow.deadline) <= end,
                 tuple_(col(PlayerRow.platform), col(PlayerRow.user_id)).in_(list(accounts)),

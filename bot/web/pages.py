@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from html import escape
 
+from bot.games.base import GamePhase
+
 STYLE = """
 :root{color-scheme:light dark;--ink:#14202b;--paper:#f6f4ef;--line:#c9c3b6;--accent:#0b5c8a}
 @media (prefers-color-scheme:dark){:root{--ink:#e8e4da;--paper:#101820;--line:#37434f;--accent:#6cb8e6}}
@@ -381,7 +383,7 @@ def game_page(page: GamePage) -> bytes:
         f"<h2>Players</h2><ul>{players}</ul>" if players else "",
         f"<details><summary>Rules</summary><pre>{escape(page.rules)}</pre></details>",
     ]
-    live = f"{page.base}/live" if page.latest and page.phase != "finished" else ""
+    live = f"{page.base}/live" if page.latest and page.phase != GamePhase.FINISHED else ""
     attributes = f' data-version="{escape(page.version)}"'
     if live:
         attributes += f' data-live="{escape(live)}"'

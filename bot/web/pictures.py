@@ -164,7 +164,7 @@ class PictureCache:
         if found is None:
             return None
         kind, state = found
-        return kind, get_game(kind).view(state, viewer)
+        return kind, get_game(kind).views.view(state, viewer)
 
     def step_text(
         self, game_id: int, number: int, step: int, viewer: str | None
@@ -179,8 +179,8 @@ class PictureCache:
         kind, state = found
         game = get_game(kind)
         tiles = tiles_for(kind)
-        size = None if tiles is None else tiles.board_size(game.view(state, viewer))
-        return game.summary(state, viewer), size
+        size = None if tiles is None else tiles.board_size(game.views.view(state, viewer))
+        return game.words.summary(state, viewer), size
 
     def _state(self, game_id: int, number: int, step: int) -> tuple[str, Any] | None:
         key = (game_id, number, step)
@@ -193,7 +193,7 @@ class PictureCache:
             state_json = reads.step_state(tx, game_id, number, step)
         found = None
         if facts is not None and state_json is not None:
-            found = (facts.kind, get_game(facts.kind).decode_state(loads(state_json)))
+            found = (facts.kind, get_game(facts.kind).codec.decode_state(loads(state_json)))
         with self._states_lock:
             self._states[key] = found
             while len(self._states) > STATES_KEPT:
@@ -240,7 +240,7 @@ class PictureCache:
         for number, step, cause, state_json in history:
             if cause in OUTSIDE_PLAY:
                 continue  # not a move of the game (its end shows in the last frame)
-            view = game.view(game.decode_state(loads(state_json)), player)
+            view = game.views.view(game.codec.decode_state(loads(state_json)), player)
             deadline = deadlines.get((number, step))
             frames.append(
                 pictures.private(
@@ -252,7 +252,7 @@ class PictureCache:
                 ).png
             )
         last = pictures.private(
-            game.view(game.decode_state(loads(final)), player),
+            game.views.view(game.codec.decode_state(loads(final)), player),
             avatars={},
             title=title,
             deadline=None,
@@ -282,7 +282,7 @@ class PictureCache:
         if pictures is None:
             return None
         game = get_game(facts.kind)
-        state = game.decode_state(loads(state_json))
+        state = game.codec.decode_state(loads(state_json))
         deadline = stored[0].deadline
         options: dict[str, Any] = {
             "avatars": {},
@@ -291,9 +291,9 @@ class PictureCache:
             "now": None,
         }
         if viewer is None:
-            picture = pictures.public(game.view(state, None), **options)
+            picture = pictures.public(game.views.view(state, None), **options)
         else:
-            picture = pictures.private(game.view(state, viewer), **options)
+            picture = pictures.private(game.views.view(state, viewer), **options)
         with Image.open(io.BytesIO(picture.png)) as image:
             width, height = image.size
         return Drawn(picture.png, "image/png", picture.alt, width, height)
@@ -313,9 +313,9 @@ class PictureCache:
         for number, step, cause, state_json in history:
             if cause in OUTSIDE_PLAY:
                 continue
-            board = game.reveal(game.decode_state(loads(state_json)))
+            board = game.views.reveal(game.codec.decode_state(loads(state_json)))
             boards.append((board, pictures.frame_label(number, step)))
-        last = game.reveal(game.decode_state(loads(final)))
+        last = game.views.reveal(game.codec.decode_state(loads(final)))
         if not boards or boards[-1][0] != last:
             boards.append((last, pictures.end_label()))
         title = title_of(facts.kind, game_id)

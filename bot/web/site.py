@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games.base import Event
+from bot.games.base import Event, GameError, GamePhase
 from bot.games.catalog import get_game
 from bot.host.record import game_record
 from bot.host.yielding import off_loop
@@ -96,7 +96,7 @@ class Site:
         return holder_of(self.store, token)
 
     def _result(self, facts: reads.GameFacts, names: dict[str, str]) -> str:
-        if facts.phase != "finished":
+        if facts.phase != GamePhase.FINISHED:
             return ""
         known = self._results.get(facts.id)
         if known is not None:
@@ -106,9 +106,9 @@ class Site:
         result = ""
         if final is not None:
             game = get_game(facts.kind)
-            state = game.decode_state(loads(final))
-            result = game.result(state, names)
-            outcome = game.outcome(state)
+            state = game.codec.decode_state(loads(final))
+            result = game.words.result(state, names)
+            outcome = game.rules.outcome(state)
             if not result and outcome is not None:
                 winners = ", ".join(names.get(key, key) for key in outcome.winners)
                 result = "A draw." if outcome.draw else f"Won by {winners}." if winners else ""
@@ -124,7 +124,7 @@ class Site:
             finished = {
                 g.id: dict(reads.player_names(tx, g.id))
                 for g in games
-                if g.phase == "finished" and g.id not in self._results
+                if g.phase == GamePhase.FINISHED and g.id not in self._results
             }
         lines = []
         for facts in games:
@@ -138,7 +138,7 @@ class Site:
                     kind=facts.kind,
                     where=where,
                     where_url=url,
-                    phase=facts.phase,
+                    phase=_phase_word(facts.kind, facts.phase),
                     turn=facts.turn,
                     players=counts.get(facts.id, 0),
                     deadline=running[0][1] if running else None,
@@ -240,9 +240,9 @@ class Site:
         for stored in of_turn:
             events = _events(stored.events)
             if viewer is None:
-                report += game.public_report(events, names)
+                report += game.words.public_report(events, names)
             else:
-                report += game.private_report(events, viewer)
+                report += game.words.private_report(events, viewer)
         if of_turn:
             last = of_turn[-1]
             if drawn is not None:
@@ -263,14 +263,14 @@ class Site:
                         tile=TILE,
                         cells=tuple(cell_of(level) for level in range(LEVELS)),
                     )
-        finished = facts.phase == "finished"
+        finished = facts.phase == GamePhase.FINISHED
         where, url = where_of(facts)
         page = pages.GamePage(
             title=title_of(facts.kind, game_id),
             kind=facts.kind,
             where=where,
             where_url=url,
-            phase=facts.phase,
+            phase=game.phase_word(facts.phase),
             turn=facts.turn,
             deadlines=_running(facts.timers) if not finished else (),
             paused=facts.paused_remaining is not None,
@@ -284,7 +284,7 @@ class Site:
             picture=picture,
             tiled=tiled,
             summary=summary,
-            rules=game.rules_text(),
+            rules=game.words.rules_text(),
             version=version_of(facts),
             replay_src=f"/games/{game_id}/replay.mp4" if finished else "",
             own_replay_src=f"{base}/replay.mp4" if finished and viewer is not None else "",
@@ -311,14 +311,14 @@ class Site:
 
     async def replay(self, game_id: int) -> Drawn | None:
         facts = await asyncio.to_thread(self.facts, game_id)
-        if facts is None or facts.phase != "finished":
+        if facts is None or facts.phase != GamePhase.FINISHED:
             return None
         return await self.pictures.replay(game_id)
 
     async def own_replay(self, game_id: int, player: str) -> Drawn | None:
         """A player's own replay (the game as they saw it), once the game is over."""
         facts = await asyncio.to_thread(self.facts, game_id)
-        if facts is None or facts.phase != "finished":
+        if facts is None or facts.phase != GamePhase.FINISHED:
             return None
 
         def result() -> str:
@@ -331,8 +331,17 @@ class Site:
     def record(self, game_id: int) -> Reply:
         """The full record, hidden facts and all: only once the game is over."""
         facts = self.facts(game_id)
-        if facts is None or facts.phase != "finished":
+        if facts is None or facts.phase != GamePhase.FINISHED:
             return MISSING
         record = game_record(self.store, game_id)
         body = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
         return Reply(200, body, "application/json; charset=utf-8")
+
+
+def _phase_word(kind: str, phase: str) -> str:
+    """A game's phase as players read it (its own word for its running phase); a game of a
+    kind this host no longer plays shows the stored phase."""
+    try:
+        return get_game(kind).phase_word(phase)
+    except GameError:
+        return phase

@@ -12,15 +12,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from benchmarks.storm import prepare_games
+from bot.host import attachments
 from bot.host.attachments import AttachmentRenderer
 from bot.host.avatar_cache import AvatarCache
 from bot.host.clock import VirtualClock
 from bot.host.inbox import Commands
 from bot.host.turns import TurnClock
-from bot.store import OutboxRow, Store
+from bot.store import OutboxRow, Store, loads
 from bot.wiring import no_network
 
 
@@ -60,4 +62,53 @@ def test_a_board_waits_for_the_database_lock_off_the_event_loop(tmp_path: Path) 
         assert len(pictures) == 1 and pictures[0].data.startswith(b"\x89PNG")
 
     asyncio.run(asyncio.wait_for(go(), 30))
+    store.dispose()
+
+
+def test_a_steps_boards_read_it_once_and_past_a_crowd_are_given_only_their_own_avatar(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deadline draws every player's board from one stored step: it is read and decoded
+    once for all of them (once per board, a crowd's turn cost the crowd's size a board and,
+    at 100,000 captains, more memory than the machine had), and past
+    ``AVATARS_FOR_EVERYONE`` players each board is given its own player's avatar alone."""
+    store = Store(f"sqlite:///{tmp_path / 'bst.db'}")
+    clock = VirtualClock()
+    clock.set(prepare_games(store, 1, 6, start=clock.now()))
+    assert TurnClock(store, clock, Commands(store, clock)).resolve_due() == 1
+    with store.transaction() as tx:
+        rows = [
+            r
+            for r in tx.session.execute(select(OutboxRow)).scalars()
+            if r.render and loads(r.render).get("kind") == "private_board"
+        ]
+    assert len(rows) >= 3
+    monkeypatch.setattr(attachments, "AVATARS_FOR_EVERYONE", 2)
+    asked: list[str] = []
+
+    class Recording(AvatarCache):
+        async def get(self, player_id: str, name: str, url: str | None) -> Any:
+            asked.append(player_id)
+            return await super().get(player_id, name, url)
+
+    reads: list[int] = []
+    transaction = store.transaction
+
+    def counted() -> Any:
+        reads.append(1)
+        return transaction()
+
+    renderer = AttachmentRenderer(store, Recording(fetch=no_network))
+
+    async def go() -> list[Any]:
+        store.transaction = counted  # type: ignore[method-assign]
+        try:
+            return list(await asyncio.gather(*(renderer(row) for row in rows)))
+        finally:
+            store.transaction = transaction  # type: ignore[method-assign]
+
+    drawn = asyncio.run(asyncio.wait_for(go(), 60))
+    assert all(len(d) == 1 and d[0].data.startswith(b"\x89PNG") for d in drawn)
+    assert len(reads) == 1
+    assert sorted(asked) == sorted(loads(row.render)["player"] for row in rows)
     store.dispose()

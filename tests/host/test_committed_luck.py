@@ -76,12 +76,14 @@ def test_live_game_commits_draws_from_the_secret_and_reveals_it(tmp_path: Path) 
     kit.say("alice", "join", message_id="join-a")
     kit.say("bob", "join", message_id="join-b")
     game = get_game("bst")
-    before = game.decode_state(loads(kit.game().state))
+    before = game.codec.decode_state(loads(kit.game().state))
     kit.say("alice", "random", dm=True, message_id="place-a")
     # The random placement is the documented draw: anyone can recompute it.
     rng = luck_rng(SECRET, "accept", "fake", "place-a")
-    expected = game.accept(before, "p1", game.parse("random"), Channel.PRIVATE, rng).state
-    assert loads(kit.game().state) == game.encode_state(expected)
+    expected = game.rules.accept(
+        before, "p1", game.rules.parse("random"), Channel.PRIVATE, rng
+    ).state
+    assert loads(kit.game().state) == game.codec.encode_state(expected)
     kit.say("bob", "random", dm=True, message_id="place-b")
     kit.say("alice", "start")
     assert kit.game().luck == mixed_luck(SECRET, ["fake:join-a", "fake:join-b"])

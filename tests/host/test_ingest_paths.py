@@ -29,14 +29,14 @@ def test_failing_message_rolls_back_only_its_savepoint(
 ) -> None:
     kit.two_player_battle()
     game = get_game("bst")
-    real_parse = game.parse
+    real_parse = game.rules.parse
 
     def parse(text: str):  # type: ignore[no-untyped-def]
         if "G7" in text:
             raise RuntimeError("a bug while parsing")
         return real_parse(text)
 
-    monkeypatch.setattr(game, "parse", parse)
+    monkeypatch.setattr(game.rules, "parse", parse)
     batch = [
         kit.inbound("alice", "#bst F1", message_id="ok-1"),
         kit.inbound("bob", "#bst G7", message_id="boom"),
@@ -66,7 +66,7 @@ def test_failing_message_rolls_back_only_its_savepoint(
     failed = [r for r in kit.outbox() if r.kind == f"reply:{rows['boom'].id}"]
     assert [r.text for r in failed] == [FAILED_REPLY]  # answered once, about no game
     # It would fail at every delivery: a redelivery is not handled again.
-    monkeypatch.setattr(game, "parse", real_parse)
+    monkeypatch.setattr(game.rules, "parse", real_parse)
     assert kit.say("bob", "#bst G7", message_id="boom").outcome is Outcome.DUPLICATE
 
 
@@ -127,8 +127,8 @@ def test_state_cache_is_checked_against_what_the_transaction_read(kit: HostKit) 
     with kit.store.transaction() as tx:
         row = tx.game(1)
         assert row is not None
-        state = game.remove(game.decode_state(loads(row.state)), "p2").state
-        row.state = dumps(game.encode_state(state))
+        state = game.rules.remove(game.codec.decode_state(loads(row.state)), "p2").state
+        row.state = dumps(game.codec.encode_state(state))
         tx.save(row)
     effect = kit.say("bob", "#bst F2")
     assert effect.outcome is Outcome.REFUSED

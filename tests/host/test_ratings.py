@@ -23,6 +23,11 @@ class _Ended:
         self._outcome = outcome
         self._crews = crews or {}
 
+    @property
+    def rules(self) -> _Ended:
+        """The only part of a game the ratings read."""
+        return self
+
     def outcome(self, state: Any) -> Outcome:
         return self._outcome
 

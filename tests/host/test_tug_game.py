@@ -74,7 +74,7 @@ def test_an_order_that_completes_its_turn_resolves_at_once(run_script_text: Run)
     assert any(
         "turn 1: alice pulled 3: rope at -3. The north crew wins!" in line for line in transcript
     )
-    assert public(transcript)[-1] == "-> public: #tug game 1: the whole game."
+    assert public(transcript)[-1] == "-> public: #tug game 1: the replay of the whole game."
 
 
 def test_a_question_holds_the_movers_clock_and_the_whole_crew_is_asked(
@@ -120,20 +120,22 @@ def test_the_record_replays_through_the_rules(run_script_text: Run) -> None:
     """From the record's options, start and orders, the rules give every event again."""
     _, record = run_script_text(script("dare_and_crews.txt"))
     names = {p["name"]: f"p{i}" for i, p in enumerate(record["players"], start=1)}
-    state = TUG.new_game(record["game"]["options"])
+    state = TUG.rules.new_game(record["game"]["options"])
     for name, key in names.items():
-        state = TUG.join(state, PlayerRef(key, name))
+        state = TUG.rules.join(state, PlayerRef(key, name))
     seats = {names[p["name"]]: p["seat"] for p in record["players"]}
     first = next(key for key, seat in seats.items() if seat == record["start"]["first"])
-    state = TUG.start(state, seeded(0, "start"), first).state
+    state = TUG.rules.start(state, seeded(0, "start"), first).state
     replayed: list[dict[str, Any]] = []
     for entry in record["turns"][0]["orders"]:
-        order = TUG.parse(
+        order = TUG.rules.parse(
             f"pull {entry['steps']}" if entry["action"] == "pull" else entry["action"]
         )
-        accepted = TUG.accept(state, names[entry["player"]], order, Channel.PRIVATE, seeded(0))
+        accepted = TUG.rules.accept(
+            state, names[entry["player"]], order, Channel.PRIVATE, seeded(0)
+        )
         if accepted.resolve_now:
-            resolution = TUG.resolve(
+            resolution = TUG.rules.resolve(
                 accepted.state, [Given(names[entry["player"]], order, 0.0, 1)], seeded(0)
             )
             state, events = resolution.state, resolution.events
@@ -142,7 +144,7 @@ def test_the_record_replays_through_the_rules(run_script_text: Run) -> None:
         replayed += [event.record() for event in events]
     keys = {v: k for k, v in names.items()}
     context = RecordContext(1, keys, "finished", {})
-    again = TUG.record(state, [Step(1, (), tuple(replayed))], context)
+    again = TUG.codec.record(state, [Step(1, (), tuple(replayed))], context)
     assert again["turns"][0]["events"] == record["turns"][0]["events"]
 
 

@@ -254,17 +254,17 @@ def test_the_collector_is_paused_while_a_turn_resolves_and_on_again_after(
 ) -> None:
     import gc
 
-    from bot.games.bst.game import BstGame
+    from bot.games.bst.game import BstRules
 
     seen: list[bool] = []
-    real_expire = BstGame.expire
+    real_expire = BstRules.expire
 
     def expire(self, state, timer, orders, rng):  # type: ignore[no-untyped-def]
         seen.append(gc.isenabled())
         return real_expire(self, state, timer, orders, rng)
 
     # A deadline that falls is a timer running out: the host calls the game's expire.
-    monkeypatch.setattr(BstGame, "expire", expire)
+    monkeypatch.setattr(BstRules, "expire", expire)
     t0 = started(kit)
     assert gc.isenabled()
     kit.clock.set(t0 + TURN)

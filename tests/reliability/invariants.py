@@ -34,15 +34,17 @@ def check_turns_exactly_once(store: Store) -> dict[int, int]:
                 orders = [
                     Given(
                         record["player"],
-                        game.decode_order({k: v for k, v in record.items() if k != "player"}),
+                        game.codec.decode_order({k: v for k, v in record.items() if k != "player"}),
                         sent_at=0.0,
                         sequence=number,
                     )
                     for number, record in enumerate(loads(after.orders))
                 ]
-                state = game.decode_state(loads(before.state))
-                result = game.resolve(state, orders, seeded(game_row.seed, "turn", after.number))
-                assert game.encode_state(result.state) == loads(after.state), (
+                state = game.codec.decode_state(loads(before.state))
+                result = game.rules.resolve(
+                    state, orders, seeded(game_row.seed, "turn", after.number)
+                )
+                assert game.codec.encode_state(result.state) == loads(after.state), (
                     f"game {game_row.id} turn {after.number} is not its orders' resolution"
                 )
             if turns and game_row.phase == "battle":

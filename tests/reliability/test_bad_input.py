@@ -75,7 +75,7 @@ hostile = st.one_of(any_text, near_valid(), st.lists(st.sampled_from(ODD + VALID
 def _parse_refuses_cleanly(text: str) -> None:
     started = time.perf_counter()
     try:
-        BST.parse(text)
+        BST.rules.parse(text)
     except GameError as error:
         assert error.message and isinstance(error.message, str)
         assert len(error.message) < 1000, "a refusal does not echo a huge message"
@@ -118,7 +118,7 @@ def test_parse_100_kb_texts_refused_quickly(text: str) -> None:
     assert len(text) >= 50_000
     _parse_refuses_cleanly(text)
     with pytest.raises(GameError):
-        BST.parse(text)
+        BST.rules.parse(text)
 
 
 @fast(800)
@@ -128,9 +128,9 @@ def test_other_parsers_raise_only_game_errors(text: str) -> None:
         with contextlib.suppress(GameError):
             parser(text)
     with contextlib.suppress(GameError):
-        BST.new_game({"size": text[:20], "turn": text[20:40] or "8h"})
+        BST.rules.new_game({"size": text[:20], "turn": text[20:40] or "8h"})
     with contextlib.suppress(GameError):
-        BST.new_game({text[:30] or "x": text[30:60] or "y"})
+        BST.rules.new_game({text[:30] or "x": text[30:60] or "y"})
     word, _rest = command_word(clean_text(text))
     assert word == word.lower()
 
@@ -197,7 +197,8 @@ def test_commands_handle_refuses_bad_input_with_a_reply_and_no_change(
 ) -> None:
     kit = battle
     try:
-        BST.parse(clean_text(text))
+        # The host drops NUL characters as it takes a message in (bot/host/inbox.py).
+        BST.rules.parse(clean_text(text.replace("\x00", "")))
         parses = True
     except GameError:
         parses = False

@@ -82,7 +82,7 @@ def _public_output(kit: MultiKit) -> dict[str, object]:
     assert game is not None
     maps, alts = [], []
     for turn in turns:
-        view = BST.view(BST.decode_state(loads(turn.state)), None)
+        view = BST.views.view(BST.codec.decode_state(loads(turn.state)), None)
         options = {
             "title": "#bst game 1",
             "deadline": datetime.fromtimestamp(turn.deadline or 0, UTC),
@@ -98,7 +98,7 @@ def _public_output(kit: MultiKit) -> dict[str, object]:
             (r.kind, r.text, r.render) for r in rows if r.recipient in ("p2", "discord:id-bob")
         ],
         "turn": game.turn,
-        "summary": BST.summary(BST.decode_state(loads(game.state)), None),
+        "summary": BST.words.summary(BST.codec.decode_state(loads(game.state)), None),
     }
 
 
@@ -131,7 +131,7 @@ def test_different_hidden_fleets_give_byte_identical_public_output(
         for key in out_one:
             assert out_one[key] == out_two[key], f"{key} depends on alice's hidden fleet"
         # Honest: the private side does differ (alice's own boards describe her fleet).
-        assert BST.view(_state(one), "p1") != BST.view(_state(two), "p1")
+        assert BST.views.view(_state(one), "p1") != BST.views.view(_state(two), "p1")
     finally:
         one.close()
         two.close()
@@ -139,7 +139,7 @@ def test_different_hidden_fleets_give_byte_identical_public_output(
 
 def _state(kit: MultiKit):
     with kit.store.transaction() as tx:
-        return BST.decode_state(loads(tx.game(1).state))
+        return BST.codec.decode_state(loads(tx.game(1).state))
 
 
 SECRET = "5a" * 32

@@ -6,6 +6,6 @@ dare the other, whose crew answers within its own time limit while the mover's
 clock waits — every host mechanism a real game leans on, in one page of rules.
 """
 
-from tests.tug.game import TUG, TugGame
+from tests.tug.game import TUG
 
-__all__ = ["TUG", "TugGame"]
+__all__ = ["TUG"]

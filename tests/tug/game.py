@@ -24,8 +24,10 @@ from bot.games.base import (
     ArgKind,
     Channel,
     Event,
+    Game,
     Given,
     IllegalOrderError,
+    NeutralWords,
     Notice,
     OptionError,
     OrderSyntaxError,
@@ -41,6 +43,7 @@ from bot.games.base import (
 )
 from bot.games.duration import format_duration, parse_duration
 from bot.games.standings import ranked
+from tests.tug.robot import ROBOT
 
 SEATS = ("north", "south")
 TOWARD = {"north": -1, "south": 1}  # north wins at -target, south at +target
@@ -84,28 +87,8 @@ def _duration(options: Mapping[str, str], key: str, default: str) -> float:
         raise OptionError(f"{key}: {error.message}") from None
 
 
-class TugGame:
-    name = "tug"
-    tag = "#tug"
-    title = "Tug"
-    simultaneous = False
-    players_may_leave = True
-    public_needs_tag = True
-    verbs = (
-        Verb("pull", "Pull the rope 1 to 3 toward your seat", private=False,
-             args=(Arg("steps", ArgKind.NUMBER, "1 to 3", minimum=1, maximum=3),)),
-        Verb("dare", "Dare the other crew to hold", private=False),
-        Verb("give", "Answer a dare: give 2", private=True),
-        Verb("hold", "Answer a dare: hold (1 back)", private=True),
-    )  # fmt: skip
-    option_args = (
-        Arg("move_time", ArgKind.DURATION, "time for a seat's move", required=False),
-        Arg("response_time", ArgKind.DURATION, "time to answer a dare", required=False),
-        Arg("target", ArgKind.NUMBER, "the rope's distance that wins", required=False,
-            minimum=1, maximum=9),
-    )  # fmt: skip
-
-    # --- setup --------------------------------------------------------------
+class TugRules:
+    """Tug's state machine."""
 
     def new_game(self, options: Mapping[str, str]) -> TugState:
         unknown = sorted(set(options) - {"move_time", "response_time", "target"})
@@ -151,8 +134,6 @@ class TugGame:
         started = replace(state, phase="battle", turn=1, first=seat or "north")
         return Resolution(started, (Event("began", {"first": started.first}),),
                           frozenset(pid for pid, _, _ in state.players))  # fmt: skip
-
-    # --- orders -------------------------------------------------------------
 
     def parse(self, text: str) -> Order:
         words = text.lower().split()
@@ -210,14 +191,6 @@ class TugGame:
                 return replace(state, phase="finished", winners=state.crew_of(seat))
         return state
 
-    def describe(self, order: Order) -> str:
-        return f"pull {order.steps}" if order.action == "pull" else order.action
-
-    def acknowledge(self, turn: int, standing: Order, replaced: Order | None) -> str:
-        return f"Turn {turn}: {self.describe(standing)}"
-
-    # --- time ---------------------------------------------------------------
-
     def turn(self, state: TugState) -> int:
         return state.turn
 
@@ -262,8 +235,6 @@ class TugGame:
         passed = replace(state, turn=state.turn + 1)
         return Resolution(passed, (Event("timeout", {"seat": mover}),), frozenset())
 
-    # --- the host's verbs ---------------------------------------------------
-
     def remove(self, state: TugState, player: PlayerId) -> Resolution[TugState]:
         if state.phase == "setup":
             kept = tuple(p for p in state.players if p[0] != player)
@@ -290,7 +261,9 @@ class TugGame:
         seat = state.seat_of(player)
         return state.crew_of(seat) if seat else (player,)
 
-    # --- views and records ---------------------------------------------------
+
+class TugViews:
+    """Tug's views: what each viewer may see."""
 
     def view(self, state: TugState, viewer: PlayerId | None) -> dict[str, Any]:
         return {
@@ -302,6 +275,10 @@ class TugGame:
 
     def reveal(self, state: TugState) -> dict[str, Any]:
         return self.view(state, None)
+
+
+class TugCodec:
+    """Tug's state and orders as JSON, and the record."""
 
     def encode_state(self, state: TugState) -> dict[str, Any]:
         data = dict(state.__dict__)
@@ -341,7 +318,7 @@ class TugGame:
             turn["events"] += [named(e) for e in step.events]
         return {
             "format": "tug-record/1",
-            "game": {"kind": "tug", "options": self.options(state), "phase": context.phase,
+            "game": {"kind": "tug", "options": TugRules().options(state), "phase": context.phase,
                      "turn": state.turn, "rope": state.rope, "deadlines": dict(context.deadlines),
                      "winners": sorted(names.get(w, w) for w in state.winners),
                      "draw": state.draw},
@@ -351,7 +328,12 @@ class TugGame:
             "turns": [turns[n] for n in sorted(turns)],
         }  # fmt: skip
 
-    # --- words ----------------------------------------------------------------
+
+class TugWords(NeutralWords[TugState, Order]):
+    """Tug's words, where they differ from the neutral ones."""
+
+    def describe(self, order: Order) -> str:
+        return f"pull {order.steps}" if order.action == "pull" else order.action
 
     def opening(self, state: TugState) -> str:
         return "is open: send `join` to take a seat (north, south, north…)."
@@ -360,23 +342,11 @@ class TugGame:
         name = next(n for pid, n, _ in state.players if pid == player)
         return f"{name} joined game {number} on the {state.seat_of(player)} crew."
 
-    def quick_orders(self, state: TugState, player: PlayerId) -> tuple[str, ...]:
-        return ()
-
     def beginning(self, state: TugState, names: Mapping[PlayerId, str]) -> str:
         return f"the rope is taut; the {state.first} crew moves first."
 
     def hint(self, state: TugState) -> str:
         return "Send `pull 1`–`pull 3` or `dare`."
-
-    def report_title(self, turn: int) -> str:
-        return f"turn {turn}"
-
-    def quiet_report(self) -> str:
-        return "Nobody moved."
-
-    def board_heading(self, title: str, turn: int) -> str:
-        return f"{title}, turn {turn}:"
 
     def result(self, state: TugState, names: Mapping[PlayerId, str]) -> str:
         if state.phase != "finished":
@@ -388,17 +358,8 @@ class TugGame:
     def reminder(self, state: TugState, left: str) -> str:
         return f"your crew's move ends in {left}."
 
-    def replay_caption(self) -> str:
-        return "the whole game."
-
     def example(self) -> str:
         return "`pull 2`"
-
-    def player_word(self, count: int) -> str:
-        return "player" if count == 1 else "players"
-
-    def pictured(self, events: Sequence[Event]) -> bool:
-        return True
 
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines = []
@@ -436,4 +397,36 @@ class TugGame:
         return self.help_text()
 
 
-TUG = TugGame()
+TUG: Game[TugState, Order] = Game(
+    name="tug",
+    tag="#tug",
+    title="Tug",
+    verbs=(
+        Verb(
+            "pull",
+            "Pull the rope 1 to 3 toward your seat",
+            private=False,
+            args=(Arg("steps", ArgKind.NUMBER, "1 to 3", minimum=1, maximum=3),),
+        ),
+        Verb("dare", "Dare the other crew to hold", private=False),
+        Verb("give", "Answer a dare: give 2", private=True),
+        Verb("hold", "Answer a dare: hold (1 back)", private=True),
+    ),
+    option_args=(
+        Arg("move_time", ArgKind.DURATION, "time for a seat's move", required=False),
+        Arg("response_time", ArgKind.DURATION, "time to answer a dare", required=False),
+        Arg(
+            "target",
+            ArgKind.NUMBER,
+            "the rope's distance that wins",
+            required=False,
+            minimum=1,
+            maximum=9,
+        ),
+    ),
+    rules=TugRules(),
+    views=TugViews(),
+    codec=TugCodec(),
+    words=TugWords(),
+    robot=ROBOT,
+)

@@ -96,7 +96,7 @@ def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
             tag,
             Verb(
                 "status",
-                f"Phase, turn, deadline and the {game.player_word(2)} still playing",
+                f"Phase, turn, deadline and the {game.words.player_word(2)} still playing",
                 private=False,
             ),
         ),

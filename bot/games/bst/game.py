@@ -1,5 +1,5 @@
-"""BattleshipTwitter (bst) behind the host's game protocol (``bot/games/base.py``):
-a thin facade over this package's modules. The rules are ``shared/rules/bst.md``
+"""BattleshipTwitter (bst) declared as a game (``bot/games/base.py``): its four parts
+are thin facades over this package's modules. The rules are ``shared/rules/bst.md``
 (in short: :data:`~bot.games.bst.text.RULES_TEXT`, and ``RULES.md`` here).
 
 Captains join a shared rectangular board and place two ships each in secret (a
@@ -19,10 +19,11 @@ from typing import Any
 
 from bot.games.base import (
     Accepted,
-    Arg,
     Channel,
     Event,
+    Game,
     Given,
+    NeutralWords,
     Outcome,
     PlayerId,
     PlayerRef,
@@ -31,11 +32,11 @@ from bot.games.base import (
     Standing,
     Step,
     Timer,
-    Verb,
 )
 from bot.games.bst import acceptance, codec, lifecycle, record, reports, text, turns
 from bot.games.bst.options import parse_options
 from bot.games.bst.orders import Order, describe_order, parse_order
+from bot.games.bst.robot import ROBOT
 from bot.games.bst.standings import standings
 from bot.games.bst.state import BstState
 from bot.games.bst.status import Phase
@@ -43,19 +44,8 @@ from bot.games.bst.verbs import OPTION_ARGS, VERBS
 from bot.games.bst.views import PrivateView, PublicView, RevealedView, revealed_view, view_of
 
 
-class BstGame:
-    """The bst rules behind the host's Game protocol."""
-
-    name = "bst"
-    tag = "#bst"
-    title = "BattleshipTwitter"
-    simultaneous = True
-    players_may_leave = True
-    public_needs_tag = False  # every message in a bst channel is for the game (rules §4)
-    verbs: tuple[Verb, ...] = VERBS
-    option_args: tuple[Arg, ...] = OPTION_ARGS
-
-    # ----------------------------------------------------------------- setup
+class BstRules:
+    """bst's state machine."""
 
     def new_game(self, options: Mapping[str, str]) -> BstState:
         return BstState(options=parse_options(options))
@@ -71,8 +61,6 @@ class BstGame:
     ) -> Resolution[BstState]:
         return lifecycle.start(state, rng, first)
 
-    # ----------------------------------------------------------------- orders
-
     def parse(self, text: str) -> Order:
         return parse_order(text)
 
@@ -85,14 +73,6 @@ class BstGame:
         rng: random.Random,
     ) -> Accepted[BstState, Order]:
         return acceptance.accept_order(state, player, order, channel, rng)
-
-    def describe(self, order: Order) -> str:
-        return describe_order(order)
-
-    def acknowledge(self, turn: int, standing: Order, replaced: Order | None) -> str:
-        return text.acknowledgement(turn, standing, replaced)
-
-    # ----------------------------------------------------------------- time
 
     def turn(self, state: BstState) -> int:
         return state.turn
@@ -113,8 +93,6 @@ class BstGame:
     ) -> Resolution[BstState]:
         return turns.expire(state, timer, orders, rng)
 
-    # ----------------------------------------------------------------- host verbs
-
     def remove(self, state: BstState, player: PlayerId) -> Resolution[BstState]:
         return lifecycle.remove(state, player)
 
@@ -130,13 +108,19 @@ class BstGame:
     def crew(self, state: BstState, player: PlayerId) -> tuple[PlayerId, ...]:
         return (player,)
 
-    # ----------------------------------------------------------------- views, storage
+
+class BstViews:
+    """bst's views: what each viewer may see."""
 
     def view(self, state: BstState, viewer: PlayerId | None) -> PublicView | PrivateView:
         return view_of(state, viewer)
 
     def reveal(self, state: BstState) -> RevealedView:
         return revealed_view(state)
+
+
+class BstCodec:
+    """bst's state and orders as JSON, and the record."""
 
     def encode_state(self, state: BstState) -> dict[str, Any]:
         return codec.encode_state(state)
@@ -153,13 +137,17 @@ class BstGame:
     def record(
         self, state: BstState, history: Sequence[Step], context: RecordContext
     ) -> dict[str, Any]:
-        return record.game_record(state, history, context, kind=self.name)
+        return record.game_record(state, history, context, kind="bst")
 
-    def record_board(self, state: BstState) -> dict[str, Any]:
-        """The board's size (``bst demo`` reads it to aim its captains)."""
-        return record.record_board(state)
 
-    # ----------------------------------------------------------------- words
+class BstWords(NeutralWords[BstState, Order]):
+    """bst's words, where they differ from the neutral ones."""
+
+    def describe(self, order: Order) -> str:
+        return describe_order(order)
+
+    def acknowledge(self, turn: int, standing: Order, replaced: Order | None) -> str:
+        return text.acknowledgement(turn, standing, replaced)
 
     def opening(self, state: BstState) -> str:
         return text.opening(state)
@@ -179,9 +167,6 @@ class BstGame:
 
     def hint(self, state: BstState) -> str:
         return text.BATTLE_HINT
-
-    def report_title(self, turn: int) -> str:
-        return text.report_title(turn)
 
     def quiet_report(self) -> str:
         return text.QUIET_REPORT
@@ -207,9 +192,6 @@ class BstGame:
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         return reports.public_report(events, names)
 
-    def pictured(self, events: Sequence[Event]) -> bool:
-        return True
-
     def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
         return reports.private_report(events, viewer)
 
@@ -224,3 +206,19 @@ class BstGame:
 
     def rules_text(self) -> str:
         return text.RULES_TEXT
+
+
+BST: Game[BstState, Order] = Game(
+    name="bst",
+    tag="#bst",
+    title="BattleshipTwitter",
+    verbs=VERBS,
+    option_args=OPTION_ARGS,
+    rules=BstRules(),
+    views=BstViews(),
+    codec=BstCodec(),
+    words=BstWords(),
+    robot=ROBOT,
+    simultaneous=True,
+    public_needs_tag=False,  # every message in a bst channel is for the game (rules §4)
+)

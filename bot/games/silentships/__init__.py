@@ -8,11 +8,9 @@ haven't turned over. ``SILENT_SHIPS`` is the game object the host registers;
 
 from __future__ import annotations
 
-from bot.games.silentships.game import SilentShipsGame
+from bot.games.silentships.game import SILENT_SHIPS
 from bot.games.silentships.orders import Order
 from bot.games.silentships.ships import Ship
 from bot.games.silentships.state import SilentShipsState
 
-SILENT_SHIPS = SilentShipsGame()
-
-__all__ = ["SILENT_SHIPS", "Order", "Ship", "SilentShipsGame", "SilentShipsState"]
+__all__ = ["SILENT_SHIPS", "Order", "Ship", "SilentShipsState"]

@@ -1,4 +1,4 @@
-"""Silent Ships behind the host's Game protocol (``shared/rules/silentships.md``).
+"""Silent Ships declared as a game of four parts (``shared/rules/silentships.md``).
 
 Two admirals play ships face-down on a 5 × 4 board, move them by discarding
 cards and attack with support from their neighbours; the fog of war is the
@@ -20,11 +20,12 @@ from typing import Any
 
 from bot.games.base import (
     Accepted,
-    Arg,
     Channel,
     Event,
+    Game,
     Given,
     IllegalOrderError,
+    NeutralWords,
     Notice,
     Outcome,
     PlayerId,
@@ -34,7 +35,6 @@ from bot.games.base import (
     Standing,
     Step,
     Timer,
-    Verb,
     WrongChannelError,
 )
 from bot.games.silentships import attacks, codec, record, text, views
@@ -61,6 +61,7 @@ from bot.games.silentships.orders import (
     order_entry,
     parse_order,
 )
+from bot.games.silentships.robot import ROBOT
 from bot.games.silentships.ships import SHIP_ORDER, in_ship_order
 from bot.games.silentships.standings import standings
 from bot.games.silentships.state import (
@@ -77,19 +78,8 @@ from bot.games.silentships.verbs import OPTION_ARGS, VERBS
 Change = tuple[SilentShipsState, Log, tuple[Notice, ...]]
 
 
-class SilentShipsGame:
-    """The rules of Silent Ships, as the host sees them."""
-
-    name = "silentships"
-    tag = "#silentships"
-    title = "Silent Ships"
-    simultaneous = False
-    players_may_leave = True
-    public_needs_tag = True
-    verbs: tuple[Verb, ...] = VERBS
-    option_args: tuple[Arg, ...] = OPTION_ARGS
-
-    # ----------------------------------------------------------------- setup
+class SilentShipsRules:
+    """Silent Ships' state machine."""
 
     def new_game(self, options: Mapping[str, str]) -> SilentShipsState:
         return SilentShipsState(options=parse_options(options))
@@ -141,16 +131,8 @@ class SilentShipsGame:
         state = begin_turn(state, 1, rng, log)
         return Resolution(state, tuple(log.events), frozenset(ids))
 
-    # ----------------------------------------------------------------- orders
-
     def parse(self, text_: str) -> Order:
         return parse_order(text_)
-
-    def describe(self, order: Order) -> str:
-        return describe_order(order)
-
-    def acknowledge(self, turn: int, standing: Order, replaced: Order | None) -> str:
-        return f"Turn {turn}: {describe_order(standing)}."
 
     def accept(
         self,
@@ -288,8 +270,6 @@ class SilentShipsGame:
             raise IllegalOrderError(f"`{describe_order(order)}` cannot be given now")
         return state, log, notices
 
-    # ----------------------------------------------------------------- time
-
     def turn(self, state: SilentShipsState) -> int:
         return state.turn
 
@@ -376,8 +356,6 @@ class SilentShipsGame:
             tuple(log.orders),
         )
 
-    # ----------------------------------------------------------------- host verbs
-
     def remove(self, state: SilentShipsState, player: PlayerId) -> Resolution[SilentShipsState]:
         if not state.has(player):
             raise IllegalOrderError("that player is not in this game")
@@ -412,7 +390,9 @@ class SilentShipsGame:
     def crew(self, state: SilentShipsState, player: PlayerId) -> tuple[PlayerId, ...]:
         return (player,)
 
-    # ----------------------------------------------------------------- views and records
+
+class SilentShipsViews:
+    """Silent Ships' views: what each viewer may see."""
 
     def view(self, state: SilentShipsState, viewer: PlayerId | None) -> Any:
         if viewer is None or not state.has(viewer):
@@ -421,6 +401,10 @@ class SilentShipsGame:
 
     def reveal(self, state: SilentShipsState) -> Any:
         return views.revealed_view(state)
+
+
+class SilentShipsCodec:
+    """Silent Ships' state and orders as JSON, and the record."""
 
     def encode_state(self, state: SilentShipsState) -> dict[str, Any]:
         return codec.encode_state(state)
@@ -439,16 +423,21 @@ class SilentShipsGame:
     ) -> dict[str, Any]:
         return record.build_record(state, history, context)
 
-    # ----------------------------------------------------------------- words
+
+class SilentShipsWords(NeutralWords[SilentShipsState, Order]):
+    """Silent Ships' words, where they differ from the neutral ones."""
+
+    def describe(self, order: Order) -> str:
+        return describe_order(order)
+
+    def acknowledge(self, turn: int, standing: Order, replaced: Order | None) -> str:
+        return f"Turn {turn}: {describe_order(standing)}."
 
     def opening(self, state: SilentShipsState) -> str:
         return text.opening(state)
 
     def welcome(self, state: SilentShipsState, player: PlayerId, number: int) -> str:
         return text.welcome(state, player, number)
-
-    def quick_orders(self, state: SilentShipsState, player: PlayerId) -> tuple[str, ...]:
-        return ()
 
     def beginning(self, state: SilentShipsState, names: Mapping[PlayerId, str]) -> str:
         return text.beginning(state, names)
@@ -505,3 +494,17 @@ class SilentShipsGame:
 
     def rules_text(self) -> str:
         return text.RULES
+
+
+SILENT_SHIPS: Game[SilentShipsState, Order] = Game(
+    name="silentships",
+    tag="#silentships",
+    title="Silent Ships",
+    verbs=VERBS,
+    option_args=OPTION_ARGS,
+    rules=SilentShipsRules(),
+    views=SilentShipsViews(),
+    codec=SilentShipsCodec(),
+    words=SilentShipsWords(),
+    robot=ROBOT,
+)

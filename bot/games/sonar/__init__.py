@@ -7,18 +7,8 @@ game object is :data:`SONAR`; the host registers it in ``bot/games/catalog.py``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from bot.games.sonar.game import SonarGame
+from bot.games.sonar.game import SONAR
 from bot.games.sonar.orders import AtRandom, Fleet, Order, Shots
 from bot.games.sonar.state import SonarState
 
-SONAR = SonarGame()
-
-if TYPE_CHECKING:
-    from bot.games.base import Game
-
-    # mypy --strict checks here that the facade meets the host's protocol.
-    _MEETS_THE_PROTOCOL: Game[SonarState, Order] = SONAR
-
-__all__ = ["SONAR", "AtRandom", "Fleet", "Order", "Shots", "SonarGame", "SonarState"]
+__all__ = ["SONAR", "AtRandom", "Fleet", "Order", "Shots", "SonarState"]

@@ -1,4 +1,4 @@
-"""Sonar (Cameron Browne, 2007) behind the host's Game protocol: see
+"""Sonar (Cameron Browne, 2007) declared as a game of four parts: see
 ``shared/rules/sonar.md`` for every rule and ``shared/contracts/sonar.md`` for the
 orders and the record.
 
@@ -29,8 +29,10 @@ from bot.games.base import (
     ArgKind,
     Channel,
     Event,
+    Game,
     Given,
     IllegalOrderError,
+    NeutralWords,
     Notice,
     Outcome,
     PlayerId,
@@ -74,6 +76,7 @@ from bot.games.sonar.orders import (
 )
 from bot.games.sonar.placement import largest_fleet, place_fleets
 from bot.games.sonar.resolution import Play, resolve_turn
+from bot.games.sonar.robot import ROBOT
 from bot.games.sonar.standings import standings
 from bot.games.sonar.state import Action, Captain, Phase, SonarState, Status
 from bot.games.sonar.views import (
@@ -88,111 +91,8 @@ from bot.games.sonar.views import (
 SHOOT_EXAMPLE = "#sonar f11, a9"
 
 
-class SonarGame:
-    """The Sonar rules behind the host's Game protocol."""
-
-    name: str = "sonar"
-    tag: str = "#sonar"
-    title: str = "Sonar"
-    simultaneous: bool = False
-    players_may_leave = True
-    public_needs_tag: bool = True
-
-    verbs: tuple[Verb, ...] = (
-        Verb(
-            "shoot",
-            "Fire depth charges at these cells (up to one per live sub) on your turn",
-            private=False,
-            args=(
-                Arg(
-                    "cells",
-                    ArgKind.CELLS,
-                    "cells such as f11, a9 (row letter from the bottom, column number)",
-                ),
-            ),
-            words="",
-        ),
-        Verb(
-            "random",
-            "Fire every charge you may at random (never at your own subs) on your turn",
-            private=False,
-        ),
-        Verb(
-            "fleet",
-            "Send your whole fleet during setup (placement=given): length, bow cell and "
-            "facing of each sub",
-            private=True,
-            args=(
-                Arg(
-                    "subs",
-                    ArgKind.TEXT,
-                    f"length, bow cell and facing of each sub, e.g. {FLEET_EXAMPLE}",
-                ),
-            ),
-            words="",
-        ),
-        Verb(
-            "withdraw",
-            "Withdraw the fleet you sent: the host places yours at random at the start",
-            private=True,
-            words="random",
-        ),
-    )
-
-    option_args: tuple[Arg, ...] = (
-        Arg(
-            "size",
-            ArgKind.NUMBER,
-            "rows of the board, even (it has twice as many columns)",
-            required=False,
-            minimum=4,
-            maximum=24,
-        ),
-        Arg(
-            "ships",
-            ArgKind.NUMBER,
-            "subs per captain (default 12 ÷ captains)",
-            required=False,
-            minimum=1,
-            maximum=16,
-        ),
-        Arg(
-            "one_shot",
-            ArgKind.CHOICE,
-            "one charge per turn instead of one per live sub",
-            required=False,
-            choices=("on", "off"),
-        ),
-        Arg(
-            "hide_hits",
-            ArgKind.CHOICE,
-            "show hits only on the turn they happen",
-            required=False,
-            choices=("on", "off"),
-        ),
-        Arg(
-            "move_time",
-            ArgKind.DURATION,
-            "time a captain has for a turn (default 1d)",
-            required=False,
-        ),
-        Arg(
-            "on_timeout",
-            ArgKind.CHOICE,
-            "when the move time runs out: random shots or skip",
-            required=False,
-            choices=("random", "skip"),
-        ),
-        Arg(
-            "placement",
-            ArgKind.CHOICE,
-            "random: the host places every fleet; given: captains may send their own (needs ships)",
-            required=False,
-            choices=("random", "given"),
-        ),
-    )
-
-    # ----------------------------------------------------------------- setup
+class SonarRules:
+    """Sonar's state machine."""
 
     def new_game(self, options: Mapping[str, str]) -> SonarState:
         return SonarState(options=parse_options(options))
@@ -278,23 +178,8 @@ class SonarGame:
         )
         return Resolution(new_state, (), frozenset(c.id for c in present), notices=tuple(notices))
 
-    # ----------------------------------------------------------------- orders
-
     def parse(self, text: str) -> Order:
         return parse_order(text)
-
-    def describe(self, order: Order) -> str:
-        if isinstance(order, Fleet):
-            return f"fleet {describe_order(order)}"
-        if isinstance(order, AtRandom):
-            return "random"
-        return f"fire at {describe_order(order)}"
-
-    def acknowledge(self, turn: int, standing: Order, replaced: Order | None) -> str:
-        line = f"Turn {turn}: {self.describe(standing)}"
-        if replaced is not None:
-            line += f" (replaces: {self.describe(replaced)})"
-        return line
 
     def accept(
         self,
@@ -389,8 +274,6 @@ class SonarGame:
             changed=frozenset({captain.id}),
         )
 
-    # ----------------------------------------------------------------- time
-
     def turn(self, state: SonarState) -> int:
         return state.turn
 
@@ -437,8 +320,6 @@ class SonarGame:
         if state.options.on_timeout is OnTimeout.SKIP:
             return resolve_turn(state, Play(Action.SKIP, timeout=True), rng)
         return resolve_turn(state, Play(Action.SHOOT, at_random=True, timeout=True), rng)
-
-    # ----------------------------------------------------------------- host verbs
 
     def remove(self, state: SonarState, player: PlayerId) -> Resolution[SonarState]:
         captain = state.captain(player)
@@ -490,15 +371,19 @@ class SonarGame:
     def crew(self, state: SonarState, player: PlayerId) -> tuple[PlayerId, ...]:
         return (player,)
 
-    # ----------------------------------------------------------------- views and records
+
+class SonarViews:
+    """Sonar's views: what each viewer may see."""
 
     def view(self, state: SonarState, viewer: PlayerId | None) -> PublicView | PrivateView:
-        if viewer is None:
-            return public_view(state)
-        return private_view(state, viewer)
+        return _view(state, viewer)
 
     def reveal(self, state: SonarState) -> RevealedView:
         return revealed_view(state)
+
+
+class SonarCodec:
+    """Sonar's state and orders as JSON, and the record."""
 
     def encode_state(self, state: SonarState) -> dict[str, Any]:
         return codec.encode_state(state)
@@ -517,7 +402,16 @@ class SonarGame:
     ) -> dict[str, Any]:
         return record.build_record(state, history, context)
 
-    # ----------------------------------------------------------------- words
+
+class SonarWords(NeutralWords[SonarState, Order]):
+    """Sonar's words, where they differ from the neutral ones."""
+
+    def describe(self, order: Order) -> str:
+        if isinstance(order, Fleet):
+            return f"fleet {describe_order(order)}"
+        if isinstance(order, AtRandom):
+            return "random"
+        return f"fire at {describe_order(order)}"
 
     def opening(self, state: SonarState) -> str:
         options = state.options
@@ -554,9 +448,6 @@ class SonarGame:
             line += " The host places every fleet at random when the battle starts."
         return line
 
-    def quick_orders(self, state: SonarState, player: PlayerId) -> tuple[str, ...]:
-        return ()
-
     def beginning(self, state: SonarState, names: Mapping[PlayerId, str]) -> str:
         captains = [names.get(c.id, c.name) for c in state.in_battle]
         ships = state.ships or 0
@@ -574,16 +465,11 @@ class SonarGame:
             "`#sonar random`; a miss tells the distance to the nearest sub."
         )
 
-    def report_title(self, turn: int) -> str:
-        return f"turn {turn}"
-
     def quiet_report(self) -> str:
         return "No charges were fired; every sub sailed on one step."
 
     def board_heading(self, title: str, turn: int) -> str:
-        if turn == 0:
-            return f"{title}, as the battle begins:"
-        return f"{title}, turn {turn}:"  # the turn the board shows, as its picture names it
+        return f"{title}, as the battle begins:" if turn == 0 else f"{title}, turn {turn}:"
 
     def result(self, state: SonarState, names: Mapping[PlayerId, str]) -> str:
         if state.phase is not Phase.FINISHED:
@@ -617,20 +503,20 @@ class SonarGame:
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         return text.public_report(events, names)
 
-    def pictured(self, events: Sequence[Event]) -> bool:
-        return True
-
     def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
         return text.private_report(events, viewer)
 
     def summary(self, state: SonarState, viewer: PlayerId | None) -> str:
-        return text.summary_text(self.view(state, viewer))
+        return text.summary_text(_view(state, viewer))
 
     def text_board(self, state: SonarState, viewer: PlayerId | None) -> str:
-        return text.board_text(self.view(state, viewer))
+        return text.board_text(_view(state, viewer))
 
     def help_text(self) -> str:
         return text.HELP_TEXT
+
+    def running_phase(self) -> str:
+        return "hunt"  # a hunt for hidden subs (its replay is "the whole hunt")
 
     def rules_text(self) -> str:
         return text.RULES_TEXT
@@ -711,3 +597,113 @@ def _no_room(
         f"{ships} subs each cannot be placed on this board (size={board.rows}, {players} "
         f"captains) so that no two ever meet ({why}): {fits}"
     )
+
+
+def _view(state: SonarState, viewer: PlayerId | None) -> PublicView | PrivateView:
+    if viewer is None:
+        return public_view(state)
+    return private_view(state, viewer)
+
+
+SONAR: Game[SonarState, Order] = Game(
+    name="sonar",
+    tag="#sonar",
+    title="Sonar",
+    verbs=(
+        Verb(
+            "shoot",
+            "Fire depth charges at these cells (up to one per live sub) on your turn",
+            private=False,
+            args=(
+                Arg(
+                    "cells",
+                    ArgKind.CELLS,
+                    "cells such as f11, a9 (row letter from the bottom, column number)",
+                ),
+            ),
+            words="",
+        ),
+        Verb(
+            "random",
+            "Fire every charge you may at random (never at your own subs) on your turn",
+            private=False,
+        ),
+        Verb(
+            "fleet",
+            "Send your whole fleet during setup (placement=given): length, bow cell and "
+            "facing of each sub",
+            private=True,
+            args=(
+                Arg(
+                    "subs",
+                    ArgKind.TEXT,
+                    f"length, bow cell and facing of each sub, e.g. {FLEET_EXAMPLE}",
+                ),
+            ),
+            words="",
+        ),
+        Verb(
+            "withdraw",
+            "Withdraw the fleet you sent: the host places yours at random at the start",
+            private=True,
+            words="random",
+        ),
+    ),
+    option_args=(
+        Arg(
+            "size",
+            ArgKind.NUMBER,
+            "rows of the board, even (it has twice as many columns)",
+            required=False,
+            minimum=4,
+            maximum=24,
+        ),
+        Arg(
+            "ships",
+            ArgKind.NUMBER,
+            "subs per captain (default 12 ÷ captains)",
+            required=False,
+            minimum=1,
+            maximum=16,
+        ),
+        Arg(
+            "one_shot",
+            ArgKind.CHOICE,
+            "one charge per turn instead of one per live sub",
+            required=False,
+            choices=("on", "off"),
+        ),
+        Arg(
+            "hide_hits",
+            ArgKind.CHOICE,
+            "show hits only on the turn they happen",
+            required=False,
+            choices=("on", "off"),
+        ),
+        Arg(
+            "move_time",
+            ArgKind.DURATION,
+            "time a captain has for a turn (default 1d)",
+            required=False,
+        ),
+        Arg(
+            "on_timeout",
+            ArgKind.CHOICE,
+            "when the move time runs out: random shots or skip",
+            required=False,
+            choices=("random", "skip"),
+        ),
+        Arg(
+            "placement",
+            ArgKind.CHOICE,
+            "random: the host places every fleet; given: captains may send their own (needs ships)",
+            required=False,
+            choices=("random", "given"),
+        ),
+    ),
+    rules=SonarRules(),
+    views=SonarViews(),
+    codec=SonarCodec(),
+    words=SonarWords(),
+    robot=ROBOT,
+)

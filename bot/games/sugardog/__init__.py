@@ -2,13 +2,12 @@
 torpedoes and mines, on a small secret grid (``shared/rules/sugardog.md``).
 
 ``SUGARDOG`` is the game the host registers (the lead adds it to the catalog);
-``game.py`` states the rules in a paragraph and answers the host.
+``game.py`` states the rules in a paragraph and declares the game's parts.
 """
 
 from __future__ import annotations
 
-from bot.games.base import Game
-from bot.games.sugardog.game import SugarDogGame
+from bot.games.sugardog.game import SUGARDOG
 from bot.games.sugardog.orders import (
     Cruise,
     FireTorpedo,
@@ -20,9 +19,6 @@ from bot.games.sugardog.orders import (
     StartingCell,
 )
 from bot.games.sugardog.state import Captain, Phase, Status, SugarDogState
-
-SUGARDOG: Game[SugarDogState, Order] = SugarDogGame()
-"""Typed as the protocol, so mypy proves the facade keeps it."""
 
 __all__ = [
     "SUGARDOG",
@@ -37,6 +33,5 @@ __all__ = [
     "SilentRunning",
     "StartingCell",
     "Status",
-    "SugarDogGame",
     "SugarDogState",
 ]

@@ -1,4 +1,4 @@
-"""Sugar Dog (``#sugardog``) behind the host's Game protocol (shared/rules/sugardog.md).
+"""Sugar Dog (``#sugardog``) declared as a game of four parts (shared/rules/sugardog.md).
 
 Two or more captains each hide a submarine on a small grid (6 × 6 for two, 2
 more each way for every further captain) and take turns, one action each, by
@@ -9,7 +9,7 @@ turns) or a mine (three each). Contacts and impacts are announced the moment
 they happen; everything in a cell where something runs into something is
 destroyed; the last submarine afloat wins. The host names who moves first,
 play goes on in join order, and a captain whose ``move_time`` runs out holds
-position silently. This module answers the host; the rules live in
+position silently. This module declares the game; the rules live in
 ``setup.py`` and ``resolution.py``, the words in ``text.py``.
 """
 
@@ -23,11 +23,12 @@ from typing import Any
 
 from bot.games.base import (
     Accepted,
-    Arg,
     Channel,
     Event,
+    Game,
     Given,
     IllegalOrderError,
+    NeutralWords,
     Notice,
     Outcome,
     PlayerId,
@@ -37,7 +38,6 @@ from bot.games.base import (
     Standing,
     Step,
     Timer,
-    Verb,
     WrongChannelError,
 )
 from bot.games.duration import humanize
@@ -63,6 +63,7 @@ from bot.games.sugardog.orders import (
 )
 from bot.games.sugardog.record import build_record
 from bot.games.sugardog.resolution import Change, end_game, leave_battle, resolve_turn
+from bot.games.sugardog.robot import ROBOT
 from bot.games.sugardog.standings import standings
 from bot.games.sugardog.state import Captain, Phase, Status, SugarDogState
 from bot.games.sugardog.units import TimedOutSilence
@@ -82,19 +83,8 @@ def _is_action(order: Order) -> bool:
     return isinstance(order, _ACTIONS)
 
 
-class SugarDogGame:
-    """The Sugar Dog rules behind the host's Game protocol."""
-
-    name = "sugardog"
-    tag = text.TAG
-    title = text.TITLE
-    simultaneous = False
-    players_may_leave = True
-    public_needs_tag = True
-    verbs: tuple[Verb, ...] = VERBS
-    option_args: tuple[Arg, ...] = OPTION_ARGS
-
-    # ----------------------------------------------------------------- setup
+class SugarDogRules:
+    """Sugar Dog's state machine."""
 
     def new_game(self, options: Mapping[str, str]) -> SugarDogState:
         return SugarDogState(options=parse_options(options))
@@ -127,19 +117,8 @@ class SugarDogGame:
             notices=(*notices, *_your_move(started.state)),
         )
 
-    # ----------------------------------------------------------------- orders
-
     def parse(self, text: str) -> Order:
         return parse_order(text)
-
-    def describe(self, order: Order) -> str:
-        return describe_order(order)
-
-    def acknowledge(self, turn: int, standing: Order, replaced: Order | None) -> str:
-        ack = f"Turn {turn}: {describe_order(standing)}"
-        if replaced is not None:
-            ack += f" (replaces: {describe_order(replaced)})"
-        return ack
 
     def accept(
         self,
@@ -210,8 +189,6 @@ class SugarDogGame:
             ),
         )
 
-    # ----------------------------------------------------------------- time
-
     def turn(self, state: SugarDogState) -> int:
         return state.turn
 
@@ -276,8 +253,6 @@ class SugarDogGame:
             orders=(order_record(order, player, timeout),),
         )
 
-    # ----------------------------------------------------------------- host verbs
-
     def remove(self, state: SugarDogState, player: PlayerId) -> Resolution[SugarDogState]:
         captain = state.captain(player)
         if captain is None:
@@ -317,17 +292,24 @@ class SugarDogGame:
     def crew(self, state: SugarDogState, player: PlayerId) -> tuple[PlayerId, ...]:
         return (player,)
 
-    # ----------------------------------------------------------------- views and records
+    def _log(self, state: SugarDogState, player: PlayerId) -> str:
+        private = private_view(state, player)
+        assert private is not None
+        return text.log_text(private)
+
+
+class SugarDogViews:
+    """Sugar Dog's views: what each viewer may see."""
 
     def view(self, state: SugarDogState, viewer: PlayerId | None) -> PublicView | PrivateView:
-        if viewer is not None:
-            private = private_view(state, viewer)
-            if private is not None:
-                return private
-        return public_view(state)
+        return _view(state, viewer)
 
     def reveal(self, state: SugarDogState) -> RevealedView:
         return revealed_view(state)
+
+
+class SugarDogCodec:
+    """Sugar Dog's state and orders as JSON, and the record."""
 
     def encode_state(self, state: SugarDogState) -> dict[str, Any]:
         return codec.encode_state(state)
@@ -347,21 +329,26 @@ class SugarDogGame:
     def record(
         self, state: SugarDogState, history: Sequence[Step], context: RecordContext
     ) -> dict[str, Any]:
-        options = self.options(state)
+        options = state.options.text()
         # RecordContext has no seed yet; the host strips it from the options it passes.
         seed = getattr(context, "seed", None)
         if seed is not None and "seed" not in options:
             options["seed"] = str(seed)
         return build_record(state, history, context, options)
 
-    # ----------------------------------------------------------------- words
+
+class SugarDogWords(NeutralWords[SugarDogState, Order]):
+    """Sugar Dog's words, where they differ from the neutral ones."""
+
+    def describe(self, order: Order) -> str:
+        return describe_order(order)
 
     def opening(self, state: SugarDogState) -> str:
         size = board_text(state.board)
         move_time = humanize(timedelta(seconds=state.options.move_time))
         return (
             f"is open: a submarine duel on a {size} board (2 more each way for every captain "
-            f"past two). Join with `{self.tag} join` (or `join` by DM), then DM me your secret "
+            f"past two). Join with `{text.TAG} join` (or `join` by DM), then DM me your secret "
             f"starting cell, e.g. `C4`. Each captain has {move_time} to move."
         )
 
@@ -374,9 +361,6 @@ class SugarDogGame:
             "from the bottom); the latest one you send before the start stands."
         )
 
-    def quick_orders(self, state: SugarDogState, player: PlayerId) -> tuple[str, ...]:
-        return ()
-
     def beginning(self, state: SugarDogState, names: Mapping[PlayerId, str]) -> str:
         order = [names.get(p, state.name(p)) for p in state.order]
         first = order[0] if order else "nobody"
@@ -387,12 +371,6 @@ class SugarDogGame:
 
     def hint(self, state: SugarDogState) -> str:
         return f"On your turn DM me one order: {EXAMPLES}. `log` shows your own log."
-
-    def report_title(self, turn: int) -> str:
-        return f"turn {turn}"
-
-    def quiet_report(self) -> str:
-        return "Nothing to announce."
 
     def board_heading(self, title: str, turn: int) -> str:
         if turn:  # the turn the board shows, as its picture names it
@@ -426,30 +404,32 @@ class SugarDogGame:
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         return text.public_lines(events, names)
 
-    def pictured(self, events: Sequence[Event]) -> bool:
-        return True
-
     def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
         return text.private_lines(events, viewer)
 
     def summary(self, state: SugarDogState, viewer: PlayerId | None) -> str:
-        return text.summary_text(self.view(state, viewer))
+        return text.summary_text(_view(state, viewer))
 
     def text_board(self, state: SugarDogState, viewer: PlayerId | None) -> str:
-        return text.board_text(self.view(state, viewer))
+        return text.board_text(_view(state, viewer))
 
     def help_text(self) -> str:
         return text.HELP_TEXT
 
+    def running_phase(self) -> str:
+        return "duel"  # "a submarine duel" (the rules' first line)
+
     def rules_text(self) -> str:
         return text.RULES_TEXT
 
-    # ----------------------------------------------------------------- helpers
 
-    def _log(self, state: SugarDogState, player: PlayerId) -> str:
-        private = private_view(state, player)
-        assert private is not None
-        return text.log_text(private)
+def _view(state: SugarDogState, viewer: PlayerId | None) -> PublicView | PrivateView:
+    """A captain's own view; the public one for anyone else (and for ``None``)."""
+    if viewer is not None:
+        private = private_view(state, viewer)
+        if private is not None:
+            return private
+    return public_view(state)
 
 
 def _move_key(state: SugarDogState) -> str:
@@ -490,3 +470,17 @@ def _your_move(state: SugarDogState) -> tuple[Notice, ...]:
             to=state.current,
         ),
     )
+
+
+SUGARDOG: Game[SugarDogState, Order] = Game(
+    name="sugardog",
+    tag=text.TAG,
+    title=text.TITLE,
+    verbs=VERBS,
+    option_args=OPTION_ARGS,
+    rules=SugarDogRules(),
+    views=SugarDogViews(),
+    codec=SugarDogCodec(),
+    words=SugarDogWords(),
+    robot=ROBOT,
+)

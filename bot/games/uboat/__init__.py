@@ -6,12 +6,9 @@ of them. The game is registered with the host in ``bot/games/catalog.py``.
 
 from __future__ import annotations
 
-from bot.games.base import Game
-from bot.games.uboat.game import UboatGame
+from bot.games.uboat.game import UBOAT
 from bot.games.uboat.orders import Evade, Fire, Hold, JoinCrew, Move, Order, Ram, StartAt
 from bot.games.uboat.state import UboatState
-
-UBOAT: Game[UboatState, Order] = UboatGame()  # mypy checks the protocol here
 
 __all__ = [
     "UBOAT",
@@ -23,6 +20,5 @@ __all__ = [
     "Order",
     "Ram",
     "StartAt",
-    "UboatGame",
     "UboatState",
 ]

@@ -1,4 +1,4 @@
-"""U-Boat Shootout behind the host's Game protocol (rules: ``shared/rules/uboat.md``).
+"""U-Boat Shootout declared as a game of four parts (rules: ``shared/rules/uboat.md``).
 
 A live match for 2 to 6 players: each commands a U-boat with 3 health on a
 wrapping sea with numbered islands. In setup each sends a secret starting cell;
@@ -24,8 +24,10 @@ from bot.games.base import (
     ArgKind,
     Channel,
     Event,
+    Game,
     Given,
     IllegalOrderError,
+    NeutralWords,
     Notice,
     Outcome,
     PlayerId,
@@ -54,6 +56,7 @@ from bot.games.uboat.orders import (
 )
 from bot.games.uboat.record import build_record
 from bot.games.uboat.resolution import close_round, close_window
+from bot.games.uboat.robot import ROBOT
 from bot.games.uboat.standings import standings
 from bot.games.uboat.state import Boat, Phase, Player, Said, UboatState
 from bot.games.uboat.values import COLOURS, MAX_BOATS, MIN_BOATS, Colour
@@ -85,85 +88,8 @@ def _route_args(what: str) -> tuple[Arg, ...]:
     )
 
 
-class UboatGame:
-    """The U-Boat Shootout rules behind the host's Game protocol."""
-
-    name = "uboat"
-    tag = "#uboat"
-    title = "U-Boat Shootout"
-    simultaneous = True
-    players_may_leave = False  # the contract: "There is no `leave`."
-    public_needs_tag = True
-    verbs: tuple[Verb, ...] = (
-        Verb(
-            # Typed `start E2`; named apart from the host's `start` (which begins the game).
-            "position",
-            "Your secret starting cell (setup; not an island)",
-            private=True,
-            args=(Arg("cell", ArgKind.CELL, "the starting cell, e.g. E2"),),
-            words="start",
-        ),
-        Verb(
-            "fire",
-            "Fire at a tile within range: 2 damage on it, 1 beside it",
-            private=True,
-            args=(Arg("cell", ArgKind.CELL, "the target tile, e.g. E6"),),
-        ),
-        Verb("move", "Move 1 to 3 steps, unseen", private=True, args=_route_args("move")),
-        Verb(
-            "ram",
-            "Move 1 to 3 steps, then strike the tile one further (2 damage)",
-            private=True,
-            args=_route_args("ram"),
-        ),
-        Verb("hold", "Do nothing this round", private=True),
-        Verb(
-            "evade",
-            "An invisible move while your damaged U-boat's evade window is open",
-            private=True,
-            args=_route_args("evasion"),
-        ),
-        Verb(
-            "crew",
-            "Your U-boat was sunk: join another's crew at the round's end",
-            private=True,
-            args=(Arg("boat", ArgKind.CHOICE, "the U-boat to join", choices=_COLOUR_NAMES),),
-        ),
-    )
-    option_args: tuple[Arg, ...] = (
-        Arg("size", ArgKind.NUMBER, "the sea's side (default 9)", False, (), MIN_SIZE, MAX_SIZE),
-        Arg(
-            "islands",
-            ArgKind.TEXT,
-            "none, or N@CELL joined by commas (default 1@C3,2@G3,3@C7,4@G7,5@E5)",
-            required=False,
-        ),
-        Arg(
-            "island_powers",
-            ArgKind.CHOICE,
-            "house island powers, or none (default house)",
-            required=False,
-            choices=("house", "none"),
-        ),
-        Arg(
-            "rounds",
-            ArgKind.NUMBER,
-            "rounds before the islands are counted (default 12)",
-            False,
-            (),
-            MIN_ROUNDS,
-            MAX_ROUNDS,
-        ),
-        Arg("round", ArgKind.DURATION, "the length of a round, 2m to 1d (default 10m)", False),
-        Arg(
-            "evade_window",
-            ArgKind.DURATION,
-            "the time for a damaged U-boat's invisible move, 1m to less than a round (default 1m)",
-            False,
-        ),
-    )
-
-    # ----------------------------------------------------------------- setup
+class UboatRules:
+    """U-Boat's state machine."""
 
     def new_game(self, options: Mapping[str, str]) -> UboatState:
         parsed = parse_options(options)
@@ -228,35 +154,8 @@ class UboatGame:
         new_state = replace(state, phase=Phase.BATTLE, turn=1, boats=tuple(boats))
         return Resolution(new_state, (), frozenset(p.id for p in present), tuple(notices))
 
-    # ----------------------------------------------------------------- orders
-
     def parse(self, text: str) -> Order:
         return parse_order(text)
-
-    def describe(self, order: Order) -> str:
-        return describe_order(order)
-
-    def acknowledge(self, turn: int, standing: Order, replaced: Order | None) -> str:
-        # The host names the sender's previous order of the round, whatever its kind; an
-        # evasion and a round order are separate slots, so one never replaces the other.
-        if replaced is not None and _slot(replaced) != _slot(standing):
-            replaced = None
-        again = f" (replaces `{describe_order(replaced)}`)" if replaced is not None else ""
-        said = f"`{describe_order(standing)}`"
-        if isinstance(standing, JoinCrew):
-            return (
-                f"Round {turn}: you chose {said}{again}: you join {standing.boat.title}'s crew "
-                "when this round ends (if it is still afloat; otherwise the crew with fewest "
-                "members)."
-            )
-        if isinstance(standing, Evade):
-            return (
-                f"Round {turn}: your evasion is {said}{again}: an unseen move when the evade "
-                "window closes. A new evasion replaces it."
-            )
-        if isinstance(standing, Hold):
-            return f"Round {turn}: your order is {said}{again}: nothing this round."
-        return f"Round {turn}: your order is {said}{again}. A new order replaces it."
 
     def accept(
         self,
@@ -410,8 +309,6 @@ class UboatGame:
         new_state = replace(state, crew_choices=(*choices, (player.id, order.boat)))
         return Accepted(new_state, order, ())  # the acknowledgement says it all
 
-    # ----------------------------------------------------------------- time
-
     def turn(self, state: UboatState) -> int:
         return state.turn
 
@@ -458,8 +355,6 @@ class UboatGame:
             if timer == f"round:{state.turn}":
                 return close_round(state, orders)
         return Resolution(state, (), frozenset())  # a timer no longer running: nothing to do
-
-    # ----------------------------------------------------------------- host verbs
 
     def remove(self, state: UboatState, player: PlayerId) -> Resolution[UboatState]:
         found = state.player(player)
@@ -521,23 +416,25 @@ class UboatGame:
     def standings(self, state: UboatState, history: Sequence[Step]) -> tuple[Standing, ...]:
         return standings(state, history)
 
-    # ----------------------------------------------------------------- seats
-
     def crew(self, state: UboatState, player: PlayerId) -> tuple[PlayerId, ...]:
         found = state.player(player)
         if found is None or found.crew is None or found.left:
             return (player,)
         return tuple(p.id for p in state.crew_of(found.crew))
 
-    # ----------------------------------------------------------------- views and records
+
+class UboatViews:
+    """U-Boat's views: what each viewer may see."""
 
     def view(self, state: UboatState, viewer: PlayerId | None) -> PublicView | PrivateView:
-        if viewer is None:
-            return public_view(state)
-        return private_view(state, viewer)
+        return _view(state, viewer)
 
     def reveal(self, state: UboatState) -> RevealedView:
         return revealed_view(state)
+
+
+class UboatCodec:
+    """U-Boat's state and orders as JSON, and the record."""
 
     def encode_state(self, state: UboatState) -> dict[str, Any]:
         return codec.encode_state(state)
@@ -556,7 +453,34 @@ class UboatGame:
     ) -> dict[str, Any]:
         return build_record(state, history, context)
 
-    # ----------------------------------------------------------------- words
+
+class UboatWords(NeutralWords[UboatState, Order]):
+    """U-Boat's words, where they differ from the neutral ones."""
+
+    def describe(self, order: Order) -> str:
+        return describe_order(order)
+
+    def acknowledge(self, turn: int, standing: Order, replaced: Order | None) -> str:
+        # The host names the sender's previous order of the round, whatever its kind; an
+        # evasion and a round order are separate slots, so one never replaces the other.
+        if replaced is not None and _slot(replaced) != _slot(standing):
+            replaced = None
+        again = f" (replaces `{describe_order(replaced)}`)" if replaced is not None else ""
+        said = f"`{describe_order(standing)}`"
+        if isinstance(standing, JoinCrew):
+            return (
+                f"Round {turn}: you chose {said}{again}: you join {standing.boat.title}'s crew "
+                "when this round ends (if it is still afloat; otherwise the crew with fewest "
+                "members)."
+            )
+        if isinstance(standing, Evade):
+            return (
+                f"Round {turn}: your evasion is {said}{again}: an unseen move when the evade "
+                "window closes. A new evasion replaces it."
+            )
+        if isinstance(standing, Hold):
+            return f"Round {turn}: your order is {said}{again}: nothing this round."
+        return f"Round {turn}: your order is {said}{again}. A new order replaces it."
 
     def opening(self, state: UboatState) -> str:
         opts = state.options
@@ -583,9 +507,6 @@ class UboatGame:
             f"{self.player_word(count)}). Send your secret starting cell by DM: "
             f"{text.START_PATTERN}; send none and you are placed at random."
         )
-
-    def quick_orders(self, state: UboatState, player: PlayerId) -> tuple[str, ...]:
-        return ()
 
     def beginning(self, state: UboatState, names: Mapping[PlayerId, str]) -> str:
         boats = ", ".join(
@@ -639,20 +560,20 @@ class UboatGame:
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         return text.public_lines(events, names)
 
-    def pictured(self, events: Sequence[Event]) -> bool:
-        return True
-
     def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
         return text.private_lines(events, viewer)
 
     def summary(self, state: UboatState, viewer: PlayerId | None) -> str:
-        return text.summary_text(self.view(state, viewer))
+        return text.summary_text(_view(state, viewer))
 
     def text_board(self, state: UboatState, viewer: PlayerId | None) -> str:
-        return text.board_text(self.view(state, viewer))
+        return text.board_text(_view(state, viewer))
 
     def help_text(self) -> str:
         return text.HELP_TEXT
+
+    def running_phase(self) -> str:
+        return "match"  # "a live match for four" (the rules' opening)
 
     def rules_text(self) -> str:
         return text.rules_text()
@@ -679,3 +600,91 @@ def _own_blast_warning(
     else:
         return ()
     return (Notice(f"{warning} Send another order to change it.", to=player),)
+
+
+def _view(state: UboatState, viewer: PlayerId | None) -> PublicView | PrivateView:
+    if viewer is None:
+        return public_view(state)
+    return private_view(state, viewer)
+
+
+UBOAT: Game[UboatState, Order] = Game(
+    name="uboat",
+    tag="#uboat",
+    title="U-Boat Shootout",
+    verbs=(
+        Verb(
+            # Typed `start E2`; named apart from the host's `start` (which begins the game).
+            "position",
+            "Your secret starting cell (setup; not an island)",
+            private=True,
+            args=(Arg("cell", ArgKind.CELL, "the starting cell, e.g. E2"),),
+            words="start",
+        ),
+        Verb(
+            "fire",
+            "Fire at a tile within range: 2 damage on it, 1 beside it",
+            private=True,
+            args=(Arg("cell", ArgKind.CELL, "the target tile, e.g. E6"),),
+        ),
+        Verb("move", "Move 1 to 3 steps, unseen", private=True, args=_route_args("move")),
+        Verb(
+            "ram",
+            "Move 1 to 3 steps, then strike the tile one further (2 damage)",
+            private=True,
+            args=_route_args("ram"),
+        ),
+        Verb("hold", "Do nothing this round", private=True),
+        Verb(
+            "evade",
+            "An invisible move while your damaged U-boat's evade window is open",
+            private=True,
+            args=_route_args("evasion"),
+        ),
+        Verb(
+            "crew",
+            "Your U-boat was sunk: join another's crew at the round's end",
+            private=True,
+            args=(Arg("boat", ArgKind.CHOICE, "the U-boat to join", choices=_COLOUR_NAMES),),
+        ),
+    ),
+    option_args=(
+        Arg("size", ArgKind.NUMBER, "the sea's side (default 9)", False, (), MIN_SIZE, MAX_SIZE),
+        Arg(
+            "islands",
+            ArgKind.TEXT,
+            "none, or N@CELL joined by commas (default 1@C3,2@G3,3@C7,4@G7,5@E5)",
+            required=False,
+        ),
+        Arg(
+            "island_powers",
+            ArgKind.CHOICE,
+            "house island powers, or none (default house)",
+            required=False,
+            choices=("house", "none"),
+        ),
+        Arg(
+            "rounds",
+            ArgKind.NUMBER,
+            "rounds before the islands are counted (default 12)",
+            False,
+            (),
+            MIN_ROUNDS,
+            MAX_ROUNDS,
+        ),
+        Arg("round", ArgKind.DURATION, "the length of a round, 2m to 1d (default 10m)", False),
+        Arg(
+            "evade_window",
+            ArgKind.DURATION,
+            "the time for a damaged U-boat's invisible move, 1m to less than a round (default 1m)",
+            False,
+        ),
+    ),
+    rules=UboatRules(),
+    views=UboatViews(),
+    codec=UboatCodec(),
+    words=UboatWords(),
+    robot=ROBOT,
+    simultaneous=True,
+    players_may_leave=False,  # a boat stays in to the end: the rules have no `leave`
+)

@@ -249,6 +249,13 @@ async def test_the_host_names_who_moves_first_by_mention(
     assert inbox.items[0].text == f"host start <@{OTHER_USER_ID}>"
 
 
+class PlayerWords:
+    """The one sentence part of a game the command declaration reads."""
+
+    def player_word(self, count: int) -> str:
+        return "player" if count == 1 else "players"
+
+
 class Clashing:
     """A game whose verb takes a word every game shares."""
 
@@ -256,9 +263,7 @@ class Clashing:
     players_may_leave = True
     verbs = (Verb("join", "join twice", private=False),)
     option_args: tuple[Arg, ...] = ()
-
-    def player_word(self, count: int) -> str:
-        return "player" if count == 1 else "players"
+    words = PlayerWords()
 
 
 class Crowded(Clashing):

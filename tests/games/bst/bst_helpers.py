@@ -17,18 +17,18 @@ def pid(name: str) -> str:
 
 
 def new(size: str = "10x10", **options: str) -> BstState:
-    return BST.new_game({"size": size, **options})
+    return BST.rules.new_game({"size": size, **options})
 
 
 def join(state: BstState, *names: str) -> BstState:
     for name in names:
-        state = BST.join(state, PlayerRef(pid(name), name))
+        state = BST.rules.join(state, PlayerRef(pid(name), name))
     return state
 
 
 def place(state: BstState, name: str, text: str, seed: int = 0) -> BstState:
-    order = BST.parse(text)
-    return BST.accept(state, pid(name), order, Channel.PRIVATE, random.Random(seed)).state
+    order = BST.rules.parse(text)
+    return BST.rules.accept(state, pid(name), order, Channel.PRIVATE, random.Random(seed)).state
 
 
 def setup(
@@ -40,7 +40,7 @@ def setup(
         state = join(state, name)
         if text:
             state = place(state, name, text)
-    return BST.start(state, random.Random(seed)).state
+    return BST.rules.start(state, random.Random(seed)).state
 
 
 def as_given(orders: Mapping[str, Order], start: int = 1) -> list[Given[Order]]:
@@ -56,16 +56,16 @@ def orders_of(state: BstState, texts: Mapping[str, str]) -> dict[str, Order]:
     """Parse and accept each order on the channel it belongs to."""
     orders = {}
     for name, text in texts.items():
-        order = BST.parse(text)
+        order = BST.rules.parse(text)
         channel = Channel.PUBLIC if isinstance(order, Shoot) else Channel.PRIVATE
-        accepted = BST.accept(state, pid(name), order, channel, random.Random(0))
+        accepted = BST.rules.accept(state, pid(name), order, channel, random.Random(0))
         assert accepted.standing is not None
         orders[pid(name)] = accepted.standing
     return orders
 
 
 def turn(state: BstState, texts: Mapping[str, str], seed: int = 0) -> Resolution[BstState]:
-    return BST.resolve(state, as_given(orders_of(state, texts)), random.Random(seed))
+    return BST.rules.resolve(state, as_given(orders_of(state, texts)), random.Random(seed))
 
 
 def records(resolution: Resolution[BstState]) -> list[dict[str, Any]]:

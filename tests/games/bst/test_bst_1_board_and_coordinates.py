@@ -42,14 +42,14 @@ def test_1_cells_and_shots_round_trip_at_the_boundaries(number: int, letters: st
     assert str(cell) == f"{letters}1000"
     for typed in (f"{letters}1000", f"{letters.lower()} 1000", f"{letters}-1000"):
         assert parse_cell(typed) == cell
-        assert BST.parse(f"#bst {typed}") == Shoot(cell)
+        assert BST.rules.parse(f"#bst {typed}") == Shoot(cell)
     assert decode_order(encode_order(Shoot(cell))) == Shoot(cell)
 
 
 @pytest.mark.parametrize("text", ["top 5", "lol 3", "ZZZ1", "AAAA1"])
 def test_1_three_letter_words_not_starting_with_a_are_not_cells(text: str) -> None:
     with pytest.raises(OrderSyntaxError):
-        BST.parse(text)
+        BST.rules.parse(text)
 
 
 def test_1_a_1000x1000_game_plays_and_records_at_the_last_rows() -> None:

@@ -29,7 +29,7 @@ NAMES = {f"p{i}": f"captain{i}" for i in range(1000)}
 
 def test_a_crowds_turn_is_reported_as_counts_and_the_first_sinkings_by_name() -> None:
     events = [*shots(DIGEST_SHOTS + 1), *sunk(NAMED + 5), Event("eliminated", {"player": "p3"})]
-    report = BST.public_report(events, NAMES)
+    report = BST.words.public_report(events, NAMES)
     assert report[0] == "101 shots, 67 hits; 25 ships sunk; 1 captain out of the battle."
     assert report[1].startswith("Sunk: captain0's submarine at B1, captain1's submarine at B2")
     assert report[1].endswith("captain19's submarine at B20 and 5 more.")
@@ -39,6 +39,6 @@ def test_a_crowds_turn_is_reported_as_counts_and_the_first_sinkings_by_name() ->
 
 
 def test_a_turn_of_at_most_100_shots_is_reported_in_full_as_before() -> None:
-    report = BST.public_report([*shots(DIGEST_SHOTS), *sunk(1)], NAMES)
+    report = BST.words.public_report([*shots(DIGEST_SHOTS), *sunk(1)], NAMES)
     assert report[0].startswith("Shots: captain0 miss A1, captain1 hit A2")
     assert report[1] == "captain0's submarine went down at B1."

@@ -27,7 +27,7 @@ def fresh(state: BstState, exclude: PlayerId | None = None) -> dict[Cell, Player
 
 
 def crowd(captains: int, size: int, **options: str) -> BstState:
-    state = BST.new_game({"size": f"{size}x{size}", **options})
+    state = BST.rules.new_game({"size": f"{size}x{size}", **options})
     people = tuple(Captain(id=f"p{i}", name=f"c{i}") for i in range(captains))
     return BstState(options=state.options, captains=people)
 
@@ -35,9 +35,9 @@ def crowd(captains: int, size: int, **options: str) -> BstState:
 def test_3_an_accepted_placement_hands_the_map_on_and_the_older_state_builds_its_own() -> None:
     state = crowd(3, 10)
     rng = random.Random(1)
-    state = BST.accept(state, "p0", Place(None), Channel.PRIVATE, rng).state
+    state = BST.rules.accept(state, "p0", Place(None), Channel.PRIVATE, rng).state
     before, index = state.occupancy(None), state.index
-    after = BST.accept(state, "p1", Place(None), Channel.PRIVATE, rng).state
+    after = BST.rules.accept(state, "p1", Place(None), Channel.PRIVATE, rng).state
     # The same map, changed where p1's ships went (rebuilding it made placement quadratic).
     assert after.occupancy(None) is before
     assert dict(after.occupancy(None)) == fresh(after)
@@ -52,7 +52,7 @@ def test_3_an_accepted_placement_copies_one_chunk_of_the_crowd_not_the_crowd() -
     state = crowd(5 * CHUNK, 200)  # five chunks of captains
     rng = random.Random(2)
     for player in ("p0", f"p{2 * CHUNK + 7}", f"p{5 * CHUNK - 1}"):
-        after = BST.accept(state, player, Place(None), Channel.PRIVATE, rng).state
+        after = BST.rules.accept(state, player, Place(None), Channel.PRIVATE, rng).state
         # Four of the five chunks are the old state's own (before: a new tuple each time).
         assert after.crowd.shared_chunks(state.crowd) == 4
         assert [c.id for c in after.captains] == [c.id for c in state.captains]
@@ -63,7 +63,7 @@ def test_3_an_accepted_placement_copies_one_chunk_of_the_crowd_not_the_crowd() -
 def test_3_a_join_shares_the_crowd_and_hands_the_index_on() -> None:
     state = crowd(3 * CHUNK, 200)
     index = state.index
-    joined = BST.join(state, PlayerRef("newcomer", "new"))
+    joined = BST.rules.join(state, PlayerRef("newcomer", "new"))
     # Every full chunk is shared and the index is extended, not rebuilt (before: a new
     # tuple of every captain, and an index built again from it, at every join).
     assert joined.crowd.shared_chunks(state.crowd) == 3
@@ -78,10 +78,10 @@ def test_3_states_that_branch_from_one_state_each_keep_their_own_captains() -> N
     sees its own captains, whichever state was asked first."""
     rng = random.Random(4)
     root = crowd(CHUNK + 3, 60)
-    first = BST.join(root, PlayerRef("x", "x"))
-    second = BST.join(root, PlayerRef("y", "y"))
-    placed = BST.accept(first, "p0", Place(None), Channel.PRIVATE, rng).state
-    again = BST.accept(root, "p0", Place(None), Channel.PRIVATE, rng).state
+    first = BST.rules.join(root, PlayerRef("x", "x"))
+    second = BST.rules.join(root, PlayerRef("y", "y"))
+    placed = BST.rules.accept(first, "p0", Place(None), Channel.PRIVATE, rng).state
+    again = BST.rules.accept(root, "p0", Place(None), Channel.PRIVATE, rng).state
     assert first.captain("x") is not None and first.captain("y") is None
     assert second.captain("y") is not None and second.captain("x") is None
     assert root.captain("x") is None and root.captain("y") is None
@@ -90,20 +90,20 @@ def test_3_states_that_branch_from_one_state_each_keep_their_own_captains() -> N
     for state in (root, first, second, placed, again):
         assert state.index == {c.id: i for i, c in enumerate(state.captains)}
         assert dict(state.occupancy(None)) == fresh(state)
-        assert BST.decode_state(BST.encode_state(state)) == state
+        assert BST.codec.decode_state(BST.codec.encode_state(state)) == state
 
 
 def test_3_a_crowd_joined_one_by_one_is_the_crowd_built_at_once() -> None:
-    state = BST.new_game({"size": "60x60"})
+    state = BST.rules.new_game({"size": "60x60"})
     for i in range(2 * CHUNK + 5):
-        state = BST.join(state, PlayerRef(f"p{i}", f"c{i}"))
+        state = BST.rules.join(state, PlayerRef(f"p{i}", f"c{i}"))
         if i == CHUNK:
-            state = BST.remove(state, "p3").state  # leaving setup, then coming back
-            state = BST.join(state, PlayerRef("p3", "c3"))
+            state = BST.rules.remove(state, "p3").state  # leaving setup, then coming back
+            state = BST.rules.join(state, PlayerRef("p3", "c3"))
     built = crowd(2 * CHUNK + 5, 60)
     assert state == built
     assert state.index == built.index
-    assert BST.encode_state(state) == BST.encode_state(built)
+    assert BST.codec.encode_state(state) == BST.codec.encode_state(built)
 
 
 @pytest.mark.parametrize("policy", ["first_come", "both_retry"])
@@ -121,7 +121,7 @@ def test_3_the_map_stays_exact_through_placements_overlaps_and_withdrawals(polic
                 ((ShipKind.CARRIER, carrier), (ShipKind.SUBMARINE, (Cell((row + 2) % 14, 0),)))
             )
         try:
-            state = BST.accept(state, player, order, Channel.PRIVATE, rng).state
+            state = BST.rules.accept(state, player, order, Channel.PRIVATE, rng).state
         except GameError:
             continue
         assert dict(state.occupancy(None)) == fresh(state)

@@ -13,9 +13,9 @@ from bot.games.bst.text import LISTED
 
 
 def battle(captains: int, side: int) -> BstState:
-    state = BST.new_game({"size": f"{side}x{side}", "turn": "8h", "loadouts": "carrier+sub"})
+    state = BST.rules.new_game({"size": f"{side}x{side}", "turn": "8h", "loadouts": "carrier+sub"})
     people = tuple(Captain(id=f"p{i + 1}", name=f"captain{i + 1}") for i in range(captains))
-    return BST.start(BstState(options=state.options, captains=people), random.Random(1)).state
+    return BST.rules.start(BstState(options=state.options, captains=people), random.Random(1)).state
 
 
 def everyone_shoots_the_next(state: BstState) -> BstState:
@@ -31,13 +31,13 @@ def everyone_shoots_the_next(state: BstState) -> BstState:
         )
         for n, (here, there) in enumerate(zip(ring, ring[1:] + ring[:1], strict=True), start=1)
     ]
-    return BST.resolve(state, orders, random.Random(2)).state
+    return BST.rules.resolve(state, orders, random.Random(2)).state
 
 
 def test_a_crowds_summary_counts_the_crowd_and_lists_the_captains_own_ships() -> None:
     state = everyone_shoots_the_next(battle(LISTED * 3, 60))
     me = state.captains[0]
-    summary = BST.summary(state, me.id)
+    summary = BST.words.summary(state, me.id)
     alive = sum(1 for c in state.captains if c.afloat)
     wrecks = sum(1 for c in state.captains for s in c.ships if s.destroyed)
     assert wrecks > LISTED  # (every submarine in the ring sank: the wrecks are counted too)
@@ -59,15 +59,15 @@ def test_a_crowds_summary_counts_the_crowd_and_lists_the_captains_own_ships() ->
 def test_a_captains_summary_does_not_grow_with_the_crowd() -> None:
     small = everyone_shoots_the_next(battle(LISTED * 2, 50))
     large = everyone_shoots_the_next(battle(LISTED * 8, 100))
-    longest = max(len(BST.summary(large, c.id)) for c in large.captains[:50])
+    longest = max(len(BST.words.summary(large, c.id)) for c in large.captains[:50])
     assert longest < 400
-    assert longest - max(len(BST.summary(small, c.id)) for c in small.captains[:50]) < 20
-    assert len(BST.summary(large, None)) < 200  # the public summary (`status`) too
+    assert longest - max(len(BST.words.summary(small, c.id)) for c in small.captains[:50]) < 20
+    assert len(BST.words.summary(large, None)) < 200  # the public summary (`status`) too
 
 
 def test_a_game_of_at_most_100_captains_is_summed_up_by_name_as_before() -> None:
     state = everyone_shoots_the_next(battle(LISTED, 40))
-    lines = BST.summary(state, "p1").splitlines()
+    lines = BST.words.summary(state, "p1").splitlines()
     assert lines[1].startswith("Captains afloat: captain1, captain2, captain3")
     assert lines[2].startswith("Shots last turn: captain1 ")
     assert lines[3].startswith("Wrecks: captain")

@@ -19,17 +19,19 @@ from renderers.bst.public_map import render_public_map
 
 
 def battle(size: str, fleets: dict[str, str]) -> BstState:
-    state = BST.new_game({"size": size})
+    state = BST.rules.new_game({"size": size})
     for name, text in fleets.items():
-        state = BST.join(state, PlayerRef(name, name))
-        placed = BST.accept(state, name, BST.parse(text), Channel.PRIVATE, random.Random(0))
+        state = BST.rules.join(state, PlayerRef(name, name))
+        placed = BST.rules.accept(
+            state, name, BST.rules.parse(text), Channel.PRIVATE, random.Random(0)
+        )
         state = placed.state
-    return BST.start(state, random.Random(0)).state
+    return BST.rules.start(state, random.Random(0)).state
 
 
 def shoot(state: BstState, shots: dict[str, str]) -> BstState:
     given = [
-        BST.accept(state, who, Shoot(parse_cell(cell)), Channel.PUBLIC, random.Random(0))
+        BST.rules.accept(state, who, Shoot(parse_cell(cell)), Channel.PUBLIC, random.Random(0))
         for who, cell in shots.items()
     ]
     orders = [
@@ -37,12 +39,12 @@ def shoot(state: BstState, shots: dict[str, str]) -> BstState:
         for n, (who, accepted) in enumerate(zip(shots, given, strict=True), start=1)
         if accepted.standing is not None
     ]
-    return BST.resolve(state, orders, random.Random(0)).state
+    return BST.rules.resolve(state, orders, random.Random(0)).state
 
 
 def picture(state: BstState, viewer: str) -> tuple[bytes, str]:
     drawn = PICTURES.private(
-        BST.view(state, viewer), avatars={}, title="#bst game 1", deadline=None, now=None
+        BST.views.view(state, viewer), avatars={}, title="#bst game 1", deadline=None, now=None
     )
     return drawn.png, drawn.alt
 
@@ -57,7 +59,7 @@ def test_on_a_crowd_board_the_private_picture_is_the_neighbourhood_with_real_nam
     png, alt = picture(state, "ann")
     image = Image.open(io.BytesIO(png))
     # Two windows (the ships are far apart), not a 1000x1000 sea.
-    assert windows(BST.view(state, "ann")) == [(708, 495, 716, 507), (995, 995, 999, 999)]  # type: ignore[arg-type]
+    assert windows(BST.views.view(state, "ann")) == [(708, 495, 716, 507), (995, 995, 999, 999)]  # type: ignore[arg-type]
     assert image.width < 900 and image.height < 400
     assert "ann's neighbourhood" in alt
     assert "carrier AAK500-AAK504 (hit AAK502)" in alt
@@ -81,14 +83,14 @@ def test_another_captains_hidden_ships_never_change_a_neighbourhood() -> None:
 
 def test_a_small_boards_private_picture_is_unchanged() -> None:
     state = battle("20x20", {"ann": "carrier A1-A5, sub C3", "bob": "cruiser J1-J3, cruiser L1-L3"})
-    view = BST.view(state, "ann")
+    view = BST.views.view(state, "ann")
     expected = render_private_board(view, title="#bst game 1", deadline=None, now=None, avatars={})
     assert picture(state, "ann")[0] == expected
 
 
 def public_picture(state: BstState) -> tuple[bytes, str]:
     drawn = PICTURES.public(
-        BST.view(state, None), avatars={}, title="#bst game 1", deadline=None, now=None
+        BST.views.view(state, None), avatars={}, title="#bst game 1", deadline=None, now=None
     )
     return drawn.png, drawn.alt
 
@@ -128,6 +130,6 @@ def test_a_small_boards_public_map_is_unchanged() -> None:
     state = battle("20x20", {"ann": "carrier A1-A5, sub C3", "bob": "cruiser J1-J3, cruiser L1-L3"})
     state = shoot(state, {"ann": "J2", "bob": "T20"})
     expected = render_public_map(
-        BST.view(state, None), title="#bst game 1", deadline=None, now=None, avatars={}
+        BST.views.view(state, None), title="#bst game 1", deadline=None, now=None, avatars={}
     )  # type: ignore[arg-type]
     assert public_picture(state)[0] == expected

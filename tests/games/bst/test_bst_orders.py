@@ -32,14 +32,14 @@ H14 = Cell(7, 13)
     ],
 )
 def test_1_cells_tolerant_input(text: str) -> None:
-    assert BST.parse(text) == Shoot(H14)
+    assert BST.rules.parse(text) == Shoot(H14)
 
 
 def test_1_rows_are_letters_from_the_top_columns_numbers_from_the_left() -> None:
     assert parse_cell("A1") == Cell(0, 0)
     assert parse_cell("AA3") == Cell(26, 2)
     assert str(Cell(701, 998)) == "ZZ999"
-    assert BST.describe(BST.parse("#bst e5")) == "shoot E5"
+    assert BST.words.describe(BST.rules.parse("#bst e5")) == "shoot E5"
 
 
 @pytest.mark.parametrize(
@@ -54,34 +54,34 @@ def test_1_rows_are_letters_from_the_top_columns_numbers_from_the_left() -> None
     ],
 )
 def test_4_move_syntax_variants(text: str) -> None:
-    assert BST.parse(text) == Move(ShipKind.CRUISER, Cell(6, 6), 3, Direction.UP)
+    assert BST.rules.parse(text) == Move(ShipKind.CRUISER, Cell(6, 6), 3, Direction.UP)
 
 
 def test_4_move_sub_and_rotate_syntax() -> None:
-    assert BST.parse("move sub at E5 1 right") == Move(
+    assert BST.rules.parse("move sub at E5 1 right") == Move(
         ShipKind.SUBMARINE, Cell(4, 4), 1, Direction.RIGHT
     )
-    assert BST.parse("rotate carrier at E8") == Rotate(ShipKind.CARRIER, Cell(4, 7))
-    assert BST.parse("rotate aircraft carrier at E8") == Rotate(ShipKind.CARRIER, Cell(4, 7))
-    assert BST.parse("rotate cv E8") == Rotate(ShipKind.CARRIER, Cell(4, 7))
-    assert BST.parse("pass") == Pass()
-    assert BST.parse("#bst PASS") == Pass()
+    assert BST.rules.parse("rotate carrier at E8") == Rotate(ShipKind.CARRIER, Cell(4, 7))
+    assert BST.rules.parse("rotate aircraft carrier at E8") == Rotate(ShipKind.CARRIER, Cell(4, 7))
+    assert BST.rules.parse("rotate cv E8") == Rotate(ShipKind.CARRIER, Cell(4, 7))
+    assert BST.rules.parse("pass") == Pass()
+    assert BST.rules.parse("#bst PASS") == Pass()
 
 
 def test_4_forward_is_refused_ships_have_no_bow() -> None:
     with pytest.raises(OrderSyntaxError, match="up, down, left or right"):
-        BST.parse("move cruiser at G7 2 forward")
+        BST.rules.parse("move cruiser at G7 2 forward")
 
 
 def test_3_placement_syntax_from_the_rules() -> None:
-    order = BST.parse("sub: A2\ncarrier: C1-C5")
+    order = BST.rules.parse("sub: A2\ncarrier: C1-C5")
     assert order == Place(
         (
             (ShipKind.SUBMARINE, (Cell(0, 1),)),
             (ShipKind.CARRIER, tuple(Cell(2, c) for c in range(5))),
         )
     )
-    two = BST.parse("cruiser: B2-B4, cruiser: E5-G5")
+    two = BST.rules.parse("cruiser: B2-B4, cruiser: E5-G5")
     assert isinstance(two, Place) and two.ships is not None
     assert [len(cells) for _, cells in two.ships] == [3, 3]
     assert two.ships[1][1] == (Cell(4, 4), Cell(5, 4), Cell(6, 4))
@@ -99,44 +99,44 @@ def test_3_placement_syntax_from_the_rules() -> None:
     ],
 )
 def test_3_placement_separators_and_ranges_either_way(text: str) -> None:
-    assert BST.describe(BST.parse(text)) in (
+    assert BST.words.describe(BST.rules.parse(text)) in (
         "place submarine A2, carrier C1-C5",
         "place carrier C1-C5, submarine A2",
     )
 
 
 def test_3_random_placement() -> None:
-    assert BST.parse("random") == Place(None)
-    assert BST.parse("#bst Random") == Place(None)
-    assert BST.describe(Place(None)) == "random placement"
+    assert BST.rules.parse("random") == Place(None)
+    assert BST.rules.parse("#bst Random") == Place(None)
+    assert BST.words.describe(Place(None)) == "random placement"
 
 
 def test_3_diagonal_range_refused_with_example() -> None:
     with pytest.raises(OrderSyntaxError, match="straight line"):
-        BST.parse("carrier: C1-G5, sub: A2")
+        BST.rules.parse("carrier: C1-G5, sub: A2")
 
 
 @pytest.mark.parametrize("text", ["", "hello there", "shoot", "move cruiser 3 up", "rotate", "Z"])
 def test_unknown_text_says_what_was_expected(text: str) -> None:
     with pytest.raises(OrderSyntaxError) as caught:
-        BST.parse(text)
+        BST.rules.parse(text)
     assert "e.g." in caught.value.message or "such as" in caught.value.message
 
 
 def test_huge_input_is_refused_quickly() -> None:
     started = time.perf_counter()
     with pytest.raises(OrderSyntaxError):
-        BST.parse("sub: A2, " * 100_000)
+        BST.rules.parse("sub: A2, " * 100_000)
     with pytest.raises(OrderSyntaxError):
-        BST.parse("carrier: A1-A9999")
+        BST.rules.parse("carrier: A1-A9999")
     assert time.perf_counter() - started < 0.5
 
 
 def test_describe_gives_canonical_text() -> None:
-    assert BST.describe(BST.parse("my cruiser g7 3 UP")) == "move cruiser at G7 3 up"
-    assert BST.describe(BST.parse("rotate cv at e8")) == "rotate carrier at E8"
-    assert BST.describe(BST.parse("fire h 14")) == "shoot H14"
-    assert BST.describe(Pass()) == "pass"
+    assert BST.words.describe(BST.rules.parse("my cruiser g7 3 UP")) == "move cruiser at G7 3 up"
+    assert BST.words.describe(BST.rules.parse("rotate cv at e8")) == "rotate carrier at E8"
+    assert BST.words.describe(BST.rules.parse("fire h 14")) == "shoot H14"
+    assert BST.words.describe(Pass()) == "pass"
 
 
 @pytest.mark.parametrize(
@@ -151,27 +151,27 @@ def test_describe_gives_canonical_text() -> None:
     ],
 )
 def test_order_record_round_trips(text: str) -> None:
-    order = BST.parse(text)
-    assert BST.decode_order(BST.encode_order(order)) == order
+    order = BST.rules.parse(text)
+    assert BST.codec.decode_order(BST.codec.encode_order(order)) == order
 
 
 def test_order_record_shapes() -> None:
-    assert BST.encode_order(BST.parse("H14")) == {"action": "shoot", "cell": "H14"}
-    assert BST.encode_order(BST.parse("move cruiser at G7 3 up")) == {
+    assert BST.codec.encode_order(BST.rules.parse("H14")) == {"action": "shoot", "cell": "H14"}
+    assert BST.codec.encode_order(BST.rules.parse("move cruiser at G7 3 up")) == {
         "action": "move",
         "ship": "cruiser",
         "at": "G7",
         "steps": 3,
         "direction": "up",
     }
-    assert BST.encode_order(BST.parse("rotate carrier at E8")) == {
+    assert BST.codec.encode_order(BST.rules.parse("rotate carrier at E8")) == {
         "action": "rotate",
         "ship": "carrier",
         "at": "E8",
     }
-    assert BST.encode_order(Pass()) == {"action": "pass"}
-    assert BST.encode_order(Place(None)) == {"action": "place", "random": True}
-    assert BST.encode_order(BST.parse("sub: A2")) == {
+    assert BST.codec.encode_order(Pass()) == {"action": "pass"}
+    assert BST.codec.encode_order(Place(None)) == {"action": "place", "random": True}
+    assert BST.codec.encode_order(BST.rules.parse("sub: A2")) == {
         "action": "place",
         "ships": [{"kind": "submarine", "cells": ["A2"]}],
     }

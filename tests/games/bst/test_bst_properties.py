@@ -30,10 +30,10 @@ time, so hits, wrecks and eliminations happen even on the largest."""
 def new_battle(
     names: list[str], size: str, seed: int, ids: dict[str, str] | None = None, **options: str
 ) -> BstState:
-    state = BST.new_game({"size": size, **options})
+    state = BST.rules.new_game({"size": size, **options})
     for name in names:
-        state = BST.join(state, PlayerRef((ids or {}).get(name, f"id-{name}"), name))
-    return BST.start(state, random.Random(seed)).state
+        state = BST.rules.join(state, PlayerRef((ids or {}).get(name, f"id-{name}"), name))
+    return BST.rules.start(state, random.Random(seed)).state
 
 
 def random_orders(state: BstState, rng: random.Random, aim: float = 0.3) -> dict[str, Order]:
@@ -66,7 +66,7 @@ def random_orders(state: BstState, rng: random.Random, aim: float = 0.3) -> dict
         else:
             continue
         try:
-            accepted = BST.accept(state, captain.id, order, channel, rng)
+            accepted = BST.rules.accept(state, captain.id, order, channel, rng)
         except GameError:
             continue
         assert accepted.standing is not None
@@ -93,7 +93,7 @@ def check_invariants(state: BstState) -> None:
             assert not all_down
     if state.phase is Phase.FINISHED:
         assert state.draw or len(state.winners) <= 1
-    assert BST.decode_state(json.loads(json.dumps(BST.encode_state(state)))) == state
+    assert BST.codec.decode_state(json.loads(json.dumps(BST.codec.encode_state(state)))) == state
 
 
 def play(state: BstState, rng: random.Random, turns: int) -> list[Any]:
@@ -102,7 +102,7 @@ def play(state: BstState, rng: random.Random, turns: int) -> list[Any]:
         if state.phase is not Phase.BATTLE:
             break
         orders = as_given(random_orders(state, rng))
-        resolution = BST.resolve(state, orders, random.Random(rng.random()))
+        resolution = BST.rules.resolve(state, orders, random.Random(rng.random()))
         state = resolution.state
         check_invariants(state)
         history.append((state, resolution.events))
@@ -134,11 +134,11 @@ def test_5_same_board_and_orders_same_result_whatever_the_order(
     state = new_battle([f"p{i}" for i in range(most)], size, seed)
     for _ in range(4):
         orders = random_orders(state, rng, aim=0.5)
-        first = BST.resolve(state, as_given(orders), random.Random(1))
+        first = BST.rules.resolve(state, as_given(orders), random.Random(1))
         items = list(orders.items())
         rng.shuffle(items)
         # The same orders, arriving in another order (numbered as they arrive).
-        second = BST.resolve(state, as_given(dict(items)), random.Random(1))
+        second = BST.rules.resolve(state, as_given(dict(items)), random.Random(1))
         assert first == second
         state = first.state
         if state.phase is not Phase.BATTLE:
@@ -159,8 +159,8 @@ def test_5_result_does_not_depend_on_player_ids(size: str, most: int, seed: int)
     rng = random.Random(seed)
     for _ in range(5):
         orders = random_orders(state_a, rng, aim=0.5)
-        res_a = BST.resolve(state_a, as_given(orders), random.Random(2))
-        res_b = BST.resolve(
+        res_a = BST.rules.resolve(state_a, as_given(orders), random.Random(2))
+        res_b = BST.rules.resolve(
             state_b, as_given({to_b[p]: o for p, o in orders.items()}), random.Random(2)
         )
 
@@ -185,8 +185,8 @@ def test_6_public_view_does_not_depend_on_hidden_ships(
     names = ["ann", "bea", "cid"]
     state_a = new_battle(names, "9x9", seed_a)
     state_b = new_battle(names, "9x9", seed_b)
-    assert BST.view(state_a, None) == BST.view(state_b, None)
-    assert BST.summary(state_a, None) == BST.summary(state_b, None)
+    assert BST.views.view(state_a, None) == BST.views.view(state_b, None)
+    assert BST.words.summary(state_a, None) == BST.words.summary(state_b, None)
 
     def taken(state: BstState) -> set[Cell]:
         return {cell for c in state.captains for s in c.ships for cell in s.cells}
@@ -197,10 +197,10 @@ def test_6_public_view_does_not_depend_on_hidden_ships(
         )
         cells = data.draw(st.lists(st.sampled_from(free), min_size=3, max_size=3))
         orders = {f"id-{name}": Shoot(cell) for name, cell in zip(names, cells, strict=True)}
-        state_a = BST.resolve(state_a, as_given(orders), random.Random(0)).state
-        state_b = BST.resolve(state_b, as_given(orders), random.Random(0)).state
-        assert BST.view(state_a, None) == BST.view(state_b, None)
-        assert BST.summary(state_a, None) == BST.summary(state_b, None)
+        state_a = BST.rules.resolve(state_a, as_given(orders), random.Random(0)).state
+        state_b = BST.rules.resolve(state_b, as_given(orders), random.Random(0)).state
+        assert BST.views.view(state_a, None) == BST.views.view(state_b, None)
+        assert BST.words.summary(state_a, None) == BST.words.summary(state_b, None)
 
 
 def test_seeded_playthrough_with_many_captains_plays_to_the_end() -> None:
@@ -209,7 +209,7 @@ def test_seeded_playthrough_with_many_captains_plays_to_the_end() -> None:
     history = play(state, rng, 400)
     final = history[-1][0]
     assert final.phase is Phase.FINISHED
-    assert BST.outcome(final) is not None
+    assert BST.rules.outcome(final) is not None
     assert history[-1][1][-1].type == "finished"
     kinds = {event.type for _, events in history for event in events}
     assert {"moved", "collision", "shot", "destroyed", "eliminated", "finished"} <= kinds
@@ -219,5 +219,5 @@ def test_5_big_turn_resolves_in_proportion_to_orders() -> None:
     """A smoke check of the cost rule (the figure itself comes from benchmarks)."""
     rng = random.Random(5)
     state = new_battle([f"c{i}" for i in range(2000)], "120x120", 5)
-    resolution = BST.resolve(state, as_given(random_orders(state, rng)), random.Random(0))
+    resolution = BST.rules.resolve(state, as_given(random_orders(state, rng)), random.Random(0))
     check_invariants(resolution.state)

@@ -27,22 +27,22 @@ CELLS = ["A1", "A5", "C3", "E5", "E9", "H1", "J10", "E1", "B2"]
 
 
 def battle(other_fleet: str) -> BstState:
-    state = BST.new_game({"size": "10x10"})
-    state = BST.join(state, PlayerRef("id-me", "me"))
-    state = BST.join(state, PlayerRef("id-other", "other"))
+    state = BST.rules.new_game({"size": "10x10"})
+    state = BST.rules.join(state, PlayerRef("id-me", "me"))
+    state = BST.rules.join(state, PlayerRef("id-other", "other"))
     state = place(state, "me", "carrier: E1-E5, sub: B2")
     state = place(state, "other", other_fleet)
-    return BST.start(state, random.Random(0)).state
+    return BST.rules.start(state, random.Random(0)).state
 
 
 def outcome(state: BstState, text: str) -> str:
     try:
-        order = BST.parse(text)
+        order = BST.rules.parse(text)
         channel = Channel.PUBLIC if text.startswith("#bst") else Channel.PRIVATE
-        accepted = BST.accept(state, "id-me", order, channel, random.Random(0))
+        accepted = BST.rules.accept(state, "id-me", order, channel, random.Random(0))
     except GameError as error:
         return f"refused: {error.message}"
-    return f"accepted: {BST.describe(accepted.standing) if accepted.standing else '-'}"
+    return f"accepted: {BST.words.describe(accepted.standing) if accepted.standing else '-'}"
 
 
 OTHER_FLEETS = st.sampled_from(
@@ -93,15 +93,15 @@ PLACED_FLEETS = st.sampled_from(
 def placement_answer(other_fleet: str, probes: list[str]) -> tuple[list[str], list[str]]:
     """What ``me`` is told for each placement in turn, with ``other`` placed first; and
     the cells of other's fleet that are not in any of my placements (never to be named)."""
-    state = BST.new_game({"size": "10x10"})
-    state = BST.join(state, PlayerRef("id-me", "me"))
-    state = BST.join(state, PlayerRef("id-other", "other"))
+    state = BST.rules.new_game({"size": "10x10"})
+    state = BST.rules.join(state, PlayerRef("id-me", "me"))
+    state = BST.rules.join(state, PlayerRef("id-other", "other"))
     state = place(state, "other", other_fleet)
     answers = []
     for text in probes:
         try:
-            accepted = BST.accept(
-                state, "id-me", BST.parse(text), Channel.PRIVATE, random.Random(0)
+            accepted = BST.rules.accept(
+                state, "id-me", BST.rules.parse(text), Channel.PRIVATE, random.Random(0)
             )
         except GameError as error:
             answers.append(f"refused: {error.message}")
@@ -115,8 +115,8 @@ def placement_answer(other_fleet: str, probes: list[str]) -> tuple[list[str], li
 
 
 def _cells(fleet: str) -> set[str]:
-    other = BST.new_game({"size": "10x10"})
-    other = BST.join(other, PlayerRef("id-x", "x"))
+    other = BST.rules.new_game({"size": "10x10"})
+    other = BST.rules.join(other, PlayerRef("id-x", "x"))
     other = place(other, "x", fleet)
     captain = other.captain("id-x")
     assert captain is not None

@@ -29,9 +29,9 @@ def test_registered_as_bst() -> None:
 
 
 def test_1_default_board_is_20x20_and_options_canonical() -> None:
-    state = BST.new_game({})
+    state = BST.rules.new_game({})
     assert record_board(state) == {"rows": 20, "cols": 20}
-    assert BST.options(state) == {
+    assert BST.rules.options(state) == {
         "turn": "8h",
         "shots": "after_moves",
         "placement_conflicts": "first_come",
@@ -43,16 +43,16 @@ def test_1_default_board_is_20x20_and_options_canonical() -> None:
 
 
 def test_1_size_square_or_rows_by_cols() -> None:
-    assert record_board(BST.new_game({"size": "8"})) == {"rows": 8, "cols": 8}
-    assert record_board(BST.new_game({"size": "8x12"})) == {"rows": 8, "cols": 12}
-    assert record_board(BST.new_game({"size": "702x999"})) == {"rows": 702, "cols": 999}
-    assert record_board(BST.new_game({"size": "1000"})) == {"rows": 1000, "cols": 1000}
+    assert record_board(BST.rules.new_game({"size": "8"})) == {"rows": 8, "cols": 8}
+    assert record_board(BST.rules.new_game({"size": "8x12"})) == {"rows": 8, "cols": 12}
+    assert record_board(BST.rules.new_game({"size": "702x999"})) == {"rows": 702, "cols": 999}
+    assert record_board(BST.rules.new_game({"size": "1000"})) == {"rows": 1000, "cols": 1000}
 
 
 @pytest.mark.parametrize("size", ["3", "1001x10", "10x1001", "ten", "4x3"])
 def test_1_size_out_of_range_refused(size: str) -> None:
     with pytest.raises(OptionError, match="size"):
-        BST.new_game({"size": size})
+        BST.rules.new_game({"size": size})
 
 
 @pytest.mark.parametrize(
@@ -61,11 +61,11 @@ def test_1_size_out_of_range_refused(size: str) -> None:
 )
 def test_1_size_refusal_names_the_limits(size: str, says: str) -> None:
     with pytest.raises(OptionError, match=says):
-        BST.new_game({"size": size})
+        BST.rules.new_game({"size": size})
 
 
 def test_options_parsed_and_kept_canonical() -> None:
-    state = BST.new_game(
+    state = BST.rules.new_game(
         {
             "turn": "90m",
             "shots": "before_moves",
@@ -76,7 +76,7 @@ def test_options_parsed_and_kept_canonical() -> None:
             "late_join": "yes",
         }
     )
-    assert BST.options(state) == {
+    assert BST.rules.options(state) == {
         "turn": "1h30m",
         "shots": "before_moves",
         "placement_conflicts": "both_retry",
@@ -100,12 +100,12 @@ def test_options_parsed_and_kept_canonical() -> None:
 )
 def test_bad_options_refused_naming_them(options: dict[str, str], named: str) -> None:
     with pytest.raises(OptionError, match=named):
-        BST.new_game(options)
+        BST.rules.new_game(options)
 
 
 def test_unknown_option_lists_the_known_keys() -> None:
     with pytest.raises(OptionError, match="placement_conflicts"):
-        BST.new_game({"speed": "fast"})
+        BST.rules.new_game({"speed": "fast"})
 
 
 def test_3_join_twice_refused() -> None:
@@ -125,8 +125,12 @@ def test_3_placement_example_orientation_sub_top_left_carrier_below() -> None:
 
 def test_3_placement_acknowledged_privately_listing_the_fleet() -> None:
     state = join(new(), "ahab")
-    accepted = BST.accept(
-        state, pid("ahab"), BST.parse("sub: A2\ncarrier: C1-C5"), Channel.PRIVATE, random.Random(0)
+    accepted = BST.rules.accept(
+        state,
+        pid("ahab"),
+        BST.rules.parse("sub: A2\ncarrier: C1-C5"),
+        Channel.PRIVATE,
+        random.Random(0),
     )
     assert accepted.standing is None
     (notice,) = accepted.notices
@@ -137,10 +141,10 @@ def test_3_placement_acknowledged_privately_listing_the_fleet() -> None:
 def test_3_placement_in_public_refused_without_echoing_cells() -> None:
     state = join(new(), "ahab")
     with pytest.raises(WrongChannelError) as caught:
-        BST.accept(
+        BST.rules.accept(
             state,
             pid("ahab"),
-            BST.parse("sub: A2, carrier: C1-C5"),
+            BST.rules.parse("sub: A2, carrier: C1-C5"),
             Channel.PUBLIC,
             random.Random(0),
         )
@@ -185,7 +189,9 @@ def test_3_latest_valid_placement_stands() -> None:
 
 
 def _answer(state: BstState, name: str, text: str) -> tuple[BstState, str]:
-    accepted = BST.accept(state, pid(name), BST.parse(text), Channel.PRIVATE, random.Random(0))
+    accepted = BST.rules.accept(
+        state, pid(name), BST.rules.parse(text), Channel.PRIVATE, random.Random(0)
+    )
     (notice,) = accepted.notices
     assert notice.to == pid(name)
     return accepted.state, notice.text
@@ -201,7 +207,7 @@ def test_3_first_come_conflict_refused_without_saying_where() -> None:
     raleigh = state.captain(pid("raleigh"))
     assert raleigh is not None and raleigh.ships == () and raleigh.overlap_refusals == 1
     state = place(state, "raleigh", "cruiser: D4-F4\ncruiser: E1-E3")
-    started = BST.start(state, random.Random(3))
+    started = BST.rules.start(state, random.Random(3))
     after = started.state
     cells = {c.name: {cell for ship in c.ships for cell in ship.cells} for c in after.captains}
     assert cells["drake"] == {Cell(1, c) for c in range(1, 6)} | {Cell(9, 9)}
@@ -245,9 +251,9 @@ def test_3_a_fourth_overlap_is_not_refused_the_fleet_is_placed_at_random() -> No
         place(state, "raleigh", "cruiser: H1-H3\ncruiser: H5-H7")
     with pytest.raises(IllegalOrderError, match="placed at random when setup closes"):
         place(state, "raleigh", "cruiser: A6-C6\ncruiser: E1-E3")
-    decoded = BST.decode_state(BST.encode_state(state))
+    decoded = BST.codec.decode_state(BST.codec.encode_state(state))
     assert decoded == state
-    started = BST.start(state, random.Random(1))
+    started = BST.rules.start(state, random.Random(1))
     (notice,) = started.notices
     assert notice.to == pid("raleigh") and "After 3 refusals" in notice.text
     raleigh = started.state.captain(pid("raleigh"))
@@ -257,10 +263,10 @@ def test_3_a_fourth_overlap_is_not_refused_the_fleet_is_placed_at_random() -> No
 def test_3_both_retry_withdraws_both() -> None:
     state = join(new(placement_conflicts="both_retry"), "drake", "raleigh")
     state = place(state, "drake", "carrier: B2-B6\nsub: J10")
-    accepted = BST.accept(
+    accepted = BST.rules.accept(
         state,
         pid("raleigh"),
-        BST.parse("cruiser: A4-C4\ncruiser: E1-E3"),
+        BST.rules.parse("cruiser: A4-C4\ncruiser: E1-E3"),
         Channel.PRIVATE,
         random.Random(0),
     )
@@ -274,7 +280,9 @@ def test_3_both_retry_withdraws_both() -> None:
 def test_3_random_placement_is_legal_and_apart() -> None:
     state = join(new("6x6"), "a", "b", "c")
     for i, name in enumerate("abc"):
-        state = BST.accept(state, pid(name), Place(None), Channel.PRIVATE, random.Random(i)).state
+        state = BST.rules.accept(
+            state, pid(name), Place(None), Channel.PRIVATE, random.Random(i)
+        ).state
     cells = [cell for c in state.captains for ship in c.ships for cell in ship.cells]
     assert len(cells) == len(set(cells)) == 18
     assert all(0 <= cell.row < 6 and 0 <= cell.col < 6 for cell in cells)
@@ -286,30 +294,30 @@ def test_3_random_placement_with_no_room_states_capacity() -> None:
     state = place(state, "b", "cruiser: C1-C3, cruiser: D1-D3")
     # Only column 4 is free: room for one cruiser, not two.
     with pytest.raises(PlacementError, match=r"no room left.*16 cells, 4 free"):
-        BST.accept(state, pid("c"), Place(None), Channel.PRIVATE, random.Random(0))
+        BST.rules.accept(state, pid("c"), Place(None), Channel.PRIVATE, random.Random(0))
     with pytest.raises(PlacementError, match="no room"):
-        BST.start(state, random.Random(0))
+        BST.rules.start(state, random.Random(0))
 
 
 def test_3_a_carrier_never_fits_a_4x4_board() -> None:
     state = join(new("4x4", loadouts="carrier"), "a")
     with pytest.raises(PlacementError, match="no room"):
-        BST.accept(state, pid("a"), Place(None), Channel.PRIVATE, random.Random(0))
+        BST.rules.accept(state, pid("a"), Place(None), Channel.PRIVATE, random.Random(0))
 
 
 def test_4_starting_needs_two_captains() -> None:
     with pytest.raises(IllegalOrderError, match="at least two captains; 1 has joined"):
-        BST.start(join(new(), "ahab"), random.Random(0))
+        BST.rules.start(join(new(), "ahab"), random.Random(0))
 
 
 def test_3_setup_closes_into_turn_1_and_everyone_gets_a_board() -> None:
     state = join(new(), "ahab", "nemo")
     state = place(state, "ahab", "sub: A2\ncarrier: C1-C5")
-    started = BST.start(state, random.Random(0))
+    started = BST.rules.start(state, random.Random(0))
     assert started.state.phase is Phase.BATTLE and started.state.turn == 1
     assert started.changed == {pid("ahab"), pid("nemo")}
     assert [n.to for n in started.notices] == [pid("nemo")]
-    assert BST.to_act(started.state) == {pid("ahab"), pid("nemo")}
+    assert BST.rules.to_act(started.state) == {pid("ahab"), pid("nemo")}
 
 
 def test_3_joining_after_setup_refused_unless_late_join() -> None:
@@ -321,21 +329,23 @@ def test_3_joining_after_setup_refused_unless_late_join() -> None:
 def test_3_late_joiner_placed_at_random_at_the_next_close() -> None:
     state = setup({"ahab": "sub: A2\ncarrier: C1-C5", "nemo": ""}, late_join="on")
     state = join(state, "ishmael")
-    assert pid("ishmael") not in BST.to_act(state)
+    assert pid("ishmael") not in BST.rules.to_act(state)
     with pytest.raises(IllegalOrderError, match="when this turn closes"):
-        BST.accept(state, pid("ishmael"), BST.parse("H1"), Channel.PUBLIC, random.Random(0))
-    resolved = BST.resolve(state, [], random.Random(5))
+        BST.rules.accept(
+            state, pid("ishmael"), BST.rules.parse("H1"), Channel.PUBLIC, random.Random(0)
+        )
+    resolved = BST.rules.resolve(state, [], random.Random(5))
     captain = resolved.state.captain(pid("ishmael"))
     assert captain is not None and len(captain.ships) == 2
     assert pid("ishmael") in resolved.changed
-    assert pid("ishmael") in BST.to_act(resolved.state)
+    assert pid("ishmael") in BST.rules.to_act(resolved.state)
     cells = [cell for c in resolved.state.captains for ship in c.ships for cell in ship.cells]
     assert len(cells) == len(set(cells))
 
 
 def test_leave_in_setup_marks_left_without_ships() -> None:
     state = place(join(new(), "ahab", "nemo"), "ahab", "sub: A2\ncarrier: C1-C5")
-    removed = BST.remove(state, pid("ahab"))
+    removed = BST.rules.remove(state, pid("ahab"))
     captain = removed.state.captain(pid("ahab"))
     assert captain is not None and captain.status is CaptainStatus.LEFT and not captain.ships
     assert removed.events == ()
@@ -344,11 +354,11 @@ def test_leave_in_setup_marks_left_without_ships() -> None:
 def test_non_player_orders_refused() -> None:
     state = setup({"ahab": "", "nemo": ""})
     with pytest.raises(IllegalOrderError, match="send `join`"):
-        BST.accept(state, "stranger", BST.parse("H1"), Channel.PUBLIC, random.Random(0))
+        BST.rules.accept(state, "stranger", BST.rules.parse("H1"), Channel.PUBLIC, random.Random(0))
 
 
 def test_player_ref_name_is_kept() -> None:
-    state = BST.join(new(), PlayerRef("42", "Ahab"))
+    state = BST.rules.join(new(), PlayerRef("42", "Ahab"))
     assert record_players(state) == [{"name": "Ahab", "status": "alive", "ships": []}]
 
 
@@ -359,7 +369,7 @@ def test_3_random_placement_at_start_fits_boards_too_narrow_one_way(size: str) -
         state = new(size)
         for n in range(5):
             state = join(state, f"c{n}")
-        started = BST.start(state, random.Random(seed)).state
+        started = BST.rules.start(state, random.Random(seed)).state
         cells = [cell for c in started.captains for ship in c.ships for cell in ship.cells]
         assert len(cells) == len(set(cells))  # apart from each other
         assert all(started.on_board(cell) for cell in cells)

@@ -16,13 +16,13 @@ from bot.games.bst.views import CaptainStatus, Phase, PrivateView, PublicView
 
 
 def private(state: BstState, name: str) -> PrivateView:
-    view = BST.view(state, pid(name))
+    view = BST.views.view(state, pid(name))
     assert isinstance(view, PrivateView)
     return view
 
 
 def public(state: BstState) -> PublicView:
-    view = BST.view(state, None)
+    view = BST.views.view(state, None)
     assert isinstance(view, PublicView)
     return view
 
@@ -37,7 +37,9 @@ def cells(text: str) -> tuple[Cell, ...]:
 def test_4_shot_by_dm_refused() -> None:
     state = setup({"ahab": "sub: A2\ncarrier: C1-C5", "nemo": "cruiser: F1-F3, cruiser: J8-J10"})
     with pytest.raises(WrongChannelError) as caught:
-        BST.accept(state, pid("ahab"), BST.parse("H4"), Channel.PRIVATE, random.Random(0))
+        BST.rules.accept(
+            state, pid("ahab"), BST.rules.parse("H4"), Channel.PRIVATE, random.Random(0)
+        )
     assert caught.value.message == "shots are public: post `#bst H4` in the game channel"
 
 
@@ -45,22 +47,28 @@ def test_4_move_posted_publicly_refused_and_told_to_dm() -> None:
     state = setup({"ahab": "sub: A2\ncarrier: C1-C5", "nemo": "cruiser: F1-F3, cruiser: J8-J10"})
     for text in ("move sub at A2 1 down", "rotate carrier at C3"):
         with pytest.raises(WrongChannelError, match=r"moves are private.*DM"):
-            BST.accept(state, pid("ahab"), BST.parse(text), Channel.PUBLIC, random.Random(0))
+            BST.rules.accept(
+                state, pid("ahab"), BST.rules.parse(text), Channel.PUBLIC, random.Random(0)
+            )
 
 
 def test_4_shot_accepted_as_standing_order() -> None:
     state = setup({"ahab": "sub: A2\ncarrier: C1-C5", "nemo": "cruiser: F1-F3, cruiser: J8-J10"})
-    order = BST.parse("#bst H4")
-    accepted = BST.accept(state, pid("ahab"), order, Channel.PUBLIC, random.Random(0))
+    order = BST.rules.parse("#bst H4")
+    accepted = BST.rules.accept(state, pid("ahab"), order, Channel.PUBLIC, random.Random(0))
     assert accepted.standing == order and accepted.state == state and accepted.notices == ()
     with pytest.raises(IllegalOrderError, match="K4 is off the 10x10 board"):
-        BST.accept(state, pid("ahab"), BST.parse("K4"), Channel.PUBLIC, random.Random(0))
+        BST.rules.accept(
+            state, pid("ahab"), BST.rules.parse("K4"), Channel.PUBLIC, random.Random(0)
+        )
 
 
 def test_4_orders_refused_before_the_battle() -> None:
     state = join(new(), "ahab", "nemo")
     with pytest.raises(IllegalOrderError, match="not started"):
-        BST.accept(state, pid("ahab"), BST.parse("H4"), Channel.PUBLIC, random.Random(0))
+        BST.rules.accept(
+            state, pid("ahab"), BST.rules.parse("H4"), Channel.PUBLIC, random.Random(0)
+        )
 
 
 @pytest.mark.parametrize(
@@ -80,23 +88,37 @@ def test_4_orders_refused_before_the_battle() -> None:
 def test_4_move_validation_refusals(text: str, message: str) -> None:
     state = setup({"ahab": "sub: A2\ncarrier: C1-C5", "nemo": "cruiser: F1-F3, cruiser: J8-J10"})
     with pytest.raises(IllegalOrderError, match=message):
-        BST.accept(state, pid("ahab"), BST.parse(text), Channel.PRIVATE, random.Random(0))
+        BST.rules.accept(
+            state, pid("ahab"), BST.rules.parse(text), Channel.PRIVATE, random.Random(0)
+        )
 
 
 def test_4_rotation_off_the_edge_refused() -> None:
     state = setup({"ahab": "sub: J10\ncarrier: B1-B5", "nemo": "cruiser: A8-A10, cruiser: H1-H3"})
     # a carrier within one cell of the top edge cannot rotate off it
     with pytest.raises(IllegalOrderError, match="cannot rotate"):
-        BST.accept(
-            state, pid("ahab"), BST.parse("rotate carrier at B2"), Channel.PRIVATE, random.Random(0)
+        BST.rules.accept(
+            state,
+            pid("ahab"),
+            BST.rules.parse("rotate carrier at B2"),
+            Channel.PRIVATE,
+            random.Random(0),
         )
     # a cruiser flush with an edge cannot rotate off that edge
     with pytest.raises(IllegalOrderError, match="cannot rotate"):
-        BST.accept(
-            state, pid("nemo"), BST.parse("rotate cruiser at A9"), Channel.PRIVATE, random.Random(0)
+        BST.rules.accept(
+            state,
+            pid("nemo"),
+            BST.rules.parse("rotate cruiser at A9"),
+            Channel.PRIVATE,
+            random.Random(0),
         )
-    accepted = BST.accept(
-        state, pid("nemo"), BST.parse("rotate cruiser at H1"), Channel.PRIVATE, random.Random(0)
+    accepted = BST.rules.accept(
+        state,
+        pid("nemo"),
+        BST.rules.parse("rotate cruiser at H1"),
+        Channel.PRIVATE,
+        random.Random(0),
     )
     assert accepted.standing is not None
 
@@ -105,10 +127,10 @@ def test_4_destroyed_ship_never_moves() -> None:
     state = setup({"ahab": "sub: A2\ncarrier: C1-C5", "nemo": "cruiser: F1-F3, cruiser: J8-J10"})
     state = turn(state, {"nemo": "A2"}).state
     with pytest.raises(IllegalOrderError, match="destroyed"):
-        BST.accept(
+        BST.rules.accept(
             state,
             pid("ahab"),
-            BST.parse("move sub at A2 1 down"),
+            BST.rules.parse("move sub at A2 1 down"),
             Channel.PRIVATE,
             random.Random(0),
         )
@@ -125,11 +147,13 @@ def test_4_eliminated_and_left_players_orders_refused() -> None:
     )
     for shots in ({"a": "C1", "c": "E1"}, {"a": "E2", "c": "E3"}, {"a": "E4", "c": "E5"}):
         state = turn(state, shots).state
-    state = BST.remove(state, pid("c")).state
+    state = BST.rules.remove(state, pid("c")).state
     assert state.phase is Phase.BATTLE
     for name, message in (("b", "eliminated"), ("c", "left")):
         with pytest.raises(IllegalOrderError, match=message):
-            BST.accept(state, pid(name), BST.parse("H1"), Channel.PUBLIC, random.Random(0))
+            BST.rules.accept(
+                state, pid(name), BST.rules.parse("H1"), Channel.PUBLIC, random.Random(0)
+            )
 
 
 def test_4_pass_is_a_standing_order_that_does_nothing() -> None:
@@ -455,8 +479,8 @@ def test_5_3_elimination_and_win() -> None:
     ]
     final = state.state
     assert final.phase is Phase.FINISHED and final.turn == 6
-    assert BST.outcome(final) == Outcome((pid("nemo"),), False)
-    assert BST.to_act(final) == frozenset()
+    assert BST.rules.outcome(final) == Outcome((pid("nemo"),), False)
+    assert BST.rules.to_act(final) == frozenset()
 
 
 def test_5_3_last_ships_going_down_together_is_a_draw() -> None:
@@ -470,7 +494,7 @@ def test_5_3_last_ships_going_down_together_is_a_draw() -> None:
         {"type": "eliminated", "player": pid("b")},
         {"type": "finished", "winners": [pid("a"), pid("b")], "draw": True},
     ]
-    assert BST.outcome(resolved.state) == Outcome((pid("a"), pid("b")), True)
+    assert BST.rules.outcome(resolved.state) == Outcome((pid("a"), pid("b")), True)
 
 
 def test_5_3_max_turns_draw_between_all_alive() -> None:
@@ -492,7 +516,7 @@ def test_5_3_max_turns_draw_between_all_alive() -> None:
 
 def test_7_leave_in_battle_turns_ships_into_wrecks_and_may_end_the_game() -> None:
     state = setup({"ahab": "sub: A2\ncarrier: C1-C5", "nemo": "cruiser: F1-F3, cruiser: J8-J10"})
-    removed = BST.remove(state, pid("nemo"))
+    removed = BST.rules.remove(state, pid("nemo"))
     assert [e.record() for e in removed.events] == [
         ev("destroyed", "nemo", "cruiser", "F1 F2 F3"),
         ev("destroyed", "nemo", "cruiser", "J8 J9 J10"),
@@ -516,12 +540,12 @@ def test_7_end_is_a_draw_between_captains_still_alive() -> None:
             "c": "sub: G1, carrier: H5-H9",
         }
     )
-    state = BST.remove(state, pid("b")).state
-    finished = BST.finish(state)
+    state = BST.rules.remove(state, pid("b")).state
+    finished = BST.rules.finish(state)
     assert [e.record() for e in finished.events] == [
         {"type": "finished", "winners": [pid("a"), pid("c")], "draw": True}
     ]
-    assert BST.outcome(finished.state) == Outcome((pid("a"), pid("c")), True)
+    assert BST.rules.outcome(finished.state) == Outcome((pid("a"), pid("c")), True)
 
 
 # ---------------------------------------------------------------- examples, record, views
@@ -534,7 +558,7 @@ def test_example_first_game() -> None:
     state = place(state, "ahab", "sub: A2\ncarrier: C1-C5")
     state = join(state, "nemo")
     state = place(state, "nemo", "cruiser: F1-F3, cruiser: J8-J10")
-    state = BST.start(state, random.Random(0)).state
+    state = BST.rules.start(state, random.Random(0)).state
     assert (state.phase, state.turn) == (Phase.BATTLE, 1)
     assert fleet(state, "ahab") == [
         ("carrier", ["C1", "C2", "C3", "C4", "C5"], []),
@@ -578,13 +602,13 @@ def test_6_private_view_holds_own_ships_and_public_facts_only() -> None:
         ("ahab", "F3", True)
     ]
     assert public(state).wrecks == ()
-    assert "C1" not in BST.summary(state, None) and "F1" not in BST.summary(state, None)
-    assert "F1-F3" in BST.summary(state, pid("nemo"))
+    assert "C1" not in BST.words.summary(state, None) and "F1" not in BST.words.summary(state, None)
+    assert "F1-F3" in BST.words.summary(state, pid("nemo"))
 
 
 def test_6_reveal_shows_every_fleet() -> None:
     state = setup({"ahab": "sub: A2\ncarrier: C1-C5", "nemo": "cruiser: F1-F3, cruiser: J8-J10"})
-    revealed = BST.reveal(state)
+    revealed = BST.views.reveal(state)
     assert [f.owner_name for f in revealed.fleets] == ["ahab", "nemo"]
     assert revealed.fleets[1].ships[1].cells == cells("J8 J9 J10")
 
@@ -600,11 +624,11 @@ def test_state_encoding_round_trips_exactly() -> None:
         max_turns="9",
     )
     state = turn(state, {"ahab": "F3", "nemo": "move cruiser at J8 2 left"}).state
-    state = BST.remove(state, pid("ishmael")).state
-    encoded = BST.encode_state(state)
+    state = BST.rules.remove(state, pid("ishmael")).state
+    encoded = BST.codec.encode_state(state)
     import json
 
-    assert BST.decode_state(json.loads(json.dumps(encoded))) == state
+    assert BST.codec.decode_state(json.loads(json.dumps(encoded))) == state
 
 
 def test_captain_statuses_in_views() -> None:
@@ -615,7 +639,7 @@ def test_captain_statuses_in_views() -> None:
             "c": "sub: G1, carrier: H5-H9",
         }
     )
-    state = BST.remove(state, pid("c")).state
+    state = BST.rules.remove(state, pid("c")).state
     assert [c.status for c in public(state).captains] == [
         CaptainStatus.ALIVE,
         CaptainStatus.ALIVE,
@@ -639,5 +663,5 @@ def test_5_3_a_late_joiner_placed_at_this_close_keeps_the_battle_going() -> None
     types = [r["type"] for r in records(resolved)]
     assert "eliminated" in types and "finished" not in types
     assert resolved.state.phase is Phase.BATTLE
-    assert BST.outcome(resolved.state) is None
-    assert BST.to_act(resolved.state) == {pid("nemo"), pid("ishmael")}
+    assert BST.rules.outcome(resolved.state) is None
+    assert BST.rules.to_act(resolved.state) == {pid("nemo"), pid("ishmael")}

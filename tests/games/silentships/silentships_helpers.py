@@ -102,10 +102,10 @@ class Table:
             words = line.split()[2:]
             options = dict(word.split("=", 1) for word in words)
             self.seed = int(options.pop("seed", "0"))
-            self.state = GAME.new_game(options)
+            self.state = GAME.rules.new_game(options)
             return
         if line == "@start":
-            self.change(GAME.start(self.game, random.Random(self.seed), None))
+            self.change(GAME.rules.start(self.game, random.Random(self.seed), None))
             return
         if line == "@close":
             self.close()
@@ -142,16 +142,16 @@ class Table:
         try:
             if words == "join":
                 pid = self.ids.setdefault(name, f"p{len(self.ids) + 1}")
-                self.state = GAME.join(self.game, PlayerRef(pid, name))
+                self.state = GAME.rules.join(self.game, PlayerRef(pid, name))
                 reply = Reply(name, text, refused=False)
             elif words == "leave":
-                self.change(GAME.remove(self.game, self.pid(name)))
+                self.change(GAME.rules.remove(self.game, self.pid(name)))
                 reply = Reply(name, text, refused=False)
             else:
                 pid = self.ids.get(name, f"stranger-{name}")
-                order = GAME.parse(text)
+                order = GAME.rules.parse(text)
                 rng = random.Random(f"{self.seed}:{self.messages}")
-                accepted = GAME.accept(self.game, pid, order, channel, rng)
+                accepted = GAME.rules.accept(self.game, pid, order, channel, rng)
                 reply = Reply(name, text, refused=False, notices=accepted.notices)
                 self.accepted(accepted, pid, rng)
         except GameError as error:
@@ -162,7 +162,7 @@ class Table:
     def accepted(
         self, accepted: Accepted[SilentShipsState, Any], player: str, rng: random.Random
     ) -> None:
-        before = GAME.turn(self.game)
+        before = GAME.rules.turn(self.game)
         self.state = accepted.state
         if accepted.events or accepted.orders:
             self.store(before, accepted.orders, tuple(e.record() for e in accepted.events))
@@ -170,12 +170,12 @@ class Table:
         if accepted.resolve_now:
             assert accepted.standing is not None
             given = Given(player, accepted.standing, self.now, self.messages)
-            self.change(GAME.resolve(self.game, [given], rng))
+            self.change(GAME.rules.resolve(self.game, [given], rng))
         else:
             self.sync()
 
     def change(self, resolution: Resolution[SilentShipsState]) -> None:
-        before = GAME.turn(self.game)
+        before = GAME.rules.turn(self.game)
         self.state = resolution.state
         self.store(before, resolution.orders, tuple(e.record() for e in resolution.events))
         self.publish(resolution.notices)
@@ -191,7 +191,7 @@ class Table:
     def sync(self) -> None:
         """Arm new timers, keep running ones, hold and resume, drop the rest."""
         kept: dict[str, Running] = {}
-        for timer in GAME.timers(self.game):
+        for timer in GAME.rules.timers(self.game):
             old = self.timers.get(timer.key)
             if old is None:
                 old = (
@@ -215,7 +215,7 @@ class Table:
         assert timer.deadline is not None
         self.now = timer.deadline
         rng = random.Random(f"{self.seed}:{timer.key}")
-        self.change(GAME.expire(self.game, timer.key, [], rng))
+        self.change(GAME.rules.expire(self.game, timer.key, [], rng))
 
     def close(self) -> None:
         timer = self.due()
@@ -237,7 +237,7 @@ class Table:
     def record(self) -> dict[str, Any]:
         deadlines = {t.key: iso(t.deadline) for t in self.timers.values() if t.deadline is not None}
         context = RecordContext(1, self.names, self.game.phase.value, deadlines)
-        record = GAME.record(self.game, self.history, context)
+        record = GAME.codec.record(self.game, self.history, context)
         json.dumps(record)  # the record must be JSON as it is
         return record
 
@@ -334,21 +334,23 @@ def act(state: SilentShipsState, name: str, *texts: str, public: bool = False) -
     """Accept each order of ``name`` (``ahab`` is p1, ``nemo`` p2) in turn; resolve ``end``."""
     pid = {"ahab": "p1", "nemo": "p2"}[name]
     for text in texts:
-        order = GAME.parse(text)
+        order = GAME.rules.parse(text)
         channel = Channel.PUBLIC if public else Channel.PRIVATE
-        accepted = GAME.accept(state, pid, order, channel, random.Random(0))
+        accepted = GAME.rules.accept(state, pid, order, channel, random.Random(0))
         state = accepted.state
         if accepted.resolve_now:
             assert accepted.standing is not None
             given = Given(pid, accepted.standing, 0.0, 0)
-            state = GAME.resolve(state, [given], random.Random(0)).state
+            state = GAME.rules.resolve(state, [given], random.Random(0)).state
     return state
 
 
 def accepted_events(state: SilentShipsState, name: str, text: str) -> list[dict[str, Any]]:
     """The record entries of the events one order gives."""
     pid = {"ahab": "p1", "nemo": "p2"}[name]
-    accepted = GAME.accept(state, pid, GAME.parse(text), Channel.PRIVATE, random.Random(0))
+    accepted = GAME.rules.accept(
+        state, pid, GAME.rules.parse(text), Channel.PRIVATE, random.Random(0)
+    )
     return [e.record() for e in accepted.events]
 
 
@@ -360,7 +362,7 @@ def check_invariants(state: SilentShipsState) -> None:
     from bot.games.silentships.cells import ALL_CELLS
     from bot.games.silentships.state import Side, Status
 
-    assert state == GAME.decode_state(json.loads(json.dumps(GAME.encode_state(state))))
+    assert state == GAME.codec.decode_state(json.loads(json.dumps(GAME.codec.encode_state(state))))
     if state.phase is Phase.SETUP:
         assert state.units == () and state.turn == 0
         return
@@ -378,13 +380,13 @@ def check_invariants(state: SilentShipsState) -> None:
         )
         assert sorted(s.value for s in places) == sorted(s.value for s in Ship), admiral.name
         assert admiral.hand == in_ship_order(admiral.hand)
-    timers = {timer.key: timer for timer in GAME.timers(state)}
+    timers = {timer.key: timer for timer in GAME.rules.timers(state)}
     if state.phase is Phase.FINISHED:
         assert state.step is None and state.attack is None and state.offer is None
         assert len(state.winners) == 1 and state.reason is not None
         assert state.admiral(state.winners[0]).status is Status.ALIVE
         assert state.admiral(state.opponent(state.winners[0])).status is not Status.ALIVE
-        assert timers == {} and GAME.outcome(state) is not None
+        assert timers == {} and GAME.rules.outcome(state) is not None
         return
     assert 1 <= state.turn <= state.options.max_turns and state.step is not None
     assert all(admiral.status is Status.ALIVE for admiral in state.admirals)
@@ -494,7 +496,7 @@ def playthrough(
         if rng.random() < 0.02:
             t.close()
         else:
-            (actor,) = GAME.to_act(state)
+            (actor,) = GAME.rules.to_act(state)
             if rng.random() < 0.08:
                 actor = state.opponent(actor)
             text = random_order(state, actor, rng)

@@ -44,10 +44,10 @@ AFTER_COMBAT = len(FIRST_GAME)
 
 
 def started(options: dict[str, str]) -> SilentShipsState:
-    state = GAME.new_game(options)
+    state = GAME.rules.new_game(options)
     for name, pid in PLAYERS.items():
-        state = GAME.join(state, PlayerRef(pid, name))
-    return GAME.start(state, random.Random(0), None).state
+        state = GAME.rules.join(state, PlayerRef(pid, name))
+    return GAME.rules.start(state, random.Random(0), None).state
 
 
 def play(lines: tuple[str, ...], options: dict[str, str] | None = None) -> list[SilentShipsState]:
@@ -58,12 +58,12 @@ def play(lines: tuple[str, ...], options: dict[str, str] | None = None) -> list[
         name, text = line.split(": ", 1)
         channel = Channel.PUBLIC if text.startswith("!") else Channel.PRIVATE
         player = PLAYERS[name]
-        accepted = GAME.accept(
-            state, player, GAME.parse(text.lstrip("!")), channel, random.Random(1)
+        accepted = GAME.rules.accept(
+            state, player, GAME.rules.parse(text.lstrip("!")), channel, random.Random(1)
         )
         state = accepted.state
         if accepted.resolve_now:
-            state = GAME.resolve(state, (), random.Random(2)).state
+            state = GAME.rules.resolve(state, (), random.Random(2)).state
         states.append(state)
     return states
 

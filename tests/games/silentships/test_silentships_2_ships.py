@@ -20,7 +20,9 @@ def answer(
     state: SilentShipsState, text: str = "pass"
 ) -> tuple[SilentShipsState, list[dict[str, Any]]]:
     """nemo answers ahab's attack; the state after and the events of the answer."""
-    accepted = GAME.accept(state, "p2", GAME.parse(text), Channel.PRIVATE, random.Random(0))
+    accepted = GAME.rules.accept(
+        state, "p2", GAME.rules.parse(text), Channel.PRIVATE, random.Random(0)
+    )
     return accepted.state, [event.record() for event in accepted.events]
 
 
@@ -324,7 +326,7 @@ def test_2_ammunition_ship_face_up_supports_for_three_without_a_discard() -> Non
         act(state, "ahab", "support C3 discard ram")
     supported = act(state, "ahab", "support C3")
     assert supported.admiral("p1").hand == (Ship.RAMMING_SHIP,)
-    assert GAME.encode_order(GAME.parse("support C3"))["discard"] is None
+    assert GAME.codec.encode_order(GAME.rules.parse("support C3"))["discard"] is None
     _, events = answer(act(supported, "ahab", "go"))
     assert combat_of(events) == (7, 5, "attack")
 

@@ -17,7 +17,9 @@ from bot.games.silentships.state import SilentShipsState, TurnStep
 
 def events_of(state: SilentShipsState, name: str, text: str) -> list[dict[str, Any]]:
     pid = {"ahab": "p1", "nemo": "p2"}[name]
-    accepted = GAME.accept(state, pid, GAME.parse(text), Channel.PRIVATE, random.Random(0))
+    accepted = GAME.rules.accept(
+        state, pid, GAME.rules.parse(text), Channel.PRIVATE, random.Random(0)
+    )
     return [e.record() for e in accepted.events]
 
 
@@ -50,7 +52,7 @@ def test_4_a_move_onto_an_enemy_unit_is_an_attack() -> None:
     ]
     attacking = act(state, "ahab", "move D2 to D3 discard flag")
     assert attacking.step is TurnStep.SUPPORTS
-    assert GAME.to_act(attacking) == frozenset({"p1"})
+    assert GAME.rules.to_act(attacking) == frozenset({"p1"})
 
 
 def test_4_1_the_attacker_adds_supports_from_squares_next_to_the_target() -> None:
@@ -88,19 +90,21 @@ def test_4_1_supports_belong_to_the_attacker_before_go_and_to_the_defender_after
     with pytest.raises(IllegalOrderError, match="supports are added during an attack"):
         act(answering, "ahab", "support C3 discard flag")
     assert answering.step is TurnStep.RESPONSE
-    assert GAME.to_act(answering) == frozenset({"p2"})
+    assert GAME.rules.to_act(answering) == frozenset({"p2"})
 
 
 def test_4_go_asks_the_defender_privately_with_choices() -> None:
     state = with_units("D2 frigate", "D3 sub, D4 patrol")
-    accepted = GAME.accept(state, "p1", GAME.parse("go"), Channel.PUBLIC, random.Random(0))
+    accepted = GAME.rules.accept(
+        state, "p1", GAME.rules.parse("go"), Channel.PUBLIC, random.Random(0)
+    )
     ack, question, public = accepted.notices
     assert ack.to == "p1"
     assert question.to == "p2"
     assert question.choices[0] == "pass"
     assert "retreat discard fire" in question.choices
     assert "support from D4 discard frigate" in question.choices
-    assert all(GAME.parse(choice) for choice in question.choices)
+    assert all(GAME.rules.parse(choice) for choice in question.choices)
     assert public.to is None and "submarine" not in public.text.lower()
     assert accepted.orders == ({"player": "p1", "action": "go"},)
 
@@ -122,8 +126,8 @@ def test_4_2_a_retreat_with_one_free_square_happens_at_once() -> None:
 
 def test_4_2_with_several_free_squares_the_attacker_chooses() -> None:
     state = act(with_units("D2 frigate", "D3 sub"), "ahab", "go")
-    accepted = GAME.accept(
-        state, "p2", GAME.parse("retreat discard fire"), Channel.PRIVATE, random.Random(0)
+    accepted = GAME.rules.accept(
+        state, "p2", GAME.rules.parse("retreat discard fire"), Channel.PRIVATE, random.Random(0)
     )
     retreating = accepted.state
     assert retreating.step is TurnStep.RETREAT
@@ -214,13 +218,13 @@ def test_4_4_a_beaten_target_is_sunk_into_the_attackers_pile_and_the_attacker_mo
 
 def test_4_the_attackers_move_time_stops_while_the_defender_answers() -> None:
     state = with_units("D2 frigate", "D3 sub")
-    assert [(t.key, t.held) for t in GAME.timers(state)] == [("move:1", False)]
+    assert [(t.key, t.held) for t in GAME.rules.timers(state)] == [("move:1", False)]
     answering = act(state, "ahab", "go")
-    timers = GAME.timers(answering)
+    timers = GAME.rules.timers(answering)
     assert [(t.key, t.held) for t in timers] == [("move:1", True), ("response:1", False)]
     assert timers[1].seconds == 600
     after = act(answering, "nemo", "pass")
-    assert [(t.key, t.held) for t in GAME.timers(after)] == [("move:1", False)]
+    assert [(t.key, t.held) for t in GAME.rules.timers(after)] == [("move:1", False)]
     assert after.step is TurnStep.ACTIONS
 
 

@@ -15,7 +15,7 @@ from bot.games.silentships.state import Phase, SilentShipsState, Status
 
 
 def end(state: SilentShipsState, pid: str) -> Resolution[SilentShipsState]:
-    return GAME.resolve(state, [Given(pid, End(), 0.0, 0)], random.Random(0))
+    return GAME.rules.resolve(state, [Given(pid, End(), 0.0, 0)], random.Random(0))
 
 
 def finished(resolution: Resolution[SilentShipsState]) -> dict[str, Any]:
@@ -35,13 +35,13 @@ def test_5_a_player_who_ends_their_turn_with_an_enemy_unit_on_their_country_lose
         "sank": {"p1": 0, "p2": 0},
     }
     assert resolution.orders == ({"player": "p1", "action": "end"},)
-    assert GAME.outcome(resolution.state) == Outcome(("p2",), draw=False)
+    assert GAME.rules.outcome(resolution.state) == Outcome(("p2",), draw=False)
     assert resolution.state.admiral("p1").status is Status.ELIMINATED
 
 
 def test_5_the_country_rule_holds_when_the_move_time_runs_out() -> None:
     state = arranged("nemo: C1 sub")
-    resolution = GAME.expire(state, "move:1", [], random.Random(0))
+    resolution = GAME.rules.expire(state, "move:1", [], random.Random(0))
     assert resolution.orders == ({"player": "p1", "action": "end", "timeout": True},)
     assert finished(resolution)["reason"] == "country"
 
@@ -70,7 +70,9 @@ def test_5_an_offer_stands_until_the_end_of_the_turn_it_was_made_in() -> None:
 def test_5_an_accepted_offer_ends_the_game_at_once_even_during_an_attack() -> None:
     state = arranged("ahab: D2 frigate; nemo: D3 sub", hands={"ahab": "ram"}, sank={"ahab": "flag"})
     state = act(state, "ahab", "move D2 to D3 discard ram", "offer draw", "go")
-    accepted = GAME.accept(state, "p2", GAME.parse("accept draw"), Channel.PUBLIC, random.Random(0))
+    accepted = GAME.rules.accept(
+        state, "p2", GAME.rules.parse("accept draw"), Channel.PUBLIC, random.Random(0)
+    )
     assert accepted.orders == ({"player": "p2", "action": "accept"},)
     assert [e.record() for e in accepted.events] == [
         {
@@ -82,7 +84,7 @@ def test_5_an_accepted_offer_ends_the_game_at_once_even_during_an_attack() -> No
         }
     ]
     assert accepted.state.attack is None and accepted.state.step is None
-    assert GAME.timers(accepted.state) == ()
+    assert GAME.rules.timers(accepted.state) == ()
 
 
 def test_5_after_max_turns_the_player_who_sank_more_wins() -> None:
@@ -117,7 +119,7 @@ def test_5_the_country_rule_comes_before_max_turns() -> None:
 
 def test_5_a_player_who_leaves_loses() -> None:
     state = arranged("ahab: B2 frigate; nemo: C3 sub", sank={"nemo": "ram"})
-    resolution = GAME.remove(state, "p2")
+    resolution = GAME.rules.remove(state, "p2")
     assert resolution.orders == ({"player": "p2", "action": "leave"},)
     event = finished(resolution)
     assert (event["winners"], event["reason"]) == (["p1"], "left")
@@ -127,9 +129,9 @@ def test_5_a_player_who_leaves_loses() -> None:
 
 def test_5_the_host_ending_the_game_decides_by_the_ships_sunk() -> None:
     state = arranged("ahab: B2 frigate", sank={"ahab": "ram"})
-    event = finished(GAME.finish(state))
+    event = finished(GAME.rules.finish(state))
     assert (event["winners"], event["reason"]) == (["p1"], "ended")
-    in_setup = GAME.finish(GAME.new_game({}))
+    in_setup = GAME.rules.finish(GAME.rules.new_game({}))
     assert in_setup.state.phase is Phase.FINISHED and in_setup.events == ()
 
 
@@ -138,4 +140,4 @@ def test_5_orders_after_the_end_are_refused() -> None:
     for name, text in (("ahab", "end"), ("nemo", "reveal C1"), ("nemo", "offer draw")):
         with pytest.raises(IllegalOrderError, match="this game is over"):
             act(over, name, text)
-    assert GAME.timers(over) == () and GAME.to_act(over) == frozenset()
+    assert GAME.rules.timers(over) == () and GAME.rules.to_act(over) == frozenset()

@@ -16,7 +16,7 @@ def test_6_everyone_sees_owners_of_face_down_units_but_not_their_ships() -> None
     state = arranged(
         "ahab: C1 frigate up, D2 flag; nemo: C4 sub", hands={"ahab": "ram"}, sank={"nemo": "speed"}
     )
-    view = GAME.view(state, None)
+    view = GAME.views.view(state, None)
     assert isinstance(view, PublicView)
     assert [(str(u.cell), u.owner_name, u.face_up, u.ship) for u in view.units] == [
         ("C1", "ahab", True, Ship.FRIGATE),
@@ -34,12 +34,12 @@ def test_6_everyone_sees_owners_of_face_down_units_but_not_their_ships() -> None
 def test_6_a_player_also_sees_their_own_hand_discards_and_face_down_ships() -> None:
     state = arranged("ahab: D2 flag; nemo: C4 sub", hands={"ahab": "ram sub"})
     state = act(state, "ahab", "move D2 to D1 discard sub")
-    mine = GAME.view(state, "p1")
+    mine = GAME.views.view(state, "p1")
     assert isinstance(mine, PrivateView)
     assert mine.hand == (Ship.RAMMING_SHIP,)
     assert mine.discards == (Ship.SUBMARINE,)
     assert [(str(u.cell), u.ship, u.face_up) for u in mine.units] == [("D1", Ship.FLAG_SHIP, False)]
-    theirs = GAME.view(state, "p2")
+    theirs = GAME.views.view(state, "p2")
     assert isinstance(theirs, PrivateView)
     assert [u.ship for u in theirs.units] == [Ship.SUBMARINE]
     assert all(u.ship is None for u in theirs.public.units if u.owner == "p1")
@@ -47,7 +47,7 @@ def test_6_a_player_also_sees_their_own_hand_discards_and_face_down_ships() -> N
 
 def test_6_the_replay_shows_every_card() -> None:
     state = arranged("ahab: D2 flag; nemo: C4 sub", hands={"ahab": "ram"})
-    revealed = GAME.reveal(state)
+    revealed = GAME.views.reveal(state)
     assert isinstance(revealed, RevealedView)
     ahab = revealed.cards[0]
     assert ahab.hand == (Ship.RAMMING_SHIP,) and len(ahab.deck) == 9
@@ -64,18 +64,18 @@ def test_6_a_private_order_posted_in_public_is_refused_without_repeating_it() ->
         "pass",
     ):
         with pytest.raises(WrongChannelError) as refused:
-            GAME.accept(state, "p1", GAME.parse(text), Channel.PUBLIC, random.Random(0))
+            GAME.rules.accept(state, "p1", GAME.rules.parse(text), Channel.PUBLIC, random.Random(0))
         assert "flag" not in refused.value.message.lower()
         assert "by DM" in refused.value.message
 
 
 def test_6_the_public_text_board_names_face_up_ships_only() -> None:
     state = arranged("ahab: C1 frigate up, D2 flag; nemo: C4 sub", hands={"ahab": "ram"})
-    public = GAME.summary(state, None) + "\n" + GAME.text_board(state, None)
+    public = GAME.words.summary(state, None) + "\n" + GAME.words.text_board(state, None)
     assert "1FR" in public and "1?" in public and "2?" in public
     for hidden in (Ship.FLAG_SHIP, Ship.SUBMARINE, Ship.RAMMING_SHIP):
         assert CARDS[hidden].name not in public
-    mine = GAME.summary(state, "p1") + "\n" + GAME.text_board(state, "p1")
+    mine = GAME.words.summary(state, "p1") + "\n" + GAME.words.text_board(state, "p1")
     assert "1fl" in mine and "Ramming Ship" in mine and "2?" in mine
 
 
@@ -87,20 +87,20 @@ def test_6_the_first_games_public_words_name_no_hidden_card() -> None:
         "ahab dm: end",
     )
     words = [
-        GAME.opening(t.game),
-        GAME.beginning(t.game, t.names),
-        GAME.hint(t.game),
-        GAME.example(),
-        GAME.summary(t.game, None),
-        GAME.text_board(t.game, None),
-        GAME.help_text(),
-        GAME.welcome(t.game, "p1", 1),
+        GAME.words.opening(t.game),
+        GAME.words.beginning(t.game, t.names),
+        GAME.words.hint(t.game),
+        GAME.words.example(),
+        GAME.words.summary(t.game, None),
+        GAME.words.text_board(t.game, None),
+        GAME.words.help_text(),
+        GAME.words.welcome(t.game, "p1", 1),
     ]
     words += [text for _, text in t.public_notices]
     from bot.games.base import Event
 
     for step in t.history:
-        words += GAME.public_report(
+        words += GAME.words.public_report(
             [Event(e["type"], {k: v for k, v in e.items() if k != "type"}) for e in step.events],
             t.names,
         )

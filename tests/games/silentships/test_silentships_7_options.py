@@ -17,7 +17,7 @@ ALL_IDS = [ship.value for ship in Ship]
 
 
 def test_7_every_option_has_a_default_in_canonical_text() -> None:
-    assert GAME.options(GAME.new_game({})) == {
+    assert GAME.rules.options(GAME.rules.new_game({})) == {
         "move_time": "1d",
         "response_time": "10m",
         "max_turns": "60",
@@ -25,37 +25,39 @@ def test_7_every_option_has_a_default_in_canonical_text() -> None:
         "deck1": "shuffled",
         "deck2": "shuffled",
     }
-    assert [arg.name for arg in GAME.option_args] == list(GAME.options(GAME.new_game({})))
+    assert [arg.name for arg in GAME.option_args] == list(
+        GAME.rules.options(GAME.rules.new_game({}))
+    )
 
 
 def test_7_durations_are_written_in_the_hosts_form() -> None:
-    options = GAME.options(GAME.new_game({"move_time": "90m", "response_time": "1d"}))
+    options = GAME.rules.options(GAME.rules.new_game({"move_time": "90m", "response_time": "1d"}))
     assert (options["move_time"], options["response_time"]) == ("1h30m", "1d")
     for bad in ("0m", "soon", "-5m"):
         with pytest.raises(OptionError, match="move_time"):
-            GAME.new_game({"move_time": bad})
+            GAME.rules.new_game({"move_time": bad})
 
 
 def test_7_max_turns_runs_from_2_to_999() -> None:
-    assert GAME.options(GAME.new_game({"max_turns": "2"}))["max_turns"] == "2"
-    assert GAME.options(GAME.new_game({"max_turns": "999"}))["max_turns"] == "999"
+    assert GAME.rules.options(GAME.rules.new_game({"max_turns": "2"}))["max_turns"] == "2"
+    assert GAME.rules.options(GAME.rules.new_game({"max_turns": "999"}))["max_turns"] == "999"
     for bad in ("1", "1000", "ten", ""):
         with pytest.raises(OptionError, match="from 2 to 999"):
-            GAME.new_game({"max_turns": bad})
+            GAME.rules.new_game({"max_turns": bad})
 
 
 def test_7_first_is_a_coin_toss_or_the_first_to_join() -> None:
-    assert GAME.options(GAME.new_game({"first": "JOINED"}))["first"] == "joined"
+    assert GAME.rules.options(GAME.rules.new_game({"first": "JOINED"}))["first"] == "joined"
     with pytest.raises(OptionError, match=r"coin .* or joined"):
-        GAME.new_game({"first": "me"})
+        GAME.rules.new_game({"first": "me"})
     for seed in range(6):
         t = table(f"first=joined seed={seed}", players=("zed", "amy"))
         assert t.record()["start"]["first"] == "zed"
 
 
 def test_7_a_listed_deck_has_the_named_ships_on_top_and_the_rest_in_ship_order() -> None:
-    options = GAME.options(
-        GAME.new_game({"deck1": "flag,ram", "deck2": "Flag Ship,special_operations_craft"})
+    options = GAME.rules.options(
+        GAME.rules.new_game({"deck1": "flag,ram", "deck2": "Flag Ship,special_operations_craft"})
     )
     assert options["deck1"].split(",") == [
         "flag_ship",
@@ -83,16 +85,16 @@ def test_7_unlisted_decks_are_shuffled_with_the_seed() -> None:
 
 def test_7_unknown_or_repeated_ships_are_refused() -> None:
     with pytest.raises(OptionError, match="'yacht' is not a ship"):
-        GAME.new_game({"deck1": "flag,yacht"})
+        GAME.rules.new_game({"deck1": "flag,yacht"})
     with pytest.raises(OptionError, match="listed twice"):
-        GAME.new_game({"deck2": "flag,flag_ship"})
+        GAME.rules.new_game({"deck2": "flag,flag_ship"})
     with pytest.raises(OptionError, match="shuffled or ships"):
-        GAME.new_game({"deck1": "flag,,ram"})
+        GAME.rules.new_game({"deck1": "flag,,ram"})
 
 
 def test_7_unknown_keys_are_refused_naming_the_known_ones() -> None:
     with pytest.raises(OptionError) as refused:
-        GAME.new_game({"turn": "8h"})
+        GAME.rules.new_game({"turn": "8h"})
     for key in ("move_time", "response_time", "max_turns", "first", "deck1", "deck2"):
         assert key in refused.value.message
 
@@ -109,13 +111,15 @@ def test_7_the_move_time_running_out_ends_the_turn() -> None:
 def test_7_the_move_time_running_out_during_supports_sends_the_attack_then_ends_the_turn() -> None:
     state = arranged("ahab: D2 frigate, C3 ram; nemo: D3 sub", hands={"ahab": "flag fire"})
     state = act(state, "ahab", "move D2 to D3 discard flag", "support C3 discard fire")
-    resolution = GAME.expire(state, "move:1", [], random.Random(0))
+    resolution = GAME.rules.expire(state, "move:1", [], random.Random(0))
     assert resolution.orders == ({"player": "p1", "action": "go", "timeout": True},)
     answering = resolution.state
     assert answering.step is TurnStep.RESPONSE
-    assert [(t.key, t.held) for t in GAME.timers(answering)] == [("response:1", False)]
+    assert [(t.key, t.held) for t in GAME.rules.timers(answering)] == [("response:1", False)]
     assert resolution.notices[0].to == "p2" and resolution.notices[0].choices
-    after = GAME.accept(answering, "p2", GAME.parse("pass"), Channel.PRIVATE, random.Random(0))
+    after = GAME.rules.accept(
+        answering, "p2", GAME.rules.parse("pass"), Channel.PRIVATE, random.Random(0)
+    )
     assert after.orders == (
         {"player": "p2", "action": "pass"},
         {"player": "p1", "action": "end", "timeout": True},
@@ -129,7 +133,7 @@ def test_7_the_move_time_running_out_in_step_retreat_takes_the_first_free_square
     state = act(state, "ahab", "move D2 to D3 discard flag", "go")
     state = act(state, "nemo", "retreat discard fire")
     assert state.step is TurnStep.RETREAT
-    resolution = GAME.expire(state, "move:1", [], random.Random(0))
+    resolution = GAME.rules.expire(state, "move:1", [], random.Random(0))
     assert resolution.orders == (
         {"player": "p1", "action": "retreat_to", "cell": "C3", "timeout": True},
         {"player": "p1", "action": "end", "timeout": True},
@@ -141,9 +145,9 @@ def test_7_the_move_time_running_out_in_step_retreat_takes_the_first_free_square
 def test_7_a_retreat_after_the_move_time_ran_out_goes_to_the_first_free_square_at_once() -> None:
     state = arranged("ahab: D2 frigate; nemo: D3 sub", hands={"ahab": "flag", "nemo": "fire"})
     state = act(state, "ahab", "move D2 to D3 discard flag")
-    state = GAME.expire(state, "move:1", [], random.Random(0)).state
-    after = GAME.accept(
-        state, "p2", GAME.parse("retreat discard fire"), Channel.PRIVATE, random.Random(0)
+    state = GAME.rules.expire(state, "move:1", [], random.Random(0)).state
+    after = GAME.rules.accept(
+        state, "p2", GAME.rules.parse("retreat discard fire"), Channel.PRIVATE, random.Random(0)
     )
     assert after.orders == (
         {"player": "p2", "action": "retreat", "discard": "fire_ship"},
@@ -157,8 +161,8 @@ def test_7_the_response_time_running_out_is_a_pass() -> None:
         "ahab: D2 frigate; nemo: D3 sub", hands={"ahab": "flag"}, options="response_time=30m"
     )
     state = act(state, "ahab", "move D2 to D3 discard flag", "go")
-    assert GAME.timers(state)[1].seconds == 1800
-    resolution = GAME.expire(state, "response:1", [], random.Random(0))
+    assert GAME.rules.timers(state)[1].seconds == 1800
+    resolution = GAME.rules.expire(state, "response:1", [], random.Random(0))
     assert resolution.orders == ({"player": "p2", "action": "pass", "timeout": True},)
     assert any(e.type == "combat" for e in resolution.events)
     assert resolution.state.step is TurnStep.ACTIONS
@@ -168,7 +172,7 @@ def test_7_a_timer_no_longer_running_changes_nothing() -> None:
     state = arranged("ahab: D2 frigate; nemo: D3 sub", hands={"ahab": "flag"})
     answering = act(state, "ahab", "move D2 to D3 discard flag", "go")
     for stale in ("move:1", "move:7", "response:2", "evade:1"):
-        resolution = GAME.expire(answering, stale, [], random.Random(0))
+        resolution = GAME.rules.expire(answering, stale, [], random.Random(0))
         assert resolution.state is answering and resolution.events == ()
-    assert GAME.expire(GAME.new_game({}), "move:1", [], random.Random(0)).events == ()
-    assert GAME.new_game({}).phase is Phase.SETUP
+    assert GAME.rules.expire(GAME.rules.new_game({}), "move:1", [], random.Random(0)).events == ()
+    assert GAME.rules.new_game({}).phase is Phase.SETUP

@@ -20,7 +20,7 @@ DECKS = "deck1=frigate,salvage,ram,speed,patrol deck2=sub,missile,fire,ammo,flag
 def end_turn(state, name: str):  # type: ignore[no-untyped-def]
     """The turn player's ``end``, resolved as the host does."""
     pid = {"ahab": "p1", "nemo": "p2"}[name]
-    return GAME.resolve(state, [Given(pid, End(), 0.0, 0)], random.Random(0))
+    return GAME.rules.resolve(state, [Given(pid, End(), 0.0, 0)], random.Random(0))
 
 
 # ---------------------------------------------------------------- §1 components and board
@@ -204,24 +204,24 @@ def test_3_end_gives_the_turn_to_the_other_player() -> None:
 
 
 def test_3_start_needs_exactly_two_players_and_takes_no_name() -> None:
-    state = GAME.new_game({})
-    state = GAME.join(state, PlayerRef("p1", "ahab"))
+    state = GAME.rules.new_game({})
+    state = GAME.rules.join(state, PlayerRef("p1", "ahab"))
     with pytest.raises(IllegalOrderError, match="exactly two players"):
-        GAME.start(state, random.Random(0), None)
-    state = GAME.join(state, PlayerRef("p2", "nemo"))
+        GAME.rules.start(state, random.Random(0), None)
+    state = GAME.rules.join(state, PlayerRef("p2", "nemo"))
     with pytest.raises(IllegalOrderError, match="without a name"):
-        GAME.start(state, random.Random(0), "p2")
+        GAME.rules.start(state, random.Random(0), "p2")
     with pytest.raises(IllegalOrderError, match="two have joined"):
-        GAME.join(state, PlayerRef("p3", "moby"))
-    started = GAME.start(state, random.Random(0), None).state
+        GAME.rules.join(state, PlayerRef("p3", "moby"))
+    started = GAME.rules.start(state, random.Random(0), None).state
     assert started.phase is Phase.BATTLE and started.step is TurnStep.ACTIONS
     with pytest.raises(IllegalOrderError):
-        GAME.join(started, PlayerRef("p3", "moby"))
+        GAME.rules.join(started, PlayerRef("p3", "moby"))
 
 
 def test_3_a_player_who_leaves_in_setup_may_join_again() -> None:
-    state = GAME.join(GAME.new_game({}), PlayerRef("p1", "ahab"))
-    state = GAME.remove(state, "p1").state
+    state = GAME.rules.join(GAME.rules.new_game({}), PlayerRef("p1", "ahab"))
+    state = GAME.rules.remove(state, "p1").state
     assert state.admirals == ()
-    state = GAME.join(state, PlayerRef("p1", "ahab"))
+    state = GAME.rules.join(state, PlayerRef("p1", "ahab"))
     assert [a.name for a in state.admirals] == ["ahab"]

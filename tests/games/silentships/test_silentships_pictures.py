@@ -65,11 +65,11 @@ def test_the_host_finds_silentships_pictures_by_the_games_kind() -> None:
 def test_a_view_of_the_wrong_kind_is_refused_naming_the_kind_expected() -> None:
     state = first_game()[AFTER_GO]
     with pytest.raises(TypeError, match="drawn from a PrivateView, got PublicView"):
-        PICTURES.private(GAME.view(state, None), **OPTIONS)
+        PICTURES.private(GAME.views.view(state, None), **OPTIONS)
     with pytest.raises(TypeError, match="drawn from a PublicView, got PrivateView"):
-        PICTURES.public(GAME.view(state, "p1"), **OPTIONS)
+        PICTURES.public(GAME.views.view(state, "p1"), **OPTIONS)
     with pytest.raises(TypeError, match="drawn from a RevealedView, got PublicView"):
-        PICTURES.replay([(GAME.view(state, None), "Turn 1")], title=TITLE, gif=False)
+        PICTURES.replay([(GAME.views.view(state, None), "Turn 1")], title=TITLE, gif=False)
 
 
 def test_frames_are_labelled_in_the_games_words() -> None:
@@ -85,7 +85,7 @@ def test_frames_are_labelled_in_the_games_words() -> None:
 
 
 def test_public_picture_of_an_attack_waiting_for_the_defender() -> None:
-    view = GAME.view(first_game()[AFTER_GO], None)
+    view = GAME.views.view(first_game()[AFTER_GO], None)
     picture = PICTURES.public(view, **OPTIONS)
     golden("public_attack.png", picture.png)
     assert "nemo answers the attack on D3" in picture.alt
@@ -93,14 +93,14 @@ def test_public_picture_of_an_attack_waiting_for_the_defender() -> None:
 
 
 def test_public_picture_of_a_combat_shows_the_totals() -> None:
-    view = GAME.view(first_game()[AFTER_COMBAT], None)
+    view = GAME.views.view(first_game()[AFTER_COMBAT], None)
     picture = PICTURES.public(view, **OPTIONS)
     golden("public_combat.png", picture.png)
     assert "Last combat on D3: ahab 7 against nemo 3, the attack wins, a ship sunk" in picture.alt
 
 
 def test_private_picture_shows_the_players_own_ships_and_hand() -> None:
-    view = GAME.view(first_game()[3], "p1")
+    view = GAME.views.view(first_game()[3], "p1")
     picture = PICTURES.private(view, **OPTIONS)
     golden("private_hand.png", picture.png)
     assert "Your hand: Speed Boat, Salvage Ship." in picture.alt
@@ -108,7 +108,7 @@ def test_private_picture_shows_the_players_own_ships_and_hand() -> None:
 
 
 def test_replay_frame_of_the_end_shows_every_card() -> None:
-    view = GAME.reveal(flag_ship_game()[-1])
+    view = GAME.views.reveal(flag_ship_game()[-1])
     golden("replay_end.png", png_of(frame_picture(view, title=TITLE, label="The end")))
 
 
@@ -125,8 +125,10 @@ def test_card_faces_of_every_ship() -> None:
 
 def test_the_same_view_gives_the_same_bytes() -> None:
     state = first_game()[AFTER_COMBAT]
-    one = PICTURES.public(GAME.view(state, None), **OPTIONS)
-    again = PICTURES.public(GAME.view(GAME.decode_state(GAME.encode_state(state)), None), **OPTIONS)
+    one = PICTURES.public(GAME.views.view(state, None), **OPTIONS)
+    again = PICTURES.public(
+        GAME.views.view(GAME.codec.decode_state(GAME.codec.encode_state(state)), None), **OPTIONS
+    )
     assert one == again
 
 
@@ -163,7 +165,7 @@ def portrait(shade: int) -> Image.Image:
 
 
 def test_pictures_are_palette_pngs_within_a_shade_of_the_drawing() -> None:
-    view = GAME.view(first_game()[AFTER_COMBAT], None)
+    view = GAME.views.view(first_game()[AFTER_COMBAT], None)
     drawn = compose(view, public_tokens(view), title=TITLE, deadline=DEADLINE, now=NOW, avatars={})
     picture = PICTURES.public(view, avatars={}, title=TITLE, deadline=DEADLINE, now=NOW)
     png = Image.open(io.BytesIO(picture.png))
@@ -179,7 +181,7 @@ def test_pictures_are_palette_pngs_within_a_shade_of_the_drawing() -> None:
 
 
 def test_an_avatar_like_a_photo_keeps_its_look_on_the_palette() -> None:
-    view = GAME.view(first_game()[AFTER_COMBAT], None)
+    view = GAME.views.view(first_game()[AFTER_COMBAT], None)
     photos = {admiral.id: portrait(20 * i) for i, admiral in enumerate(view.admirals)}
     tokens = public_tokens(view)
     drawn = compose(view, tokens, title=TITLE, deadline=DEADLINE, now=NOW, avatars=photos)
@@ -237,18 +239,18 @@ def test_6_public_pictures_are_the_same_whatever_the_hidden_cards(seed: int) -> 
     assert len(one) == len(two) == len(SECRET_LINES) + 1
     for before, after in zip(one, two, strict=True):
         assert not any(unit.face_up for unit in before.units)
-        public_one = PICTURES.public(GAME.view(before, None), **OPTIONS)
-        public_two = PICTURES.public(GAME.view(after, None), **OPTIONS)
+        public_one = PICTURES.public(GAME.views.view(before, None), **OPTIONS)
+        public_two = PICTURES.public(GAME.views.view(after, None), **OPTIONS)
         assert public_one == public_two  # the same PNG bytes and the same alt text
     # A player's own picture does show their cards: there the games differ.
-    private_one = PICTURES.private(GAME.view(one[-1], "p1"), **OPTIONS)
-    private_two = PICTURES.private(GAME.view(two[-1], "p1"), **OPTIONS)
+    private_one = PICTURES.private(GAME.views.view(one[-1], "p1"), **OPTIONS)
+    private_two = PICTURES.private(GAME.views.view(two[-1], "p1"), **OPTIONS)
     assert private_one.png != private_two.png
 
 
 def test_6_a_face_down_unit_is_drawn_as_its_owners_card_back() -> None:
     state = first_game()[AFTER_GO]
-    public = GAME.view(state, None)
+    public = GAME.views.view(state, None)
     assert {(str(t.cell), t.ship) for t in public_tokens(public)} == {
         ("C3", None),
         ("D2", None),
@@ -256,7 +258,7 @@ def test_6_a_face_down_unit_is_drawn_as_its_owners_card_back() -> None:
         ("C4", None),
     }
     # ahab's own picture names ahab's units only, marked as face-down.
-    mine = {str(t.cell): (t.ship, t.hidden) for t in private_tokens(GAME.view(state, "p1"))}
+    mine = {str(t.cell): (t.ship, t.hidden) for t in private_tokens(GAME.views.view(state, "p1"))}
     assert mine == {
         "C3": (Ship.RAMMING_SHIP, True),
         "D2": (Ship.FRIGATE, True),
@@ -264,7 +266,7 @@ def test_6_a_face_down_unit_is_drawn_as_its_owners_card_back() -> None:
         "C4": (None, False),
     }
     # The replay, after the game, shows all of them.
-    every = {str(t.cell): t.ship for t in revealed_tokens(GAME.reveal(state))}
+    every = {str(t.cell): t.ship for t in revealed_tokens(GAME.views.reveal(state))}
     assert every == {
         "C3": Ship.RAMMING_SHIP,
         "D2": Ship.FRIGATE,
@@ -276,7 +278,7 @@ def test_6_a_face_down_unit_is_drawn_as_its_owners_card_back() -> None:
 def test_6_public_alt_text_names_only_face_up_ships() -> None:
     states = first_game()
     for state in states:
-        text = PICTURES.public(GAME.view(state, None), **OPTIONS).alt
+        text = PICTURES.public(GAME.views.view(state, None), **OPTIONS).alt
         public = {u.ship for u in state.units if u.face_up}
         public |= {ship for admiral in state.admirals for ship in admiral.sank}
         public |= {f.ship for f in state.combat.fighters} if state.combat else set()
@@ -290,7 +292,7 @@ def test_6_public_alt_text_names_only_face_up_ships() -> None:
 
 def test_replay_has_a_frame_per_board_and_fits_the_platforms() -> None:
     states = flag_ship_game()
-    boards = [(GAME.reveal(s), PICTURES.frame_label(1, i)) for i, s in enumerate(states)]
+    boards = [(GAME.views.reveal(s), PICTURES.frame_label(1, i)) for i, s in enumerate(states)]
     replay = PICTURES.replay(boards, title=TITLE, gif=False)
     assert replay.frame_count == len(boards) + 2 and replay.gif == b""
     assert replay.mp4[4:8] == b"ftyp" and 0.5 <= replay.duration_s <= 140
@@ -308,7 +310,7 @@ def test_2_a_salvage_ship_shows_its_attack_now_on_the_board_and_in_the_hand(
 
     from bot.games.silentships.views import UnitView
 
-    private = GAME.view(first_game()[3], "p1")  # ahab's hand: Speed Boat, Salvage Ship
+    private = GAME.views.view(first_game()[3], "p1")  # ahab's hand: Speed Boat, Salvage Ship
     assert Ship.SALVAGE_SHIP in private.hand
     public = private.public
     admirals = tuple(

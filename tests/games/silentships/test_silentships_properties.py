@@ -107,7 +107,9 @@ def test_a_seeded_random_playthrough_keeps_every_invariant(seed: int) -> None:
 def test_the_same_seed_gives_the_same_game(seed: int) -> None:
     one, two = playthrough(seed, messages=150), playthrough(seed, messages=150)
     assert one.record() == two.record()
-    assert [GAME.encode_state(s) for s in one.states] == [GAME.encode_state(s) for s in two.states]
+    assert [GAME.codec.encode_state(s) for s in one.states] == [
+        GAME.codec.encode_state(s) for s in two.states
+    ]
 
 
 @FAST
@@ -153,12 +155,12 @@ def test_refusals_change_nothing(seed: int, data: st.DataObject) -> None:
     text = " ".join(data.draw(st.lists(words, min_size=1, max_size=6)))
     player = data.draw(st.sampled_from(["p1", "p2", "stranger"]))
     channel = data.draw(st.sampled_from(list(Channel)))
-    before = GAME.encode_state(state)
+    before = GAME.codec.encode_state(state)
     try:
-        GAME.accept(state, player, GAME.parse(text), channel, random.Random(0))
+        GAME.rules.accept(state, player, GAME.rules.parse(text), channel, random.Random(0))
     except GameError as refusal:
         assert refusal.message
-    assert GAME.encode_state(state) == before
+    assert GAME.codec.encode_state(state) == before
 
 
 @settings(max_examples=40, deadline=None)
@@ -174,16 +176,16 @@ def test_public_outputs_do_not_depend_on_cards_nobody_has_seen(
     shuffled = data.draw(st.permutations(unseen))
     mapping = dict(zip(unseen, shuffled, strict=True))
     other = relabel_state(state, player, mapping)
-    assert GAME.view(other, None) == GAME.view(state, None)
-    assert GAME.summary(other, None) == GAME.summary(state, None)
-    assert GAME.result(other, t.names) == GAME.result(state, t.names)
+    assert GAME.views.view(other, None) == GAME.views.view(state, None)
+    assert GAME.words.summary(other, None) == GAME.words.summary(state, None)
+    assert GAME.words.result(other, t.names) == GAME.words.result(state, t.names)
     events = events_of(step)
-    assert GAME.public_report(
+    assert GAME.words.public_report(
         relabel_events(events, player, mapping), t.names
-    ) == GAME.public_report(events, t.names)
+    ) == GAME.words.public_report(events, t.names)
     # The other player's own view cannot tell either.
     viewer = "p2" if player == "p1" else "p1"
-    mine, theirs = GAME.view(state, viewer), GAME.view(other, viewer)
+    mine, theirs = GAME.views.view(state, viewer), GAME.views.view(other, viewer)
     assert (mine.public, mine.hand, mine.units) == (theirs.public, theirs.hand, theirs.units)
 
 
@@ -195,18 +197,18 @@ def test_no_public_text_names_a_card_nobody_has_seen(seed: int) -> None:
     for count, text in t.public_notices:
         notices.setdefault(count, []).append(text)
     texts_before = [
-        GAME.opening(GAME.new_game({})),
-        GAME.hint(t.game),
-        GAME.example(),
-        GAME.help_text(),
+        GAME.words.opening(GAME.rules.new_game({})),
+        GAME.words.hint(t.game),
+        GAME.words.example(),
+        GAME.words.help_text(),
     ]
     for index, (state, step) in enumerate(zip(t.states, t.history, strict=True)):
         seen = set().union(*public_ships(t.history[: index + 1]).values())
         texts = [
-            *GAME.public_report(events_of(step), t.names),
-            GAME.summary(state, None),
-            GAME.result(state, t.names),
-            GAME.beginning(state, t.names),
+            *GAME.words.public_report(events_of(step), t.names),
+            GAME.words.summary(state, None),
+            GAME.words.result(state, t.names),
+            GAME.words.beginning(state, t.names),
             *notices.get(index + 1, []),
             *texts_before,
         ]

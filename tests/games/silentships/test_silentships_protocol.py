@@ -81,7 +81,7 @@ ORDERS = [
 def test_orders_are_read_in_any_case_with_commas_and_little_words_optional(
     text: str, order: object
 ) -> None:
-    assert GAME.parse(text) == order
+    assert GAME.rules.parse(text) == order
 
 
 @pytest.mark.parametrize(
@@ -100,19 +100,19 @@ def test_orders_are_read_in_any_case_with_commas_and_little_words_optional(
 )
 def test_what_is_not_an_order_is_refused_with_an_example(text: str, expected: str) -> None:
     with pytest.raises(OrderSyntaxError, match=expected):
-        GAME.parse(text)
+        GAME.rules.parse(text)
 
 
 @pytest.mark.parametrize("order", ORDERS, ids=lambda o: type(o).__name__)
 def test_the_canonical_text_of_an_order_reads_back(order: object) -> None:
-    assert GAME.parse(GAME.describe(order)) == order  # type: ignore[arg-type]
+    assert GAME.rules.parse(GAME.words.describe(order)) == order  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("order", ORDERS, ids=lambda o: type(o).__name__)
 def test_orders_round_trip_through_the_codec(order: object) -> None:
-    data = GAME.encode_order(order)  # type: ignore[arg-type]
+    data = GAME.codec.encode_order(order)  # type: ignore[arg-type]
     assert json.loads(json.dumps(data)) == data
-    assert GAME.decode_order(data) == order
+    assert GAME.codec.decode_order(data) == order
 
 
 def test_every_verb_of_the_contract_table_and_its_text_parses_back() -> None:
@@ -133,20 +133,22 @@ def test_every_verb_of_the_contract_table_and_its_text_parses_back() -> None:
     samples = {ArgKind.CELL: "B2", ArgKind.CHOICE: None}
     for verb in GAME.verbs:
         values = [samples[arg.kind] or arg.choices[-1] for arg in verb.args]
-        order = GAME.parse(verb.text(values))
+        order = GAME.rules.parse(verb.text(values))
         # The order's action is the verb's name, but for `endturn`, typed `end` (its
         # name stands apart from the host's `end`, which ends the game).
         action = {"endturn": "end"}.get(verb.name, verb.name)
         assert action_of(order) == action, verb.name
         required = [arg.required for arg in verb.args]
         if required and not required[-1]:
-            shorter = GAME.parse(verb.text(values[:-1]))
+            shorter = GAME.rules.parse(verb.text(values[:-1]))
             assert action_of(shorter) == action
 
 
 def test_every_ship_name_is_a_choice_of_the_verbs() -> None:
     play = next(verb for verb in GAME.verbs if verb.name == "play")
-    assert [GAME.parse(f"play {word} at C1").ship for word in play.args[0].choices] == list(Ship)  # type: ignore[union-attr]
+    assert [GAME.rules.parse(f"play {word} at C1").ship for word in play.args[0].choices] == list(
+        Ship
+    )  # type: ignore[union-attr]
 
 
 def test_states_round_trip_through_the_codec_all_game_long() -> None:
@@ -161,25 +163,29 @@ def test_states_round_trip_through_the_codec_all_game_long() -> None:
         "ahab dm: move D2 to D3 discard speed",
         "ahab dm: go",
     )
-    for state in [GAME.new_game({"deck1": "flag"}), *t.states]:
-        data = GAME.encode_state(state)
+    for state in [GAME.rules.new_game({"deck1": "flag"}), *t.states]:
+        data = GAME.codec.encode_state(state)
         assert json.loads(json.dumps(data)) == data
-        assert GAME.decode_state(data) == state
+        assert GAME.codec.decode_state(data) == state
 
 
 def test_turn_timers_and_who_acts() -> None:
-    setup = GAME.join(GAME.new_game({}), PlayerRef("p1", "ahab"))
-    assert (GAME.turn(setup), GAME.timers(setup), GAME.to_act(setup)) == (0, (), frozenset())
+    setup = GAME.rules.join(GAME.rules.new_game({}), PlayerRef("p1", "ahab"))
+    assert (GAME.rules.turn(setup), GAME.rules.timers(setup), GAME.rules.to_act(setup)) == (
+        0,
+        (),
+        frozenset(),
+    )
     state = arranged("ahab: D2 frigate; nemo: D3 sub", hands={"ahab": "flag"}, turn=1)
-    (clock,) = GAME.timers(state)
+    (clock,) = GAME.rules.timers(state)
     assert (clock.key, clock.seconds, clock.label, clock.held) == (
         "move:1",
         86400,
         "ahab's turn 1",
         False,
     )
-    assert GAME.to_act(state) == frozenset({"p1"})
-    assert GAME.crew(state, "p2") == ("p2",)
+    assert GAME.rules.to_act(state) == frozenset({"p1"})
+    assert GAME.rules.crew(state, "p2") == ("p2",)
     assert GAME.simultaneous is False
 
 
@@ -248,18 +254,20 @@ def test_the_record_keeps_every_ship_in_exactly_one_place() -> None:
 def test_the_words_are_for_this_game() -> None:
     state = arranged("ahab: C2 frigate; nemo: C1 sub")
     names = {"p1": "ahab", "p2": "nemo"}
-    assert "#silentships join" in GAME.opening(GAME.new_game({}))
-    assert "ahab" in GAME.beginning(state, names) and "C1" in GAME.beginning(state, names)
-    assert GAME.player_word(1) == "admiral" and GAME.player_word(2) == "admirals"
-    assert GAME.report_title(3) == "turn 3 is over"
-    assert "turn 3" in GAME.board_heading("#silentships game 1", 3)
-    assert GAME.result(state, names) == ""
-    assert "ends in 2 h" in GAME.reminder(state, "2 h")
-    assert (
-        "Flag Ship 5*: if it is sunk, its owner loses" in GAME.rules_text()
-        and "reveal CELL" in GAME.help_text()
+    assert "#silentships join" in GAME.words.opening(GAME.rules.new_game({}))
+    assert "ahab" in GAME.words.beginning(state, names) and "C1" in GAME.words.beginning(
+        state, names
     )
-    assert GAME.acknowledge(3, End(), None) == "Turn 3: end."
+    assert GAME.words.player_word(1) == "admiral" and GAME.words.player_word(2) == "admirals"
+    assert GAME.words.report_title(3) == "turn 3 is over"
+    assert "turn 3" in GAME.words.board_heading("#silentships game 1", 3)
+    assert GAME.words.result(state, names) == ""
+    assert "ends in 2 h" in GAME.words.reminder(state, "2 h")
+    assert (
+        "Flag Ship 5*: if it is sunk, its owner loses" in GAME.words.rules_text()
+        and "reveal CELL" in GAME.words.help_text()
+    )
+    assert GAME.words.acknowledge(3, End(), None) == "Turn 3: end."
 
 
 def test_turns_begin_when_the_step_that_opened_them_happened() -> None:
@@ -273,6 +281,6 @@ def test_turns_begin_when_the_step_that_opened_them_happened() -> None:
     # A host whose steps carry no moment gets null rather than a guess.
     plain = [Step(step.turn, step.orders, step.events) for step in t.history]
     context = RecordContext(1, t.names, "battle", {})
-    record = GAME.record(t.game, plain, context)
+    record = GAME.codec.record(t.game, plain, context)
     assert [turn["began"] for turn in record["turns"]] == [None, None]
     assert record["game"]["deadline"] is None

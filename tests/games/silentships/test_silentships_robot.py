@@ -21,39 +21,39 @@ def robots_game(seed: int) -> tuple[SilentShipsState, list[str], list[str]]:
     host: whoever may act is asked; when nobody speaks, the running timer falls.
     Returns the last state, every order sent and every refusal."""
     rng = random.Random(seed)
-    state = GAME.new_game({})
+    state = GAME.rules.new_game({})
     for pid, name in (("p1", "ahab"), ("p2", "nemo")):
-        state = GAME.join(state, PlayerRef(pid, name))
-    state = GAME.start(state, random.Random(seed), None).state
+        state = GAME.rules.join(state, PlayerRef(pid, name))
+    state = GAME.rules.start(state, random.Random(seed), None).state
     sent: list[str] = []
     refused: list[str] = []
     for step in range(4000):
-        if GAME.outcome(state) is not None:
+        if GAME.rules.outcome(state) is not None:
             break
         said: list[Said] = []
         speaker = ""
-        for player in sorted(GAME.to_act(state)):
-            said = ROBOT.orders(GAME.view(state, player), player, rng)
+        for player in sorted(GAME.rules.to_act(state)):
+            said = ROBOT.orders(GAME.views.view(state, player), player, rng)
             if said:
                 speaker = player
                 break
         if not said:
-            (timer,) = [t for t in GAME.timers(state) if not t.held]
-            state = GAME.expire(state, timer.key, (), random.Random(step)).state
+            (timer,) = [t for t in GAME.rules.timers(state) if not t.held]
+            state = GAME.rules.expire(state, timer.key, (), random.Random(step)).state
             continue
         for message in said:
             channel = Channel.PUBLIC if message.public else Channel.PRIVATE
             sent.append(message.text)
             try:
-                accepted = GAME.accept(
-                    state, speaker, GAME.parse(message.text), channel, random.Random(step)
+                accepted = GAME.rules.accept(
+                    state, speaker, GAME.rules.parse(message.text), channel, random.Random(step)
                 )
             except GameError as error:
                 refused.append(f"{message.text}: {error.message}")
                 break
             state = accepted.state
             if accepted.resolve_now:
-                state = GAME.resolve(state, (), random.Random(step)).state
+                state = GAME.rules.resolve(state, (), random.Random(step)).state
     return state, sent, refused
 
 
@@ -61,7 +61,7 @@ def robots_game(seed: int) -> tuple[SilentShipsState, list[str], list[str]]:
 def test_robots_play_a_whole_game_legally(seed: int) -> None:
     state, sent, refused = robots_game(seed)
     assert refused == []
-    assert GAME.outcome(state) is not None
+    assert GAME.rules.outcome(state) is not None
     assert state.turn <= state.options.max_turns
     assert not [text for text in sent if text.startswith("play flag")]
 
@@ -79,21 +79,23 @@ def test_robots_fight_and_their_games_end_in_several_ways() -> None:
 
 
 def orders(state: SilentShipsState, player: str = "p1") -> list[str]:
-    return [said.text for said in ROBOT.orders(GAME.view(state, player), player, random.Random(0))]
+    return [
+        said.text for said in ROBOT.orders(GAME.views.view(state, player), player, random.Random(0))
+    ]
 
 
 def test_robot_speaks_only_when_the_game_asks_it() -> None:
     state = arranged("ahab: C2 frigate; nemo: C4 sub", hands={"ahab": "ram", "nemo": "fire"})
     assert orders(state, "p2") == []  # ahab's turn
     assert orders(state, "p1") != []
-    assert ROBOT.orders(GAME.view(state, None), "p1", random.Random(0)) == []  # not its view
+    assert ROBOT.orders(GAME.views.view(state, None), "p1", random.Random(0)) == []  # not its view
 
 
 def test_robot_decides_from_its_own_view_only() -> None:
     # The same view for ahab, whatever nemo's face-down unit and hand are.
     one = arranged("ahab: C2 frigate; nemo: C3 sub", hands={"ahab": "ram, patrol", "nemo": "fire"})
     two = arranged("ahab: C2 frigate; nemo: C3 fire", hands={"ahab": "ram, patrol", "nemo": "sub"})
-    assert GAME.view(one, "p1") == GAME.view(two, "p1")
+    assert GAME.views.view(one, "p1") == GAME.views.view(two, "p1")
     assert orders(one) == orders(two)
 
 

@@ -64,7 +64,7 @@ class Table:
     messages: int = 0
 
     def __post_init__(self) -> None:
-        self.state = SONAR.new_game(self.options)
+        self.state = SONAR.rules.new_game(self.options)
 
     # --- the host's plumbing ---------------------------------------------------
 
@@ -84,16 +84,16 @@ class Table:
         self.history.append(Step(turn, tuple(orders), tuple(e.record() for e in events)))
 
     def _resolved(self, resolution: Resolution[SonarState], at: float) -> None:
-        before = SONAR.turn(self.state)
+        before = SONAR.rules.turn(self.state)
         self._store(before, resolution.orders, resolution.events)
         self.notices += [(n.to, n.text) for n in resolution.notices]
         self.state = resolution.state
-        if SONAR.turn(self.state) != before:
+        if SONAR.rules.turn(self.state) != before:
             self.given = []
         self._sync(at)
 
     def _sync(self, at: float) -> None:
-        declared = {timer.key: timer for timer in SONAR.timers(self.state)}
+        declared = {timer.key: timer for timer in SONAR.rules.timers(self.state)}
         for key in list(self.deadlines):
             if key not in declared:
                 del self.deadlines[key]
@@ -138,8 +138,8 @@ class Table:
         try:
             if word == "join":
                 pid = self.ids.setdefault(name, f"p{len(self.ids) + 1}")
-                self.state = SONAR.join(self.state, PlayerRef(pid, name))
-                self.notices.append((pid, SONAR.welcome(self.state, pid, 1)))
+                self.state = SONAR.rules.join(self.state, PlayerRef(pid, name))
+                self.notices.append((pid, SONAR.words.welcome(self.state, pid, 1)))
                 return
             if word in _HOST_WORDS:
                 return
@@ -149,14 +149,14 @@ class Table:
                 return
             if self.paused and self.state.phase.value == "battle":
                 raise GameError("the game is paused: orders wait until the host resumes it")
-            order = SONAR.parse(text)
-            accepted = SONAR.accept(self.state, pid, order, channel, self.rng())
+            order = SONAR.rules.parse(text)
+            accepted = SONAR.rules.accept(self.state, pid, order, channel, self.rng())
             self._accepted(pid, accepted)
         except GameError as error:
             self._refuse(f"{name}: {text}", error)
 
     def _accepted(self, pid: str, accepted: Accepted[SonarState, Order]) -> None:
-        before = SONAR.turn(self.state)
+        before = SONAR.rules.turn(self.state)
         self.notices += [(n.to, n.text) for n in accepted.notices]
         if accepted.events or accepted.orders:
             self._store(before, accepted.orders, accepted.events)
@@ -164,14 +164,14 @@ class Table:
         if accepted.standing is not None:
             self.given.append(Given(pid, accepted.standing, self.now, len(self.given)))
         if accepted.resolve_now:
-            self._resolved(SONAR.resolve(self.state, self.given, self.rng()), self.now)
+            self._resolved(SONAR.rules.resolve(self.state, self.given, self.rng()), self.now)
         else:
             self._sync(self.now)
 
     def _leave(self, pid: str) -> None:
         if self.paused and self.state.phase.value == "battle":
             raise GameError("the game is paused: leaving waits until the host resumes it")
-        self._resolved(SONAR.remove(self.state, pid), self.now)
+        self._resolved(SONAR.rules.remove(self.state, pid), self.now)
 
     def _host_line(self, line: str) -> None:
         words = line.split()
@@ -181,10 +181,10 @@ class Table:
                 options = dict(word.split("=", 1) for word in words[2:])
                 self.seed = int(options.pop("seed", 0))
                 self.options = options
-                self.state = SONAR.new_game(options)
+                self.state = SONAR.rules.new_game(options)
             elif head == "@start":
                 first = self.pid(words[1]) if len(words) > 1 else None
-                self._resolved(SONAR.start(self.state, self.rng(), first), self.now)
+                self._resolved(SONAR.rules.start(self.state, self.rng(), first), self.now)
             elif head == "@wait":
                 self.wait(parse_duration(words[1]).total_seconds())
             elif head == "@close":
@@ -211,7 +211,7 @@ class Table:
         elif word == "kick":
             self._leave(self.pid(args[0]))
         elif word == "end":
-            self._resolved(SONAR.finish(self.state), self.now)
+            self._resolved(SONAR.rules.finish(self.state), self.now)
 
     # --- the clock -----------------------------------------------------------------
 
@@ -233,13 +233,13 @@ class Table:
     def _fire(self, key: str, deadline: float) -> None:
         self.now = deadline
         del self.deadlines[key]
-        self._resolved(SONAR.expire(self.state, key, self.given, self.rng()), deadline)
+        self._resolved(SONAR.rules.expire(self.state, key, self.given, self.rng()), deadline)
 
     # --- what the host shows ---------------------------------------------------------
 
     def record(self) -> dict[str, Any]:
         context = RecordContext(1, self.names, self.state.phase.value, {})
-        return SONAR.record(self.state, self.history, context)
+        return SONAR.codec.record(self.state, self.history, context)
 
 
 def script_lines(path: Path) -> list[str]:

@@ -22,7 +22,7 @@ DEFAULTS = {
 
 
 def test_1_defaults_in_canonical_text() -> None:
-    assert SONAR.options(SONAR.new_game({})) == DEFAULTS
+    assert SONAR.rules.options(SONAR.rules.new_game({})) == DEFAULTS
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ def test_1_defaults_in_canonical_text() -> None:
 def test_1_option_values_are_kept_in_canonical_text(
     given: dict[str, str], key: str, canonical: str
 ) -> None:
-    assert SONAR.options(SONAR.new_game(given))[key] == canonical
+    assert SONAR.rules.options(SONAR.rules.new_game(given))[key] == canonical
 
 
 @pytest.mark.parametrize(
@@ -71,7 +71,7 @@ def test_1_bad_options_are_refused_naming_the_range_or_the_known_keys(
     given: dict[str, str], says: str
 ) -> None:
     with pytest.raises(OptionError, match=says):
-        SONAR.new_game(given)
+        SONAR.rules.new_game(given)
 
 
 def test_1_ships_shows_auto_until_the_start_then_the_number() -> None:
@@ -81,7 +81,7 @@ def test_1_ships_shows_auto_until_the_start_then_the_number() -> None:
     assert table.record()["game"]["options"]["ships"] == "auto"
     table.line("@start")
     assert table.record()["game"]["options"]["ships"] == "4"
-    assert SONAR.options(table.state)["ships"] == "4"
+    assert SONAR.rules.options(table.state)["ships"] == "4"
 
 
 def test_1_size_sets_n_rows_and_2n_columns() -> None:
@@ -103,15 +103,15 @@ def test_1_hide_hits_shows_a_hit_only_on_the_turn_it_happens() -> None:
     for hide, later in (("off", True), ("on", False)):
         table = given_game(fleets, hide_hits=hide)
         table.line("a public: #sonar i5")  # b's 2-sub bow, after one move
-        public = SONAR.view(table.state, None)
+        public = SONAR.views.view(table.state, None)
         assert isinstance(public, PublicView)
         assert [str(c) for c in public.board.hits] == ["i5"]
         table.line("b public: #sonar p1, p2")
-        public = SONAR.view(table.state, None)
+        public = SONAR.views.view(table.state, None)
         assert isinstance(public, PublicView)
         assert ([str(c) for c in public.board.hits] == ["j5"]) is later
         # The owner always sees their own hit, hide_hits or not.
-        private = SONAR.view(table.state, "p2")
+        private = SONAR.views.view(table.state, "p2")
         assert isinstance(private, PrivateView)
         assert [str(c) for c in private.subs[0].hits] == ["j5"]
 
@@ -130,7 +130,7 @@ def test_1_hide_hits_changes_only_what_is_shown_never_the_record() -> None:
 
 def test_1_move_time_is_the_turn_timer() -> None:
     table = given_game({"a": "2 a1 ur", "b": "2 h5 ur"}, move_time="45m")
-    (timer,) = SONAR.timers(table.state)
+    (timer,) = SONAR.rules.timers(table.state)
     assert (timer.key, timer.seconds) == ("turn:1", 45 * 60)
     assert table.deadlines == {"turn:1": 45 * 60.0}
 

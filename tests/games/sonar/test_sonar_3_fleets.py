@@ -129,13 +129,13 @@ def test_3_the_default_ships_depend_on_the_players_at_the_start() -> None:
 
 
 def test_3_refused_start_changes_nothing() -> None:
-    state = SONAR.new_game({"size": "8"})
+    state = SONAR.rules.new_game({"size": "8"})
     for i in (1, 2):
-        state = SONAR.join(state, PlayerRef(f"p{i}", f"c{i}"))
-    before = SONAR.encode_state(state)
+        state = SONAR.rules.join(state, PlayerRef(f"p{i}", f"c{i}"))
+    before = SONAR.codec.encode_state(state)
     with pytest.raises(IllegalOrderError):
-        SONAR.start(state, random.Random(0), None)
-    assert SONAR.encode_state(state) == before
+        SONAR.rules.start(state, random.Random(0), None)
+    assert SONAR.codec.encode_state(state) == before
 
 
 def test_3_who_sent_no_fleet_is_placed_at_random_around_the_others() -> None:

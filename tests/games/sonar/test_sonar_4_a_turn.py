@@ -76,16 +76,16 @@ def test_4_2_the_first_turn_gets_half_the_charges_rounded_up() -> None:
 )
 def test_4_2_bad_shots_are_refused_and_change_nothing(text: str, says: str) -> None:
     table = game(THREE_EACH)
-    before = SONAR.encode_state(table.state)
+    before = SONAR.codec.encode_state(table.state)
     table.line(f"a public: {text}")
     assert says in table.refusals[0].message
-    assert SONAR.encode_state(table.state) == before
+    assert SONAR.codec.encode_state(table.state) == before
 
 
 @pytest.mark.parametrize("text", ["#sonar", "#sonar fire at will", "#sonar 11f"])
 def test_4_2_a_turn_needs_at_least_one_cell(text: str) -> None:
     with pytest.raises(OrderSyntaxError, match="such as `f11, a9`"):
-        SONAR.parse(text.removeprefix("#sonar").strip() or "")
+        SONAR.rules.parse(text.removeprefix("#sonar").strip() or "")
 
 
 def test_4_2_only_the_player_to_move_may_fire() -> None:
@@ -97,7 +97,7 @@ def test_4_2_only_the_player_to_move_may_fire() -> None:
 def test_4_2_shots_may_come_by_dm() -> None:
     table = game(ONE_EACH)
     table.line("a dm: l20")
-    assert table.refusals == [] and SONAR.turn(table.state) == 2
+    assert table.refusals == [] and SONAR.rules.turn(table.state) == 2
 
 
 def test_4_2_charges_are_counted_as_the_turn_begins_and_every_one_is_fired() -> None:
@@ -195,7 +195,7 @@ def test_4_4_the_last_player_with_live_subs_wins() -> None:
         None,
     )
     assert player_of(table.record(), "b")["status"] == "eliminated"
-    assert SONAR.outcome(table.state) is not None and SONAR.timers(table.state) == ()
+    assert SONAR.rules.outcome(table.state) is not None and SONAR.rules.timers(table.state) == ()
     table.line("b public: #sonar a1")
     assert "over" in table.refusals[-1].message
 
@@ -244,7 +244,7 @@ def test_4_4_a_draw_between_the_players_whose_last_subs_sank_in_that_turn() -> N
 def test_4_decision_a_leave_waits_for_the_turn_in_progress() -> None:
     table = game({"a": "2 a1 ur", "b": "2 a5 ur", "c": "2 a9 ur"})
     table.line("c dm: leave")
-    assert SONAR.turn(table.state) == 1 and table.state.captains[2].leaving
+    assert SONAR.rules.turn(table.state) == 1 and table.state.captains[2].leaving
     assert any(to == "p3" and "when turn 1" in text for to, text in table.notices)
     table.line("c dm: leave")
     assert "already leaves" in table.refusals[-1].message
@@ -340,8 +340,10 @@ def test_4_decision_a_timed_out_turn_s_successor_begins_at_that_deadline() -> No
 
 def test_4_an_accepted_turn_resolves_at_once() -> None:
     table = game(ONE_EACH)
-    accepted = SONAR.accept(table.state, "p1", SONAR.parse("l20"), Channel.PUBLIC, random.Random(0))
-    assert accepted.resolve_now and accepted.standing == SONAR.parse("l20")
+    accepted = SONAR.rules.accept(
+        table.state, "p1", SONAR.rules.parse("l20"), Channel.PUBLIC, random.Random(0)
+    )
+    assert accepted.resolve_now and accepted.standing == SONAR.rules.parse("l20")
     assert accepted.state == table.state
     assert accepted.notices[0].to == "p1"
 
@@ -349,11 +351,11 @@ def test_4_an_accepted_turn_resolves_at_once() -> None:
 def test_4_resolve_needs_the_movers_shots() -> None:
     table = game(ONE_EACH)
     with pytest.raises(IllegalOrderError, match="no shots"):
-        SONAR.resolve(table.state, [], random.Random(0))
+        SONAR.rules.resolve(table.state, [], random.Random(0))
 
 
 def test_4_a_stale_timer_changes_nothing() -> None:
     table = game(ONE_EACH)
-    resolution = SONAR.expire(table.state, "turn:7", [], random.Random(0))
+    resolution = SONAR.rules.expire(table.state, "turn:7", [], random.Random(0))
     assert resolution.state == table.state and resolution.events == ()
     assert table.state.phase is Phase.BATTLE

@@ -21,13 +21,13 @@ FLEETS = {"a": "2 a1 ur, 3 c5 ur", "b": "2 h5 ur, 3 j9 ur"}
 
 
 def public(table: object) -> PublicView:
-    view = SONAR.view(table.state, None)  # type: ignore[attr-defined]
+    view = SONAR.views.view(table.state, None)  # type: ignore[attr-defined]
     assert isinstance(view, PublicView)
     return view
 
 
 def private(table: object, player: str) -> PrivateView:
-    view = SONAR.view(table.state, player)  # type: ignore[attr-defined]
+    view = SONAR.views.view(table.state, player)  # type: ignore[attr-defined]
     assert isinstance(view, PrivateView)
     return view
 
@@ -108,19 +108,19 @@ def test_5_below_the_current_board_the_previous_turns_board() -> None:
 
 def test_5_someone_outside_the_game_sees_the_public_view() -> None:
     table = given_game(FLEETS)
-    assert SONAR.view(table.state, "p9") == public(table)
+    assert SONAR.views.view(table.state, "p9") == public(table)
 
 
 def test_5_the_text_board_shows_the_public_marks_and_only_the_viewers_subs() -> None:
     table = given_game(FLEETS)
     table.play(["a public: #sonar i5", "b public: #sonar p1, p2"])
-    text = SONAR.summary(table.state, None) + "\n" + SONAR.text_board(table.state, None)
+    text = SONAR.words.summary(table.state, None) + "\n" + SONAR.words.text_board(table.state, None)
     assert "turn 3: a to move (2 charges)" in text
     assert "Turn 2 (b): p1 miss" in text
     assert " S" not in text and "Your subs" not in text
     assert len(_grid(text)) == 16
     assert "S" not in "".join(_grid(text))
-    mine = SONAR.summary(table.state, "p2") + "\n" + SONAR.text_board(table.state, "p2")
+    mine = SONAR.words.summary(table.state, "p2") + "\n" + SONAR.words.text_board(table.state, "p2")
     assert "Your subs: 1: 2 j5 i5 ur (hit at j5); 2: 3 l9 k9 j9 ur." in mine
     now, before = _grid(mine)[:16], _grid(mine)[16:]
     assert "".join(now).count("S") == 4  # b's four unhit segments
@@ -135,7 +135,7 @@ def _grid(text: str) -> list[str]:
 def test_5_reveal_shows_every_fleet_now_and_at_the_start() -> None:
     table = given_game(FLEETS)
     table.line("a public: #sonar i5")
-    revealed = SONAR.reveal(table.state)
+    revealed = SONAR.views.reveal(table.state)
     assert isinstance(revealed, RevealedView)
     assert [f.owner for f in revealed.fleets] == ["p1", "p2"]
     assert [str(c) for c in revealed.fleets[1].start[0].cells] == ["h5", "g5"]

@@ -59,25 +59,25 @@ def given_battle(
     """A battle with fleets given by the captains (in join order), then ``shots`` fired
     (``random`` draws with a fixed seed)."""
     ships = str(len(next(iter(fleets.values())).split(",")))
-    state = SONAR.new_game({"placement": "given", "ships": ships, **options})
+    state = SONAR.rules.new_game({"placement": "given", "ships": ships, **options})
     ids = {}
     for number, (name, fleet) in enumerate(fleets.items(), start=1):
         ids[name] = f"p{number}"
-        state = SONAR.join(state, PlayerRef(ids[name], name))
-        state = SONAR.accept(
-            state, ids[name], SONAR.parse(fleet), Channel.PRIVATE, random.Random(0)
+        state = SONAR.rules.join(state, PlayerRef(ids[name], name))
+        state = SONAR.rules.accept(
+            state, ids[name], SONAR.rules.parse(fleet), Channel.PRIVATE, random.Random(0)
         ).state
-    state = SONAR.start(state, random.Random(0), None).state
+    state = SONAR.rules.start(state, random.Random(0), None).state
     return fire(state, ids, shots)
 
 
 def fire(state: SonarState, ids: dict[str, str], shots: Sequence[tuple[str, str]]) -> SonarState:
     for turn, (name, text) in enumerate(shots):
-        order = SONAR.parse(text)
-        accepted = SONAR.accept(state, ids[name], order, Channel.PUBLIC, random.Random(turn))
+        order = SONAR.rules.parse(text)
+        accepted = SONAR.rules.accept(state, ids[name], order, Channel.PUBLIC, random.Random(turn))
         assert accepted.resolve_now
         given = [Given(ids[name], order, 0.0, 0)]
-        state = SONAR.resolve(accepted.state, given, random.Random(turn)).state
+        state = SONAR.rules.resolve(accepted.state, given, random.Random(turn)).state
     return state
 
 
@@ -92,13 +92,13 @@ def first_game(**options: str) -> SonarState:
 
 
 def public_of(state: SonarState) -> PublicView:
-    view = SONAR.view(state, None)
+    view = SONAR.views.view(state, None)
     assert isinstance(view, PublicView)
     return view
 
 
 def private_of(state: SonarState, player: str) -> PrivateView:
-    view = SONAR.view(state, player)
+    view = SONAR.views.view(state, player)
     assert isinstance(view, PrivateView)
     return view
 
@@ -106,12 +106,12 @@ def private_of(state: SonarState, player: str) -> PrivateView:
 def largest_game() -> SonarState:
     """Four captains with two subs each on the largest board (24 × 48), and five turns of
     charges at random (seed 9: the last turn's include a miss of two digits)."""
-    state = SONAR.new_game({"size": "24", "ships": "2"})
+    state = SONAR.rules.new_game({"size": "24", "ships": "2"})
     ids = {}
     for number, name in enumerate(("ahab", "nemo", "flint", "drake"), start=1):
         ids[name] = f"p{number}"
-        state = SONAR.join(state, PlayerRef(ids[name], name))
-    state = SONAR.start(state, random.Random(9), None).state
+        state = SONAR.rules.join(state, PlayerRef(ids[name], name))
+    state = SONAR.rules.start(state, random.Random(9), None).state
     return fire(
         state, ids, [(name, "random") for name in ("ahab", "nemo", "flint", "drake", "ahab")]
     )
@@ -144,7 +144,7 @@ def test_a_view_of_the_wrong_kind_is_refused_naming_the_kind_expected() -> None:
 
 def test_someone_who_is_no_captain_is_shown_the_public_board() -> None:
     state = first_game()
-    stranger = SONAR.view(state, "nobody")
+    stranger = SONAR.views.view(state, "nobody")
     assert PICTURES.private(stranger, avatars={}, **OPTIONS) == PICTURES.public(
         public_of(state), avatars={}, **OPTIONS
     )
@@ -176,17 +176,17 @@ def test_5_own_board_with_the_turn_before_below_it() -> None:
 
 
 def test_5_own_fleet_in_setup() -> None:
-    state = SONAR.new_game({"placement": "given", "ships": "3", "size": "8"})
-    state = SONAR.join(state, PlayerRef("p1", "ahab"))
-    fleet = SONAR.parse("2 a1 ur, 3 a2 dl, 3 e12 dr")
-    state = SONAR.accept(state, "p1", fleet, Channel.PRIVATE, random.Random(0)).state
+    state = SONAR.rules.new_game({"placement": "given", "ships": "3", "size": "8"})
+    state = SONAR.rules.join(state, PlayerRef("p1", "ahab"))
+    fleet = SONAR.rules.parse("2 a1 ur, 3 a2 dl, 3 e12 dr")
+    state = SONAR.rules.accept(state, "p1", fleet, Channel.PRIVATE, random.Random(0)).state
     shown = PICTURES.private(private_of(state, "p1"), avatars={}, **OPTIONS)
     golden("private_setup_8x16.png", shown.png)
     assert "Setup" in shown.alt and "sub 3 (3 long, sailing down-right) at e12 f11 g10" in shown.alt
 
 
 def test_5_replay_frame_reveals_every_sub() -> None:
-    reveal = SONAR.reveal(first_game())
+    reveal = SONAR.views.reveal(first_game())
     assert isinstance(reveal, RevealedView)
     layout, size = frame_layout(12, 24)
     image = board_picture(reveal, "Turn 3", title="#sonar game 3", layout=layout, size=size)
@@ -275,7 +275,7 @@ public tells the two games apart."""
 def test_5_pictures_hide_what_nothing_public_tells_apart() -> None:
     one = given_battle(HIDDEN_A, HIDDEN_SHOTS, size="12")
     two = given_battle(HIDDEN_B, HIDDEN_SHOTS, size="12")
-    assert SONAR.reveal(one) != SONAR.reveal(two)
+    assert SONAR.views.reveal(one) != SONAR.views.reveal(two)
     assert PICTURES.public(public_of(one), avatars={}, **OPTIONS) == PICTURES.public(
         public_of(two), avatars={}, **OPTIONS
     )
@@ -308,7 +308,7 @@ def test_alt_text_stays_within_xs_limit_on_the_largest_board() -> None:
 
 def test_replay_through_the_protocol() -> None:
     state = first_game()
-    boards = [(SONAR.reveal(state), PICTURES.frame_label(3, 0))]
+    boards = [(SONAR.views.reveal(state), PICTURES.frame_label(3, 0))]
     replay = PICTURES.replay(boards * 3, title="#sonar game 3", gif=True)
     assert replay.frame_count == 5
     assert replay.mp4[4:8] == b"ftyp" and replay.gif.startswith(b"GIF89a")

@@ -34,7 +34,9 @@ NAMES = ("ahab", "nemo", "flint", "drake")
 def check_invariants(table: Table) -> None:
     state = table.state
     board = state.board
-    assert SONAR.decode_state(json.loads(json.dumps(SONAR.encode_state(state)))) == state
+    assert (
+        SONAR.codec.decode_state(json.loads(json.dumps(SONAR.codec.encode_state(state)))) == state
+    )
     on_board = [cell for _, _, cells in state.on_board(state.moves) for cell in cells]
     assert len(on_board) == len(set(on_board)), "two subs share a cell"
     for captain in state.captains:
@@ -50,15 +52,15 @@ def check_invariants(table: Table) -> None:
                 assert not captain.afloat
             if captain.status is Status.LEFT:
                 assert captain.left_turn is not None and not captain.leaving
-    timers = SONAR.timers(state)
+    timers = SONAR.rules.timers(state)
     if state.phase is Phase.BATTLE:
         mover = state.captain(state.to_move or "")
         assert mover is not None and mover.status is Status.ALIVE and mover.afloat
         assert [t.key for t in timers] == [f"turn:{state.moves + 1}"]
         assert sum(c.status is Status.ALIVE for c in state.captains) >= 2
-        assert SONAR.outcome(state) is None
+        assert SONAR.rules.outcome(state) is None
     if state.phase is Phase.FINISHED:
-        outcome = SONAR.outcome(state)
+        outcome = SONAR.rules.outcome(state)
         assert outcome is not None and timers == ()
         alive = [c.id for c in state.captains if c.status is Status.ALIVE]
         if not outcome.draw:
@@ -71,7 +73,7 @@ def check_invariants(table: Table) -> None:
             assert set(sub["hits"]) <= set(sub["cells"])
             assert len(sub["cells"]) == sub["length"]
     # The public view never shows an unhit segment of a live sub.
-    view = SONAR.view(state, None)
+    view = SONAR.views.view(state, None)
     assert isinstance(view, PublicView)
     unhit = {
         cells[i]
@@ -143,7 +145,7 @@ def act(table: Table, rng: random.Random) -> None:
 def refused_changes_nothing(table: Table, rng: random.Random) -> None:
     """An order that must be refused leaves the state exactly as it was."""
     state = table.state
-    before = SONAR.encode_state(state)
+    before = SONAR.codec.encode_state(state)
     others = [c for c in state.captains if c.id != state.to_move]
     sender = rng.choice(others)
     allowed = state.shots_allowed(state.to_move or "")
@@ -157,12 +159,12 @@ def refused_changes_nothing(table: Table, rng: random.Random) -> None:
     ]
     player, text = rng.choice(texts)
     try:
-        SONAR.accept(state, player, SONAR.parse(text), Channel.PUBLIC, random.Random(0))
+        SONAR.rules.accept(state, player, SONAR.rules.parse(text), Channel.PUBLIC, random.Random(0))
     except GameError:
         pass
     else:
         raise AssertionError(f"{text!r} from {player} was accepted")
-    assert SONAR.encode_state(table.state) == before
+    assert SONAR.codec.encode_state(table.state) == before
 
 
 @PROPERTY
@@ -176,7 +178,7 @@ def test_a_seeded_random_playthrough_keeps_every_invariant_to_the_end(seed: int)
 def test_the_same_seed_gives_the_same_game(seed: int) -> None:
     first, again = random_game(seed), random_game(seed)
     assert first.record() == again.record()
-    assert SONAR.encode_state(first.state) == SONAR.encode_state(again.state)
+    assert SONAR.codec.encode_state(first.state) == SONAR.codec.encode_state(again.state)
 
 
 def test_different_seeds_place_different_fleets() -> None:
@@ -228,9 +230,9 @@ def public_outputs(table: Table) -> tuple[Any, ...]:
         for e in s.events
     ]
     return (
-        SONAR.view(table.state, None),
-        SONAR.summary(table.state, None),
-        SONAR.public_report(events, names),
+        SONAR.views.view(table.state, None),
+        SONAR.words.summary(table.state, None),
+        SONAR.words.public_report(events, names),
     )
 
 
@@ -258,7 +260,7 @@ def test_public_outputs_are_identical_when_only_hidden_facts_differ(
     one, other = _swapped_games(seed, swaps)
     board = one.state.board
     assert public_outputs(one) == public_outputs(other)
-    assert SONAR.view(one.state, "p1") != SONAR.view(other.state, "p1")
+    assert SONAR.views.view(one.state, "p1") != SONAR.views.view(other.state, "p1")
     for shot in shots:
         if one.state.phase is not Phase.BATTLE:
             break
@@ -280,7 +282,7 @@ def test_in_setup_the_public_sees_nothing_of_the_fleets_sent() -> None:
         table = Table({"size": "12", "ships": "2", "placement": "given"})
         table.play(["ahab dm: join", f"ahab dm: {fleet}", "nemo dm: join"])
         assert table.refusals == []
-        views.append((SONAR.view(table.state, None), SONAR.summary(table.state, None)))
+        views.append((SONAR.views.view(table.state, None), SONAR.words.summary(table.state, None)))
     assert views[0] == views[1]
 
 
@@ -291,7 +293,9 @@ def test_at_the_start_different_random_fleets_look_the_same_in_public(seed: int)
     for offset in (0, 1):
         table = Table({"size": "12", "ships": "3"}, seed=seed + offset)
         table.play(["ahab dm: join", "nemo dm: join", "@start"])
-        outputs.append((SONAR.view(table.state, None), SONAR.summary(table.state, None)))
+        outputs.append(
+            (SONAR.views.view(table.state, None), SONAR.words.summary(table.state, None))
+        )
     assert outputs[0] == outputs[1]
 
 
@@ -314,18 +318,18 @@ def test_a_refused_order_changes_nothing(
     if table.state.phase is Phase.FINISHED:
         table = Table({"size": "12", "ships": "2"}, seed=seed)
         table.play(["ahab dm: join", "nemo dm: join", "flint dm: join", "@start"])
-    before = SONAR.encode_state(table.state)
+    before = SONAR.codec.encode_state(table.state)
     channel = Channel.PUBLIC if public else Channel.PRIVATE
     try:
-        order = SONAR.parse(" ".join(words))
-        accepted = SONAR.accept(table.state, sender, order, channel, random.Random(seed))
+        order = SONAR.rules.parse(" ".join(words))
+        accepted = SONAR.rules.accept(table.state, sender, order, channel, random.Random(seed))
     except GameError as refusal:
         assert refusal.message
-        assert SONAR.encode_state(table.state) == before
+        assert SONAR.codec.encode_state(table.state) == before
         return
     # Accepted: it is the sender's turn, and the state waits for the resolution unchanged.
     assert sender == table.state.to_move and accepted.resolve_now
-    assert SONAR.encode_state(accepted.state) == before
+    assert SONAR.codec.encode_state(accepted.state) == before
 
 
 # ------------------------------------------------- placements that meet another's subs
@@ -334,17 +338,21 @@ def test_a_refused_order_changes_nothing(
 def _probe_answers(other: Sequence[Course], probes: Sequence[Sequence[Course]]) -> list[str]:
     """What the second captain is told for each fleet they send, the first having placed
     ``other``: a notice, or the refusal's words."""
-    state = SONAR.new_game({"size": "12", "ships": "2", "placement": "given"})
+    state = SONAR.rules.new_game({"size": "12", "ships": "2", "placement": "given"})
     for key, name in (("p1", "ahab"), ("p2", "nemo")):
-        state = SONAR.join(state, PlayerRef(key, name))
-    state = SONAR.accept(
-        state, "p1", SONAR.parse(_fleet_text(other)), Channel.PRIVATE, random.Random(0)
+        state = SONAR.rules.join(state, PlayerRef(key, name))
+    state = SONAR.rules.accept(
+        state, "p1", SONAR.rules.parse(_fleet_text(other)), Channel.PRIVATE, random.Random(0)
     ).state
     answers = []
     for probe in probes:
         try:
-            accepted = SONAR.accept(
-                state, "p2", SONAR.parse(_fleet_text(probe)), Channel.PRIVATE, random.Random(0)
+            accepted = SONAR.rules.accept(
+                state,
+                "p2",
+                SONAR.rules.parse(_fleet_text(probe)),
+                Channel.PRIVATE,
+                random.Random(0),
             )
         except GameError as refusal:
             answers.append(f"refused: {refusal.message}")

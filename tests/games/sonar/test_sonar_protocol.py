@@ -45,7 +45,7 @@ def test_verbs_follow_the_contracts_table() -> None:
 )
 def test_verb_texts_parse_back(verb: str, values: list[str], order: type) -> None:
     (found,) = [v for v in SONAR.verbs if v.name == verb]
-    assert isinstance(SONAR.parse(found.text(values)), order)
+    assert isinstance(SONAR.rules.parse(found.text(values)), order)
 
 
 def test_option_args_are_the_options() -> None:
@@ -59,74 +59,78 @@ def test_option_args_are_the_options() -> None:
 def test_orders_describe_parse_and_codec_round_trip(text: str) -> None:
     from bot.games.sonar.orders import describe_order
 
-    order: Order = SONAR.parse(text)
-    assert SONAR.parse(describe_order(order)) == order
-    encoded = SONAR.encode_order(order)
-    assert SONAR.decode_order(json.loads(json.dumps(encoded))) == order
+    order: Order = SONAR.rules.parse(text)
+    assert SONAR.rules.parse(describe_order(order)) == order
+    encoded = SONAR.codec.encode_order(order)
+    assert SONAR.codec.decode_order(json.loads(json.dumps(encoded))) == order
 
 
 def test_a_bad_order_record_is_refused() -> None:
     with pytest.raises(OrderSyntaxError):
-        SONAR.decode_order({"action": "torpedo"})
+        SONAR.codec.decode_order({"action": "torpedo"})
 
 
 def test_the_state_codec_round_trips_in_setup_and_battle() -> None:
-    state = SONAR.join(SONAR.new_game({"size": "10"}), PlayerRef("p1", "a"))
-    assert SONAR.decode_state(json.loads(json.dumps(SONAR.encode_state(state)))) == state
+    state = SONAR.rules.join(SONAR.rules.new_game({"size": "10"}), PlayerRef("p1", "a"))
+    assert (
+        SONAR.codec.decode_state(json.loads(json.dumps(SONAR.codec.encode_state(state)))) == state
+    )
     table = given_game({"a": "2 a1 ur, 3 c5 ur", "b": "2 h5 ur, 3 j9 ur"}, hide_hits="on")
     table.play(["a public: #sonar i5", "b dm: random", "b dm: leave"])
-    data = json.loads(json.dumps(SONAR.encode_state(table.state)))
-    assert SONAR.decode_state(data) == table.state
+    data = json.loads(json.dumps(SONAR.codec.encode_state(table.state)))
+    assert SONAR.codec.decode_state(data) == table.state
 
 
 def test_every_word_the_host_posts_is_written() -> None:
     table = given_game({"a": "2 a1 ur, 3 c5 ur", "b": "2 h5 ur, 3 j9 ur"})
     state, names = table.state, {"p1": "a", "p2": "b"}
     words = [
-        SONAR.opening(state),
-        SONAR.welcome(state, "p1", 3),
-        SONAR.beginning(state, names),
-        SONAR.hint(state),
-        SONAR.report_title(3),
-        SONAR.quiet_report(),
-        SONAR.board_heading("#sonar game 3", 0),
-        SONAR.board_heading("#sonar game 3", 2),
-        SONAR.reminder(state, "2 h"),
-        SONAR.replay_caption(),
-        SONAR.example(),
-        SONAR.player_word(1),
-        SONAR.player_word(2),
-        SONAR.help_text(),
-        SONAR.rules_text(),
-        SONAR.acknowledge(3, SONAR.parse("f11"), None),
-        SONAR.describe(SONAR.parse("2 a1 ur")),
+        SONAR.words.opening(state),
+        SONAR.words.welcome(state, "p1", 3),
+        SONAR.words.beginning(state, names),
+        SONAR.words.hint(state),
+        SONAR.words.report_title(3),
+        SONAR.words.quiet_report(),
+        SONAR.words.board_heading("#sonar game 3", 0),
+        SONAR.words.board_heading("#sonar game 3", 2),
+        SONAR.words.reminder(state, "2 h"),
+        SONAR.words.replay_caption(),
+        SONAR.words.example(),
+        SONAR.words.player_word(1),
+        SONAR.words.player_word(2),
+        SONAR.words.help_text(),
+        SONAR.words.rules_text(),
+        SONAR.words.acknowledge(3, SONAR.rules.parse("f11"), None),
+        SONAR.words.describe(SONAR.rules.parse("2 a1 ur")),
     ]
     assert all(isinstance(word, str) and word.strip() for word in words)
-    assert SONAR.result(state, names) == ""
-    assert "a moves first" in SONAR.beginning(state, names)
-    assert SONAR.example() == "#sonar f11, a9"
-    assert isinstance(SONAR.parse(SONAR.example().removeprefix("#sonar ")), Shots)
+    assert SONAR.words.result(state, names) == ""
+    assert "a moves first" in SONAR.words.beginning(state, names)
+    assert SONAR.words.example() == "#sonar f11, a9"
+    assert isinstance(SONAR.rules.parse(SONAR.words.example().removeprefix("#sonar ")), Shots)
 
 
 def test_reports_tell_the_public_only_public_facts() -> None:
     table = given_game({"a": "2 a1 ur, 3 c5 ur", "b": "2 h5 ur, 3 j9 ur"})
     table.line("a public: #sonar i5")
     events = [e for e in _events(table)]
-    public = " ".join(SONAR.public_report(events, {"p1": "a", "p2": "b"}))
+    public = " ".join(SONAR.words.public_report(events, {"p1": "a", "p2": "b"}))
     assert public == "a fired at i5 (hit!)."
-    assert SONAR.private_report(events, "p2") == ["Your sub 1 was hit at i5."]
-    assert SONAR.private_report(events, "p1") == []
+    assert SONAR.words.private_report(events, "p2") == ["Your sub 1 was hit at i5."]
+    assert SONAR.words.private_report(events, "p1") == []
 
 
 def test_crew_is_the_player_alone() -> None:
     table = given_game({"a": "2 a1 ur", "b": "2 h5 ur"})
-    assert SONAR.crew(table.state, "p2") == ("p2",)
+    assert SONAR.rules.crew(table.state, "p2") == ("p2",)
 
 
 def test_to_act_is_the_player_to_move() -> None:
     table = given_game({"a": "2 a1 ur", "b": "2 h5 ur"})
-    assert SONAR.to_act(table.state) == frozenset({"p1"})
-    accepted = SONAR.accept(table.state, "p1", SONAR.parse("l20"), Channel.PUBLIC, random.Random(0))
+    assert SONAR.rules.to_act(table.state) == frozenset({"p1"})
+    accepted = SONAR.rules.accept(
+        table.state, "p1", SONAR.rules.parse("l20"), Channel.PUBLIC, random.Random(0)
+    )
     assert accepted.resolve_now
 
 

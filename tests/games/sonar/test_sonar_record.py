@@ -90,7 +90,7 @@ def test_the_record_is_built_from_the_history_the_host_stores() -> None:
     context = RecordContext(1, names, "battle", {})
     # A change that added nothing to a turn (a leave that waits) does not make a turn.
     history = [*table.history, Step(2, (), ())]
-    record = SONAR.record(table.state, history, context)
+    record = SONAR.codec.record(table.state, history, context)
     assert [t["number"] for t in record["turns"]] == [1]
     assert record["turns"][0]["player"] == "ahab"
     assert record["game"]["turn"] == 2 and record["game"]["to_move"] == "nemo"

@@ -19,7 +19,7 @@ from bot.games.sonar.views import PrivateView
 def robot_says(table: Table, player: str, seed: int = 0) -> list[str]:
     return [
         said.text
-        for said in ROBOT.orders(SONAR.view(table.state, player), player, random.Random(seed))
+        for said in ROBOT.orders(SONAR.views.view(table.state, player), player, random.Random(seed))
     ]
 
 
@@ -30,13 +30,13 @@ def play_robots(
     Returns the turns played."""
     rng = random.Random(seed)
     for turns in range(limit):
-        if SONAR.outcome(table.state) is not None:
+        if SONAR.rules.outcome(table.state) is not None:
             return turns
         player = table.state.to_move
         assert player is not None
         name = names[int(player[1:]) - 1]
         if name in robots:
-            view = SONAR.view(table.state, player)
+            view = SONAR.views.view(table.state, player)
             (said,) = ROBOT.orders(view, player, rng)
             assert said.public
             table.line(f"{name} public: #sonar {said.text}")
@@ -63,7 +63,7 @@ def test_the_robot_waits_in_setup_and_when_it_is_not_its_turn() -> None:
     table.line("@start")
     assert robot_says(table, "p2") == []
     assert len(robot_says(table, "p1")) == 1
-    assert ROBOT.orders(SONAR.view(table.state, None), "p1", random.Random(0)) == []
+    assert ROBOT.orders(SONAR.views.view(table.state, None), "p1", random.Random(0)) == []
 
 
 @pytest.mark.parametrize(
@@ -81,7 +81,7 @@ def test_robots_play_whole_games_legally(
     for seed in range(3):
         table = random_battle(size, names, seed, **options)
         turns = play_robots(table, names, set(names), seed)
-        assert SONAR.outcome(table.state) is not None, f"seed {seed}: no end in {turns} turns"
+        assert SONAR.rules.outcome(table.state) is not None, f"seed {seed}: no end in {turns} turns"
         record = table.record()
         for turn in record["turns"]:
             (order,) = turn["orders"]
@@ -99,7 +99,7 @@ def test_the_robot_fires_every_charge_it_may_at_distinct_cells() -> None:
         (text,) = robot_says(table, player)
         cells = text.split(", ")
         assert len(cells) == len(set(cells)) == allowed
-        view = SONAR.view(table.state, player)
+        view = SONAR.views.view(table.state, player)
         assert isinstance(view, PrivateView)
         mine = {str(c) for c in own_cells_after_move(table.state.board, view)}
         assert not set(cells) & mine
@@ -140,8 +140,8 @@ def test_the_robot_decides_from_its_own_view_alone() -> None:
     two = given_game({"ahab": "2 a1 ur", "nemo": "2 g17 dl", "flint": "2 a9 ur"}, size="12")
     one.play(shots)
     two.play(shots)
-    assert SONAR.view(one.state, "p1") == SONAR.view(two.state, "p1")
-    assert SONAR.reveal(one.state) != SONAR.reveal(two.state)
+    assert SONAR.views.view(one.state, "p1") == SONAR.views.view(two.state, "p1")
+    assert SONAR.views.reveal(one.state) != SONAR.views.reveal(two.state)
     for seed in range(5):
         assert robot_says(one, "p1", seed) == robot_says(two, "p1", seed)
 
@@ -153,7 +153,7 @@ def test_the_robot_beats_a_captain_who_fires_at_random() -> None:
         table = random_battle(12, names, seed, ships="4")
         robot = names[seed % 2]  # first and second to move, in turn
         play_robots(table, names, {robot}, seed)
-        outcome = SONAR.outcome(table.state)
+        outcome = SONAR.rules.outcome(table.state)
         assert outcome is not None
         wins += outcome.winners == (f"p{names.index(robot) + 1}",) and not outcome.draw
     assert wins >= 9

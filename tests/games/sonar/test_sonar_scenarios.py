@@ -739,7 +739,7 @@ def test_4_2_a_random_volley_is_marked_in_public(
 
 def _status_grid(transcript: list[str]) -> str:
     """The rows of the text board in the public status."""
-    (status,) = [line for line in public(transcript) if line.startswith("#sonar game 1: battle")]
+    (status,) = [line for line in public(transcript) if line.startswith("#sonar game 1: hunt")]
     return "\n".join(row for row in status.split("\\n") if re.match(r"[a-x] +\d+ ", row))
 
 
@@ -1057,7 +1057,7 @@ def said_by(name: str, script: str, board: Board) -> set[str]:
         text = line.partition(":")[2]
         cells |= set(_CELL_WORD.findall(text.lower()))
         try:
-            order = SONAR.parse(text)
+            order = SONAR.rules.parse(text)
         except GameError:
             continue
         if isinstance(order, Fleet):

@@ -23,49 +23,51 @@ from bot.games.sonar.state import Status
 
 
 def new(**options: str) -> SonarState:
-    return SONAR.new_game({"placement": "given", "ships": "2", "size": "12", **options})
+    return SONAR.rules.new_game({"placement": "given", "ships": "2", "size": "12", **options})
 
 
 def joined(*names: str, **options: str) -> SonarState:
     state = new(**options)
     for i, name in enumerate(names, start=1):
-        state = SONAR.join(state, PlayerRef(f"p{i}", name))
+        state = SONAR.rules.join(state, PlayerRef(f"p{i}", name))
     return state
 
 
 def send(
     state: SonarState, player: str, text: str, channel: Channel = Channel.PRIVATE
 ) -> SonarState:
-    return SONAR.accept(state, player, SONAR.parse(text), channel, random.Random(0)).state
+    return SONAR.rules.accept(
+        state, player, SONAR.rules.parse(text), channel, random.Random(0)
+    ).state
 
 
 def test_1_two_to_four_players_a_fifth_is_refused() -> None:
     state = joined("a", "b", "c", "d")
     with pytest.raises(IllegalOrderError, match="the game is full"):
-        SONAR.join(state, PlayerRef("p5", "e"))
+        SONAR.rules.join(state, PlayerRef("p5", "e"))
 
 
 def test_1_joining_twice_or_after_the_start_is_refused() -> None:
     state = joined("a", "b")
     with pytest.raises(IllegalOrderError, match="already in this game"):
-        SONAR.join(state, PlayerRef("p1", "a"))
-    started = SONAR.start(state, random.Random(0), None).state
+        SONAR.rules.join(state, PlayerRef("p1", "a"))
+    started = SONAR.rules.start(state, random.Random(0), None).state
     with pytest.raises(IllegalOrderError, match="joining is closed"):
-        SONAR.join(started, PlayerRef("p3", "c"))
+        SONAR.rules.join(started, PlayerRef("p3", "c"))
 
 
 def test_1_the_first_to_join_moves_first_and_start_takes_no_name() -> None:
     state = joined("zed", "amy")
     with pytest.raises(IllegalOrderError, match="first captain to join moves first"):
-        SONAR.start(state, random.Random(0), "p2")
-    started = SONAR.start(state, random.Random(0), None).state
+        SONAR.rules.start(state, random.Random(0), "p2")
+    started = SONAR.rules.start(state, random.Random(0), None).state
     assert started.to_move == started.first == "p1"
-    assert SONAR.turn(started) == 1
+    assert SONAR.rules.turn(started) == 1
 
 
 def test_1_start_needs_two_players() -> None:
     with pytest.raises(IllegalOrderError, match="at least 2 captains; 1 has joined"):
-        SONAR.start(joined("a"), random.Random(0), None)
+        SONAR.rules.start(joined("a"), random.Random(0), None)
 
 
 def test_1_a_fleet_stands_numbered_by_length_ties_in_the_order_listed() -> None:
@@ -117,7 +119,9 @@ def test_1_a_fleet_is_refused_naming_the_problem(
 
 
 def _told(state: SonarState, player: str, text: str) -> tuple[SonarState, str]:
-    accepted = SONAR.accept(state, player, SONAR.parse(text), Channel.PRIVATE, random.Random(0))
+    accepted = SONAR.rules.accept(
+        state, player, SONAR.rules.parse(text), Channel.PRIVATE, random.Random(0)
+    )
     (notice,) = accepted.notices
     assert notice.to == player
     return accepted.state, notice.text
@@ -149,8 +153,8 @@ def test_1_after_three_refusals_for_meeting_the_fleet_is_placed_at_random() -> N
     assert "placed at random at the start" in told
     with pytest.raises(IllegalOrderError, match="no longer takes your fleets"):
         send(state, "p2", "2 e1 ur, 3 h9 ur")  # even one that meets nothing
-    assert SONAR.decode_state(SONAR.encode_state(state)) == state
-    started = SONAR.start(state, random.Random(2), None)
+    assert SONAR.codec.decode_state(SONAR.codec.encode_state(state)) == state
+    started = SONAR.rules.start(state, random.Random(2), None)
     (told_p2,) = [n for n in started.notices if n.to == "p2" and "placed at random" in n.text]
     assert told_p2.text.startswith("After 3 refusals")
     assert started.state.captains[1].placed_at_random and started.state.captains[1].fleet
@@ -164,7 +168,7 @@ def test_1_a_fleet_in_public_is_refused_without_echoing_it() -> None:
 
 
 def test_1_fleets_and_random_are_refused_under_placement_random() -> None:
-    state = SONAR.join(SONAR.new_game({"ships": "2"}), PlayerRef("p1", "a"))
+    state = SONAR.rules.join(SONAR.rules.new_game({"ships": "2"}), PlayerRef("p1", "a"))
     for text in ("2 a1 ur, 3 c5 ur", "random"):
         with pytest.raises(IllegalOrderError, match="placement=random"):
             send(state, "p1", text)
@@ -188,12 +192,12 @@ def test_1_strangers_are_refused() -> None:
 
 def test_1_leaving_in_setup_leaves_no_subs_and_rejoining_is_allowed() -> None:
     state = send(joined("a", "b", "c"), "p2", "2 a1 ur, 3 c5 ur")
-    state = SONAR.remove(state, "p2").state
+    state = SONAR.rules.remove(state, "p2").state
     assert state.captains[1].status is Status.LEFT and state.captains[1].fleet == ()
-    table_record = SONAR.record(state, [], _context(state))
+    table_record = SONAR.codec.record(state, [], _context(state))
     assert table_record["players"][1] == {"name": "b", "status": "left", "subs": []}
     assert table_record["start"] is None
-    back = SONAR.join(state, PlayerRef("p2", "b"))
+    back = SONAR.rules.join(state, PlayerRef("p2", "b"))
     assert back.captains[1].status is Status.ALIVE
 
 

@@ -83,7 +83,7 @@ class Table:
         return self.state
 
     def sync_timers(self, at: float) -> None:
-        declared = GAME.timers(self.game_state())
+        declared = GAME.rules.timers(self.game_state())
         kept = {t.key for t in declared}
         self.deadlines = {k: v for k, v in self.deadlines.items() if k in kept}
         for timer in declared:
@@ -98,14 +98,14 @@ class Table:
     ) -> None:
         self.history.append(
             Step(
-                GAME.turn(before),
+                GAME.rules.turn(before),
                 tuple(resolution.orders),
                 tuple(event.record() for event in resolution.events),
             )
         )
         self.step_times.append(at)
         self.state = resolution.state
-        turn_over = GAME.turn(resolution.state) != GAME.turn(before)
+        turn_over = GAME.rules.turn(resolution.state) != GAME.rules.turn(before)
         if turn_over:
             self.given = []
         self.post(before, resolution, turn_over)
@@ -119,13 +119,13 @@ class Table:
         report when a turn ended, the game did, or something public happened, headed
         ``Turn N:`` here; each changed captain's private report."""
         names = self.names
-        lines = GAME.public_report(resolution.events, names)
-        result = GAME.result(resolution.state, names)
+        lines = GAME.words.public_report(resolution.events, names)
+        result = GAME.words.result(resolution.state, names)
         if turn_over or result or lines:
-            head = f"Turn {GAME.turn(before)}:" if turn_over or result else ""
+            head = f"Turn {GAME.rules.turn(before)}:" if turn_over or result else ""
             self.notices.append((None, " ".join(p for p in (head, *lines, result) if p)))
         for player in sorted(resolution.changed):
-            private = GAME.private_report(resolution.events, player)
+            private = GAME.words.private_report(resolution.events, player)
             if private and player in names:
                 self.notices.append((names[player], " ".join(private)))
 
@@ -144,14 +144,14 @@ class Table:
             words = line.split()[2:]
             options = dict(word.split("=", 1) for word in words)
             self.seed = options.pop("seed", None)
-            self.state = GAME.new_game(options)
+            self.state = GAME.rules.new_game(options)
             return
         if line.startswith("@start"):
             name = line[len("@start") :].strip()
             first = self.ids.get(name, f"unknown-{name}") if name else None
             before = self.game_state()
             try:
-                self.store(before, GAME.start(before, self.rng("start"), first), self.now)
+                self.store(before, GAME.rules.start(before, self.rng("start"), first), self.now)
             except GameError as error:
                 self.refusals.append(Refusal("@host", line, error.message, type(error).__name__))
             return
@@ -175,15 +175,15 @@ class Table:
     def host(self, words: list[str]) -> None:
         before = self.game_state()
         if words[0] == "end":
-            self.store(before, GAME.finish(before), self.now)
+            self.store(before, GAME.rules.finish(before), self.now)
         elif words[0] == "kick":
-            self.store(before, GAME.remove(before, self.ids[words[1]]), self.now)
+            self.store(before, GAME.rules.remove(before, self.ids[words[1]]), self.now)
 
     def fire(self, key: str) -> None:
         at = self.deadlines.pop(key)
         self.now = at
         before = self.game_state()
-        self.store(before, GAME.expire(before, key, list(self.given), self.rng("expire")), at)
+        self.store(before, GAME.rules.expire(before, key, list(self.given), self.rng("expire")), at)
 
     def message(self, name: str, public: bool, text: str) -> None:
         if public:
@@ -194,30 +194,30 @@ class Table:
         try:
             if word == "join":
                 self.ids.setdefault(name, f"p{len(self.ids) + 1}")
-                self.state = GAME.join(self.game_state(), PlayerRef(self.ids[name], name))
+                self.state = GAME.rules.join(self.game_state(), PlayerRef(self.ids[name], name))
                 return
             if word == "leave":
                 before = self.game_state()
-                self.store(before, GAME.remove(before, self.ids[name]), self.now)
+                self.store(before, GAME.rules.remove(before, self.ids[name]), self.now)
                 return
             self.order(name, public, text)
         except GameError as error:
             self.refusals.append(Refusal(name, text, error.message, type(error).__name__))
 
     def order(self, name: str, public: bool, text: str) -> None:
-        order = GAME.parse(text)
+        order = GAME.rules.parse(text)
         if name not in self.ids:
             raise GameError("you are not in this game: send `join` to play")
         player = self.ids[name]
         channel = Channel.PUBLIC if public else Channel.PRIVATE
         before = self.game_state()
-        accepted = GAME.accept(before, player, order, channel, self.rng("accept"))
+        accepted = GAME.rules.accept(before, player, order, channel, self.rng("accept"))
         self.tell(accepted.notices)
         if accepted.standing is not None:
             self.given.append(Given(player, accepted.standing, self.now, len(self.given)))
         if accepted.resolve_now:
             rng = self.rng("resolve")
-            self.store(before, GAME.resolve(accepted.state, list(self.given), rng), self.now)
+            self.store(before, GAME.rules.resolve(accepted.state, list(self.given), rng), self.now)
         elif accepted.events or accepted.orders:
             self.store(
                 before,
@@ -233,7 +233,7 @@ class Table:
         state = self.game_state()
         phase = state.phase.value
         context = SeededContext(1, self.names, phase, {}, seed=self.seed)
-        record = GAME.record(state, self.history, context)
+        record = GAME.codec.record(state, self.history, context)
         assert json.loads(json.dumps(record)) == record
         return record
 

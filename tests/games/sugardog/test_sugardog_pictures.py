@@ -58,28 +58,30 @@ def played(cells: dict[str, str], orders: list[str], first: str | None = None) -
     """Captains join in order with their starting cells; then each order is the turn of
     whoever is to move (``timeout``: their time runs out)."""
     rng = random.Random(0)
-    state = SUGARDOG.new_game({"move_time": "1h"})
+    state = SUGARDOG.rules.new_game({"move_time": "1h"})
     ids = {name: f"p{n}" for n, name in enumerate(cells, 1)}
     for name in cells:
         if len(state.captains) < MAXIMUM_PLAYERS:
-            state = SUGARDOG.join(state, PlayerRef(ids[name], name))
+            state = SUGARDOG.rules.join(state, PlayerRef(ids[name], name))
         else:
             # Past today's cap (max_players): a game stored before there was one, which
             # the pictures must still draw.
             state = replace(state, captains=(*state.captains, Captain(ids[name], name)))
     for name, cell in cells.items():
-        state = SUGARDOG.accept(state, ids[name], SUGARDOG.parse(cell), Channel.PRIVATE, rng).state
-    state = SUGARDOG.start(state, rng, None if first is None else ids[first]).state
+        state = SUGARDOG.rules.accept(
+            state, ids[name], SUGARDOG.rules.parse(cell), Channel.PRIVATE, rng
+        ).state
+    state = SUGARDOG.rules.start(state, rng, None if first is None else ids[first]).state
     for text in orders:
         if text == "timeout":
-            (timer,) = SUGARDOG.timers(state)
-            state = SUGARDOG.expire(state, timer.key, [], rng).state
+            (timer,) = SUGARDOG.rules.timers(state)
+            state = SUGARDOG.rules.expire(state, timer.key, [], rng).state
             continue
         mover = state.current
         assert mover is not None
-        order = SUGARDOG.parse(text)
-        accepted = SUGARDOG.accept(state, mover, order, Channel.PRIVATE, rng)
-        state = SUGARDOG.resolve(accepted.state, [Given(mover, order, 0.0, 0)], rng).state
+        order = SUGARDOG.rules.parse(text)
+        accepted = SUGARDOG.rules.accept(state, mover, order, Channel.PRIVATE, rng)
+        state = SUGARDOG.rules.resolve(accepted.state, [Given(mover, order, 0.0, 0)], rng).state
     return state
 
 
@@ -88,13 +90,13 @@ def first_game() -> SugarDogState:
 
 
 def public_of(state: SugarDogState) -> PublicView:
-    view = SUGARDOG.view(state, None)
+    view = SUGARDOG.views.view(state, None)
     assert isinstance(view, PublicView)
     return view
 
 
 def private_of(state: SugarDogState, player: str) -> PrivateView:
-    view = SUGARDOG.view(state, player)
+    view = SUGARDOG.views.view(state, player)
     assert isinstance(view, PrivateView)
     return view
 
@@ -124,10 +126,10 @@ def big_game(captains: int, turns: int) -> SugarDogState:
 def played_on(state: SugarDogState, text: str) -> SugarDogState:
     mover = state.current
     assert mover is not None
-    order = SUGARDOG.parse(text)
+    order = SUGARDOG.rules.parse(text)
     rng = random.Random(0)
-    accepted = SUGARDOG.accept(state, mover, order, Channel.PRIVATE, rng)
-    return SUGARDOG.resolve(accepted.state, [Given(mover, order, 0.0, 0)], rng).state
+    accepted = SUGARDOG.rules.accept(state, mover, order, Channel.PRIVATE, rng)
+    return SUGARDOG.rules.resolve(accepted.state, [Given(mover, order, 0.0, 0)], rng).state
 
 
 def check_golden(name: str, data: bytes) -> None:
@@ -201,7 +203,7 @@ def test_impacts_and_wrecks_are_marked_where_they_were_announced() -> None:
 
 def test_a_replay_frame_reveals_everything_and_rings_the_last_turns_contacts() -> None:
     state = first_game()
-    chart = revealed_chart(SUGARDOG.reveal(state))
+    chart = revealed_chart(SUGARDOG.views.reveal(state))
     units = {(str(m.cell), m.glyph, m.owner) for m in chart.marks if m.glyph is not Glyph.RING}
     assert units == {
         ("B4", Glyph.SUBMARINE, "p1"),
@@ -289,7 +291,7 @@ def test_a_view_of_the_wrong_kind_is_refused_naming_the_kind_expected() -> None:
 
 def test_the_replay_through_the_protocol_has_a_frame_per_moment() -> None:
     states = [played({"ahab": "B2", "nemo": "E5"}, FIRST_GAME[:n], first="nemo") for n in range(4)]
-    boards = [(SUGARDOG.reveal(s), PICTURES.frame_label(n, 0)) for n, s in enumerate(states)]
+    boards = [(SUGARDOG.views.reveal(s), PICTURES.frame_label(n, 0)) for n, s in enumerate(states)]
     assert all(isinstance(board, RevealedView) for board, _ in boards)
     replay = PICTURES.replay(boards, title="#sugardog game 1", gif=False)
     assert replay.frame_count == len(boards) + 2 and replay.gif == b""
@@ -315,7 +317,7 @@ def test_the_public_map_is_the_same_bytes_whatever_the_hidden_facts() -> None:
         {"ahab": "E2", "nemo": "B5"},
         [o.replace("up", "down").replace("left", "right") for o in QUIET],
     )
-    assert SUGARDOG.encode_state(first) != SUGARDOG.encode_state(second)
+    assert SUGARDOG.codec.encode_state(first) != SUGARDOG.codec.encode_state(second)
     one, two = (PICTURES.public(public_of(s), avatars={}, **OPTIONS) for s in (first, second))
     assert one == two
 

@@ -83,26 +83,26 @@ def _check_invariants(table: Table) -> None:
         assert state.current in state.order
         current = state.captain(state.current)
         assert current is not None and current.afloat
-        (timer,) = SUGARDOG.timers(state)
+        (timer,) = SUGARDOG.rules.timers(state)
         assert timer.key == f"move:{state.turn}"
     else:
         assert state.phase is Phase.FINISHED and len(afloat) <= 1
-        assert state.current is None and SUGARDOG.timers(state) == ()
-        outcome = SUGARDOG.outcome(state)
+        assert state.current is None and SUGARDOG.rules.timers(state) == ()
+        outcome = SUGARDOG.rules.outcome(state)
         assert outcome is not None
         if outcome.draw:
             assert not afloat and outcome.winners
         else:
             assert list(outcome.winners) == [c.id for c in afloat]
-    data = SUGARDOG.encode_state(state)
-    assert SUGARDOG.decode_state(json.loads(json.dumps(data))) == state
+    data = SUGARDOG.codec.encode_state(state)
+    assert SUGARDOG.codec.decode_state(json.loads(json.dumps(data))) == state
     record = table.record()
     turns = record["turns"]
     assert [t["number"] for t in turns] == list(range(1, len(turns) + 1))
     assert all(len(t["orders"]) == 1 for t in turns)
     assert all(t["orders"][0]["player"] == t["player"] for t in turns)
     expected_turn = len(turns) if state.phase is Phase.FINISHED else len(turns) + 1
-    assert record["game"]["turn"] == expected_turn == SUGARDOG.view(state, None).turn
+    assert record["game"]["turn"] == expected_turn == SUGARDOG.views.view(state, None).turn
     for player in record["players"]:
         assert player["status"] in ("alive", "eliminated")
 
@@ -167,7 +167,9 @@ def test_the_same_seed_gives_the_same_game(players: int, seed: int) -> None:
     first = _playthrough(players, seed, check=False)
     second = _playthrough(players, seed, check=False)
     assert first.record() == second.record()
-    assert SUGARDOG.encode_state(first.game_state()) == SUGARDOG.encode_state(second.game_state())
+    assert SUGARDOG.codec.encode_state(first.game_state()) == SUGARDOG.codec.encode_state(
+        second.game_state()
+    )
     assert first.notices == second.notices
 
 
@@ -190,15 +192,15 @@ ANY_TEXT = [
 def _try_a_refused_order(table: Table, rng: random.Random) -> None:
     """Anyone sends anything anywhere; when it is refused, nothing has changed."""
     state = table.game_state()
-    before = SUGARDOG.encode_state(state)
+    before = SUGARDOG.codec.encode_state(state)
     player = rng.choice([*table.ids.values(), "stranger"])
     channel = rng.choice([Channel.PUBLIC, Channel.PRIVATE])
-    order = SUGARDOG.parse(rng.choice(ANY_TEXT))
+    order = SUGARDOG.rules.parse(rng.choice(ANY_TEXT))
     try:
-        accepted = SUGARDOG.accept(state, player, order, channel, random.Random(0))
+        accepted = SUGARDOG.rules.accept(state, player, order, channel, random.Random(0))
     except GameError as refusal:
         assert refusal.message
-        assert SUGARDOG.encode_state(state) == before
+        assert SUGARDOG.codec.encode_state(state) == before
         return
     if accepted.standing is None:  # `log`: a reply only
         assert accepted.state == state and not accepted.events
@@ -214,8 +216,10 @@ def test_a_refused_order_changes_nothing(players: int, seed: int) -> None:
 
 
 def _public_outputs(state: SugarDogState, names: dict[str, str]) -> tuple[Any, ...]:
-    reports = tuple(tuple(SUGARDOG.public_report(entry.events, names)) for entry in state.history)
-    return (SUGARDOG.view(state, None), SUGARDOG.summary(state, None), reports)
+    reports = tuple(
+        tuple(SUGARDOG.words.public_report(entry.events, names)) for entry in state.history
+    )
+    return (SUGARDOG.views.view(state, None), SUGARDOG.words.summary(state, None), reports)
 
 
 def _perturbed(state: SugarDogState, rng: random.Random) -> SugarDogState:
@@ -260,7 +264,10 @@ def test_public_outputs_ignore_hidden_facts(players: int, seed: int, moved: int)
     table = _playthrough(players, seed, check=False)
     state = table.game_state()
     other = _perturbed(state, random.Random(moved))
-    assert SUGARDOG.encode_state(other) != SUGARDOG.encode_state(state) or not state.history
+    assert (
+        SUGARDOG.codec.encode_state(other) != SUGARDOG.codec.encode_state(state)
+        or not state.history
+    )
     assert _public_outputs(other, table.names) == _public_outputs(state, table.names)
 
 

@@ -18,7 +18,7 @@ def robot_turn(table: Table, rng: random.Random) -> str:
     state = table.game_state()
     mover = state.current
     assert mover is not None
-    said = ROBOT.orders(SUGARDOG.view(state, mover), mover, rng)
+    said = ROBOT.orders(SUGARDOG.views.view(state, mover), mover, rng)
     assert len(said) == 1 and not said[0].public
     return said[0].text
 
@@ -29,7 +29,7 @@ def robots_game(captains: int, seed: int) -> Table:
     table = play("\n".join(["@game sugardog move_time=1h", *(f"{n} dm: join" for n in names)]))
     for name in names:
         player = table.ids[name]
-        for said in ROBOT.orders(SUGARDOG.view(table.game_state(), player), player, rng):
+        for said in ROBOT.orders(SUGARDOG.views.view(table.game_state(), player), player, rng):
             table.line(f"{name} dm: {said.text}")
     table.line("@start")
     for _ in range(1500):
@@ -43,24 +43,24 @@ def robots_game(captains: int, seed: int) -> Table:
 
 def test_in_setup_it_sends_a_secret_starting_cell_on_the_board_once() -> None:
     table = play("@game sugardog\nahab dm: join\nnemo dm: join")
-    view = SUGARDOG.view(table.game_state(), "p1")
+    view = SUGARDOG.views.view(table.game_state(), "p1")
     (said,) = ROBOT.orders(view, "p1", random.Random(1))
     assert not said.public and parse_cell(said.text).on_board(6)
     table.line(f"ahab dm: {said.text}")
-    assert ROBOT.orders(SUGARDOG.view(table.game_state(), "p1"), "p1", random.Random(1)) == []
+    assert ROBOT.orders(SUGARDOG.views.view(table.game_state(), "p1"), "p1", random.Random(1)) == []
 
 
 def test_it_waits_when_it_is_not_its_turn_or_it_is_out() -> None:
     table = setup_game({"ahab": "B2", "nemo": "B4"})
-    assert ROBOT.orders(SUGARDOG.view(table.game_state(), "p2"), "p2", random.Random(0)) == []
+    assert ROBOT.orders(SUGARDOG.views.view(table.game_state(), "p2"), "p2", random.Random(0)) == []
     table.line("ahab dm: cruise up up")  # both go down together
-    assert ROBOT.orders(SUGARDOG.view(table.game_state(), "p1"), "p1", random.Random(0)) == []
+    assert ROBOT.orders(SUGARDOG.views.view(table.game_state(), "p1"), "p1", random.Random(0)) == []
 
 
 def test_it_fires_at_a_submarine_just_pinged_in_its_row() -> None:
     table = setup_game({"ahab": "B2", "nemo": "E2"})
     table.line("ahab dm: ping")  # nemo now knows ahab is in B2, his own row
-    assert ROBOT.orders(SUGARDOG.view(table.game_state(), "p2"), "p2", random.Random(0)) == [
+    assert ROBOT.orders(SUGARDOG.views.view(table.game_state(), "p2"), "p2", random.Random(0)) == [
         Said("torpedo left", public=False)
     ]
 
@@ -78,7 +78,7 @@ def test_a_game_of_robots_is_played_legally_to_the_end(captains: int, seed: int)
     table = robots_game(captains, seed)
     state = table.game_state()
     assert state.phase is Phase.FINISHED
-    assert SUGARDOG.outcome(state) is not None
+    assert SUGARDOG.rules.outcome(state) is not None
 
 
 def test_it_decides_from_its_view_alone() -> None:

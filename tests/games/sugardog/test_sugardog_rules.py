@@ -20,10 +20,10 @@ def test_1_board_is_6_for_two_and_grows_by_2_for_each_further_player(
     players: int, size: int
 ) -> None:
     assert board_size(players) == size
-    state = SUGARDOG.new_game({})
+    state = SUGARDOG.rules.new_game({})
     for n in range(players):
-        state = SUGARDOG.join(state, PlayerRef(f"p{n}", f"c{n}"))
-    assert SUGARDOG.view(state, None).size == size
+        state = SUGARDOG.rules.join(state, PlayerRef(f"p{n}", f"c{n}"))
+    assert SUGARDOG.views.view(state, None).size == size
 
 
 def test_1_columns_are_letters_from_the_left_rows_numbers_from_the_bottom() -> None:
@@ -72,9 +72,11 @@ def test_1_the_starting_cell_is_secret_and_the_latest_one_stands() -> None:
 
 
 def test_1_a_starting_cell_from_someone_who_has_not_joined_is_refused() -> None:
-    state = SUGARDOG.new_game({})
+    state = SUGARDOG.rules.new_game({})
     with pytest.raises(IllegalOrderError, match="not in this game"):
-        SUGARDOG.accept(state, "p9", StartingCell(Cell(0, 0)), Channel.PRIVATE, random.Random(0))
+        SUGARDOG.rules.accept(
+            state, "p9", StartingCell(Cell(0, 0)), Channel.PRIVATE, random.Random(0)
+        )
 
 
 def test_1_a_player_without_a_starting_cell_gets_a_random_one_told_privately() -> None:
@@ -191,12 +193,12 @@ def test_2_a_cruise_moves_exactly_two_cells_and_may_turn_or_double_back() -> Non
 @pytest.mark.parametrize("text", ["cruise up", "cruise up up up", "cruise"])
 def test_2_a_cruise_of_other_than_two_steps_is_refused(text: str) -> None:
     with pytest.raises(OrderSyntaxError, match="exactly two steps"):
-        SUGARDOG.parse(text)
+        SUGARDOG.rules.parse(text)
 
 
 def test_2_a_torpedo_needs_a_direction() -> None:
     with pytest.raises(OrderSyntaxError, match="direction"):
-        SUGARDOG.parse("torpedo")
+        SUGARDOG.rules.parse("torpedo")
 
 
 def test_2_a_torpedo_fired_toward_the_edge_is_not_refused_but_lost() -> None:
@@ -259,11 +261,13 @@ def test_2_the_log_shows_own_orders_and_what_was_learned_and_is_not_an_action() 
     table.line("nemo dm: mine")
     table.line("ahab dm: torpedo right")
     table.line("nemo dm: silent left")
-    before = SUGARDOG.encode_state(table.game_state())
-    order = SUGARDOG.parse("log")
-    accepted = SUGARDOG.accept(table.game_state(), "p2", order, Channel.PUBLIC, random.Random(0))
+    before = SUGARDOG.codec.encode_state(table.game_state())
+    order = SUGARDOG.rules.parse("log")
+    accepted = SUGARDOG.rules.accept(
+        table.game_state(), "p2", order, Channel.PUBLIC, random.Random(0)
+    )
     assert accepted.standing is None and not accepted.resolve_now and not accepted.events
-    assert SUGARDOG.encode_state(accepted.state) == before
+    assert SUGARDOG.codec.encode_state(accepted.state) == before
     (notice,) = accepted.notices
     assert notice.to == "p2"
     lines = notice.text.splitlines()
@@ -271,7 +275,9 @@ def test_2_the_log_shows_own_orders_and_what_was_learned_and_is_not_an_action() 
     assert lines[1].startswith("Turn 1, you: mine → E5, 2 mines left.")
     assert "Contact at C2: ahab's torpedo 1" in lines[2] and "B2" not in lines[2]
     assert lines[3].startswith("Turn 3, you: silent left → D5, 2 mines left.")
-    ahab_log = SUGARDOG.accept(table.game_state(), "p1", order, Channel.PRIVATE, random.Random(0))
+    ahab_log = SUGARDOG.rules.accept(
+        table.game_state(), "p1", order, Channel.PRIVATE, random.Random(0)
+    )
     assert "D5" not in ahab_log.notices[0].text and "E5" not in ahab_log.notices[0].text
     assert "fired from B2 heading right" in ahab_log.notices[0].text
 
@@ -590,8 +596,8 @@ def test_6_the_last_submarine_afloat_wins() -> None:
     record = table.record()
     assert record["game"]["winners"] == ["a"] and record["game"]["draw"] is False
     assert record["game"]["current"] is None and record["game"]["turn"] == 1
-    assert SUGARDOG.outcome(table.game_state()) is not None
-    assert SUGARDOG.timers(table.game_state()) == ()
+    assert SUGARDOG.rules.outcome(table.game_state()) is not None
+    assert SUGARDOG.rules.timers(table.game_state()) == ()
 
 
 def test_6_the_game_ends_the_moment_at_most_one_submarine_is_afloat() -> None:
@@ -621,16 +627,20 @@ def test_6_a_draw_is_between_the_owners_destroyed_together() -> None:
     record = table.record()
     assert record["game"]["winners"] == ["cy", "zed"] and record["game"]["draw"] is True
     assert [p["status"] for p in record["players"]] == ["eliminated"] * 3
-    assert SUGARDOG.result(table.game_state(), table.names).startswith("Draw between cy and zed")
+    assert SUGARDOG.words.result(table.game_state(), table.names).startswith(
+        "Draw between cy and zed"
+    )
 
 
 # ----------------------------------------------------------------------------- options
 
 
 def test_options_move_time_defaults_to_1d_in_canonical_text() -> None:
-    assert SUGARDOG.options(SUGARDOG.new_game({})) == {"move_time": "1d"}
+    assert SUGARDOG.rules.options(SUGARDOG.rules.new_game({})) == {"move_time": "1d"}
     for given, canonical in (("90m", "1h30m"), ("120m", "2h"), ("24h", "1d"), ("10m", "10m")):
-        assert SUGARDOG.options(SUGARDOG.new_game({"move_time": given})) == {"move_time": canonical}
+        assert SUGARDOG.rules.options(SUGARDOG.rules.new_game({"move_time": given})) == {
+            "move_time": canonical
+        }
 
 
 @pytest.mark.parametrize("value", ["30s", "0m", "soon", "-1h"])
@@ -638,29 +648,32 @@ def test_options_move_time_must_be_a_duration_of_at_least_1m(value: str) -> None
     from bot.games.base import OptionError
 
     with pytest.raises(OptionError, match="move_time"):
-        SUGARDOG.new_game({"move_time": value})
+        SUGARDOG.rules.new_game({"move_time": value})
 
 
 def test_options_an_unknown_key_is_refused_naming_the_known_ones() -> None:
     from bot.games.base import OptionError
 
     with pytest.raises(OptionError, match="move_time, max_players, seed"):
-        SUGARDOG.new_game({"size": "8"})
+        SUGARDOG.rules.new_game({"size": "8"})
 
 
 def test_options_seed_appears_only_when_given() -> None:
     from bot.games.base import OptionError
 
-    assert SUGARDOG.options(SUGARDOG.new_game({"seed": "7"})) == {"move_time": "1d", "seed": "7"}
+    assert SUGARDOG.rules.options(SUGARDOG.rules.new_game({"seed": "7"})) == {
+        "move_time": "1d",
+        "seed": "7",
+    }
     with pytest.raises(OptionError, match="seed"):
-        SUGARDOG.new_game({"seed": "-3"})
+        SUGARDOG.rules.new_game({"seed": "-3"})
     table = play("@game sugardog move_time=6h seed=42\na dm: join")
     assert table.record()["game"]["options"] == {"move_time": "6h", "seed": "42"}
 
 
 def test_options_move_time_is_the_length_of_each_move_clock() -> None:
     table = setup_game({"a": "A1", "b": "F6"}, options="move_time=10m")
-    (timer,) = SUGARDOG.timers(table.game_state())
+    (timer,) = SUGARDOG.rules.timers(table.game_state())
     assert (timer.key, timer.seconds) == ("move:1", 600)
     table.line("@wait 25m")
     assert [t["player"] for t in table.record()["turns"]] == ["a", "b"]
@@ -723,9 +736,9 @@ def test_the_hosts_end_is_a_draw_between_the_submarines_afloat() -> None:
 
 
 def test_an_order_during_setup_says_what_to_send() -> None:
-    state = SUGARDOG.join(SUGARDOG.new_game({}), PlayerRef("p1", "a"))
+    state = SUGARDOG.rules.join(SUGARDOG.rules.new_game({}), PlayerRef("p1", "a"))
     with pytest.raises(IllegalOrderError, match="starting cell"):
-        SUGARDOG.accept(state, "p1", SilentRunning(None), Channel.PRIVATE, random.Random(0))
+        SUGARDOG.rules.accept(state, "p1", SilentRunning(None), Channel.PRIVATE, random.Random(0))
 
 
 # ----------------------------------------------------------------------------- record
@@ -757,37 +770,37 @@ def test_record_in_setup_shows_the_board_so_far_and_an_empty_start() -> None:
         "mines": [],
         "torpedoes": [],
     }
-    summary = SUGARDOG.summary(table.game_state(), "p2")
+    summary = SUGARDOG.words.summary(table.game_state(), "p2")
     assert (
         summary.splitlines()[0] == "#sugardog 8×8, setup: join, then DM your secret starting cell."
     )
     assert "Your starting cell: H8." in summary
-    assert "H8" not in SUGARDOG.summary(table.game_state(), None)
+    assert "H8" not in SUGARDOG.words.summary(table.game_state(), None)
 
 
 def test_options_max_players_caps_the_table_naming_the_bound() -> None:
     """Issue 24: "2 or more players" had no end (200 captains: 37 s a turn). At most 11
     (the 24 × 24 board) by default; a host may set fewer; the refusal names the bound."""
-    state = SUGARDOG.new_game({})
+    state = SUGARDOG.rules.new_game({})
     for n in range(11):
-        state = SUGARDOG.join(state, PlayerRef(f"p{n}", f"captain{n}"))
+        state = SUGARDOG.rules.join(state, PlayerRef(f"p{n}", f"captain{n}"))
     with pytest.raises(IllegalOrderError, match=r"at most 11 captains \(option max_players"):
-        SUGARDOG.join(state, PlayerRef("p11", "one too many"))
-    small = SUGARDOG.new_game({"max_players": "3"})
-    assert SUGARDOG.options(small)["max_players"] == "3"
+        SUGARDOG.rules.join(state, PlayerRef("p11", "one too many"))
+    small = SUGARDOG.rules.new_game({"max_players": "3"})
+    assert SUGARDOG.rules.options(small)["max_players"] == "3"
     for n in range(3):
-        small = SUGARDOG.join(small, PlayerRef(f"p{n}", f"captain{n}"))
+        small = SUGARDOG.rules.join(small, PlayerRef(f"p{n}", f"captain{n}"))
     with pytest.raises(IllegalOrderError, match="at most 3 captains"):
-        SUGARDOG.join(small, PlayerRef("p3", "fourth"))
+        SUGARDOG.rules.join(small, PlayerRef("p3", "fourth"))
     # A leaver frees a seat; coming back into a full table is refused like any join.
-    small = SUGARDOG.remove(small, "p2").state
-    small = SUGARDOG.join(small, PlayerRef("p3", "fourth"))
+    small = SUGARDOG.rules.remove(small, "p2").state
+    small = SUGARDOG.rules.join(small, PlayerRef("p3", "fourth"))
     with pytest.raises(IllegalOrderError, match="at most 3 captains"):
-        SUGARDOG.join(small, PlayerRef("p2", "captain2"))
-    assert "max_players" not in SUGARDOG.options(SUGARDOG.new_game({}))
+        SUGARDOG.rules.join(small, PlayerRef("p2", "captain2"))
+    assert "max_players" not in SUGARDOG.rules.options(SUGARDOG.rules.new_game({}))
 
 
 @pytest.mark.parametrize("value", ["1", "12", "200", "x", "-3"])
 def test_options_max_players_out_of_range_is_refused_naming_the_range(value: str) -> None:
     with pytest.raises(OptionError, match="max_players: expected a number from 2 to 11"):
-        SUGARDOG.new_game({"max_players": value})
+        SUGARDOG.rules.new_game({"max_players": value})

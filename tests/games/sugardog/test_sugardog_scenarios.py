@@ -857,10 +857,12 @@ def test_two_games_apart_only_in_hidden_facts_post_the_same_bytes(
 
 
 def test_help_rules_status_and_board_in_sugar_dogs_words(play: Callable[[str], Played]) -> None:
-    transcript, _ = play("sugardog-words")
+    transcript, record = play("sugardog-words")
     posts = public(transcript)
     assert any(line.startswith("Sugar Dog (#sugardog): a submarine duel") for line in posts)
-    (status,) = [line for line in posts if line.startswith("#sugardog game 1: battle, turn 2")]
+    # players read Sugar Dog's own word for its running phase; its record keeps `battle`
+    assert record["game"]["phase"] == "battle"
+    (status,) = [line for line in posts if line.startswith("#sugardog game 1: duel, turn 2")]
     # expect: the status names turn 2, ahab to move and his deadline, and no hidden cell
     assert "Turn closes 2026-01-01 08:00 UTC (in 8 h)." in status
     assert "turn 2: ahab to move." in status

@@ -12,7 +12,7 @@ from bot.games.sugardog.views import PublicView, blasts, last_heard
 
 
 def public(table: object) -> PublicView:
-    view = SUGARDOG.view(table.game_state(), None)  # type: ignore[attr-defined]
+    view = SUGARDOG.views.view(table.game_state(), None)  # type: ignore[attr-defined]
     assert isinstance(view, PublicView)
     return view
 

@@ -19,11 +19,11 @@ DEFAULTS = {
 
 
 def test_1_defaults_listed_in_canonical_text() -> None:
-    assert UBOAT.options(UBOAT.new_game({})) == DEFAULTS
+    assert UBOAT.rules.options(UBOAT.rules.new_game({})) == DEFAULTS
 
 
 def test_1_every_option_in_canonical_text() -> None:
-    state = UBOAT.new_game(
+    state = UBOAT.rules.new_game(
         {
             "size": "12",
             "islands": "7@k11,2@a1",
@@ -33,7 +33,7 @@ def test_1_every_option_in_canonical_text() -> None:
             "evade_window": "60m",
         }
     )
-    assert UBOAT.options(state) == {
+    assert UBOAT.rules.options(state) == {
         "size": "12",
         "islands": "2@A1,7@K11",
         "island_powers": "none",
@@ -44,13 +44,13 @@ def test_1_every_option_in_canonical_text() -> None:
 
 
 def test_1_durations_in_the_hosts_form() -> None:
-    assert UBOAT.options(UBOAT.new_game({"round": "24h"}))["round"] == "1d"
-    assert UBOAT.options(UBOAT.new_game({"round": "60m"}))["round"] == "1h"
+    assert UBOAT.rules.options(UBOAT.rules.new_game({"round": "24h"}))["round"] == "1d"
+    assert UBOAT.rules.options(UBOAT.rules.new_game({"round": "60m"}))["round"] == "1h"
 
 
 def test_1_islands_none() -> None:
-    state = UBOAT.new_game({"islands": "none"})
-    assert UBOAT.options(state)["islands"] == "none"
+    state = UBOAT.rules.new_game({"islands": "none"})
+    assert UBOAT.rules.options(state)["islands"] == "none"
     assert state.options.islands == ()
 
 
@@ -81,12 +81,12 @@ def test_1_islands_none() -> None:
 )
 def test_1_bad_options_are_refused_naming_the_range(options: dict[str, str], words: str) -> None:
     with pytest.raises(OptionError) as refused:
-        UBOAT.new_game(options)
+        UBOAT.rules.new_game(options)
     assert words in refused.value.message
 
 
 def test_1_small_board_with_its_own_islands() -> None:
-    state = UBOAT.new_game({"size": "5", "islands": "1@C3"})
+    state = UBOAT.rules.new_game({"size": "5", "islands": "1@C3"})
     assert state.options.size == 5
 
 

@@ -49,7 +49,7 @@ def test_2_joining_twice_is_refused() -> None:
     driver = _joined("a")
     assert driver.state is not None
     with pytest.raises(IllegalOrderError):
-        UBOAT.join(driver.state, PlayerRef("p1", "a"))
+        UBOAT.rules.join(driver.state, PlayerRef("p1", "a"))
 
 
 def test_2_the_latest_valid_starting_cell_stands() -> None:
@@ -111,7 +111,7 @@ def test_2_start_naming_a_player_is_refused() -> None:
     driver = _joined("a", "b")
     assert driver.state is not None
     with pytest.raises(IllegalOrderError):
-        UBOAT.start(driver.state, random.Random(0), "p1")
+        UBOAT.rules.start(driver.state, random.Random(0), "p1")
 
 
 def test_2_record_in_setup() -> None:
@@ -140,15 +140,15 @@ def test_2_a_starting_cell_after_setup_is_refused() -> None:
 def test_2_start_opens_round_one_with_its_timer() -> None:
     driver = begin({"a": "B2", "b": "D4"}, options="round=1h")
     assert driver.state is not None
-    assert UBOAT.turn(driver.state) == 1
-    assert [(t.key, t.seconds) for t in UBOAT.timers(driver.state)] == [("round:1", 3600.0)]
+    assert UBOAT.rules.turn(driver.state) == 1
+    assert [(t.key, t.seconds) for t in UBOAT.rules.timers(driver.state)] == [("round:1", 3600.0)]
     assert driver.pending == {"round:1": 3600.0}
 
 
 def test_2_leaving_in_setup_frees_the_colour() -> None:
     driver = _joined("a", "b")
     assert driver.state is not None
-    driver.state = UBOAT.remove(driver.state, "p1").state
+    driver.state = UBOAT.rules.remove(driver.state, "p1").state
     driver.line("c dm: join")
     record = driver.record()
     assert [(p["name"], p["status"], p["colour"]) for p in record["players"]] == [

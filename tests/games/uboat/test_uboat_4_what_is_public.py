@@ -51,14 +51,14 @@ def test_4_public_reports_name_no_hidden_cell() -> None:
     allowed = _public_cells(driver)
     names = {v: k for k, v in driver.ids.items()}
     for _, resolution in driver.resolutions:
-        for line in UBOAT.public_report(resolution.events, names):
+        for line in UBOAT.words.public_report(resolution.events, names):
             assert set(CELL.findall(line)) <= allowed, line
 
 
 def test_4_public_board_names_no_hidden_cell() -> None:
     driver = _busy_game()
     assert driver.state is not None
-    summary = UBOAT.summary(driver.state, None)
+    summary = UBOAT.words.summary(driver.state, None)
     boat_cells = {str(b.cell) for b in driver.state.boats}
     blast_tiles = _public_cells(driver)
     for cell in boat_cells - blast_tiles:
@@ -70,7 +70,7 @@ def test_4_routes_are_public_as_directions() -> None:
     driver = begin({"a": "A1", "b": "H8"}, "islands=none")
     driver.line("a dm: move up, up, left")
     driver.line("@close")
-    report = UBOAT.public_report(driver.resolutions[-1][1].events, {})
+    report = UBOAT.words.public_report(driver.resolutions[-1][1].events, {})
     assert report == ["Red: up, up, left."]
 
 
@@ -78,7 +78,7 @@ def test_4_hits_name_colour_and_damage_not_position() -> None:
     driver = begin({"a": "A3", "b": "C3", "c": "C4"}, "islands=none")
     driver.line("a dm: fire C3")
     driver.line("@close")
-    report = UBOAT.public_report(driver.resolutions[-1][1].events, {})
+    report = UBOAT.words.public_report(driver.resolutions[-1][1].events, {})
     assert report == ["Red fired at C3: hit Blue (2 damage), Green (1 damage)."]
     assert "C4" not in " ".join(report)
 
@@ -90,11 +90,11 @@ def test_4_crew_joins_and_sinkings_are_public() -> None:
     driver.line("a dm: fire C1")
     driver.line("@close")
     names = {v: k for k, v in driver.ids.items()}
-    report = UBOAT.public_report(driver.resolutions[-1][1].events, names)
+    report = UBOAT.words.public_report(driver.resolutions[-1][1].events, names)
     assert "Blue was sunk. Island 2 is free." in report
     driver.line("b dm: crew green")
     driver.line("@close")
-    report = UBOAT.public_report(driver.resolutions[-1][1].events, names)
+    report = UBOAT.words.public_report(driver.resolutions[-1][1].events, names)
     assert "b joined Green's crew." in report
 
 
@@ -108,14 +108,14 @@ def test_4_private_facts_are_not_in_public_reports() -> None:
     driver.line("@close")
     events = driver.resolutions[-1][1].events
     assert {e.type for e in events} >= {"cancelled", "sonar"}
-    report = " ".join(UBOAT.public_report(events, {}))
+    report = " ".join(UBOAT.words.public_report(events, {}))
     assert "cancel" not in report and "Sonar" not in report and "health" not in report
 
 
 def test_4_the_public_view_has_no_cells_or_health_of_boats() -> None:
     driver = _busy_game()
     assert driver.state is not None
-    view = UBOAT.view(driver.state, None)
+    view = UBOAT.views.view(driver.state, None)
     assert isinstance(view, PublicView)
     assert not any(hasattr(boat, "cell") or hasattr(boat, "health") for boat in view.boats)
     assert [b.colour.value for b in view.boats] == ["red", "blue", "green", "yellow"]
@@ -125,11 +125,11 @@ def test_4_the_public_view_has_no_cells_or_health_of_boats() -> None:
 def test_4_each_crew_sees_its_own_position_and_health() -> None:
     driver = _busy_game()
     assert driver.state is not None
-    view = UBOAT.view(driver.state, "p2")
+    view = UBOAT.views.view(driver.state, "p2")
     assert isinstance(view, PrivateView)
     assert view.boat is not None
     assert (str(view.boat.cell), view.boat.health, view.boat.range) == ("E6", 1, 3)
-    summary = UBOAT.summary(driver.state, "p2")
+    summary = UBOAT.words.summary(driver.state, "p2")
     assert "at E6, health 1" in summary
     assert "D5" not in summary.split("Round 2:")[0]  # Red's cell is not Blue's to see
 
@@ -137,7 +137,7 @@ def test_4_each_crew_sees_its_own_position_and_health() -> None:
 def test_4_the_reveal_shows_everything() -> None:
     driver = _busy_game()
     assert driver.state is not None
-    reveal = UBOAT.reveal(driver.state)
+    reveal = UBOAT.views.reveal(driver.state)
     assert isinstance(reveal, RevealedView)
     assert [(b.colour.value, str(b.cell), b.health) for b in reveal.boats] == [
         ("red", "D5", 3),
@@ -153,21 +153,21 @@ def test_4_an_adrift_player_sees_their_choices() -> None:
     driver.line("a dm: fire C1")
     driver.line("@close")
     assert driver.state is not None
-    view = UBOAT.view(driver.state, "p2")
+    view = UBOAT.views.view(driver.state, "p2")
     assert isinstance(view, PrivateView)
     assert view.adrift and [c.value for c in view.crew_choices] == ["red", "green"]
-    assert "crew COLOUR" in UBOAT.summary(driver.state, "p2")
+    assert "crew COLOUR" in UBOAT.words.summary(driver.state, "p2")
 
 
 def test_4_the_crews_board_shows_what_stands() -> None:
     driver = begin({"a": "A1", "b": "H8"}, "islands=none")
     driver.line("a dm: fire A3")
     assert driver.state is not None
-    view = UBOAT.view(driver.state, "p1")
+    view = UBOAT.views.view(driver.state, "p1")
     assert isinstance(view, PrivateView) and view.boat is not None
     assert view.boat.standing == "fire A3"
-    public = UBOAT.view(driver.state, None)
-    assert "A3" not in UBOAT.summary(driver.state, None)
+    public = UBOAT.views.view(driver.state, None)
+    assert "A3" not in UBOAT.words.summary(driver.state, None)
     assert isinstance(public, PublicView)
 
 
@@ -176,16 +176,16 @@ def test_4_words_are_written() -> None:
     assert driver.state is not None
     state = driver.state
     names = {v: k for k, v in driver.ids.items()}
-    assert "join" in UBOAT.opening(state)
-    assert "Red" in UBOAT.welcome(state, "p1", 3)
-    assert "Red (a)" in UBOAT.beginning(state, names)
-    assert "fire" in UBOAT.hint(state)
-    assert UBOAT.report_title(3) == "round 3"
-    assert UBOAT.quiet_report()
-    assert UBOAT.board_heading("#uboat game 3", 2) == "#uboat game 3, round 2:"
-    assert UBOAT.result(state, names) == ""
-    assert "2 h" in UBOAT.reminder(state, "2 h")
-    assert UBOAT.replay_caption()
-    assert UBOAT.parse(UBOAT.example())
-    assert UBOAT.player_word(1) == "captain" and UBOAT.player_word(2) == "captains"
-    assert "evade" in UBOAT.help_text() and "Dry dock" in UBOAT.rules_text()
+    assert "join" in UBOAT.words.opening(state)
+    assert "Red" in UBOAT.words.welcome(state, "p1", 3)
+    assert "Red (a)" in UBOAT.words.beginning(state, names)
+    assert "fire" in UBOAT.words.hint(state)
+    assert UBOAT.words.report_title(3) == "round 3"
+    assert UBOAT.words.quiet_report()
+    assert UBOAT.words.board_heading("#uboat game 3", 2) == "#uboat game 3, round 2:"
+    assert UBOAT.words.result(state, names) == ""
+    assert "2 h" in UBOAT.words.reminder(state, "2 h")
+    assert UBOAT.words.replay_caption()
+    assert UBOAT.rules.parse(UBOAT.words.example())
+    assert UBOAT.words.player_word(1) == "captain" and UBOAT.words.player_word(2) == "captains"
+    assert "evade" in UBOAT.words.help_text() and "Dry dock" in UBOAT.words.rules_text()

@@ -17,7 +17,7 @@ def test_7_sonar_reading_as_the_next_round_begins_privately() -> None:
     ]
     notes = [n for n in driver.resolutions[-1][1].notices if "Sonar" in n.text]
     assert [(n.to, n.crew) for n in notes] == [("p1", True)]
-    assert UBOAT.public_report(driver.resolutions[-1][1].events, {}) == ["Blue: down."]
+    assert UBOAT.words.public_report(driver.resolutions[-1][1].events, {}) == ["Blue: down."]
 
 
 def test_7_sonar_counts_from_its_capture() -> None:
@@ -96,7 +96,7 @@ def test_7_fog_hides_the_route_not_the_ram() -> None:
     events = last_events(driver)
     (ram,) = of_type(events, "rammed")
     assert ram["fog"] is True and ram["route"] == ["right", "right"]
-    report = UBOAT.public_report(driver.resolutions[-1][1].events, {})
+    report = UBOAT.words.public_report(driver.resolutions[-1][1].events, {})
     assert report == ["Blue: up.", "Red rammed, striking D1: no U-boat hit."]
 
 
@@ -107,7 +107,7 @@ def test_7_fog_moves_are_announced_without_directions() -> None:
     driver.line("@close")
     (moved,) = of_type(last_events(driver), "moved")
     assert moved["fog"] is True
-    assert UBOAT.public_report(driver.resolutions[-1][1].events, {}) == ["Red moved."]
+    assert UBOAT.words.public_report(driver.resolutions[-1][1].events, {}) == ["Red moved."]
     assert cell_of(driver, "red") == "A2"
 
 

@@ -80,7 +80,7 @@ def test_first_rounds_round_one() -> None:
     ]
     _, resolution = driver.resolutions[-1]
     names = {player_id: name for name, player_id in driver.ids.items()}
-    public = "\n".join(UBOAT.public_report(resolution.events, names))
+    public = "\n".join(UBOAT.words.public_report(resolution.events, names))
     assert "Blue: up, up, left" in public
     assert "F5" in public
     assert "E6" not in public and "G5" not in public

@@ -37,7 +37,7 @@ U, D, L, R = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT
     ],
 )
 def test_3_orders_as_typed(text: str, order: object) -> None:
-    assert UBOAT.parse(text) == order
+    assert UBOAT.rules.parse(text) == order
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ def test_3_orders_as_typed(text: str, order: object) -> None:
 )
 def test_3_unreadable_text_is_refused_with_an_example(text: str) -> None:
     with pytest.raises(OrderSyntaxError) as refused:
-        UBOAT.parse(text)
+        UBOAT.rules.parse(text)
     assert "e.g." in refused.value.message or "such as" in refused.value.message
 
 
@@ -54,10 +54,10 @@ def test_3_every_verb_gives_text_that_parses() -> None:
     values = {"cell": "E6", "step1": "up", "step2": "", "step3": "left", "boat": "blue"}
     for verb in UBOAT.verbs:
         text = verb.text([values[arg.name] for arg in verb.args])
-        order = UBOAT.parse(text)
+        order = UBOAT.rules.parse(text)
         typed = verb.name if verb.words is None else verb.words
-        assert UBOAT.describe(order).split()[0] == typed
-        assert UBOAT.parse(UBOAT.describe(order)) == order
+        assert UBOAT.words.describe(order).split()[0] == typed
+        assert UBOAT.rules.parse(UBOAT.words.describe(order)) == order
     assert {verb.name for verb in UBOAT.verbs} == {
         "position",
         "fire",
@@ -75,7 +75,9 @@ def test_3_any_order_in_public_is_refused_without_echoing_it() -> None:
     assert driver.state is not None
     for text in ("fire E6", "move up", "start E2", "hold"):
         with pytest.raises(WrongChannelError) as refused:
-            UBOAT.accept(driver.state, "p1", UBOAT.parse(text), Channel.PUBLIC, random.Random(0))
+            UBOAT.rules.accept(
+                driver.state, "p1", UBOAT.rules.parse(text), Channel.PUBLIC, random.Random(0)
+            )
         assert "E6" not in refused.value.message and "E2" not in refused.value.message
         assert "DM" in refused.value.message
 
@@ -237,16 +239,16 @@ def test_3_acknowledgement_says_what_stands() -> None:
     # A boat with a crew of one: the host's acknowledgement is the only reply (no echo).
     assert accepted.notices == ()
     assert accepted.standing == Fire(cell("A3"))
-    assert UBOAT.acknowledge(1, Fire(cell("A3")), Hold()) == (
+    assert UBOAT.words.acknowledge(1, Fire(cell("A3")), Hold()) == (
         "Round 1: your order is `fire A3` (replaces `hold`). A new order replaces it."
     )
 
 
 def test_3_an_evasion_and_a_round_order_do_not_replace_each_other() -> None:
-    text = UBOAT.acknowledge(2, Move((L,)), Evade((U, U)))
+    text = UBOAT.words.acknowledge(2, Move((L,)), Evade((U, U)))
     assert text == "Round 2: your order is `move left`. A new order replaces it."
-    assert "(replaces" not in UBOAT.acknowledge(2, Evade((U,)), Fire(cell("A3")))
-    assert "replaces `evade up`" in UBOAT.acknowledge(2, Evade((D,)), Evade((U,)))
+    assert "(replaces" not in UBOAT.words.acknowledge(2, Evade((U,)), Fire(cell("A3")))
+    assert "replaces `evade up`" in UBOAT.words.acknowledge(2, Evade((D,)), Evade((U,)))
 
 
 def test_3_the_latest_order_stands() -> None:
@@ -322,9 +324,9 @@ def test_5_a_captains_hold_stands_over_a_crew_fire() -> None:
 def test_5_crew_shares_the_seat() -> None:
     driver = _crewed()
     state = driver.state
-    assert UBOAT.crew(state, "p2") == ("p2", "p3")
-    assert UBOAT.crew(state, "p3") == ("p2", "p3")
-    assert UBOAT.crew(state, "p1") == ("p1",)
+    assert UBOAT.rules.crew(state, "p2") == ("p2", "p3")
+    assert UBOAT.rules.crew(state, "p3") == ("p2", "p3")
+    assert UBOAT.rules.crew(state, "p1") == ("p1",)
 
 
 def test_5_precedence_does_not_depend_on_arrival_order() -> None:
@@ -337,8 +339,8 @@ def test_5_precedence_does_not_depend_on_arrival_order() -> None:
         Given("p3", Move((D,)), 20.0, 2),
         Given("p1", Hold(), 5.0, 3),
     ]
-    forward = UBOAT.expire(state, "round:3", orders, random.Random(0))
-    backward = UBOAT.expire(state, "round:3", list(reversed(orders)), random.Random(0))
+    forward = UBOAT.rules.expire(state, "round:3", orders, random.Random(0))
+    backward = UBOAT.rules.expire(state, "round:3", list(reversed(orders)), random.Random(0))
     assert forward.events == backward.events
     assert of_type([e.record() for e in forward.events], "moved")[0]["route"] == ["down"]
 

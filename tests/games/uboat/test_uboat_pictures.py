@@ -69,13 +69,13 @@ def script_until(name: str, closes: int | None = None) -> Driver:
 
 
 def public_view(driver: Driver) -> PublicView:
-    view = UBOAT.view(driver.state, None)
+    view = UBOAT.views.view(driver.state, None)
     assert isinstance(view, PublicView)
     return view
 
 
 def private_view(driver: Driver, name: str) -> PrivateView:
-    view = UBOAT.view(driver.state, driver.ids[name])
+    view = UBOAT.views.view(driver.state, driver.ids[name])
     assert isinstance(view, PrivateView)
     return view
 
@@ -239,7 +239,7 @@ def test_4_alt_text_names_no_cell_the_public_does_not_know() -> None:
 
 def _boards(driver: Driver) -> list[tuple[RevealedView, str]]:
     return [
-        (UBOAT.reveal(resolution.state), PICTURES.frame_label(step.turn, 0))
+        (UBOAT.views.reveal(resolution.state), PICTURES.frame_label(step.turn, 0))
         for (_, resolution), step in zip(driver.resolutions, driver.history, strict=True)
     ]
 

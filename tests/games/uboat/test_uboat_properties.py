@@ -112,9 +112,11 @@ def _check_invariants(state: UboatState) -> None:
     if state.window_open:
         assert state.evaders and all(state.boat(c) is not None for c in state.evaders)
     if state.phase is Phase.FINISHED:
-        assert state.ending is not None and UBOAT.timers(state) == ()
-        assert UBOAT.outcome(state) is not None
-    assert UBOAT.decode_state(json.loads(json.dumps(UBOAT.encode_state(state)))) == state
+        assert state.ending is not None and UBOAT.rules.timers(state) == ()
+        assert UBOAT.rules.outcome(state) is not None
+    assert (
+        UBOAT.codec.decode_state(json.loads(json.dumps(UBOAT.codec.encode_state(state)))) == state
+    )
 
 
 def playthrough(seed: int, players: int, options: str, check: bool = True) -> Driver:
@@ -152,9 +154,9 @@ def playthrough(seed: int, players: int, options: str, check: bool = True) -> Dr
         if check:
             _check_invariants(driver.state)
             json.dumps(driver.record())
-            UBOAT.summary(driver.state, None)
+            UBOAT.words.summary(driver.state, None)
             for player in driver.ids.values():
-                UBOAT.summary(driver.state, player)
+                UBOAT.words.summary(driver.state, player)
     assert driver.state is not None and driver.state.phase is Phase.FINISHED
     return driver
 
@@ -231,10 +233,11 @@ def test_public_outputs_do_not_depend_on_hidden_facts(
             break
         states = [d.state for d in drivers]
         assert states[0] is not None and states[1] is not None
-        assert UBOAT.view(states[0], None) == UBOAT.view(states[1], None)
-        assert UBOAT.summary(states[0], None) == UBOAT.summary(states[1], None)
+        assert UBOAT.views.view(states[0], None) == UBOAT.views.view(states[1], None)
+        assert UBOAT.words.summary(states[0], None) == UBOAT.words.summary(states[1], None)
         reports = [
-            [UBOAT.public_report(r.events, names_by_id) for _, r in d.resolutions] for d in drivers
+            [UBOAT.words.public_report(r.events, names_by_id) for _, r in d.resolutions]
+            for d in drivers
         ]
         assert reports[0] == reports[1]
         compared += 1
@@ -261,6 +264,6 @@ def test_public_outputs_agree_for_different_secret_cells_example() -> None:
     one, two = scripts
     assert one.state is not None and two.state is not None
     assert one.state.boats != two.state.boats
-    assert UBOAT.view(one.state, None) == UBOAT.view(two.state, None)
-    assert UBOAT.summary(one.state, None) == UBOAT.summary(two.state, None)
-    assert UBOAT.view(one.state, "p1") != UBOAT.view(two.state, "p1")
+    assert UBOAT.views.view(one.state, None) == UBOAT.views.view(two.state, None)
+    assert UBOAT.words.summary(one.state, None) == UBOAT.words.summary(two.state, None)
+    assert UBOAT.views.view(one.state, "p1") != UBOAT.views.view(two.state, "p1")

@@ -131,8 +131,8 @@ def test_codec_round_trips_states_all_along_a_game() -> None:
         if driver.state is not None:
             states.append(driver.state)
     for state in states:
-        data = UBOAT.encode_state(state)
-        assert UBOAT.decode_state(json.loads(json.dumps(data))) == state
+        data = UBOAT.codec.encode_state(state)
+        assert UBOAT.codec.decode_state(json.loads(json.dumps(data))) == state
 
 
 @pytest.mark.parametrize(
@@ -140,14 +140,14 @@ def test_codec_round_trips_states_all_along_a_game() -> None:
     ["start E2", "fire E6", "move up up left", "ram right", "hold", "evade down left", "crew blue"],
 )
 def test_codec_round_trips_orders(text: str) -> None:
-    order = UBOAT.parse(text)
-    data = UBOAT.encode_order(order)
-    assert UBOAT.decode_order(json.loads(json.dumps(data))) == order
+    order = UBOAT.rules.parse(text)
+    data = UBOAT.codec.encode_order(order)
+    assert UBOAT.codec.decode_order(json.loads(json.dumps(data))) == order
 
 
 def test_codec_refuses_a_bad_order_record() -> None:
     with pytest.raises(Exception, match="not a uboat order record"):
-        UBOAT.decode_order({"action": "shoot"})
+        UBOAT.codec.decode_order({"action": "shoot"})
 
 
 def test_host_end_is_a_draw_between_the_crews_afloat() -> None:
@@ -155,7 +155,7 @@ def test_host_end_is_a_draw_between_the_crews_afloat() -> None:
     set_boat(driver, "blue", health=1)
     driver.line("a dm: fire C1")
     driver.line("@close")
-    driver._change("end", UBOAT.finish)
+    driver._change("end", UBOAT.rules.finish)
     record = driver.record()
     assert record["game"]["phase"] == "finished"
     assert record["game"]["winners"] == ["a", "c"] and record["game"]["draw"] is True
@@ -172,7 +172,7 @@ def test_host_end_is_a_draw_between_the_crews_afloat() -> None:
     assert driver.pending == {}
     assert driver.state is not None
     with pytest.raises(IllegalOrderError):
-        UBOAT.finish(driver.state)
+        UBOAT.rules.finish(driver.state)
 
 
 def test_kick_of_a_captain_with_a_crew_keeps_the_boat() -> None:
@@ -182,7 +182,7 @@ def test_kick_of_a_captain_with_a_crew_keeps_the_boat() -> None:
     driver.line("@close")
     driver.line("b dm: crew red")
     driver.line("@close")
-    driver._change("kick", lambda s: UBOAT.remove(s, "p1"))
+    driver._change("kick", lambda s: UBOAT.rules.remove(s, "p1"))
     events = [e.record() for e in driver.resolutions[-1][1].events]
     assert events == [{"type": "left", "player": "p1"}]
     record = driver.record()
@@ -198,7 +198,7 @@ def test_kick_of_a_captain_with_a_crew_keeps_the_boat() -> None:
 def test_kick_of_the_last_crew_member_scuttles_the_boat() -> None:
     driver = begin({"a": "A1", "b": "C1"}, "islands=2@I5")
     give_island(driver, 2, "blue")
-    driver._change("kick", lambda s: UBOAT.remove(s, "p2"))
+    driver._change("kick", lambda s: UBOAT.rules.remove(s, "p2"))
     events = [e.record() for e in driver.resolutions[-1][1].events]
     assert [e["type"] for e in events] == ["left", "destroyed", "finished"]
     assert events[1] == {"type": "destroyed", "boat": "blue", "freed": [2]}
@@ -215,7 +215,7 @@ def test_history_steps_of_other_turns_do_not_leak_into_a_turn() -> None:
     from bot.games.base import RecordContext
 
     context = RecordContext(1, {v: k for k, v in driver.ids.items()}, "battle", {})
-    with_stray = UBOAT.record(driver.state, [stray, *driver.history], context)
+    with_stray = UBOAT.codec.record(driver.state, [stray, *driver.history], context)
     assert with_stray == driver.record()
 
 

@@ -25,12 +25,12 @@ def speak(driver: Driver, rng: random.Random, everyone: bool) -> int:
     """Every player who may act sends what its robot says, from its own view. Returns how
     many orders were sent."""
     assert driver.state is not None
-    acting = UBOAT.to_act(driver.state)
+    acting = UBOAT.rules.to_act(driver.state)
     sent = 0
     for name, player in list(driver.ids.items()):
         if not (everyone or player in acting):
             continue
-        for said in ROBOT.orders(UBOAT.view(driver.state, player), player, rng):
+        for said in ROBOT.orders(UBOAT.views.view(driver.state, player), player, rng):
             driver.say(name, said.text, public=said.public)
             sent += 1
     return sent
@@ -77,10 +77,10 @@ def test_robots_play_small_seas_without_islands_and_rams_and_evasions_come() -> 
 def test_the_robot_waits_once_its_order_stands() -> None:
     driver = begin({"a": "B2", "b": "H8"})
     assert driver.state is not None
-    first = ROBOT.orders(UBOAT.view(driver.state, "p1"), "p1", random.Random(1))
+    first = ROBOT.orders(UBOAT.views.view(driver.state, "p1"), "p1", random.Random(1))
     assert len(first) == 1 and not first[0].public
     driver.say("a", first[0].text)
-    assert ROBOT.orders(UBOAT.view(driver.state, "p1"), "p1", random.Random(1)) == []
+    assert ROBOT.orders(UBOAT.views.view(driver.state, "p1"), "p1", random.Random(1)) == []
 
 
 def test_the_robot_sees_only_its_own_view() -> None:
@@ -89,7 +89,7 @@ def test_the_robot_sees_only_its_own_view() -> None:
     for other in ("H8", "D9"):
         driver = begin({"a": "B2", "b": other})
         assert driver.state is not None
-        view = UBOAT.view(driver.state, "p1")
+        view = UBOAT.views.view(driver.state, "p1")
         said.append(ROBOT.orders(view, "p1", random.Random(7)))
     assert said[0] == said[1]
 
@@ -99,13 +99,13 @@ def test_a_damaged_robot_evades_in_its_window() -> None:
     driver.line("a dm: fire B4")
     driver.line("@close")
     assert driver.state is not None and driver.state.window_open
-    (evasion,) = ROBOT.orders(UBOAT.view(driver.state, "p2"), "p2", random.Random(3))
+    (evasion,) = ROBOT.orders(UBOAT.views.view(driver.state, "p2"), "p2", random.Random(3))
     assert evasion.text.startswith("evade ") and len(evasion.text.split()) >= 3
     assert driver.say("b", evasion.text) is not None
     # The round's order waits until the window has closed (from the new cell).
-    assert ROBOT.orders(UBOAT.view(driver.state, "p2"), "p2", random.Random(3)) == []
+    assert ROBOT.orders(UBOAT.views.view(driver.state, "p2"), "p2", random.Random(3)) == []
     driver.line("@close")
-    (order,) = ROBOT.orders(UBOAT.view(driver.state, "p2"), "p2", random.Random(3))
+    (order,) = ROBOT.orders(UBOAT.views.view(driver.state, "p2"), "p2", random.Random(3))
     assert driver.say("b", order.text) is not None
 
 
@@ -115,9 +115,9 @@ def test_the_robot_fires_where_the_last_round_showed_an_enemy() -> None:
     driver.line("@close")
     driver.line("@close")  # Blue's evade window (Blue sent none)
     assert driver.state is not None
-    public = UBOAT.view(driver.state, None)
+    public = UBOAT.views.view(driver.state, None)
     assert sightings(public, Colour.RED) == {Colour.BLUE: cell("E2")}  # type: ignore[arg-type]
-    said = ROBOT.orders(UBOAT.view(driver.state, "p1"), "p1", random.Random(1))
+    said = ROBOT.orders(UBOAT.views.view(driver.state, "p1"), "p1", random.Random(1))
     assert said == [Said("fire E2", public=False)]
 
 
@@ -126,14 +126,14 @@ def test_a_ram_gives_the_rammers_cell_away_unless_fog_hides_its_route() -> None:
     driver.line("b dm: ram up up")  # F6 → F4, striking F3
     driver.line("@close")
     assert driver.state is not None
-    public = UBOAT.view(driver.state, None)
+    public = UBOAT.views.view(driver.state, None)
     assert sightings(public, Colour.RED) == {Colour.BLUE: cell("F4")}  # type: ignore[arg-type]
     driver = begin({"a": "B2", "b": "F6"}, options="islands=4@I9")
     give_island(driver, 4, "blue")
     driver.line("b dm: ram up up")
     driver.line("@close")
     assert driver.state is not None
-    assert sightings(UBOAT.view(driver.state, None), Colour.RED) == {}  # type: ignore[arg-type]
+    assert sightings(UBOAT.views.view(driver.state, None), Colour.RED) == {}  # type: ignore[arg-type]
 
 
 def test_the_robot_rams_an_enemy_beside_it_rather_than_fire_on_itself() -> None:
@@ -141,7 +141,7 @@ def test_the_robot_rams_an_enemy_beside_it_rather_than_fire_on_itself() -> None:
     driver.line("b dm: ram up up")  # Blue ends on C3, beside Red, striking C2
     driver.line("@close")
     assert driver.state is not None
-    (order,) = ROBOT.orders(UBOAT.view(driver.state, "p1"), "p1", random.Random(1))
+    (order,) = ROBOT.orders(UBOAT.views.view(driver.state, "p1"), "p1", random.Random(1))
     assert order.text == "ram left right"  # back onto B3, striking C3
     assert driver.say("a", order.text) is not None
 
@@ -149,7 +149,7 @@ def test_the_robot_rams_an_enemy_beside_it_rather_than_fire_on_itself() -> None:
 def test_the_robot_captures_the_biggest_island_in_range() -> None:
     driver = begin({"a": "E3", "b": "A9"})
     assert driver.state is not None
-    said = ROBOT.orders(UBOAT.view(driver.state, "p1"), "p1", NeverHunts())
+    said = ROBOT.orders(UBOAT.views.view(driver.state, "p1"), "p1", NeverHunts())
     assert said == [Said("fire E5", public=False)]  # island 5, two away (not 2@G3 nor 1@C3)
 
 
@@ -182,7 +182,7 @@ def test_a_sunk_robot_joins_the_crew_with_the_most_islands() -> None:
     driver.line("a dm: fire C1")
     driver.line("@close")
     assert driver.state is not None
-    view = UBOAT.view(driver.state, "p3")
+    view = UBOAT.views.view(driver.state, "p3")
     assert isinstance(view, PrivateView) and view.adrift
     assert ROBOT.orders(view, "p3", random.Random(1)) == [Said("crew blue", public=False)]
     chosen = replace(view, crew_choice=Colour.BLUE)

@@ -270,7 +270,7 @@ def test_3_6_a_damaged_boat_gets_a_window_with_two_deadlines() -> None:
     driver.line("a dm: fire C1")
     driver.line("@close")
     assert driver.state is not None
-    assert [(t.key, t.seconds) for t in UBOAT.timers(driver.state)] == [
+    assert [(t.key, t.seconds) for t in UBOAT.rules.timers(driver.state)] == [
         ("evade:2", 60.0),
         ("round:2", 600.0),
     ]
@@ -320,7 +320,7 @@ def test_3_6_an_evasion_is_unannounced_and_resolves_first() -> None:
     driver.line("a dm: fire C1")  # aimed at where Blue was
     driver.line("@close")
     _, window = driver.resolutions[-1]
-    assert UBOAT.public_report(window.events, {}) == []
+    assert UBOAT.words.public_report(window.events, {}) == []
     assert [n.crew for n in window.notices if "evaded" in n.text] == [True]
     driver.line("@close")
     assert of_type(last_events(driver), "fire")[0]["hits"] == []
@@ -373,7 +373,7 @@ def test_3_6_no_window_when_the_game_ends() -> None:
     driver.line("a dm: fire C1")
     driver.line("@close")
     assert driver.pending == {}
-    assert driver.state is not None and UBOAT.timers(driver.state) == ()
+    assert driver.state is not None and UBOAT.rules.timers(driver.state) == ()
 
 
 # --- §6 the end -------------------------------------------------------------------------
@@ -393,7 +393,7 @@ def test_6_the_last_boat_afloat_wins() -> None:
         "scores": {"red": 0},
     }
     assert driver.state is not None
-    outcome = UBOAT.outcome(driver.state)
+    outcome = UBOAT.rules.outcome(driver.state)
     assert outcome is not None and outcome.winners == ("p1",) and not outcome.draw
     assert of_type(last_events(driver), "sonar") == []
 
@@ -471,9 +471,9 @@ def test_3_expire_of_a_stale_timer_changes_nothing() -> None:
     driver = begin({"a": "A1", "b": "I9"})
     assert driver.state is not None
     state = driver.state
-    result = UBOAT.expire(state, "round:7", [Given("p1", Hold(), 0.0, 1)], random.Random(0))
+    result = UBOAT.rules.expire(state, "round:7", [Given("p1", Hold(), 0.0, 1)], random.Random(0))
     assert result.state is state and result.events == ()
-    result = UBOAT.expire(
+    result = UBOAT.rules.expire(
         state, "evade:1", [Given("p1", Move((Direction.UP,)), 0.0, 1)], random.Random(0)
     )
     assert result.state is state

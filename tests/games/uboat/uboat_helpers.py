@@ -66,12 +66,12 @@ class Driver:
             if "seed" in options:
                 self.seed = int(options.pop("seed"))
             self.rng = random.Random(self.seed)
-            self.state = UBOAT.new_game(options)
+            self.state = UBOAT.rules.new_game(options)
             return
         if line.startswith("@start"):
             words = line.split()
             first = self.ids[words[1]] if len(words) > 1 else None
-            self._change("start", lambda s: UBOAT.start(s, self.rng, first))
+            self._change("start", lambda s: UBOAT.rules.start(s, self.rng, first))
             return
         if line.startswith("@close"):
             if self.pending:
@@ -98,20 +98,20 @@ class Driver:
         if body.strip().lower() == "join":
             try:
                 player_id = self.ids.get(name, f"p{len(self.ids) + 1}")
-                self.state = UBOAT.join(self.state, PlayerRef(player_id, name))
+                self.state = UBOAT.rules.join(self.state, PlayerRef(player_id, name))
                 self.ids[name] = player_id
             except GameError as error:
                 self.replies.append(Reply(name, error.message, True))
             return None
         try:
-            order = UBOAT.parse(body)
+            order = UBOAT.rules.parse(body)
             player = self.ids.get(name, f"stranger-{name}")
             channel = Channel.PUBLIC if public else Channel.PRIVATE
-            accepted = UBOAT.accept(self.state, player, order, channel, random.Random(0))
+            accepted = UBOAT.rules.accept(self.state, player, order, channel, random.Random(0))
         except GameError as error:
             self.replies.append(Reply(name, error.message, True))
             return None
-        turn = UBOAT.turn(self.state)
+        turn = UBOAT.rules.turn(self.state)
         self.state = accepted.state
         self.accepted.append(accepted)
         for notice in accepted.notices:
@@ -131,13 +131,13 @@ class Driver:
     def fire(self, key: str) -> None:
         del self.pending[key]
         assert self.state is not None
-        turn = UBOAT.turn(self.state)
+        turn = UBOAT.rules.turn(self.state)
         orders = tuple(self.given.get(turn, ()))
-        self._change(key, lambda s: UBOAT.expire(s, key, orders, self.rng))
+        self._change(key, lambda s: UBOAT.rules.expire(s, key, orders, self.rng))
 
     def _change(self, cause: str, change: Any) -> None:
         assert self.state is not None
-        turn = UBOAT.turn(self.state)
+        turn = UBOAT.rules.turn(self.state)
         try:
             resolution = change(self.state)
         except GameError as error:
@@ -152,7 +152,7 @@ class Driver:
 
     def _arm(self) -> None:
         assert self.state is not None
-        declared = {timer.key: timer for timer in UBOAT.timers(self.state)}
+        declared = {timer.key: timer for timer in UBOAT.rules.timers(self.state)}
         for key in list(self.pending):
             if key not in declared:
                 del self.pending[key]
@@ -165,7 +165,7 @@ class Driver:
         assert self.state is not None
         names = {player_id: name for name, player_id in self.ids.items()}
         context = RecordContext(1, names, self.state.phase.value, {})
-        return UBOAT.record(self.state, self.history, context)
+        return UBOAT.codec.record(self.state, self.history, context)
 
     def refusals(self, name: str | None = None) -> list[str]:
         return [r.text for r in self.replies if r.refused and (name is None or r.name == name)]

@@ -1,21 +1,27 @@
-"""Simulated captains for ``bst demo``: they play from what a captain is shown.
+"""A simulated bst captain for ``bst demo`` (``ROBOT``; :class:`bot.games.base.Robot`).
 
-Each captain sees only its own private view (its ships and their damage) and
-the public view (the last turn's shots, the wrecks) — what the host's board
-DMs and public maps show a person — and remembers what it has seen. It places
-a legal fleet, hunts in a checkerboard pattern, follows up a hit that did not
-sink a ship, moves a ship away after it was hit, rotates now and then, and
-sometimes shoots blindly. Its orders are plain text, sent through the host
-like anyone's.
+Each captain sees only its own private view (its ships and their damage, and the
+public view in it: the last turn's shots, the wrecks) — what the host's board DMs and
+public maps show a person — and remembers what it has seen. It places a legal fleet,
+hunts in a checkerboard pattern, follows up a hit that did not sink a ship, moves a
+ship away after it was hit, rotates now and then, and sometimes shoots blindly. Its
+orders are plain text, sent through the host like anyone's.
+
+bst's views show only the last turn, so a captain keeps a memory: the robot holds one
+:class:`SimulatedCaptain` a player, made when it first sees that player in setup (a new
+game starts a new memory) with its own random source, drawn from the demo's.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
+from bot.games.base import PlayerId, Said
 from bot.games.bst.cells import Cell
 from bot.games.bst.fleet import ShipKind
+from bot.games.bst.status import Phase
 from bot.games.bst.views import OwnShipView, PrivateView
 
 FOLLOW_UP_MEMORY = 4
@@ -67,7 +73,7 @@ class SimulatedCaptain:
         self.open_hits -= wrecked
 
     def order(self, view: PrivateView) -> tuple[str, bool]:
-        """(text, is_public) of this turn's order."""
+        """(text, is_public) of this turn's order; a public one is sent with the tag."""
         rows, cols = view.public.rows, view.public.cols
         damage = {cell for ship in view.ships for cell in ship.damaged}
         fresh_damage = damage - self.known_damage
@@ -82,7 +88,7 @@ class SimulatedCaptain:
             rotation = self._rotation(afloat, rows, cols)
             if rotation:
                 return rotation, False
-        return f"#bst {self._target(view, rows, cols)}", True
+        return str(self._target(view, rows, cols)), True
 
     def _move_away(self, ship: OwnShipView, rows: int, cols: int) -> str | None:
         cells = list(ship.cells)
@@ -152,3 +158,31 @@ class SimulatedCaptain:
         sample = [Cell(self.rng.randrange(rows), self.rng.randrange(cols)) for _ in range(40)]
         sample = [cell for cell in sample if fresh(cell)] or sample
         return min(sample, key=lambda cell: self.shot_at.get(cell, -1))
+
+
+class BstRobot:
+    """The simulated captains (``ROBOT``): one memory a player, made in setup."""
+
+    demo_players = 12
+
+    def __init__(self) -> None:
+        self._captains: dict[PlayerId, SimulatedCaptain] = {}
+
+    def orders(self, view: Any, player: PlayerId, rng: random.Random) -> list[Said]:
+        assert isinstance(view, PrivateView)
+        if view.public.phase is Phase.SETUP:
+            # A new game, a new memory; its random source is the demo's next draw.
+            captain = SimulatedCaptain(player, random.Random(rng.random()))
+            self._captains[player] = captain
+            if view.ships:
+                return []  # placed already: the latest fleet would replace it
+            return [Said(captain.placement(view.public.rows, view.public.cols), public=False)]
+        captain = self._captains.setdefault(player, SimulatedCaptain(player, rng))
+        captain.observe(view)
+        if all(ship.destroyed for ship in view.ships):
+            return []
+        text, public = captain.order(view)
+        return [Said(text, public=public)]
+
+
+ROBOT = BstRobot()

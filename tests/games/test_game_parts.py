@@ -1,0 +1,53 @@
+"""The game contract (bot/games/base.py): a game is a frozen value of four parts, its words
+fall back on the neutral ones, and players read each game's own word for its running
+phase while the stored and recorded phase stays ``battle``."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from bot.games.base import Game, GamePhase, NeutralWords
+from bot.games.catalog import games, get_game
+from tests.tug import TUG
+
+
+def test_every_game_is_a_frozen_value_of_four_parts() -> None:
+    for game in [*games(), TUG]:
+        assert isinstance(game, Game)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            game.name = "other"  # type: ignore[misc]
+        assert {"rules", "views", "codec", "words"} <= {f.name for f in dataclasses.fields(game)}
+        assert game.robot is not None, f"{game.name} declares no robot for `bst demo`"
+
+
+def test_the_stored_phases_are_the_contracts_values() -> None:
+    assert [phase.value for phase in GamePhase] == ["setup", "battle", "finished"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "word"),
+    [("bst", "battle"), ("sonar", "hunt"), ("uboat", "match"), ("sugardog", "duel"),
+     ("silentships", "battle")],
+)  # fmt: skip
+def test_players_read_each_games_own_word_for_its_running_phase(kind: str, word: str) -> None:
+    game = get_game(kind)
+    assert game.phase_word("battle") == word
+    assert game.phase_word("setup") == "setup" and game.phase_word("finished") == "finished"
+
+
+def test_the_web_pages_phase_column_says_the_games_word() -> None:
+    from bot.web.site import _phase_word
+
+    assert _phase_word("sonar", "battle") == "hunt"
+    assert _phase_word("chess", "battle") == "battle"  # a kind this host no longer plays
+
+
+def test_tug_writes_only_the_words_that_differ_from_the_neutral_ones() -> None:
+    def sentences(cls: type) -> set[str]:
+        return {name for name in vars(cls) if not name.startswith("_")}
+
+    assert sentences(type(TUG.words)) & sentences(NeutralWords) == {"describe"}
+    assert TUG.words.report_title(3) == "turn 3" and TUG.words.player_word(2) == "players"
+    assert TUG.phase_word("battle") == "battle"
