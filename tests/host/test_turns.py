@@ -277,10 +277,10 @@ def test_the_collector_is_paused_while_a_turns_state_is_read_and_its_posts_writt
 ) -> None:
     import gc
 
-    from bot.games.bst.game import BstGame
+    from bot.games.bst.game import BstCodec, BstWords
 
     seen: dict[str, list[bool]] = {"decode": [], "report": []}
-    real_decode, real_report = BstGame.decode_state, BstGame.public_report
+    real_decode, real_report = BstCodec.decode_state, BstWords.public_report
 
     def decode_state(self, data):  # type: ignore[no-untyped-def]
         seen["decode"].append(gc.isenabled())
@@ -291,8 +291,8 @@ def test_the_collector_is_paused_while_a_turns_state_is_read_and_its_posts_writt
         return real_report(self, events, names)
 
     t0 = started(kit)
-    monkeypatch.setattr(BstGame, "decode_state", decode_state)
-    monkeypatch.setattr(BstGame, "public_report", public_report)
+    monkeypatch.setattr(BstCodec, "decode_state", decode_state)
+    monkeypatch.setattr(BstWords, "public_report", public_report)
     kit.clock.set(t0 + TURN)
     assert kit.tick() == 1
     assert seen["decode"] and not any(seen["decode"])
