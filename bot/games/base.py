@@ -540,6 +540,13 @@ class Words(Protocol[StateIn, OrderIn]):
         """A turn's events in words for everyone (public facts only)."""
         ...
 
+    def public_report_in_full(
+        self, events: Sequence[Event], names: Mapping[PlayerId, str]
+    ) -> list[str]:
+        """The same, with nothing summed up: what the turn's web page shows, where a crowd's
+        chat post is a digest that names only some (bst past 100 shots)."""
+        ...
+
     def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
         """A turn's events in words for one player (their own facts only)."""
         ...
@@ -576,6 +583,15 @@ class NeutralWords(abc.ABC, Generic[StateIn, OrderIn]):
     @abc.abstractmethod
     def describe(self, order: OrderIn) -> str:
         """The canonical text of an order: every game writes its own."""
+
+    @abc.abstractmethod
+    def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
+        """A turn's events in words for everyone: every game writes its own."""
+
+    def public_report_in_full(
+        self, events: Sequence[Event], names: Mapping[PlayerId, str]
+    ) -> list[str]:
+        return self.public_report(events, names)  # a game that never sums up says it all
 
     def acknowledge(self, turn: int, standing: OrderIn, replaced: OrderIn | None) -> str:
         line = f"Turn {turn}: {self.describe(standing)}"

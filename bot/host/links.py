@@ -22,6 +22,12 @@ def game_page(base_url: str, game_id: int) -> str:
     return f"{base_url.rstrip('/')}/games/{game_id}"
 
 
+def turn_page(base_url: str, game_id: int, turn: int) -> str:
+    """A turn's page (its report in full, its map), for the post that reports the turn: a
+    crowd's post names only some of the turn's sinkings, its page names every one."""
+    return f"{game_page(base_url, game_id)}/turn/{turn}"
+
+
 def _url(base_url: str, token: str) -> str:
     return f"{base_url.rstrip('/')}/p/{token}"
 

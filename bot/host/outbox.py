@@ -488,7 +488,12 @@ class Relay:
         if instants:
             outbound = dataclasses.replace(outbound, instants=instants)
         if self.web_base_url and row.game_id and posts.links_page(row.kind, row.recipient):
-            page = links.game_page(self.web_base_url, row.game_id)
+            turn = (loads(row.render) or {}).get("turn") if posts.reports_turn(row.kind) else 0
+            page = (
+                links.turn_page(self.web_base_url, row.game_id, turn)
+                if turn
+                else links.game_page(self.web_base_url, row.game_id)
+            )
             outbound = dataclasses.replace(outbound, link=page)
         to_group = getattr(adapter, "send_to_group", None) if address.group else None
         if to_group is not None and await self._db(lambda: self._crew_told(row, address)):

@@ -464,6 +464,12 @@ def links_page(kind: str, recipient: str) -> bool:
     return recipient == "public" and (kind in PAGE_LINKED or kind.startswith("map:"))
 
 
+def reports_turn(kind: str) -> bool:
+    """Whether a row of ``kind`` is a turn's report with its map (its link is that turn's
+    page, where the report is in full)."""
+    return kind == "map" or kind.startswith("map:")
+
+
 def title(game_row: AnyGameRow) -> str:
     """How the host names a game in its posts: ``#sonar game 12``."""
     return f"{get_game(game_row.kind).tag} game {game_row.id}"

@@ -1,7 +1,7 @@
 """What each address of the web page answers, from the read-only store.
 
 Public pages show only what every player may know: a step's public report
-(``Game.public_report``), the public map (``view(state, None)``), the public text
+(``Words.public_report_in_full``: a crowd's turn in full, where its chat post is a digest), the public map (``view(state, None)``), the public text
 (``summary(state, None)``), names, phases and deadlines; the record and the replay only
 once the game is over. A private link shows its holder's own reports, board and text
 (``private_report``, ``view(state, player)``, ``summary(state, player)``) and nobody
@@ -240,7 +240,7 @@ class Site:
         for stored in of_turn:
             events = _events(stored.events)
             if viewer is None:
-                report += game.words.public_report(events, names)
+                report += game.words.public_report_in_full(events, names)
             else:
                 report += game.words.private_report(events, viewer)
         if of_turn:

@@ -48,6 +48,8 @@ def test_tug_writes_only_the_words_that_differ_from_the_neutral_ones() -> None:
     def sentences(cls: type) -> set[str]:
         return {name for name in vars(cls) if not name.startswith("_")}
 
-    assert sentences(type(TUG.words)) & sentences(NeutralWords) == {"describe"}
+    # Of the neutral words, Tug writes only those every game must write (no default).
+    assert sentences(type(TUG.words)) & sentences(NeutralWords) == {"describe", "public_report"}
+    assert NeutralWords.__abstractmethods__ == {"describe", "public_report"}
     assert TUG.words.report_title(3) == "turn 3" and TUG.words.player_word(2) == "players"
     assert TUG.phase_word("battle") == "battle"

@@ -39,7 +39,13 @@ def test_turn_and_end_posts_link_the_games_page_and_nothing_private_does(
     sent = _sent(kit)
     linked = {kind for kind, _to, link in sent if link}
     assert {"map", "standings", "replay"} <= linked, sent
-    assert all(link == f"{BASE}/games/1" for _kind, _to, link in sent if link)
+    # A turn's report links that turn's page (its report in full); the end, the game's.
+    for kind, _to, link in sent:
+        if kind == "map" and link != f"{BASE}/games/1":
+            assert link.startswith(f"{BASE}/games/1/turn/"), (kind, link)
+        elif link:
+            assert link == f"{BASE}/games/1", (kind, link)
+    assert any(link.startswith(f"{BASE}/games/1/turn/") for kind, _to, link in sent if link)
     # Boards, notices to one player, and answers to commands carry none.
     assert all(to == "public" for _kind, to, link in sent if link)
     assert not any(link for kind, _to, link in sent if kind.startswith("board"))

@@ -192,6 +192,11 @@ class BstWords(NeutralWords[BstState, Order]):
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         return reports.public_report(events, names)
 
+    def public_report_in_full(
+        self, events: Sequence[Event], names: Mapping[PlayerId, str]
+    ) -> list[str]:
+        return reports.public_report(events, names, named=None)
+
     def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
         return reports.private_report(events, viewer)
 

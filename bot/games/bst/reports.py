@@ -23,8 +23,12 @@ sinkings and eliminations by name up to :data:`NAMED`; smaller turns in full, as
 NAMED = 20
 
 
-def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
-    """Only the facts the public may know: shots, wrecks, eliminations."""
+def public_report(
+    events: Sequence[Event], names: Mapping[PlayerId, str], *, named: int | None = NAMED
+) -> list[str]:
+    """Only the facts the public may know: shots, wrecks, eliminations. A crowd's turn is a
+    digest naming up to ``named`` sinkings and eliminations (None: every one, as the turn's
+    web page lists them)."""
 
     def name(key: object) -> str:
         return names.get(str(key), str(key))
@@ -32,7 +36,7 @@ def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> lis
     lines = []
     shots = [e for e in events if e.type == "shot"]
     if len(shots) > DIGEST_SHOTS:
-        return _digest(events, shots, name)
+        return _digest(events, shots, name, named)
     if shots:
         parts = [f"{name(e.data['player'])} {e.data['result']} {e.data['cell']}" for e in shots]
         lines.append("Shots: " + ", ".join(parts) + ".")
@@ -48,7 +52,10 @@ def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> lis
 
 
 def _digest(
-    events: Sequence[Event], shots: Sequence[Event], name: Callable[[object], str]
+    events: Sequence[Event],
+    shots: Sequence[Event],
+    name: Callable[[object], str],
+    named: int | None,
 ) -> list[str]:
     """A crowd's turn in a few lines (issue 33): the picture beside it shows where."""
     hits = sum(1 for e in shots if e.data["result"] == "hit")
@@ -64,18 +71,18 @@ def _digest(
         f"{len(out):,} {'captain' if len(out) == 1 else 'captains'} out of the battle."
     ]
     if sunk:
-        lines.append("Sunk: " + _some(sunk) + ".")
+        lines.append("Sunk: " + _some(sunk, named) + ".")
     if out:
-        lines.append("Out of the battle: " + _some(out) + ".")
+        lines.append("Out of the battle: " + _some(out, named) + ".")
     lines.append("Every shot and sinking of the turn is in the game's record.")
     return lines
 
 
-def _some(items: Sequence[str]) -> str:
-    """The first :data:`NAMED` items, then how many more."""
-    if len(items) <= NAMED:
+def _some(items: Sequence[str], named: int | None) -> str:
+    """The first ``named`` items, then how many more (None: every one)."""
+    if named is None or len(items) <= named:
         return ", ".join(items)
-    return ", ".join(items[:NAMED]) + f" and {len(items) - NAMED:,} more"
+    return ", ".join(items[:named]) + f" and {len(items) - named:,} more"
 
 
 INDEXED_EVENTS = 1_000

@@ -42,3 +42,25 @@ def test_a_turn_of_at_most_100_shots_is_reported_in_full_as_before() -> None:
     report = BST.words.public_report([*shots(DIGEST_SHOTS), *sunk(1)], NAMES)
     assert report[0].startswith("Shots: captain0 miss A1, captain1 hit A2")
     assert report[1] == "captain0's submarine went down at B1."
+
+
+def test_the_turns_page_names_every_sinking_the_chat_digest_left_out() -> None:
+    """The report in full (the turn's web page, which the digest's post links) names every
+    sinking and elimination; the chat post names the first 20 and counts the rest."""
+    events = [*shots(DIGEST_SHOTS + 1), *sunk(NAMED + 5), Event("eliminated", {"player": "p3"})]
+    in_full = BST.words.public_report_in_full(events, NAMES)
+    digest = BST.words.public_report(events, NAMES)
+    assert in_full[0] == digest[0]  # the same counts
+    assert in_full[1].endswith("captain23's submarine at B24, captain24's submarine at B25.")
+    assert "more" not in in_full[1]
+    assert in_full[2:] == digest[2:]
+
+
+def test_a_game_that_never_sums_up_reports_in_full_what_it_posts() -> None:
+    """The neutral words: the report in full is the report (every game but bst's crowd)."""
+    from bot.games.sonar import SONAR
+
+    events = [Event("eliminated", {"player": "p1"})]
+    assert SONAR.words.public_report_in_full(events, NAMES) == SONAR.words.public_report(
+        events, NAMES
+    )
