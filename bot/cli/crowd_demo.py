@@ -47,7 +47,7 @@ from typing import Any, TypeVar
 from sqlalchemy import insert
 
 from bot.adapters.files_adapter import PLATFORM, FilesAdapter
-from bot.cli.demo import CHANNEL, captain_names
+from bot.cli.demo import CHANNEL, captain_names, simulated
 from bot.config import Config
 from bot.games.base import Channel, GameError, Given, PlayerRef
 from bot.games.bst import BST, BstState
@@ -56,9 +56,8 @@ from bot.games.bst.fleet import ShipKind
 from bot.games.bst.orders import Place
 from bot.games.bst.views import OwnShipView, PrivateView
 from bot.games.duration import parse_duration
-from bot.host.clock import VirtualClock, to_datetime
+from bot.host.clock import VirtualClock
 from bot.host.inbox import Outcome
-from bot.host.messages import Inbound, InboundKind, Sender
 from bot.store import PlayerRow, Store, dumps, loads
 from bot.wiring import build_host, no_network, sqlite_url
 
@@ -147,16 +146,8 @@ class CrowdDemo:
 
     async def say(self, name: str, text: str, *, public: bool) -> Outcome:
         self.sequence += 1
-        inbound = Inbound(
-            platform=PLATFORM,
-            channel=CHANNEL,
-            sender=Sender(PLATFORM, f"id-{name}", name, None, is_channel_admin=name == "host"),
-            kind=InboundKind.PUBLIC if public else InboundKind.DM,
-            text=text,
-            message_id=f"m{self.sequence}",
-            sent_at=to_datetime(self.clock.now()),
-        )
-        return (await self.host.on_inbound(inbound)).outcome
+        said = simulated(name, text, public=public, number=self.sequence, now=self.clock.now())
+        return (await self.host.on_inbound(said)).outcome
 
     @contextmanager
     def phase(self, name: str, what: str = "") -> Iterator[list[str]]:

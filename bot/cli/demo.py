@@ -76,6 +76,21 @@ def captain_names(count: int) -> list[str]:
     return names
 
 
+def simulated(name: str, text: str, *, public: bool, number: int, now: float) -> Inbound:
+    """What a simulated player (or ``host``, the game's creator) sends, as the files
+    adapter's platform delivers it: in the demo's channel, or by DM; ``number`` makes its
+    message id."""
+    return Inbound(
+        platform=PLATFORM,
+        channel=CHANNEL,
+        sender=Sender(PLATFORM, f"id-{name}", name, None, is_channel_admin=name == "host"),
+        kind=InboundKind.PUBLIC if public else InboundKind.DM,
+        text=text,
+        message_id=f"m{number}",
+        sent_at=to_datetime(now),
+    )
+
+
 class Demo:
     def __init__(self, args: argparse.Namespace, console: Console) -> None:
         self.args = args
@@ -103,16 +118,8 @@ class Demo:
 
     async def say(self, name: str, text: str, *, public: bool) -> Outcome:
         self.sequence += 1
-        inbound = Inbound(
-            platform=PLATFORM,
-            channel=CHANNEL,
-            sender=Sender(PLATFORM, f"id-{name}", name, None, is_channel_admin=name == "host"),
-            kind=InboundKind.PUBLIC if public else InboundKind.DM,
-            text=text,
-            message_id=f"m{self.sequence}",
-            sent_at=to_datetime(self.clock.now()),
-        )
-        effect = await self.host.on_inbound(inbound)
+        said = simulated(name, text, public=public, number=self.sequence, now=self.clock.now())
+        effect = await self.host.on_inbound(said)
         return effect.outcome
 
     def game(self) -> tuple[GameRow, dict[str, str]]:
