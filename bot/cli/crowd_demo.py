@@ -1,4 +1,6 @@
-"""``bst demo --players N --size S --turns T``: a crowd's bst game, timed phase by phase.
+"""``bst demo --players N --size S --turns T``: a crowd's game, timed phase by phase.
+
+Any game that declares how a crowd plays it (``Game.crowd``: bst).
 
 A fresh SQLite database in a temporary folder, the host as ``bst run`` builds it (its
 commands, turn clock, outbox and relay, on a virtual clock) and the files adapter of
@@ -6,13 +8,14 @@ commands, turn clock, outbox and relay, on a virtual clock) and the files adapte
 prints one line per phase as each ends, with the seconds it took (wall clock, and the
 process's CPU seconds: the machine may be shared) and the process's peak memory:
 
-- seating: the captains join (``BST.join``, one at a time, as the host calls it) and
+- seating: the players join (``rules.join``, one at a time, as the host calls it) and
   their seats are written to the store in one transaction. Through the host's ``join``
   command each join stores the whole state again, which for a crowd costs more than
   everything else (100,000 captains: 2 s to encode, 21 MB, a join), so the crowd is
   seated as a bulk import is;
-- placement: every captain sends ``random``, first come first placed (one
-  ``BST.accept`` each, the rules as the host calls them), and the state is stored once;
+- placement: every player sends the crowd's setup order (bst: ``random``), first come
+  first placed (one ``rules.accept`` each, as the host calls them), and the state is
+  stored once;
 - start: the host's ``start`` (the beginning and every captain's board into the outbox),
   then the relay sends it;
 - each turn: every captain in the battle sends an order through the host as a message
@@ -22,17 +25,14 @@ process's CPU seconds: the machine may be shared) and the process's peak memory:
   outbox; then the relay draws and sends them (pictures only for the public channel
   and the followed captain: the simulated captains read no pictures).
 
-The crowd's captains are simple on purpose: each looks only at its own fleet in its
-private view and shoots a random cell, or moves or rotates a ship now and then. (The
-full demo's captains remember every shot they see, which costs the crowd's size for
-every captain, every turn.)
+The players' orders are the game's crowd's (:class:`bot.games.base.Crowd`): each from its
+own view alone, in a time that does not grow with the crowd.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import math
 import random
 import resource
 import shutil
@@ -49,12 +49,8 @@ from sqlalchemy import insert
 from bot.adapters.files_adapter import PLATFORM, FilesAdapter
 from bot.cli.demo import CHANNEL, captain_names, simulated
 from bot.config import Config
-from bot.games.base import Channel, GameError, Given, PlayerRef
-from bot.games.bst import BST, BstState
-from bot.games.bst.cells import Cell
-from bot.games.bst.fleet import ShipKind
-from bot.games.bst.orders import Place
-from bot.games.bst.views import OwnShipView, PrivateView
+from bot.games.base import Channel, Crowd, Game, GameError, Given, PlayerRef
+from bot.games.catalog import game_names, get_game
 from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock
 from bot.host.inbox import Outcome
@@ -66,10 +62,6 @@ CROWD_FROM = 100
 the full demo plays to the end and films the replay, which is for a table, not a crowd."""
 DEFAULT_TURNS = 3
 MAX_DEMO_TURNS = 100
-CELLS_PER_CAPTAIN = 10
-"""A crowd fits at one captain per 10 cells (the issue's 100,000 on 1000x1000): a fleet
-takes 6, and first-come random placement needs room left to draw in."""
-DEFAULT_SIDE = 1000
 DEFAULT_TURN = "8h"
 """The turn length unless ``--turn`` says (bst's own default)."""
 
@@ -80,17 +72,29 @@ def wanted(args: argparse.Namespace) -> bool:
     """Whether ``bst demo`` with these options is the crowd demo."""
     # (--turns with another game is the crowd demo too: it refuses it, saying why.)
     return args.turns is not None or (
-        args.game == "bst" and args.players is not None and args.players > CROWD_FROM
+        crowd_of(args.game) is not None and args.players is not None and args.players > CROWD_FROM
     )
+
+
+def crowd_of(kind: str) -> Crowd | None:
+    """How a crowd plays game ``kind`` (None: it is a table game, or no game of this host)."""
+    try:
+        return get_game(kind).crowd
+    except GameError:
+        return None
 
 
 def args_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the crowd demo's options (filling in the defaults), or None."""
-    if args.game != "bst":
+    crowd = crowd_of(args.game)
+    if crowd is None:
+        crowds = [name for name in game_names() if crowd_of(name) is not None]
         return (
-            f"--turns: only bst plays as a crowd (--game bst); the {args.game} demo plays "
-            "its game to the end (leave out --turns)"
+            f"--turns: only {' and '.join(crowds) or 'no game'} plays as a crowd "
+            f"(--game {crowds[0] if crowds else 'KIND'}); the {args.game} demo plays its game "
+            "to the end (leave out --turns)"
         )
+    game = get_game(args.game)
     if args.turns is None:
         args.turns = DEFAULT_TURNS
     if not 1 <= args.turns <= MAX_DEMO_TURNS:
@@ -100,7 +104,7 @@ def args_problem(args: argparse.Namespace) -> str | None:
     if args.players < 2:
         return f"--players must be at least 2 (e.g. --players 1000), got {args.players}"
     if args.size is None:
-        args.size = str(min(DEFAULT_SIDE, max(20, math.ceil(math.sqrt(args.players * 10)))))
+        args.size = crowd.size_for(args.players) or crowd.size_for(2)
     if args.turn is None:
         args.turn = DEFAULT_TURN
     try:
@@ -108,18 +112,15 @@ def args_problem(args: argparse.Namespace) -> str | None:
     except GameError as error:
         return f"--turn: {error.message}"
     try:
-        options = BST.rules.new_game({"size": args.size, "turn": args.turn}).options
+        room = crowd.room(game.rules.new_game({"size": args.size, "turn": args.turn}))
     except GameError as error:
         return f"--size {args.size!r}: {error.message} (e.g. --size 1000 or --size 300x500)"
-    cells = options.rows * options.cols
-    room = cells // CELLS_PER_CAPTAIN
     if args.players > room:
-        side = math.ceil(math.sqrt(args.players * CELLS_PER_CAPTAIN))
-        bigger = f"--size {side}" if side <= DEFAULT_SIDE else "fewer --players"
+        fits = crowd.size_for(args.players)
+        bigger = f"--size {fits}" if fits is not None else "fewer --players"
         return (
-            f"--players {args.players:,} do not fit on {options.rows}x{options.cols}: a crowd "
-            f"needs {CELLS_PER_CAPTAIN} cells a captain (a fleet takes 6), so at most "
-            f"{room:,} fit; try {bigger}"
+            f"--players {args.players:,} do not fit on --size {args.size}: at most {room:,} "
+            f"{game.words.player_word(room)} fit there as a crowd; try {bigger}"
         )
     names = captain_names(args.players)
     if args.follow is not None and args.follow not in names:
@@ -130,6 +131,10 @@ def args_problem(args: argparse.Namespace) -> str | None:
 class CrowdDemo:
     def __init__(self, args: argparse.Namespace, folder: Path) -> None:
         self.args = args
+        self.game: Game[Any, Any] = get_game(args.game)
+        crowd = self.game.crowd
+        assert crowd is not None  # (args_problem refused a game without one)
+        self.crowd: Crowd = crowd
         self.out = Path(args.out)
         _clear(self.out)
         self.names = captain_names(args.players)
@@ -178,7 +183,8 @@ class CrowdDemo:
     async def run(self) -> int:
         args = self.args
         print(
-            f"bst demo: {args.players:,} captains on {args.size}, {args.turns} turn(s) "
+            f"bst demo: {args.players:,} {self.game.words.player_word(args.players)} on "
+            f"{args.size}, {args.turns} turn(s) "
             f"(seed {args.seed}); public posts in {self.out}/, {self.follow}'s DMs beside them"
         )
         opened = await self.say(
@@ -201,14 +207,14 @@ class CrowdDemo:
         await self.sent("start: draw and send")
         for turn in range(1, args.turns + 1):
             game_id, state = self.stored()
-            if state.phase.value != "battle":
+            if self.game.rules.outcome(state) is not None:
                 print(f"the game ended after turn {turn - 1}")
                 break
-            fighting = [c for c in state.captains if c.in_battle]
-            with self.phase(f"turn {turn}: orders", f"{len(fighting):,} through the host"):
-                givens = await self.orders(state)
+            acting = self.seats(self.game.rules.to_act(state))
+            with self.phase(f"turn {turn}: orders", f"{len(acting):,} through the host"):
+                givens = await self.orders(state, acting)
             with self.phase(f"turn {turn}: resolve (the rules alone)"):
-                BST.rules.resolve(state, givens, random.Random(turn))
+                self.game.rules.resolve(state, givens, random.Random(turn))
             with self.phase(f"turn {turn}: resolve, store and outbox"):
                 await self.close_turn(game_id)
             await self.sent(f"turn {turn}: draw and send")
@@ -225,11 +231,11 @@ class CrowdDemo:
             sent += delivered
         return sent
 
-    def stored(self) -> tuple[int, BstState]:
+    def stored(self) -> tuple[int, Any]:
         with self.store.transaction() as tx:
             row = tx.latest_game_in(PLATFORM, CHANNEL)
             assert row is not None and row.id is not None
-            return row.id, BST.codec.decode_state(loads(row.state))
+            return row.id, self.game.codec.decode_state(loads(row.state))
 
     def host_said(self) -> str:
         """The host's last answer to the demo's host (why it refused, say)."""
@@ -237,42 +243,48 @@ class CrowdDemo:
             rows = [r for r in tx.outbox() if r.recipient == f"{PLATFORM}:id-host"]
         return rows[-1].text if rows else "no reason given"
 
-    def seat(self, game_id: int, state: BstState) -> BstState:
-        """Every captain joins, seats written in one transaction (see the module docstring)."""
+    def seats(self, players: frozenset[str]) -> list[tuple[str, str]]:
+        """(key, name) of ``players``, in the order they were seated."""
+        return [
+            (f"p{seat}", name)
+            for seat, name in enumerate(self.names, start=1)
+            if f"p{seat}" in players
+        ]
+
+    def seat(self, game_id: int, state: Any) -> Any:
+        """Every player joins, seats written in one transaction (see the module docstring)."""
         seats = []
         for seat, name in enumerate(self.names, start=1):
             key = f"p{seat}"
-            state = BST.rules.join(state, PlayerRef(key, name))
+            state = self.game.rules.join(state, PlayerRef(key, name))
             seats.append(
                 {"game_id": game_id, "key": key, "platform": PLATFORM,
                  "user_id": f"id-{name}", "name": name, "join_order": seat}
             )  # fmt: skip
         with self.store.transaction() as tx:
             tx.session.execute(insert(PlayerRow), seats)
-            tx.set_game_state(game_id, dumps(BST.codec.encode_state(state)))
+            tx.set_game_state(game_id, dumps(self.game.codec.encode_state(state)))
         return state
 
-    def place(self, game_id: int, state: BstState) -> BstState:
-        """Every captain sends ``random``, first come first placed; stored once."""
+    def place(self, game_id: int, state: Any) -> Any:
+        """Every player sends the crowd's setup order, first come first placed; stored once."""
         rng = random.Random(f"{self.args.seed}:placement")
-        for captain in list(state.captains):
-            state = BST.rules.accept(state, captain.id, Place(None), Channel.PRIVATE, rng).state
+        rules = self.game.rules
+        setup = rules.parse(self.crowd.setup_order)
+        for key, _name in self.seats(rules.to_act(state)):
+            state = rules.accept(state, key, setup, Channel.PRIVATE, rng).state
         with self.store.transaction() as tx:
-            tx.set_game_state(game_id, dumps(BST.codec.encode_state(state)))
+            tx.set_game_state(game_id, dumps(self.game.codec.encode_state(state)))
         return state
 
-    async def orders(self, state: BstState) -> list[Given[Any]]:
-        """Each captain in the battle says its order; the orders as the rules take them."""
+    async def orders(self, state: Any, acting: list[tuple[str, str]]) -> list[Given[Any]]:
+        """Each player who may act says its order; the orders as the rules take them."""
         givens: list[Given[Any]] = []
-        rows, cols = state.options.rows, state.options.cols
-        names = {f"p{seat}": name for seat, name in enumerate(self.names, start=1)}
-        for captain in [c for c in state.captains if c.in_battle]:
-            view = BST.views.view(state, captain.id)
-            assert isinstance(view, PrivateView)
-            text, public = order_of(view.ships, rows, cols, self.rng)
-            await self.say(names[captain.id], text, public=public)
-            order = BST.rules.parse(text)
-            givens.append(Given(captain.id, order, self.clock.now(), len(givens)))
+        for key, name in acting:
+            text, public = self.crowd.order(self.game.views.view(state, key), self.rng)
+            await self.say(name, text, public=public)
+            order = self.game.rules.parse(text)
+            givens.append(Given(key, order, self.clock.now(), len(givens)))
         return givens
 
     async def close_turn(self, game_id: int) -> None:
@@ -283,33 +295,6 @@ class CrowdDemo:
             deadline = row.deadline
         self.clock.set(max(deadline or self.clock.now(), self.clock.now()))
         await self.host.tick(send=False)
-
-
-def order_of(
-    ships: tuple[OwnShipView, ...], rows: int, cols: int, rng: random.Random
-) -> tuple[str, bool]:
-    """A crowd captain's order from its own fleet: mostly a shot at a random cell, now and
-    then a move of one step or a rotation, when it stays on the board."""
-    afloat = [ship for ship in ships if not ship.destroyed]
-    roll = rng.random()
-    if afloat and roll < 0.3:
-        ship = rng.choice(afloat)
-        cells = list(ship.cells)
-        if roll < 0.05 and ship.kind is not ShipKind.SUBMARINE:
-            centre, half = cells[len(cells) // 2], len(cells) // 2
-            if half <= centre.row < rows - half and half <= centre.col < cols - half:
-                return f"rotate {ship.kind.value} at {centre}", False
-        if ship.kind is ShipKind.SUBMARINE:
-            ways = ["up", "down", "left", "right"]
-        elif cells[0].row == cells[-1].row:
-            ways = ["left", "right"]
-        else:
-            ways = ["up", "down"]
-        way = rng.choice(ways)
-        d_row, d_col = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}[way]
-        if all(0 <= c.row + d_row < rows and 0 <= c.col + d_col < cols for c in cells):
-            return f"move {ship.kind.value} at {cells[0]} 1 {way}", False
-    return f"#bst {Cell(rng.randrange(rows), rng.randrange(cols))}", True
 
 
 def peak_mb() -> float:

@@ -650,6 +650,30 @@ class Robot(Protocol):
         ...
 
 
+class Crowd(Protocol):
+    """How a game is played by a crowd of simulated players, for ``bst demo --players N
+    --turns T``: each decides from its own view alone, in a time that does not grow with
+    the crowd (the :class:`Robot` of a table game may remember every shot it has seen,
+    which a crowd cannot afford). Pure, like the rules."""
+
+    setup_order: str
+    """What every player sends in setup, first come (bst: ``random``, a fleet at random)."""
+
+    def size_for(self, players: int) -> str | None:
+        """The ``size`` option of the board a crowd of ``players`` is played on unless told
+        (None: no board of the game is big enough)."""
+        ...
+
+    def room(self, state: Any) -> int:
+        """How many players a game in setup (as ``new_game`` made it) has room for."""
+        ...
+
+    def order(self, view: Any, rng: random.Random) -> tuple[str, bool]:
+        """A player's order this turn, from its own view: the text and whether it is said
+        in public (else by DM)."""
+        ...
+
+
 @dataclass(frozen=True)
 class Game(Generic[StateT, OrderT]):
     """A game, declared: who it is (name, tag, title), how players address it (verbs,
@@ -680,6 +704,10 @@ class Game(Generic[StateT, OrderT]):
 
     robot: Robot | None = None
     """The game's simulated player, for ``bst demo`` and ``bst play`` (None: it has none)."""
+
+    crowd: Crowd | None = None
+    """How a crowd of simulated players plays it, for ``bst demo --turns`` (None: the game is
+    for a table, not a crowd)."""
 
     simultaneous: bool = False
     """True: orders stand until the turn's timer runs out and resolve together (bst,

@@ -66,13 +66,19 @@ def test_a_crowd_plays_its_turns_through_the_host_and_each_phase_is_timed(
         (["--turns", "2", "--size", "1001"], "--size '1001': size: rows must be from 4 to 1000"),
         (
             ["--players", "200", "--size", "30"],
-            "--players 200 do not fit on 30x30: a crowd needs 10 cells a captain (a fleet "
-            "takes 6), so at most 90 fit; try --size 45",
+            "--players 200 do not fit on --size 30: at most 90 captains fit there as a crowd; "
+            "try --size 45",
         ),
-        (["--players", "200000", "--size", "1000"], "at most 100,000 fit; try fewer --players"),
+        (
+            ["--players", "200000", "--size", "1000"],
+            "at most 100,000 captains fit there as a crowd; try fewer --players",
+        ),
         (["--turns", "1", "--turn", "8x"], "--turn: expected a duration"),
         (["--turns", "1", "--follow", "nobody"], "--follow 'nobody' is not a captain"),
-        (["--game", "sonar", "--turns", "2"], "--turns: only bst plays as a crowd (--game bst)"),
+        (
+            ["--game", "sonar", "--turns", "2"],
+            "--turns: only bst plays as a crowd (--game bst); the sonar demo plays its game",
+        ),
     ],
 )
 def test_bad_values_are_refused_saying_what_was_expected_before_anything_runs(

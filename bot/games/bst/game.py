@@ -34,6 +34,7 @@ from bot.games.base import (
     Timer,
 )
 from bot.games.bst import acceptance, codec, lifecycle, record, reports, text, turns
+from bot.games.bst.crowd_captains import CROWD
 from bot.games.bst.options import parse_options
 from bot.games.bst.orders import Order, describe_order, parse_order
 from bot.games.bst.robot import ROBOT
@@ -224,6 +225,7 @@ BST: Game[BstState, Order] = Game(
     codec=BstCodec(),
     words=BstWords(),
     robot=ROBOT,
+    crowd=CROWD,
     simultaneous=True,
     public_needs_tag=False,  # every message in a bst channel is for the game (rules §4)
 )
