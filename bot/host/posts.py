@@ -24,7 +24,7 @@ from bot.games.duration import humanize
 from bot.host.clock import format_utc
 from bot.host.messages import Card, Choice
 from bot.store import GameRow, InboundRow, PlayerRow, Received, Tx, dumps, loads
-from bot.store.repository import GameSnapshot, NewPost, PlayerSnapshot
+from bot.store.repository import GameRoute, GameSnapshot, NewPost, PlayerSnapshot
 from bot.store.rooms import rooms_of
 
 # A JSON string as dumps() writes it (ensure_ascii=False).
@@ -493,7 +493,7 @@ def render_spec(
 # --- timers, in words ------------------------------------------------------
 
 
-def running_timers(game_row: AnyGameRow) -> list[dict[str, Any]]:
+def running_timers(game_row: AnyGameRow | GameRoute) -> list[dict[str, Any]]:
     """The game's timers that run now, earliest first."""
     timers = loads(getattr(game_row, "timers", "[]") or "[]")
     running = [t for t in timers if t.get("deadline") is not None]

@@ -192,6 +192,16 @@ class Received:
     communities: frozenset[str] | None = None
 
 
+@dataclass(frozen=True)
+class GameRoute:
+    """Of a game, what the relay needs to send one of its messages (:meth:`Tx.game_route`):
+    its lobby and channel (where its room is) and its timers (the deadlines a post names)."""
+
+    lobby: str
+    channel: str
+    timers: str
+
+
 @dataclass(slots=True)
 class GameSnapshot:
     """A game row as a transaction read it (Tx.peek_game_in, Tx.peek_games_of): the
@@ -501,6 +511,15 @@ class Tx:
         if lock and self._postgres:
             query = query.with_for_update(skip_locked=skip_locked)
         return self.session.exec(query).first()
+
+    def game_route(self, game_id: int) -> GameRoute | None:
+        """Where a game's posts go and the deadlines they name, read without its state:
+        the relay asks for it with every message it sends, and a crowd's state is tens of
+        megabytes (read whole for each of 100,000 boards, it was most of a turn's sending)."""
+        found = self.session.exec(
+            select(GameRow.lobby, GameRow.channel, GameRow.timers).where(GameRow.id == game_id)
+        ).first()
+        return None if found is None else GameRoute(*found)
 
     def active_game_in(self, platform: str, channel: str) -> GameRow | None:
         query = (

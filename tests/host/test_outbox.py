@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+from typing import Any
 
 import pytest
 from host_fakes import HostKit, RecordingAdapter, no_attachments
 
 from bot.host.messages import Address, DeliveryError, Outbound
 from bot.host.outbox import Relay, backoff
-from bot.store import OutboxRow, dumps
+from bot.store import OutboxRow, Tx, dumps
 
 
 def pending(kit: HostKit) -> list[OutboxRow]:
@@ -220,3 +221,24 @@ def test_a_send_after_a_failed_attempt_is_marked_as_a_retry(kit: HostKit) -> Non
     kit.say("alice", "status")
     kit.flush()
     assert kit.adapter.sent[-1][1].retry is False
+
+
+def test_sending_a_games_messages_never_reads_its_state(
+    kit: HostKit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The relay reads a game's route (lobby, channel, timers) for every message, never the
+    whole row: a crowd's state is tens of megabytes, and reading it for each of 100,000
+    boards was most of a crowd's turn."""
+    kit.two_player_battle()
+    kit.say("alice", "#bst F3")
+    kit.clock.advance(8 * 3600)
+    asyncio.run(kit.host.tick(send=False))  # the turn's posts and boards, not sent yet
+    with kit.store.transaction() as tx:
+        pending = sum(1 for row in tx.outbox() if row.status == "pending")
+    assert pending >= 4
+
+    def whole_row(self: Any, game_id: int, **_: Any) -> None:
+        raise AssertionError("the relay read the game's whole row, state and all")
+
+    monkeypatch.setattr(Tx, "game", whole_row)
+    assert kit.flush() == pending
