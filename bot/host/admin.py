@@ -206,7 +206,7 @@ def _change_options(
     game_row.state = dumps(game.codec.encode_state(fresh))
     lifecycle.arm(game, game_row, fresh, moment=now, now=now)
     tx.save(game_row)
-    commands.states.remember(game_row.id, game_row.state, fresh)
+    commands.states.remember(game_row.id, game_row.state_digest, fresh)
     said = " ".join(f"{key}={value}" for key, value in changes.items())
     posts.reply(
         tx,

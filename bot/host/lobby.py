@@ -98,7 +98,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     assert game_row.id is not None
     row.game_id = game_row.id
     journal.note(tx, game_row.id, "new", options=rules_options)
-    commands.states.remember(game_row.id, game_row.state, state)
+    commands.states.remember(game_row.id, game_row.state_digest, state)
     text = f"{posts.title(game_row)} {game.words.opening(state)}"
     if game_row.deadline is not None:
         text += f" Setup closes {format_utc(game_row.deadline)}."
@@ -408,7 +408,7 @@ def _join(
     game_row.state = dumps(game.codec.encode_state(state))
     lifecycle.arm(game, game_row, state, moment=now, now=now)
     tx.save(game_row)
-    commands.states.remember(game_row.id, game_row.state, state)
+    commands.states.remember(game_row.id, game_row.state_digest, state)
     quick = posts.choices_of(game, game.words.quick_orders(state, key), private=True)
     posts.reply(
         tx,

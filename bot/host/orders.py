@@ -66,9 +66,10 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
     acts = bool(accepted.events or accepted.orders or accepted.resolve_now)
     if not acts and (not changed or game.rules.timers(accepted.state) == game.rules.timers(state)):
         if changed:
-            game_row.state = dumps(game.codec.encode_state(accepted.state))
-            tx.set_game_state(game_id, game_row.state)
-            commands.states.remember(game_id, game_row.state, accepted.state)
+            stored = dumps(game.codec.encode_state(accepted.state))
+            digest = tx.set_game_state(game_id, stored)
+            game_row.now_stored(stored, digest)  # (it may no longer be the tx's snapshot)
+            commands.states.remember(game_id, digest, accepted.state)
         _answer(commands, tx, row, game, game_row, player_key, accepted, standing, previous, turn)
         return
     now = commands.clock.now()

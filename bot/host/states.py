@@ -2,9 +2,11 @@
 
 Decoding a game's state from its stored JSON is the largest part of handling an
 order that does not change it, so the decoded states of the games being played
-right now are kept, keyed by game id and checked against the exact JSON the
-transaction read: a cached state is used only when the stored string is the one
-it was decoded from, so it can never be stale. States are immutable values.
+right now are kept, keyed by game id and checked against the digest stored with the
+state (``games.state_digest``, written with every state): a cached state is used only
+when it was decoded from the state stored now, so it can never be stale, and the state
+itself is not read to know it (a crowd's is tens of megabytes; see GameSnapshot.state).
+States are immutable values.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections import OrderedDict
 from typing import Any
 
 from bot.games.base import Game
-from bot.store import GameRow, loads
+from bot.store import GameRow, loads, state_digest
 from bot.store.repository import GameSnapshot
 
 STATE_CACHE_SIZE = 64  # decoded game states kept (the games being played right now)
@@ -24,27 +26,33 @@ DECODED_CACHE_SIZE = 4096  # decoded stored orders kept, for acknowledgements
 class States:
     def __init__(self, size: int = STATE_CACHE_SIZE) -> None:
         self._size = size
-        # game id → (the state JSON as stored, its decoded state).
+        # game id → (the digest of the state as stored, its decoded state).
         self._states: OrderedDict[int, tuple[str, Any]] = OrderedDict()
         self._lock = threading.Lock()  # the worker thread and the turn clock share it
 
     def of(self, game: Game[Any, Any], game_row: GameRow | GameSnapshot) -> Any:
         """The decoded state of the game row as read in this transaction."""
-        stored = game_row.state
         assert game_row.id is not None
         key = game_row.id
+        digest = game_row.state_digest
+        if digest is None:  # (a game whose state was last written before 0011)
+            digest = state_digest(game_row.state)
         with self._lock:
             cached = self._states.get(key)
-            if cached is not None and (cached[0] is stored or cached[0] == stored):
+            if cached is not None and cached[0] == digest:
                 self._states.move_to_end(key)
                 return cached[1]
-        state = game.codec.decode_state(loads(stored))
-        self.remember(key, stored, state)
+        state = game.codec.decode_state(loads(game_row.state))
+        self.remember(key, digest, state)
         return state
 
-    def remember(self, game_id: int, stored: str, state: Any) -> None:
+    def remember(self, game_id: int, digest: str | None, state: Any) -> None:
+        """``state`` is the decoded state of the game's stored state, whose digest this is
+        (None: not known, nothing kept)."""
+        if digest is None:
+            return
         with self._lock:
-            self._states[game_id] = (stored, state)
+            self._states[game_id] = (digest, state)
             self._states.move_to_end(game_id)
             while len(self._states) > self._size:
                 self._states.popitem(last=False)

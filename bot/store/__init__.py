@@ -9,6 +9,7 @@ from bot.store.models import (
     OutboxRow,
     PlayerRow,
     TurnRow,
+    state_digest,
 )
 from bot.store.repository import DatabaseCursors, Received, Store, Tx, build, dumps, loads
 
@@ -28,4 +29,5 @@ __all__ = [
     "dumps",
     "is_passing_failure",
     "loads",
+    "state_digest",
 ]

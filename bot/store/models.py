@@ -3,7 +3,10 @@ PostgreSQL compare them the same way and no time zone is ever lost."""
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Index, UniqueConstraint
+import hashlib
+from typing import Any
+
+from sqlalchemy import BigInteger, Index, UniqueConstraint, event
 from sqlmodel import Field, SQLModel
 
 
@@ -42,9 +45,15 @@ class GameRow(SQLModel, table=True):
     # mixed from it and the players' join nonces. Both revealed only in the record.
     secret: str = ""
     luck: str = ""
-    state: str  # the game's encoded state (JSON)
     created_at: float
     finished_at: float | None = None
+    # A digest of ``state`` (state_digest), set whenever ``state`` is: a reader who
+    # decoded this state before knows it is still the one stored without reading it
+    # again (a crowd's state is tens of megabytes). None: written before 0011, not known.
+    state_digest: str | None = None
+    # Last: SQLite reads a column stored after a big one by walking the big one's
+    # overflow pages (migration 0011 put them last).
+    state: str  # the game's encoded state (JSON)
 
 
 class PlayerRow(SQLModel, table=True):
@@ -135,11 +144,12 @@ class TurnRow(SQLModel, table=True):
     # What made the change: start | turn (the turn's orders resolved) | timer (a timer
     # ran out) | action (an order that acts at once) | leave | kick | end.
     cause: str = "turn"
+    resolved_at: float
+    deadline: float | None = None  # the deadline that followed this turn
+    # The big columns last (see GameRow.state).
     orders: str  # JSON list of {"player": key, ...order}
     events: str  # JSON list of event records (player ids, not names)
     state: str  # the state after this turn
-    resolved_at: float
-    deadline: float | None = None  # the deadline that followed this turn
 
 
 class OutboxRow(SQLModel, table=True):
@@ -270,3 +280,22 @@ class GameRoomRow(SQLModel, table=True):
     game_id: int = Field(index=True)
     community: str = ""
     bridged_at: float
+
+
+def state_digest(state: str) -> str:
+    """What ``games.state_digest`` holds for this state: equal digests, equal states."""
+    return hashlib.blake2b(state.encode(), digest_size=16).hexdigest()
+
+
+@event.listens_for(GameRow.state, "set", propagate=True)
+def _digest_follows_state(target: GameRow, value: Any, _old: Any, _initiator: Any) -> None:
+    # Every write of a game's state through the ORM, a new game's included, writes its
+    # digest with it; the one statement that writes a state (Tx.set_game_state) does too.
+    target.state_digest = None if value is None else state_digest(value)
+
+
+@event.listens_for(GameRow, "before_insert", propagate=True)
+def _digest_of_a_new_game(_mapper: Any, _connection: Any, target: GameRow) -> None:
+    # (A row built with its state as an argument is not a "set" of the attribute.)
+    if target.state is not None:
+        target.state_digest = state_digest(target.state)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, event, func, or_, tuple_, update
@@ -30,6 +30,7 @@ from bot.store.models import (
     OutboxRow,
     PlayerRow,
     TurnRow,
+    state_digest,
 )
 
 ACTIVE_PHASES = (GamePhase.SETUP, GamePhase.RUNNING)
@@ -64,9 +65,10 @@ def build(cls: type[RowT], **values: Any) -> RowT:
 # name, run on the DBAPI cursor of the transaction's own connection. SQLAlchemy's
 # statement and ORM layers cost 30-60 µs a statement; these cost a few. Plain SQL that
 # SQLite (3.24+, RETURNING from 3.35) and PostgreSQL both speak.
+# (Not ``state``: a snapshot reads it when asked, see GameSnapshot.state.)
 _GAME_COLUMNS = (
     "id, kind, platform, channel, creator, options, seed, phase, turn, deadline, "
-    "turn_opened_at, paused_remaining, state, created_at, finished_at, lobby, "
+    "turn_opened_at, paused_remaining, state_digest, created_at, finished_at, lobby, "
     "secret, luck"
 )
 _GAME_FIELDS = tuple(name.strip() for name in _GAME_COLUMNS.split(","))
@@ -91,7 +93,8 @@ SQL_GAMES_OF = (
     f"WHERE players.platform = :platform AND players.user_id = :user_id AND games.{_ACTIVE} "
     "ORDER BY games.id"
 )
-SQL_SET_STATE = "UPDATE games SET state = :state WHERE id = :id"
+SQL_SET_STATE = "UPDATE games SET state = :state, state_digest = :digest WHERE id = :id"
+SQL_STATE = "SELECT state FROM games WHERE id = :id"
 SQL_PLAYER = (
     f"SELECT {_PLAYER_COLUMNS} FROM players "
     "WHERE game_id = :game_id AND platform = :platform AND user_id = :user_id"
@@ -206,8 +209,13 @@ class GameRoute:
 class GameSnapshot:
     """A game row as a transaction read it (Tx.peek_game_in, Tx.peek_games_of): the
     fields of :class:`GameRow` as a plain object, outside the session and without the
-    ORM's instrumented attributes. Read-only but for ``state`` (see Tx.set_game_state);
-    to change the game, load it with :meth:`Tx.game`."""
+    ORM's instrumented attributes. Read-only (Tx.set_game_state writes its state); to
+    change the game, load it with :meth:`Tx.game`.
+
+    Its ``state`` is read from the transaction when first asked for, not with the rest:
+    a message's routing reads its game, and a crowd's state is tens of megabytes that
+    the decoded-state cache (``bot.host.states``) mostly already holds, as
+    ``state_digest`` tells it. Ask for it inside the transaction that read the snapshot."""
 
     id: int
     kind: str
@@ -221,12 +229,26 @@ class GameSnapshot:
     deadline: float | None
     turn_opened_at: float | None
     paused_remaining: float | None
-    state: str
+    state_digest: str | None
     created_at: float
     finished_at: float | None
     lobby: str
     secret: str
     luck: str
+    read_state: Callable[[int], str] = field(repr=False, compare=False)
+    stored_state: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def state(self) -> str:
+        """The game's encoded state (read from the database the first time)."""
+        stored = self.stored_state
+        if stored is None:
+            stored = self.stored_state = self.read_state(self.id)
+        return stored
+
+    def now_stored(self, state: str, digest: str) -> None:
+        """What :meth:`Tx.set_game_state` wrote (and returned) is now this game's state."""
+        self.stored_state, self.state_digest = state, digest
 
 
 @dataclass(slots=True, frozen=True)
@@ -246,7 +268,7 @@ class PlayerSnapshot:
 
 
 # A snapshot is built from a row of SQL_GAME_IN / SQL_PLAYER, column by column.
-assert tuple(f.name for f in fields(GameSnapshot)) == _GAME_FIELDS
+assert tuple(f.name for f in fields(GameSnapshot))[: len(_GAME_FIELDS)] == _GAME_FIELDS
 assert ", ".join(f.name for f in fields(PlayerSnapshot)) == _PLAYER_COLUMNS
 
 _NAMED = re.compile(r":([a-z_]+)")
@@ -351,8 +373,17 @@ class Tx:
         game_id = int(found[0])
         known = self._games.get(game_id)
         if known is None:
-            known = self._games[game_id] = GameSnapshot(*found)
+            known = self._games[game_id] = GameSnapshot(
+                **dict(zip(_GAME_FIELDS, found, strict=True)), read_state=self._state_of
+            )
         return known
+
+    def _state_of(self, game_id: int) -> str:
+        """The game's encoded state, as this transaction sees it (a snapshot's ``state``)."""
+        found = self._run(SQL_STATE, {"id": game_id}).fetchone()
+        if found is None:
+            raise LookupError(f"game {game_id} is not in the database")
+        return str(found[0])
 
     # --- the hot path's plumbing ------------------------------------------
 
@@ -607,12 +638,15 @@ class Tx:
             return games
         return [self._games[game_id] for game_id in ids]
 
-    def set_game_state(self, game_id: int, state: str) -> None:
-        self._run(SQL_SET_STATE, {"state": state, "id": game_id})
+    def set_game_state(self, game_id: int, state: str) -> str:
+        """Write a game's encoded state (and its digest, which this returns)."""
+        digest = state_digest(state)
+        self._run(SQL_SET_STATE, {"state": state, "digest": digest, "id": game_id})
         self._forget(GameRow, game_id)
         snapshot = self._games.get(game_id)
         if snapshot is not None:
-            snapshot.state = state
+            snapshot.now_stored(state, digest)
+        return digest
 
     def latest_game_in(self, platform: str, channel: str) -> GameRow | None:
         query = (

@@ -56,6 +56,7 @@ SEATS = (
 )
 JOURNAL = "0009: the rules journal: journal (every call the host made to a game's rules)"
 UNUSED_COLUMN = "0010: drop games.turn_seconds: a column nothing reads"
+STATE_DIGEST = "0011: game state digest: games.state_digest; on SQLite, big columns last"
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"
 
@@ -325,11 +326,12 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
         SEATS,
         JOURNAL,
         UNUSED_COLUMN,
+        STATE_DIGEST,
     ]
     assert differences(engine) == []
     with engine.connect() as connection:
         assert current_revisions(connection) == (head_revision(),)
-    assert head_revision() == "0010"
+    assert head_revision() == "0011"
     assert migrate(engine) == []
 
 
@@ -351,6 +353,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 SEATS,
                 JOURNAL,
                 UNUSED_COLUMN,
+                STATE_DIGEST,
             ],
         ),
         (
@@ -367,6 +370,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 SEATS,
                 JOURNAL,
                 UNUSED_COLUMN,
+                STATE_DIGEST,
             ],
         ),
         (
@@ -382,6 +386,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 SEATS,
                 JOURNAL,
                 UNUSED_COLUMN,
+                STATE_DIGEST,
             ],
         ),
     ],
@@ -408,6 +413,7 @@ def test_a_database_the_old_migrations_made_upgrades_with_no_row_lost(
     assert {player.pop("account_name") for player in after["players"]} == {""}  # no substitute
     assert [row.pop("extras") for row in after["outbox"]] == [""]
     assert [game.pop("turn_seconds") for game in before["games"]] == [60.0]  # dropped (0010)
+    assert [game.pop("state_digest") for game in after["games"]] == [None]  # until written (0011)
     assert after == before  # every other value as it was
     assert differences(engine) == []
     with engine.connect() as connection:
@@ -448,6 +454,7 @@ def test_a_database_made_before_version_3_keeps_every_order_and_the_standing_one
         SEATS,
         JOURNAL,
         UNUSED_COLUMN,
+        STATE_DIGEST,
     ]
     assert "active" not in {c["name"] for c in inspect(engine).get_columns("orders")}
     assert {i["name"] for i in inspect(engine).get_indexes("orders")} == {"ix_orders_turn_player"}
@@ -500,6 +507,7 @@ def test_two_processes_migrating_at_once_take_turns(engine: Engine) -> None:
             SEATS,
             JOURNAL,
             UNUSED_COLUMN,
+            STATE_DIGEST,
         ],
     ]
 
@@ -511,7 +519,7 @@ def test_the_store_migrates_sqlite_on_start_and_leaves_postgresql_to_bst_migrate
     store = Store(engine.url.render_as_string(hide_password=False))
     store.dispose()
     with engine.connect() as connection:
-        expected = ("0010",) if engine.dialect.name == "sqlite" else ()
+        expected = ("0011",) if engine.dialect.name == "sqlite" else ()
         assert current_revisions(connection) == expected
 
 
@@ -555,7 +563,7 @@ def test_alembic_runs_its_own_transaction_on_a_connection_without_one(engine: En
         connection.commit()  # (SQLAlchemy's autobegin after Alembic's own commit)
     assert differences(engine) == []
     with engine.connect() as connection:
-        assert current_revisions(connection) == ("0010",)
+        assert current_revisions(connection) == ("0011",)
 
 
 def _bst(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -578,7 +586,7 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
     first = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
-        f"{sqlite_url(database)}: migrated to revision 0010:",
+        f"{sqlite_url(database)}: migrated to revision 0011:",
         f"  {LEGACY_3}",
         f"  {STAMPED}",
         f"  {TIMERS_AND_STEPS}",
@@ -590,7 +598,8 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
         f"  {SEATS}",
         f"  {JOURNAL}",
         f"  {UNUSED_COLUMN}",
+        f"  {STATE_DIGEST}",
     ]
     again = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0010)\n"
+    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0011)\n"
