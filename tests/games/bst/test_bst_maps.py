@@ -14,8 +14,6 @@ captain A's private board is the same bytes whatever captain B's ships are.
 from __future__ import annotations
 
 import dataclasses
-import io
-import os
 from pathlib import Path
 
 import pytest
@@ -46,31 +44,14 @@ from renderers.bst.alt_text import private_alt_text, public_alt_text
 from renderers.bst.private_board import render_private_board
 from renderers.bst.public_map import MAX_WIDTH, MIN_CELL, render_public_map
 from renderers.style import format_relative
+from tests.golden_images import Golden, decode_png
 
-GOLDEN = Path(__file__).parent / "golden"
-REGENERATE = os.environ.get("BST_REGENERATE_GOLDEN") == "1"
+check_golden = Golden(Path(__file__).parent / "golden").check
 TITLE = "#bst game 3"
 
 
-def check_golden(name: str, data: bytes) -> None:
-    path = GOLDEN / name
-    if REGENERATE or not path.exists():
-        GOLDEN.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        if not REGENERATE:
-            pytest.fail(f"golden {name} was missing and has been written; check it and rerun")
-        return
-    assert data == path.read_bytes(), (
-        f"{name} differs from the golden image; if the change is intended, look at it and "
-        "regenerate with BST_REGENERATE_GOLDEN=1 pytest tests/games/bst"
-    )
-
-
 def decode(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG"
-    image.load()
-    return image.convert("RGB")
+    return decode_png(data).convert("RGB")
 
 
 SHADE = 2

@@ -3,14 +3,13 @@ bytes for the same view (golden images), and never showing a face-down ship or a
 hand to anyone but its owner.
 
 Regenerate the golden images after an intended change of the drawing with
-``SILENTSHIPS_GOLDEN=write pytest tests/games/silentships/test_silentships_pictures.py`` and look
-at them before committing.
+``BST_REGENERATE_GOLDEN=1 pytest tests/games/silentships`` and look at them before
+committing.
 """
 
 from __future__ import annotations
 
 import io
-import os
 import random
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,20 +32,13 @@ from renderers.replay import MAX_HEIGHT, MAX_WIDTH
 from renderers.silentships import PICTURES, cards
 from renderers.silentships.frames import frame_picture, revealed_tokens
 from renderers.silentships.picture import compose, private_tokens, public_tokens
+from tests.golden_images import Golden
 
-GOLDEN = Path(__file__).parent / "golden"
+golden = Golden(Path(__file__).parent / "golden").check
 TITLE = "#silentships game 3"
 DEADLINE = datetime(2026, 1, 2, tzinfo=UTC)
 NOW = datetime(2026, 1, 1, 0, 5, tzinfo=UTC)
 OPTIONS = {"title": TITLE, "deadline": DEADLINE, "now": NOW, "avatars": {}}
-
-
-def golden(name: str, png: bytes) -> None:
-    path = GOLDEN / name
-    if os.environ.get("SILENTSHIPS_GOLDEN") == "write":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(png)
-    assert png == path.read_bytes(), f"{name} differs from its golden image"
 
 
 def png_of(image: Image.Image) -> bytes:

@@ -14,7 +14,6 @@ so a picture is always of a position the game can reach.
 from __future__ import annotations
 
 import io
-import os
 import random
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -33,21 +32,12 @@ from renderers.pictures import pictures_for
 from renderers.sonar import PICTURES, board, picture
 from renderers.sonar.frames import board_picture, frame_layout
 from renderers.style import HIT
+from tests.golden_images import Golden
 
-GOLDEN = Path(__file__).parent / "golden"
-REGENERATE = os.environ.get("BST_REGENERATE_GOLDEN") == "1"
+golden = Golden(Path(__file__).parent / "golden").check
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 DEADLINE = datetime(2026, 1, 2, 0, 0, tzinfo=UTC)
 OPTIONS = {"title": "#sonar game 3", "deadline": DEADLINE, "now": NOW}
-
-
-def golden(name: str, data: bytes) -> None:
-    path = GOLDEN / name
-    if REGENERATE:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    assert path.exists(), f"no golden {name}: look at the picture, then BST_REGENERATE_GOLDEN=1"
-    assert data == path.read_bytes(), f"{name} differs from its golden image"
 
 
 # --- games played by the rules -----------------------------------------------------------

@@ -10,8 +10,6 @@ them with ``BST_REGENERATE_GOLDEN=1 pytest tests/games/sugardog``.
 
 from __future__ import annotations
 
-import io
-import os
 import random
 import re
 from dataclasses import replace
@@ -34,9 +32,9 @@ from renderers.sugardog import PICTURES
 from renderers.sugardog.chart import MAX_FADE, Glyph, private_chart, public_chart, revealed_chart
 from renderers.sugardog.glyphs import slots
 from renderers.sugardog.sea import MAX_WIDTH, MIN_CELL
+from tests.golden_images import Golden, decode_png
 
-GOLDEN = Path(__file__).parent / "golden"
-REGENERATE = os.environ.get("BST_REGENERATE_GOLDEN") == "1"
+check_golden = Golden(Path(__file__).parent / "golden").check
 TITLE = "#sugardog game 3"
 NOW = datetime(2026, 1, 1, 0, 1, 30, tzinfo=UTC)
 DEADLINE = datetime(2026, 1, 1, 8, 0, tzinfo=UTC)
@@ -132,25 +130,8 @@ def played_on(state: SugarDogState, text: str) -> SugarDogState:
     return SUGARDOG.rules.resolve(accepted.state, [Given(mover, order, 0.0, 0)], rng).state
 
 
-def check_golden(name: str, data: bytes) -> None:
-    path = GOLDEN / name
-    if REGENERATE or not path.exists():
-        GOLDEN.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        if not REGENERATE:
-            pytest.fail(f"golden {name} was missing and has been written; check it and rerun")
-        return
-    assert data == path.read_bytes(), (
-        f"{name} differs from the golden image; if the change is intended, look at it and "
-        "regenerate with BST_REGENERATE_GOLDEN=1 pytest tests/games/sugardog"
-    )
-
-
 def decode(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG"
-    image.load()
-    return image.convert("RGB")
+    return decode_png(data).convert("RGB")
 
 
 # ------------------------------------------------------------------ what the maps mark

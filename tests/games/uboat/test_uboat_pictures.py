@@ -8,8 +8,6 @@ from real games played by the rules' test driver (``tests/games/uboat/uboat_help
 
 from __future__ import annotations
 
-import io
-import os
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,9 +23,9 @@ from renderers.replay import MAX_HEIGHT, MAX_WIDTH
 from renderers.uboat import PICTURES
 from renderers.uboat.frames import frame_layout, frames_of
 from renderers.uboat.maps import MIN_CELL, plan
+from tests.golden_images import Golden, decode_png
 
-GOLDEN = Path(__file__).parent / "golden"
-REGENERATE = os.environ.get("BST_REGENERATE_GOLDEN") == "1"
+check_golden = Golden(Path(__file__).parent / "golden").check
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 NOW = datetime(2026, 1, 1, 0, 2, tzinfo=UTC)
 OPTIONS = {
@@ -36,27 +34,6 @@ OPTIONS = {
     "deadline": NOW + timedelta(minutes=8),
     "now": NOW,
 }
-
-
-def check_golden(name: str, data: bytes) -> None:
-    path = GOLDEN / name
-    if REGENERATE or not path.exists():
-        GOLDEN.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        if not REGENERATE:
-            pytest.fail(f"golden {name} was missing and has been written; check it and rerun")
-        return
-    assert data == path.read_bytes(), (
-        f"{name} differs from the golden image; if the change is intended, look at it and "
-        "regenerate with BST_REGENERATE_GOLDEN=1 pytest tests/games/uboat"
-    )
-
-
-def decode(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG"
-    image.load()
-    return image
 
 
 def script_until(name: str, closes: int | None = None) -> Driver:
@@ -162,7 +139,7 @@ def test_every_board_size_fits_a_phone_with_readable_cells(size: int) -> None:
     )
     layout, width, _ = plan(size)
     assert layout.cell >= MIN_CELL
-    image = decode(PICTURES.public(public_view(driver), **OPTIONS).png)
+    image = decode_png(PICTURES.public(public_view(driver), **OPTIONS).png)
     assert image.width == width and image.width <= 900
     assert image.width % 2 == 0 and image.height % 2 == 0
     assert image.height <= 2 * image.width  # a tall phone picture, not a strip
