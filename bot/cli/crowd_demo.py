@@ -53,6 +53,7 @@ from bot.games.base import Channel, Crowd, Game, GameError, Given, PlayerRef
 from bot.games.catalog import game_names, get_game
 from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock
+from bot.host.collector import collector_paused
 from bot.host.inbox import Outcome
 from bot.store import PlayerRow, Store, dumps, loads
 from bot.wiring import build_host, no_network, sqlite_url
@@ -213,7 +214,8 @@ class CrowdDemo:
             acting = self.seats(self.game.rules.to_act(state))
             with self.phase(f"turn {turn}: orders", f"{len(acting):,} through the host"):
                 givens = await self.orders(state, acting)
-            with self.phase(f"turn {turn}: resolve (the rules alone)"):
+            # (The collector paused, as the host's turn clock pauses it: bot.host.collector.)
+            with self.phase(f"turn {turn}: resolve (the rules alone)"), collector_paused():
                 self.game.rules.resolve(state, givens, random.Random(turn))
             with self.phase(f"turn {turn}: resolve, store and outbox"):
                 await self.close_turn(game_id)
