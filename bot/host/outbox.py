@@ -635,12 +635,7 @@ class Relay:
     def _done(self, row: OutboxRow, status: str, message_id: str | None) -> None:
         assert row.id is not None
         with self.store.transaction() as tx:
-            fresh = tx.outbox_row(row.id)
-            if fresh is not None and fresh.status == "pending":
-                fresh.status = status
-                fresh.platform_message_id = message_id
-                fresh.attempts += 1
-                tx.save(fresh)
+            tx.finish_outbox(row.id, status, message_id)
 
     def _failed(self, row: OutboxRow, address: Address, error: DeliveryError) -> str:
         assert row.id is not None
