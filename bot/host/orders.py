@@ -10,6 +10,7 @@ an order that completes its turn is resolved in the same transaction.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import Channel, GamePhase, Resolution
@@ -21,7 +22,7 @@ from bot.host.posts import Cause
 from bot.host.routing import Refusal
 from bot.host.seeds import game_rng_on_first_draw
 from bot.store import Tx, dumps
-from bot.store.repository import WITHDRAWN, GameSnapshot
+from bot.store.repository import WITHDRAWN, GameSnapshot, PlayerSnapshot
 
 _PUBLIC = InboundKind.PUBLIC.value
 
@@ -70,7 +71,7 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
             digest = tx.set_game_state(game_id, stored)
             game_row.now_stored(stored, digest)  # (it may no longer be the tx's snapshot)
             commands.states.remember(game_id, digest, accepted.state)
-        _answer(commands, tx, row, game, game_row, player_key, accepted, standing, previous, turn)
+        _answer(commands, tx, row, game, game_row, player, accepted, standing, previous, turn)
         return
     now = commands.clock.now()
     loaded = tx.game(game_id, lock=True)
@@ -86,7 +87,7 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
         loaded.state = dumps(game.codec.encode_state(accepted.state))
         lifecycle.arm(game, loaded, accepted.state, moment=row.sent_at, now=now)
         tx.save(loaded)
-    _answer(commands, tx, row, game, loaded, player_key, accepted, standing, previous, turn)
+    _answer(commands, tx, row, game, loaded, player, accepted, standing, previous, turn)
     if accepted.resolve_now and loaded.phase == GamePhase.RUNNING:
         lifecycle.resolve_now(tx, game, loaded, accepted.state, moment=row.sent_at, now=now)
 
@@ -97,18 +98,18 @@ def _answer(
     row: Cause,
     game: Any,
     game_row: Any,
-    sender: str,
+    player: PlayerSnapshot,
     accepted: Any,
     standing: Any,
     previous: str | None,
     turn: int,
 ) -> None:
     """The game's notices, then the acknowledgement of an order that stands."""
+    sender = player.key
     if accepted.notices:
-        players = {p.key: p for p in tx.peek_players(game_row.id)}
         posts.deliver_notices(
             tx, game, game_row, accepted.state, accepted.notices, cause=row,
-            sender=sender, players=players,
+            sender=sender, players=_addressees(tx, game, game_row.id, accepted, player),
         )  # fmt: skip
     if standing is None:
         return
@@ -139,6 +140,23 @@ def _answer(
         public=False,
         extra=_withdraw_button(game.tag) if game.simultaneous else "",
     )
+
+
+def _addressees(
+    tx: Tx, game: Any, game_id: int, accepted: Any, sender: PlayerSnapshot
+) -> Mapping[str, PlayerSnapshot]:
+    """The players the order's notices may go to: the sender alone when they answer only
+    the sender (a placement's does: reading a crowd's 100,000 players for it was a fifth
+    of a placement's time), or else every player."""
+    wanted = {
+        key
+        for notice in accepted.notices
+        if notice.to is not None
+        for key in posts.recipients(game, accepted.state, notice)
+    }
+    if wanted <= {sender.key}:
+        return {sender.key: sender}
+    return {p.key: p for p in tx.peek_players(game_id)}
 
 
 @functools.cache

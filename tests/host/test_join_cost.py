@@ -10,10 +10,12 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from host_fakes import HostKit
 from sqlalchemy import event
 
 from bot.host.messages import Sender
+from bot.store import Tx
 from bot.store.models import PlayerRow
 
 
@@ -57,3 +59,24 @@ def test_a_taken_name_still_gets_a_number(tmp_path: Path) -> None:
     with kit.store.transaction() as tx:
         names = [p.name for p in tx.players(1)]
     assert names == ["a_b", "a_b-2", "a%b", "a_b-3", "A_B"]
+
+
+def test_a_placement_answered_to_its_sender_reads_no_other_players_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A placement's notice goes to its sender alone, so its answer reads no other player
+    (it read every player of the game: a fifth of a placement's time in a crowd)."""
+    kit = HostKit(tmp_path)
+    commands = kit.host.commands
+    commands.handle(kit.inbound("host", "#bst new size=60x60 turn=8h"))
+    for n in range(50):
+        commands.handle(kit.inbound(f"captain{n}", "join"))
+
+    def every_player(*_args: object) -> None:
+        raise AssertionError("the placement's answer read every player of the game")
+
+    monkeypatch.setattr(Tx, "peek_players", every_player)
+    commands.handle(kit.inbound("captain7", "random", dm=True))
+    with kit.store.transaction() as tx:
+        answers = [row for row in tx.outbox() if "Placed at random" in row.text]
+    assert [row.recipient for row in answers] == ["fake:id-captain7"]
