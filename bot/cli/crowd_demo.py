@@ -55,7 +55,7 @@ from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock
 from bot.host.collector import collector_paused
 from bot.host.inbox import Outcome
-from bot.store import PlayerRow, Store, dumps, loads
+from bot.store import PlayerRow, Store, dumps
 from bot.wiring import build_host, no_network, sqlite_url
 
 CROWD_FROM = 100
@@ -237,7 +237,9 @@ class CrowdDemo:
         with self.store.transaction() as tx:
             row = tx.latest_game_in(PLATFORM, CHANNEL)
             assert row is not None and row.id is not None
-            return row.id, self.game.codec.decode_state(loads(row.state))
+            # The host's own decoded state (its cache's): a crowd's is hundreds of
+            # megabytes decoded, and a copy of the demo's own would be one more.
+            return row.id, self.host.commands.states.of(self.game, row)
 
     def host_said(self) -> str:
         """The host's last answer to the demo's host (why it refused, say)."""
