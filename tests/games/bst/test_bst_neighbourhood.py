@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import io
 import random
+from typing import Any
 
-from PIL import Image
+import pytest
+from PIL import Image, ImageChops, ImageStat
 
 from bot.games.base import Channel, Given, PlayerRef
 from bot.games.bst import BST, BstState, Shoot
 from bot.games.bst.cells import parse_cell
+from renderers import style
 from renderers.bst import PICTURES
 from renderers.bst.neighbourhood import CROWD_CELLS, windows
 from renderers.bst.private_board import render_private_board
@@ -133,3 +136,35 @@ def test_a_small_boards_public_map_is_unchanged() -> None:
         BST.views.view(state, None), title="#bst game 1", deadline=None, now=None, avatars={}
     )  # type: ignore[arg-type]
     assert public_picture(state)[0] == expected
+
+
+def test_a_neighbourhood_is_encoded_in_the_colours_it_is_drawn_in_and_their_blends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The neighbourhood's PNG takes a fixed palette (drawn colours and their blends), not
+    one chosen per picture: every pixel is its drawn colour or close to it, and the
+    colours of hits, misses, the sea and the captain's own ships are kept."""
+    drawn: list[Image.Image] = []
+    quantize = Image.Image.quantize
+
+    def kept(image: Image.Image, *args: Any, **kwargs: Any) -> Image.Image:
+        drawn.append(image.copy())
+        return quantize(image, *args, **kwargs)
+
+    monkeypatch.setattr(Image.Image, "quantize", kept)
+    state = battle(
+        "1000x1000",
+        {"ann": "carrier AAK500-AAK504, sub AAN510", "bob": "cruiser A1-A3, cruiser C1-C3"},
+    )
+    state = shoot(state, {"ann": "AAK502", "bob": "AAL507"})
+    png, _ = picture(state, "ann")
+    shown = Image.open(io.BytesIO(png)).convert("RGB")
+    assert len(drawn) == 1 and drawn[0].size == shown.size
+    difference = ImageChops.difference(drawn[0], shown)
+    assert max(high for _, high in difference.getextrema()) <= 24
+    assert sum(ImageStat.Stat(difference).mean) / 3 < 1
+    colours = {colour for _, colour in shown.getcolors(1 << 16) or []}
+    for colour in (style.HIT, style.MISS, style.OWN_SHIP, style.WATER, style.BACKGROUND):
+        # (Pillow finds the nearest entry among those of the colour's 4x4x4 box: a
+        # flat colour may move a shade, as in every palette PNG; see test_bst_maps.SHADE.)
+        assert any(max(abs(a - b) for a, b in zip(colour, c, strict=True)) <= 2 for c in colours)
