@@ -46,6 +46,7 @@ from bot.host.inbox import Commands
 from bot.host.turns import TurnClock
 from bot.store import GameRow, OrderRow, OutboxRow, PlayerRow, Store, dumps
 from renderers.bst import PICTURES
+from renderers.bst.neighbourhood import neighbourhood_png
 from renderers.encode import png_bytes
 
 FULL, QUICK = 100_000, 20_000
@@ -83,9 +84,7 @@ def _private_boards_ms(state: BstState, boards: int) -> tuple[float, float, int]
     blank = Image.new("RGB", size, (12, 27, 43))
 
     def encode_blank() -> None:
-        blank.quantize(64, method=Image.Quantize.FASTOCTREE).save(
-            io.BytesIO(), format="PNG", optimize=False, compress_level=1
-        )
+        neighbourhood_png(blank)
 
     floor = median_seconds(encode_blank, repeats=20, warmup=1) * 1000
     return per_board, floor, size[0]

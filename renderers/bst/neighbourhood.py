@@ -172,10 +172,14 @@ def render_neighbourhood(view: PrivateView, *, title: str) -> bytes:
         image.paste(colour, (PAD, y, PAD + mask.width, y + mask.height), mask)
     for layout, top, left in layouts:
         _panel(image, layout, top, left, view, found)
+    return neighbourhood_png(image)
+
+
+def neighbourhood_png(image: Image.Image) -> bytes:
+    """A neighbourhood drawn in RGB as PNG bytes. 100,000 boards a turn are encoded for
+    time: in the colours they are drawn in and their blends (no palette to choose for each
+    picture, which took most of the encoding), at the fastest compression."""
     out = io.BytesIO()
-    # 100,000 boards a turn are drawn for time: the colours it is drawn in and their
-    # blends (_PALETTE; no palette to choose per picture, which took most of the encoding)
-    # and the fastest compression.
     image.quantize(palette=_palette(), dither=Image.Dither.NONE).save(
         out, format="PNG", optimize=False, compress_level=1
     )
