@@ -29,8 +29,8 @@ _PUBLIC = InboundKind.PUBLIC.value
 
 def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, text: str) -> None:
     """An order: ``game_row`` is a snapshot; the fast path (an order that stands, the
-    state unchanged or changed in setup) writes through Tx.set_game_state, anything
-    that changes the game's history loads the row."""
+    state unchanged or changed in setup) stages the state (Tx.stage_game_state: written
+    once for the batch), anything that changes the game's history loads the row."""
     game = get_game(game_row.kind)
     game_id = game_row.id  # (each read of a row's field costs: read them once)
     assert game_id is not None
@@ -67,10 +67,16 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
     acts = bool(accepted.events or accepted.orders or accepted.resolve_now)
     if not acts and (not changed or game.rules.timers(accepted.state) == game.rules.timers(state)):
         if changed:
-            stored = dumps(game.codec.encode_state(accepted.state))
-            digest = tx.set_game_state(game_id, stored)
-            game_row.now_stored(stored, digest)  # (it may no longer be the tx's snapshot)
-            commands.states.remember(game_id, digest, accepted.state)
+            # Written once for the batch (a crowd's placements: see Tx.stage_game_state).
+            new = accepted.state
+            token = tx.stage_game_state(
+                game_id,
+                new,
+                encode=lambda staged: dumps(game.codec.encode_state(staged)),
+                written=lambda digest: commands.states.remember(game_id, digest, new),
+            )
+            game_row.now_staged(token)  # (it may no longer be the tx's snapshot)
+            commands.states.remember(game_id, token, new)
         _answer(commands, tx, row, game, game_row, player, accepted, standing, previous, turn)
         return
     now = commands.clock.now()

@@ -261,6 +261,21 @@ class GameSnapshot:
         """What :meth:`Tx.set_game_state` wrote (and returned) is now this game's state."""
         self.stored_state, self.state_digest = state, digest
 
+    def now_staged(self, token: str) -> None:
+        """A state is staged for this game (:meth:`Tx.stage_game_state`), known by ``token``
+        until it is written; its text is read (and so written) when asked for."""
+        self.stored_state, self.state_digest = None, token
+
+
+@dataclass(frozen=True, slots=True)
+class _Staged:
+    """A game's state left to be written (Tx.stage_game_state)."""
+
+    state: Any
+    encode: Callable[[Any], str]
+    written: Callable[[str], None]
+    token: str
+
 
 @dataclass(slots=True, frozen=True)
 class PlayerSnapshot:
@@ -321,8 +336,13 @@ class Tx:
         # (game id, turn, player key) → the JSON of the standing order this transaction
         # wrote for that player (the next order of theirs replaces it without a read).
         self._standing: dict[tuple[int, int, str], str] = {}
+        # game id → a state a command left to be written (see stage_game_state).
+        self._staged: dict[int, _Staged] = {}
+        self._staged_count = 0
         # Any write through the ORM may change a game or a player: drop the snapshots.
         event.listen(session, "after_flush", self._after_flush)
+        # A statement of the ORM about games reads or writes what a staged state changes.
+        event.listen(session, "do_orm_execute", self._before_orm_statement)
 
     # --- snapshots -----------------------------------------------------------
     #
@@ -387,10 +407,14 @@ class Tx:
             known = self._games[game_id] = GameSnapshot(
                 **dict(zip(_GAME_FIELDS, found, strict=True)), read_state=self._state_of
             )
+            staged = self._staged.get(game_id)
+            if staged is not None:
+                known.now_staged(staged.token)
         return known
 
     def _state_of(self, game_id: int) -> str:
         """The game's encoded state, as this transaction sees it (a snapshot's ``state``)."""
+        self.write_staged()
         found = self._run(SQL_STATE, {"id": game_id}).fetchone()
         if found is None:
             raise LookupError(f"game {game_id} is not in the database")
@@ -450,12 +474,16 @@ class Tx:
         self._savepoints += 1
         name = f"bst_{self._savepoints}"
         self._run(f"SAVEPOINT {name}")
+        staged = dict(self._staged)
         try:
             yield
             if not self.session._is_clean():
                 self.session.flush()
         except BaseException:
             self.drop_snapshots()  # they may hold what the rollback undoes
+            # What was staged before stays staged (if the block wrote it, the rollback
+            # undid the write); what the block staged goes with the rest of it.
+            self._staged = staged
             if self.session.is_active:
                 self._run(f"ROLLBACK TO SAVEPOINT {name}")
                 self._run(f"RELEASE SAVEPOINT {name}")
@@ -651,6 +679,7 @@ class Tx:
 
     def set_game_state(self, game_id: int, state: str) -> str:
         """Write a game's encoded state (and its digest, which this returns)."""
+        self._staged.pop(game_id, None)  # (this state is newer)
         digest = state_digest(state)
         self._run(SQL_SET_STATE, {"state": state, "digest": digest, "id": game_id})
         self._forget(GameRow, game_id)
@@ -658,6 +687,48 @@ class Tx:
         if snapshot is not None:
             snapshot.now_stored(state, digest)
         return digest
+
+    # --- states written once a batch ------------------------------------------
+    #
+    # A command that changes only a game's state (a placement, say) may leave the new
+    # state to be written when it must be: before the transaction commits, before the
+    # state's text is read, and before any ORM statement about games. A batch of such
+    # commands to one game then encodes and writes its state once, not once each: a
+    # crowd's state is tens of megabytes (a second to encode at 100,000 captains), so
+    # one placement at a time could not keep up with a crowd placing its fleets.
+    # Meanwhile a snapshot of the game carries the staged state's token as its digest,
+    # under which the decoded-state cache (bot.host.states) holds the staged state.
+
+    def stage_game_state(
+        self, game_id: int, state: Any, encode: Callable[[Any], str], written: Callable[[str], None]
+    ) -> str:
+        """Leave ``state`` (decoded) to be written as the game's state; ``encode`` makes
+        its text and ``written`` is told its digest once it is written. Returns the token
+        that stands for its digest until then."""
+        self._staged_count += 1
+        token = f"staged:{id(self)}:{self._staged_count}"
+        self._staged[game_id] = _Staged(state, encode, written, token)
+        snapshot = self._games.get(game_id)
+        if snapshot is not None:
+            snapshot.now_staged(token)
+        return token
+
+    def write_staged(self) -> None:
+        """Write every staged state now (see stage_game_state)."""
+        while self._staged:
+            game_id, staged = self._staged.popitem()
+            text = staged.encode(staged.state)
+            digest = state_digest(text)
+            self._run(SQL_SET_STATE, {"state": text, "digest": digest, "id": game_id})
+            self._forget(GameRow, game_id)
+            snapshot = self._games.get(game_id)
+            if snapshot is not None:
+                snapshot.now_stored(text, digest)
+            staged.written(digest)
+
+    def _before_orm_statement(self, execute: Any) -> None:
+        if self._staged and any(m.class_ is GameRow for m in execute.all_mappers):
+            self.write_staged()
 
     def latest_game_in(self, platform: str, channel: str) -> GameRow | None:
         query = (
@@ -1129,7 +1200,9 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
         with session_scope(self.engine) as session:
-            yield Tx(session, postgres=self.postgres)
+            tx = Tx(session, postgres=self.postgres)
+            yield tx
+            tx.write_staged()  # (before the commit)
 
     def migrate(self) -> list[str]:
         return migrate(self.engine)
