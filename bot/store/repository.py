@@ -680,6 +680,9 @@ class Tx:
     def set_game_state(self, game_id: int, state: str) -> str:
         """Write a game's encoded state (and its digest, which this returns)."""
         self._staged.pop(game_id, None)  # (this state is newer)
+        return self._write_state(game_id, state)
+
+    def _write_state(self, game_id: int, state: str) -> str:
         digest = state_digest(state)
         self._run(SQL_SET_STATE, {"state": state, "digest": digest, "id": game_id})
         self._forget(GameRow, game_id)
@@ -717,14 +720,7 @@ class Tx:
         """Write every staged state now (see stage_game_state)."""
         while self._staged:
             game_id, staged = self._staged.popitem()
-            text = staged.encode(staged.state)
-            digest = state_digest(text)
-            self._run(SQL_SET_STATE, {"state": text, "digest": digest, "id": game_id})
-            self._forget(GameRow, game_id)
-            snapshot = self._games.get(game_id)
-            if snapshot is not None:
-                snapshot.now_stored(text, digest)
-            staged.written(digest)
+            staged.written(self._write_state(game_id, staged.encode(staged.state)))
 
     def _before_orm_statement(self, execute: Any) -> None:
         if self._staged and any(m.class_ is GameRow for m in execute.all_mappers):
