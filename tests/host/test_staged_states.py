@@ -14,7 +14,7 @@ from host_fakes import HostKit
 from bot.games.bst.game import BstCodec
 from bot.games.catalog import get_game
 from bot.host import orders
-from bot.store import loads
+from bot.store import PlayerRow, loads
 
 FLEETS = {
     "alice": "sub: A2\ncarrier: C1-C5",
@@ -121,3 +121,21 @@ def test_what_is_staged_is_written_when_the_transaction_commits(kit: HostKit) ->
         tx.stage_game_state(snapshot.id, "last", lambda s: f'"{s}"', lambda _digest: None)
     with kit.store.transaction() as tx:
         assert tx.game(snapshot.id).state == '"last"'  # type: ignore[union-attr]
+
+
+def test_a_staged_state_is_written_with_the_orms_unwritten_rows_before_a_read_of_games(
+    kit: HostKit,
+) -> None:
+    """The ORM holding rows not yet written when a statement about games writes the staged
+    state first: both are written, neither lost."""
+    _opened(kit)
+    with kit.store.transaction() as tx:
+        snapshot = tx.peek_game_in("fake", "chan")
+        assert snapshot is not None
+        tx.stage_game_state(snapshot.id, "both", lambda s: f'"{s}"', lambda _digest: None)
+        tx.session.add(PlayerRow(game_id=snapshot.id, key="p9", platform="fake",
+                                 user_id="id-dora", name="dora", join_order=9))  # fmt: skip
+        assert tx.game(snapshot.id).state == '"both"'  # type: ignore[union-attr]
+    with kit.store.transaction() as tx:
+        assert tx.game(snapshot.id).state == '"both"'  # type: ignore[union-attr]
+        assert [p.name for p in tx.players(snapshot.id)][-1] == "dora"
