@@ -43,7 +43,9 @@ class States:
                 self._states.move_to_end(key)
                 return cached[1]
         state = game.codec.decode_state(loads(game_row.state))
-        self.remember(key, digest, state)
+        # Kept under the digest the row has now: reading a snapshot's state writes a
+        # state staged for it (Tx.stage_game_state), and its token gives way to the digest.
+        self.remember(key, game_row.state_digest or digest, state)
         return state
 
     def remember(self, game_id: int, digest: str | None, state: Any) -> None:

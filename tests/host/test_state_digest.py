@@ -92,3 +92,23 @@ def test_the_cache_serves_a_state_only_while_its_digest_is_the_one_stored() -> N
     assert json.loads(dumps(game.codec.encode_state(fresh))) == json.loads(second)
     old = _Row(second, None)  # written before the digest existed: computed from the state
     assert states.of(game, old) is fresh and old.reads == 1
+
+
+class _Staged(_Row):
+    """A snapshot whose state was staged: reading its text writes it, and its token gives
+    way to the written state's digest (as Tx.stage_game_state and GameSnapshot do)."""
+
+    @property
+    def state(self) -> str:
+        self.reads += 1
+        self.state_digest = state_digest(self._state)
+        return self._state
+
+
+def test_a_staged_state_read_afresh_is_kept_under_its_written_digest() -> None:
+    game = get_game("bst")
+    text = dumps(game.codec.encode_state(game.rules.new_game({"size": "10x10"})))
+    states = States()
+    decoded = states.of(game, _Staged(text, "staged:1:1"))  # its token unknown: read
+    later = _Row(text, state_digest(text))  # the next transaction's snapshot
+    assert states.of(game, later) is decoded and later.reads == 0
