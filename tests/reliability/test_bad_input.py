@@ -6,7 +6,6 @@ leaves the game exactly as it was (state, orders, players)."""
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,7 +33,6 @@ ODD = [
     "\r", "\n", "\x1b[31m", "\x7f", "\u0301", "🚢", "💥", "👩‍👩‍👧", "🇫🇷", "Ⅻ", "٣", "𝟕",
     "ＡＢ", "-", "–", ":", ",", "#", "@", "99999999999999999999", "0", "-1", "ß", "İ",
 ]  # fmt: skip
-PER_CALL_SECONDS = 0.5
 
 any_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=300)
 
@@ -73,14 +71,12 @@ hostile = st.one_of(any_text, near_valid(), st.lists(st.sampled_from(ODD + VALID
 
 
 def _parse_refuses_cleanly(text: str) -> None:
-    started = time.perf_counter()
+    # How long a parse may take is measured in benchmarks/hostile.py, never asserted here.
     try:
         BST.rules.parse(text)
     except GameError as error:
         assert error.message and isinstance(error.message, str)
         assert len(error.message) < 1000, "a refusal does not echo a huge message"
-    elapsed = time.perf_counter() - started
-    assert elapsed < PER_CALL_SECONDS, f"parse took {elapsed:.2f} s on {text[:80]!r}"
 
 
 def fast(examples: int) -> settings:
@@ -205,9 +201,7 @@ def test_commands_handle_refuses_bad_input_with_a_reply_and_no_change(
     before = _snapshot(kit)
     replies_before = _last_outbox_id(kit)
     inbound = kit.inbound("discord", who, text, channel="c", dm=dm)
-    started = time.perf_counter()
     effect = kit.host.commands.handle(inbound)
-    assert time.perf_counter() - started < 2.0
     if not parses and not _is_command_word(text):
         assert effect.outcome is Outcome.REFUSED, (text[:80], effect)
     if effect.outcome is Outcome.REFUSED:

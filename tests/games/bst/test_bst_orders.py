@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from bot.games.base import OrderSyntaxError
@@ -123,13 +121,12 @@ def test_unknown_text_says_what_was_expected(text: str) -> None:
     assert "e.g." in caught.value.message or "such as" in caught.value.message
 
 
-def test_huge_input_is_refused_quickly() -> None:
-    started = time.perf_counter()
+def test_huge_input_is_refused() -> None:
+    # Its time is measured in benchmarks/hostile.py, never asserted in a test.
     with pytest.raises(OrderSyntaxError):
         BST.rules.parse("sub: A2, " * 100_000)
     with pytest.raises(OrderSyntaxError):
         BST.rules.parse("carrier: A1-A9999")
-    assert time.perf_counter() - started < 0.5
 
 
 def test_describe_gives_canonical_text() -> None:
