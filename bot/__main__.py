@@ -111,6 +111,10 @@ def cmd_script(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.exists():
         return _fail(f"{path}: no such script")
+    try:
+        config = _load(args.config) if args.config else None
+    except ConfigError as error:
+        return _fail(str(error))
     if args.database:
         from bot.config import _check_url
 
@@ -125,6 +129,7 @@ def cmd_script(args: argparse.Namespace) -> int:
                 record_path=Path(args.record) if args.record else None,
                 out_dir=Path(args.out) if args.out else None,
                 database_url=args.database,
+                config=config,
             )
         )
     except ScriptError as error:
@@ -331,6 +336,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--database",
         help="keep the game in this database, e.g. sqlite:///games.db, beside the games "
         "there (default: a temporary one); `bst web --database` serves it",
+    )
+    script.add_argument(
+        "--config",
+        help="the settings a hosted bot would have, as `bst run --config` takes them (e.g. "
+        "[web] base_url for the players' private links); its database is not used",
     )
     script.set_defaults(func=cmd_script)
 

@@ -22,7 +22,7 @@ from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock
 from bot.host.record import game_record
 from bot.host.service import Host
-from bot.store import Store
+from bot.store import ClockScope, Store
 from bot.wiring import build_host, no_network, sqlite_url
 
 
@@ -95,10 +95,15 @@ async def run_script(
     echo: Callable[[str], None] = print,
     database: Path | None = None,
     database_url: str | None = None,
+    config: Config | None = None,
 ) -> ScriptRun:
     """``database``: a SQLite file made afresh for this script (a temporary one if None).
     ``database_url``: a database to keep the game in, beside the games already there
-    (``bst script --database``): each script plays in a channel of its own there."""
+    (``bst script --database``): each script plays in a channel of its own there, and its
+    clock moves only the games of that channel (its clock starts at the script's own time,
+    which may lie before the deadlines of the games already there).
+    ``config``: the settings a hosted bot would have (``bst script --config``), e.g. the
+    web page's ``base_url`` for the players' private links; the default settings if None."""
     lines = read_script(path)
     out = out_dir or Path(tempfile.mkdtemp(prefix="bst-script-"))
     out.mkdir(parents=True, exist_ok=True)
@@ -109,6 +114,7 @@ async def run_script(
             earlier = sum(1 for game in tx.all_games() if game.platform == PLATFORM)
         if earlier:
             channel = f"{CHANNEL}-{earlier + 1}"
+        store.clock_scope = ClockScope(PLATFORM, channel)
     else:
         db = database or Path(tempfile.mkdtemp(prefix="bst-script-db-")) / "script.db"
         if db.exists():
@@ -116,7 +122,9 @@ async def run_script(
         store = Store(sqlite_url(db))
     clock = VirtualClock()
     adapter = ScriptAdapter(clock, out, echo=echo, channel=channel)
-    host = build_host(store, clock, {PLATFORM: adapter}, Config(), avatar_fetch=no_network)
+    host = build_host(
+        store, clock, {PLATFORM: adapter}, config or Config(), avatar_fetch=no_network
+    )
     await adapter.start(host.on_inbound)
     run = ScriptRun(host, store, adapter, clock)
     for line in lines:

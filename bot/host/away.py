@@ -113,6 +113,8 @@ def passes_due(tx: Tx, *, now: float) -> list[AwayPass]:
                 continue
             if game_row.paused_remaining is not None or game_id in seen:
                 continue
+            if not tx.in_clock_scope(game_row):
+                continue
             if game_row.deadline is not None and game_row.deadline <= now:
                 continue  # falling now: a pass sent now would count for the next turn
             seen.add(game_id)

@@ -11,9 +11,19 @@ from bot.store.models import (
     TurnRow,
     state_digest,
 )
-from bot.store.repository import DatabaseCursors, Received, Store, Tx, build, dumps, loads
+from bot.store.repository import (
+    ClockScope,
+    DatabaseCursors,
+    Received,
+    Store,
+    Tx,
+    build,
+    dumps,
+    loads,
+)
 
 __all__ = [
+    "ClockScope",
     "CursorRow",
     "DatabaseCursors",
     "GameRow",

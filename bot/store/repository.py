@@ -322,9 +322,12 @@ _POSTGRES_SQL: dict[str, str] = {}
 class Tx:
     """One open transaction."""
 
-    def __init__(self, session: Session, *, postgres: bool) -> None:
+    def __init__(
+        self, session: Session, *, postgres: bool, clock_scope: ClockScope | None = None
+    ) -> None:
         self.session = session
         self._postgres = postgres
+        self._clock_scope = clock_scope
         self._cursor: Any = None
         self._savepoints = 0
         # Snapshots of game and player rows read by the peek_* methods (see _snapshots_ok).
@@ -778,7 +781,7 @@ class Tx:
             .where(col(GameRow.phase).in_(ACTIVE_PHASES), col(GameRow.deadline) <= now)
             .order_by(col(GameRow.deadline), col(GameRow.id))
         )
-        rows = self.session.exec(query).all()
+        rows = self.session.exec(self._scoped(query)).all()
         return [(int(i or 0), int(t), float(d or 0.0), str(p)) for i, t, d, p in rows]
 
     def games_closing_between(self, start: float, end: float) -> list[GameRow]:
@@ -792,7 +795,7 @@ class Tx:
             )
             .order_by(col(GameRow.deadline), col(GameRow.id))
         )
-        return list(self.session.exec(query).all())
+        return list(self.session.exec(self._scoped(query)).all())
 
     def games_of_closing_between(
         self, accounts: Collection[tuple[str, str]], start: float, end: float
@@ -813,12 +816,29 @@ class Tx:
             .distinct()
             .order_by(col(GameRow.deadline), col(GameRow.id))
         )
-        return list(self.session.exec(query).all())
+        return list(self.session.exec(self._scoped(query)).all())
 
     def next_deadline(self) -> float | None:
         query = select(func.min(GameRow.deadline)).where(col(GameRow.phase).in_(ACTIVE_PHASES))
-        value = self.session.exec(query).first()
+        value = self.session.exec(self._scoped(query)).first()
         return None if value is None else float(value)
+
+    def _scoped(self, query: Any) -> Any:
+        """``query`` about games, narrowed to the clock's scope when the store has one."""
+        scope = self._clock_scope
+        if scope is None:
+            return query
+        return query.where(
+            col(GameRow.platform) == scope.platform,
+            or_(col(GameRow.channel) == scope.channel, col(GameRow.lobby) == scope.channel),
+        )
+
+    def in_clock_scope(self, game: GameRow | GameSnapshot) -> bool:
+        """Whether the turn clock of this store moves ``game`` (see :class:`ClockScope`)."""
+        scope = self._clock_scope
+        return scope is None or (
+            game.platform == scope.platform and scope.channel in (game.channel, game.lobby)
+        )
 
     def active_games(self) -> list[GameRow]:
         query = select(GameRow).where(col(GameRow.phase).in_(ACTIVE_PHASES))
@@ -1178,14 +1198,33 @@ class Tx:
         return {row.key: row.value for row in self.session.exec(query).all()}
 
 
+@dataclass(frozen=True)
+class ClockScope:
+    """The games a process's turn clock moves: those opened in one channel of one platform.
+
+    ``bst script --database`` plays beside the games already in a database; its virtual
+    clock starts at the script's own time, and without a scope it would resolve, remind
+    and pass for every other game there as it went."""
+
+    platform: str
+    channel: str
+
+
 class Store:
     """The database behind the host."""
 
     def __init__(
-        self, url: str, *, auto_migrate: bool | None = None, read_only: bool = False
+        self,
+        url: str,
+        *,
+        auto_migrate: bool | None = None,
+        read_only: bool = False,
+        clock_scope: ClockScope | None = None,
     ) -> None:
-        """``read_only``: a store that can only read (the web page's), never migrates."""
+        """``read_only``: a store that can only read (the web page's), never migrates.
+        ``clock_scope``: the only games its turn clock sees (none: every game)."""
         self.url = url
+        self.clock_scope = clock_scope
         self.engine: Engine = make_engine(url, read_only=read_only)
         self.postgres = url.startswith("postgres")
         if read_only:
@@ -1196,7 +1235,7 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
         with session_scope(self.engine) as session:
-            tx = Tx(session, postgres=self.postgres)
+            tx = Tx(session, postgres=self.postgres, clock_scope=self.clock_scope)
             yield tx
             tx.write_staged()  # (before the commit)
 
@@ -1248,6 +1287,7 @@ class DatabaseCursors:
 
 
 __all__ = [
+    "ClockScope",
     "DatabaseCursors",
     "GameSnapshot",
     "PlayerSnapshot",
