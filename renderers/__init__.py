@@ -30,8 +30,9 @@ first look-up, so importing any renderer loads no game's drawing code
 
 from renderers.alt_text import MAX_ALT_TEXT
 from renderers.avatars import AvatarError, decode_avatar, generated_avatar, round_avatar
+from renderers.catalog import pictures_for
 from renderers.encode import EncodeError, encode_mp4
-from renderers.pictures import Picture, Pictures, Replay, pictures_for
+from renderers.pictures import Picture, Pictures, Replay
 from renderers.style import owner_colour
 
 __all__ = [

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # renderers.pictures re-exports pictures_for: no import back at run time
+if TYPE_CHECKING:  # the protocols only: renderers.pictures and tiles never import the catalog
     from renderers.pictures import Pictures
     from renderers.tiles import Tiles
 

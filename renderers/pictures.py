@@ -3,7 +3,7 @@
 A game's pictures follow :class:`Pictures`: a game declares them as a
 :class:`~renderers.game_pictures.GamePictures` of its drawing functions, and
 :mod:`renderers.catalog` lists them by the game's name; the host looks them up with
-:func:`pictures_for` and, for a game with none, posts the game's text board alone.
+:func:`~renderers.catalog.pictures_for` and, for a game with none, posts the game's text board alone.
 Every method is a pure function of a view (design rule 8): the same view and
 options give the same bytes. :func:`expect_view` and :func:`revealed_boards` are the checks
 made of every view a game's pictures are given.
@@ -18,7 +18,6 @@ from typing import Any, Protocol, TypeVar
 
 from PIL import Image
 
-from renderers.catalog import pictures_for
 from renderers.tiles import Tiles
 
 
@@ -118,6 +117,5 @@ __all__ = [
     "Pictures",
     "Replay",
     "expect_view",
-    "pictures_for",
     "revealed_boards",
 ]

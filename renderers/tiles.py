@@ -8,7 +8,7 @@ the board's right and bottom edges are full squares too, the part beyond the boa
 left in the background colour, so every tile is the same size.
 
 A game's pictures offer tiles as their ``tiles``, following :class:`Tiles` (found by the
-game's name with :func:`tiles_for`); each tile is a pure function of a view and a :class:`TileRect`, like
+game's name with :func:`~renderers.catalog.tiles_for`); each tile is a pure function of a view and a :class:`TileRect`, like
 every picture (design rule 8), so whoever needs tiles (the web page, a digest of a huge
 game) draws the same bytes from the same view.
 """
@@ -18,8 +18,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Any, Protocol
-
-from renderers.catalog import tiles_for
 
 TILE = 256
 """Pixels a side of every tile."""
@@ -106,5 +104,4 @@ __all__ = [
     "cell_of",
     "on_board",
     "tile_counts",
-    "tiles_for",
 ]

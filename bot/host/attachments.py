@@ -26,7 +26,8 @@ from bot.host.avatar_cache import AvatarCache
 from bot.host.ending import FINAL_MAP
 from bot.host.messages import Attachment, AttachmentKind
 from bot.store import GameRow, OutboxRow, PlayerRow, Store, TurnRow, loads
-from renderers.pictures import Pictures, Replay, pictures_for
+from renderers.catalog import pictures_for
+from renderers.pictures import Pictures, Replay
 
 OUTSIDE_PLAY = frozenset({"leave", "kick", "end"})
 """Causes of stored steps that are not moves of the game (the replay's end frame shows

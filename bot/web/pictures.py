@@ -29,9 +29,9 @@ from bot.games.catalog import get_game
 from bot.host.attachments import OUTSIDE_PLAY
 from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
-from renderers.pictures import pictures_for
+from renderers.catalog import pictures_for, tiles_for
 from renderers.replay import replay_of_pictures
-from renderers.tiles import TILE, TileRect, tiles_for
+from renderers.tiles import TILE, TileRect
 from renderers.tiles import on_board as tiles_on_board
 
 STATES_KEPT = 8

@@ -24,9 +24,10 @@ from PIL import Image
 
 from bot.games.catalog import game_names
 from renderers import catalog
+from renderers.catalog import pictures_for, tiles_for
 from renderers.game_pictures import Drawing, GamePictures, GameTiles
-from renderers.pictures import Replay, pictures_for
-from renderers.tiles import TileRect, tiles_for
+from renderers.pictures import Replay
+from renderers.tiles import TileRect
 
 
 @dataclass(frozen=True)

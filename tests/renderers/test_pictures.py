@@ -15,7 +15,8 @@ from bot.games.bst.views import PublicView, RevealedView
 from renderers.bst import PICTURES
 from renderers.bst.alt_text import private_alt_text, public_alt_text
 from renderers.bst.frames import ReplayFrame, render_replay
-from renderers.pictures import expect_view, pictures_for, revealed_boards
+from renderers.catalog import pictures_for
+from renderers.pictures import expect_view, revealed_boards
 
 GOLDEN = Path(__file__).resolve().parents[1] / "games" / "bst" / "golden"
 TITLE = "#bst game 3"

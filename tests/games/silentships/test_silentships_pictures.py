@@ -27,7 +27,7 @@ from silentships_views import (
 
 from bot.games.silentships import SilentShipsState
 from bot.games.silentships.ships import SHIP_ORDER, Ship
-from renderers.pictures import pictures_for
+from renderers.catalog import pictures_for
 from renderers.replay import MAX_HEIGHT, MAX_WIDTH
 from renderers.silentships import PICTURES, cards
 from renderers.silentships.frames import frame_picture, revealed_tokens

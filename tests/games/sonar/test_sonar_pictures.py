@@ -28,7 +28,7 @@ from bot.games.sonar.board import parse_cell
 from bot.games.sonar.views import PrivateView, PublicView, RevealedView
 from renderers import hexgrid
 from renderers.alt_text import MAX_ALT_TEXT
-from renderers.pictures import pictures_for
+from renderers.catalog import pictures_for
 from renderers.sonar import PICTURES, board, picture
 from renderers.sonar.frames import board_picture, frame_layout
 from renderers.style import HIT

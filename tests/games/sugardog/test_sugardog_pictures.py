@@ -27,7 +27,7 @@ from bot.games.sugardog.options import MAXIMUM_PLAYERS
 from bot.games.sugardog.state import Captain
 from bot.games.sugardog.views import PrivateView, PublicView, RevealedView, last_heard
 from renderers.alt_text import MAX_ALT_TEXT
-from renderers.pictures import pictures_for
+from renderers.catalog import pictures_for
 from renderers.sugardog import PICTURES
 from renderers.sugardog.chart import MAX_FADE, Glyph, private_chart, public_chart, revealed_chart
 from renderers.sugardog.glyphs import slots

@@ -18,7 +18,7 @@ from uboat_helpers import Driver, play
 
 from bot.games.uboat import UBOAT
 from bot.games.uboat.views import PrivateView, PublicView, RevealedView
-from renderers.pictures import pictures_for
+from renderers.catalog import pictures_for
 from renderers.replay import MAX_HEIGHT, MAX_WIDTH
 from renderers.uboat import PICTURES
 from renderers.uboat.frames import frame_layout, frames_of
