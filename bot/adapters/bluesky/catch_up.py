@@ -26,6 +26,7 @@ from typing import Any
 
 from bot.adapters.bluesky.client import PLATFORM, Connection
 from bot.adapters.bluesky.inbound import POST, dm_inbound, parse_time, post_inbound, post_text
+from bot.adapters.bluesky.people import People
 from bot.adapters.bluesky.threads import Threads
 from bot.host.messages import CursorStore, Inbound, InboundHandler
 
@@ -67,11 +68,11 @@ class Polling:
         tags: Sequence[str],
         since: float | None,
         threads: Threads,
-        handles: dict[str, str] | None = None,
+        people: People | None = None,
     ) -> None:
         """``since``: the moment (epoch seconds) the very first poll (no cursor yet)
-        starts from; None to act on the newest page instead. ``handles``: handle → DID
-        of everyone read, learned here (a post that names them can then mention them)."""
+        starts from; None to act on the newest page instead. ``people``: each author's
+        handle now, learned from their DID's posts (a mention of them writes it)."""
         self._connection = connection
         self._tags = tuple(tags)
         self._since = None if since is None else _stamp(since)
@@ -80,12 +81,12 @@ class Polling:
         self._chat_lock = asyncio.Lock()
         self._seen: OrderedDict[str, None] = OrderedDict()
         self._profiles: dict[str, Mapping[str, Any]] = {}
-        self._handles = handles if handles is not None else {}
+        self._people = people if people is not None else People()
 
     def _learn(self, inbound: Inbound) -> Inbound:
         name = inbound.sender.display_name
         if name.startswith("@"):
-            self._handles[name[1:].lower()] = inbound.sender.user_id
+            self._people.learn(inbound.sender.user_id, name[1:])
         return inbound
 
     def _first_seen(self, uri: str) -> bool:

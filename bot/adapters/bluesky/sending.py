@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,8 +32,9 @@ from bot.adapters.bluesky.budgets import (
 from bot.adapters.bluesky.client import PLATFORM, Connection, LoginRefused
 from bot.adapters.bluesky.inbound import POST, parse_time
 from bot.adapters.bluesky.media import IMAGES_PER_POST, fit_image
+from bot.adapters.bluesky.people import People
 from bot.adapters.bluesky.section import BlueskyConfig
-from bot.adapters.bluesky.text import compose, dm_parts, facets
+from bot.adapters.bluesky.text import compose, dm_parts, facets, renamed
 from bot.adapters.pacing import Pace
 from bot.adapters.short_posts import mute_line
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
@@ -101,17 +102,17 @@ class Delivery:
         *,
         config: BlueskyConfig,
         games: Sequence[tuple[str, str]],
-        handles: Mapping[str, str],
+        people: People,
         sleep: Callable[[float], Awaitable[None]],
         clock: Callable[[], float],
         posted: Callable[[str, str], Awaitable[None]] | None = None,
     ) -> None:
-        """``handles``: handle → DID of the people the host named (see the adapter's
+        """``people``: the handles of the DIDs the host names (see the adapter's
         ``mention``); ``posted(thread, text)`` hears of every post made in a thread."""
         self._connection = connection
         self._config = config
         self._games = tuple(games)
-        self._handles = handles
+        self._people = people
         self._clock = clock
         self._posted = posted
         self.points = WritePoints(config.points_per_hour, config.points_per_day, clock=clock)
@@ -235,16 +236,39 @@ class Delivery:
             "aspectRatio": {"width": fitted.width, "height": fitted.height},
         }
 
-    def _mention(self, handle: str) -> str | None:
-        did = self._handles.get(handle)
-        if did is None or not self.mentions.allow(did):
-            return None
-        return did
+    async def _profiles(self, dids: list[str]) -> dict[str, Any]:
+        client = self._connection.pds
+        return await self._connection.call(
+            "app.bsky.actor.getProfiles",
+            client.app.bsky.actor.get_profiles(params={"actors": dids}),
+        )
+
+    async def _live_mentions(self, outbound: Outbound) -> tuple[str, dict[str, str]]:
+        """The row's text with each player it names (by DID) written by the handle Bluesky
+        gives them now; and handle → DID of the mentions to link. Only those get a mention
+        facet: on Bluesky a mention *is* its facet, so any other ``@name`` in the text
+        (a player's name, say) stays plain text and needs no defusing."""
+        text = outbound.text
+        named = [did for did in outbound.mentions if did in self._people.written]
+        now = await self._people.current(named, self._profiles) if named else {}
+        live: dict[str, str] = {}
+        for did in named:
+            handle = now.get(did)
+            if handle is not None:
+                text = renamed(text, self._people.written[did], handle)
+                live[handle] = did
+        return text, live
 
     async def _send_post(self, address: Address, outbound: Outbound) -> str:
         await self._connection.login()
+        said, live = await self._live_mentions(outbound)
+
+        def mention(handle: str) -> str | None:
+            did = live.get(handle)
+            return did if did is not None and self.mentions.allow(did) else None
+
         text = compose(
-            outbound.text,
+            said,
             mute_line(outbound.text, self._games),
             link=outbound.link,
             keep=outbound.keep,
@@ -265,7 +289,7 @@ class Delivery:
             .replace("+00:00", "Z"),
             "langs": ["en"],
         }
-        found = facets(text, mention=self._mention)
+        found = facets(text, mention=mention)
         if found:
             record["facets"] = found
         reply = await self._reply_refs(address)

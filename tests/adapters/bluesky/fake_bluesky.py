@@ -43,6 +43,7 @@ APP_PASSWORD = "abcd-efgh-ijkl-mnop"
 ALICE = "did:plc:alice00000000000000000000"
 BOB = "did:plc:bob0000000000000000000000"
 CAROL = "did:plc:carol00000000000000000000"
+MALLORY = "did:plc:mallory000000000000000000"
 START = datetime(2026, 7, 26, 9, 0, tzinfo=UTC)
 
 
@@ -121,6 +122,12 @@ class FakeBluesky:
     def add_person(self, did: str, handle: str, name: str, accepts_dms: bool = True) -> Person:
         self.people[did] = Person(did, handle, name, accepts_dms)
         return self.people[did]
+
+    def rename(self, did: str, handle: str) -> None:
+        """``did`` takes the handle ``handle`` (its DID, its identity, stays): from now on
+        its profile, its posts and a mention of it show the new handle, and the old one is
+        free for anyone to take."""
+        self.people[did].handle = handle
 
     def tick(self, seconds: float = 1.0) -> str:
         self._moment += timedelta(seconds=seconds)
