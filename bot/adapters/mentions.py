@@ -51,3 +51,21 @@ def defuse(text: str, keep: Iterable[str] = ()) -> str:
         position = match.end()
     pieces.append(_AT.sub(lambda m: m.group(1) + JOINER, text[position:]))
     return "".join(pieces)
+
+
+class OwnMentions:
+    """The mentions an adapter made, by user id (its ``mention`` notes each): a message
+    keeps live only those of the people it names (``Outbound.mentions``)."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, str] = {}
+
+    def note(self, user_id: str | None, mention: str) -> str:
+        """``mention`` (as the adapter writes it) of ``user_id``, noted and returned."""
+        if user_id:
+            self._made[user_id] = mention
+        return mention
+
+    def defuse(self, text: str, user_ids: Iterable[str]) -> str:
+        """``text`` with every mention defused but the adapter's own of ``user_ids``."""
+        return defuse(text, [self._made[u] for u in user_ids if u in self._made])
