@@ -520,26 +520,52 @@ class FakeBluesky:
     def x_app_bsky_notification_listNotifications(
         self, *, params: dict[str, Any], **_: Any
     ) -> dict[str, Any]:
-        newest_first = sorted(self.notifications, key=lambda n: n["indexedAt"], reverse=True)
-        start = int(params.get("cursor") or 0)
+        """Newest first, only the ``reasons`` asked for (all without it); the cursor is the
+        last item's moment, as Bluesky's is: a page never shifts when new ones arrive."""
+        reasons = params.get("reasons")
+        newest_first = sorted(
+            (n for n in self.notifications if not reasons or n["reason"] in reasons),
+            key=lambda n: (n["indexedAt"], n["uri"]),
+            reverse=True,
+        )
+        if params.get("cursor"):
+            after = tuple(params["cursor"].split("::", 1))
+            newest_first = [n for n in newest_first if (n["indexedAt"], n["uri"]) < after]
         limit = params.get("limit", 50)
-        page = newest_first[start : start + limit]
+        page = newest_first[:limit]
         answer: dict[str, Any] = {"notifications": page}
-        if start + limit < len(newest_first):
-            answer["cursor"] = str(start + limit)
+        if len(newest_first) > limit:
+            answer["cursor"] = f"{page[-1]['indexedAt']}::{page[-1]['uri']}"
         return answer
+
+    def noise(self, count: int, reason: str = "like") -> None:
+        """``count`` notifications that are no post for the bot: likes, reposts, follows
+        of strangers (a popular bot gets thousands)."""
+        collection = {"like": "app.bsky.feed.like", "repost": "app.bsky.feed.repost",
+                      "follow": "app.bsky.graph.follow"}[reason]  # fmt: skip
+        for _ in range(count):
+            rkey = f"3l{next(self._ids):011d}"[:13]
+            record = {"$type": collection, "createdAt": stamp(self._moment)}
+            self.notifications.append({"uri": f"at://{CAROL}/{collection}/{rkey}",
+                                       "cid": cid_of(rkey.encode()), "author": self.profile(CAROL),
+                                       "reason": reason, "record": record, "isRead": False,
+                                       "indexedAt": self.tick(0.01)})  # fmt: skip
 
     def x_app_bsky_feed_searchPosts(self, *, params: dict[str, Any], **_: Any) -> dict[str, Any]:
         query = params["q"].strip()
         assert query.startswith("#"), f"the bot searches tags, not {query!r}"
         tag = query[1:].lower()
-        since = params.get("since")
+        since, until = params.get("since"), params.get("until")
+
+        def moment(value: str) -> datetime:
+            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
         hits = [
             r for r in self.records.values()
             if r["uri"].split("/")[3] == "app.bsky.feed.post"
             and any(f["features"][0].get("tag", "").lower() == tag for f in r["value"].get("facets") or [])
-            and (since is None or datetime.fromisoformat(r["indexedAt"].replace("Z", "+00:00"))
-                 >= datetime.fromisoformat(since.replace("Z", "+00:00")))
+            and (since is None or moment(r["indexedAt"]) >= moment(since))
+            and (until is None or moment(r["indexedAt"]) < moment(until))
         ]  # fmt: skip
         hits.sort(key=lambda r: r["indexedAt"], reverse=True)
         start = int(params.get("cursor") or 0)
