@@ -116,6 +116,7 @@ class BlueskyAdapter:
             sleep=sleep,
             clock=clock,
             posted=self.threads.learn,
+            threads=self.threads,
         )
 
     def __repr__(self) -> str:

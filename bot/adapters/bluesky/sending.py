@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -35,6 +35,7 @@ from bot.adapters.bluesky.media import IMAGES_PER_POST, fit_image
 from bot.adapters.bluesky.people import People
 from bot.adapters.bluesky.section import BlueskyConfig
 from bot.adapters.bluesky.text import compose, dm_parts, facets, renamed
+from bot.adapters.bluesky.threads import Threads
 from bot.adapters.pacing import Pace
 from bot.adapters.short_posts import mute_line
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
@@ -47,6 +48,10 @@ DMS_CLOSED = {"MessagesDisabled", "NotFollowedBySender", "BlockedActor", "Blocke
 # A 400 that is about the session, not the request: the next attempt logs in again.
 SESSION_REFUSED = {"ExpiredToken", "InvalidToken"}
 RETRY_LOOK = 100  # messages of a conversation a retried DM looks through
+# What a thread's root says of the bot's replies, read again before each post there (one
+# read, cheap beside a write): a root can be deleted, or gated, while its game goes on,
+# and a reply to a deleted post or into a gated thread is written but never shown.
+OPEN, GONE, BARRED = "open", "gone", "barred"
 CLOCK_SLACK_SECONDS = 120.0
 _TID_ALPHABET = "234567abcdefghijklmnopqrstuvwxyz"
 
@@ -73,6 +78,15 @@ def _error_name(error: atproto_errors.RequestErrorBase) -> tuple[str, str]:
     if isinstance(content, XrpcError):
         return str(content.error or ""), str(content.message or "")
     return "", ""
+
+
+def _gate(root: Mapping[str, Any]) -> str:
+    """BARRED when the root's threadgate keeps the bot's replies out (the AppView says
+    so in ``viewer.replyDisabled``; a gate that allows nobody says it too), else OPEN."""
+    if (root.get("viewer") or {}).get("replyDisabled"):
+        return BARRED
+    gate = ((root.get("threadgate") or {}).get("record") or {}).get("allow")
+    return BARRED if gate == [] else OPEN
 
 
 def session_refused(error: BaseException) -> bool:
@@ -106,6 +120,7 @@ class Delivery:
         sleep: Callable[[float], Awaitable[None]],
         clock: Callable[[], float],
         posted: Callable[[str, str], Awaitable[None]] | None = None,
+        threads: Threads | None = None,
     ) -> None:
         """``people``: the handles of the DIDs the host names (see the adapter's
         ``mention``); ``posted(thread, text)`` hears of every post made in a thread."""
@@ -120,6 +135,8 @@ class Delivery:
         self._post_pace = Pace(config.posts_per_minute, clock=clock, sleep=sleep)
         self._dm_pace = Pace(config.dms_per_minute, clock=clock, sleep=sleep)
         self._posts: dict[str, tuple[str, dict[str, str]]] = {}  # uri → (cid, root ref)
+        self._threads = threads
+        self._roots: dict[str, str] = {}  # root uri → its state when last read
         self._convos: dict[str, str] = {}  # DID → conversation id
 
     async def send(self, address: Address, outbound: Outbound) -> str:
@@ -181,32 +198,60 @@ class Delivery:
 
     # -- posts ------------------------------------------------------------
 
+    async def _view(self, uri: str) -> dict[str, Any] | None:
+        """The post view of ``uri`` (``getPosts``), or None when it is gone; a root's view
+        also says whether the bot may reply in its thread."""
+        client = self._connection.pds
+        body = await self._connection.call(
+            "app.bsky.feed.getPosts",
+            client.app.bsky.feed.get_posts(params={"uris": [uri]}),
+        )
+        found = [p for p in body.get("posts") or [] if p.get("uri") == uri]
+        post = found[0] if found else None
+        if post is None or not (post.get("record") or {}).get("reply"):
+            self._roots[uri] = GONE if post is None else _gate(post)
+        return post
+
     async def _post_ref(self, uri: str) -> tuple[str, dict[str, str]] | None:
         """(cid, the root's strong ref) of the post ``uri``, or None when it is gone."""
         if uri not in self._posts:
-            client = self._connection.pds
-            body = await self._connection.call(
-                "app.bsky.feed.getPosts",
-                client.app.bsky.feed.get_posts(params={"uris": [uri]}),
-            )
-            found = [p for p in body.get("posts") or [] if p.get("uri") == uri]
-            if not found:
+            post = await self._view(uri)
+            if post is None:
                 return None
-            post = found[0]
             reply = (post.get("record") or {}).get("reply") or {}
             root = reply.get("root") or {"uri": uri, "cid": post["cid"]}
             self._posts[uri] = (str(post["cid"]), {"uri": root["uri"], "cid": root["cid"]})
         return self._posts[uri]
 
+    async def _root_state(self, root: str, *, read: bool) -> str:
+        """OPEN, GONE (deleted) or BARRED (a threadgate keeps the bot out): read now
+        unless ``read`` is False and it was read before."""
+        if read or root not in self._roots:
+            await self._view(root)
+        return self._roots[root]
+
     async def _reply_refs(self, address: Address) -> dict[str, Any] | None:
         """A game's posts are replies in its thread (its channel is the thread's root):
-        to the post they answer, else to the root."""
-        for parent in (address.reply_to, address.channel):
-            if parent and parent.startswith("at://"):
-                ref = await self._post_ref(parent)
-                if ref is not None:
-                    cid, root = ref
-                    return {"root": root, "parent": {"uri": parent, "cid": cid}}
+        to the post they answer, else to the root, else (the root deleted) under the
+        bot's own first post in the thread. None: a top-level post, when the thread is
+        closed to the bot's replies (they would be hidden) or nothing of it is left."""
+        thread = address.channel if address.channel.startswith("at://") else ""
+        anchor = await self._threads.anchor(thread) if self._threads and thread else None
+        for parent in (address.reply_to, thread, anchor):
+            if not parent or not parent.startswith("at://"):
+                continue
+            fresh = parent not in self._posts
+            ref = await self._post_ref(parent)
+            if ref is None:
+                continue
+            cid, root = ref
+            # (A parent just read was read with its root when it is the root.)
+            state = await self._root_state(root["uri"], read=not (fresh and parent == root["uri"]))
+            if state == BARRED:
+                return None
+            if state == GONE and parent == root["uri"]:
+                continue
+            return {"root": root, "parent": {"uri": parent, "cid": cid}}
         return None
 
     async def _images(self, outbound: Outbound) -> dict[str, Any] | None:
@@ -318,6 +363,11 @@ class Delivery:
         uri = str(made["uri"])
         root = reply["root"] if reply is not None else {"uri": uri, "cid": str(made["cid"])}
         self._posts[uri] = (str(made["cid"]), root)
+        if self._threads is not None:
+            if reply is not None and root["uri"] == address.channel:
+                await self._threads.replied(address.channel, uri)
+            elif reply is None:
+                await self._threads.stood_in(address.channel, uri)
         return uri
 
     async def _existing(self, rkey: str, text: str) -> str | None:

@@ -97,6 +97,8 @@ class FakeBluesky:
         self.add_person(BOB, "bob.bsky.social", "Bob")
         self.add_person(CAROL, "carol.bsky.social", "Carol")
         self.records: dict[str, dict[str, Any]] = {}  # at:// uri → {uri, cid, value, indexedAt}
+        self.tombstones: dict[str, str] = {}  # a deleted post's uri → its cid
+        self.gates: dict[str, dict[str, Any]] = {}  # a root's uri → its threadgate view
         self.blobs: dict[str, tuple[str, int]] = {}  # cid → (mime type, size)
         self.notifications: list[dict[str, Any]] = []
         self.convos: dict[str, list[str]] = {}  # convo id → member DIDs
@@ -122,6 +124,29 @@ class FakeBluesky:
     def add_person(self, did: str, handle: str, name: str, accepts_dms: bool = True) -> Person:
         self.people[did] = Person(did, handle, name, accepts_dms)
         return self.people[did]
+
+    def delete(self, uri: str) -> None:
+        """The author deletes the post ``uri``: reads of it find nothing (getPosts leaves
+        it out, getRecord says RecordNotFound), and replies already made stay where they
+        are; a new reply may still name it as its thread's root (uri and cid)."""
+        self.tombstones[uri] = self.records.pop(uri)["cid"]
+        self.notifications = [n for n in self.notifications if n["uri"] != uri]
+
+    def gate(self, root: str, allow: list[dict[str, Any]] | None = None) -> None:
+        """The root's author closes its thread with a threadgate (``allow`` [] lets
+        nobody reply but them): Bluesky still writes a reply from anyone else, and hides
+        it; the root's view tells the bot ``viewer.replyDisabled``."""
+        author, _, rkey = root.removeprefix("at://").split("/")
+        record = {"$type": "app.bsky.feed.threadgate", "post": root, "allow": allow or [],
+                  "createdAt": stamp(self._moment)}  # fmt: skip
+        uri = f"at://{author}/app.bsky.feed.threadgate/{rkey}"
+        self.gates[root] = {"uri": uri, "cid": cid_of(json.dumps(record).encode()),
+                            "record": record, "lists": []}  # fmt: skip
+
+    def hidden(self) -> list[str]:
+        """The bot's posts nobody sees in the game's thread: replies into a thread gated
+        against it, replies to a deleted post."""
+        return [r["uri"] for r in self.bot_posts() if r.get("hidden")]
 
     def rename(self, did: str, handle: str) -> None:
         """``did`` takes the handle ``handle`` (its DID, its identity, stays): from now on
@@ -426,6 +451,12 @@ class FakeBluesky:
             "indexedAt": self.tick(),
             "author": did,
         }
+        root = ((record.get("reply") or {}).get("root") or {}).get("uri")
+        parent = ((record.get("reply") or {}).get("parent") or {}).get("uri")
+        if root in self.gates and not root.startswith(f"at://{did}/"):
+            self.records[uri]["hidden"] = True  # written, and hidden by the threadgate
+        if parent in self.tombstones:
+            self.records[uri]["hidden"] = True  # under a deleted post: in no thread
         return {"uri": uri, "cid": cid}
 
     def _facets_land(self, record: dict[str, Any]) -> list[str]:
@@ -459,7 +490,10 @@ class FakeBluesky:
         if reply:
             for end in ("root", "parent"):
                 target = self.records.get(reply[end]["uri"])
-                if target is None or target["cid"] != reply[end]["cid"]:
+                # A deleted post may still be named (the PDS does not look): a deleted root
+                # still roots its thread; a reply to a deleted parent is written, and hidden.
+                cid = target["cid"] if target else self.tombstones.get(reply[end]["uri"])
+                if cid is None or cid != reply[end]["cid"]:
                     problems.append(f"reply.{end} names no post (uri and cid): {reply[end]}")
             parent = self.records.get(reply["parent"]["uri"])
             if parent is not None:
@@ -508,8 +542,12 @@ class FakeBluesky:
 
     def _post_view(self, uri: str) -> dict[str, Any]:
         found = self.records[uri]
-        return {"uri": uri, "cid": found["cid"], "author": self.profile(found["author"]),
+        view = {"uri": uri, "cid": found["cid"], "author": self.profile(found["author"]),
                 "record": found["value"], "indexedAt": found["indexedAt"]}  # fmt: skip
+        if uri in self.gates:  # the viewer (the bot) may not reply in this thread
+            view["threadgate"] = self.gates[uri]
+            view["viewer"] = {"replyDisabled": True}
+        return view
 
     def x_app_bsky_feed_getPosts(self, *, params: dict[str, Any], **_: Any) -> dict[str, Any]:
         return {"posts": [self._post_view(u) for u in params["uris"] if u in self.records]}
