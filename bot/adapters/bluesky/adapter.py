@@ -180,7 +180,7 @@ class BlueskyAdapter:
         try:
             current = await self.connection.call(
                 "com.atproto.repo.getRecord",
-                client.com.atproto.repo.get_record(params=params),
+                lambda: client.com.atproto.repo.get_record(params=params),
             )
         except atproto_errors.BadRequestError:
             current = {}  # no profile record yet
@@ -195,7 +195,7 @@ class BlueskyAdapter:
             data["swapRecord"] = current["cid"]  # not over a change made meanwhile
         self._delivery.points.spend(2 if current else 3)
         await self.connection.call(
-            "com.atproto.repo.putRecord", client.com.atproto.repo.put_record(data=data)
+            "com.atproto.repo.putRecord", lambda: client.com.atproto.repo.put_record(data=data)
         )
         log.info("Bluesky: labelled the account %s as a bot", self.connection.handle)
         return True

@@ -181,7 +181,9 @@ class Polling:
                     params["cursor"] = page_cursor
                 body = await self._connection.call(
                     "app.bsky.notification.listNotifications",
-                    client.app.bsky.notification.list_notifications(params=params),
+                    lambda params=params: client.app.bsky.notification.list_notifications(
+                        params=params
+                    ),
                 )
                 for item in body.get("notifications") or []:
                     indexed_at = str(item.get("indexedAt") or "")
@@ -217,7 +219,7 @@ class Polling:
                 params["cursor"] = page_cursor
             body = await self._connection.call(
                 "app.bsky.feed.searchPosts",
-                client.app.bsky.feed.search_posts(params=params),
+                lambda params=params: client.app.bsky.feed.search_posts(params=params),
             )
             for post in body.get("posts") or []:
                 indexed_at = str(post.get("indexedAt") or "")
@@ -274,7 +276,9 @@ class Polling:
             try:
                 body = await self._connection.call(
                     "app.bsky.actor.getProfiles",
-                    client.app.bsky.actor.get_profiles(params={"actors": chunk}),
+                    lambda chunk=chunk: client.app.bsky.actor.get_profiles(
+                        params={"actors": chunk}
+                    ),
                 )
             except Exception as error:  # a name is a nicety: the DID still identifies them
                 log.info("Bluesky: could not read profiles (%s)", type(error).__name__)
@@ -295,7 +299,7 @@ class Polling:
                 params: dict[str, Any] = {"cursor": last_rev} if last_rev else {}
                 body = await self._connection.call(
                     "chat.bsky.convo.getLog",
-                    chat.chat.bsky.convo.get_log(params=params),
+                    lambda params=params: chat.chat.bsky.convo.get_log(params=params),
                 )
                 logs = body.get("logs") or []
                 entries.extend(logs)

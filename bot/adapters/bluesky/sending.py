@@ -204,7 +204,7 @@ class Delivery:
         client = self._connection.pds
         body = await self._connection.call(
             "app.bsky.feed.getPosts",
-            client.app.bsky.feed.get_posts(params={"uris": [uri]}),
+            lambda: client.app.bsky.feed.get_posts(params={"uris": [uri]}),
         )
         found = [p for p in body.get("posts") or [] if p.get("uri") == uri]
         post = found[0] if found else None
@@ -269,7 +269,7 @@ class Delivery:
         client = self._connection.pds
         body = await self._connection.call(
             "com.atproto.repo.uploadBlob",
-            client.com.atproto.repo.upload_blob(
+            lambda: client.com.atproto.repo.upload_blob(
                 fitted.data, headers={"Content-Type": fitted.mime_type}
             ),
         )
@@ -285,7 +285,7 @@ class Delivery:
         client = self._connection.pds
         return await self._connection.call(
             "app.bsky.actor.getProfiles",
-            client.app.bsky.actor.get_profiles(params={"actors": dids}),
+            lambda: client.app.bsky.actor.get_profiles(params={"actors": dids}),
         )
 
     async def _live_mentions(self, outbound: Outbound) -> tuple[str, dict[str, str]]:
@@ -352,7 +352,7 @@ class Delivery:
         try:
             made = await self._connection.call(
                 "com.atproto.repo.createRecord",
-                client.com.atproto.repo.create_record(data=data),
+                lambda: client.com.atproto.repo.create_record(data=data),
             )
         except (atproto_errors.BadRequestError, atproto_errors.NetworkError) as error:
             # The record may be there already (a lost answer to an earlier attempt).
@@ -379,7 +379,7 @@ class Delivery:
         try:
             body = await self._connection.call(
                 "com.atproto.repo.getRecord",
-                client.com.atproto.repo.get_record(params=params),
+                lambda: client.com.atproto.repo.get_record(params=params),
             )
         except atproto_errors.BadRequestError:
             return None  # RecordNotFound
@@ -396,7 +396,7 @@ class Delivery:
             chat = self._connection.chat
             body = await self._connection.call(
                 "chat.bsky.convo.getConvoForMembers",
-                chat.chat.bsky.convo.get_convo_for_members(params={"members": [did]}),
+                lambda: chat.chat.bsky.convo.get_convo_for_members(params={"members": [did]}),
             )
             self._convos[did] = str(body["convo"]["id"])
         return self._convos[did]
@@ -421,7 +421,7 @@ class Delivery:
             data = {"convoId": convo, "message": message_input}
             message = await self._connection.call(
                 "chat.bsky.convo.sendMessage",
-                chat.chat.bsky.convo.send_message(data=data),
+                lambda data=data: chat.chat.bsky.convo.send_message(data=data),
             )
             sent.append(str(message["id"]))
         return ",".join(sent)
@@ -432,7 +432,9 @@ class Delivery:
         chat = self._connection.chat
         body = await self._connection.call(
             "chat.bsky.convo.getMessages",
-            chat.chat.bsky.convo.get_messages(params={"convoId": convo, "limit": RETRY_LOOK}),
+            lambda: chat.chat.bsky.convo.get_messages(
+                params={"convoId": convo, "limit": RETRY_LOOK}
+            ),
         )
         found: dict[str, str] = {}
         for message in body.get("messages") or []:

@@ -107,6 +107,9 @@ class FakeBluesky:
         self.violations: list[str] = []
         self.requests: list[tuple[str, str]] = []  # (method, nsid)
         self.logins = 0
+        self.refreshes = 0
+        self.expired: set[str] = set()  # access tokens the PDS takes for expired
+        self.logins_a_day = Window(300, 86400)  # createSession: also 300 a day
         self.tokens: dict[str, tuple[str, str]] = {}  # token → (kind, did)
         self._ids = itertools.count(1)
         self._moment = START
@@ -279,9 +282,21 @@ class FakeBluesky:
             "RateLimit-Policy": f"{window.limit};w={int(window.seconds)}",
         }
 
+    def expire_access_tokens(self) -> None:
+        """Every access token given so far is expired for the PDS, whatever its ``exp``
+        says (a clock apart, a server's shorter life): a call with one answers 400
+        ``ExpiredToken``, and its refresh token still refreshes."""
+        self.expired |= {token for token, (kind, _) in self.tokens.items() if kind == "access"}
+
     def _spend(self, nsid: str) -> tuple[dict[str, str], bool]:
         window = self.windows.get(nsid) or self.windows["*"]
         now = self.clock()
+        if nsid == "com.atproto.server.createSession":
+            day = self.logins_a_day
+            day.used = [t for t in day.used if t > now - day.seconds]
+            if len(day.used) >= day.limit:
+                return self._headers(nsid, day), False
+            day.used.append(now)
         window.used = [t for t in window.used if t > now - window.seconds]
         if len(window.used) >= window.limit:
             return self._headers(nsid, window), False
@@ -297,7 +312,7 @@ class FakeBluesky:
             raise XrpcError(401, "AuthenticationRequired" if not kind else "InvalidToken",
                             "Authentication Required" if not kind else "Token could not be verified")  # fmt: skip
         payload = json.loads(base64.urlsafe_b64decode(token.split(".")[1] + "=="))
-        if payload["exp"] < self.clock():
+        if payload["exp"] < self.clock() or token in self.expired:
             raise XrpcError(400, "ExpiredToken", "Token has expired")
         if nsid.startswith("chat.bsky.") and payload["scope"] != "com.atproto.appPassPrivileged":
             raise XrpcError(401, "InvalidToken", "Bad token scope")
@@ -406,6 +421,7 @@ class FakeBluesky:
         self, *, did: str, request: web.Request, **_: Any
     ) -> dict[str, Any]:
         self.tokens.pop(request.headers["Authorization"].removeprefix("Bearer "), None)
+        self.refreshes += 1
         return {"did": did, "handle": self.people[did].handle, "active": True, **self._tokens(did)}
 
     # -- com.atproto.repo ------------------------------------------------------------
