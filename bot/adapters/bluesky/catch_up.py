@@ -29,6 +29,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from bot.adapters.bluesky.client import PLATFORM, Connection
@@ -181,9 +182,7 @@ class Polling:
                     params["cursor"] = page_cursor
                 body = await self._connection.call(
                     "app.bsky.notification.listNotifications",
-                    lambda params=params: client.app.bsky.notification.list_notifications(
-                        params=params
-                    ),
+                    partial(client.app.bsky.notification.list_notifications, params=params),
                 )
                 for item in body.get("notifications") or []:
                     indexed_at = str(item.get("indexedAt") or "")
@@ -219,7 +218,7 @@ class Polling:
                 params["cursor"] = page_cursor
             body = await self._connection.call(
                 "app.bsky.feed.searchPosts",
-                lambda params=params: client.app.bsky.feed.search_posts(params=params),
+                partial(client.app.bsky.feed.search_posts, params=params),
             )
             for post in body.get("posts") or []:
                 indexed_at = str(post.get("indexedAt") or "")
@@ -276,9 +275,7 @@ class Polling:
             try:
                 body = await self._connection.call(
                     "app.bsky.actor.getProfiles",
-                    lambda chunk=chunk: client.app.bsky.actor.get_profiles(
-                        params={"actors": chunk}
-                    ),
+                    partial(client.app.bsky.actor.get_profiles, params={"actors": chunk}),
                 )
             except Exception as error:  # a name is a nicety: the DID still identifies them
                 log.info("Bluesky: could not read profiles (%s)", type(error).__name__)
@@ -299,7 +296,7 @@ class Polling:
                 params: dict[str, Any] = {"cursor": last_rev} if last_rev else {}
                 body = await self._connection.call(
                     "chat.bsky.convo.getLog",
-                    lambda params=params: chat.chat.bsky.convo.get_log(params=params),
+                    partial(chat.chat.bsky.convo.get_log, params=params),
                 )
                 logs = body.get("logs") or []
                 entries.extend(logs)

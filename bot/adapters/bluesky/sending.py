@@ -19,6 +19,7 @@ import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from atproto_client import exceptions as atproto_errors
@@ -421,7 +422,7 @@ class Delivery:
             data = {"convoId": convo, "message": message_input}
             message = await self._connection.call(
                 "chat.bsky.convo.sendMessage",
-                lambda data=data: chat.chat.bsky.convo.send_message(data=data),
+                partial(chat.chat.bsky.convo.send_message, data=data),
             )
             sent.append(str(message["id"]))
         return ",".join(sent)
