@@ -20,3 +20,9 @@ def test_a_longer_handle_that_starts_like_a_kept_one_is_defused() -> None:
 def test_links_and_addresses_keep_their_at_signs() -> None:
     text = "see https://mastodon.social/@bob or mail bob@example.org"
     assert defuse(text) == text
+
+
+def test_a_defused_name_copied_into_a_command_reads_as_typed() -> None:
+    from bot.host.routing import readable
+
+    assert readable(f"kick {defuse('@alice')}") == "kick @alice"
