@@ -49,8 +49,12 @@ class NoGameHere(Refusal):
 
 def readable(text: str) -> str:
     """Fullwidth and other compatibility forms read as plain ones (NFKC: ``＃ｓｏｎａｒ　Ｅ５``
-    is ``#sonar E5``), as a phone keyboard in another language may type them."""
-    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+    is ``#sonar E5``), as a phone keyboard in another language may type them; a name
+    copied from a post (``kick @\u200dalice``: the adapters defuse the ``@`` of names,
+    see bot/adapters/mentions.py) reads as typed."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKC", text).replace("@\u200d", "@")
 
 
 def clean_text(text: str) -> str:

@@ -36,6 +36,7 @@ from atproto_client import exceptions as atproto_errors
 from bot.adapters.bluesky.budgets import BudgetSpent, RateWindows
 from bot.adapters.bluesky.catch_up import Polling
 from bot.adapters.bluesky.client import PLATFORM, Connection, LoginRefused, SessionStore
+from bot.adapters.bluesky.people import People
 from bot.adapters.bluesky.section import BlueskyConfig
 from bot.adapters.bluesky.sending import Delivery, lacks_dm_access, session_refused
 from bot.adapters.bluesky.threads import Threads
@@ -97,24 +98,25 @@ class BlueskyAdapter:
         )
         self.link = PlatformLink()
         self._tasks: list[asyncio.Task[None]] = []
-        # handle → DID of the people read or named: a post naming them mentions them.
-        self._handles: dict[str, str] = {}
+        # Each player's handle now, by DID: a mention is made from the DID alone.
+        self.people = People(clock)
         self.threads = Threads(cursors, [game.tag for game in games])
         self._polling = Polling(
             self.connection,
             tags=[game.tag for game in games] if config.search_hashtag else [],
             since=None if config.backfill else clock(),
             threads=self.threads,
-            handles=self._handles,
+            people=self.people,
         )
         self._delivery = Delivery(
             self.connection,
             config=config,
             games=[(game.tag, game.title) for game in games],
-            handles=self._handles,
+            people=self.people,
             sleep=sleep,
             clock=clock,
             posted=self.threads.learn,
+            threads=self.threads,
         )
 
     def __repr__(self) -> str:
@@ -178,7 +180,7 @@ class BlueskyAdapter:
         try:
             current = await self.connection.call(
                 "com.atproto.repo.getRecord",
-                client.com.atproto.repo.get_record(params=params),
+                lambda: client.com.atproto.repo.get_record(params=params),
             )
         except atproto_errors.BadRequestError:
             current = {}  # no profile record yet
@@ -193,7 +195,7 @@ class BlueskyAdapter:
             data["swapRecord"] = current["cid"]  # not over a change made meanwhile
         self._delivery.points.spend(2 if current else 3)
         await self.connection.call(
-            "com.atproto.repo.putRecord", client.com.atproto.repo.put_record(data=data)
+            "com.atproto.repo.putRecord", lambda: client.com.atproto.repo.put_record(data=data)
         )
         log.info("Bluesky: labelled the account %s as a bot", self.connection.handle)
         return True
@@ -267,10 +269,9 @@ class BlueskyAdapter:
         return not address.is_dm
 
     def mention(self, address: Address) -> str:
-        """``@handle``, a mention facet when the post is made (within the hour's budget)."""
-        name = (address.user_name or "").strip().lstrip("@")
-        if not name:
-            return "@player"
-        if address.user_id:
-            self._handles[name.lower()] = address.user_id
-        return f"@{name}"
+        """``@handle`` of the player's DID: the handle it is known by (the name it joined
+        with until one of its posts or its profile says otherwise). When the post is made
+        it is written as that DID's handle then, with a mention facet to the DID (within
+        the hour's budget); see :mod:`~bot.adapters.bluesky.people`."""
+        handle = self.people.write(address.user_id or "", address.user_name or "")
+        return f"@{handle}" if handle else "@player"

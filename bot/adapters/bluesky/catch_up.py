@@ -9,6 +9,13 @@ from notifications, and a post with the tag that does not mention the bot is an 
 all the same. A post found both ways is one post (its ``at://`` URI is its id): it is
 handed over once, and the host ignores any redelivery after a restart.
 
+Notifications are asked for by reason (``mention``, ``reply``, ``quote``): likes,
+reposts and follows would otherwise crowd an order out of the pages one poll reads. A
+poll reads at most :data:`MAX_PAGES` pages back; when that cap is hit before the cursor
+(a long downtime, a storm of mentions) the moments it could not reach are kept as a
+*gap*, and the next polls close it from the tag search (``searchPosts`` with ``since``
+and ``until``), where every order is, page-capped the same way until nothing is left.
+
 Every poll hands its messages over oldest first, and a cursor moves only past what the
 host took. The very first poll of an account (no cursor yet) starts from the adapter's
 start: a stale ``join`` or ``new`` sent before the bot ran is not a command to act on now
@@ -22,10 +29,12 @@ import logging
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from bot.adapters.bluesky.client import PLATFORM, Connection
 from bot.adapters.bluesky.inbound import POST, dm_inbound, parse_time, post_inbound, post_text
+from bot.adapters.bluesky.people import People
 from bot.adapters.bluesky.threads import Threads
 from bot.host.messages import CursorStore, Inbound, InboundHandler
 
@@ -36,6 +45,8 @@ log = logging.getLogger(__name__)
 NOTIFICATIONS_CURSOR = "notifications_seen"
 SEARCH_CURSOR = "search_seen:"  # search_seen:#sonar
 CHAT_CURSOR = "chat_log"  # the chat log's cursor (a rev)
+# "since until" (indexedAt moments): posts no poll could read, behind a page cap.
+GAP_CURSOR = "unread_gap"
 PAGE = 50  # items a page: notifications and search allow 100, the chat log sets its own
 MAX_PAGES = 20  # how far back one poll reads (1,000 posts): a cap, not a cursor
 _POST_REASONS = ("mention", "reply", "quote")
@@ -57,6 +68,12 @@ def _moment(cursor: str) -> str:
     return cursor.partition(" ")[0]
 
 
+def _just_after(moment: str) -> str:
+    """A moment a millisecond after ``moment``: ``until`` excludes its own moment, and a
+    post of the moment the cap stopped at may not have been read."""
+    return _stamp(parse_time(moment).timestamp() + 0.001)
+
+
 class Polling:
     """One account's polls: what arrived since each cursor, handed to the host."""
 
@@ -67,11 +84,11 @@ class Polling:
         tags: Sequence[str],
         since: float | None,
         threads: Threads,
-        handles: dict[str, str] | None = None,
+        people: People | None = None,
     ) -> None:
         """``since``: the moment (epoch seconds) the very first poll (no cursor yet)
-        starts from; None to act on the newest page instead. ``handles``: handle → DID
-        of everyone read, learned here (a post that names them can then mention them)."""
+        starts from; None to act on the newest page instead. ``people``: each author's
+        handle now, learned from their DID's posts (a mention of them writes it)."""
         self._connection = connection
         self._tags = tuple(tags)
         self._since = None if since is None else _stamp(since)
@@ -80,12 +97,12 @@ class Polling:
         self._chat_lock = asyncio.Lock()
         self._seen: OrderedDict[str, None] = OrderedDict()
         self._profiles: dict[str, Mapping[str, Any]] = {}
-        self._handles = handles if handles is not None else {}
+        self._people = people if people is not None else People()
 
     def _learn(self, inbound: Inbound) -> Inbound:
         name = inbound.sender.display_name
         if name.startswith("@"):
-            self._handles[name[1:].lower()] = inbound.sender.user_id
+            self._people.learn(inbound.sender.user_id, name[1:])
         return inbound
 
     def _first_seen(self, uri: str) -> bool:
@@ -99,16 +116,17 @@ class Polling:
     async def _hand_over_posts(
         self,
         cursors: CursorStore,
-        cursor_key: str,
+        cursor_key: str | None,
         posts: list[tuple[str, Mapping[str, Any], Mapping[str, Any], str]],
         on_inbound: InboundHandler,
     ) -> int:
         """``posts``: (uri, author, record, indexedAt), any order; handed over oldest
-        first, the cursor moved past each as it is done."""
+        first, the cursor moved past each as it is done (``cursor_key`` None: a gap's
+        posts, behind the cursor, handed over all; the host ignores any it had)."""
         handled = 0
         bot = self._connection.did
-        cursor = await cursors.get(PLATFORM, cursor_key)
-        if cursor is None and self._since:
+        cursor = await cursors.get(PLATFORM, cursor_key) if cursor_key else None
+        if cursor is None and self._since and cursor_key:
             # A first start: from now on the cursor says where it began.
             cursor = self._since
             await cursors.set(PLATFORM, cursor_key, cursor)
@@ -133,8 +151,20 @@ class Polling:
                         self._seen.pop(uri, None)
                         raise
                     handled += 1
-            await cursors.set(PLATFORM, cursor_key, f"{indexed_at} {uri}")
+            if cursor_key:
+                await cursors.set(PLATFORM, cursor_key, f"{indexed_at} {uri}")
         return handled
+
+    async def _gap_left(self, cursors: CursorStore, since: str, until: str) -> None:
+        """Posts between ``since`` and ``until`` were left unread by a page cap: the gap
+        (one span, grown to hold the new one) the tag search closes."""
+        known = await cursors.get(PLATFORM, GAP_CURSOR)
+        if known:
+            old_since, _, old_until = known.partition(" ")
+            since = min(since, old_since, key=parse_time)
+            until = max(until, old_until, key=parse_time)
+        log.warning("Bluesky: a poll's page cap left posts from %s to %s unread", since, until)
+        await cursors.set(PLATFORM, GAP_CURSOR, f"{since} {until}")
 
     async def notifications(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
         """Mentions, replies and quotes of the bot since the cursor."""
@@ -144,59 +174,97 @@ class Polling:
             found: list[tuple[str, Mapping[str, Any], Mapping[str, Any], str]] = []
             page_cursor: str | None = None
             client = self._connection.pds
+            reached = False
+            oldest = ""
             for _ in range(MAX_PAGES if seen else 1):
-                params: dict[str, Any] = {"limit": PAGE}
+                params: dict[str, Any] = {"limit": PAGE, "reasons": list(_POST_REASONS)}
                 if page_cursor:
                     params["cursor"] = page_cursor
                 body = await self._connection.call(
                     "app.bsky.notification.listNotifications",
-                    client.app.bsky.notification.list_notifications(params=params),
+                    partial(client.app.bsky.notification.list_notifications, params=params),
                 )
-                reached = False
                 for item in body.get("notifications") or []:
                     indexed_at = str(item.get("indexedAt") or "")
                     if seen and parse_time(indexed_at) < _position(seen)[0]:
                         reached = True
                         break
+                    oldest = indexed_at
                     record = item.get("record") or {}
                     if item.get("reason") in _POST_REASONS and record.get("$type") == POST:
                         found.append((str(item["uri"]), item["author"], record, indexed_at))
                 page_cursor = body.get("cursor")
                 if reached or not page_cursor:
                     break
+            if seen and not reached and page_cursor and oldest:
+                await self._gap_left(cursors, _moment(seen), _just_after(oldest))
             return await self._hand_over_posts(cursors, NOTIFICATIONS_CURSOR, found, on_inbound)
 
+    async def _search_tag(
+        self, tag: str, since: str | None, until: str | None = None
+    ) -> tuple[list[tuple[str, Mapping[str, Any], Mapping[str, Any], str]], str | None]:
+        """Posts with ``tag`` from ``since`` to before ``until``, newest first up to the
+        page cap; and the moment to search before for the rest when the cap was hit."""
+        client = self._connection.pds
+        found: list[tuple[str, Mapping[str, Any], Mapping[str, Any], str]] = []
+        page_cursor: str | None = None
+        for _ in range(MAX_PAGES if since else 1):
+            params: dict[str, Any] = {"q": tag, "sort": "latest", "limit": PAGE}
+            if since:
+                params["since"] = since
+            if until:
+                params["until"] = until
+            if page_cursor:
+                params["cursor"] = page_cursor
+            body = await self._connection.call(
+                "app.bsky.feed.searchPosts",
+                partial(client.app.bsky.feed.search_posts, params=params),
+            )
+            for post in body.get("posts") or []:
+                indexed_at = str(post.get("indexedAt") or "")
+                if not since or parse_time(indexed_at) >= parse_time(since):
+                    found.append((str(post["uri"]), post["author"], post["record"], indexed_at))
+            page_cursor = body.get("cursor")
+            if not page_cursor:
+                return found, None
+        unread = _just_after(min((p[3] for p in found), key=parse_time)) if found else None
+        return found, unread if since else None
+
     async def search(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
-        """Recent posts with each game's tag since its cursor."""
+        """Recent posts with each game's tag since its cursor; then the gap a page cap
+        left, if any."""
         handled = 0
         async with self._posts_lock:
             await self._connection.login()
-            client = self._connection.pds
             for tag in self._tags:
                 key = f"{SEARCH_CURSOR}{tag.lower()}"
                 seen = await cursors.get(PLATFORM, key) or self._since
-                found: list[tuple[str, Mapping[str, Any], Mapping[str, Any], str]] = []
-                page_cursor: str | None = None
-                for _ in range(MAX_PAGES if seen else 1):
-                    params: dict[str, Any] = {"q": tag, "sort": "latest", "limit": PAGE}
-                    if seen:
-                        params["since"] = _moment(seen)
-                    if page_cursor:
-                        params["cursor"] = page_cursor
-                    body = await self._connection.call(
-                        "app.bsky.feed.searchPosts",
-                        client.app.bsky.feed.search_posts(params=params),
-                    )
-                    for post in body.get("posts") or []:
-                        indexed_at = str(post.get("indexedAt") or "")
-                        if not seen or parse_time(indexed_at) >= _position(seen)[0]:
-                            found.append(
-                                (str(post["uri"]), post["author"], post["record"], indexed_at)
-                            )
-                    page_cursor = body.get("cursor")
-                    if not page_cursor:
-                        break
+                since = _moment(seen) if seen else None
+                found, unread = await self._search_tag(tag, since)
+                if since and unread:
+                    await self._gap_left(cursors, since, unread)
                 handled += await self._hand_over_posts(cursors, key, found, on_inbound)
+            handled += await self._close_gap(cursors, on_inbound)
+        return handled
+
+    async def _close_gap(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
+        """Read the gap's posts from each tag's search (a page cap at a time): what is
+        still unread after this stays the gap."""
+        gap = await cursors.get(PLATFORM, GAP_CURSOR)
+        if not gap or not self._tags:
+            return 0
+        since, _, until = gap.partition(" ")
+        handled = 0
+        left: list[str] = []
+        for tag in self._tags:
+            found, unread = await self._search_tag(tag, since, until)
+            handled += await self._hand_over_posts(cursors, None, found, on_inbound)
+            if unread:
+                left.append(unread)
+        rest = f"{since} {max(left, key=parse_time)}" if left else ""
+        await cursors.set(PLATFORM, GAP_CURSOR, rest)
+        if not rest:
+            log.info("Bluesky: the posts from %s to %s were read from the tag search", since, until)
         return handled
 
     async def _profiles_of(self, dids: set[str]) -> None:
@@ -207,7 +275,7 @@ class Polling:
             try:
                 body = await self._connection.call(
                     "app.bsky.actor.getProfiles",
-                    client.app.bsky.actor.get_profiles(params={"actors": chunk}),
+                    partial(client.app.bsky.actor.get_profiles, params={"actors": chunk}),
                 )
             except Exception as error:  # a name is a nicety: the DID still identifies them
                 log.info("Bluesky: could not read profiles (%s)", type(error).__name__)
@@ -228,7 +296,7 @@ class Polling:
                 params: dict[str, Any] = {"cursor": last_rev} if last_rev else {}
                 body = await self._connection.call(
                     "chat.bsky.convo.getLog",
-                    chat.chat.bsky.convo.get_log(params=params),
+                    partial(chat.chat.bsky.convo.get_log, params=params),
                 )
                 logs = body.get("logs") or []
                 entries.extend(logs)

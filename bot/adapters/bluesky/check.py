@@ -50,7 +50,7 @@ async def check_bluesky(
         try:
             await connection.call(
                 "chat.bsky.convo.listConvos",
-                chat.chat.bsky.convo.list_convos(params={"limit": 1}),
+                lambda: chat.chat.bsky.convo.list_convos(params={"limit": 1}),
             )
             fine.append("Bluesky: direct messages can be read and sent")
         except atproto_errors.RequestErrorBase as error:
@@ -68,7 +68,7 @@ async def check_bluesky(
         try:
             profile = await connection.call(
                 "com.atproto.repo.getRecord",
-                client.com.atproto.repo.get_record(params=params),
+                lambda: client.com.atproto.repo.get_record(params=params),
             )
         except atproto_errors.BadRequestError:
             profile = {}

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -50,6 +50,13 @@ def as_dict(model: Any) -> dict[str, Any]:
         return model
     value = get_model_as_dict(model)
     return value if isinstance(value, dict) else {}
+
+
+def xrpc_error(error: BaseException) -> str:
+    """The XRPC error name of an SDK error (``ExpiredToken``), or ""."""
+    response = getattr(error, "response", None)
+    content = getattr(response, "content", None)
+    return str(getattr(content, "error", "") or "")
 
 
 def endpoint_of(url: str) -> str:
@@ -127,6 +134,7 @@ class Connection:
         # Counts the logins: a refusal of an older session than the current one (a call
         # made before another task logged in again) must not discard the new one.
         self.generation = 0
+        self.refreshes = 0  # the session's refreshes (a call that saw an expired token)
 
     async def _on_response(self, response: httpx.Response) -> None:
         self.windows.record(endpoint_of(str(response.request.url)), response.headers)
@@ -149,7 +157,13 @@ class Connection:
             try:
                 await self.pds.login(session_string=saved, fetch_bsky_profile=False)
                 # One cheap call proves the saved tokens still work (refreshing them if due).
-                me = await self.pds.com.atproto.server.get_session()
+                try:
+                    me = await self.pds.com.atproto.server.get_session()
+                except errors.BadRequestError as error:
+                    if xrpc_error(error) != "ExpiredToken":
+                        raise
+                    await self.pds._refresh_and_set_session()  # not a login: a refresh
+                    me = await self.pds.com.atproto.server.get_session()
             except (errors.UnauthorizedError, errors.BadRequestError, LoginRequiredError) as error:
                 # Expired, revoked, or from another PDS: only a new login helps. (A network
                 # fault is raised as it is: the session may be fine.)
@@ -181,16 +195,41 @@ class Connection:
                 await self._sessions.clear()
                 log.info("Bluesky refused the session; the next call logs in again")
 
-    async def call(self, endpoint: str, request: Coroutine[Any, Any, Any]) -> dict[str, Any]:
-        """Make ``request`` (a call to ``endpoint``) once its rate window allows; its
-        answer as JSON. A request that is not made is closed unawaited."""
+    async def call(
+        self, endpoint: str, request: Callable[[], Coroutine[Any, Any, Any]]
+    ) -> dict[str, Any]:
+        """Make ``request()`` (a call to ``endpoint``) once its rate window allows; its
+        answer as JSON. An access token the PDS calls expired (400 ``ExpiredToken``,
+        which the SDK's own clock did not foresee) is refreshed and the call made again:
+        a login is the last resort (30 in 5 minutes, 300 a day)."""
+        self.windows.check(endpoint)
+        await self.login()
+        refreshed = self.refreshes
         try:
-            self.windows.check(endpoint)
-            await self.login()
-        except BaseException:
-            request.close()
-            raise
-        return as_dict(await request)
+            return as_dict(await request())
+        except errors.BadRequestError as error:
+            if xrpc_error(error) != "ExpiredToken":
+                raise
+        await self.refresh(refreshed)
+        return as_dict(await request())
+
+    async def refresh(self, refreshed: int) -> None:
+        """New tokens from the refresh token (``refreshSession``), unless another call
+        has refreshed them since the ``refreshed``-th refresh; when the PDS refuses the
+        refresh token too, the next call logs in again."""
+        async with self._login_lock:
+            if self.refreshes != refreshed or not self._logged_in:
+                return
+            try:
+                await self.pds._refresh_and_set_session()
+            except (errors.UnauthorizedError, errors.BadRequestError) as error:
+                self._logged_in = False
+                await self._sessions.clear()
+                log.info("Bluesky refused the refresh (%s); logging in again", xrpc_error(error))
+            else:
+                self.refreshes += 1
+                log.info("Bluesky: the access token expired; refreshed it")
+        await self.login()
 
     async def close(self) -> None:
         for client in {id(self.pds): self.pds, id(self.chat): self.chat}.values():

@@ -19,6 +19,7 @@ import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from atproto_client import exceptions as atproto_errors
@@ -32,8 +33,10 @@ from bot.adapters.bluesky.budgets import (
 from bot.adapters.bluesky.client import PLATFORM, Connection, LoginRefused
 from bot.adapters.bluesky.inbound import POST, parse_time
 from bot.adapters.bluesky.media import IMAGES_PER_POST, fit_image
+from bot.adapters.bluesky.people import People
 from bot.adapters.bluesky.section import BlueskyConfig
-from bot.adapters.bluesky.text import compose, dm_parts, facets
+from bot.adapters.bluesky.text import compose, dm_parts, facets, renamed
+from bot.adapters.bluesky.threads import Threads
 from bot.adapters.pacing import Pace
 from bot.adapters.short_posts import mute_line
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
@@ -46,6 +49,10 @@ DMS_CLOSED = {"MessagesDisabled", "NotFollowedBySender", "BlockedActor", "Blocke
 # A 400 that is about the session, not the request: the next attempt logs in again.
 SESSION_REFUSED = {"ExpiredToken", "InvalidToken"}
 RETRY_LOOK = 100  # messages of a conversation a retried DM looks through
+# What a thread's root says of the bot's replies, read again before each post there (one
+# read, cheap beside a write): a root can be deleted, or gated, while its game goes on,
+# and a reply to a deleted post or into a gated thread is written but never shown.
+OPEN, GONE, BARRED = "open", "gone", "barred"
 CLOCK_SLACK_SECONDS = 120.0
 _TID_ALPHABET = "234567abcdefghijklmnopqrstuvwxyz"
 
@@ -72,6 +79,15 @@ def _error_name(error: atproto_errors.RequestErrorBase) -> tuple[str, str]:
     if isinstance(content, XrpcError):
         return str(content.error or ""), str(content.message or "")
     return "", ""
+
+
+def _gate(root: Mapping[str, Any]) -> str:
+    """BARRED when the root's threadgate keeps the bot's replies out (the AppView says
+    so in ``viewer.replyDisabled``; a gate that allows nobody says it too), else OPEN."""
+    if (root.get("viewer") or {}).get("replyDisabled"):
+        return BARRED
+    gate = ((root.get("threadgate") or {}).get("record") or {}).get("allow")
+    return BARRED if gate == [] else OPEN
 
 
 def session_refused(error: BaseException) -> bool:
@@ -101,17 +117,18 @@ class Delivery:
         *,
         config: BlueskyConfig,
         games: Sequence[tuple[str, str]],
-        handles: Mapping[str, str],
+        people: People,
         sleep: Callable[[float], Awaitable[None]],
         clock: Callable[[], float],
         posted: Callable[[str, str], Awaitable[None]] | None = None,
+        threads: Threads | None = None,
     ) -> None:
-        """``handles``: handle → DID of the people the host named (see the adapter's
+        """``people``: the handles of the DIDs the host names (see the adapter's
         ``mention``); ``posted(thread, text)`` hears of every post made in a thread."""
         self._connection = connection
         self._config = config
         self._games = tuple(games)
-        self._handles = handles
+        self._people = people
         self._clock = clock
         self._posted = posted
         self.points = WritePoints(config.points_per_hour, config.points_per_day, clock=clock)
@@ -119,6 +136,8 @@ class Delivery:
         self._post_pace = Pace(config.posts_per_minute, clock=clock, sleep=sleep)
         self._dm_pace = Pace(config.dms_per_minute, clock=clock, sleep=sleep)
         self._posts: dict[str, tuple[str, dict[str, str]]] = {}  # uri → (cid, root ref)
+        self._threads = threads
+        self._roots: dict[str, str] = {}  # root uri → its state when last read
         self._convos: dict[str, str] = {}  # DID → conversation id
 
     async def send(self, address: Address, outbound: Outbound) -> str:
@@ -180,32 +199,60 @@ class Delivery:
 
     # -- posts ------------------------------------------------------------
 
+    async def _view(self, uri: str) -> dict[str, Any] | None:
+        """The post view of ``uri`` (``getPosts``), or None when it is gone; a root's view
+        also says whether the bot may reply in its thread."""
+        client = self._connection.pds
+        body = await self._connection.call(
+            "app.bsky.feed.getPosts",
+            lambda: client.app.bsky.feed.get_posts(params={"uris": [uri]}),
+        )
+        found = [p for p in body.get("posts") or [] if p.get("uri") == uri]
+        post = found[0] if found else None
+        if post is None or not (post.get("record") or {}).get("reply"):
+            self._roots[uri] = GONE if post is None else _gate(post)
+        return post
+
     async def _post_ref(self, uri: str) -> tuple[str, dict[str, str]] | None:
         """(cid, the root's strong ref) of the post ``uri``, or None when it is gone."""
         if uri not in self._posts:
-            client = self._connection.pds
-            body = await self._connection.call(
-                "app.bsky.feed.getPosts",
-                client.app.bsky.feed.get_posts(params={"uris": [uri]}),
-            )
-            found = [p for p in body.get("posts") or [] if p.get("uri") == uri]
-            if not found:
+            post = await self._view(uri)
+            if post is None:
                 return None
-            post = found[0]
             reply = (post.get("record") or {}).get("reply") or {}
             root = reply.get("root") or {"uri": uri, "cid": post["cid"]}
             self._posts[uri] = (str(post["cid"]), {"uri": root["uri"], "cid": root["cid"]})
         return self._posts[uri]
 
+    async def _root_state(self, root: str, *, read: bool) -> str:
+        """OPEN, GONE (deleted) or BARRED (a threadgate keeps the bot out): read now
+        unless ``read`` is False and it was read before."""
+        if read or root not in self._roots:
+            await self._view(root)
+        return self._roots[root]
+
     async def _reply_refs(self, address: Address) -> dict[str, Any] | None:
         """A game's posts are replies in its thread (its channel is the thread's root):
-        to the post they answer, else to the root."""
-        for parent in (address.reply_to, address.channel):
-            if parent and parent.startswith("at://"):
-                ref = await self._post_ref(parent)
-                if ref is not None:
-                    cid, root = ref
-                    return {"root": root, "parent": {"uri": parent, "cid": cid}}
+        to the post they answer, else to the root, else (the root deleted) under the
+        bot's own first post in the thread. None: a top-level post, when the thread is
+        closed to the bot's replies (they would be hidden) or nothing of it is left."""
+        thread = address.channel if address.channel.startswith("at://") else ""
+        anchor = await self._threads.anchor(thread) if self._threads and thread else None
+        for parent in (address.reply_to, thread, anchor):
+            if not parent or not parent.startswith("at://"):
+                continue
+            fresh = parent not in self._posts
+            ref = await self._post_ref(parent)
+            if ref is None:
+                continue
+            cid, root = ref
+            # (A parent just read was read with its root when it is the root.)
+            state = await self._root_state(root["uri"], read=not (fresh and parent == root["uri"]))
+            if state == BARRED:
+                return None
+            if state == GONE and parent == root["uri"]:
+                continue
+            return {"root": root, "parent": {"uri": parent, "cid": cid}}
         return None
 
     async def _images(self, outbound: Outbound) -> dict[str, Any] | None:
@@ -223,7 +270,7 @@ class Delivery:
         client = self._connection.pds
         body = await self._connection.call(
             "com.atproto.repo.uploadBlob",
-            client.com.atproto.repo.upload_blob(
+            lambda: client.com.atproto.repo.upload_blob(
                 fitted.data, headers={"Content-Type": fitted.mime_type}
             ),
         )
@@ -235,16 +282,39 @@ class Delivery:
             "aspectRatio": {"width": fitted.width, "height": fitted.height},
         }
 
-    def _mention(self, handle: str) -> str | None:
-        did = self._handles.get(handle)
-        if did is None or not self.mentions.allow(did):
-            return None
-        return did
+    async def _profiles(self, dids: list[str]) -> dict[str, Any]:
+        client = self._connection.pds
+        return await self._connection.call(
+            "app.bsky.actor.getProfiles",
+            lambda: client.app.bsky.actor.get_profiles(params={"actors": dids}),
+        )
+
+    async def _live_mentions(self, outbound: Outbound) -> tuple[str, dict[str, str]]:
+        """The row's text with each player it names (by DID) written by the handle Bluesky
+        gives them now; and handle → DID of the mentions to link. Only those get a mention
+        facet: on Bluesky a mention *is* its facet, so any other ``@name`` in the text
+        (a player's name, say) stays plain text and needs no defusing."""
+        text = outbound.text
+        named = [did for did in outbound.mentions if did in self._people.written]
+        now = await self._people.current(named, self._profiles) if named else {}
+        live: dict[str, str] = {}
+        for did in named:
+            handle = now.get(did)
+            if handle is not None:
+                text = renamed(text, self._people.written[did], handle)
+                live[handle] = did
+        return text, live
 
     async def _send_post(self, address: Address, outbound: Outbound) -> str:
         await self._connection.login()
+        said, live = await self._live_mentions(outbound)
+
+        def mention(handle: str) -> str | None:
+            did = live.get(handle)
+            return did if did is not None and self.mentions.allow(did) else None
+
         text = compose(
-            outbound.text,
+            said,
             mute_line(outbound.text, self._games),
             link=outbound.link,
             keep=outbound.keep,
@@ -265,7 +335,7 @@ class Delivery:
             .replace("+00:00", "Z"),
             "langs": ["en"],
         }
-        found = facets(text, mention=self._mention)
+        found = facets(text, mention=mention)
         if found:
             record["facets"] = found
         reply = await self._reply_refs(address)
@@ -283,7 +353,7 @@ class Delivery:
         try:
             made = await self._connection.call(
                 "com.atproto.repo.createRecord",
-                client.com.atproto.repo.create_record(data=data),
+                lambda: client.com.atproto.repo.create_record(data=data),
             )
         except (atproto_errors.BadRequestError, atproto_errors.NetworkError) as error:
             # The record may be there already (a lost answer to an earlier attempt).
@@ -294,6 +364,11 @@ class Delivery:
         uri = str(made["uri"])
         root = reply["root"] if reply is not None else {"uri": uri, "cid": str(made["cid"])}
         self._posts[uri] = (str(made["cid"]), root)
+        if self._threads is not None:
+            if reply is not None and root["uri"] == address.channel:
+                await self._threads.replied(address.channel, uri)
+            elif reply is None:
+                await self._threads.stood_in(address.channel, uri)
         return uri
 
     async def _existing(self, rkey: str, text: str) -> str | None:
@@ -305,7 +380,7 @@ class Delivery:
         try:
             body = await self._connection.call(
                 "com.atproto.repo.getRecord",
-                client.com.atproto.repo.get_record(params=params),
+                lambda: client.com.atproto.repo.get_record(params=params),
             )
         except atproto_errors.BadRequestError:
             return None  # RecordNotFound
@@ -322,7 +397,7 @@ class Delivery:
             chat = self._connection.chat
             body = await self._connection.call(
                 "chat.bsky.convo.getConvoForMembers",
-                chat.chat.bsky.convo.get_convo_for_members(params={"members": [did]}),
+                lambda: chat.chat.bsky.convo.get_convo_for_members(params={"members": [did]}),
             )
             self._convos[did] = str(body["convo"]["id"])
         return self._convos[did]
@@ -347,7 +422,7 @@ class Delivery:
             data = {"convoId": convo, "message": message_input}
             message = await self._connection.call(
                 "chat.bsky.convo.sendMessage",
-                chat.chat.bsky.convo.send_message(data=data),
+                partial(chat.chat.bsky.convo.send_message, data=data),
             )
             sent.append(str(message["id"]))
         return ",".join(sent)
@@ -358,7 +433,9 @@ class Delivery:
         chat = self._connection.chat
         body = await self._connection.call(
             "chat.bsky.convo.getMessages",
-            chat.chat.bsky.convo.get_messages(params={"convoId": convo, "limit": RETRY_LOOK}),
+            lambda: chat.chat.bsky.convo.get_messages(
+                params={"convoId": convo, "limit": RETRY_LOOK}
+            ),
         )
         found: dict[str, str] = {}
         for message in body.get("messages") or []:

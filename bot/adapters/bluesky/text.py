@@ -143,6 +143,15 @@ def facets(
     return sorted(found, key=lambda facet: int(facet["index"]["byteStart"]))
 
 
+def renamed(text: str, old: str, new: str) -> str:
+    """``text`` with each mention ``@old`` written ``@new`` (a player renamed since the
+    host's text was made); ``@old.more`` or ``@older`` are other handles, left alone."""
+    if old == new:
+        return text
+    whole = re.compile(rf"(?:^|(?<=[\s(]))@{re.escape(old)}(?![A-Za-z0-9-]|\.[A-Za-z0-9])", re.I)
+    return whole.sub(lambda _: f"@{new}", text)
+
+
 def mentioned_handles(text: str) -> list[str]:
     """The ``@handles`` ``text`` names, lower-cased, in order."""
     return [match.group(1).lower() for match in _MENTION.finditer(text)]

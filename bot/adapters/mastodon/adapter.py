@@ -24,6 +24,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from mastodon import MastodonAPIError, MastodonUnauthorizedError
@@ -35,6 +36,7 @@ from bot.adapters.mastodon.section import MastodonConfig
 from bot.adapters.mastodon.sending import Delivery, InstanceLimits, api_reason
 from bot.adapters.mastodon.streaming import NotificationStream
 from bot.adapters.mastodon.text import handle
+from bot.adapters.mentions import OwnMentions
 from bot.games.base import Game
 from bot.games.duration import parse_duration
 from bot.host.messages import (
@@ -86,6 +88,7 @@ class MastodonAdapter:
         self._account: dict[str, Any] = {}
         self._limits: InstanceLimits | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self.own_mentions = OwnMentions()  # the only mentions a message keeps live
         self._stream: NotificationStream | None = None
         self.threads = GameThreads(
             cursors, [game.tag for game in games], platform=PLATFORM, is_thread=str.isdigit
@@ -270,14 +273,16 @@ class MastodonAdapter:
 
     async def send(self, address: Address, outbound: Outbound) -> str:
         """A post for a public address, a direct post for a user address."""
-        return await self._delivery.send(address, outbound)
+        # A name is no mention: only the adapter's own of the people named stay live.
+        text = self.own_mentions.defuse(outbound.text, outbound.mentions)
+        return await self._delivery.send(address, replace(outbound, text=text))
 
     def mention(self, address: Address) -> str:
         """``@handle`` (``@alice``, ``@bob@example.social``): how a post notifies them. A
         direct post writes every handle but its recipient's without the ``@``."""
         user_id = address.user_id or ""
         acct = self.reading.accounts.get(user_id) or (address.user_name or "").strip()
-        return handle(acct) if acct.strip("@") else "player"
+        return self.own_mentions.note(user_id, handle(acct) if acct.strip("@") else "player")
 
     async def _acct_of(self, address: Address) -> str:
         """The recipient's handle, from their mentions, else their account."""

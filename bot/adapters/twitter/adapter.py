@@ -31,11 +31,13 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import aiohttp
 import tweepy
 
+from bot.adapters.mentions import OwnMentions
 from bot.adapters.twitter.budgets import RateBudgetExhausted, RateBudgets
 from bot.adapters.twitter.catch_up import Polling
 from bot.adapters.twitter.client import DEFAULT_BASE_URL, PLATFORM, XClient
@@ -115,6 +117,7 @@ class TwitterAdapter:
             since=None if config.backfill else clock(),
             threads=self.threads,
         )
+        self.own_mentions = OwnMentions()  # the only mentions a message keeps live
         self._delivery = Delivery(
             self._client,
             config=config,
@@ -267,12 +270,16 @@ class TwitterAdapter:
 
     async def send(self, address: Address, outbound: Outbound) -> str:
         """A post for a public address, a DM for a user address (see Delivery.send)."""
-        return await self._delivery.send(address, outbound)
+        # A name is no mention: only the adapter's own of the people named stay live.
+        text = self.own_mentions.defuse(outbound.text, outbound.mentions)
+        return await self._delivery.send(address, replace(outbound, text=text))
 
     def mention(self, address: Address) -> str:
         """``@handle``: players are named by their handle (``@alice``) on X."""
         name = (address.user_name or "").strip()
-        return name if name.startswith("@") else f"@{name or 'player'}"
+        return self.own_mentions.note(
+            address.user_id, name if name.startswith("@") else f"@{name or 'player'}"
+        )
 
 
 def tier_refusal(poll: str, detail: str) -> str:

@@ -43,6 +43,7 @@ APP_PASSWORD = "abcd-efgh-ijkl-mnop"
 ALICE = "did:plc:alice00000000000000000000"
 BOB = "did:plc:bob0000000000000000000000"
 CAROL = "did:plc:carol00000000000000000000"
+MALLORY = "did:plc:mallory000000000000000000"
 START = datetime(2026, 7, 26, 9, 0, tzinfo=UTC)
 
 
@@ -96,6 +97,8 @@ class FakeBluesky:
         self.add_person(BOB, "bob.bsky.social", "Bob")
         self.add_person(CAROL, "carol.bsky.social", "Carol")
         self.records: dict[str, dict[str, Any]] = {}  # at:// uri → {uri, cid, value, indexedAt}
+        self.tombstones: dict[str, str] = {}  # a deleted post's uri → its cid
+        self.gates: dict[str, dict[str, Any]] = {}  # a root's uri → its threadgate view
         self.blobs: dict[str, tuple[str, int]] = {}  # cid → (mime type, size)
         self.notifications: list[dict[str, Any]] = []
         self.convos: dict[str, list[str]] = {}  # convo id → member DIDs
@@ -104,6 +107,9 @@ class FakeBluesky:
         self.violations: list[str] = []
         self.requests: list[tuple[str, str]] = []  # (method, nsid)
         self.logins = 0
+        self.refreshes = 0
+        self.expired: set[str] = set()  # access tokens the PDS takes for expired
+        self.logins_a_day = Window(300, 86400)  # createSession: also 300 a day
         self.tokens: dict[str, tuple[str, str]] = {}  # token → (kind, did)
         self._ids = itertools.count(1)
         self._moment = START
@@ -121,6 +127,35 @@ class FakeBluesky:
     def add_person(self, did: str, handle: str, name: str, accepts_dms: bool = True) -> Person:
         self.people[did] = Person(did, handle, name, accepts_dms)
         return self.people[did]
+
+    def delete(self, uri: str) -> None:
+        """The author deletes the post ``uri``: reads of it find nothing (getPosts leaves
+        it out, getRecord says RecordNotFound), and replies already made stay where they
+        are; a new reply may still name it as its thread's root (uri and cid)."""
+        self.tombstones[uri] = self.records.pop(uri)["cid"]
+        self.notifications = [n for n in self.notifications if n["uri"] != uri]
+
+    def gate(self, root: str, allow: list[dict[str, Any]] | None = None) -> None:
+        """The root's author closes its thread with a threadgate (``allow`` [] lets
+        nobody reply but them): Bluesky still writes a reply from anyone else, and hides
+        it; the root's view tells the bot ``viewer.replyDisabled``."""
+        author, _, rkey = root.removeprefix("at://").split("/")
+        record = {"$type": "app.bsky.feed.threadgate", "post": root, "allow": allow or [],
+                  "createdAt": stamp(self._moment)}  # fmt: skip
+        uri = f"at://{author}/app.bsky.feed.threadgate/{rkey}"
+        self.gates[root] = {"uri": uri, "cid": cid_of(json.dumps(record).encode()),
+                            "record": record, "lists": []}  # fmt: skip
+
+    def hidden(self) -> list[str]:
+        """The bot's posts nobody sees in the game's thread: replies into a thread gated
+        against it, replies to a deleted post."""
+        return [r["uri"] for r in self.bot_posts() if r.get("hidden")]
+
+    def rename(self, did: str, handle: str) -> None:
+        """``did`` takes the handle ``handle`` (its DID, its identity, stays): from now on
+        its profile, its posts and a mention of it show the new handle, and the old one is
+        free for anyone to take."""
+        self.people[did].handle = handle
 
     def tick(self, seconds: float = 1.0) -> str:
         self._moment += timedelta(seconds=seconds)
@@ -247,9 +282,21 @@ class FakeBluesky:
             "RateLimit-Policy": f"{window.limit};w={int(window.seconds)}",
         }
 
+    def expire_access_tokens(self) -> None:
+        """Every access token given so far is expired for the PDS, whatever its ``exp``
+        says (a clock apart, a server's shorter life): a call with one answers 400
+        ``ExpiredToken``, and its refresh token still refreshes."""
+        self.expired |= {token for token, (kind, _) in self.tokens.items() if kind == "access"}
+
     def _spend(self, nsid: str) -> tuple[dict[str, str], bool]:
         window = self.windows.get(nsid) or self.windows["*"]
         now = self.clock()
+        if nsid == "com.atproto.server.createSession":
+            day = self.logins_a_day
+            day.used = [t for t in day.used if t > now - day.seconds]
+            if len(day.used) >= day.limit:
+                return self._headers(nsid, day), False
+            day.used.append(now)
         window.used = [t for t in window.used if t > now - window.seconds]
         if len(window.used) >= window.limit:
             return self._headers(nsid, window), False
@@ -265,7 +312,7 @@ class FakeBluesky:
             raise XrpcError(401, "AuthenticationRequired" if not kind else "InvalidToken",
                             "Authentication Required" if not kind else "Token could not be verified")  # fmt: skip
         payload = json.loads(base64.urlsafe_b64decode(token.split(".")[1] + "=="))
-        if payload["exp"] < self.clock():
+        if payload["exp"] < self.clock() or token in self.expired:
             raise XrpcError(400, "ExpiredToken", "Token has expired")
         if nsid.startswith("chat.bsky.") and payload["scope"] != "com.atproto.appPassPrivileged":
             raise XrpcError(401, "InvalidToken", "Bad token scope")
@@ -374,6 +421,7 @@ class FakeBluesky:
         self, *, did: str, request: web.Request, **_: Any
     ) -> dict[str, Any]:
         self.tokens.pop(request.headers["Authorization"].removeprefix("Bearer "), None)
+        self.refreshes += 1
         return {"did": did, "handle": self.people[did].handle, "active": True, **self._tokens(did)}
 
     # -- com.atproto.repo ------------------------------------------------------------
@@ -419,6 +467,12 @@ class FakeBluesky:
             "indexedAt": self.tick(),
             "author": did,
         }
+        root = ((record.get("reply") or {}).get("root") or {}).get("uri")
+        parent = ((record.get("reply") or {}).get("parent") or {}).get("uri")
+        if root in self.gates and not root.startswith(f"at://{did}/"):
+            self.records[uri]["hidden"] = True  # written, and hidden by the threadgate
+        if parent in self.tombstones:
+            self.records[uri]["hidden"] = True  # under a deleted post: in no thread
         return {"uri": uri, "cid": cid}
 
     def _facets_land(self, record: dict[str, Any]) -> list[str]:
@@ -452,7 +506,10 @@ class FakeBluesky:
         if reply:
             for end in ("root", "parent"):
                 target = self.records.get(reply[end]["uri"])
-                if target is None or target["cid"] != reply[end]["cid"]:
+                # A deleted post may still be named (the PDS does not look): a deleted root
+                # still roots its thread; a reply to a deleted parent is written, and hidden.
+                cid = target["cid"] if target else self.tombstones.get(reply[end]["uri"])
+                if cid is None or cid != reply[end]["cid"]:
                     problems.append(f"reply.{end} names no post (uri and cid): {reply[end]}")
             parent = self.records.get(reply["parent"]["uri"])
             if parent is not None:
@@ -501,8 +558,12 @@ class FakeBluesky:
 
     def _post_view(self, uri: str) -> dict[str, Any]:
         found = self.records[uri]
-        return {"uri": uri, "cid": found["cid"], "author": self.profile(found["author"]),
+        view = {"uri": uri, "cid": found["cid"], "author": self.profile(found["author"]),
                 "record": found["value"], "indexedAt": found["indexedAt"]}  # fmt: skip
+        if uri in self.gates:  # the viewer (the bot) may not reply in this thread
+            view["threadgate"] = self.gates[uri]
+            view["viewer"] = {"replyDisabled": True}
+        return view
 
     def x_app_bsky_feed_getPosts(self, *, params: dict[str, Any], **_: Any) -> dict[str, Any]:
         return {"posts": [self._post_view(u) for u in params["uris"] if u in self.records]}
@@ -513,26 +574,52 @@ class FakeBluesky:
     def x_app_bsky_notification_listNotifications(
         self, *, params: dict[str, Any], **_: Any
     ) -> dict[str, Any]:
-        newest_first = sorted(self.notifications, key=lambda n: n["indexedAt"], reverse=True)
-        start = int(params.get("cursor") or 0)
+        """Newest first, only the ``reasons`` asked for (all without it); the cursor is the
+        last item's moment, as Bluesky's is: a page never shifts when new ones arrive."""
+        reasons = params.get("reasons")
+        newest_first = sorted(
+            (n for n in self.notifications if not reasons or n["reason"] in reasons),
+            key=lambda n: (n["indexedAt"], n["uri"]),
+            reverse=True,
+        )
+        if params.get("cursor"):
+            after = tuple(params["cursor"].split("::", 1))
+            newest_first = [n for n in newest_first if (n["indexedAt"], n["uri"]) < after]
         limit = params.get("limit", 50)
-        page = newest_first[start : start + limit]
+        page = newest_first[:limit]
         answer: dict[str, Any] = {"notifications": page}
-        if start + limit < len(newest_first):
-            answer["cursor"] = str(start + limit)
+        if len(newest_first) > limit:
+            answer["cursor"] = f"{page[-1]['indexedAt']}::{page[-1]['uri']}"
         return answer
+
+    def noise(self, count: int, reason: str = "like") -> None:
+        """``count`` notifications that are no post for the bot: likes, reposts, follows
+        of strangers (a popular bot gets thousands)."""
+        collection = {"like": "app.bsky.feed.like", "repost": "app.bsky.feed.repost",
+                      "follow": "app.bsky.graph.follow"}[reason]  # fmt: skip
+        for _ in range(count):
+            rkey = f"3l{next(self._ids):011d}"[:13]
+            record = {"$type": collection, "createdAt": stamp(self._moment)}
+            self.notifications.append({"uri": f"at://{CAROL}/{collection}/{rkey}",
+                                       "cid": cid_of(rkey.encode()), "author": self.profile(CAROL),
+                                       "reason": reason, "record": record, "isRead": False,
+                                       "indexedAt": self.tick(0.01)})  # fmt: skip
 
     def x_app_bsky_feed_searchPosts(self, *, params: dict[str, Any], **_: Any) -> dict[str, Any]:
         query = params["q"].strip()
         assert query.startswith("#"), f"the bot searches tags, not {query!r}"
         tag = query[1:].lower()
-        since = params.get("since")
+        since, until = params.get("since"), params.get("until")
+
+        def moment(value: str) -> datetime:
+            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
         hits = [
             r for r in self.records.values()
             if r["uri"].split("/")[3] == "app.bsky.feed.post"
             and any(f["features"][0].get("tag", "").lower() == tag for f in r["value"].get("facets") or [])
-            and (since is None or datetime.fromisoformat(r["indexedAt"].replace("Z", "+00:00"))
-                 >= datetime.fromisoformat(since.replace("Z", "+00:00")))
+            and (since is None or moment(r["indexedAt"]) >= moment(since))
+            and (until is None or moment(r["indexedAt"]) < moment(until))
         ]  # fmt: skip
         hits.sort(key=lambda r: r["indexedAt"], reverse=True)
         start = int(params.get("cursor") or 0)

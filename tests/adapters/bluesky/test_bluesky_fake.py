@@ -89,3 +89,15 @@ async def test_a_spent_window_answers_429_with_the_ratelimit_headers(client, fak
         await client.com.atproto.server.get_session()
     assert limited.value.remaining == 0 and limited.value.reset_at is not None
     assert limited.value.policy.endswith(";w=300")
+
+
+async def test_logins_are_limited_to_30_in_5_minutes_and_300_a_day(fake_bsky) -> None:
+    now = [0.0]
+    fake_bsky.clock = lambda: now[0]
+    allowed = []
+    for n in range(320):
+        now[0] = n * 11.0  # 30 in 5 minutes never binds at one every 11 s
+        allowed.append(fake_bsky._spend("com.atproto.server.createSession")[1])
+    assert allowed == [True] * 300 + [False] * 20
+    now[0] = 86_400.0 + 11.0
+    assert fake_bsky._spend("com.atproto.server.createSession")[1]

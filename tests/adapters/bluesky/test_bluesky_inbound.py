@@ -187,3 +187,19 @@ async def test_the_polls_log_in_again_when_the_session_is_revoked(fake_bsky, mak
     await adapter.stop()
     assert [i.text for i in got.items] == ["#bst join"]
     assert adapter.link.refusal is None and fake_bsky.logins == 2
+
+
+async def test_an_expired_access_token_is_refreshed_not_logged_in_again(fake_bsky, make_adapter):
+    from bot.host.messages import Address, Outbound
+
+    cursors = MemoryCursors()
+    adapter = make_adapter(cursors)
+    await adapter.fetch_since(cursors, Collector())
+    fake_bsky.expire_access_tokens()  # the PDS says ExpiredToken before the SDK expects it
+    uri = await adapter.send(Address("bluesky"), Outbound("#bst game 1", key="outbox-1"))
+    fake_bsky.expire_access_tokens()
+    fake_bsky.post(ALICE, f"@{BOT_HANDLE} #bst join")
+    got = Collector()
+    await adapter.fetch_since(cursors, got)
+    assert uri.startswith("at://") and [i.text for i in got.items] == ["#bst join"]
+    assert (fake_bsky.logins, fake_bsky.refreshes) == (1, 2)

@@ -192,7 +192,10 @@ async def test_mentions_beyond_the_hours_budget_are_plain_names(fake_bsky, make_
             (CAROL, "carol.bsky.social"),
         )
     ]
-    await adapter.send(PUBLIC, Outbound("#bst game 1: " + ", ".join(names), key="x"))
+    await adapter.send(
+        PUBLIC,
+        Outbound("#bst game 1: " + ", ".join(names), key="x", mentions=(ALICE, BOB, CAROL)),
+    )
     (post,) = fake_bsky.bot_posts()
     mentioned = [
         f["features"][0]["did"]

@@ -70,7 +70,8 @@ async def test_a_public_game_by_mentions_and_dms(
         turn_posts = [p for p in fake_x.posts if "turn 1:" in p["text"]]
         assert len(turn_posts) == 1
         post = turn_posts[0]
-        assert "Shots: @alice hit F3." in post["text"]
+        # A name reads as one, and is no mention (its @ is defused: #40, 11).
+        assert "Shots: @\u200dalice hit F3." in post["text"]
         assert post["text"].rstrip().endswith(MUTE_LINE)
         assert post.get("media", {}).get("media_ids"), "the map is attached"
         assert fake_x.violations == []
