@@ -19,8 +19,11 @@ reply to a Discord command never waits behind an X video being processed (a minu
 of status polls) or behind another platform's rate-limit pause. A lane is a
 platform unless its adapter says otherwise (``lane(address)``: Discord gives the
 interaction follow-ups their own, since each must come within the interaction's 15
-minutes); an adapter's lane of ``None`` means "not this process's" (another shard
-holds the interaction, or owns the channel), and the row is left for that process.
+minutes, and DMs theirs, so that the pace at which new DMs may be opened holds back
+only the DMs waiting for it, never a public post); an adapter's lane of ``None`` means
+"not this process's" (another shard holds the interaction, or owns the channel), and
+the row is left for that process. A place's rows keep their id order across lanes: a
+row waits while an older one to the same place is being sent or waits to be retried.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@
 * New DM channels are opened at a steady pace, and a DM channel once opened is kept (in
   the cursor store, ``dm-channel:USER``) and reused: discord.py remembers only 128, and
   opening hundreds at once is what Discord's anti-spam answers with 40003 ("opening direct
-  messages too fast"), taken as "try that recipient later" with a long backoff.
+  messages too fast"), which pauses new DMs only, a minute or more (see :class:`DmOpener`).
 """
 
 from __future__ import annotations
@@ -54,9 +54,12 @@ UNKNOWN_INTERACTION = 10062
 UNKNOWN_WEBHOOK = 10015
 # Discord's anti-spam refusal of new DMs: not the recipient's doing and not for ever.
 DM_OPENED_TOO_FAST = 40003
-# After a 40003 no new DM is opened for this long (Discord publishes no figure; the
-# refusal is its spam filter's, which a quick retry only feeds).
-DM_OPEN_BACKOFF_SECONDS = 600.0
+# After a 40003 no new DM is opened for a while: about a minute after the first (Discord
+# publishes no figure; its spam filter forgets a burst within a minute or two), twice as
+# long after each further 40003 in a row (a quick retry only feeds the filter), at most
+# ten minutes; a DM opened again resets it.
+DM_OPEN_FIRST_BACKOFF = 60.0
+DM_OPEN_MAX_BACKOFF = 600.0
 DM_OPEN_BURST = 5  # new DMs opened at once before the pace (dm_opens_per_minute) applies
 # A thread that can take no more messages: archived and locked, or locked.
 THREAD_ARCHIVED = 50083
@@ -92,17 +95,43 @@ def dm_channel_key(user_id: str) -> str:
 class DmOpener:
     """Finds the DM channel of a user: known ids first (remembered in the cursor store, so
     a restart does not open them again), else a new one, opened at a steady pace (a burst
-    of :data:`DM_OPEN_BURST`, then one every ``interval`` seconds); after Discord's 40003
-    none for :data:`DM_OPEN_BACKOFF_SECONDS`."""
+    of :data:`DM_OPEN_BURST`, then one every ``interval`` seconds).
 
-    def __init__(self, cursors: CursorStore | None, *, interval: float) -> None:
+    Discord's 40003 pauses new openings: :data:`DM_OPEN_FIRST_BACKOFF` after the first,
+    twice as long after each further 40003 in a row (at most :data:`DM_OPEN_MAX_BACKOFF`),
+    and a new DM's first message delivered ends the run. After a pause openings resume at
+    the pace, without a burst. A DM that was refused, or that finds the pause on, tells
+    its relay lane to wait (:class:`~bot.host.messages.DeliveryError` with ``retry_after``
+    and not ``per_recipient``): only DMs still to open travel in that lane (see
+    :meth:`~bot.adapters.discord.adapter.DiscordAdapter.lane`), so nothing else waits,
+    and the refused recipient goes again with the rest of them, in their order.
+
+    ``clock`` and ``sleep`` are the pace's (monotonic seconds; a test gives virtual ones)."""
+
+    def __init__(
+        self,
+        cursors: CursorStore | None,
+        *,
+        interval: float,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    ) -> None:
         self._cursors = cursors
         self._interval = interval
+        self.clock = clock
+        self.sleep = sleep
         self._known: dict[str, int] = {}
         self._lock = asyncio.Lock()  # one opening at a time: the pace is the app's
         self._tokens = float(DM_OPEN_BURST)
-        self._refilled = time.monotonic()
-        self._paused_until = 0.0
+        self._refilled: float | None = None  # when the tokens were last counted
+        self._paused_until = -float("inf")
+        self._refusals = 0  # 40003s since a new DM last got its first message through
+        self._fresh: set[str] = set()  # opened, their first message not yet delivered
+
+    def knows(self, user_id: str) -> bool:
+        """Whether the DM channel with ``user_id`` is known here without asking anyone (a
+        send to it opens nothing; after a restart, known once a send has looked it up)."""
+        return user_id in self._known
 
     async def channel_id(self, client: discord.Client, user_id: str) -> int:
         known = await self._remembered(user_id)
@@ -112,38 +141,67 @@ class DmOpener:
             known = await self._remembered(user_id)  # opened while this one waited
             if known is not None:
                 return known
-            paused = self._paused_until - time.monotonic()
-            if paused > 0:
-                raise DeliveryError(
-                    "Discord refused new DMs (40003) a moment ago; waiting before opening more",
-                    retry_after=paused,
-                    per_recipient=True,
-                )
+            self._refuse_while_paused()
             await self._take_token()
+            self._refuse_while_paused()  # a first message may have met 40003 meanwhile
             try:
                 channel = await client.create_dm(discord.Object(id=int(user_id)))
             except discord.HTTPException as error:
-                if error.code == DM_OPENED_TOO_FAST:
-                    self.pause()
-                raise
+                if error.code != DM_OPENED_TOO_FAST:
+                    raise
+                backoff = self.refused()
+                raise DeliveryError(
+                    f"Discord refused to open a DM (code 40003: opening DMs too fast); "
+                    f"no new DM for {backoff:.0f} s",
+                    retry_after=backoff,
+                ) from error
+            self._fresh.add(user_id)
             await self.remember(user_id, channel.id)
             return channel.id
 
-    def pause(self) -> None:
+    def _refuse_while_paused(self) -> None:
+        paused = self._paused_until - self.clock()
+        if paused > 0:
+            raise DeliveryError(
+                "Discord refused new DMs (40003) a moment ago; waiting before opening more",
+                retry_after=paused,
+            )
+
+    def refused(self) -> float:
         """Discord answered 40003 (on opening a DM, or on the first message in one): open
-        no new DM for :data:`DM_OPEN_BACKOFF_SECONDS`."""
-        self._paused_until = time.monotonic() + DM_OPEN_BACKOFF_SECONDS
+        no new DM for a while, longer after each 40003 in a row; returns how long."""
+        backoff = min(DM_OPEN_MAX_BACKOFF, DM_OPEN_FIRST_BACKOFF * 2.0**self._refusals)
+        self._refusals += 1
+        now = self.clock()
+        self._paused_until = max(self._paused_until, now + backoff)
+        # Resume at the pace, without the burst that may have brought the refusal.
+        self._tokens, self._refilled = 0.0, self._paused_until
+        return self._paused_until - now
+
+    def delivered(self, user_id: str) -> None:
+        """A DM reached ``user_id``: if its channel was new, Discord accepts new DMs again
+        (the next 40003 is a first one)."""
+        if user_id in self._fresh:
+            self._fresh.discard(user_id)
+            self._refusals = 0
 
     async def _take_token(self) -> None:
-        now = time.monotonic()
+        now = self.clock()
+        refilled = now if self._refilled is None else self._refilled
         self._tokens = min(
-            float(DM_OPEN_BURST), self._tokens + (now - self._refilled) / self._interval
+            float(DM_OPEN_BURST), self._tokens + max(0.0, now - refilled) / self._interval
         )
-        self._refilled = now
+        self._refilled = max(now, refilled)
         if self._tokens < 1:
-            await asyncio.sleep((1 - self._tokens) * self._interval)
-            self._tokens, self._refilled = 1.0, time.monotonic()
+            await self.sleep((1 - self._tokens) * self._interval + max(0.0, refilled - now))
+            self._tokens, self._refilled = 1.0, self.clock()
         self._tokens -= 1
+
+    async def learn(self, user_id: str, channel_id: int) -> None:
+        """``user_id`` wrote to the bot from ``channel_id``: their DM channel, kept unless
+        known already (a write to the cursor store only the first time)."""
+        if self._known.get(user_id) != channel_id:
+            await self.remember(user_id, channel_id)
 
     async def remember(self, user_id: str, channel_id: int) -> None:
         self._known[user_id] = channel_id
@@ -192,7 +250,7 @@ def delivery_error(error: Exception) -> DeliveryError:
         what = f"Discord answered {error.status} (code {error.code}): {error.text}"
         if error.code == DM_OPENED_TOO_FAST:
             # The recipient's message waits; every other message goes on meanwhile.
-            return DeliveryError(what, retry_after=DM_OPEN_BACKOFF_SECONDS, per_recipient=True)
+            return DeliveryError(what, retry_after=DM_OPEN_FIRST_BACKOFF, per_recipient=True)
         if error.status == 429:
             return DeliveryError(what, retry_after=_retry_after(error))
         if isinstance(error, discord.DiscordServerError) or error.status >= 500:
@@ -332,7 +390,7 @@ class Delivery:
         self._client = client
         self._pending = pending
         self._watch = watch
-        self._dms = DmOpener(cursors, interval=dm_open_interval)
+        self.dms = DmOpener(cursors, interval=dm_open_interval)
         # The threads opened, by outbox key: a retried opening (its first message failed)
         # reuses its thread instead of making another.
         self._rooms: dict[str, str] = {}
@@ -558,7 +616,7 @@ class Delivery:
             assert address.user_id is not None
             if not address.user_id.isdigit():
                 raise DeliveryError(f"not a Discord user id: {address.user_id!r}", permanent=True)
-            channel_id = await self._dms.channel_id(client, address.user_id)
+            channel_id = await self.dms.channel_id(client, address.user_id)
             channel = client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         else:
             if not address.channel.isdigit():
@@ -601,18 +659,27 @@ class Delivery:
                 message = await channel.send(content=chunk or None, **kwargs)
             except discord.HTTPException as error:
                 if address.is_dm and error.code == DM_OPENED_TOO_FAST:
-                    self._dms.pause()  # Discord also answers so on a new DM's first message
+                    # Discord also answers so on a new DM's first message: this one waits
+                    # as long as the new DMs do, and goes again with them.
+                    backoff = self.dms.refused()
+                    raise DeliveryError(
+                        f"Discord refused a new DM's first message (code 40003: opening "
+                        f"DMs too fast); no new DM for {backoff:.0f} s",
+                        retry_after=backoff,
+                        per_recipient=True,
+                    ) from error
                 if not isinstance(error, discord.NotFound):
                     raise
                 if address.is_dm and error.code == UNKNOWN_CHANNEL and address.user_id:
                     # A remembered DM channel Discord no longer knows: opened afresh
                     # when the outbox tries again (soon: this is no refusal).
-                    await self._dms.forget(address.user_id)
+                    await self.dms.forget(address.user_id)
                     raise DeliveryError(f"DM channel gone (code {error.code})") from error
                 raise
             _after_send(view)
             message_id = str(message.id)
         if address.is_dm:
+            self.dms.delivered(address.user_id or "")
             # A player's first DM to the bot is often an answer to this one.
             with contextlib.suppress(Exception):  # a cursor store hiccup must not fail a send
                 await self._watch(dm_key(message.channel.id, address.user_id or ""), message.id)

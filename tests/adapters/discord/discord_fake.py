@@ -798,6 +798,8 @@ class FakeDiscord:
         # then 403 40003 "You are opening direct messages too fast".
         self.dm_open_limit: tuple[int, float] = (20, 10.0)
         self._dm_opens: list[float] = []
+        # The clock that window is counted on (a test on a virtual clock gives its own).
+        self.clock: Callable[[], float] = time.monotonic
         # Discord's global limit and route buckets (:mod:`discord_limits`), when a test
         # or benchmark switches them on; the requests they refused with 429.
         self.limits: RateLimits | None = None
@@ -1202,7 +1204,7 @@ class FakeDiscord:
             page = list(reversed(newer[:limit]))
             return self._ok("GET /channels/{channel_id}/messages", page)
         if method == "POST" and path == "/users/@me/channels":
-            now = time.monotonic()
+            now = self.clock()
             count, window = self.dm_open_limit
             self._dm_opens = [t for t in self._dm_opens if now - t < window]
             if len(self._dm_opens) >= count:
