@@ -395,6 +395,22 @@ class Delivery:
         # reuses its thread instead of making another.
         self._rooms: dict[str, str] = {}
         self._threads: dict[str, bool] = {}  # channel id → is it a thread
+        # The parts of a split message already posted, by outbox key: (how many, the last
+        # one's id). An interaction's follow-ups take no nonce, so a retry after a failed
+        # part resumes after the last part posted instead of posting the others again.
+        self._parts_sent: dict[str, tuple[int, str]] = {}
+
+    def _resume_from(self, key: str) -> tuple[int, str]:
+        """How many parts of the message with outbox ``key`` were posted already, and the
+        last one's id ((0, "") for none, or no key)."""
+        return self._parts_sent.get(key, (0, "")) if key else (0, "")
+
+    def _part_sent(self, key: str, count: int, message_id: str) -> None:
+        if not key:
+            return
+        if len(self._parts_sent) >= 10_000 and key not in self._parts_sent:
+            self._parts_sent.pop(next(iter(self._parts_sent)))  # (a bound: the oldest)
+        self._parts_sent[key] = (count, message_id)
 
     def _connected(self) -> discord.Client:
         client = self._client()
@@ -561,9 +577,11 @@ class Delivery:
             if not pending.consumed and pending.ephemeral != ephemeral:
                 await interaction.delete_original_response()
                 pending.consumed = True
-            message_id = ""
             parts = chunks or [""]
+            done, message_id = self._resume_from(outbound.key)
             for index, chunk in enumerate(parts):
+                if index < done:
+                    continue  # posted by an earlier attempt
                 last = index == len(parts) - 1
                 view = view_of(outbound) if last else None
                 embed = embed_of(outbound.card, attachments, outbound.instants) if last else None
@@ -581,6 +599,7 @@ class Delivery:
                     _after_send(view)
                     pending.consumed = True
                     message_id = str(edited.id)
+                    self._part_sent(outbound.key, index + 1, message_id)
                     continue
                 message = await interaction.followup.send(
                     content=chunk or discord.utils.MISSING,
@@ -594,6 +613,8 @@ class Delivery:
                 _after_send(view)
                 pending.consumed = True
                 message_id = str(message.id)
+                self._part_sent(outbound.key, index + 1, message_id)
+            self._parts_sent.pop(outbound.key, None)
             return message_id
         except discord.NotFound as error:
             if error.code in (UNKNOWN_WEBHOOK, UNKNOWN_INTERACTION):
@@ -636,8 +657,12 @@ class Delivery:
                     fail_if_not_exists=False,
                 )
         parts = chunks or [""]
-        message_id = ""
+        # Parts an earlier attempt posted are not sent again (their nonces would only
+        # make Discord answer with them, and only within its few minutes).
+        done, message_id = self._resume_from(outbound.key)
         for index, chunk in enumerate(parts):
+            if index < done:
+                continue
             last = index == len(parts) - 1
             kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(outbound, chunk)}
             nonce = nonce_for(outbound.key, index)
@@ -678,9 +703,11 @@ class Delivery:
                 raise
             _after_send(view)
             message_id = str(message.id)
+            self._part_sent(outbound.key, index + 1, message_id)
+        self._parts_sent.pop(outbound.key, None)
         if address.is_dm:
             self.dms.delivered(address.user_id or "")
             # A player's first DM to the bot is often an answer to this one.
             with contextlib.suppress(Exception):  # a cursor store hiccup must not fail a send
-                await self._watch(dm_key(message.channel.id, address.user_id or ""), message.id)
+                await self._watch(dm_key(channel.id, address.user_id or ""), int(message_id))
         return message_id
