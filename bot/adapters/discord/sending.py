@@ -30,7 +30,7 @@ import discord
 
 from bot.adapters.discord.catch_up import dm_key
 from bot.adapters.discord.client import PLATFORM
-from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
+from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions, held_by
 from bot.adapters.discord.markup import (
     MAX_BUTTONS,
     PAGE_BUTTON,
@@ -541,6 +541,10 @@ class Delivery:
         if address.platform != PLATFORM:
             raise DeliveryError(f"address is for {address.platform}, not discord", permanent=True)
         message_id = address.reply_to or ""
+        if held_by(message_id)[1] is not None:
+            # A slash command received by a shard (``ID@SHARD``, with several processes):
+            # not a message, whichever process holds it; nothing to take down.
+            return
         if not (message_id.isdigit() and address.channel.isdigit()):
             raise DeliveryError(
                 f"not a Discord message: {address.channel!r}/{message_id!r}", permanent=True

@@ -271,6 +271,16 @@ async def test_withdraw_of_a_message_already_gone_is_done(adapter, fake_discord)
     assert len(fake_discord.requests_to("DELETE", LEAKED_PATH)) == 1
 
 
+async def test_withdraw_of_a_slash_command_held_by_a_shard_is_done_not_refused(
+    adapter, fake_discord
+):
+    """With several processes a slash command is known as ``ID@SHARD``: it is no message
+    (its options show to nobody but the asker), so there is nothing to delete, and no
+    "permanent failure" to log."""
+    await adapter.withdraw(Address("discord", str(CHANNEL_ID), reply_to=f"{LEAKED}@3"))
+    assert not fake_discord.requests_to("DELETE", r"/channels/.*")
+
+
 async def test_withdraw_of_a_rate_limited_delete_says_when_to_retry(adapter, fake_discord):
     fake_discord.fail_next(
         "DELETE",
