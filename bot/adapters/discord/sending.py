@@ -74,6 +74,10 @@ THREAD_CAP_NOTICE = (
     "plays here in the channel. Finished games' threads are archived, which frees room; "
     "a moderator can archive others.)"
 )
+NO_THREAD_PERMISSION_NOTICE = (
+    "(I may not open threads in this channel, so this game plays here in the channel. "
+    "A moderator can give me Create Public Threads and Send Messages in Threads here.)"
+)
 PUBLIC_THREAD: Literal[11] = 11  # the channel type of a public thread
 PRIVATE_THREAD: Literal[12] = 12
 THREAD_TYPES = frozenset({10, PUBLIC_THREAD, PRIVATE_THREAD})  # 10: an announcement's thread
@@ -466,16 +470,19 @@ class Delivery:
                 if error.status not in (400, 403):
                     raise delivery_error(error) from error
                 room = address.channel  # no thread here: the game stays in the channel
-                if error.code == MAX_ACTIVE_THREADS:
+                notice = await self._no_thread_notice(client, address.channel, error)
+                if notice:
                     log.warning(
-                        "channel %s: the server has Discord's 1,000 active threads; "
-                        "game %s plays in the channel",
+                        "channel %s: Discord would not open a thread (%s, code %s: %s); "
+                        "game %s plays in the channel, and says so: %s",
                         address.channel,
+                        error.status,
+                        error.code,
+                        error.text,
                         outbound.game,
+                        notice,
                     )
-                    outbound = dataclasses.replace(
-                        outbound, text=f"{outbound.text}\n{THREAD_CAP_NOTICE}"
-                    )
+                    outbound = dataclasses.replace(outbound, text=f"{outbound.text}\n{notice}")
             except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
                 raise delivery_error(error) from error
             if outbound.key:
@@ -483,6 +490,27 @@ class Delivery:
         await self.send(Address(PLATFORM, channel=room), outbound)
         self._rooms.pop(outbound.key, None)
         return room
+
+    async def _no_thread_notice(
+        self, client: discord.Client, channel: str, error: discord.HTTPException
+    ) -> str:
+        """What the players (and the game's host among them) are told when Discord will not
+        open the game's thread: the server's thread cap, the bot's missing permission, or
+        the channel's kind. Nothing where the channel is a thread itself (a game opened
+        in a thread plays in it, as it should)."""
+        if error.code == MAX_ACTIVE_THREADS:
+            return THREAD_CAP_NOTICE
+        with contextlib.suppress(
+            TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError
+        ):
+            if await self._is_thread(client, channel):
+                return ""
+        if error.status == 403:
+            return NO_THREAD_PERMISSION_NOTICE
+        return (
+            f"(Discord would not open a thread for this game in this channel (code "
+            f"{error.code}), so it plays here in the channel.)"
+        )
 
     async def room_member(self, address: Address, *, present: bool) -> None:
         """Add a player to their game's thread (Discord then shows it in their sidebar,

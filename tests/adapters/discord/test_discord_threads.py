@@ -6,11 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from discord_fake import CHANNEL_ID, GUILD_ID, TOKEN, USER_ID, FakeDiscord, user_payload
+from discord_fake import (
+    CHANNEL_ID,
+    CREATE_PUBLIC_THREADS,
+    GUILD_ID,
+    TOKEN,
+    USER_ID,
+    FakeDiscord,
+    user_payload,
+)
 
 from bot.adapters.discord import DiscordAdapter
 from bot.config import DiscordConfig
 from bot.games.catalog import games
+from bot.host.messages import Address, Outbound
 
 
 def process(fake: FakeDiscord, cursors: Any, shard: int) -> DiscordAdapter:
@@ -48,3 +57,30 @@ async def test_an_archived_thread_is_read_after_a_restart_by_the_process_of_its_
     finally:
         await owner.stop()
         await other.stop()
+
+
+async def test_a_thread_refused_for_want_of_permission_is_said_not_played_silently(
+    adapter: DiscordAdapter, fake_discord: FakeDiscord
+) -> None:
+    """Discord answers 403 (Missing Permissions) to the game's thread: the game plays in
+    the channel, and its opening post says why and what a moderator can do."""
+    fake_discord.bot_permissions[CHANNEL_ID] &= ~CREATE_PUBLIC_THREADS
+    room = await adapter.open_room(
+        Address("discord", channel=str(CHANNEL_ID)), Outbound("Game 4 opens.", key="o-1"), "g4"
+    )
+    assert room == str(CHANNEL_ID)
+    assert any(status == 403 for _, status, _ in fake_discord.refusals)
+    [opening] = fake_discord.posted[CHANNEL_ID]
+    assert opening["content"].startswith("Game 4 opens.")
+    assert "Create Public Threads" in opening["content"]
+
+
+async def test_a_game_opened_in_a_thread_plays_there_without_a_word(
+    adapter: DiscordAdapter, fake_discord: FakeDiscord
+) -> None:
+    thread = int(fake_discord.add_thread(CHANNEL_ID)["id"])
+    room = await adapter.open_room(
+        Address("discord", channel=str(thread)), Outbound("Game 5 opens.", key="o-2"), "g5"
+    )
+    assert room == str(thread)
+    assert [m["content"] for m in fake_discord.posted[thread]] == ["Game 5 opens."]
