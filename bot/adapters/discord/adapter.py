@@ -207,17 +207,20 @@ class DiscordAdapter:
             self._schedule_catch_up()
 
         async def on_shard_ready(shard_id: int) -> None:
-            # A shard that had to identify afresh missed events; RESUME replays them.
+            # A shard that had to IDENTIFY afresh (a new session: INVALID_SESSION, or a
+            # session Discord no longer resumes) missed what was sent meanwhile: a gap.
             self.catch_up.gap()
             self._shard_up(shard_id)
             self._schedule_catch_up()
 
         async def on_shard_resumed(shard_id: int) -> None:
+            # RESUME replayed every event the shard missed: no gap.
             self._shard_up(shard_id)
 
         async def on_shard_disconnect(shard_id: int) -> None:
+            # Until the shard is back, deadlines read Discord (CatchUp.missed: not
+            # connected); whether that was a gap, its RESUME or IDENTIFY says.
             self._shards_down.add(shard_id)
-            self.catch_up.gap()  # read once more after reconnecting (see CatchUp)
             self.link.down()
 
         # ``Client.event`` registers by function name.

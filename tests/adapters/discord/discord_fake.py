@@ -592,6 +592,9 @@ class FakeGateway:
         # after the sequence the client names, including any pushed while it was away.
         self.dispatched: list[tuple[int, str, Any]] = []
         self.resumes: list[dict[str, Any]] = []
+        # Discord no longer resumes the session (it expired): INVALID_SESSION (op 9, d
+        # false) answers the RESUME, and the client must IDENTIFY afresh.
+        self.refuse_resume = False
 
     def judge(self, identify: dict[str, Any]) -> int | None:
         """The close code Discord answers this IDENTIFY with, or None to accept it."""
@@ -642,6 +645,9 @@ class FakeGateway:
                     self.closed_with.append(4004)
                     await ws.close(code=4004, message=b"refused")
                     break
+                if self.refuse_resume:
+                    await ws.send_json({"op": 9, "d": False, "s": None, "t": None})
+                    continue
                 after = int(frame["d"].get("seq") or 0)
                 for sequence, event, data in self.dispatched:
                     if sequence > after:
