@@ -54,10 +54,10 @@ UNKNOWN_INTERACTION = 10062
 UNKNOWN_WEBHOOK = 10015
 # Discord's anti-spam refusal of new DMs: not the recipient's doing and not for ever.
 DM_OPENED_TOO_FAST = 40003
-# After a 40003 no new DM is opened for a while: about a minute after the first (Discord
-# publishes no figure; its spam filter forgets a burst within a minute or two), twice as
-# long after each further 40003 in a row (a quick retry only feeds the filter), at most
-# ten minutes; a DM opened again resets it.
+# After a 40003 no new DM is opened for a while: a minute after the first (Discord
+# publishes no figure; a longer first pause leaves a 10-minute round's players blind),
+# twice as long after each further 40003 in a row (a quick retry only feeds the filter),
+# at most ten minutes; a new DM's first message delivered ends the run.
 DM_OPEN_FIRST_BACKOFF = 60.0
 DM_OPEN_MAX_BACKOFF = 600.0
 DM_OPEN_BURST = 5  # new DMs opened at once before the pace (dm_opens_per_minute) applies
