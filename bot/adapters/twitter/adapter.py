@@ -57,6 +57,9 @@ from bot.host.messages import (
 log = logging.getLogger(__name__)
 
 
+DMS = f"{PLATFORM}/dms"  # the relay lane of DMs
+
+
 class TwitterAdapter:
     """X as the host sees it: :class:`~bot.host.messages.ChatAdapter` for ``"twitter"``.
 
@@ -268,6 +271,12 @@ class TwitterAdapter:
     async def send(self, address: Address, outbound: Outbound) -> str:
         """A post for a public address, a DM for a user address (see Delivery.send)."""
         return await self._delivery.send(address, outbound)
+
+    def lane(self, address: Address) -> str:
+        """The relay lane of a message to ``address`` (see :mod:`bot.host.outbox`): DMs
+        travel in one of their own, so their pace (``[twitter] dms_per_minute``) holds back
+        only DMs, never a turn's post, a reminder or an answer in a thread."""
+        return DMS if address.is_dm else PLATFORM
 
     def mention(self, address: Address) -> str:
         """``@handle``: players are named by their handle (``@alice``) on X."""
