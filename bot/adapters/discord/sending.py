@@ -60,6 +60,7 @@ DM_OPENED_TOO_FAST = 40003
 # at most ten minutes; a new DM's first message delivered ends the run.
 DM_OPEN_FIRST_BACKOFF = 60.0
 DM_OPEN_MAX_BACKOFF = 600.0
+DM_OPEN_SLOWEST_INTERVAL = 60.0  # after 40003s the pace of new DMs slows to one a minute at most
 DM_OPEN_BURST = 5  # new DMs opened at once before the pace (dm_opens_per_minute) applies
 # A thread that can take no more messages: archived and locked, or locked.
 THREAD_ARCHIVED = 50083
@@ -103,10 +104,13 @@ class DmOpener:
 
     Discord's 40003 pauses new openings: :data:`DM_OPEN_FIRST_BACKOFF` after the first,
     twice as long after each further 40003 in a row (at most :data:`DM_OPEN_MAX_BACKOFF`),
-    and a new DM's first message delivered ends the run. After a pause openings resume at
-    the pace, without a burst. A DM that was refused, or that finds the pause on, tells
-    its relay lane to wait (:class:`~bot.host.messages.DeliveryError` with ``retry_after``
-    and not ``per_recipient``): only DMs still to open travel in that lane (see
+    and a new DM's first message delivered ends the run. After a pause openings resume
+    without a burst, at half the pace they had (at most one a minute), which comes back
+    towards the configured pace a tenth of the way with each new DM delivered.
+
+    A DM that was refused, or that finds the pause on, tells its relay lane to wait
+    (:class:`~bot.host.messages.DeliveryError` with ``retry_after`` and not
+    ``per_recipient``): only DMs still to open travel in that lane (see
     :meth:`~bot.adapters.discord.adapter.DiscordAdapter.lane`), so nothing else waits,
     and the refused recipient goes again with the rest of them, in their order.
 
@@ -121,7 +125,8 @@ class DmOpener:
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     ) -> None:
         self._cursors = cursors
-        self._interval = interval
+        self._pace = interval  # the configured pace: one new DM every so many seconds
+        self._interval = interval  # the pace now: slower after 40003s, back as DMs go
         self.clock = clock
         self.sleep = sleep
         self._known: dict[str, int] = {}
@@ -178,7 +183,9 @@ class DmOpener:
         self._refusals += 1
         now = self.clock()
         self._paused_until = max(self._paused_until, now + backoff)
-        # Resume at the pace, without the burst that may have brought the refusal.
+        # Resume without the burst that may have brought the refusal, and at half the
+        # pace (at most one a minute): the pace Discord refused is one it does not accept.
+        self._interval = max(self._interval, min(DM_OPEN_SLOWEST_INTERVAL, self._interval * 2))
         self._tokens, self._refilled = 0.0, self._paused_until
         return self._paused_until - now
 
@@ -188,6 +195,8 @@ class DmOpener:
         if user_id in self._fresh:
             self._fresh.discard(user_id)
             self._refusals = 0
+            # Back towards the configured pace, a tenth of the way each new DM.
+            self._interval = max(self._pace, self._interval - (self._interval - self._pace) / 10)
 
     async def _take_token(self) -> None:
         now = self.clock()

@@ -190,3 +190,36 @@ async def test_the_refused_recipient_goes_again_with_the_rest_after_a_minute(
     # every captain's board in the order written: the refused one before those after it
     sent = table.dm_recipients()
     assert sent[: len(users) - len(waiting) + 1] == users[: len(users) - len(waiting) + 1]
+
+
+async def test_after_a_40003_new_dms_resume_at_a_slower_pace(table: Table) -> None:
+    """The pace Discord refused is one it does not accept: after the pause, new DMs open
+    at half of it, coming back towards the configured pace as they go through."""
+    adapter, fake, clock = table.adapter, table.fake, table.clock
+    opener = adapter._delivery.dms
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        clock.advance(max(0.0, seconds))
+        await asyncio.sleep(0)
+
+    opener.sleep = sleep
+
+    async def board(user: int) -> None:
+        await adapter.send(Address("discord", **dm(user)), Outbound("Board.", key=f"b{user}"))
+
+    for n in range(6):  # the burst, then one at the configured pace (1 s)
+        await board(USER_ID + 10 + n)
+    assert waits == [pytest.approx(1.0)]
+    fake.fail_next(
+        "POST", OPENS, 403, {"message": "You are opening direct messages too fast.", "code": 40003}
+    )
+    with pytest.raises(DeliveryError) as refused:
+        await board(USER_ID + 20)
+    clock.advance(refused.value.retry_after or 0)
+    waits.clear()
+    for n in range(3):
+        await board(USER_ID + 30 + n)
+    assert waits[0] == pytest.approx(2.0)  # half the pace
+    assert waits[0] > waits[1] > waits[2] > 1.0  # coming back as DMs go through
