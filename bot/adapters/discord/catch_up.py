@@ -200,22 +200,29 @@ class CatchUp:
         # Before a deadline with the gateway up and every gap read through, nothing is
         # asked of Discord (only cursors of games no longer live are forgotten).
         reading = live is None or self.missed()
-        to_read: list[tuple[str, str, str, int, int]] = []
+        candidates: list[tuple[str, str, str, int, int]] = []
         for key, value in sorted((await cursors.all(PLATFORM)).items()):
             kind, ident, user = parse_key(key)
             if kind not in ("channel", "dm") or not ident.isdigit() or not value.isdigit():
                 continue
-            if key in self._unreadable or not await self.owns(key):
+            if key in self._unreadable:
                 continue
             if live is not None and not self._needed(kind, ident, user, live):
-                await self._forget(cursors, key)
+                await self._forget(cursors, key)  # (no live game's, whichever process's)
                 continue
             if live is not None and not (reading and self._due(kind, user, ident, live)):
                 continue
             if self._caught_up(key):
                 continue
-            to_read.append((key, kind, user, int(ident), int(value)))
+            candidates.append((key, kind, user, int(ident), int(value)))
         lanes = asyncio.Semaphore(CONCURRENT_READS)
+
+        async def ours(key: str) -> bool:
+            async with lanes:  # (a channel whose server is unknown here is asked once)
+                return await self.owns(key)
+
+        owned = await asyncio.gather(*(ours(candidate[0]) for candidate in candidates))
+        to_read = [candidate for candidate, mine in zip(candidates, owned, strict=True) if mine]
         fatal: list[BaseException] = []
 
         async def read(key: str, kind: str, user: str, channel_id: int, after: int) -> int:
