@@ -11,16 +11,21 @@ board. A ``withdraw:`` row removes a public message that gave a secret away
 (a move posted in the channel) through the adapter's ``withdraw``; on a
 platform without one it is marked skipped. Each send carries the row's stable
 key, from which adapters derive their idempotency nonce, so a send retried after
-a crash is not doubled; a claimed row's lease is renewed while its send runs, and
-passing failures are retried for GIVE_UP_SECONDS.
+a crash is not doubled, and says whether an earlier attempt may have arrived (its
+outcome unknown, not merely failed: :func:`may_have_arrived`), for an adapter with no
+nonce to look first; a claimed row's lease is renewed while its send runs, and passing
+failures are retried for GIVE_UP_SECONDS.
 
 Lanes: rows go out in id order within a *lane*, and the lanes go side by side, so a
 reply to a Discord command never waits behind an X video being processed (a minute
 of status polls) or behind another platform's rate-limit pause. A lane is a
 platform unless its adapter says otherwise (``lane(address)``: Discord gives the
 interaction follow-ups their own, since each must come within the interaction's 15
-minutes); an adapter's lane of ``None`` means "not this process's" (another shard
-holds the interaction, or owns the channel), and the row is left for that process.
+minutes, and DMs theirs, so that the pace at which new DMs may be opened holds back
+only the DMs waiting for it, never a public post); an adapter's lane of ``None`` means
+"not this process's" (another shard holds the interaction, or owns the channel), and
+the row is left for that process. A place's rows keep their id order across lanes: a
+row waits while an older one to the same place is being sent or waits to be retried.
 """
 
 from __future__ import annotations
@@ -62,6 +67,11 @@ READ_LIMIT = 1000  # due rows read per pass, every lane's together
 IDLE_SECONDS = 60.0  # the reader looks again at least this often
 FOREIGN_WAIT = 5.0  # rows left for another process are looked at again this often
 
+MAY_HAVE_ARRIVED = "(may have arrived) "
+"""How a row's ``error`` begins once an attempt of it ended without telling whether the
+platform took the message (see :func:`outcome_unknown`). Kept through the failures after
+it: a later refusal says nothing of the earlier attempt."""
+
 AttachmentSource = Callable[[OutboxRow], Awaitable[Sequence[Attachment]]]
 T = TypeVar("T")
 
@@ -69,6 +79,28 @@ T = TypeVar("T")
 def backoff(attempts: int) -> float:
     """2 s, 4 s, 8 s … capped at 15 minutes."""
     return float(min(MAX_BACKOFF, 2.0**attempts))
+
+
+def outcome_unknown(error: DeliveryError) -> bool:
+    """Whether a failed attempt may have reached the platform all the same. Not when the
+    platform answered with a refusal that says it took nothing: a rate limit with its
+    wait (or the adapter's own budget refusing before asking), a refusal of this
+    recipient for now, a permanent refusal. A network error, a timeout, a server error
+    or an adapter's crash may have come after the platform took the message (its answer
+    lost)."""
+    return not (error.permanent or error.retry_after is not None or error.per_recipient)
+
+
+def may_have_arrived(row: OutboxRow) -> bool:
+    """Whether an earlier attempt at ``row`` (as read before this attempt claimed it) may
+    have delivered it, its outcome unknown: one that ended in a failure that proves
+    nothing (:func:`outcome_unknown`), or one cut off before its outcome was recorded (the
+    relay sending it died: a row never tried has ``next_attempt_at`` 0 until a relay
+    leases it, and only a recorded outcome counts an attempt). An attempt that failed
+    definitely (refused) does not count: the message is sent again without looking."""
+    if row.error.startswith(MAY_HAVE_ARRIVED):
+        return True
+    return row.attempts == 0 and row.next_attempt_at > 0
 
 
 def address_of(row: OutboxRow) -> Address:
@@ -152,7 +184,7 @@ def outbound_of(
         text=text,
         attachments=tuple(attachments),
         key=f"outbox-{row.id}",
-        retry=row.attempts > 0,
+        retry=may_have_arrived(row),
         choices=tuple(
             Choice(label, typed, bool(private))
             for label, typed, private in extra.get("choices", ())
@@ -645,7 +677,8 @@ class Relay:
             if fresh is None or fresh.status != "pending":
                 return "sent"
             fresh.attempts += 1
-            fresh.error = str(error)[:500]
+            unsure = outcome_unknown(error) or may_have_arrived(row)
+            fresh.error = (MAY_HAVE_ARRIVED if unsure else "") + str(error)[:500]
             if error.permanent or now - fresh.created_at >= GIVE_UP_SECONDS:
                 fresh.status = "undeliverable"
                 tx.save(fresh)

@@ -223,6 +223,44 @@ def test_a_send_after_a_failed_attempt_is_marked_as_a_retry(kit: HostKit) -> Non
     assert kit.adapter.sent[-1][1].retry is False
 
 
+def test_only_an_attempt_whose_outcome_is_unknown_makes_the_next_look_first(
+    kit: HostKit,
+) -> None:
+    """ "May have arrived" is an earlier attempt whose outcome is unknown (a timeout, a 5xx,
+    a relay that died mid-send), not any earlier attempt: after a refusal that says the
+    platform took nothing (a rate limit, a per-recipient refusal) the message is sent
+    without looking; once unsure, a later refusal does not make it sure again."""
+    kit.say("alice", "#bst new size=10x10")
+    kit.adapter.fail = [DeliveryError("slow down", retry_after=30)]
+    kit.flush()
+    kit.clock.advance(30)
+    kit.flush()
+    [(_, refused_then_sent)] = kit.adapter.sent
+    assert refused_then_sent.retry is False
+
+    kit.say("alice", "status")
+    kit.adapter.fail = [DeliveryError("timeout"), DeliveryError("slow down", retry_after=30)]
+    kit.flush()
+    kit.clock.advance(backoff(1))
+    kit.flush()  # refused, definitely: but the timeout before it may have arrived
+    kit.clock.advance(30)
+    kit.flush()
+    assert kit.adapter.sent[-1][1].retry is True
+
+
+def test_a_row_whose_relay_died_mid_send_may_have_arrived(kit: HostKit) -> None:
+    """A relay leased the row and died before recording how its send went: the next
+    attempt cannot know, so it looks first."""
+    kit.say("alice", "#bst new size=10x10")
+    [row] = kit.outbox()
+    with kit.store.transaction() as tx:
+        assert tx.claim_outbox(row.id or 0, kit.clock.now(), kit.clock.now() + 60)
+    kit.clock.advance(61)  # the lease ran out
+    kit.flush()
+    [(_, outbound)] = kit.adapter.sent
+    assert outbound.retry is True
+
+
 def test_sending_a_games_messages_never_reads_its_state(
     kit: HostKit, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -96,6 +96,8 @@ from bot.host.messages import (
 log = logging.getLogger(__name__)
 
 FOLLOW_UPS = f"{PLATFORM}/follow-ups"  # the relay lane of interaction follow-ups
+DMS = f"{PLATFORM}/dms"  # the relay lane of DMs whose channel is open
+DM_OPENS = f"{PLATFORM}/dm-opens"  # the relay lane of DMs that open their channel first
 
 
 class DiscordAdapter:
@@ -205,17 +207,20 @@ class DiscordAdapter:
             self._schedule_catch_up()
 
         async def on_shard_ready(shard_id: int) -> None:
-            # A shard that had to identify afresh missed events; RESUME replays them.
+            # A shard that had to IDENTIFY afresh (a new session: INVALID_SESSION, or a
+            # session Discord no longer resumes) missed what was sent meanwhile: a gap.
             self.catch_up.gap()
             self._shard_up(shard_id)
             self._schedule_catch_up()
 
         async def on_shard_resumed(shard_id: int) -> None:
+            # RESUME replayed every event the shard missed: no gap.
             self._shard_up(shard_id)
 
         async def on_shard_disconnect(shard_id: int) -> None:
+            # Until the shard is back, deadlines read Discord (CatchUp.missed: not
+            # connected); whether that was a gap, its RESUME or IDENTIFY says.
             self._shards_down.add(shard_id)
-            self.catch_up.gap()  # read once more after reconnecting (see CatchUp)
             self.link.down()
 
         # ``Client.event`` registers by function name.
@@ -474,6 +479,8 @@ class DiscordAdapter:
             self.catch_up.gap()
             return
         if is_dm:
+            # The player wrote from their DM channel: answers by DM need not open it.
+            await self._delivery.dms.learn(str(message.author.id), message.channel.id)
             key = dm_key(message.channel.id, message.author.id)
         else:
             key = f"channel:{message.channel.id}"
@@ -526,18 +533,27 @@ class DiscordAdapter:
         lane (a rate limit). With several processes (explicit ``shard_ids``) an answer
         to another process's interaction is that process's to send, as a follow-up,
         while the interaction lives (None: not ours); after that anyone sends it, to
-        the channel or by DM. Everything else any process may send.
+        the channel or by DM.
+
+        DMs travel beside the channel posts, never in front of them nor behind: those to
+        a channel already open in :data:`DMS`, and those that must open it first in
+        :data:`DM_OPENS`, the only lane the pace of new DMs and Discord's 40003 hold
+        back (see :class:`~bot.adapters.discord.sending.DmOpener`). A turn's public post,
+        a reminder or an answer in the channel never waits for DMs being opened. (A
+        place's messages keep their order across lanes: the relay holds a row while an
+        older one to the same place is being sent or waits to be retried.)
         """
         reply_to = address.reply_to or ""
         pending = self.pending.get(reply_to)
         if pending is not None and pending.usable():
             return FOLLOW_UPS
         interaction_id, shard = held_by(reply_to)
-        if shard is None or shard in self._config.shard_ids:
-            return PLATFORM
-        born = discord.utils.snowflake_time(interaction_id)
-        if discord.utils.utcnow() - born < INTERACTION_TOKEN_LIFETIME:
-            return None
+        if shard is not None and shard not in self._config.shard_ids:
+            born = discord.utils.snowflake_time(interaction_id)
+            if discord.utils.utcnow() - born < INTERACTION_TOKEN_LIFETIME:
+                return None
+        if address.is_dm:
+            return DMS if self._delivery.dms.knows(address.user_id or "") else DM_OPENS
         return PLATFORM
 
     def _interaction_key(self, interaction: discord.Interaction[Any]) -> str:

@@ -29,7 +29,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Any
 
+import aiohttp
 import discord
 
 from bot.adapters.discord.client import PLATFORM
@@ -92,6 +94,7 @@ class CatchUp:
         # the gateway up: equal to ``_gaps`` now, nothing can be behind it.
         self._read_in: dict[str, int] = {}
         self._reading: dict[str, asyncio.Future[int]] = {}  # cursors being read now
+        self._guilds: dict[str, int] = {}  # channel id → its server's, for channels not cached
         self._lock = asyncio.Lock()
 
     def gap(self) -> None:
@@ -123,9 +126,17 @@ class CatchUp:
                 return
             await cursors.set(PLATFORM, key, str(message_id))
 
-    def owns(self, key: str) -> bool:
+    async def owns(self, key: str) -> bool:
         """With explicit shard ids, each process catches up only its own channels
-        (DMs arrive on shard 0); otherwise every cursor is ours."""
+        (DMs arrive on shard 0; a channel is the shard's of its server); otherwise every
+        cursor is ours.
+
+        A channel the gateway gave this process is its own. One it did not (an archived
+        thread: a server's READY lists only active ones, so after a restart a game's
+        thread that went quiet for a week is in no process's cache) is adopted by the
+        process whose shard has its server, asked of Discord once (``GET
+        /channels/ID``); a channel Discord will not show is left to the reading, which
+        forgets it."""
         client = self._client()
         shard_ids = getattr(client, "shard_ids", None)
         if not self._explicit_shards or shard_ids is None:
@@ -133,7 +144,23 @@ class CatchUp:
         kind, ident, _ = parse_key(key)
         if kind == "dm":
             return 0 in shard_ids
-        return client.is_ready() is False or client.get_channel(int(ident)) is not None
+        if client.is_ready() is False or client.get_channel(int(ident)) is not None:
+            return True
+        guild = self._guilds.get(ident)
+        if guild is None:
+            try:
+                found: dict[str, Any] = dict(await client.http.get_channel(int(ident)))
+            except (discord.Forbidden, discord.NotFound):
+                return 0 in shard_ids  # unreadable: one process reads it, and forgets it
+            except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+                log.warning("could not tell whose channel %s is: %s", ident, error)
+                return False  # asked again at the next catch-up
+            guild = int(found.get("guild_id") or 0)
+            if len(self._guilds) >= 100_000:
+                self._guilds.clear()  # (a bound; asking again costs one GET)
+            self._guilds[ident] = guild
+        count = getattr(client, "shard_count", None) or 1
+        return (guild >> 22) % count in shard_ids
 
     async def fetch_since(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
         """Hand over every channel message behind a game's tag and every DM newer than
@@ -173,22 +200,29 @@ class CatchUp:
         # Before a deadline with the gateway up and every gap read through, nothing is
         # asked of Discord (only cursors of games no longer live are forgotten).
         reading = live is None or self.missed()
-        to_read: list[tuple[str, str, str, int, int]] = []
+        candidates: list[tuple[str, str, str, int, int]] = []
         for key, value in sorted((await cursors.all(PLATFORM)).items()):
             kind, ident, user = parse_key(key)
             if kind not in ("channel", "dm") or not ident.isdigit() or not value.isdigit():
                 continue
-            if not self.owns(key) or key in self._unreadable:
+            if key in self._unreadable:
                 continue
             if live is not None and not self._needed(kind, ident, user, live):
-                await self._forget(cursors, key)
+                await self._forget(cursors, key)  # (no live game's, whichever process's)
                 continue
             if live is not None and not (reading and self._due(kind, user, ident, live)):
                 continue
             if self._caught_up(key):
                 continue
-            to_read.append((key, kind, user, int(ident), int(value)))
+            candidates.append((key, kind, user, int(ident), int(value)))
         lanes = asyncio.Semaphore(CONCURRENT_READS)
+
+        async def ours(key: str) -> bool:
+            async with lanes:  # (a channel whose server is unknown here is asked once)
+                return await self.owns(key)
+
+        owned = await asyncio.gather(*(ours(candidate[0]) for candidate in candidates))
+        to_read = [candidate for candidate, mine in zip(candidates, owned, strict=True) if mine]
         fatal: list[BaseException] = []
 
         async def read(key: str, kind: str, user: str, channel_id: int, after: int) -> int:

@@ -10,7 +10,7 @@
 * New DM channels are opened at a steady pace, and a DM channel once opened is kept (in
   the cursor store, ``dm-channel:USER``) and reused: discord.py remembers only 128, and
   opening hundreds at once is what Discord's anti-spam answers with 40003 ("opening direct
-  messages too fast"), taken as "try that recipient later" with a long backoff.
+  messages too fast"), which pauses new DMs only, a minute or more (see :class:`DmOpener`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import discord
 
 from bot.adapters.discord.catch_up import dm_key
 from bot.adapters.discord.client import PLATFORM
-from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions
+from bot.adapters.discord.interactions import PendingInteraction, PendingInteractions, held_by
 from bot.adapters.discord.markup import (
     MAX_BUTTONS,
     PAGE_BUTTON,
@@ -54,9 +54,13 @@ UNKNOWN_INTERACTION = 10062
 UNKNOWN_WEBHOOK = 10015
 # Discord's anti-spam refusal of new DMs: not the recipient's doing and not for ever.
 DM_OPENED_TOO_FAST = 40003
-# After a 40003 no new DM is opened for this long (Discord publishes no figure; the
-# refusal is its spam filter's, which a quick retry only feeds).
-DM_OPEN_BACKOFF_SECONDS = 600.0
+# After a 40003 no new DM is opened for a while: a minute after the first (Discord
+# publishes no figure; a longer first pause leaves a 10-minute round's players blind),
+# twice as long after each further 40003 in a row (a quick retry only feeds the filter),
+# at most ten minutes; a new DM's first message delivered ends the run.
+DM_OPEN_FIRST_BACKOFF = 60.0
+DM_OPEN_MAX_BACKOFF = 600.0
+DM_OPEN_SLOWEST_INTERVAL = 60.0  # after 40003s the pace of new DMs slows to one a minute at most
 DM_OPEN_BURST = 5  # new DMs opened at once before the pace (dm_opens_per_minute) applies
 # A thread that can take no more messages: archived and locked, or locked.
 THREAD_ARCHIVED = 50083
@@ -70,6 +74,10 @@ THREAD_CAP_NOTICE = (
     "(This server has reached Discord's limit of 1,000 active threads, so this game "
     "plays here in the channel. Finished games' threads are archived, which frees room; "
     "a moderator can archive others.)"
+)
+NO_THREAD_PERMISSION_NOTICE = (
+    "(I may not open threads in this channel, so this game plays here in the channel. "
+    "A moderator can give me Create Public Threads and Send Messages in Threads here.)"
 )
 PUBLIC_THREAD: Literal[11] = 11  # the channel type of a public thread
 PRIVATE_THREAD: Literal[12] = 12
@@ -92,17 +100,47 @@ def dm_channel_key(user_id: str) -> str:
 class DmOpener:
     """Finds the DM channel of a user: known ids first (remembered in the cursor store, so
     a restart does not open them again), else a new one, opened at a steady pace (a burst
-    of :data:`DM_OPEN_BURST`, then one every ``interval`` seconds); after Discord's 40003
-    none for :data:`DM_OPEN_BACKOFF_SECONDS`."""
+    of :data:`DM_OPEN_BURST`, then one every ``interval`` seconds).
 
-    def __init__(self, cursors: CursorStore | None, *, interval: float) -> None:
+    Discord's 40003 pauses new openings: :data:`DM_OPEN_FIRST_BACKOFF` after the first,
+    twice as long after each further 40003 in a row (at most :data:`DM_OPEN_MAX_BACKOFF`),
+    and a new DM's first message delivered ends the run. After a pause openings resume
+    without a burst, at half the pace they had (at most one a minute), which comes back
+    towards the configured pace a tenth of the way with each new DM delivered.
+
+    A DM that was refused, or that finds the pause on, tells its relay lane to wait
+    (:class:`~bot.host.messages.DeliveryError` with ``retry_after`` and not
+    ``per_recipient``): only DMs still to open travel in that lane (see
+    :meth:`~bot.adapters.discord.adapter.DiscordAdapter.lane`), so nothing else waits,
+    and the refused recipient goes again with the rest of them, in their order.
+
+    ``clock`` and ``sleep`` are the pace's (monotonic seconds; a test gives virtual ones)."""
+
+    def __init__(
+        self,
+        cursors: CursorStore | None,
+        *,
+        interval: float,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    ) -> None:
         self._cursors = cursors
-        self._interval = interval
+        self._pace = interval  # the configured pace: one new DM every so many seconds
+        self._interval = interval  # the pace now: slower after 40003s, back as DMs go
+        self.clock = clock
+        self.sleep = sleep
         self._known: dict[str, int] = {}
         self._lock = asyncio.Lock()  # one opening at a time: the pace is the app's
         self._tokens = float(DM_OPEN_BURST)
-        self._refilled = time.monotonic()
-        self._paused_until = 0.0
+        self._refilled: float | None = None  # when the tokens were last counted
+        self._paused_until = -float("inf")
+        self._refusals = 0  # 40003s since a new DM last got its first message through
+        self._fresh: set[str] = set()  # opened, their first message not yet delivered
+
+    def knows(self, user_id: str) -> bool:
+        """Whether the DM channel with ``user_id`` is known here without asking anyone (a
+        send to it opens nothing; after a restart, known once a send has looked it up)."""
+        return user_id in self._known
 
     async def channel_id(self, client: discord.Client, user_id: str) -> int:
         known = await self._remembered(user_id)
@@ -112,38 +150,71 @@ class DmOpener:
             known = await self._remembered(user_id)  # opened while this one waited
             if known is not None:
                 return known
-            paused = self._paused_until - time.monotonic()
-            if paused > 0:
-                raise DeliveryError(
-                    "Discord refused new DMs (40003) a moment ago; waiting before opening more",
-                    retry_after=paused,
-                    per_recipient=True,
-                )
+            self._refuse_while_paused()
             await self._take_token()
+            self._refuse_while_paused()  # a first message may have met 40003 meanwhile
             try:
                 channel = await client.create_dm(discord.Object(id=int(user_id)))
             except discord.HTTPException as error:
-                if error.code == DM_OPENED_TOO_FAST:
-                    self.pause()
-                raise
+                if error.code != DM_OPENED_TOO_FAST:
+                    raise
+                backoff = self.refused()
+                raise DeliveryError(
+                    f"Discord refused to open a DM (code 40003: opening DMs too fast); "
+                    f"no new DM for {backoff:.0f} s",
+                    retry_after=backoff,
+                ) from error
+            self._fresh.add(user_id)
             await self.remember(user_id, channel.id)
             return channel.id
 
-    def pause(self) -> None:
+    def _refuse_while_paused(self) -> None:
+        paused = self._paused_until - self.clock()
+        if paused > 0:
+            raise DeliveryError(
+                "Discord refused new DMs (40003) a moment ago; waiting before opening more",
+                retry_after=paused,
+            )
+
+    def refused(self) -> float:
         """Discord answered 40003 (on opening a DM, or on the first message in one): open
-        no new DM for :data:`DM_OPEN_BACKOFF_SECONDS`."""
-        self._paused_until = time.monotonic() + DM_OPEN_BACKOFF_SECONDS
+        no new DM for a while, longer after each 40003 in a row; returns how long."""
+        backoff = min(DM_OPEN_MAX_BACKOFF, DM_OPEN_FIRST_BACKOFF * 2.0**self._refusals)
+        self._refusals += 1
+        now = self.clock()
+        self._paused_until = max(self._paused_until, now + backoff)
+        # Resume without the burst that may have brought the refusal, and at half the
+        # pace (at most one a minute): the pace Discord refused is one it does not accept.
+        self._interval = max(self._interval, min(DM_OPEN_SLOWEST_INTERVAL, self._interval * 2))
+        self._tokens, self._refilled = 0.0, self._paused_until
+        return self._paused_until - now
+
+    def delivered(self, user_id: str) -> None:
+        """A DM reached ``user_id``: if its channel was new, Discord accepts new DMs again
+        (the next 40003 is a first one)."""
+        if user_id in self._fresh:
+            self._fresh.discard(user_id)
+            self._refusals = 0
+            # Back towards the configured pace, a tenth of the way each new DM.
+            self._interval = max(self._pace, self._interval - (self._interval - self._pace) / 10)
 
     async def _take_token(self) -> None:
-        now = time.monotonic()
+        now = self.clock()
+        refilled = now if self._refilled is None else self._refilled
         self._tokens = min(
-            float(DM_OPEN_BURST), self._tokens + (now - self._refilled) / self._interval
+            float(DM_OPEN_BURST), self._tokens + max(0.0, now - refilled) / self._interval
         )
-        self._refilled = now
+        self._refilled = max(now, refilled)
         if self._tokens < 1:
-            await asyncio.sleep((1 - self._tokens) * self._interval)
-            self._tokens, self._refilled = 1.0, time.monotonic()
+            await self.sleep((1 - self._tokens) * self._interval + max(0.0, refilled - now))
+            self._tokens, self._refilled = 1.0, self.clock()
         self._tokens -= 1
+
+    async def learn(self, user_id: str, channel_id: int) -> None:
+        """``user_id`` wrote to the bot from ``channel_id``: their DM channel, kept unless
+        known already (a write to the cursor store only the first time)."""
+        if self._known.get(user_id) != channel_id:
+            await self.remember(user_id, channel_id)
 
     async def remember(self, user_id: str, channel_id: int) -> None:
         self._known[user_id] = channel_id
@@ -192,7 +263,7 @@ def delivery_error(error: Exception) -> DeliveryError:
         what = f"Discord answered {error.status} (code {error.code}): {error.text}"
         if error.code == DM_OPENED_TOO_FAST:
             # The recipient's message waits; every other message goes on meanwhile.
-            return DeliveryError(what, retry_after=DM_OPEN_BACKOFF_SECONDS, per_recipient=True)
+            return DeliveryError(what, retry_after=DM_OPEN_FIRST_BACKOFF, per_recipient=True)
         if error.status == 429:
             return DeliveryError(what, retry_after=_retry_after(error))
         if isinstance(error, discord.DiscordServerError) or error.status >= 500:
@@ -332,11 +403,27 @@ class Delivery:
         self._client = client
         self._pending = pending
         self._watch = watch
-        self._dms = DmOpener(cursors, interval=dm_open_interval)
+        self.dms = DmOpener(cursors, interval=dm_open_interval)
         # The threads opened, by outbox key: a retried opening (its first message failed)
         # reuses its thread instead of making another.
         self._rooms: dict[str, str] = {}
         self._threads: dict[str, bool] = {}  # channel id → is it a thread
+        # The parts of a split message already posted, by outbox key: (how many, the last
+        # one's id). An interaction's follow-ups take no nonce, so a retry after a failed
+        # part resumes after the last part posted instead of posting the others again.
+        self._parts_sent: dict[str, tuple[int, str]] = {}
+
+    def _resume_from(self, key: str) -> tuple[int, str]:
+        """How many parts of the message with outbox ``key`` were posted already, and the
+        last one's id ((0, "") for none, or no key)."""
+        return self._parts_sent.get(key, (0, "")) if key else (0, "")
+
+    def _part_sent(self, key: str, count: int, message_id: str) -> None:
+        if not key:
+            return
+        if len(self._parts_sent) >= 10_000 and key not in self._parts_sent:
+            self._parts_sent.pop(next(iter(self._parts_sent)))  # (a bound: the oldest)
+        self._parts_sent[key] = (count, message_id)
 
     def _connected(self) -> discord.Client:
         client = self._client()
@@ -392,16 +479,19 @@ class Delivery:
                 if error.status not in (400, 403):
                     raise delivery_error(error) from error
                 room = address.channel  # no thread here: the game stays in the channel
-                if error.code == MAX_ACTIVE_THREADS:
+                notice = await self._no_thread_notice(client, address.channel, error)
+                if notice:
                     log.warning(
-                        "channel %s: the server has Discord's 1,000 active threads; "
-                        "game %s plays in the channel",
+                        "channel %s: Discord would not open a thread (%s, code %s: %s); "
+                        "game %s plays in the channel, and says so: %s",
                         address.channel,
+                        error.status,
+                        error.code,
+                        error.text,
                         outbound.game,
+                        notice,
                     )
-                    outbound = dataclasses.replace(
-                        outbound, text=f"{outbound.text}\n{THREAD_CAP_NOTICE}"
-                    )
+                    outbound = dataclasses.replace(outbound, text=f"{outbound.text}\n{notice}")
             except (TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError) as error:
                 raise delivery_error(error) from error
             if outbound.key:
@@ -409,6 +499,27 @@ class Delivery:
         await self.send(Address(PLATFORM, channel=room), outbound)
         self._rooms.pop(outbound.key, None)
         return room
+
+    async def _no_thread_notice(
+        self, client: discord.Client, channel: str, error: discord.HTTPException
+    ) -> str:
+        """What the players (and the game's host among them) are told when Discord will not
+        open the game's thread: the server's thread cap, the bot's missing permission, or
+        the channel's kind. Nothing where the channel is a thread itself (a game opened
+        in a thread plays in it, as it should)."""
+        if error.code == MAX_ACTIVE_THREADS:
+            return THREAD_CAP_NOTICE
+        with contextlib.suppress(
+            TimeoutError, discord.DiscordException, aiohttp.ClientError, OSError
+        ):
+            if await self._is_thread(client, channel):
+                return ""
+        if error.status == 403:
+            return NO_THREAD_PERMISSION_NOTICE
+        return (
+            f"(Discord would not open a thread for this game in this channel (code "
+            f"{error.code}), so it plays here in the channel.)"
+        )
 
     async def room_member(self, address: Address, *, present: bool) -> None:
         """Add a player to their game's thread (Discord then shows it in their sidebar,
@@ -467,6 +578,10 @@ class Delivery:
         if address.platform != PLATFORM:
             raise DeliveryError(f"address is for {address.platform}, not discord", permanent=True)
         message_id = address.reply_to or ""
+        if held_by(message_id)[1] is not None:
+            # A slash command received by a shard (``ID@SHARD``, with several processes):
+            # not a message, whichever process holds it; nothing to take down.
+            return
         if not (message_id.isdigit() and address.channel.isdigit()):
             raise DeliveryError(
                 f"not a Discord message: {address.channel!r}/{message_id!r}", permanent=True
@@ -503,9 +618,11 @@ class Delivery:
             if not pending.consumed and pending.ephemeral != ephemeral:
                 await interaction.delete_original_response()
                 pending.consumed = True
-            message_id = ""
             parts = chunks or [""]
+            done, message_id = self._resume_from(outbound.key)
             for index, chunk in enumerate(parts):
+                if index < done:
+                    continue  # posted by an earlier attempt
                 last = index == len(parts) - 1
                 view = view_of(outbound) if last else None
                 embed = embed_of(outbound.card, attachments, outbound.instants) if last else None
@@ -523,6 +640,7 @@ class Delivery:
                     _after_send(view)
                     pending.consumed = True
                     message_id = str(edited.id)
+                    self._part_sent(outbound.key, index + 1, message_id)
                     continue
                 message = await interaction.followup.send(
                     content=chunk or discord.utils.MISSING,
@@ -536,6 +654,8 @@ class Delivery:
                 _after_send(view)
                 pending.consumed = True
                 message_id = str(message.id)
+                self._part_sent(outbound.key, index + 1, message_id)
+            self._parts_sent.pop(outbound.key, None)
             return message_id
         except discord.NotFound as error:
             if error.code in (UNKNOWN_WEBHOOK, UNKNOWN_INTERACTION):
@@ -558,7 +678,7 @@ class Delivery:
             assert address.user_id is not None
             if not address.user_id.isdigit():
                 raise DeliveryError(f"not a Discord user id: {address.user_id!r}", permanent=True)
-            channel_id = await self._dms.channel_id(client, address.user_id)
+            channel_id = await self.dms.channel_id(client, address.user_id)
             channel = client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         else:
             if not address.channel.isdigit():
@@ -578,8 +698,12 @@ class Delivery:
                     fail_if_not_exists=False,
                 )
         parts = chunks or [""]
-        message_id = ""
+        # Parts an earlier attempt posted are not sent again (their nonces would only
+        # make Discord answer with them, and only within its few minutes).
+        done, message_id = self._resume_from(outbound.key)
         for index, chunk in enumerate(parts):
+            if index < done:
+                continue
             last = index == len(parts) - 1
             kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(outbound, chunk)}
             nonce = nonce_for(outbound.key, index)
@@ -601,19 +725,30 @@ class Delivery:
                 message = await channel.send(content=chunk or None, **kwargs)
             except discord.HTTPException as error:
                 if address.is_dm and error.code == DM_OPENED_TOO_FAST:
-                    self._dms.pause()  # Discord also answers so on a new DM's first message
+                    # Discord also answers so on a new DM's first message: this one waits
+                    # as long as the new DMs do, and goes again with them.
+                    backoff = self.dms.refused()
+                    raise DeliveryError(
+                        f"Discord refused a new DM's first message (code 40003: opening "
+                        f"DMs too fast); no new DM for {backoff:.0f} s",
+                        retry_after=backoff,
+                        per_recipient=True,
+                    ) from error
                 if not isinstance(error, discord.NotFound):
                     raise
                 if address.is_dm and error.code == UNKNOWN_CHANNEL and address.user_id:
                     # A remembered DM channel Discord no longer knows: opened afresh
                     # when the outbox tries again (soon: this is no refusal).
-                    await self._dms.forget(address.user_id)
+                    await self.dms.forget(address.user_id)
                     raise DeliveryError(f"DM channel gone (code {error.code})") from error
                 raise
             _after_send(view)
             message_id = str(message.id)
+            self._part_sent(outbound.key, index + 1, message_id)
+        self._parts_sent.pop(outbound.key, None)
         if address.is_dm:
+            self.dms.delivered(address.user_id or "")
             # A player's first DM to the bot is often an answer to this one.
             with contextlib.suppress(Exception):  # a cursor store hiccup must not fail a send
-                await self._watch(dm_key(message.channel.id, address.user_id or ""), message.id)
+                await self._watch(dm_key(channel.id, address.user_id or ""), int(message_id))
         return message_id

@@ -59,6 +59,9 @@ from bot.host.messages import (
 log = logging.getLogger(__name__)
 
 
+DMS = f"{PLATFORM}/dms"  # the relay lane of DMs
+
+
 class TwitterAdapter:
     """X as the host sees it: :class:`~bot.host.messages.ChatAdapter` for ``"twitter"``.
 
@@ -273,6 +276,12 @@ class TwitterAdapter:
         # A name is no mention: only the adapter's own of the people named stay live.
         text = self.own_mentions.defuse(outbound.text, outbound.mentions)
         return await self._delivery.send(address, replace(outbound, text=text))
+
+    def lane(self, address: Address) -> str:
+        """The relay lane of a message to ``address`` (see :mod:`bot.host.outbox`): DMs
+        travel in one of their own, so their pace (``[twitter] dms_per_minute``) holds back
+        only DMs, never a turn's post, a reminder or an answer in a thread."""
+        return DMS if address.is_dm else PLATFORM
 
     def mention(self, address: Address) -> str:
         """``@handle``: players are named by their handle (``@alice``) on X."""

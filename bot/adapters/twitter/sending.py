@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
@@ -226,6 +227,17 @@ class Delivery:
         return str(response["data"]["id"])
 
     async def _send_dm(self, address: Address, outbound: Outbound) -> str:
+        text = outbound.text.strip()[:DM_TEXT_LIMIT] or None
+        if outbound.retry and address.user_id:
+            # Looked for before uploading: a DM that arrived needs its picture no more.
+            earlier = await self._dm_already_sent(
+                address.user_id,
+                text or "",
+                since=outbound.written_at,
+                with_media=bool(outbound.attachments),
+            )
+            if earlier is not None:
+                return earlier
         media_id = None
         if outbound.attachments:
             if len(outbound.attachments) > 1:
@@ -233,25 +245,21 @@ class Delivery:
                     "X DMs carry one attachment; sending the first of %d", len(outbound.attachments)
                 )
             media_id = await self._upload(outbound.attachments[0], for_dm=True)
-        text = outbound.text.strip()[:DM_TEXT_LIMIT] or None
-        if outbound.retry and address.user_id:
-            earlier = await self._dm_already_sent(
-                address.user_id, text or "", since=outbound.written_at
-            )
-            if earlier is not None:
-                return earlier
         await self._dm_pace.wait()
         response: dict[str, Any] = await self._client.create_direct_message(
             participant_id=address.user_id, text=text, media_id=media_id, user_auth=True
         )
         return str(response["data"]["dm_event_id"])
 
-    async def _dm_already_sent(self, participant_id: str, text: str, *, since: float) -> str | None:
+    async def _dm_already_sent(
+        self, participant_id: str, text: str, *, since: float, with_media: bool = False
+    ) -> str | None:
         """X DMs take no idempotency key, so a DM whose response was lost may have been
         delivered. Before sending it again, look at the conversation: if any DM the bot
-        sent there since the message was written (``since``) is this very text, that is
-        it. Not only the newest: other DMs to the same player may have gone out after the
-        lost one, and a retry waits its backoff while they do."""
+        sent there since the message was written (``since``) says this very text (as X
+        keeps it: see :func:`same_dm_text`), that is it. Not only the newest: other DMs to
+        the same player may have gone out after the lost one, and a retry waits its
+        backoff while they do."""
         bot_id = await self._bot_user_id()
         token: str | None = None
         for _ in range(RETRY_LOOK_PAGES):
@@ -269,12 +277,34 @@ class Delivery:
             for event in body.get("data") or []:  # newest first
                 if since and _sent_before(event, since - CLOCK_SLACK_SECONDS):
                     return None  # older than the message: no attempt of it can be further on
-                if str(event.get("sender_id")) == bot_id and event.get("text") == text:
+                if str(event.get("sender_id")) == bot_id and same_dm_text(
+                    str(event.get("text") or ""), text, with_media=with_media
+                ):
                     return str(event["id"])
             token = (body.get("meta") or {}).get("next_token")
             if not token:
                 return None
         return None
+
+
+# A link as X writes it in a DM's text (each link the text had, wrapped in t.co).
+LINK = re.compile(r"https?://\S+")
+
+
+def same_dm_text(kept: str, sent: str, *, with_media: bool) -> bool:
+    """Whether a DM event's text (``kept``, as X keeps it) is the text the bot ``sent``:
+    X wraps every link in a t.co one, and ends a DM with media with the media's own t.co
+    link, so links compare as links whatever their address, and a DM with media may have
+    one link more, at its end."""
+    kept_words = LINK.sub("<link>", kept.strip())
+    sent_words = LINK.sub("<link>", sent.strip())
+    if kept_words == sent_words:
+        return True
+    return (
+        with_media
+        and kept_words.endswith("<link>")
+        and kept_words.removesuffix("<link>").rstrip() == sent_words
+    )
 
 
 def _sent_before(event: dict[str, Any], moment: float) -> bool:

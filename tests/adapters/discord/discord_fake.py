@@ -592,6 +592,9 @@ class FakeGateway:
         # after the sequence the client names, including any pushed while it was away.
         self.dispatched: list[tuple[int, str, Any]] = []
         self.resumes: list[dict[str, Any]] = []
+        # Discord no longer resumes the session (it expired): INVALID_SESSION (op 9, d
+        # false) answers the RESUME, and the client must IDENTIFY afresh.
+        self.refuse_resume = False
 
     def judge(self, identify: dict[str, Any]) -> int | None:
         """The close code Discord answers this IDENTIFY with, or None to accept it."""
@@ -642,6 +645,9 @@ class FakeGateway:
                     self.closed_with.append(4004)
                     await ws.close(code=4004, message=b"refused")
                     break
+                if self.refuse_resume:
+                    await ws.send_json({"op": 9, "d": False, "s": None, "t": None})
+                    continue
                 after = int(frame["d"].get("seq") or 0)
                 for sequence, event, data in self.dispatched:
                     if sequence > after:
@@ -798,6 +804,8 @@ class FakeDiscord:
         # then 403 40003 "You are opening direct messages too fast".
         self.dm_open_limit: tuple[int, float] = (20, 10.0)
         self._dm_opens: list[float] = []
+        # The clock that window is counted on (a test on a virtual clock gives its own).
+        self.clock: Callable[[], float] = time.monotonic
         # Discord's global limit and route buckets (:mod:`discord_limits`), when a test
         # or benchmark switches them on; the requests they refused with 429.
         self.limits: RateLimits | None = None
@@ -1202,7 +1210,7 @@ class FakeDiscord:
             page = list(reversed(newer[:limit]))
             return self._ok("GET /channels/{channel_id}/messages", page)
         if method == "POST" and path == "/users/@me/channels":
-            now = time.monotonic()
+            now = self.clock()
             count, window = self.dm_open_limit
             self._dm_opens = [t for t in self._dm_opens if now - t < window]
             if len(self._dm_opens) >= count:

@@ -79,8 +79,13 @@ async def test_a_dm_is_a_dm_inbound(adapter, inbox, fake_discord, cursors):
         "",
         "move cruiser at G7 3 up",
     )
-    # A DM's cursor names its player, so the catch-up reads it only while they play.
-    assert cursors.values == {("discord", f"dm:{DM_CHANNEL_ID}:{USER_ID}"): payload["id"]}
+    # A DM's cursor names its player, so the catch-up reads it only while they play; and
+    # their DM channel is known, so an answer by DM opens none (and waits for no opening).
+    assert cursors.values == {
+        ("discord", f"dm:{DM_CHANNEL_ID}:{USER_ID}"): payload["id"],
+        ("discord", f"dm-channel:{USER_ID}"): str(DM_CHANNEL_ID),
+    }
+    assert adapter.lane(Address("discord", user_id=str(USER_ID))) == "discord/dms"
 
 
 async def test_a_failed_hand_over_leaves_the_cursor(adapter, inbox, fake_discord, cursors):

@@ -228,6 +228,7 @@ class FakeX:
     dm_sent_at: str = "2026-07-26T10:06:00.000Z"
     processing_states: list[str] = field(default_factory=lambda: ["in_progress", "succeeded"])
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _links: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def __post_init__(self) -> None:
         self.add_user(self.bot_id, self.bot_username, "BattleshipTwitter bot")
@@ -569,20 +570,33 @@ class FakeX:
             )
         self.dms.append((participant, body))
         event_id = self.new_id()
+        media = [str(a["media_id"]) for a in body.get("attachments") or () if "media_id" in a]
         self.sent_dm_events.append(
             {
                 "id": event_id,
                 "event_type": "MessageCreate",
-                "text": body.get("text", ""),
+                "text": self._dm_event_text(str(body.get("text") or ""), media),
                 "sender_id": self.bot_id,
                 "dm_conversation_id": f"{min(participant, self.bot_id)}-{max(participant, self.bot_id)}",
                 "created_at": self.dm_sent_at,
                 "participant": participant,
+                **({"attachments": {"media_keys": [f"3_{m}" for m in media]}} if media else {}),
             }
         )
         return 201, {
             "data": {"dm_conversation_id": f"{self.bot_id}-{participant}", "dm_event_id": event_id}
         }
+
+    def _dm_event_text(self, text: str, media: list[str]) -> str:
+        """A DM's text as X keeps it: each link wrapped in a t.co one, and a DM with media
+        ends with the media's own t.co link (the event's ``attachments`` name it)."""
+        kept = _URL.sub(lambda _: self._short_link(), text)
+        if media:
+            kept = f"{kept} {self._short_link()}" if kept else self._short_link()
+        return kept
+
+    def _short_link(self) -> str:
+        return f"https://t.co/{next(self._links):010d}"  # 23 characters, as X's are
 
     def _post_2_media_upload_initialize(self, request: web.Request, body: Any) -> tuple[int, Any]:
         media_id = self.new_id()

@@ -253,6 +253,29 @@ async def test_a_dm_whose_answer_was_lost_is_not_sent_twice_on_retry(fake_x, mak
     assert not fake_x.violations
 
 
+async def test_a_lost_board_dm_with_its_picture_is_found_on_retry_despite_its_tco_link(
+    fake_x, make_adapter
+):
+    """X keeps a media DM's text with the media's t.co link at its end (and every link in
+    it wrapped in t.co): the retry still recognises its own earlier send, and neither
+    sends it nor uploads its picture again."""
+    adapter = make_adapter()
+    board = Address("twitter", user_id=BOB)
+    fake_x.lost_responses[DM_ROUTE] = 1
+    text = "Turn 3: your board, also at https://bst.example/games/1"
+    lost = Outbound(text, attachments=(image(),), key="outbox-7")
+    with pytest.raises(DeliveryError):
+        await adapter.send(board, lost)
+    [event] = fake_x.sent_dm_events
+    assert event["text"] != text and "https://t.co/" in event["text"]  # as X keeps it
+    uploads = len(fake_x.uploads)
+    again = await adapter.send(board, dataclasses.replace(lost, retry=True))
+    assert again == event["id"]
+    assert len(fake_x.dms) == 1, "the retried board DM was sent twice"
+    assert len(fake_x.uploads) == uploads  # its picture is not uploaded again either
+    assert not fake_x.violations
+
+
 async def test_a_retried_dm_that_never_arrived_is_sent(fake_x, make_adapter):
     adapter = make_adapter()
     board = Address("twitter", user_id=BOB)
