@@ -30,6 +30,8 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from mastodon import MastodonAPIError, MastodonNotFoundError
+
 from bot.adapters.game_threads import GameThreads
 from bot.adapters.mastodon.client import PLATFORM, MastodonClient
 from bot.adapters.mastodon.inbound import is_direct, parse_time, status_inbound, status_text
@@ -40,6 +42,15 @@ log = logging.getLogger(__name__)
 NOTIFICATIONS_CURSOR = "notifications_min_id"
 PAGE = 80  # Mastodon's largest page of notifications
 ROOTS_KEPT = 4096
+
+
+def is_gone(error: Exception) -> bool:
+    """The instance says the status is no more (404) or not the bot's to see (403):
+    asking again cannot help, unlike a 429, a 5xx, a network failure or the budget."""
+    if isinstance(error, MastodonNotFoundError):
+        return True
+    status = error.args[1] if isinstance(error, MastodonAPIError) and len(error.args) > 1 else None
+    return status in (403, 410)
 
 
 def _newer(a: str, b: str | None) -> bool:
@@ -150,11 +161,15 @@ class Reading:
                 ):
                     try:
                         inbound = await self._inbound(status)
-                    except Exception:
-                        # A status that cannot be read now never can be: passing it over
-                        # is the only way the ones after it are ever read.
-                        log.exception("could not read Mastodon status %s; passed over",
-                                      status.get("id"))  # fmt: skip
+                    except Exception as error:
+                        if not is_gone(error):
+                            # A 429, a 5xx, a timeout, the budget refused: the status is
+                            # still there, and the cursor stays before it to read it again.
+                            raise
+                        # Deleted (404) or hidden from the bot (403): it never can be read,
+                        # and passing it over is the only way the ones after it are read.
+                        log.warning("Mastodon status %s is gone (%s); passed over",
+                                    status.get("id"), error)  # fmt: skip
                     else:
                         await on_inbound(inbound)
                         handled += 1

@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 from fake_mastodon import FakeMastodon
+from mastodon import MastodonServerError
 from mastodon_support import Collector, MemoryCursors
 
-from bot.adapters.mastodon.client import PLATFORM
+from bot.adapters.mastodon.client import PLATFORM, RateLimited
 from bot.adapters.mastodon.reading import NOTIFICATIONS_CURSOR
 from bot.host.messages import (
     Address,
@@ -299,3 +300,42 @@ async def test_a_cut_post_keeps_its_proof_whole_and_links_the_games_page(
     assert fake.counted_length(status.text, status.mentions) <= 300  # a URL counts 23
     assert status.text.startswith("#sonar game 3, turn 2:")
     assert proof in status.text and page in status.text
+
+
+async def test_a_thread_lookup_that_fails_is_read_again_never_passed_over(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    """Issue 40.1: a 503 (or 429) on a status's context keeps the cursor before it; the
+    next catch-up hands it over. Only a status that is gone is passed over."""
+    alice = fake.add_account("alice", "Alice")
+    cursors = MemoryCursors()
+    adapter = make_adapter(cursors, config={"stream": False, "backfill": True})
+    root = fake.mention(alice, "#sonar new")
+    got = Collector()
+    await adapter.fetch_since(cursors, got)
+    answer = await adapter.send(
+        Address(PLATFORM, channel=root, reply_to=root), Outbound("#sonar game 1 is open")
+    )
+    bob = fake.add_account("bob", "Bob")
+    chat = fake.post(bob, "good luck", in_reply_to_id=answer)  # not to the bot: unread
+    order = fake.mention(alice, "#sonar f1", in_reply_to_id=chat)
+    later = fake.mention(alice, "#sonar 1 f2")
+    fake.fail_next("GET", f"/api/v1/statuses/{order}/context", 503)
+    with pytest.raises(MastodonServerError):
+        await adapter.fetch_since(cursors, got)
+    fake.fail_next("GET", f"/api/v1/statuses/{order}/context", 429)
+    with pytest.raises(RateLimited):
+        await adapter.fetch_since(cursors, got)
+    assert [i.message_id for i in got.items] == [root], "nothing past the order yet"
+    await adapter.fetch_since(cursors, got)
+    assert [i.message_id for i in got.items] == [root, order, later]
+    assert got.items[1].channel == root
+    # A status deleted before it is read is passed over: the ones after it still come.
+    gone = fake.mention(
+        alice, "#sonar f3", in_reply_to_id=fake.post(bob, "ha", in_reply_to_id=chat)
+    )
+    after = fake.mention(alice, "#sonar 1 f4")
+    fake.fail_next("GET", f"/api/v1/statuses/{gone}/context", 404)
+    await adapter.fetch_since(cursors, got)
+    assert [i.message_id for i in got.items][-1] == after
+    assert gone not in [i.message_id for i in got.items]
