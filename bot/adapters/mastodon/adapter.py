@@ -80,7 +80,7 @@ class MastodonAdapter:
         self._cursors = cursors
         self._sleep = sleep
         self.client = MastodonClient(
-            config.instance, access_token, media_uploads=config.media_per_30_minutes
+            config.instance, access_token, media_uploads=config.media_per_30_minutes, clock=clock
         )
         self.link = PlatformLink()
         self._account: dict[str, Any] = {}
@@ -108,6 +108,7 @@ class MastodonAdapter:
             sleep=sleep,
             clock=clock,
             posted=self._posted,
+            author_of=self.reading.author_of,
             redact=self._redact,
         )
 

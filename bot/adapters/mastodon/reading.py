@@ -83,6 +83,11 @@ class Reading:
         self._lock = asyncio.Lock()
         self._roots: OrderedDict[str, str] = OrderedDict()  # status id → its thread's root
         self.accounts: dict[str, str] = {}  # account id → acct, for direct posts
+        self._authors: OrderedDict[str, str] = OrderedDict()  # status id → its author's acct
+
+    def author_of(self, status_id: str) -> str | None:
+        """The handle of a status the bot read (its answer names them, to notify them)."""
+        return self._authors.get(status_id)
 
     def learn_root(self, status_id: str, root: str) -> None:
         self._roots[status_id] = root
@@ -184,7 +189,11 @@ class Reading:
 
     async def _inbound(self, status: Mapping[str, Any]) -> Any:
         account = status["account"]
-        self.accounts[str(account["id"])] = str(account.get("acct") or account.get("username"))
+        acct = str(account.get("acct") or account.get("username"))
+        self.accounts[str(account["id"])] = acct
+        self._authors[str(status["id"])] = acct
+        while len(self._authors) > ROOTS_KEPT:
+            self._authors.popitem(last=False)
         text = status_text(status)
         if is_direct(status):
             channel, text = await self._threads.of_dm(text)

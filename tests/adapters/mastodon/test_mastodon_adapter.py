@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from mastodon_support import Collector, MemoryCursors
 
 from bot.adapters.mastodon.client import PLATFORM, RateLimited
 from bot.adapters.mastodon.reading import NOTIFICATIONS_CURSOR
+from bot.adapters.mastodon.section import MastodonConfig
 from bot.host.messages import (
     Address,
     Attachment,
@@ -157,9 +159,13 @@ async def test_posts_fit_the_instance_limits(fake: FakeMastodon, make_adapter: A
     await adapter.send(
         Address(PLATFORM), Outbound(long, attachments=tuple(picture(n) for n in range(6)))
     )
-    [status] = fake.posts_by_bot()
-    assert len(status.text) <= 200 and status.text.startswith("#sonar game 3, turn 2:")
-    assert len(status.media) == 4 and all(m["description"] for m in status.media)
+    first, *rest = fake.posts_by_bot()
+    assert all(len(s.text) <= 200 for s in (first, *rest)) and rest, "split, not cut"
+    assert first.text.startswith(f"(1/{len(rest) + 1}) #sonar game 3, turn 2:")
+    assert len(first.media) == 4 and all(m["description"] for m in first.media)
+    assert "shot 99" in rest[-1].text and "…" not in "".join(s.text for s in rest)
+    # One thread, in order: each part answers the one before it.
+    assert [s.in_reply_to_id for s in rest] == [first.id, *(s.id for s in rest[:-1])]
 
 
 async def test_rate_limits_are_raised_with_their_wait_not_slept_on(
@@ -178,7 +184,13 @@ async def test_rate_limits_are_raised_with_their_wait_not_slept_on(
     assert len(fake.requests) == before
 
 
-async def test_thirty_uploads_per_thirty_minutes(fake: FakeMastodon, make_adapter: Any) -> None:
+async def test_past_the_media_budget_maps_go_without_pictures_and_boards_as_text(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    """Issue 40.3: 30 uploads per 30 minutes. Past them nothing waits: a map goes
+    without its picture (linking its page), a board as its words; boards leave the last
+    two uploads to the maps."""
+    alice = fake.add_account("alice", "Alice")
     adapter = make_adapter()
     for n in range(7):
         await adapter.send(
@@ -187,16 +199,41 @@ async def test_thirty_uploads_per_thirty_minutes(fake: FakeMastodon, make_adapte
                 f"#sonar map {n}", attachments=tuple(picture(k) for k in range(4)), key=f"o{n}"
             ),
         )
-    with pytest.raises(DeliveryError) as limited:
-        await adapter.send(
-            Address(PLATFORM),
-            Outbound("#sonar map 8", attachments=tuple(picture(k) for k in range(4)), key="o8"),
-        )
-    assert limited.value.retry_after and limited.value.retry_after > 60
-    assert limited.value.per_recipient, "other places' messages go on meanwhile"
+    board = Attachment(AttachmentKind.IMAGE, "b.png", PNG, "image/png", "Your board: sub at A2")
+    await adapter.send(
+        Address(PLATFORM, user_id=alice.id), Outbound("#sonar turn 8", (board,), key="d8")
+    )
+    [dm] = fake.direct_to(alice)
+    assert not dm.media and "Your board: sub at A2" in dm.text, "kept back for the maps"
+    page = "https://bst.example.org/games/3"
+    await adapter.send(
+        Address(PLATFORM),
+        Outbound("#sonar map 8", tuple(picture(k) for k in range(4)), key="o8", link=page),
+    )
+    await adapter.send(
+        Address(PLATFORM), Outbound("#sonar map 9", (picture(),), key="o9", link=page)
+    )
+    *_, eighth, ninth = fake.posts_by_bot("public")
+    assert len(eighth.media) == 2 and not ninth.media and page in ninth.text
     # The 31st upload was never asked for: the adapter counted them.
-    assert len(fake.uploads) == 28 + 2 and fake.requests.count(("POST", "/api/v2/media")) == 30
-    assert not limited.value.permanent
+    assert len(fake.uploads) == 30 and fake.requests.count(("POST", "/api/v2/media")) == 30
+
+
+async def test_a_429_on_an_upload_rests_the_pictures_not_the_posts(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    alice = fake.add_account("alice", "Alice")
+    adapter = make_adapter()
+    fake.fail_next("POST", "/api/v2/media", 429)
+    board = Attachment(AttachmentKind.IMAGE, "b.png", PNG, "image/png", "Your board: sub at A2")
+    await adapter.send(Address(PLATFORM), Outbound("#sonar map 1", (picture(),), key="o1"))
+    await adapter.send(
+        Address(PLATFORM, user_id=alice.id), Outbound("#sonar turn 1", (board,), key="d1")
+    )
+    [post] = fake.posts_by_bot("public")
+    [dm] = fake.direct_to(alice)
+    assert not post.media and not dm.media and "Your board: sub at A2" in dm.text
+    assert fake.requests.count(("POST", "/api/v2/media")) == 1, "the family rests"
 
 
 async def test_a_reply_in_a_games_thread_belongs_to_it(
@@ -296,10 +333,10 @@ async def test_a_cut_post_keeps_its_proof_whole_and_links_the_games_page(
     page = "https://bst.example.org/games/3"
     long = "#sonar game 3, turn 2: " + " ".join(f"shot {n}" for n in range(100)) + " " + proof
     await adapter.send(Address(PLATFORM), Outbound(long, link=page, keep=(proof,)))
-    [status] = fake.posts_by_bot()
-    assert fake.counted_length(status.text, status.mentions) <= 300  # a URL counts 23
-    assert status.text.startswith("#sonar game 3, turn 2:")
-    assert proof in status.text and page in status.text
+    statuses = fake.posts_by_bot()
+    assert all(fake.counted_length(s.text, s.mentions) <= 300 for s in statuses)
+    assert statuses[0].text.startswith(f"(1/{len(statuses)}) #sonar game 3, turn 2:")
+    assert any(proof in s.text for s in statuses) and page in statuses[-1].text
 
 
 async def test_a_thread_lookup_that_fails_is_read_again_never_passed_over(
@@ -339,3 +376,102 @@ async def test_a_thread_lookup_that_fails_is_read_again_never_passed_over(
     await adapter.fetch_since(cursors, got)
     assert [i.message_id for i in got.items][-1] == after
     assert gone not in [i.message_id for i in got.items]
+
+
+async def test_a_spent_posting_budget_never_stops_reading(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    """Issue 40.2: statuses are 300 per 3 hours, reported by the posting calls alone.
+    Spent, they refuse posts (with their 3-hour wait) but polls, catch-ups and thread
+    lookups go on, and a stream reconnect never waits for them."""
+    alice = fake.add_account("alice", "Alice")
+    cursors = MemoryCursors()
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        await asyncio.sleep(0.01)
+
+    adapter = make_adapter(cursors, sleep=sleep)
+    got = Collector()
+    await adapter.start(got)
+    await _streaming(fake)
+    fake.spend_statuses()
+    with pytest.raises(DeliveryError) as limited:
+        await adapter.send(Address(PLATFORM), Outbound("#sonar game 1 is open", key="o1"))
+    assert limited.value.retry_after and limited.value.retry_after > 300
+    chat = fake.post(alice, "hello")  # not to the bot: its thread is looked up
+    first = fake.mention(alice, "#sonar join", in_reply_to_id=chat)
+    await got.wait_for(1)
+    await fake.drop_streams()
+    missed = fake.mention(alice, "#sonar f1", in_reply_to_id=chat)
+    await got.wait_for(2)
+    await _streaming(fake, connections=2)
+    assert [i.message_id for i in got.items] == [first, missed]
+    assert got.items[1].channel == chat
+    assert all(wait <= 300 for wait in waits), "nothing waited for the posting budget"
+    # Before the deadline, the host's catch-up reads too.
+    later = fake.mention(alice, "#sonar f2", in_reply_to_id=chat)
+    await adapter.fetch_since(cursors, got)
+    assert later in [i.message_id for i in got.items]
+
+
+async def test_statuses_spread_the_three_hour_budget_by_default(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    """Issue 40.2: by default a deadline's statuses spread what is left of the 3-hour
+    budget over what is left of its window (the old 20 direct posts a minute spent it
+    in 15 minutes); direct posts leave 20 of it to public posts."""
+    alice = fake.add_account("alice", "Alice")
+    waits: list[float] = []
+    now = time.time()
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    defaults = MastodonConfig()
+    adapter = make_adapter(
+        sleep=sleep,
+        clock=lambda: now,
+        config={
+            "posts_per_minute": defaults.posts_per_minute,
+            "dms_per_minute": defaults.dms_per_minute,
+        },
+    )
+    to_alice = Address(PLATFORM, user_id=alice.id)
+    await adapter.send(to_alice, Outbound("#sonar board 1", key="d1"))
+    await adapter.send(to_alice, Outbound("#sonar board 2", key="d2"))
+    remaining, reset = adapter.client.budget("statuses")
+    assert remaining == 298 and reset is not None
+    share = (reset - now) / (remaining - 20)
+    assert waits == [pytest.approx(share, rel=0.01)]
+    # With only the public posts' reserve left, direct posts wait, each for itself.
+    fake.spend_statuses(300 - 21)
+    await adapter.send(to_alice, Outbound("#sonar board 3", key="d3"))
+    with pytest.raises(DeliveryError) as held:
+        await adapter.send(to_alice, Outbound("#sonar board 4", key="d4"))
+    assert held.value.per_recipient
+    await adapter.send(Address(PLATFORM), Outbound("#sonar turn 4", key="p4"))
+    assert len(fake.posts_by_bot("public")) == 1
+
+
+async def test_an_answer_names_its_asker_alone_so_mastodon_notifies_them(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    """Issue 40.12: Mastodon notifies the accounts a status mentions, not the author of
+    the status it replies to: an answer opens with the asker's handle (theirs alone); a
+    post in the thread that answers no one names no one."""
+    alice = fake.add_account("alice", "Alice", domain="elsewhere.example")
+    operator = fake.add_account("harbourmaster", "Harbour Master")
+    cursors = MemoryCursors()
+    adapter = make_adapter(cursors, config={"stream": False, "backfill": True})
+    root = fake.mention(operator, "#sonar new")
+    asked = fake.mention(alice, "#sonar help", in_reply_to_id=root)
+    await adapter.fetch_since(cursors, Collector())
+    answer = await adapter.send(
+        Address(PLATFORM, channel=root, reply_to=asked), Outbound("#sonar help: fire at a cell")
+    )
+    turn = await adapter.send(Address(PLATFORM, channel=root), Outbound("#sonar game 1, turn 1"))
+    assert fake.statuses[answer].text.startswith("@alice@elsewhere.example #sonar help")
+    assert [a.id for a in fake.statuses[answer].mentions] == [alice.id]
+    assert fake.statuses[turn].mentions == []
