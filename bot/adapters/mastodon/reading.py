@@ -107,8 +107,26 @@ class Reading:
         context = await self._client.call("status_context", status_id)
         ancestors = context.get("ancestors") or []
         root = str(ancestors[0]["id"]) if ancestors else parent
+        if ancestors:
+            root = await self._game_thread(ancestors) or root
         self.learn_root(parent, root)
         return root
+
+    async def _game_thread(self, ancestors: Sequence[Mapping[str, Any]]) -> str | None:
+        """The game's thread of a thread whose first status is gone (its author deleted
+        it, or was suspended: Mastodon's ancestors then begin after the gap, at a status
+        still replying to it) or is the bot's own (posted at the top level when the
+        thread's first was gone): the thread of the game the bot's first post in it names
+        (``#sonar game 7 is open``), so replies stay with their game."""
+        bot_id = await self._bot_account_id()
+        first = ancestors[0]
+        if not first.get("in_reply_to_id") and str(first["account"]["id"]) != bot_id:
+            return None  # an unbroken thread someone else started: its own
+        for ancestor in ancestors:
+            if str(ancestor["account"]["id"]) == bot_id:
+                known = self._roots.get(str(ancestor["id"]))
+                return known or await self._threads.thread_named(status_text(ancestor))
+        return None
 
     async def poll(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
         """Every mention since the cursor, page by page, oldest first."""

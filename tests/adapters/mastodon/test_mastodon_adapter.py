@@ -475,3 +475,80 @@ async def test_an_answer_names_its_asker_alone_so_mastodon_notifies_them(
     assert fake.statuses[answer].text.startswith("@alice@elsewhere.example #sonar help")
     assert [a.id for a in fake.statuses[answer].mentions] == [alice.id]
     assert fake.statuses[turn].mentions == []
+
+
+async def test_a_deleted_game_root_keeps_the_games_thread_through_the_bots_post(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    """Issue 40.7: the creator deletes their ``new`` post. Replies under the bot's first
+    post (whose context now begins there) still belong to the game, after a restart too."""
+    operator = fake.add_account("harbourmaster", "Harbour Master")
+    bob = fake.add_account("bob", "Bob")
+    cursors = MemoryCursors()
+    adapter = make_adapter(cursors, config={"stream": False, "backfill": True})
+    root = fake.mention(operator, "#sonar new")
+    got = Collector()
+    await adapter.fetch_since(cursors, got)
+    opened = await adapter.send(
+        Address(PLATFORM, channel=root, reply_to=root), Outbound("#sonar game 1 is open")
+    )
+    fake.delete(root)
+    restarted = make_adapter(cursors, config={"stream": False})
+    chat = fake.post(bob, "count me in?", in_reply_to_id=opened)
+    joined = fake.mention(bob, "#sonar join", in_reply_to_id=chat)
+    # The bot's answers, with the thread's first post gone, go at the top level.
+    top = await restarted.send(
+        Address(PLATFORM, channel=root, reply_to=root), Outbound("#sonar game 1, turn 1")
+    )
+    assert fake.statuses[top].in_reply_to_id is None
+    under_top = fake.mention(bob, "#sonar f1", in_reply_to_id=top)
+    again = make_adapter(cursors, config={"stream": False})  # knows no post of the bot's
+    await again.fetch_since(cursors, got)
+    channels = {i.message_id: i.channel for i in got.items}
+    assert channels[joined] == root and channels[under_top] == root
+
+
+async def test_a_long_direct_post_goes_as_numbered_direct_posts_each_to_its_player(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    """Issue 40.4: the help (up to 1,951 characters) was cut at 500 with "…". It goes
+    whole, in numbered direct posts, each reaching its one player, the parts it must
+    keep (a commitment) never split."""
+    alice = fake.add_account("alice", "Alice")
+    fake.add_account("bob", "Bob")
+    adapter = make_adapter()
+    commitment = "Commitment " + "ab" * 32 + "."
+    lines = [f"Line {n}: @bob and you fire at cells, one a turn, until one fleet is sunk."
+             for n in range(24)]  # fmt: skip
+    text = "\n".join([*lines[:12], f"Your setup: {commitment}", *lines[12:]])
+    assert len(text) > 1800
+    await adapter.send(
+        Address(PLATFORM, user_id=alice.id), Outbound(text, key="help-1", keep=(commitment,))
+    )
+    parts = fake.direct_to(alice)
+    assert len(parts) == len(fake.posts_by_bot()) >= 4
+    assert all(s.audience == {alice.id} and len(s.text) <= 500 for s in parts)
+    assert all(s.text.startswith(f"@alice ({n}/{len(parts)}) ") for n, s in enumerate(parts, 1))
+    assert sum(commitment in s.text for s in parts) == 1
+    said = "\n".join(s.text for s in parts)
+    assert all(f"Line {n}:" in said for n in range(24)) and "…" not in said
+
+
+async def test_an_upload_is_waited_for_a_while_then_the_post_goes_without_it(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    """Issue 40.5: an upload the instance processes in the background (202) is asked
+    about until it is done; one that never is (processing failed) is left out after a
+    deadline, and the post, the game's last one here, still goes."""
+    adapter = make_adapter()
+    fake.processing_polls = 2
+    slow = await adapter.send(Address(PLATFORM), Outbound("#sonar map 1", (picture(),), key="a"))
+    [media] = fake.statuses[slow].media
+    assert fake.requests.count(("GET", f"/api/v1/media/{media['id']}")) == 3
+    fake.processing_polls = None  # processing fails: 206 for ever
+    final = await asyncio.wait_for(
+        adapter.send(Address(PLATFORM), Outbound("#sonar game 1 is over", (picture(),), key="b")),
+        timeout=60,
+    )
+    assert fake.statuses[final].text.startswith("#sonar game 1 is over")
+    assert not fake.statuses[final].media
