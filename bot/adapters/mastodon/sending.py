@@ -136,10 +136,13 @@ class Delivery:
         clock: Callable[[], float],
         posted: Callable[[str, str, str], Awaitable[None]] | None = None,
         author_of: Callable[[str], str | None] = lambda status_id: None,
+        stand_in: Callable[[str], Awaitable[str | None]] | None = None,
         redact: Callable[[str], str] = lambda text: text,
     ) -> None:
         """``posted(thread, status id, text)`` hears of every public post;
-        ``author_of(status id)``: the handle of the status's author, where it is known."""
+        ``author_of(status id)``: the handle of the status's author, where it is known;
+        ``stand_in(thread)``: the bot's first post in a thread, which its replies answer
+        when the thread's first status is gone."""
         self._client = client
         self._visibility = visibility
         self._games = tuple(games)
@@ -154,6 +157,7 @@ class Delivery:
         self._last_status_at: float | None = None
         self._posted = posted
         self._author_of = author_of
+        self._stand_in = stand_in
         self._redact = redact
 
     async def send(self, address: Address, outbound: Outbound) -> str:
@@ -304,6 +308,7 @@ class Delivery:
                 _part_key(idempotency_key(outbound, outbound.text), number),
                 reply_to,
                 media_ids if number == 0 else [],
+                thread=address.channel,
             )
             first = first or status_id
             reply_to = status_id  # the next part answers this one: one thread, in order
@@ -312,18 +317,22 @@ class Delivery:
         return first
 
     async def _post_public(
-        self, text: str, key: str, reply_to: str | None, media_ids: list[str]
+        self, text: str, key: str, reply_to: str | None, media_ids: list[str], *, thread: str
     ) -> str:
-        try:
-            return await self._post(
-                text, key, reserve=0, in_reply_to_id=reply_to,
-                media_ids=media_ids or None, visibility=self._visibility,
-            )  # fmt: skip
-        except MastodonNotFoundError:
-            if reply_to is None:
-                raise
-        # The status it answers was deleted: the post goes at the top level.
-        log.info("Mastodon: status %s is gone; posting at the top level", reply_to)
+        """A post answering ``reply_to``; when that status is gone (its author deleted
+        it), answering the bot's first post in the game's thread instead, so the game
+        keeps one thread; when that is gone too, at the top level."""
+        stand_in = await self._stand_in(thread) if self._stand_in and thread else None
+        for target in dict.fromkeys([reply_to, stand_in]):
+            if target is None:
+                continue
+            try:
+                return await self._post(
+                    text, key, reserve=0, in_reply_to_id=target,
+                    media_ids=media_ids or None, visibility=self._visibility,
+                )  # fmt: skip
+            except MastodonNotFoundError:
+                log.info("Mastodon: status %s is gone; answering the thread otherwise", target)
         return await self._post(
             text, key, reserve=0, media_ids=media_ids or None, visibility=self._visibility
         )

@@ -496,11 +496,11 @@ async def test_a_deleted_game_root_keeps_the_games_thread_through_the_bots_post(
     restarted = make_adapter(cursors, config={"stream": False})
     chat = fake.post(bob, "count me in?", in_reply_to_id=opened)
     joined = fake.mention(bob, "#sonar join", in_reply_to_id=chat)
-    # The bot's answers, with the thread's first post gone, go at the top level.
+    # The bot's posts, with the thread's first post gone, answer its own first post.
     top = await restarted.send(
         Address(PLATFORM, channel=root, reply_to=root), Outbound("#sonar game 1, turn 1")
     )
-    assert fake.statuses[top].in_reply_to_id is None
+    assert fake.statuses[top].in_reply_to_id == opened
     under_top = fake.mention(bob, "#sonar f1", in_reply_to_id=top)
     again = make_adapter(cursors, config={"stream": False})  # knows no post of the bot's
     await again.fetch_since(cursors, got)
