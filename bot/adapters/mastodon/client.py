@@ -41,6 +41,8 @@ MEDIA = "media"
 # Mastodon's statuses family (RateLimiter): 300 statuses per 3 hours per account.
 STATUSES_PER_WINDOW = 300
 STATUSES_WINDOW_SECONDS = 3 * 3600.0
+# Statuses that go at once in a window before the even pace applies.
+STATUSES_BURST = 60
 MEDIA_UPLOADS = 30
 MEDIA_WINDOW_SECONDS = 30 * 60.0
 MEDIA_BUDGET = "media uploads"
@@ -164,20 +166,26 @@ class MastodonClient:
 
     # -- statuses: spread over their window --------------------------------------------
 
-    def status_pause(self, *, reserve: int, last_at: float | None) -> float:
-        """Seconds to wait before the next status, so that what is left of the 3-hour
-        budget (less ``reserve``) is spread evenly over what is left of its window: a
-        deadline's posts never spend the window in minutes and leave the bot mute for
-        hours. Raises :class:`RateLimited` when nothing but the reserve is left.
-        ``last_at``: when the last status was posted (None: never)."""
+    def status_pause(self, *, reserve: int) -> float:
+        """Seconds to wait before the next status, so that the 3-hour budget (less
+        ``reserve``) lasts its window: up to :data:`STATUSES_BURST` go at once (a
+        deadline's answers and a small game's boards), then no faster than an even share
+        of the window each (about one in 38 s), so a deadline's posts never spend the
+        window in minutes and leave the bot mute for hours. Raises :class:`RateLimited`
+        when nothing but the reserve is left."""
         remaining, reset = self.budget(STATUSES)
         if remaining is None or reset is None:
-            return 0.0  # a fresh window (or none known yet): the next one goes now
+            return 0.0  # a fresh window (or none known yet): nothing spent
         now = self._clock()
-        usable = remaining - reserve
-        if usable <= 0:
+        if remaining <= reserve:
             raise RateLimited("statuses", max(1.0, reset - now), family=STATUSES)
-        if last_at is None:
+        limit = int(self._apis[STATUSES].ratelimit_limit or STATUSES_PER_WINDOW)
+        cap = max(1, limit - reserve)
+        spent = limit - remaining
+        elapsed = max(0.0, STATUSES_WINDOW_SECONDS - (reset - now))
+        allowed = STATUSES_BURST + cap * elapsed / STATUSES_WINDOW_SECONDS
+        if spent < allowed:
             return 0.0
-        interval = (reset - now) / usable
-        return max(0.0, last_at + interval - now)
+        # When the allowance, growing evenly over the window, reaches one more status.
+        due = (spent + 1 - STATUSES_BURST) * STATUSES_WINDOW_SECONDS / cap
+        return min(max(0.0, due - elapsed), reset - now)

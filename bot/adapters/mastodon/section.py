@@ -29,11 +29,12 @@ class MastodonConfig:
     # The first start (no cursor yet) answers only what is sent after it; true reads
     # back one page of mentions (up to 80) and acts on them.
     backfill: bool = False
-    # Every status (post or direct post) spreads what is left of Mastodon's statuses
-    # budget (300 per 3 hours per account, read from the instance's headers) evenly over
-    # what is left of its window, and direct posts leave 20 of it to public posts, so a
-    # deadline's boards never leave the bot mute for hours. These add a steadier pace of
-    # posts and direct posts a minute on top (0: the budget's spread alone).
+    # Statuses (posts and direct posts) keep to Mastodon's budget of 300 per 3 hours per
+    # account, read from the instance's headers: a window's first 60 go at once, the rest
+    # no faster than an even share of the window (about one in 38 s), and direct posts
+    # leave 20 to public posts, so a deadline's boards never leave the bot mute for
+    # hours. These add a steadier pace of posts and direct posts a minute on top (0: the
+    # budget's pace alone).
     posts_per_minute: int = 0
     dms_per_minute: int = 0
     # Media uploads the instance allows per 30 minutes (Mastodon's own limit is 30; an

@@ -21,8 +21,10 @@
   direct post's each a direct post to the one player.
 * An answer to a status names its author first (``@alice …``), as Mastodon's apps do:
   Mastodon notifies the accounts a status mentions, never the author it replies to.
-* Every status spends Mastodon's statuses budget (300 per 3 hours), spread evenly over
-  its window; direct posts leave the last 20 to public posts.
+* Every status spends Mastodon's statuses budget (300 per 3 hours): a window's first 60
+  at once, the rest at an even share of the window (see
+  :meth:`~bot.adapters.mastodon.client.MastodonClient.status_pause`); direct posts
+  leave the last 20 to public posts.
 
 Failures become :class:`~bot.host.messages.DeliveryError` raised outside the ``except``
 block, never carrying the token.
@@ -153,8 +155,6 @@ class Delivery:
         self._post_pace = Pace(posts_per_minute, clock=clock, sleep=sleep)
         self._dm_pace = Pace(dms_per_minute, clock=clock, sleep=sleep)
         self._sleep = sleep
-        self._clock = clock
-        self._last_status_at: float | None = None
         self._posted = posted
         self._author_of = author_of
         self._stand_in = stand_in
@@ -262,12 +262,11 @@ class Delivery:
         :meth:`MastodonClient.status_pause`); unprocessed media are left out rather than
         losing the status."""
         try:
-            pause = self._client.status_pause(reserve=reserve, last_at=self._last_status_at)
+            pause = self._client.status_pause(reserve=reserve)
         except RateLimited as error:
             if reserve:
                 raise RateLimited(DM_SHARE, error.retry_after, family=error.family) from None
             raise
-        self._last_status_at = self._clock() + pause
         if pause > 0:
             await self._sleep(pause)
         try:
@@ -282,7 +281,6 @@ class Delivery:
                 "status_post", text, idempotency_key=key,
                 family=STATUSES, **{**kwargs, "media_ids": None},
             )  # fmt: skip
-        self._last_status_at = self._clock()
         return str(status["id"])
 
     async def _send_public(self, address: Address, outbound: Outbound) -> str:
