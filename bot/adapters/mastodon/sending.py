@@ -320,10 +320,10 @@ class Delivery:
         """A post answering ``reply_to``; when that status is gone (its author deleted
         it), answering the bot's first post in the game's thread instead, so the game
         keeps one thread; when that is gone too, at the top level."""
-        stand_in = await self._stand_in(thread) if self._stand_in and thread else None
-        for target in dict.fromkeys([reply_to, stand_in]):
-            if target is None:
-                continue
+        tried: set[str | None] = set()
+        target = reply_to
+        while target is not None and target not in tried:
+            tried.add(target)
             try:
                 return await self._post(
                     text, key, reserve=0, in_reply_to_id=target,
@@ -331,6 +331,7 @@ class Delivery:
                 )  # fmt: skip
             except MastodonNotFoundError:
                 log.info("Mastodon: status %s is gone; answering the thread otherwise", target)
+            target = await self._stand_in(thread) if self._stand_in and thread else None
         return await self._post(
             text, key, reserve=0, media_ids=media_ids or None, visibility=self._visibility
         )

@@ -557,3 +557,25 @@ async def test_an_upload_is_waited_for_a_while_then_the_post_goes_without_it(
     )
     assert fake.statuses[final].text.startswith("#sonar game 1 is over")
     assert not fake.statuses[final].media
+
+
+async def test_a_streamed_mention_whose_thread_lookup_fails_comes_with_the_reconnect(
+    fake: FakeMastodon, make_adapter: Any
+) -> None:
+    """Issue 40.1, by the stream: a 503 on the thread lookup of a streamed mention ends
+    the connection before the cursor passes it; the reconnect's poll hands it over,
+    once, before what came after it."""
+    alice = fake.add_account("alice", "Alice")
+    adapter = make_adapter()
+    got = Collector()
+    await adapter.start(got)
+    await _streaming(fake)
+    chat = fake.post(alice, "hello")
+    fake.fail_next("GET", "/api/v1/statuses/", 503)
+    order = fake.mention(alice, "#sonar f1", in_reply_to_id=chat)
+    await got.wait_for(1)
+    after = fake.mention(alice, "#sonar 1 f2")
+    await got.wait_for(2)
+    await asyncio.sleep(0.2)
+    assert [i.message_id for i in got.items] == [order, after]
+    assert got.items[0].channel == chat
