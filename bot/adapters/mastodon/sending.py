@@ -289,13 +289,19 @@ class Delivery:
         # the accounts a status mentions, not the author of the status it replies to.
         asker = self._author_of(address.reply_to) if address.reply_to else None
         head = handle(asker) + " " if asker and handle(asker) not in outbound.text else ""
-        parts = numbered(
-            outbound.text,
-            limit=limits.max_characters - len(head),
-            mute=mute_line(outbound.text, self._games),
-            link=outbound.link,
-            keep=outbound.keep,
-        )
+        mute = mute_line(outbound.text, self._games)
+        limit = limits.max_characters - len(head)
+        parts = numbered(outbound.text, limit=limit, mute=mute, link=outbound.link,
+                         keep=outbound.keep)  # fmt: skip
+        tag = self._tag_of(outbound.text)
+        if len(parts) > 1 and tag:
+            # Each part carries the game's tag, so that muting the tag hides them all.
+            parts = numbered(outbound.text, limit=limit - len(tag) - 1, mute=mute,
+                             link=outbound.link, keep=outbound.keep)  # fmt: skip
+            parts = [
+                part if tag.lower() in part.lower() else part.replace(") ", f") {tag} ", 1)
+                for part in parts
+            ]
         media_ids, _ = await self._upload(outbound.attachments, limits, keep_back=0)
         reply_to = next((ref for ref in (address.reply_to, address.channel) if ref), None)
         first = ""
@@ -313,6 +319,11 @@ class Delivery:
             if self._posted is not None:
                 await self._posted(address.channel, status_id, outbound.text)
         return first
+
+    def _tag_of(self, text: str) -> str:
+        """The first hosted game's tag ``text`` carries ("" for none)."""
+        found = [(text.lower().find(tag.lower()), tag) for tag, _ in self._games]
+        return min(((at, tag) for at, tag in found if at >= 0), default=(0, ""))[1]
 
     async def _post_public(
         self, text: str, key: str, reply_to: str | None, media_ids: list[str], *, thread: str

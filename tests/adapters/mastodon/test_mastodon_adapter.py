@@ -164,6 +164,7 @@ async def test_posts_fit_the_instance_limits(fake: FakeMastodon, make_adapter: A
     assert first.text.startswith(f"(1/{len(rest) + 1}) #sonar game 3, turn 2:")
     assert len(first.media) == 4 and all(m["description"] for m in first.media)
     assert "shot 99" in rest[-1].text and "…" not in "".join(s.text for s in rest)
+    assert all("#sonar" in s.text for s in rest), "muting the tag hides every part"
     # One thread, in order: each part answers the one before it.
     assert [s.in_reply_to_id for s in rest] == [first.id, *(s.id for s in rest[:-1])]
 
@@ -290,9 +291,11 @@ async def test_with_the_streaming_server_down_mentions_are_polled_ever_less_ofte
     fake.streaming_down = True
     alice = fake.add_account("alice", "Alice")
     waits: list[float] = []
+    links: list[bool] = []
 
     async def sleep(seconds: float) -> None:
         waits.append(seconds)
+        links.append(adapter.link.connected)  # after the poll that followed the failure
         await asyncio.sleep(0.01)
 
     got = Collector()
@@ -307,7 +310,7 @@ async def test_with_the_streaming_server_down_mentions_are_polled_ever_less_ofte
     assert [i.message_id for i in got.items] == [sent]
     # Each failed connection is followed by a poll, then a longer wait (at most `poll`).
     assert waits[:5] == [1.0, 5.0, 15.0, 60.0, 60.0]
-    assert adapter.link.connected, "the polls answer: the link is up"
+    assert all(links[:5]), "the polls answer: the link is up"
 
 
 async def test_a_status_the_instance_refuses_is_not_retried(
