@@ -117,6 +117,19 @@ class GameThreads:
                     forgotten += 1
         return forgotten
 
+    async def thread_named(self, text: str) -> str | None:
+        """The thread of the game a post of the bot's names (``#sonar game 7``), where it
+        is known: how a thread whose first post was deleted stays its game's."""
+        for tag, number in _POST_NAMES_GAME.findall(text)[:1]:
+            key = self._key(tag, number)
+            if key not in self._known:
+                stored = await self._cursors.get(self._platform, key)
+                if stored is None:
+                    return None
+                self._known[key] = stored
+            return self._known[key]
+        return None
+
     async def _named(self, text: str) -> tuple[str | None, str]:
         """(the thread of the game ``text`` names after its tag, if known; the text with
         the number taken out: ``#sonar 7 f11`` → ``#sonar f11``, the number is addressing)."""

@@ -54,6 +54,7 @@ log = logging.getLogger(__name__)
 # never did), one after another; a stream open this long counts as having lasted.
 RECONNECT_SECONDS = (1.0, 5.0, 15.0, 60.0)
 STREAM_LASTED_SECONDS = 60.0
+FIRST_POST_KEY = "first_post:"  # first_post:<thread> → the bot's first post in it
 
 
 def _reconnect_wait(short_lived: int) -> float:
@@ -82,7 +83,7 @@ class MastodonAdapter:
         self._cursors = cursors
         self._sleep = sleep
         self.client = MastodonClient(
-            config.instance, access_token, media_uploads=config.media_per_30_minutes
+            config.instance, access_token, media_uploads=config.media_per_30_minutes, clock=clock
         )
         self.link = PlatformLink()
         self._account: dict[str, Any] = {}
@@ -90,6 +91,7 @@ class MastodonAdapter:
         self._tasks: list[asyncio.Task[None]] = []
         self.own_mentions = OwnMentions()  # the only mentions a message keeps live
         self._stream: NotificationStream | None = None
+        self._first_posts: dict[str, str] = {}  # thread → the bot's first post in it
         self.threads = GameThreads(
             cursors, [game.tag for game in games], platform=PLATFORM, is_thread=str.isdigit
         )
@@ -111,6 +113,8 @@ class MastodonAdapter:
             sleep=sleep,
             clock=clock,
             posted=self._posted,
+            author_of=self.reading.author_of,
+            stand_in=self._first_post,
             redact=self._redact,
         )
 
@@ -295,7 +299,23 @@ class MastodonAdapter:
         return acct
 
     async def _posted(self, thread: str, status_id: str, text: str) -> None:
-        """A post in a game's thread: its replies are that thread's, and it names its game."""
+        """A post in a game's thread: its replies are that thread's, and it names its game.
+        The bot's first post in a thread is kept (with the cursors, so a restart knows
+        it): should the thread's first status be deleted, the bot answers that one."""
         if thread:
             self.reading.learn_root(status_id, thread)
             await self.threads.learn(thread, text)
+            # Only a post naming its game is kept: one key a game, not one a thread.
+            names_game = await self.threads.thread_named(text) == thread
+            if names_game and await self._first_post(thread) is None:
+                self._first_posts[thread] = status_id
+                await self._cursors.set(PLATFORM, FIRST_POST_KEY + thread, status_id)
+
+    async def _first_post(self, thread: str) -> str | None:
+        """The bot's first post in ``thread``, where it has posted there."""
+        if thread not in self._first_posts:
+            stored = await self._cursors.get(PLATFORM, FIRST_POST_KEY + thread)
+            if stored is None:
+                return None
+            self._first_posts[thread] = stored
+        return self._first_posts[thread]

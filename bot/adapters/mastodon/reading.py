@@ -30,6 +30,8 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from mastodon import MastodonAPIError, MastodonNotFoundError
+
 from bot.adapters.game_threads import GameThreads
 from bot.adapters.mastodon.client import PLATFORM, MastodonClient
 from bot.adapters.mastodon.inbound import is_direct, parse_time, status_inbound, status_text
@@ -40,6 +42,15 @@ log = logging.getLogger(__name__)
 NOTIFICATIONS_CURSOR = "notifications_min_id"
 PAGE = 80  # Mastodon's largest page of notifications
 ROOTS_KEPT = 4096
+
+
+def is_gone(error: Exception) -> bool:
+    """The instance says the status is no more (404) or not the bot's to see (403):
+    asking again cannot help, unlike a 429, a 5xx, a network failure or the budget."""
+    if isinstance(error, MastodonNotFoundError):
+        return True
+    status = error.args[1] if isinstance(error, MastodonAPIError) and len(error.args) > 1 else None
+    return status in (403, 410)
 
 
 def _newer(a: str, b: str | None) -> bool:
@@ -72,6 +83,11 @@ class Reading:
         self._lock = asyncio.Lock()
         self._roots: OrderedDict[str, str] = OrderedDict()  # status id → its thread's root
         self.accounts: dict[str, str] = {}  # account id → acct, for direct posts
+        self._authors: OrderedDict[str, str] = OrderedDict()  # status id → its author's acct
+
+    def author_of(self, status_id: str) -> str | None:
+        """The handle of a status the bot read (its answer names them, to notify them)."""
+        return self._authors.get(status_id)
 
     def learn_root(self, status_id: str, root: str) -> None:
         self._roots[status_id] = root
@@ -91,8 +107,26 @@ class Reading:
         context = await self._client.call("status_context", status_id)
         ancestors = context.get("ancestors") or []
         root = str(ancestors[0]["id"]) if ancestors else parent
+        if ancestors:
+            root = await self._game_thread(ancestors) or root
         self.learn_root(parent, root)
         return root
+
+    async def _game_thread(self, ancestors: Sequence[Mapping[str, Any]]) -> str | None:
+        """The game's thread of a thread whose first status is gone (its author deleted
+        it, or was suspended: Mastodon's ancestors then begin after the gap, at a status
+        still replying to it) or is the bot's own (posted at the top level when the
+        thread's first was gone): the thread of the game the bot's first post in it names
+        (``#sonar game 7 is open``), so replies stay with their game."""
+        bot_id = await self._bot_account_id()
+        first = ancestors[0]
+        if not first.get("in_reply_to_id") and str(first["account"]["id"]) != bot_id:
+            return None  # an unbroken thread someone else started: its own
+        for ancestor in ancestors:
+            if str(ancestor["account"]["id"]) == bot_id:
+                known = self._roots.get(str(ancestor["id"]))
+                return known or await self._threads.thread_named(status_text(ancestor))
+        return None
 
     async def poll(self, cursors: CursorStore, on_inbound: InboundHandler) -> int:
         """Every mention since the cursor, page by page, oldest first."""
@@ -150,11 +184,15 @@ class Reading:
                 ):
                     try:
                         inbound = await self._inbound(status)
-                    except Exception:
-                        # A status that cannot be read now never can be: passing it over
-                        # is the only way the ones after it are ever read.
-                        log.exception("could not read Mastodon status %s; passed over",
-                                      status.get("id"))  # fmt: skip
+                    except Exception as error:
+                        if not is_gone(error):
+                            # A 429, a 5xx, a timeout, the budget refused: the status is
+                            # still there, and the cursor stays before it to read it again.
+                            raise
+                        # Deleted (404) or hidden from the bot (403): it never can be read,
+                        # and passing it over is the only way the ones after it are read.
+                        log.warning("Mastodon status %s is gone (%s); passed over",
+                                    status.get("id"), error)  # fmt: skip
                     else:
                         await on_inbound(inbound)
                         handled += 1
@@ -169,7 +207,11 @@ class Reading:
 
     async def _inbound(self, status: Mapping[str, Any]) -> Any:
         account = status["account"]
-        self.accounts[str(account["id"])] = str(account.get("acct") or account.get("username"))
+        acct = str(account.get("acct") or account.get("username"))
+        self.accounts[str(account["id"])] = acct
+        self._authors[str(status["id"])] = acct
+        while len(self._authors) > ROOTS_KEPT:
+            self._authors.popitem(last=False)
         text = status_text(status)
         if is_direct(status):
             channel, text = await self._threads.of_dm(text)

@@ -29,13 +29,15 @@ class MastodonConfig:
     # The first start (no cursor yet) answers only what is sent after it; true reads
     # back one page of mentions (up to 80) and acts on them.
     backfill: bool = False
-    # The steady pace of the bot's posts and direct posts a minute (0: as fast as the
-    # instance allows): a deadline's maps and boards are spread over minutes, none
-    # dropped. Mastodon allows an account 300 requests per 5 minutes and 30 media
-    # uploads per 30 minutes (kept by its rate-limit headers and the adapter).
-    posts_per_minute: int = 6
-    dms_per_minute: int = 20
+    # Statuses (posts and direct posts) keep to Mastodon's budget of 300 per 3 hours per
+    # account, read from the instance's headers: a window's first 60 go at once, the rest
+    # no faster than an even share of the window (about one in 38 s), and direct posts
+    # leave 20 to public posts, so a deadline's boards never leave the bot mute for
+    # hours. These add a steadier pace of posts and direct posts a minute on top (0: the
+    # budget's pace alone).
+    posts_per_minute: int = 0
+    dms_per_minute: int = 0
     # Media uploads the instance allows per 30 minutes (Mastodon's own limit is 30; an
-    # instance may set another; 0: unbounded). A picture past it waits for the window,
-    # holding back only the messages after it to the same place.
+    # instance may set another; 0: unbounded). Past it a board goes as text and a map
+    # without its picture (linking the game's page); nothing waits for the window.
     media_per_30_minutes: int = 30

@@ -10,9 +10,21 @@
   first attempt was posted but whose answer was lost gets that same status back
   instead of a second one (Mastodon keeps a key for an hour).
 * Pictures: up to the instance's ``max_media_attachments`` (4) a post, each with its
-  alt text, uploaded within Mastodon's media budget (30 per 30 minutes); the text within
-  the instance's ``max_characters`` (500 by default), both read from
-  ``/api/v2/instance``.
+  alt text, within Mastodon's media budget (30 uploads per 30 minutes, of which boards
+  leave the last two to the maps). Past the budget, after a media 429, or when the
+  instance has not processed an upload within a minute, nothing waits: the post goes
+  without the picture (a map links its page), a direct post with the picture's words
+  (the board as text).
+* Text: within the instance's ``max_characters`` (500 by default, read from
+  ``/api/v2/instance``); a longer message goes as numbered statuses, nothing cut
+  (:mod:`~bot.adapters.mastodon.parts`): a post's parts as a thread of replies, a
+  direct post's each a direct post to the one player.
+* An answer to a status names its author first (``@alice …``), as Mastodon's apps do:
+  Mastodon notifies the accounts a status mentions, never the author it replies to.
+* Every status spends Mastodon's statuses budget (300 per 3 hours): a window's first 60
+  at once, the rest at an even share of the window (see
+  :meth:`~bot.adapters.mastodon.client.MastodonClient.status_pause`); direct posts
+  leave the last 20 to public posts.
 
 Failures become :class:`~bot.host.messages.DeliveryError` raised outside the ``except``
 block, never carrying the token.
@@ -36,18 +48,30 @@ from mastodon import (
 )
 
 from bot.adapters.mastodon.client import (
-    MEDIA_BUDGET,
+    MEDIA,
     PLATFORM,
-    READ_RESERVE,
+    STATUSES,
     MastodonClient,
     RateLimited,
 )
-from bot.adapters.mastodon.text import direct_text, unmention
+from bot.adapters.mastodon.parts import numbered
+from bot.adapters.mastodon.text import direct_text, handle, unmention
 from bot.adapters.pacing import Pace
-from bot.adapters.short_posts import compose_post, mute_line
+from bot.adapters.short_posts import mute_line
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
 
 log = logging.getLogger(__name__)
+
+# Statuses of the 3-hour budget direct posts leave to public posts (answers, maps): a
+# turn's boards never silence the game's thread.
+STATUSES_KEPT_FOR_POSTS = 20
+DM_SHARE = "direct posts' share of the statuses budget"
+# Uploads of the 30-minute media budget boards leave to the maps.
+MEDIA_KEPT_FOR_POSTS = 2
+# How long an upload may take to be processed (a GIF, a big picture) before its status
+# goes without it, and how often it is asked about meanwhile.
+PROCESSING_SECONDS = 60.0
+PROCESSING_POLL_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -85,6 +109,18 @@ def pictures(attachments: Sequence[Attachment], limit: int) -> list[Attachment]:
     return [a for a in attachments if a.kind is AttachmentKind.IMAGE][: max(0, limit)]
 
 
+def as_text(text: str, left_out: Sequence[Attachment]) -> str:
+    """A direct post whose pictures could not go: each one's alt text (a board described
+    in words) after the news, so the player still has their board."""
+    described = [a.alt_text for a in left_out if a.alt_text and a.alt_text not in text]
+    return "\n\n".join([text, *described]) if described else text
+
+
+def _not_processed(error: MastodonAPIError) -> bool:
+    """Mastodon's 422 for a status naming media still being processed."""
+    return len(error.args) > 3 and error.args[1] == 422 and "processing" in str(error.args[3])
+
+
 class Delivery:
     """Posts and direct posts through one Mastodon account."""
 
@@ -101,17 +137,27 @@ class Delivery:
         sleep: Callable[[float], Awaitable[None]],
         clock: Callable[[], float],
         posted: Callable[[str, str, str], Awaitable[None]] | None = None,
+        author_of: Callable[[str], str | None] = lambda status_id: None,
+        stand_in: Callable[[str], Awaitable[str | None]] | None = None,
         redact: Callable[[str], str] = lambda text: text,
     ) -> None:
-        """``posted(thread, status id, text)`` hears of every public post."""
+        """``posted(thread, status id, text)`` hears of every public post;
+        ``author_of(status id)``: the handle of the status's author, where it is known;
+        ``stand_in(thread)``: the bot's first post in a thread, which its replies answer
+        when the thread's first status is gone."""
         self._client = client
         self._visibility = visibility
         self._games = tuple(games)
         self._limits = limits
         self._acct_of = acct_of
+        # Optional steadier paces ([mastodon] posts_per_minute, dms_per_minute), on top
+        # of the spread of the 3-hour statuses budget every status keeps.
         self._post_pace = Pace(posts_per_minute, clock=clock, sleep=sleep)
         self._dm_pace = Pace(dms_per_minute, clock=clock, sleep=sleep)
+        self._sleep = sleep
         self._posted = posted
+        self._author_of = author_of
+        self._stand_in = stand_in
         self._redact = redact
 
     async def send(self, address: Address, outbound: Outbound) -> str:
@@ -131,12 +177,10 @@ class Delivery:
     def _delivery_error(self, error: Exception, address: Address) -> DeliveryError:
         what = f"direct post to {address.user_id}" if address.is_dm else "post"
         if isinstance(error, RateLimited):
-            # The media budget spent holds back this picture and what follows it to the
-            # same place, not every place's text (the relay goes on with other places).
+            # Only the direct posts' share of the statuses budget spent holds back this
+            # player's messages alone: public posts (the reserve) go on meanwhile.
             return DeliveryError(
-                str(error),
-                retry_after=error.retry_after,
-                per_recipient=error.what == MEDIA_BUDGET,
+                str(error), retry_after=error.retry_after, per_recipient=error.what == DM_SHARE
             )
         if isinstance(error, MastodonUnauthorizedError):
             return DeliveryError(
@@ -153,78 +197,184 @@ class Delivery:
             )
         return DeliveryError(self._redact(f"{what} failed: {type(error).__name__}: {error}"))
 
-    async def _upload(self, attachments: Sequence[Attachment], limits: InstanceLimits) -> list[str]:
-        media_ids = []
+    # -- pictures -------------------------------------------------------------------------
+
+    async def _upload(
+        self, attachments: Sequence[Attachment], limits: InstanceLimits, *, keep_back: int
+    ) -> tuple[list[str], list[Attachment]]:
+        """(media ids, the pictures left out). A picture goes only while the media budget
+        has more than ``keep_back`` uploads left (public maps keep a few from the
+        boards) and is processed within :data:`PROCESSING_SECONDS`; otherwise the post
+        goes without it, now, rather than wait up to 30 minutes for the budget."""
+        media_ids: list[str] = []
+        left_out: list[Attachment] = []
         for attachment in pictures(attachments, limits.max_media_attachments):
             if len(attachment.data) > limits.image_size_limit:
                 log.warning("Mastodon: a %d-byte picture is over the instance's limit; left out",
                             len(attachment.data))  # fmt: skip
+                left_out.append(attachment)
                 continue
-            self._client.take_upload()
-            media = await self._client.call(
-                "media_post",
-                io.BytesIO(attachment.data),
-                mime_type=attachment.mime_type,
-                # The game's alt text, always: the picture is the board.
-                description=attachment.alt_text or attachment.filename,
-                file_name=attachment.filename,
-                synchronous=True,
-                reserve=READ_RESERVE,
-            )
-            media_ids.append(str(media["id"]))
-        return media_ids
+            left = self._client.uploads_left()
+            if left is not None and left <= keep_back:
+                left_out.append(attachment)
+                continue
+            try:
+                self._client.take_upload()
+                media = await self._client.call(
+                    "media_post",
+                    io.BytesIO(attachment.data),
+                    mime_type=attachment.mime_type,
+                    # The game's alt text, always: the picture is the board.
+                    description=attachment.alt_text or attachment.filename,
+                    file_name=attachment.filename,
+                    family=MEDIA,
+                )
+            except RateLimited as error:
+                # The media family's 429 (the client rests that family): this post and
+                # the next go without pictures; nothing else waits.
+                log.info("Mastodon: media budget spent (%s); sent without its picture", error)
+                left_out.append(attachment)
+                continue
+            media_id = await self._processed(media)
+            if media_id is None:
+                left_out.append(attachment)
+            else:
+                media_ids.append(media_id)
+        return media_ids, left_out
 
-    async def _post(self, text: str, outbound: Outbound, **kwargs: Any) -> str:
-        status = await self._client.call(
-            "status_post",
-            text,
-            idempotency_key=idempotency_key(outbound, text),
-            reserve=READ_RESERVE,
-            **kwargs,
-        )
+    async def _processed(self, media: Mapping[str, Any]) -> str | None:
+        """The media's id once the instance has processed it (a 202 upload has no URL
+        yet); None when it is not done within :data:`PROCESSING_SECONDS` (or failed)."""
+        waited = 0.0
+        while not media.get("url"):
+            if waited >= PROCESSING_SECONDS:
+                log.warning("Mastodon: media %s not processed in time; left out", media["id"])
+                return None
+            await self._sleep(PROCESSING_POLL_SECONDS)
+            waited += PROCESSING_POLL_SECONDS
+            media = await self._client.call("media", media["id"])
+        return str(media["id"])
+
+    # -- statuses ---------------------------------------------------------------------------
+
+    async def _post(self, text: str, key: str, *, reserve: int, **kwargs: Any) -> str:
+        """One status, after its share of the 3-hour budget's spread (see
+        :meth:`MastodonClient.status_pause`); unprocessed media are left out rather than
+        losing the status."""
+        try:
+            pause = self._client.status_pause(reserve=reserve)
+        except RateLimited as error:
+            if reserve:
+                raise RateLimited(DM_SHARE, error.retry_after, family=error.family) from None
+            raise
+        if pause > 0:
+            await self._sleep(pause)
+        try:
+            status = await self._client.call(
+                "status_post", text, idempotency_key=key, family=STATUSES, **kwargs
+            )
+        except MastodonAPIError as error:
+            if not (kwargs.get("media_ids") and _not_processed(error)):
+                raise
+            log.warning("Mastodon: media still processing; status %s posted without it", key)
+            status = await self._client.call(
+                "status_post", text, idempotency_key=key,
+                family=STATUSES, **{**kwargs, "media_ids": None},
+            )  # fmt: skip
         return str(status["id"])
 
     async def _send_public(self, address: Address, outbound: Outbound) -> str:
         limits = await self._limits()
-        text = compose_post(
-            outbound.text,
-            mute_line(outbound.text, self._games),
-            limit=limits.max_characters,
-            link=outbound.link,
-            keep=outbound.keep,
-        )
-        media_ids = await self._upload(outbound.attachments, limits)
+        # An answer names its asker first, as Mastodon's own apps do: Mastodon notifies
+        # the accounts a status mentions, not the author of the status it replies to.
+        asker = self._author_of(address.reply_to) if address.reply_to else None
+        head = handle(asker) + " " if asker and handle(asker) not in outbound.text else ""
+        mute = mute_line(outbound.text, self._games)
+        limit = limits.max_characters - len(head)
+        parts = numbered(outbound.text, limit=limit, mute=mute, link=outbound.link,
+                         keep=outbound.keep)  # fmt: skip
+        tag = self._tag_of(outbound.text)
+        if len(parts) > 1 and tag:
+            # Each part carries the game's tag, so that muting the tag hides them all.
+            parts = numbered(outbound.text, limit=limit - len(tag) - 1, mute=mute,
+                             link=outbound.link, keep=outbound.keep)  # fmt: skip
+            parts = [
+                part if tag.lower() in part.lower() else part.replace(") ", f") {tag} ", 1)
+                for part in parts
+            ]
+        media_ids, _ = await self._upload(outbound.attachments, limits, keep_back=0)
         reply_to = next((ref for ref in (address.reply_to, address.channel) if ref), None)
-        await self._post_pace.wait()
-        try:
-            status_id = await self._post(
-                text,
-                outbound,
-                in_reply_to_id=reply_to,
-                media_ids=media_ids or None,
-                visibility=self._visibility,
+        first = ""
+        for number, part in enumerate(parts):
+            await self._post_pace.wait()
+            status_id = await self._post_public(
+                head + part if number == 0 else part,
+                _part_key(idempotency_key(outbound, outbound.text), number),
+                reply_to,
+                media_ids if number == 0 else [],
+                thread=address.channel,
             )
-        except MastodonNotFoundError:
-            if reply_to is None:
-                raise
-            # The status it answers was deleted: the post goes at the top level.
-            log.info("Mastodon: status %s is gone; posting at the top level", reply_to)
-            status_id = await self._post(
-                text, outbound, media_ids=media_ids or None, visibility=self._visibility
-            )
-        if self._posted is not None:
-            await self._posted(address.channel, status_id, outbound.text)
-        return status_id
+            first = first or status_id
+            reply_to = status_id  # the next part answers this one: one thread, in order
+            if self._posted is not None:
+                await self._posted(address.channel, status_id, outbound.text)
+        return first
+
+    def _tag_of(self, text: str) -> str:
+        """The first hosted game's tag ``text`` carries ("" for none)."""
+        found = [(text.lower().find(tag.lower()), tag) for tag, _ in self._games]
+        return min(((at, tag) for at, tag in found if at >= 0), default=(0, ""))[1]
+
+    async def _post_public(
+        self, text: str, key: str, reply_to: str | None, media_ids: list[str], *, thread: str
+    ) -> str:
+        """A post answering ``reply_to``; when that status is gone (its author deleted
+        it), answering the bot's first post in the game's thread instead, so the game
+        keeps one thread; when that is gone too, at the top level."""
+        tried: set[str | None] = set()
+        target = reply_to
+        while target is not None and target not in tried:
+            tried.add(target)
+            try:
+                return await self._post(
+                    text, key, reserve=0, in_reply_to_id=target,
+                    media_ids=media_ids or None, visibility=self._visibility,
+                )  # fmt: skip
+            except MastodonNotFoundError:
+                log.info("Mastodon: status %s is gone; answering the thread otherwise", target)
+            target = await self._stand_in(thread) if self._stand_in and thread else None
+        return await self._post(
+            text, key, reserve=0, media_ids=media_ids or None, visibility=self._visibility
+        )
 
     async def _send_direct(self, address: Address, outbound: Outbound) -> str:
         limits = await self._limits()
         acct = await self._acct_of(address)
+        media_ids, left_out = await self._upload(
+            outbound.attachments, limits, keep_back=MEDIA_KEPT_FOR_POSTS
+        )
+        # The news, then each picture that could not go as its words (a board as text).
+        text = as_text(unmention(outbound.text), left_out)
         head = direct_text("", acct)
-        body = compose_post(unmention(outbound.text), limit=limits.max_characters - len(head) - 1)
-        text = direct_text(body, acct)
-        media_ids = await self._upload(outbound.attachments, limits)
-        await self._dm_pace.wait()
-        return await self._post(text, outbound, media_ids=media_ids or None, visibility="direct")
+        parts = numbered(text, limit=limits.max_characters - len(head) - 1, keep=outbound.keep)
+        first = ""
+        for number, part in enumerate(parts):
+            await self._dm_pace.wait()
+            status_id = await self._post(
+                direct_text(part, acct),
+                _part_key(idempotency_key(outbound, text), number),
+                reserve=STATUSES_KEPT_FOR_POSTS,
+                media_ids=(media_ids if number == 0 else None) or None,
+                visibility="direct",
+            )
+            first = first or status_id
+        return first
+
+
+def _part_key(key: str, number: int) -> str:
+    """Each part of a split message its own idempotency key (the first keeps the
+    message's), so a retry posts the parts that did not go, once each."""
+    return key if number == 0 else f"{key}-{number + 1}"
 
 
 def api_reason(error: MastodonAPIError) -> str:

@@ -37,13 +37,13 @@ async def make_adapter(fake: FakeMastodon) -> AsyncIterator[Callable[..., Mastod
         await asyncio.sleep(0)
 
     def make(cursors: MemoryCursors | None = None, **overrides: Any) -> MastodonAdapter:
-        config = MastodonConfig(
-            enabled=True,
-            instance=fake.base_url,
-            posts_per_minute=0,
-            dms_per_minute=0,
-            **overrides.pop("config", {}),
-        )
+        settings: dict[str, Any] = {
+            "enabled": True,
+            "instance": fake.base_url,
+            "posts_per_minute": 0,
+            "dms_per_minute": 0,
+        }
+        config = MastodonConfig(**{**settings, **overrides.pop("config", {})})
         adapter = MastodonAdapter(
             config,
             access_token=overrides.pop("access_token", TOKEN),

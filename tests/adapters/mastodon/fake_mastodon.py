@@ -7,11 +7,22 @@ Built from Mastodon's API documentation (docs.joinmastodon.org, 4.3):
   ``source``), Status, MediaAttachment, Notification, Context, Application,
   NotificationPolicy, Instance (v1, still served) and Instance v2;
 * ``Authorization: Bearer`` on every call (401 ``{"error": …}`` otherwise);
-* ``X-RateLimit-Limit`` / ``-Remaining`` / ``-Reset`` (ISO 8601) on every answer, 300
-  requests per 5 minutes, and 429 once spent; media uploads 30 per 30 minutes;
+* the rate limits as Mastodon counts them, each in windows aligned to the epoch
+  (rack-attack's and ``RateLimiter``'s): every API request 300 per 5 minutes (the
+  ``X-RateLimit-*`` headers of most answers; ``Reset`` in ISO 8601); **posting a
+  status 300 per 3 hours**, which only ``POST /api/v1/statuses`` reports in its headers
+  (``override_rate_limit_headers``, family ``statuses``); media uploads 30 per 30
+  minutes, which only their 429 shows; a 429 carries the headers of the limit that
+  refused it;
 * statuses: 422 over ``max_characters`` (URLs count 23, a mention its username) or
   over ``max_media_attachments``; ``Idempotency-Key`` returns the first status posted
-  with the key; **a direct status's audience is every account it ``@mentions``**;
+  with the key; **a direct status's audience is every account it ``@mentions``**; a
+  deleted status is 404 and its replies' ``context`` stops at the gap;
+* media processed in the background when :attr:`processing_polls` says so:
+  ``POST /api/v2/media`` answers 202 with ``url`` null, ``GET /api/v1/media/:id`` 206
+  until it is done (never, when processing fails), and a status naming unprocessed
+  media is 422;
+* :meth:`fail_next` makes the next matching requests fail (a 503, a 429, a 404);
 * notifications paged by ``max_id`` / ``since_id`` / ``min_id`` (``min_id``: the page
   just after it), ``types[]``, ``limit`` ≤ 80;
 * the user's notification stream as server-sent events on
@@ -44,10 +55,20 @@ MENTION = re.compile(
 )
 URL = re.compile(r"https?://\S+")
 SCOPES = ["read", "write"]
+STATUSES_LIMIT, STATUSES_PERIOD = 300, 3 * 3600  # Mastodon's RateLimiter, family statuses
+MEDIA_LIMIT, MEDIA_PERIOD = 30, 30 * 60  # rack-attack's throttle_api_media
 
 
 def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def _headers(limit: int, remaining: int, reset: datetime) -> dict[str, str]:
+    return {
+        "X-RateLimit-Limit": str(limit),
+        "X-RateLimit-Remaining": str(remaining),
+        "X-RateLimit-Reset": reset.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+    }
 
 
 @dataclass
@@ -131,10 +152,19 @@ class FakeMastodon:
         }
         self.filtered: list[dict[str, Any]] = []  # notifications the policy held back
         self.max_characters = max_characters
+        self.clock = time.time
         self.requests_per_window = requests_per_window
         self.window_started = time.time()
         self.requests_in_window = 0
+        self.statuses_per_window = STATUSES_LIMIT
+        self.statuses_in_window: dict[int, int] = {}  # window number → statuses posted
         self.uploads: list[float] = []
+        self.uploads_in_window: dict[int, int] = {}  # window number → uploads
+        # GETs of an upload answered 206 before it is processed (None: it never is).
+        self.processing_polls: int | None = 0
+        self._processing: dict[str, int] = {}  # media id → polls left before it is done
+        self._failures: list[tuple[str, str, int, int]] = []  # method, path prefix, status, n
+        self.deleted: set[str] = set()
         self.requests: list[tuple[str, str]] = []
         self.violations: list[str] = []
         self.scopes = list(SCOPES)
@@ -279,6 +309,17 @@ class FakeMastodon:
     def dm(self, account: Account, text: str, **kwargs: Any) -> str:
         return self.post(account, f"@{self.bot.username} {text}", visibility="direct", **kwargs)
 
+    def delete(self, status_id: str) -> None:
+        """Its author deletes a status: it is 404 from now on (its replies stay, their
+        ``in_reply_to_id`` naming it, as Mastodon keeps them)."""
+        self.statuses.pop(status_id)
+        self.deleted.add(status_id)
+
+    def fail_next(self, method: str, path: str, status: int, times: int = 1) -> None:
+        """The next ``times`` requests ``method`` to a path starting with ``path`` are
+        answered ``status`` (503: the instance is down; 429: a limit; 404: gone)."""
+        self._failures.append((method, path, status, times))
+
     def posts_by_bot(self, visibility: str | None = None) -> list[Posted]:
         return [
             s
@@ -340,11 +381,32 @@ class FakeMastodon:
     def _rate_headers(self) -> dict[str, str]:
         reset = datetime.fromtimestamp(self.window_started + 300, UTC)
         remaining = max(0, self.requests_per_window - self.requests_in_window)
-        return {
-            "X-RateLimit-Limit": str(self.requests_per_window),
-            "X-RateLimit-Remaining": str(remaining),
-            "X-RateLimit-Reset": reset.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-        }
+        return _headers(self.requests_per_window, remaining, reset)
+
+    def _family_headers(self, limit: int, period: int, used: int) -> dict[str, str]:
+        now = self.clock()
+        reset = datetime.fromtimestamp(now + (period - now % period), UTC)
+        return _headers(limit, max(0, limit - used), reset)
+
+    def statuses_headers(self) -> dict[str, str]:
+        window = int(self.clock() // STATUSES_PERIOD)
+        used = self.statuses_in_window.get(window, 0)
+        return self._family_headers(self.statuses_per_window, STATUSES_PERIOD, used)
+
+    def spend_statuses(self, count: int | None = None) -> None:
+        """The account has posted ``count`` statuses in this 3-hour window (all of them)."""
+        window = int(self.clock() // STATUSES_PERIOD)
+        self.statuses_in_window[window] = self.statuses_per_window if count is None else count
+
+    def _failure(self, request: web.Request) -> int | None:
+        for index, (method, path, status, times) in enumerate(self._failures):
+            if request.method == method and request.path.startswith(path):
+                if times <= 1:
+                    del self._failures[index]
+                else:
+                    self._failures[index] = (method, path, status, times - 1)
+                return status
+        return None
 
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
@@ -361,8 +423,20 @@ class FakeMastodon:
             return web.json_response(
                 {"error": "Too many requests"}, status=429, headers=self._rate_headers()
             )
+        failure = self._failure(request)
+        if failure == 429:
+            return web.json_response(
+                {"error": "Too many requests"}, status=429, headers=self._rate_headers()
+            )
+        if failure is not None:
+            reason = {404: "Record not found", 403: "This action is not allowed"}
+            return web.json_response(
+                {"error": reason.get(failure, "Service unavailable")}, status=failure
+            )
         response = await handler(request)
-        response.headers.update(self._rate_headers())
+        for name, value in self._rate_headers().items():
+            # An answer that reports another family (posting a status) keeps its own.
+            response.headers.setdefault(name, value)
         return response
 
     async def verify_credentials(self, request: web.Request) -> web.Response:
@@ -513,12 +587,22 @@ class FakeMastodon:
         for media_id in media_ids:
             if media_id not in self.media:
                 return web.json_response({"error": "Record not found"}, status=404)
+            if media_id in self._processing:
+                return web.json_response(
+                    {"error": "Cannot attach files that have not finished processing. "
+                              "Try again in a moment!"}, status=422)  # fmt: skip
             media.append(self.media[media_id])
             if not self.media[media_id]["description"]:
                 self.violations.append(f"media {media_id} posted without alt text")
         reply_to = form.get("in_reply_to_id")
         if reply_to and reply_to not in self.statuses:
             return web.json_response({"error": "Record not found"}, status=404)
+        window = int(self.clock() // STATUSES_PERIOD)
+        if self.statuses_in_window.get(window, 0) >= self.statuses_per_window:
+            return web.json_response(
+                {"error": "Too many requests"}, status=429, headers=self.statuses_headers()
+            )
+        self.statuses_in_window[window] = self.statuses_in_window.get(window, 0) + 1
         status = Posted(
             self.next_id(), self.bot, text, visibility, datetime.now(UTC),
             str(reply_to) if reply_to else None, media, mentions=mentions,
@@ -532,13 +616,19 @@ class FakeMastodon:
         self.statuses[status.id] = status
         if key:
             self.idempotency[key] = status.id
-        return web.json_response(self.status_entity(status))
+        return web.json_response(self.status_entity(status), headers=self.statuses_headers())
 
     async def upload(self, request: web.Request) -> web.Response:
-        now = time.time()
-        self.uploads = [t for t in self.uploads if t > now - 1800]
-        if len(self.uploads) >= self.media_per_window:
-            return web.json_response({"error": "Too many requests"}, status=429)
+        now = self.clock()
+        window = int(now // MEDIA_PERIOD)
+        used = self.uploads_in_window.get(window, 0)
+        if used >= self.media_per_window:
+            return web.json_response(
+                {"error": "Too many requests"},
+                status=429,
+                headers=self._family_headers(self.media_per_window, MEDIA_PERIOD, used),
+            )
+        self.uploads_in_window[window] = used + 1
         self.uploads.append(now)
         form = await request.post()
         upload = form.get("file")
@@ -562,12 +652,23 @@ class FakeMastodon:
             "description": str(form.get("description") or "") or None,
             "blurhash": "UFBWY:8_0Jxv",
         }
-        return web.json_response(self.media[media_id])
+        if self.processing_polls == 0:
+            return web.json_response(self.media[media_id])
+        # Processed in the background: 202, no URL yet (a GIF, a video, a big picture).
+        self._processing[media_id] = -1 if self.processing_polls is None else self.processing_polls
+        return web.json_response({**self.media[media_id], "url": None}, status=202)
 
     async def get_media(self, request: web.Request) -> web.Response:
-        media = self.media.get(request.match_info["id"])
+        media_id = request.match_info["id"]
+        media = self.media.get(media_id)
         if media is None:
             return web.json_response({"error": "Record not found"}, status=404)
+        left = self._processing.get(media_id)
+        if left is not None:
+            if left != 0:  # -1: processing failed, it never ends
+                self._processing[media_id] = left - 1 if left > 0 else -1
+                return web.json_response({**media, "url": None}, status=206)
+            del self._processing[media_id]
         return web.json_response(media)
 
     async def stream(self, request: web.Request) -> web.StreamResponse:

@@ -7,6 +7,8 @@ as public posts with their pictures and alt text, boards as direct posts.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -146,3 +148,121 @@ def _dump(fake: FakeMastodon) -> str:
         f"{s.account.username} {s.visibility} {s.in_reply_to_id}: {s.text[:150]!r}"
         for s in fake.statuses.values()
     )
+
+
+async def _connected(fake: FakeMastodon, connections: int) -> None:
+    for _ in range(400):
+        if fake.streams and fake.stream_connections >= connections:
+            await asyncio.sleep(0.2)  # the poll that follows the connection
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the adapter never connected to the stream")
+
+
+async def test_thirty_captains_lose_nothing_across_a_503_a_429_a_stream_drop_and_a_restart(
+    make_adapter: Any, fake: FakeMastodon, tmp_path: Any
+) -> None:
+    """Issue 40: a whole game of 30 captains on the strict fake, through the host and the
+    stream: a 503 on posting, a 429 on the catch-up, a dropped stream and a restart
+    lose no order and no board; the statuses and media budgets hold."""
+    fake.requests_per_window = 1500  # Mastodon's own API budget per account
+    store = Store(sqlite_url(tmp_path / "m.db"))
+    clock = VirtualClock(START.timestamp())
+    cursors = DatabaseCursors(store)
+    operator = fake.add_account("harbourmaster", "Harbour Master")
+    captains = [fake.add_account(f"captain{n}", f"Captain {n}") for n in range(30)]
+    live: dict[str, Any] = {}
+
+    async def run() -> None:
+        adapter = make_adapter(cursors, config={"backfill": True})
+        host = Host(
+            store,
+            clock,
+            {"mastodon": adapter},
+            AttachmentRenderer(store, AvatarCache(fetch=no_network), replay_gif=False),
+        )
+        live.update(adapter=adapter, host=host)
+        await adapter.start(host.on_inbound)
+
+    async def step() -> None:
+        await asyncio.sleep(0.3)  # what the stream brings is handed over
+        clock.advance(300)  # a retried send is due again
+        with contextlib.suppress(Exception):  # a 429 on the catch-up: the next one reads
+            await live["adapter"].fetch_since(live["host"].cursors, live["host"].on_inbound)
+        await live["host"].relay.flush()
+
+    def game() -> Any:
+        with store.transaction() as tx:
+            return tx.game(1)
+
+    async def play_turn(turn: int, sent: list[str], *, trouble: Any) -> None:
+        stamp = datetime.fromtimestamp(clock.now() + 60, UTC)
+        for n, captain in enumerate(captains):
+            if n == 15:
+                await trouble()
+            cell = f"{'ABCDEFGHIJKLMNOPQRST'[n % 20]}{turn + n // 20 * 10}"
+            sent.append(fake.mention(captain, f"#bst {cell}", in_reply_to_id=root,
+                                     created_at=stamp))  # fmt: skip
+        await step()
+        clock.set(game().deadline)
+        for _ in range(5):
+            await live["host"].tick()
+            if game().turn > turn or game().phase == "finished":
+                return
+            await step()
+        raise AssertionError(_dump(fake))
+
+    try:
+        await run()
+        await _connected(fake, 1)
+        root = fake.mention(operator, "#bst new size=20 turn=1h")
+        await step()
+        fake.fail_next("POST", "/api/v1/statuses", 503)  # one answer fails, then goes
+        joins = [fake.mention(c, "#bst join", in_reply_to_id=root) for c in captains]
+        placements = [fake.dm(c, "#bst 1 random") for c in captains]
+        for _ in range(3):
+            await step()
+        fake.mention(operator, "#bst start", in_reply_to_id=root)
+        for _ in range(2):
+            await step()
+        assert game().phase == "battle", _dump(fake)
+        with store.transaction() as tx:
+            assert len(tx.players(1)) == 30
+        orders: list[str] = []
+
+        async def drop_and_throttle() -> None:
+            await fake.drop_streams()
+            fake.fail_next("GET", "/api/v1/notifications", 429)
+
+        await play_turn(1, orders, trouble=drop_and_throttle)
+        await _connected(fake, 2)
+
+        async def restart() -> None:
+            await live["adapter"].stop()
+            await fake.drop_streams()
+
+        await play_turn(2, orders, trouble=restart)
+        await run()  # the restart: the cursors are in the database
+        await step()
+        for _ in range(3):
+            await step()
+        with store.transaction() as tx:
+            unseen = [m for m in [*joins, *placements, *orders]
+                      if not tx.inbound_seen("mastodon", m)]  # fmt: skip
+            assert unseen == [], "every mention read once"
+            assert len(tx.orders_of_turn(1, 1)) == len(tx.orders_of_turn(1, 2)) == 30
+            undelivered = [(r.id, r.status, r.text[:60]) for r in tx.outbox() if r.status != "sent"]
+            assert undelivered == []
+        for captain in captains:
+            # The start board and each turn's: a picture, or past the media budget the
+            # board in words; always to this captain alone.
+            boards = fake.direct_to(captain)
+            assert len(boards) >= 3 and all(s.audience == {captain.id} for s in boards)
+        assert all(len(s.text) <= fake.max_characters for s in fake.posts_by_bot())
+        assert len(fake.uploads) <= 30 * (1 + len(fake.uploads_in_window))
+        # Past the 30 uploads a half hour, boards went as text (none waited).
+        assert any(s.media for s in fake.posts_by_bot("direct"))
+        assert any(not s.media for s in fake.posts_by_bot("direct"))
+    finally:
+        await live["adapter"].stop()
+        store.dispose()
