@@ -53,7 +53,7 @@ from dataclasses import dataclass
 
 from bot.games.base import GameError, GamePhase, OrderSyntaxError, WrongChannelError
 from bot.games.catalog import get_game
-from bot.host import admin, bridges, lobby, me, orders, posts
+from bot.host import admin, bridges, lobby, me, orders, posts, substitutes
 from bot.host.clock import Clock
 from bot.host.limits import NO_LIMITS, CommandRates, Limits
 from bot.host.messages import Inbound, InboundKind
@@ -345,6 +345,9 @@ class Commands:
             if word == bridges.VERB and (row.kind != _PUBLIC or addresses_the_host(row.text)):
                 game_row = bridges.bridge(self, tx, row, rest)
                 return Effect(Outcome.HANDLED, game_row.id)
+            if word == substitutes.VERB and row.kind != _PUBLIC:
+                # (By DM only: a seat's answer is nobody else's business.)
+                return Effect(Outcome.HANDLED, substitutes.answer(self, tx, row, rest))
             if word == "games" and (
                 row.kind != _PUBLIC or not rest or addresses_the_host(row.text)
             ):
@@ -445,7 +448,7 @@ class Commands:
             row.kind != _PUBLIC
             or word in HOST_WORDS
             or word in PLAYER_WORDS
-            or word in ("new", "games", "withdraw", "me", bridges.VERB)
+            or word in ("new", "games", "withdraw", "me", bridges.VERB, substitutes.VERB)
             or addresses_the_host(row.text)
         )
 
