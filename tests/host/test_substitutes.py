@@ -261,3 +261,8 @@ def test_a_seat_can_change_hands_twice(ref_kit: HostKit) -> None:
         ("carol", "bob"),
         ("dave", "carol"),
     ]
+
+
+def test_help_outside_a_game_says_how_to_answer_a_seat(kit: HostKit) -> None:
+    kit.say("carol", "help", dm=True)
+    assert "`seat yes 12` or `seat no 12`" in _to(kit, "carol")[-1]
