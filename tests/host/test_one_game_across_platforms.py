@@ -177,3 +177,20 @@ def test_an_answer_to_one_asker_stays_in_their_room(kit: MultiKit) -> None:
         ("x", ROOMS["x"]),
         ("console", ROOMS["console"]),
     }
+
+
+def test_the_admins_of_a_room_bridged_on_the_games_own_platform_have_no_say(
+    kit: MultiKit,
+) -> None:
+    """Issue 39 item 4: `is_host` compared only the platform, so the admins of another
+    Discord room the game was bridged into could end, kick, pause and replace."""
+    kit.say("discord", "alice", "#bst new size=10x10", channel=ROOMS["discord"])
+    kit.say("discord", "alice", "#bst bridge 1", channel="d-elsewhere")
+    for verb in ("pause", "kick alice", "end"):
+        effect = kit.say("discord", "mod", f"#bst {verb}", channel="d-elsewhere", admin=True)
+        assert effect.outcome.value == "refused", verb
+        assert "only the game's host" in _dm_texts(kit, "discord", "mod")[-1]
+    assert kit.game(1).phase == "setup"
+    # In the game's own room, its admins still are its hosts.
+    effect = kit.say("discord", "mod", "#bst end", channel=ROOMS["discord"], admin=True)
+    assert effect.outcome.value == "handled"
