@@ -74,6 +74,7 @@ from bot.host.routing import (
 from bot.host.states import Descriptions, States
 from bot.store import GameRow, Received, Store, Tx, is_passing_failure
 from bot.store.repository import GameSnapshot
+from bot.store.settings import accounts_of
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +125,15 @@ class Effect:
         (talk not for it, or one past its sender's rate), so a platform showing a
         "working on it" placeholder knows to take it away."""
         return self.outcome is not Outcome.IGNORED
+
+
+def _plays_in(tx: Tx, row: Cause, game_row: GameRow | GameSnapshot) -> bool:
+    """Whether the sender plays a seat of the game, from this account or one linked to it."""
+    assert game_row.id is not None
+    if tx.peek_player(game_row.id, row.platform, row.user_id) is not None:
+        return True
+    others = accounts_of(tx, row.platform, row.user_id)[1:]
+    return any(tx.peek_player(game_row.id, *account) is not None for account in others)
 
 
 def _is_talk(game_row: GameRow | GameSnapshot, text: str) -> bool:
@@ -326,10 +336,12 @@ class Commands:
                 )
             text = clean_text(row.text)
             word, rest = command_word(text)
-            if self._counts(row, word):
-                throttled = self._throttle(row)
-                if throttled is not None:
-                    return throttled
+            # Every message counts toward its sender's rate (a reply whose leading mention
+            # the platform's adapter took off reaches the host bare, and is as costly);
+            # only one that speaks to the host is told to slow down.
+            throttled = self._throttle(row, answer=self._counts(row, word))
+            if throttled is not None:
+                return throttled
             explicit_host = word == "host" and command_word(rest)[0] in HOST_WORDS
             if explicit_host:
                 # `host end`: the host's verb, where the game has an order of that name.
@@ -364,6 +376,18 @@ class Commands:
             if row.kind == _PUBLIC and word not in HOST_WORDS and _is_talk(game_row, row.text):
                 # Talk in the game's channel: in a game whose public orders carry its tag,
                 # a message without it is people chatting, not for the host (no reply).
+                row.outcome = "ignored"
+                row.game_id = game_row.id
+                return Effect(Outcome.IGNORED, game_row.id)
+            if (
+                row.kind == _PUBLIC
+                and word not in HOST_WORDS | PLAYER_WORDS
+                and not addresses_the_host(row.text)
+                and not _plays_in(tx, row, game_row)
+            ):
+                # Untagged words in a game's channel (a reply, whose mention of the bot the
+                # platform's adapter took off) from someone who plays no seat there: talk,
+                # not an order. No answer: a bystander's replies cost nothing to send.
                 row.outcome = "ignored"
                 row.game_id = game_row.id
                 return Effect(Outcome.IGNORED, game_row.id)
@@ -442,8 +466,9 @@ class Commands:
             return Effect(Outcome.REFUSED, game_id)
 
     def _counts(self, row: Cause, word: str) -> bool:
-        """Whether a message counts toward its sender's command rate: anything sent to
-        the bot privately, and in public what addresses the host (not people's talk)."""
+        """Whether a message speaks to the host, so that past its sender's rate it is told
+        to slow down: anything sent to the bot privately, and in public what addresses
+        the host (not people's talk, which counts toward the rate unanswered)."""
         return (
             row.kind != _PUBLIC
             or word in HOST_WORDS
@@ -452,11 +477,12 @@ class Commands:
             or addresses_the_host(row.text)
         )
 
-    def _throttle(self, row: Cause) -> Effect | None:
+    def _throttle(self, row: Cause, *, answer: bool) -> Effect | None:
         """Past the sender's command rate: the first message answered once with when to
-        send again, the rest of that minute recorded and not answered."""
+        send again (if it spoke to the host: ``answer``), the rest of that minute recorded
+        and not answered."""
         now = row.received_at
-        verdict = self.rates.check(row.platform, row.user_id, now)
+        verdict = self.rates.check(row.platform, row.user_id, now, warn=answer)
         if verdict == "ok":
             return None
         if verdict == "quiet":

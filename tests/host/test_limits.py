@@ -203,13 +203,42 @@ def test_5_past_the_rate_one_slow_down_then_silence_until_the_minute_is_over(
     assert len(live.adapter.sent) == sent_before + len(answers) + 2
 
 
-def test_5_chatter_in_a_game_channel_does_not_count(tmp_path: Path) -> None:
+def test_5_chatter_in_a_game_channel_counts_unanswered(tmp_path: Path) -> None:
+    """Issue 39 item 5: every message counts toward its sender's rate, talk included; talk
+    uses up no warning and gets no answer; a minute later the sender is heard again."""
     live = LiveHost(tmp_path)
     live.say("ann", "#bst new")
+    live.flush()
+    sent_before = len(live.adapter.sent)
     for n in range(50):
         live.say("bob", f"what a game {n}")
+    live.say("bob", "#bst join")  # past the rate: the one warning, then silence
+    live.flush()
+    assert [o.text[:9] for _, o in live.adapter.sent[sent_before:]] == ["slow down"]
+    assert _players(live, 1) == []
+    live.clock.advance(61)
     live.say("bob", "#bst join")
     assert _players(live, 1) == ["bob"]
+
+
+def test_5_replies_from_a_non_player_in_a_games_thread_get_no_answer(tmp_path: Path) -> None:
+    """Issue 39 item 5: an untagged reply in a game's thread (its leading mention of the
+    bot taken off by the adapter) from someone who plays no seat is talk: 60 of them
+    write nothing to the outbox, and do not stop the players' orders."""
+    live = LiveHost(tmp_path)
+    live.say("ann", "#bst new size=10x10")
+    live.say("ann", "join")
+    live.say("bob", "join")
+    with live.store.transaction() as tx:
+        before = len(tx.outbox())
+    for n in range(60):
+        live.say("mallory", f"great game {n}")
+        live.say("mallory", "A1")
+    with live.store.transaction() as tx:
+        assert len(tx.outbox()) == before
+    live.say("bob", "cruiser: F1-F3, cruiser: J8-J10", dm=True)
+    with live.store.transaction() as tx:
+        assert len(tx.outbox()) == before + 1  # bob's fleet is acknowledged
 
 
 def test_5_open_games_per_channel_and_per_host_are_bounded(tmp_path: Path) -> None:
