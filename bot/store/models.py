@@ -273,8 +273,11 @@ class OfferRow(SQLModel, table=True):
     ``platform``/``user_id`` takes ``player_key`` once they accept by DM, and, where
     ``holder_consent`` is "asked", once the seat's player ``holder`` agrees too), or a
     room the game would be played from (``kind`` "bridge", ``bridge GAME``: the room
-    ``platform``/``channel`` once one of its admins accepts there). Until then nothing
-    of the game reaches them; a "no" deletes the row."""
+    ``platform``/``channel`` once one of its admins accepts there), or a warning given
+    before accounts are linked (``kind`` "link", game 0: the account ``platform``/
+    ``user_id`` was told whose link code, by its digest in ``player_key``, it sent, and
+    only ``me link CODE yes`` after that links it). Until then nothing of the game
+    reaches them; a "no" deletes the row."""
 
     __tablename__ = "offers"
 

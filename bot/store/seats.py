@@ -136,6 +136,8 @@ def add_offer(tx: Tx, offer: OfferRow) -> OfferRow:
     same = select(OfferRow).where(OfferRow.game_id == offer.game_id, OfferRow.kind == offer.kind)
     if offer.kind == "seat":
         same = same.where(OfferRow.player_key == offer.player_key)
+    elif offer.kind == "link":
+        same = same.where(OfferRow.platform == offer.platform, OfferRow.user_id == offer.user_id)
     else:
         same = same.where(OfferRow.platform == offer.platform, OfferRow.channel == offer.channel)
     for old in tx.session.exec(same).all():
@@ -165,6 +167,18 @@ def room_offers(tx: Tx, platform: str, channel: str) -> list[OfferRow]:
     return list(tx.session.exec(query.order_by(col(OfferRow.id))).all())
 
 
+def pending_link(tx: Tx, platform: str, user_id: str, digest: str) -> OfferRow | None:
+    """The warning this account was given about the link code with this digest, if any
+    (``me link CODE``, before ``me link CODE yes``)."""
+    query = select(OfferRow).where(
+        OfferRow.kind == "link",
+        OfferRow.platform == platform,
+        OfferRow.user_id == user_id,
+        OfferRow.player_key == digest,
+    )
+    return tx.session.exec(query).first()
+
+
 def drop_offer(tx: Tx, offer: OfferRow) -> None:
     tx.session.delete(offer)
     tx.session.flush()
@@ -179,6 +193,7 @@ __all__ = [
     "held_seats",
     "latest_sender",
     "offers_to",
+    "pending_link",
     "room_offers",
     "seat_changes",
     "sent_since",

@@ -43,6 +43,7 @@ def _link(kit: MultiKit, platform: str, user: str) -> None:
     kit.say("discord", "alice", "me link", channel="", dm=True)
     shown = re.findall(r"[A-Z2-9]{4}-[A-Z2-9]{4}", _dm_texts(kit, "discord", "alice")[-1])[0]
     kit.say(platform, user, f"me link {shown}", channel="", dm=True)
+    kit.say(platform, user, f"me link {shown} yes", channel="", dm=True)
 
 
 def _rooms_of(kit: MultiKit, kind: str) -> set[tuple[str, str]]:
