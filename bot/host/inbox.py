@@ -505,10 +505,21 @@ def _channel_of(tx: Tx, inbound: Inbound) -> str:
     """The channel a message belongs to: where a platform carried the number of the game
     it is about (a button), that game's channel, wherever it was clicked (a DM, the lobby
     a game's thread was opened from), so the click is about that game and no other. A
-    number of no game of this platform is ignored: the message finds its game as any
-    other does."""
+    number of no game of this platform, or of a game the sender could not reach by
+    typing, is ignored: the message finds its game as any other does."""
     if inbound.game:
         named = tx.game(inbound.game)
-        if named is not None and named.platform == inbound.platform:
+        if named is not None and named.platform == inbound.platform and _reaches(named, inbound):
             return named.channel
     return inbound.channel
+
+
+def _reaches(game_row: GameRow, inbound: Inbound) -> bool:
+    """Whether the sender could reach the game by typing (see routing.reachable): a
+    button's number is no way around a game's reach (a DM `join` of another server's
+    game)."""
+    if not game_row.community or game_row.open_to_all:
+        return True
+    if inbound.community == game_row.community:
+        return True
+    return game_row.community in (inbound.sender.communities or ())

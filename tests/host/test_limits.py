@@ -164,6 +164,31 @@ def test_3_a_dm_join_reaches_only_games_of_the_senders_servers(tmp_path: Path) -
     assert "(1, 3)" in listing and "2" not in listing.split("(")[1].split(")")[0]
 
 
+def test_3_a_buttons_game_number_is_no_way_around_reach(tmp_path: Path) -> None:
+    """Issue 39 item 13: a click carries its game's number (Inbound.game); from a DM it
+    reaches only what a typed DM does: another server's game is not joined."""
+    live = LiveHost(tmp_path, NO_LIMITS)
+    live.say("ann", "#bst new", channel="c-a", server="guild-a")
+
+    def click(user: str, servers: frozenset[str]) -> None:
+        inbound = Inbound(
+            platform="fake",
+            channel="",
+            sender=Sender("fake", f"id-{user}", user, communities=servers),
+            kind=InboundKind.DM,
+            text="join",
+            message_id=f"click-{user}",
+            sent_at=to_datetime(live.clock.now()),
+            game=1,
+        )
+        asyncio.run(live.host.on_inbound(inbound))
+
+    click("mallory", frozenset({"guild-b"}))
+    assert _players(live, 1) == []
+    click("amy", frozenset({"guild-a"}))
+    assert _players(live, 1) == ["amy"]
+
+
 def test_3_in_its_channel_anyone_there_may_join(tmp_path: Path) -> None:
     live = LiveHost(tmp_path, NO_LIMITS)
     live.say("ann", "#bst new", channel="c-a", server="guild-a")
