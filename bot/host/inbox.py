@@ -355,8 +355,10 @@ class Commands:
                 game_row = lobby.new(self, tx, row, rest)
                 return Effect(Outcome.HANDLED, game_row.id)
             if word == bridges.VERB and (row.kind != _PUBLIC or addresses_the_host(row.text)):
-                game_row = bridges.bridge(self, tx, row, rest)
-                return Effect(Outcome.HANDLED, game_row.id)
+                bridged = bridges.bridge(self, tx, row, rest)
+                return Effect(Outcome.HANDLED, None if bridged is None else bridged.id)
+            if word == bridges.UNDO and (row.kind != _PUBLIC or addresses_the_host(row.text)):
+                return Effect(Outcome.HANDLED, bridges.unbridge(self, tx, row).id)
             if word == substitutes.VERB and row.kind != _PUBLIC:
                 # (By DM only: a seat's answer is nobody else's business.)
                 return Effect(Outcome.HANDLED, substitutes.answer(self, tx, row, rest))
@@ -473,7 +475,8 @@ class Commands:
             row.kind != _PUBLIC
             or word in HOST_WORDS
             or word in PLAYER_WORDS
-            or word in ("new", "games", "withdraw", "me", bridges.VERB, substitutes.VERB)
+            or word
+            in ("new", "games", "withdraw", "me", bridges.VERB, bridges.UNDO, substitutes.VERB)
             or addresses_the_host(row.text)
         )
 

@@ -159,6 +159,12 @@ def offers_to(tx: Tx, kind: str, platform: str, user_id: str) -> list[OfferRow]:
     return list(tx.session.exec(query.order_by(col(OfferRow.id))).all())
 
 
+def game_offers(tx: Tx, game_id: int, kind: str) -> list[OfferRow]:
+    """A game's open offers of one kind, oldest first."""
+    query = select(OfferRow).where(OfferRow.game_id == game_id, OfferRow.kind == kind)
+    return list(tx.session.exec(query.order_by(col(OfferRow.id))).all())
+
+
 def room_offers(tx: Tx, platform: str, channel: str) -> list[OfferRow]:
     """Open bridge offers of this room, oldest first."""
     query = select(OfferRow).where(
@@ -188,6 +194,7 @@ __all__ = [
     "add_offer",
     "closes",
     "drop_offer",
+    "game_offers",
     "hand_seat",
     "handed_away",
     "held_seats",
