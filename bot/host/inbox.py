@@ -342,7 +342,7 @@ class Commands:
             throttled = self._throttle(row, answer=self._counts(row, word))
             if throttled is not None:
                 return throttled
-            explicit_host = word == "host" and command_word(rest)[0] in HOST_WORDS
+            explicit_host = word == "host" and command_word(rest)[0] in HOST_WORDS | {bridges.UNDO}
             if explicit_host:
                 # `host end`: the host's verb, where the game has an order of that name.
                 text = rest
@@ -357,7 +357,9 @@ class Commands:
             if word == bridges.VERB and (row.kind != _PUBLIC or addresses_the_host(row.text)):
                 bridged = bridges.bridge(self, tx, row, rest)
                 return Effect(Outcome.HANDLED, None if bridged is None else bridged.id)
-            if word == bridges.UNDO and (row.kind != _PUBLIC or addresses_the_host(row.text)):
+            if word == bridges.UNDO and (
+                row.kind != _PUBLIC or explicit_host or addresses_the_host(row.text)
+            ):
                 return Effect(Outcome.HANDLED, bridges.unbridge(self, tx, row).id)
             if word == substitutes.VERB and row.kind != _PUBLIC:
                 # (By DM only: a seat's answer is nobody else's business.)

@@ -265,6 +265,10 @@ def test_unbridge_takes_a_room_out_and_it_may_open_its_own_game_again(kit: Multi
     kit.say("discord", "alice", "#bst bridge 1", channel="d-other", admin=True)
     kit.say("discord", "alice", "#bst unbridge", channel="d-other")
     assert not _is_bridged(kit, "discord", "d-other")
+    # As Discord's `/host unbridge` types it.
+    kit.say("discord", "alice", "#bst bridge 1", channel="d-third", admin=True)
+    assert kit.say("discord", "mod", "host unbridge", channel="d-third", admin=True)
+    assert not _is_bridged(kit, "discord", "d-third")
 
 
 def test_the_host_speaks_no_games_words_about_bridges() -> None:
