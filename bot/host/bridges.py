@@ -120,6 +120,12 @@ def bridge(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow |
     return game_row
 
 
+def offered_here(tx: Tx, row: Cause) -> bool:
+    """Whether a game waits for this room's answer (so `bridge yes`, untagged, is for the
+    host)."""
+    return row.kind == "public" and bool(room_offers(tx, row.platform, row.channel))
+
+
 def unbridge(commands: CommandContext, tx: Tx, row: Cause) -> GameRow:
     """``unbridge`` in a bridged room, by the game's host or an admin of the room: the
     game is no longer played from it (its players there play on, by DM)."""

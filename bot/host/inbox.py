@@ -354,7 +354,9 @@ class Commands:
             if word == "new":
                 game_row = lobby.new(self, tx, row, rest)
                 return Effect(Outcome.HANDLED, game_row.id)
-            if word == bridges.VERB and (row.kind != _PUBLIC or addresses_the_host(row.text)):
+            if word == bridges.VERB and (
+                row.kind != _PUBLIC or addresses_the_host(row.text) or bridges.offered_here(tx, row)
+            ):
                 bridged = bridges.bridge(self, tx, row, rest)
                 return Effect(Outcome.HANDLED, None if bridged is None else bridged.id)
             if word == bridges.UNDO and (
