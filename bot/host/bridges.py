@@ -15,7 +15,7 @@ itself (a thread that begins with the post that names the bot, where a platform'
 are threads), or later by ``bridge yes`` sent there by an admin of the room
 (``bridge no`` declines). A game has at most :data:`MOST_ROOMS` rooms besides its own
 (offers waiting included), and ``unbridge``, sent in a bridged room by the game's host or
-one of the room's admins, takes that room out again. A bridged room's admins have no
+one of the room's admins, takes that room out again (or withdraws an offer waiting there). A bridged room's admins have no
 say over the game itself (see :func:`bot.host.admin.is_host`).
 
 Why not ``link``: that word is the player's own private link to the web page (``link``,
@@ -130,6 +130,8 @@ def unbridge(commands: CommandContext, tx: Tx, row: Cause) -> GameRow:
     """``unbridge`` in a bridged room, by the game's host or an admin of the room: the
     game is no longer played from it (its players there play on, by DM)."""
     bridged = room(tx, row.platform, row.channel) if row.kind == "public" else None
+    if bridged is None and offered_here(tx, row):
+        return _withdraw(commands, tx, row)
     if bridged is None:
         raise Refusal(f"send `{UNDO}` in a room a game was bridged into (with {EXAMPLE})")
     game_row = tx.game(bridged.game_id)
@@ -142,6 +144,23 @@ def unbridge(commands: CommandContext, tx: Tx, row: Cause) -> GameRow:
         tx, game_row.id, row,
         f"{posts.title(game_row)} is no longer played from this room; its players here play "
         "on by DM.",
+        public=True, every_room=False,
+    )  # fmt: skip
+    return game_row
+
+
+def _withdraw(commands: CommandContext, tx: Tx, row: Cause) -> GameRow:
+    """``unbridge`` in a room a game is offered to and not yet played from: the offer is
+    withdrawn (it no longer counts toward the game's rooms)."""
+    (offer,) = room_offers(tx, row.platform, row.channel)[-1:]
+    game_row = tx.game(offer.game_id)
+    assert game_row is not None and game_row.id is not None
+    if not (row.is_channel_admin or hosts(commands, tx, row, game_row)):
+        raise Refusal(f"only game {game_row.id}'s host or an admin of this room can `{UNDO}`")
+    drop_offer(tx, offer)
+    row.game_id = game_row.id
+    posts.reply(
+        tx, game_row.id, row, f"{posts.title(game_row)} is no longer offered to this room.",
         public=True, every_room=False,
     )  # fmt: skip
     return game_row

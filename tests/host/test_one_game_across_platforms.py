@@ -249,6 +249,10 @@ def test_a_game_has_at_most_three_rooms_besides_its_own(kit: MultiKit) -> None:
         in _dm_texts(kit, "discord", "alice")[-1]
     )
     assert not _is_bridged(kit, "discord", "d-one-more")
+    # An offer nobody answers is withdrawn with `unbridge` there, and frees its place.
+    kit.say("discord", "alice", "#bst unbridge", channel="d-room1")
+    kit.say("discord", "alice", "#bst bridge 1", channel="d-one-more", admin=True)
+    assert _is_bridged(kit, "discord", "d-one-more")
 
 
 def test_unbridge_takes_a_room_out_and_it_may_open_its_own_game_again(kit: MultiKit) -> None:
