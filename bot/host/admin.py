@@ -21,17 +21,29 @@ from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.lobby import change_and_say, check_clocks, option_pairs, refuse_while_paused
 from bot.host.posts import Cause
-from bot.host.routing import Refusal
+from bot.host.routing import Refusal, row_community
 from bot.store import GameRow, PlayerRow, Tx, dumps, loads
+from bot.store.rooms import room
 
 
 def is_host(commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow) -> bool:
     """The game's creator (from any account linked to theirs), an admin of the bot, or
-    someone the platform says runs the channel — the game's own platform's: a room a game
-    is also played from (``bridge``) gives its admins no say over the game."""
-    if row.is_channel_admin and row.platform == game_row.platform:
+    someone the platform says runs the channel — the game's own channel: a room a game is
+    also played from (``bridge``) gives its admins no say over the game, on any platform,
+    the game's own included."""
+    if row.is_channel_admin and _in_the_games_own_place(tx, row, game_row):
         return True
     return bridges.hosts(commands, tx, row, game_row)
+
+
+def _in_the_games_own_place(tx: Tx, row: Cause, game_row: GameRow) -> bool:
+    """Sent on the game's platform, in its community, and not from a room it was bridged
+    into (whose admins are another room's)."""
+    return (
+        row.platform == game_row.platform
+        and row_community(row) == game_row.community
+        and room(tx, row.platform, row.channel) is None
+    )
 
 
 def host_command(

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 
 from bot.games.base import GameError, GamePhase, OrderSyntaxError, WrongChannelError
 from bot.games.catalog import get_game
-from bot.host import admin, bridges, lobby, me, orders, posts
+from bot.host import admin, bridges, lobby, me, orders, posts, substitutes
 from bot.host.clock import Clock
 from bot.host.limits import NO_LIMITS, CommandRates, Limits
 from bot.host.messages import Inbound, InboundKind
@@ -74,6 +74,7 @@ from bot.host.routing import (
 from bot.host.states import Descriptions, States
 from bot.store import GameRow, Received, Store, Tx, is_passing_failure
 from bot.store.repository import GameSnapshot
+from bot.store.settings import accounts_of
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +125,15 @@ class Effect:
         (talk not for it, or one past its sender's rate), so a platform showing a
         "working on it" placeholder knows to take it away."""
         return self.outcome is not Outcome.IGNORED
+
+
+def _plays_in(tx: Tx, row: Cause, game_row: GameRow | GameSnapshot) -> bool:
+    """Whether the sender plays a seat of the game, from this account or one linked to it."""
+    assert game_row.id is not None
+    if tx.peek_player(game_row.id, row.platform, row.user_id) is not None:
+        return True
+    others = accounts_of(tx, row.platform, row.user_id)[1:]
+    return any(tx.peek_player(game_row.id, *account) is not None for account in others)
 
 
 def _is_talk(game_row: GameRow | GameSnapshot, text: str) -> bool:
@@ -326,11 +336,13 @@ class Commands:
                 )
             text = clean_text(row.text)
             word, rest = command_word(text)
-            if self._counts(row, word):
-                throttled = self._throttle(row)
-                if throttled is not None:
-                    return throttled
-            explicit_host = word == "host" and command_word(rest)[0] in HOST_WORDS
+            # Every message counts toward its sender's rate (a reply whose leading mention
+            # the platform's adapter took off reaches the host bare, and is as costly);
+            # only one that speaks to the host is told to slow down.
+            throttled = self._throttle(row, answer=self._counts(row, word))
+            if throttled is not None:
+                return throttled
+            explicit_host = word == "host" and command_word(rest)[0] in HOST_WORDS | {bridges.UNDO}
             if explicit_host:
                 # `host end`: the host's verb, where the game has an order of that name.
                 text = rest
@@ -342,9 +354,18 @@ class Commands:
             if word == "new":
                 game_row = lobby.new(self, tx, row, rest)
                 return Effect(Outcome.HANDLED, game_row.id)
-            if word == bridges.VERB and (row.kind != _PUBLIC or addresses_the_host(row.text)):
-                game_row = bridges.bridge(self, tx, row, rest)
-                return Effect(Outcome.HANDLED, game_row.id)
+            if word == bridges.VERB and (
+                row.kind != _PUBLIC or addresses_the_host(row.text) or bridges.offered_here(tx, row)
+            ):
+                bridged = bridges.bridge(self, tx, row, rest)
+                return Effect(Outcome.HANDLED, None if bridged is None else bridged.id)
+            if word == bridges.UNDO and (
+                row.kind != _PUBLIC or explicit_host or addresses_the_host(row.text)
+            ):
+                return Effect(Outcome.HANDLED, bridges.unbridge(self, tx, row).id)
+            if word == substitutes.VERB and row.kind != _PUBLIC:
+                # (By DM only: a seat's answer is nobody else's business.)
+                return Effect(Outcome.HANDLED, substitutes.answer(self, tx, row, rest))
             if word == "games" and (
                 row.kind != _PUBLIC or not rest or addresses_the_host(row.text)
             ):
@@ -361,6 +382,18 @@ class Commands:
             if row.kind == _PUBLIC and word not in HOST_WORDS and _is_talk(game_row, row.text):
                 # Talk in the game's channel: in a game whose public orders carry its tag,
                 # a message without it is people chatting, not for the host (no reply).
+                row.outcome = "ignored"
+                row.game_id = game_row.id
+                return Effect(Outcome.IGNORED, game_row.id)
+            if (
+                row.kind == _PUBLIC
+                and word not in HOST_WORDS | PLAYER_WORDS
+                and not addresses_the_host(row.text)
+                and not _plays_in(tx, row, game_row)
+            ):
+                # Untagged words in a game's channel (a reply, whose mention of the bot the
+                # platform's adapter took off) from someone who plays no seat there: talk,
+                # not an order. No answer: a bystander's replies cost nothing to send.
                 row.outcome = "ignored"
                 row.game_id = game_row.id
                 return Effect(Outcome.IGNORED, game_row.id)
@@ -439,21 +472,24 @@ class Commands:
             return Effect(Outcome.REFUSED, game_id)
 
     def _counts(self, row: Cause, word: str) -> bool:
-        """Whether a message counts toward its sender's command rate: anything sent to
-        the bot privately, and in public what addresses the host (not people's talk)."""
+        """Whether a message speaks to the host, so that past its sender's rate it is told
+        to slow down: anything sent to the bot privately, and in public what addresses
+        the host (not people's talk, which counts toward the rate unanswered)."""
         return (
             row.kind != _PUBLIC
             or word in HOST_WORDS
             or word in PLAYER_WORDS
-            or word in ("new", "games", "withdraw", "me", bridges.VERB)
+            or word
+            in ("new", "games", "withdraw", "me", bridges.VERB, bridges.UNDO, substitutes.VERB)
             or addresses_the_host(row.text)
         )
 
-    def _throttle(self, row: Cause) -> Effect | None:
+    def _throttle(self, row: Cause, *, answer: bool) -> Effect | None:
         """Past the sender's command rate: the first message answered once with when to
-        send again, the rest of that minute recorded and not answered."""
+        send again (if it spoke to the host: ``answer``), the rest of that minute recorded
+        and not answered."""
         now = row.received_at
-        verdict = self.rates.check(row.platform, row.user_id, now)
+        verdict = self.rates.check(row.platform, row.user_id, now, warn=answer)
         if verdict == "ok":
             return None
         if verdict == "quiet":
@@ -476,10 +512,21 @@ def _channel_of(tx: Tx, inbound: Inbound) -> str:
     """The channel a message belongs to: where a platform carried the number of the game
     it is about (a button), that game's channel, wherever it was clicked (a DM, the lobby
     a game's thread was opened from), so the click is about that game and no other. A
-    number of no game of this platform is ignored: the message finds its game as any
-    other does."""
+    number of no game of this platform, or of a game the sender could not reach by
+    typing, is ignored: the message finds its game as any other does."""
     if inbound.game:
         named = tx.game(inbound.game)
-        if named is not None and named.platform == inbound.platform:
+        if named is not None and named.platform == inbound.platform and _reaches(named, inbound):
             return named.channel
     return inbound.channel
+
+
+def _reaches(game_row: GameRow, inbound: Inbound) -> bool:
+    """Whether the sender could reach the game by typing (see routing.reachable): a
+    button's number is no way around a game's reach (a DM `join` of another server's
+    game)."""
+    if not game_row.community or game_row.open_to_all:
+        return True
+    if inbound.community == game_row.community:
+        return True
+    return game_row.community in (inbound.sender.communities or ())

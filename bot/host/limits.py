@@ -5,11 +5,14 @@ flooding a server (issue 24).
   deadline a game may be opened with. A timer's posts (a turn's report and map, a
   setup window's notice) come at most once per timer length, so this bounds each game's
   clock-driven posts per hour (at one minute: 60 an hour, not 3,600).
-* **Commands** (``commands_per_minute``): past this, one "slow down" answer, and the
-  rest of that minute's messages from that person are recorded and not answered.
+* **Commands** (``commands_per_minute``): every message counts (a reply in a game's
+  thread too, whose mention of the bot the platform's adapter took off); past this, one
+  "slow down" answer to a message that speaks to the host, and the rest of that
+  minute's messages from that person are recorded and not answered.
 * **Answers** (``private_answers``): ``help``, ``rules`` and ``status`` asked in
   public are answered privately. Where an answer costs (an X reply is paid), a public
-  message that is no command at all (chatter that mentions the bot) gets none.
+  message that is no command at all (chatter that mentions the bot) gets none; untagged
+  words in a game's channel from someone who plays no seat there get none anywhere.
 * **Quotas** (``open_games_per_host``, ``open_games_per_channel``): games in setup or
   battle that one person hosts in one community (a Discord server; the whole platform
   where there is none), and that run in one channel (each opens a thread there).
@@ -52,9 +55,10 @@ class CommandRates:
         self._sent: dict[tuple[str, str], deque[float]] = {}
         self._warned: dict[tuple[str, str], float] = {}
 
-    def check(self, platform: str, user_id: str, now: float) -> str:
+    def check(self, platform: str, user_id: str, now: float, *, warn: bool = True) -> str:
         """ "ok", "slow down" (the first message past the bound in its minute: answer it
-        once) or "quiet" (past the bound and already told)."""
+        once) or "quiet" (past the bound and already told, or, with ``warn`` false, a
+        message that gets no answer anyway: talk does not use up the one warning)."""
         if self.per_minute <= 0:
             return "ok"
         who = (platform, user_id)
@@ -66,7 +70,7 @@ class CommandRates:
             if len(self._sent) > 10_000:
                 self._forget(now)
             return "ok"
-        if self._warned.get(who, float("-inf")) > now - WINDOW_S:
+        if not warn or self._warned.get(who, float("-inf")) > now - WINDOW_S:
             return "quiet"
         self._warned[who] = now
         return "slow down"

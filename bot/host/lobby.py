@@ -250,6 +250,10 @@ def outside_help(tx: Tx, row: Cause, word: str, *, private: bool = False) -> Non
         lines += [f"- {g.name}: {g.title} — tag {g.tag}" for g in games()]
         example = games()[0].tag if games() else "#TAG"
         lines.append(f"Send `help` or `rules` with a game's tag for more, e.g. `{example} help`.")
+        lines.append(
+            "A seat a game's host offered you (or asked you to hand on): answer me by DM "
+            f"`{substitutes.VERB} yes 12` or `{substitutes.VERB} no 12` (12: the game's number)."
+        )
         reply = "\n".join(lines)
     posts.reply(tx, 0, row, reply, public=row.kind == "public" and not private)
 

@@ -27,7 +27,8 @@ from bot.host.posts import Cause
 from bot.host.ratings import ordinal
 from bot.host.routing import Refusal, command_word
 from bot.store import Tx
-from bot.store.models import PlayerSettingsRow
+from bot.store.models import OfferRow, PlayerSettingsRow
+from bot.store.seats import add_offer, drop_offer, latest_sender, pending_link
 from bot.store.settings import (
     account_key,
     linked_accounts,
@@ -46,6 +47,8 @@ USAGE = (
     "`me rating`, `me top KIND`"
 )
 LINK_SECONDS = 600.0
+CONFIRM = "yes"  # ``me link CODE yes``: linked only when asked again, warned
+LINK_OFFER = "link"  # (an offers row: this account was warned about this code)
 _CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 _CODE_LENGTH = 8  # 40 bits, valid 10 minutes, and senders are rate-limited
 LONGEST_AWAY = timedelta(days=30)
@@ -170,7 +173,9 @@ def _linked_text(tx: Tx, row: Cause, standing: PlayerSettingsRow | None) -> str:
 def _link(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
     """``me link``: a code to send from the other account; ``me link CODE``: this account
     becomes the same person as the one that showed the code (whose settings stand)."""
-    given = argument.strip().replace("-", "").upper()
+    words = argument.split()
+    confirmed = len(words) > 1 and words[-1].lower() == CONFIRM
+    given = "".join(words[:-1] if confirmed else words).replace("-", "").upper()
     own = own_row(tx, row.platform, row.user_id) or PlayerSettingsRow(
         platform=row.platform, user_id=row.user_id
     )
@@ -186,8 +191,9 @@ def _link(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
             0,
             row,
             f"Your link code is {shown}. Within 10 minutes, send `me link {shown}` by DM from "
-            "your account on the other platform: both are then one player, with this "
-            "account's settings. Give the code to nobody.",
+            "your account on the other platform (then, as it asks, `me link "
+            f"{shown} {CONFIRM}`): both are then one player, with this account's settings. "
+            "Give the code to nobody.",
             public=False,
         )
         return
@@ -203,6 +209,33 @@ def _link(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
             "send this code from your account on the other platform, not from the one it "
             "was shown to, such as `me link ABCD-EFGH` there"
         )
+    warned = pending_link(tx, row.platform, row.user_id, _digest(given))
+    if not confirmed or warned is None:
+        # Someone else's code, passed on as "your" link code, would make this account
+        # theirs (their settings; this account's games and hosting theirs too): say so
+        # first, always (a `yes` sent before the warning is no answer to it), and link
+        # only when asked again knowing it.
+        add_offer(
+            tx,
+            OfferRow(
+                game_id=0, kind=LINK_OFFER, platform=row.platform, user_id=row.user_id,
+                player_key=_digest(given), created_at=now,
+            ),
+        )  # fmt: skip
+        shown = f"{given[:4]}-{given[4:]}"
+        sender = latest_sender(tx, issuer.platform, user_id=issuer.user_id)
+        whose = sender.user_name if sender is not None else "an account"
+        posts.reply(
+            tx, 0, row,
+            f"That code was shown to {whose} on {issuer.platform}. Linking makes this "
+            "account one player with it: that account sees and plays your games, hosts "
+            "those you host, and its settings become yours. Only if it is your own "
+            f"account, send `me link {shown} {CONFIRM}` within 10 minutes of when it was "
+            "shown; if someone gave you this code, do nothing.",
+            public=False,
+        )  # fmt: skip
+        return
+    drop_offer(tx, warned)
     person = issuer.person or account_key(issuer.platform, issuer.user_id)
     issuer.link_digest = None
     issuer.link_expires = None

@@ -267,6 +267,36 @@ class SeatChangeRow(SQLModel, table=True):
     changed_at: float
 
 
+class OfferRow(SQLModel, table=True):
+    """Something a game's host offered that waits for someone else's yes: a seat handed
+    to a newcomer (``kind`` "seat", ``replace OLD NEW``: the newcomer's account
+    ``platform``/``user_id`` takes ``player_key`` once they accept by DM, and, where
+    ``holder_consent`` is "asked", once the seat's player ``holder`` agrees too), or a
+    room the game would be played from (``kind`` "bridge", ``bridge GAME``: the room
+    ``platform``/``channel`` once one of its admins accepts there), or a warning given
+    before accounts are linked (``kind`` "link", game 0: the account ``platform``/
+    ``user_id`` was told whose link code, by its digest in ``player_key``, it sent, and
+    only ``me link CODE yes`` after that links it). Until then nothing of the game
+    reaches them; a "no" deletes the row."""
+
+    __tablename__ = "offers"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(index=True)
+    kind: str  # seat | bridge
+    platform: str
+    channel: str = ""
+    community: str = ""
+    user_id: str = Field(default="", index=True)
+    name: str = ""
+    avatar_url: str | None = None
+    player_key: str = ""
+    holder: str = ""  # "platform:user_id" of the seat's player when it was offered
+    holder_consent: str = ""  # "" (not needed) | asked | given
+    accepted: bool = False
+    created_at: float
+
+
 class GameRoomRow(SQLModel, table=True):
     """A public room on any platform that a game is also played from (``bridge GAME``,
     by its host, in that room): the game's public posts go there too, and anyone there

@@ -29,4 +29,9 @@ def add_room(tx: Tx, row: GameRoomRow) -> None:
     tx.session.flush()
 
 
-__all__ = ["add_room", "room", "rooms_of"]
+def remove_room(tx: Tx, row: GameRoomRow) -> None:
+    tx.session.delete(row)
+    tx.session.flush()
+
+
+__all__ = ["add_room", "remove_room", "room", "rooms_of"]

@@ -164,6 +164,31 @@ def test_3_a_dm_join_reaches_only_games_of_the_senders_servers(tmp_path: Path) -
     assert "(1, 3)" in listing and "2" not in listing.split("(")[1].split(")")[0]
 
 
+def test_3_a_buttons_game_number_is_no_way_around_reach(tmp_path: Path) -> None:
+    """Issue 39 item 13: a click carries its game's number (Inbound.game); from a DM it
+    reaches only what a typed DM does: another server's game is not joined."""
+    live = LiveHost(tmp_path, NO_LIMITS)
+    live.say("ann", "#bst new", channel="c-a", server="guild-a")
+
+    def click(user: str, servers: frozenset[str]) -> None:
+        inbound = Inbound(
+            platform="fake",
+            channel="",
+            sender=Sender("fake", f"id-{user}", user, communities=servers),
+            kind=InboundKind.DM,
+            text="join",
+            message_id=f"click-{user}",
+            sent_at=to_datetime(live.clock.now()),
+            game=1,
+        )
+        asyncio.run(live.host.on_inbound(inbound))
+
+    click("mallory", frozenset({"guild-b"}))
+    assert _players(live, 1) == []
+    click("amy", frozenset({"guild-a"}))
+    assert _players(live, 1) == ["amy"]
+
+
 def test_3_in_its_channel_anyone_there_may_join(tmp_path: Path) -> None:
     live = LiveHost(tmp_path, NO_LIMITS)
     live.say("ann", "#bst new", channel="c-a", server="guild-a")
@@ -203,13 +228,42 @@ def test_5_past_the_rate_one_slow_down_then_silence_until_the_minute_is_over(
     assert len(live.adapter.sent) == sent_before + len(answers) + 2
 
 
-def test_5_chatter_in_a_game_channel_does_not_count(tmp_path: Path) -> None:
+def test_5_chatter_in_a_game_channel_counts_unanswered(tmp_path: Path) -> None:
+    """Issue 39 item 5: every message counts toward its sender's rate, talk included; talk
+    uses up no warning and gets no answer; a minute later the sender is heard again."""
     live = LiveHost(tmp_path)
     live.say("ann", "#bst new")
+    live.flush()
+    sent_before = len(live.adapter.sent)
     for n in range(50):
         live.say("bob", f"what a game {n}")
+    live.say("bob", "#bst join")  # past the rate: the one warning, then silence
+    live.flush()
+    assert [o.text[:9] for _, o in live.adapter.sent[sent_before:]] == ["slow down"]
+    assert _players(live, 1) == []
+    live.clock.advance(61)
     live.say("bob", "#bst join")
     assert _players(live, 1) == ["bob"]
+
+
+def test_5_replies_from_a_non_player_in_a_games_thread_get_no_answer(tmp_path: Path) -> None:
+    """Issue 39 item 5: an untagged reply in a game's thread (its leading mention of the
+    bot taken off by the adapter) from someone who plays no seat is talk: 60 of them
+    write nothing to the outbox, and do not stop the players' orders."""
+    live = LiveHost(tmp_path)
+    live.say("ann", "#bst new size=10x10")
+    live.say("ann", "join")
+    live.say("bob", "join")
+    with live.store.transaction() as tx:
+        before = len(tx.outbox())
+    for n in range(60):
+        live.say("mallory", f"great game {n}")
+        live.say("mallory", "A1")
+    with live.store.transaction() as tx:
+        assert len(tx.outbox()) == before
+    live.say("bob", "cruiser: F1-F3, cruiser: J8-J10", dm=True)
+    with live.store.transaction() as tx:
+        assert len(tx.outbox()) == before + 1  # bob's fleet is acknowledged
 
 
 def test_5_open_games_per_channel_and_per_host_are_bounded(tmp_path: Path) -> None:

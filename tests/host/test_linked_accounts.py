@@ -48,6 +48,7 @@ def test_a_code_shown_on_one_platform_and_sent_from_the_other_links_them(kit: Ho
     kit.say("bob", "me link", dm=True)
     code = _code(kit)
     _on_other(kit, "bobby", f"me link {code.lower()}")
+    _on_other(kit, "bobby", f"me link {code.lower()} yes")
     answer = _private(kit, "other:o-bobby")[-1]
     assert "time zone Europe/Paris" in answer and "linked with your account on fake" in answer
     # Settings follow: set on the other platform, they stand for the game account too.
@@ -63,6 +64,7 @@ def test_a_code_works_once_and_not_from_the_account_that_showed_it(kit: HostKit)
     assert kit.say("bob", f"me link {code}", dm=True).outcome.value == "refused"
     assert "other platform" in _private(kit, "fake:id-bob")[-1]
     assert _on_other(kit, "bobby", f"me link {code}").outcome.value == "handled"
+    assert _on_other(kit, "bobby", f"me link {code} yes").outcome.value == "handled"
     assert _on_other(kit, "mallory", f"me link {code}").outcome.value == "refused"
     assert "unknown or has expired" in _private(kit, "other:o-mallory")[-1]
 
@@ -84,6 +86,7 @@ def test_unlink_gives_the_account_its_own_settings_back(kit: HostKit) -> None:
     kit.say("bob", "me tz Europe/Paris", dm=True)
     kit.say("bob", "me link", dm=True)
     _on_other(kit, "bobby", f"me link {_code(kit)}")
+    _on_other(kit, "bobby", f"me link {_code(kit)} yes")
     assert kit.say("bob", "me unlink", dm=True).outcome.value == "refused"
     _on_other(kit, "bobby", "me unlink")
     assert "time zone UTC" in _private(kit, "other:o-bobby")[-1]
@@ -96,6 +99,7 @@ def test_quiet_hours_set_on_a_linked_account_hold_back_the_game_accounts_reminde
     kit.host.reminder_platforms = frozenset({"fake"})
     kit.say("bob", "me link", dm=True)
     _on_other(kit, "bobby", f"me link {_code(kit)}")
+    _on_other(kit, "bobby", f"me link {_code(kit)} yes")
     _on_other(kit, "bobby", "me quiet 00:00-09:00")  # UTC: the whole of turn 1
     kit.two_player_battle()
     kit.clock.set(kit.game().deadline - 1800)
@@ -111,6 +115,7 @@ def test_away_set_on_the_account_whose_settings_stand_holds_the_linked_game_acco
     found = re.search(r"[A-Z2-9]{4}-[A-Z2-9]{4}", shown)
     assert found is not None
     kit.say("bob", f"me link {found.group(0)}", dm=True)
+    kit.say("bob", f"me link {found.group(0)} yes", dm=True)
     _on_other(kit, "bobby", "me away 3d")
     _on_other(kit, "bobby", "me quiet 00:00-09:00")
     kit.host.reminder_seconds = 3600
@@ -129,6 +134,7 @@ def _link_bob_to(kit: HostKit, send: Callable[[str], object]) -> None:
     """bob shows a code on the game's platform; ``send`` sends it from his other account."""
     kit.say("bob", "me link", dm=True)
     send(f"me link {_code(kit)}")
+    send(f"me link {_code(kit)} yes")
 
 
 def test_games_from_a_linked_account_lists_the_persons_games_on_every_platform(
@@ -163,3 +169,28 @@ def test_one_person_cannot_take_two_seats_from_two_linked_accounts(kit: HostKit)
     with kit.store.transaction() as tx:
         assert [p.name for p in tx.players(1)] == ["bob"]
     assert kit.say("carol", "join").outcome.value == "handled"  # others still may
+
+
+def test_a_code_someone_else_showed_links_nothing_before_a_warning_and_a_yes(
+    kit: HostKit,
+) -> None:
+    """Issue 39 item 13: mallory shows a code and gets bob to send it ("your code"): bob
+    is told whose code it is and what linking gives them, and nothing is linked unless he
+    answers yes after that warning (a `yes` sent at once, as mallory would tell him to,
+    is no answer to a warning he was not given)."""
+    _on_other(kit, "mallory", "me link")
+    (shown,) = [t for t in _private(kit, "other:o-mallory") if "link code" in t]
+    found = re.search(r"[A-Z2-9]{4}-[A-Z2-9]{4}", shown)
+    assert found is not None
+    code = found.group(0)
+    _on_other(kit, "mallory", "me tz Asia/Tokyo")
+    for text in (f"me link {code} yes", f"me link {code}"):
+        assert kit.say("bob", text, dm=True).outcome.value == "handled"
+        warning = _private(kit, "fake:id-bob")[-1]
+        assert warning.startswith("That code was shown to mallory on other.")
+        assert "hosts those you host" in warning and f"`me link {code} yes`" in warning
+        kit.say("bob", "me", dm=True)
+        assert "time zone UTC" in _private(kit, "fake:id-bob")[-1]  # not linked
+    kit.say("bob", f"me link {code} yes", dm=True)
+    kit.say("bob", "me", dm=True)
+    assert "time zone Asia/Tokyo" in _private(kit, "fake:id-bob")[-1]  # (he chose to)

@@ -18,7 +18,10 @@ sys.path.append(str(Path(__file__).resolve().parents[1] / "reliability"))
 
 from host_kit import MultiKit
 
+from bot.host import bridges
+from bot.host.bridges import MOST_ROOMS
 from bot.store import loads
+from bot.store.rooms import room
 
 ROOMS = {"discord": "d-naval", "x": "x-room", "console": "console"}
 
@@ -43,6 +46,7 @@ def _link(kit: MultiKit, platform: str, user: str) -> None:
     kit.say("discord", "alice", "me link", channel="", dm=True)
     shown = re.findall(r"[A-Z2-9]{4}-[A-Z2-9]{4}", _dm_texts(kit, "discord", "alice")[-1])[0]
     kit.say(platform, user, f"me link {shown}", channel="", dm=True)
+    kit.say(platform, user, f"me link {shown} yes", channel="", dm=True)
 
 
 def _rooms_of(kit: MultiKit, kind: str) -> set[tuple[str, str]]:
@@ -58,8 +62,11 @@ def _game_across_three_platforms(kit: MultiKit) -> None:
     kit.say("discord", "alice", "#bst new size=10x10 turn=8h", channel=ROOMS["discord"])
     _link(kit, "x", "alice_x")
     _link(kit, "console", "alice_c")
-    assert kit.say("x", "alice_x", "#bst bridge 1", channel=ROOMS["x"]).outcome.value == "handled"
-    effect = kit.say("console", "alice_c", "#bst bridge 1", channel=ROOMS["console"])
+    # On X the room is a thread that alice's post starts (it names the bot); the console's
+    # people all run their room (as the console adapter says).
+    effect = kit.say("x", "alice_x", "#bst bridge 1", channel=ROOMS["x"], message_id=ROOMS["x"])
+    assert effect.outcome.value == "handled"
+    effect = kit.say("console", "alice_c", "#bst bridge 1", channel=ROOMS["console"], admin=True)
     assert effect.outcome.value == "handled"
     kit.say("discord", "alice", "#bst join", channel=ROOMS["discord"])
     kit.say("x", "bob", "#bst join", channel=ROOMS["x"])
@@ -138,7 +145,7 @@ def test_only_the_games_host_brings_it_to_a_room_and_one_game_a_room(kit: MultiK
         assert kit.say(platform, user, text, channel=channel).outcome.value == "refused", text
         assert expected in _dm_texts(kit, platform, user)[-1], text
     _link(kit, "x", "alice_x")
-    kit.say("x", "alice_x", "#bst bridge 1", channel=ROOMS["x"])
+    kit.say("x", "alice_x", "#bst bridge 1", channel=ROOMS["x"], message_id=ROOMS["x"])
     kit.say("x", "dave_x", "#bst new size=10x10", channel=ROOMS["x"])
     assert "game 1 is already running in this channel" in _dm_texts(kit, "x", "dave_x")[-1]
     # A room admin on the bridged platform has no say over the game.
@@ -177,3 +184,98 @@ def test_an_answer_to_one_asker_stays_in_their_room(kit: MultiKit) -> None:
         ("x", ROOMS["x"]),
         ("console", ROOMS["console"]),
     }
+
+
+def test_the_admins_of_a_room_bridged_on_the_games_own_platform_have_no_say(
+    kit: MultiKit,
+) -> None:
+    """Issue 39 item 4: `is_host` compared only the platform, so the admins of another
+    Discord room the game was bridged into could end, kick, pause and replace."""
+    kit.say("discord", "alice", "#bst new size=10x10", channel=ROOMS["discord"])
+    kit.say("discord", "alice", "#bst bridge 1", channel="d-elsewhere", admin=True)
+    for verb in ("pause", "kick alice", "end"):
+        effect = kit.say("discord", "mod", f"#bst {verb}", channel="d-elsewhere", admin=True)
+        assert effect.outcome.value == "refused", verb
+        assert "only the game's host" in _dm_texts(kit, "discord", "mod")[-1]
+    assert kit.game(1).phase == "setup"
+    # In the game's own room, its admins still are its hosts.
+    effect = kit.say("discord", "mod", "#bst end", channel=ROOMS["discord"], admin=True)
+    assert effect.outcome.value == "handled"
+
+
+def _is_bridged(kit: MultiKit, platform: str, channel: str) -> bool:
+    with kit.store.transaction() as tx:
+        return room(tx, platform, channel) is not None
+
+
+def test_a_bridge_waits_for_an_admin_of_the_room_and_may_be_declined(kit: MultiKit) -> None:
+    """Issue 39 item 6: a host who does not run the receiving room only offers the game;
+    an admin of that room accepts (`bridge yes`) or declines (`bridge no`)."""
+    kit.say("discord", "alice", "#bst new size=10x10", channel=ROOMS["discord"])
+    kit.say("discord", "alice", "#bst bridge 1", channel="d-theirs")
+    assert not _is_bridged(kit, "discord", "d-theirs")
+    offered = [r for r in kit.outbox() if '"channel":"d-theirs"' in r.address]
+    assert "once an admin of this room says `bridge yes` here" in offered[-1].text
+    kit.say("discord", "alice", "#bst status", channel=ROOMS["discord"])
+    assert len([r for r in kit.outbox() if '"channel":"d-theirs"' in r.address]) == 1
+    effect = kit.say("discord", "visitor", "#bst bridge yes", channel="d-theirs")
+    assert effect.outcome.value == "refused" and not _is_bridged(kit, "discord", "d-theirs")
+    kit.say("discord", "mod", "#bst bridge no", channel="d-theirs", admin=True)
+    assert not _is_bridged(kit, "discord", "d-theirs")
+    kit.say("discord", "alice", "#bst bridge 1", channel="d-theirs")
+    # As the offer says it, untagged: the room has an offer waiting, so it is for the host.
+    assert kit.say("discord", "mod", "bridge yes", channel="d-theirs", admin=True)
+    assert _is_bridged(kit, "discord", "d-theirs")
+
+
+def test_a_bridge_into_someone_elses_thread_is_only_an_offer(kit: MultiKit) -> None:
+    """Where a room is a thread (X, Mastodon, Bluesky), a bridge is made at once only into
+    a thread the host's own post starts, naming the bot; a reply deep in a stranger's
+    thread is an offer nobody there can accept for its owner."""
+    kit.say("discord", "alice", "#bst new size=10x10", channel=ROOMS["discord"])
+    _link(kit, "x", "alice_x")
+    kit.say("x", "alice_x", "#bst bridge 1", channel="x-strangers-thread", message_id="x-reply")
+    assert not _is_bridged(kit, "x", "x-strangers-thread")
+
+
+def test_a_game_has_at_most_three_rooms_besides_its_own(kit: MultiKit) -> None:
+    kit.say("discord", "alice", "#bst new size=10x10", channel=ROOMS["discord"])
+    for n in range(MOST_ROOMS):
+        kit.say("discord", "alice", "#bst bridge 1", channel=f"d-room{n}", admin=n == 0)
+    effect = kit.say("discord", "alice", "#bst bridge 1", channel="d-one-more", admin=True)
+    assert effect.outcome.value == "refused"
+    assert (
+        "a game has no more; `unbridge` in one of them first"
+        in _dm_texts(kit, "discord", "alice")[-1]
+    )
+    assert not _is_bridged(kit, "discord", "d-one-more")
+    # An offer nobody answers is withdrawn with `unbridge` there, and frees its place.
+    kit.say("discord", "alice", "#bst unbridge", channel="d-room1")
+    kit.say("discord", "alice", "#bst bridge 1", channel="d-one-more", admin=True)
+    assert _is_bridged(kit, "discord", "d-one-more")
+
+
+def test_unbridge_takes_a_room_out_and_it_may_open_its_own_game_again(kit: MultiKit) -> None:
+    kit.say("discord", "alice", "#bst new size=10x10", channel=ROOMS["discord"])
+    kit.say("discord", "alice", "#bst bridge 1", channel="d-theirs", admin=True)
+    effect = kit.say("discord", "visitor", "#bst unbridge", channel="d-theirs")
+    assert effect.outcome.value == "refused" and _is_bridged(kit, "discord", "d-theirs")
+    assert kit.say("discord", "mod", "#bst unbridge", channel="d-theirs", admin=True)
+    assert not _is_bridged(kit, "discord", "d-theirs")
+    said = [r.text for r in kit.outbox() if '"channel":"d-theirs"' in r.address]
+    assert "is no longer played from this room" in said[-1]
+    kit.say("discord", "dave", "#bst new size=10x10", channel="d-theirs")
+    assert kit.game(2) is not None and kit.game(2).channel == "d-theirs"
+    # The host may take it out too, from the account that opened the game.
+    kit.say("discord", "alice", "#bst bridge 1", channel="d-other", admin=True)
+    kit.say("discord", "alice", "#bst unbridge", channel="d-other")
+    assert not _is_bridged(kit, "discord", "d-other")
+    # As Discord's `/host unbridge` types it.
+    kit.say("discord", "alice", "#bst bridge 1", channel="d-third", admin=True)
+    assert kit.say("discord", "mod", "host unbridge", channel="d-third", admin=True)
+    assert not _is_bridged(kit, "discord", "d-third")
+
+
+def test_the_host_speaks_no_games_words_about_bridges() -> None:
+    source = Path(bridges.__file__).read_text()
+    assert "#sonar" not in source and "#bst" not in source

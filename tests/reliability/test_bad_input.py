@@ -18,8 +18,14 @@ from bot.games.base import GameError
 from bot.games.bst import BST
 from bot.games.bst.cells import parse_cell
 from bot.games.duration import parse_duration
-from bot.host.inbox import Outcome
-from bot.host.routing import HOST_WORDS, PLAYER_WORDS, clean_text, command_word
+from bot.host.inbox import MAX_TEXT, Outcome
+from bot.host.routing import (
+    HOST_WORDS,
+    PLAYER_WORDS,
+    addresses_the_host,
+    clean_text,
+    command_word,
+)
 from bot.store.models import OrderRow, PlayerRow
 
 VALID = [
@@ -110,7 +116,7 @@ def test_parse_control_characters_rtl_emoji_and_nul(text: str) -> None:
 
 @fast(100)
 @given(huge())
-def test_parse_100_kb_texts_refused_quickly(text: str) -> None:
+def test_parse_100_kb_texts_refused(text: str) -> None:
     assert len(text) >= 50_000
     _parse_refuses_cleanly(text)
     with pytest.raises(GameError):
@@ -202,7 +208,16 @@ def test_commands_handle_refuses_bad_input_with_a_reply_and_no_change(
     replies_before = _last_outbox_id(kit)
     inbound = kit.inbound("discord", who, text, channel="c", dm=dm)
     effect = kit.host.commands.handle(inbound)
-    if not parses and not _is_command_word(text):
+    kept = text[: MAX_TEXT * 2].replace("\x00", "")  # (as the host takes it in)
+    bystander_talk = (
+        who == "mallory" and not dm and not addresses_the_host(text) and len(kept) <= MAX_TEXT
+    )
+    if bystander_talk and not _is_command_word(text):
+        # Untagged words in the game's channel from someone who plays no seat there: talk,
+        # unanswered (issue 39 item 5), and nothing changes.
+        assert effect.outcome is Outcome.IGNORED, (text[:80], effect)
+        assert _snapshot(kit) == before and _outbox_after(kit, replies_before) == []
+    elif not parses and not _is_command_word(text):
         assert effect.outcome is Outcome.REFUSED, (text[:80], effect)
     if effect.outcome is Outcome.REFUSED:
         assert _snapshot(kit) == before, f"a refused {text[:80]!r} changed the game"

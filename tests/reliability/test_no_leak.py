@@ -254,3 +254,102 @@ def test_games_apart_only_in_a_hidden_order_differ_in_public_only_by_the_receipt
     finally:
         one.close()
         two.close()
+
+
+# Substitutes (issue 39 item 2): whatever a host who plays, their second account and a
+# bystander do with `replace` and `seat yes`/`seat no`, nothing any of them, nor the
+# public, receives depends on the hidden fleet of the seat they are after.
+ATTEMPTS = [
+    ("discord", "alice", "replace bob <@id-alt>", False),
+    ("discord", "alice", "replace bob alt", False),
+    ("discord", "alice", "replace bob carol", False),
+    ("discord", "alice", "replace bob <@id-carol>", False),
+    ("discord", "alt", "seat yes 1", True),
+    ("discord", "alt", "seat yes", True),
+    ("discord", "carol", "seat yes 1", True),
+    ("discord", "carol", "seat no 1", True),
+    ("discord", "alt", "board", True),
+    ("discord", "carol", "board", True),
+    ("discord", "alt", "#bst A1", False),
+    ("discord", "alice", "replace bob <@id-bob>", False),
+    ("discord", "alice", "replace alice <@id-alt>", False),
+    ("discord", "alice", "seat yes 1", True),
+    ("discord", "ref", "replace bob <@id-carol>", False),
+]
+ALICE_FLEET = BOB_FLEET  # (the fixed fleet; bob's is drawn)
+
+
+def _substitute_attempts(folder: Path, bob_fleet: str, attempts: list[int]) -> MultiKit | None:
+    kit = MultiKit(folder, ["discord"], admins=frozenset({"discord:id-ref"}))
+    say = kit.say
+    say("discord", "alice", "#bst new size=10x10 turn=1h", channel="c", message_id="n")
+    say("discord", "alice", "join", channel="c", message_id="j1")
+    say("discord", "bob", "join", channel="c", message_id="j2")
+    say("discord", "alice", ALICE_FLEET, channel="c", dm=True, message_id="f1")
+    say("discord", "bob", bob_fleet, channel="c", dm=True, message_id="f2")
+    for name in ("alt", "carol"):
+        say("discord", name, "games", channel="", dm=True, message_id=f"g-{name}")
+    say("discord", "alice", "start", channel="c", message_id="s")
+    if kit.game(1).phase != "battle":
+        kit.close()
+        return None
+    for number, index in enumerate(attempts):
+        platform, user, text, dm = ATTEMPTS[index]
+        say(platform, user, text, channel="" if dm else "c", dm=dm, message_id=f"x{number}")
+    return kit
+
+
+def _seen_by_all_but_bob(kit: MultiKit) -> list[tuple[str, str, str, str]]:
+    with kit.store.transaction() as tx:
+        rows = tx.outbox()
+    # By address, not by recipient: a seat's board is for the seat's key ("p2"), whoever
+    # holds it.
+    return [
+        (r.address, r.kind, r.text, r.render) for r in rows if '"user_id":"id-bob"' not in r.address
+    ]
+
+
+@settings(
+    derandomize=True, deadline=None, database=None, max_examples=10,
+    suppress_health_check=list(HealthCheck),
+)  # fmt: skip
+@given(
+    first=fleet(),
+    second=fleet(),
+    attempts=st.lists(st.integers(0, len(ATTEMPTS) - 1), min_size=1, max_size=8),
+)
+def test_no_substitute_attempt_shows_anyone_a_seat_whose_player_did_not_agree(
+    tmp_path_factory, first, second, attempts
+) -> None:
+    assume(first[1] != second[1])
+    folder = tmp_path_factory.mktemp("substitutes")
+    one = _substitute_attempts(folder / "one", first[0], attempts)
+    assume(one is not None)
+    two = _substitute_attempts(folder / "two", second[0], attempts)
+    if two is None:
+        one.close()
+        assume(False)
+    try:
+        seen_one, seen_two = _seen_by_all_but_bob(one), _seen_by_all_but_bob(two)
+        for row_one, row_two in zip(seen_one, seen_two, strict=True):
+            assert row_one == row_two, f"{row_one[0]} saw bob's hidden fleet"
+        with one.store.transaction() as tx:
+            holders = {p.key: p.user_id for p in tx.players(1)}
+        # Only the host who plays no seat could hand bob's seat on; then it went to carol.
+        assert holders["p2"] in ("id-bob", "id-carol")
+    finally:
+        one.close()
+        two.close()
+
+
+def test_a_substitute_accepted_sees_the_seat_so_the_comparison_can_fail(tmp_path) -> None:
+    """Honest: where the newcomer does take the seat (a host who plays none offered it),
+    what they receive differs with the seat's fleet."""
+    one = _substitute_attempts(tmp_path / "one", "sub: A2, carrier: C1-C5", [14, 6])
+    two = _substitute_attempts(tmp_path / "two", "sub: A2, carrier: D1-D5", [14, 6])
+    assert one is not None and two is not None
+    try:
+        assert _seen_by_all_but_bob(one) != _seen_by_all_but_bob(two)
+    finally:
+        one.close()
+        two.close()

@@ -10,7 +10,8 @@ A game declares its verbs and the options of ``new`` as data (:class:`~bot.games
 * the words every game shares: ``board``, ``status``, ``help``, ``rules``, ``leave``.
 
 The host's verbs are a group of their own, ``/host`` (``start``, naming who moves
-first in games that take turns; ``pause``, ``resume``, ``extend``, ``kick``, ``end``),
+first in games that take turns; ``pause``, ``resume``, ``extend``, ``kick``, ``end``;
+``unbridge`` in a room a game was bridged into),
 for the game of the channel or thread it is used in: Discord lets a server limit who
 sees a command only for a whole top-level command (``default_member_permissions``),
 so ``/host`` is for members who may Manage Server until the server's admins give it
@@ -151,6 +152,7 @@ def host_subcommands(tag: str = "") -> list[Subcommand]:
             Arg("substitute", ArgKind.PLAYER, "Who takes it"),
         ),
         host("end", "End the game now"),
+        host("unbridge", "Stop playing here the game bridged into this room"),
     ]
 
 

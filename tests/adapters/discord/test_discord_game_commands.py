@@ -83,8 +83,8 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
     assert (after["name"], after["type"]) == (before["name"], before["type"])
     old, new = shape(before), shape(after)
     # The host's verbs moved to /host, which Discord can show to server managers only.
-    hosts = ["start", "pause", "resume", "extend", "kick", "replace", "end"]
-    moved = {verb: old.pop(verb) for verb in hosts if verb != "replace"}
+    hosts = ["start", "pause", "resume", "extend", "kick", "replace", "end", "unbridge"]
+    moved = {verb: old.pop(verb) for verb in hosts if verb not in ("replace", "unbridge")}
     # New: bst's orders stand until the deadline, and one may be taken back; and the
     # host's verbs as a subcommand group every member sees (/bst host start).
     assert new.pop("withdraw") == []
@@ -103,6 +103,7 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
              autocomplete=False)
         for name in ("member", "substitute")
     ]  # fmt: skip
+    assert host.pop("unbridge") == []  # New (issue 39): a bridged room stops playing the game.
     assert host == moved
 
     # Where bst now declares a choice, Discord offers the choices instead of a yes/no

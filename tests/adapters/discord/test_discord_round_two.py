@@ -309,7 +309,7 @@ async def test_6_a_games_creator_without_manage_server_hosts_it_from_its_own_gro
     assert bst.get("default_member_permissions") is None  # every member sees /bst
     hosting = next(o for o in bst["options"] if o["name"] == "host")
     assert [o["name"] for o in hosting["options"]] == [
-        "start", "pause", "resume", "extend", "kick", "replace", "end",
+        "start", "pause", "resume", "extend", "kick", "replace", "end", "unbridge",
     ]  # fmt: skip
 
     await table.slash("new", [option("size", "8")], group="bst", user_id=OTHER_USER_ID)
