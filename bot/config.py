@@ -7,6 +7,7 @@ key and what was expected, and never prints a secret's value.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import tomllib
@@ -89,6 +90,10 @@ class WebConfig:
     base_url: str = ""
     host: str = "127.0.0.1"
     port: int = 8080
+    # The reverse proxies in front of the page (addresses or networks, such as
+    # ["127.0.0.1", "::1"]): from these alone, X-Forwarded-For names the client whose
+    # live streams and drawings are counted. Empty: every peer is the client.
+    trusted_proxies: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -214,6 +219,7 @@ _CHOICES = {
 # The type of each element of the list keys (a list's default, (), cannot say).
 _LIST_ITEMS: dict[tuple[str, str], type] = {
     ("games", "admins"): str,
+    ("web", "trusted_proxies"): str,
 }
 _MAX_AVATAR_BYTES = 1_000_000  # the renderers refuse bigger avatars whatever this says
 
@@ -372,6 +378,14 @@ def _check_urls(config: Config) -> None:
             f"{config.source}: [web] base_url: expected the page's public address, such "
             f'as "https://bst.example.org", got {_describe(base)}'
         )
+    for proxy in config.web.trusted_proxies:
+        try:
+            ipaddress.ip_network(proxy.strip(), strict=False)
+        except ValueError:
+            raise ConfigError(
+                f"{config.source}: [web] trusted_proxies: expected addresses or networks "
+                f'such as ["127.0.0.1", "::1"], got {_describe(proxy)}'
+            ) from None
     if not 0 <= config.web.port <= 65535:
         raise ConfigError(
             f"{config.source}: [web] port: expected 0 to 65535 (e.g. 8080), got {config.web.port}"

@@ -14,6 +14,7 @@ from bot.host import heap
 from bot.logs import configure_logging
 from bot.store import Store
 from bot.web.app import WebServer
+from bot.web.guards import proxies
 
 
 def open_read_only(url: str) -> Store:
@@ -31,7 +32,13 @@ def web_server(config: Config, url: str | None = None) -> WebServer:
     # Pictures are drawn in a process of their own (bot.web.drawing), which opens the
     # same database: not possible for a database in this process's memory.
     shared = not url.endswith(":memory:")
-    return WebServer(store, config.web.host, config.web.port, draw_in_process=shared)
+    return WebServer(
+        store,
+        config.web.host,
+        config.web.port,
+        draw_in_process=shared,
+        trusted_proxies=proxies(config.web.trusted_proxies),
+    )
 
 
 async def _serve(server: WebServer) -> None:
