@@ -69,8 +69,8 @@ class Limits:
     def fitted(self, descriptors: int) -> Limits:
         """These limits, lowered to fit a process allowed ``descriptors`` open files
         (the rest is the bot's, the database's and the drawing process's)."""
-        connections = max(16, min(self.connections, descriptors // 4))
-        streams = max(8, min(self.streams, connections // 2))
+        connections = min(self.connections, max(16, descriptors // 4))
+        streams = min(self.streams, max(8, connections // 2))
         return replace(self, connections=connections, streams=streams)
 
 
