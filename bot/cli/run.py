@@ -30,6 +30,7 @@ from bot.host.service import Host, HostCursors
 from bot.logs import configure_logging
 from bot.store import Store, is_passing_failure
 from bot.store.database import DatabaseGone, when_gone
+from bot.web.app import PortBusy
 from bot.wiring import build_host, limits_of, registered_games
 
 HOW_TO_ENABLE = """No platform is enabled in the config, so the console runs on the real clock.
@@ -77,6 +78,9 @@ def run_hosted(config: Config, args: argparse.Namespace) -> int:
         # that stayed up would look alive and do nothing).
         print(f"bst: {refusal}", file=sys.stderr)
         return refusal.exit_code
+    except PortBusy as busy:
+        print(f"bst: {busy}", file=sys.stderr)
+        return 2
     return _gone_exit(gone)
 
 
@@ -225,11 +229,15 @@ def _run_console(config: Config, store: Store) -> int:
             runner.cancel()
             await host.stop()
 
-    with (
-        contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError),
-        _stopping_when_gone() as gone,
-    ):
-        asyncio.run(session())
+    try:
+        with (
+            contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError),
+            _stopping_when_gone() as gone,
+        ):
+            asyncio.run(session())
+    except PortBusy as busy:
+        print(f"bst: {busy}", file=sys.stderr)
+        return 2
     return _gone_exit(gone)
 
 

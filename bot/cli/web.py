@@ -13,7 +13,7 @@ from bot.config import Config, redacted_url, secret_values
 from bot.host import heap
 from bot.logs import configure_logging
 from bot.store import Store
-from bot.web.app import WebServer
+from bot.web.app import PortBusy, WebServer
 from bot.web.guards import proxies
 
 
@@ -73,6 +73,10 @@ def run_web(config: Config, args: argparse.Namespace) -> int:
     if args.port is not None:
         server.port = args.port
     heap.settle()  # everything start-up made, out of the collector's full passes
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(server))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_serve(server))
+    except PortBusy as busy:
+        print(f"bst: {busy}", file=sys.stderr)
+        return 2
     return 0

@@ -129,11 +129,25 @@ def _use_wal(cursor: sqlite3.Cursor) -> None:
             time.sleep(0.05)
 
 
+def normal_url(url: str) -> str:
+    """``url`` as the engine takes it: no surrounding blanks, the scheme in lower case
+    (``Postgresql://`` as typed on a command line), ``postgres://`` as
+    ``postgresql://`` (as :func:`bot.config.canonical_url`, for URLs that did not come
+    through the config: ``--database``)."""
+    text = url.strip()
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        return text
+    scheme = scheme.lower()
+    return f"{'postgresql' if scheme == 'postgres' else scheme}://{rest}"
+
+
 def make_engine(url: str, *, read_only: bool = False) -> Engine:
     """The engine for ``url``. ``read_only``: every transaction may only read (the web
     page's engine): SQLite's ``query_only`` and a plain deferred ``BEGIN``, which takes no
     write lock, so readers never hold up the bot's writes (WAL lets both run);
     PostgreSQL's ``default_transaction_read_only``."""
+    url = normal_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(
             url,

@@ -21,7 +21,7 @@ from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
 
 from bot.games.base import GamePhase
-from bot.store.database import make_engine, migrate, session_scope
+from bot.store.database import make_engine, migrate, normal_url, session_scope
 from bot.store.models import (
     CursorRow,
     GameRow,
@@ -1185,7 +1185,7 @@ class Store:
         self, url: str, *, auto_migrate: bool | None = None, read_only: bool = False
     ) -> None:
         """``read_only``: a store that can only read (the web page's), never migrates."""
-        self.url = url
+        self.url = url = normal_url(url)
         self.engine: Engine = make_engine(url, read_only=read_only)
         self.postgres = url.startswith("postgres")
         if read_only:

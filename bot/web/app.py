@@ -388,6 +388,10 @@ def build_app(
     return app
 
 
+class PortBusy(Exception):
+    """The web page cannot listen where it was told (the port is taken, or not ours)."""
+
+
 class WebServer:
     """The web page on ``host:port`` (port 0: any free port, see :attr:`port`).
 
@@ -443,7 +447,17 @@ class WebServer:
         )
         await runner.setup()
         site = GuardedSite(runner, self.host, self.port, connections=self.limits.connections)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as error:
+            await runner.cleanup()
+            if self.drawer is not None:
+                self.drawer.stop()
+            raise PortBusy(
+                f"the web page cannot listen on {self.host}:{self.port}: "
+                f"{error.strerror or error} (another `bst web` or program has it? choose "
+                "another with --port or [web] port)"
+            ) from None
         self._runner = runner
         self.site = site
         self.port = site.port
