@@ -460,7 +460,7 @@ class WebServer:
             ) from None
         self._runner = runner
         self.site = site
-        self.port = site.port
+        self.port = site.bound_port
         log.info("web page on http://%s:%s/", self.host, self.port)
 
     async def stop(self) -> None:

@@ -266,6 +266,7 @@ class GuardedSite(web.TCPSite):
         super().__init__(runner, host, port, backlog=512)
         self.connections = connections
         self.refused = 0
+        self.bound_port = port  # the port listened on, once started (port 0: any free one)
 
     async def start(self) -> None:
         await web.BaseSite.start(self)
@@ -283,7 +284,7 @@ class GuardedSite(web.TCPSite):
             protocol, self._host, self._port, backlog=self._backlog
         )
         sockets = self._server.sockets
-        self._bound_port = sockets[0].getsockname()[1] if sockets else self._port
+        self.bound_port = int(sockets[0].getsockname()[1]) if sockets else self._port
 
 
 # --- the error log --------------------------------------------------------------------
