@@ -20,6 +20,7 @@ from typing import Any
 
 from bot.games.base import Event, GameError, GamePhase
 from bot.games.catalog import get_game
+from bot.host.links import listed
 from bot.host.record import game_record
 from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
@@ -46,24 +47,12 @@ class Reply:
 
 MISSING = Reply(404, NOT_FOUND)
 
-LOCAL_PLATFORMS = frozenset({"console", "script"})
-"""Platforms of this machine's own operator (their games are theirs to show)."""
-
 PAGE_SIZE = 50
 """Games on one page of the list of games."""
 
 LIST_SECONDS = 5.0
 """How long the list of games is served as it was read (it changes with every turn of
 every game: read afresh for each visitor, it cost 50 ms of CPU a hit at 3,000 games)."""
-
-
-def listed(platform: str, open_to_all: bool) -> bool:
-    """Whether a game is on the public list, with public pages (map, report, replay,
-    record, live updates): a game opened ``reach=all``, or one of the operator's own
-    console or scripts. The host cannot tell whether a room is public (a Discord
-    server may be anyone's or a few friends'; an adapter does not say), so any other
-    game is unlisted: its pages exist only behind its players' private links."""
-    return open_to_all or platform in LOCAL_PLATFORMS
 
 
 def version_of(facts: reads.GameFacts) -> str:
