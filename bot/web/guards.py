@@ -250,17 +250,10 @@ _REFUSAL = (
 )
 
 
-class _Refused(asyncio.Protocol):
-    """A connection over the cap: one 503 and the door closed."""
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.WriteTransport)
-        transport.write(_REFUSAL)
-        transport.close()
-
-
 class GuardedSite(web.TCPSite):
-    """aiohttp's TCP site with :attr:`Limits.connections` connections at most."""
+    """aiohttp's TCP site with :attr:`Limits.connections` connections at most: one more
+    is answered the 503 above and closed as it is made (counted as aiohttp registers
+    each connection, one after the other, so a burst of them cannot slip past)."""
 
     def __init__(self, runner: web.AppRunner, host: str, port: int, *, connections: int) -> None:
         super().__init__(runner, host, port, backlog=512)
@@ -269,21 +262,21 @@ class GuardedSite(web.TCPSite):
         self.bound_port = port  # the port listened on, once started (port 0: any free one)
 
     async def start(self) -> None:
-        await web.BaseSite.start(self)
         server = self._runner.server
         assert server is not None
+        register = server.connection_made
 
-        def protocol() -> asyncio.Protocol:
+        def connection_made(handler: Any, transport: asyncio.Transport) -> None:
             if len(server.connections) >= self.connections:
                 self.refused += 1
-                return _Refused()
-            return server()
+                transport.write(_REFUSAL)
+                transport.close()
+                return
+            register(handler, transport)
 
-        loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(
-            protocol, self._host, self._port, backlog=self._backlog
-        )
-        sockets = self._server.sockets
+        server.connection_made = connection_made  # type: ignore[method-assign]
+        await super().start()
+        sockets = getattr(self._server, "sockets", None) or ()
         self.bound_port = int(sockets[0].getsockname()[1]) if sockets else self._port
 
 
