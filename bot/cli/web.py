@@ -13,6 +13,7 @@ from bot.config import Config, redacted_url, secret_values
 from bot.host import heap
 from bot.logs import configure_logging
 from bot.store import Store
+from bot.store.database import DatabaseGone, when_gone
 from bot.web.app import PortBusy, WebServer
 from bot.web.guards import proxies
 
@@ -41,15 +42,24 @@ def web_server(config: Config, url: str | None = None) -> WebServer:
     )
 
 
-async def _serve(server: WebServer) -> None:
+async def _serve(server: WebServer, gone: list[DatabaseGone]) -> None:
     await server.start()
     print(f"bst web: serving http://{server.host}:{server.port}/ (Ctrl-C stops)", flush=True)
     stopped = asyncio.Event()
+    loop = asyncio.get_running_loop()
     if sys.platform != "win32":
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopped.set)
+        loop.add_signal_handler(signal.SIGTERM, stopped.set)
+
+    def database_gone(error: DatabaseGone) -> None:
+        # Every page would fail from now on: stop, saying why, rather than answer 500s.
+        gone.append(error)
+        loop.call_soon_threadsafe(stopped.set)
+
+    forget = when_gone(database_gone)
     try:
         await stopped.wait()
     finally:
+        forget()
         await server.stop()
         server.store.dispose()
 
@@ -73,10 +83,14 @@ def run_web(config: Config, args: argparse.Namespace) -> int:
     if args.port is not None:
         server.port = args.port
     heap.settle()  # everything start-up made, out of the collector's full passes
+    gone: list[DatabaseGone] = []
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(_serve(server))
+            asyncio.run(_serve(server, gone))
     except PortBusy as busy:
         print(f"bst: {busy}", file=sys.stderr)
         return 2
+    if gone:
+        print(f"bst: {gone[0]}", file=sys.stderr)
+        return 1
     return 0

@@ -171,7 +171,9 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
 
         begin = "BEGIN" if read_only else "BEGIN IMMEDIATE"
         path = _sqlite_file(url)
-        opened: list[tuple[int, int]] = []  # the file's identity when first connected
+        # The file (as an absolute path: the working directory may change later) and its
+        # identity, when first begun on.
+        opened: list[tuple[str, tuple[int, int]]] = []
 
         @event.listens_for(engine, "begin")
         def _sqlite_begin(connection):  # type: ignore[no-untyped-def]
@@ -179,11 +181,11 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
                 if not opened:
                     first = _identity(path)
                     if first is not None:
-                        opened.append(first)
+                        opened.append((os.path.abspath(path), first))
                 if opened:
                     # One stat a transaction: a file removed (or swapped) under a
                     # running process is noticed before anything is written into it.
-                    _check_still_there(path, opened[0])
+                    _check_still_there(*opened[0])
             connection.exec_driver_sql(begin)
 
         return engine
