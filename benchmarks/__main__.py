@@ -19,6 +19,7 @@ NAMES = (
 )  # fmt: skip
 NAMES += ("ack_storm",)  # the acks of `ack` while the deadlines of `storm` resolve
 NAMES += ("web",)  # the web page under 200 viewers while a game resolves
+NAMES += ("web_load",)  # the web page under held streams, slow headers and a tile flood
 NAMES += ("crowd",)  # 100,000 captains on one 1000x1000 bst board
 NAMES += ("replay_memory",)  # peak memory of drawing a 250-turn replay
 NAMES += ("storm_2proc",)  # two processes sharing a storm on PostgreSQL

@@ -54,7 +54,7 @@ def _store_game(store: Store, captains: int) -> Any:
         game = GameRow(kind="bst", platform="bench", channel="bench", creator="bench:0",
                        options="{}", seed=1, phase="battle", turn=1,
                        deadline=now + 28800, state=dumps(BST.codec.encode_state(state)),
-                       created_at=now)  # fmt: skip
+                       created_at=now, open_to_all=True)  # fmt: skip
         tx.save(game)
         for index, captain in enumerate(state.captains):
             tx.add_player(PlayerRow(game_id=game.id, key=captain.id, platform="bench",

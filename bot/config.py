@@ -7,6 +7,7 @@ key and what was expected, and never prints a secret's value.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import tomllib
@@ -89,6 +90,10 @@ class WebConfig:
     base_url: str = ""
     host: str = "127.0.0.1"
     port: int = 8080
+    # The reverse proxies in front of the page (addresses or networks, such as
+    # ["127.0.0.1", "::1"]): from these alone, X-Forwarded-For names the client whose
+    # live streams and drawings are counted. Empty: every peer is the client.
+    trusted_proxies: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -152,30 +157,65 @@ class Config:
 UNREADABLE_URL = "(a URL that cannot be read, not shown)"
 
 
+_SECRET_WORDS = ("pass", "secret", "token", "key")
+"""A query parameter whose name holds one of these is a secret (``?password=``,
+``sslpassword``, ``api_key``): its value is never shown."""
+
+
+def _read_url(url: str) -> Any:
+    """SQLAlchemy's reading of ``url`` with what it misreads put right: a password
+    holding an unencoded ``@`` (read as far as its first ``@``, the rest taken for the
+    host) is all of it up to the last ``@``."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url.strip())
+    host = parsed.host or ""
+    if "@" in host:
+        tail, _, host = host.rpartition("@")
+        if parsed.password is not None:
+            password = f"{parsed.password}@{tail}"
+        else:  # no ":" before the first "@": the whole tail is user and password
+            password = tail.partition(":")[2] or tail
+        parsed = parsed.set(host=host, password=password)
+    return parsed
+
+
 def redacted_url(url: str) -> str:
     """A database URL fit to print: SQLAlchemy's own reading of it with the password
-    hidden (``***``), or, when it cannot be read as a URL at all, nothing of it (a
-    pattern of our own would miss a password the database library finds: an upper-case
-    scheme, a leading space, a typo in the scheme)."""
-    from sqlalchemy.engine import make_url
+    hidden (``***``), the whole of it even when it holds an unencoded ``@``, and the
+    query's secrets (``?password=``) hidden too; or, when it cannot be read as a URL at
+    all, nothing of it (a pattern of our own would miss a password the database library
+    finds: an upper-case scheme, a leading space, a typo in the scheme)."""
     from sqlalchemy.exc import ArgumentError
 
     try:
-        return make_url(url.strip()).render_as_string(hide_password=True)
+        parsed = _read_url(url)
+        query = {
+            key: ("***" if any(word in key.lower() for word in _SECRET_WORDS) else value)
+            for key, value in parsed.query.items()
+        }
+        shown = str(parsed.set(query=query).render_as_string(hide_password=True))
+        return shown.replace("=%2A%2A%2A", "=***")
     except (ArgumentError, ValueError, TypeError):
         return UNREADABLE_URL
 
 
 def url_password(url: str) -> str:
     """The password in a database URL, as the database library reads it ("" if none), so
-    the logs can scrub it."""
-    from sqlalchemy.engine import make_url
+    the logs can scrub it: all of it when it holds an unencoded ``@``, else a
+    ``?password=`` in the query."""
     from sqlalchemy.exc import ArgumentError
 
     try:
-        return make_url(url.strip()).password or ""
+        parsed = _read_url(url)
     except (ArgumentError, ValueError, TypeError):
         return ""
+    if parsed.password:
+        return str(parsed.password)
+    for key, value in parsed.query.items():
+        if "pass" in key.lower() and isinstance(value, str):
+            return value
+    return ""
 
 
 def canonical_url(url: str) -> str:
@@ -214,6 +254,7 @@ _CHOICES = {
 # The type of each element of the list keys (a list's default, (), cannot say).
 _LIST_ITEMS: dict[tuple[str, str], type] = {
     ("games", "admins"): str,
+    ("web", "trusted_proxies"): str,
 }
 _MAX_AVATAR_BYTES = 1_000_000  # the renderers refuse bigger avatars whatever this says
 
@@ -372,6 +413,14 @@ def _check_urls(config: Config) -> None:
             f"{config.source}: [web] base_url: expected the page's public address, such "
             f'as "https://bst.example.org", got {_describe(base)}'
         )
+    for proxy in config.web.trusted_proxies:
+        try:
+            ipaddress.ip_network(proxy.strip(), strict=False)
+        except ValueError:
+            raise ConfigError(
+                f"{config.source}: [web] trusted_proxies: expected addresses or networks "
+                f'such as ["127.0.0.1", "::1"], got {_describe(proxy)}'
+            ) from None
     if not 0 <= config.web.port <= 65535:
         raise ConfigError(
             f"{config.source}: [web] port: expected 0 to 65535 (e.g. 8080), got {config.web.port}"
@@ -385,6 +434,13 @@ def _check_url(url: str, where: str) -> None:
         raise ConfigError(
             f"{where}: expected sqlite:///path.db or postgresql://user@host/db, "
             f"got {_describe(redacted_url(url))}"
+        )
+    if "@" in canonical.partition("://")[2].partition("/")[0].partition("@")[2]:
+        # The database library would take the password up to its first "@" and the
+        # rest for the host name, and print that host in its errors.
+        raise ConfigError(
+            f"{where}: the user name or password holds an '@': write it as %40 (as in "
+            f"postgresql://bst:p%40ss@host/bst), got {_describe(redacted_url(url))}"
         )
 
 

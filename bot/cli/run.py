@@ -14,10 +14,12 @@ import contextlib
 import logging
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 from bot import platforms
+from bot.adapters.console_adapter import ConsoleAdapter
 from bot.adapters.declaration import BuildContext
 from bot.config import Config, ConfigError, secret, secret_values
 from bot.host import heap
@@ -26,7 +28,9 @@ from bot.host.messages import ChatAdapter, DeliveryError, PlatformRefused
 from bot.host.seeds import draw_secret
 from bot.host.service import Host, HostCursors
 from bot.logs import configure_logging
-from bot.store import Store
+from bot.store import Store, is_passing_failure
+from bot.store.database import DatabaseGone, when_gone
+from bot.web.app import PortBusy
 from bot.wiring import build_host, limits_of, registered_games
 
 HOW_TO_ENABLE = """No platform is enabled in the config, so the console runs on the real clock.
@@ -64,13 +68,58 @@ def run_hosted(config: Config, args: argparse.Namespace) -> int:
     )
     heap.settle()  # everything start-up made, out of the collector's full passes
     try:
-        with contextlib.suppress(KeyboardInterrupt):
+        with (
+            contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError),
+            _stopping_when_gone() as gone,
+        ):
             asyncio.run(_serve(host, config))
     except PlatformRefused as refusal:
         # A platform turned the bot away for good: say what to fix, and stop (a process
         # that stayed up would look alive and do nothing).
         print(f"bst: {refusal}", file=sys.stderr)
         return refusal.exit_code
+    except PortBusy as busy:
+        print(f"bst: {busy}", file=sys.stderr)
+        return 2
+    return _gone_exit(gone)
+
+
+@contextlib.contextmanager
+def _stopping_when_gone() -> Iterator[list[DatabaseGone]]:
+    """While the bot runs: when its database file is found removed or replaced
+    (:class:`DatabaseGone`), stop the running event loop's main task, as SIGTERM
+    would; the list holds why."""
+    gone: list[DatabaseGone] = []
+
+    def stop(error: DatabaseGone) -> None:
+        if gone:
+            return
+        gone.append(error)
+        logging.getLogger(__name__).critical("%s", error)
+        if _main_loop is not None:
+            with contextlib.suppress(RuntimeError):  # (the loop has closed)
+                _main_loop.call_soon_threadsafe(_cancel_main)
+
+    forget = when_gone(stop)
+    try:
+        yield gone
+    finally:
+        forget()
+
+
+_main_loop: asyncio.AbstractEventLoop | None = None  # (set by _remember_main)
+_main_task: asyncio.Task[Any] | None = None
+
+
+def _cancel_main() -> None:
+    if _main_task is not None:
+        _main_task.cancel()
+
+
+def _gone_exit(gone: list[DatabaseGone]) -> int:
+    if gone:
+        print(f"bst: {gone[0]}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -78,8 +127,16 @@ async def _serve(host: Host, config: Config | None = None) -> None:
     """Run the host until it stops, Ctrl-C, or SIGTERM (a process manager's stop),
     which ends it cleanly: the adapters disconnect, the relay's sends are settled.
     With ``[web] enabled`` the web page is served beside it, in the same event loop."""
+    _remember_main()
     async with _web_page(config):
         await _run_until_stopped(host)
+
+
+def _remember_main() -> None:
+    """Note the running loop and task: what a database found gone stops."""
+    global _main_loop, _main_task
+    _main_loop = asyncio.get_running_loop()
+    _main_task = asyncio.current_task()
 
 
 @contextlib.asynccontextmanager
@@ -118,15 +175,41 @@ async def _run_until_stopped(host: Host) -> None:
             raise
 
 
+class PatientConsole(ConsoleAdapter):
+    """The console of ``bst run``: a typed line the database cannot take just now
+    (locked by another process past its busy timeout, away for a moment) is tried
+    again, the same line, instead of ending the console; after the last try it says
+    the line was not taken, and the console goes on."""
+
+    RETRY_SECONDS: tuple[float, ...] = (1.0, 2.0, 4.0, 8.0, 15.0)
+
+    async def say(self, speaker: str, text: str, *, private: bool) -> None:
+        for wait in (*self.RETRY_SECONDS, None):
+            try:
+                await super().say(speaker, text, private=private)
+                return
+            except Exception as error:
+                if not is_passing_failure(error):
+                    raise
+                if wait is None:
+                    self.write(
+                        f"! the database is still busy ({error}); your line was not taken: "
+                        "type it again in a moment"
+                    )
+                    return
+                self.write(f"! the database is busy; trying your line again in {wait:g} s")
+                await asyncio.sleep(wait)
+
+
 def _run_console(config: Config, store: Store) -> int:
-    from bot.adapters.console_adapter import PLATFORM, ConsoleAdapter
+    from bot.adapters.console_adapter import PLATFORM
     from bot.cli.play import _stdin_line, console_session
 
     # The console is the user's screen: keep the scheduler's bookkeeping off it.
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     print(HOW_TO_ENABLE)
     print("Start a game with `host> new size=10 turn=10m`, then `alice> join` … (:help)")
-    adapter = ConsoleAdapter(Path(config.console.images_dir))
+    adapter = PatientConsole(Path(config.console.images_dir))
     host = build_host(
         store,
         RealClock(),
@@ -137,6 +220,7 @@ def _run_console(config: Config, store: Store) -> int:
     )
 
     async def session() -> None:
+        _remember_main()
         runner = asyncio.create_task(host.run())
         try:
             async with _web_page(config):
@@ -145,9 +229,16 @@ def _run_console(config: Config, store: Store) -> int:
             runner.cancel()
             await host.stop()
 
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(session())
-    return 0
+    try:
+        with (
+            contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError),
+            _stopping_when_gone() as gone,
+        ):
+            asyncio.run(session())
+    except PortBusy as busy:
+        print(f"bst: {busy}", file=sys.stderr)
+        return 2
+    return _gone_exit(gone)
 
 
 def sync_discord(config: Config, guild: int | None) -> int:

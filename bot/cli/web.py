@@ -13,7 +13,9 @@ from bot.config import Config, redacted_url, secret_values
 from bot.host import heap
 from bot.logs import configure_logging
 from bot.store import Store
-from bot.web.app import WebServer
+from bot.store.database import DatabaseGone, when_gone
+from bot.web.app import PortBusy, WebServer
+from bot.web.guards import proxies
 
 
 def open_read_only(url: str) -> Store:
@@ -31,18 +33,33 @@ def web_server(config: Config, url: str | None = None) -> WebServer:
     # Pictures are drawn in a process of their own (bot.web.drawing), which opens the
     # same database: not possible for a database in this process's memory.
     shared = not url.endswith(":memory:")
-    return WebServer(store, config.web.host, config.web.port, draw_in_process=shared)
+    return WebServer(
+        store,
+        config.web.host,
+        config.web.port,
+        draw_in_process=shared,
+        trusted_proxies=proxies(config.web.trusted_proxies),
+    )
 
 
-async def _serve(server: WebServer) -> None:
+async def _serve(server: WebServer, gone: list[DatabaseGone]) -> None:
     await server.start()
     print(f"bst web: serving http://{server.host}:{server.port}/ (Ctrl-C stops)", flush=True)
     stopped = asyncio.Event()
+    loop = asyncio.get_running_loop()
     if sys.platform != "win32":
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopped.set)
+        loop.add_signal_handler(signal.SIGTERM, stopped.set)
+
+    def database_gone(error: DatabaseGone) -> None:
+        # Every page would fail from now on: stop, saying why, rather than answer 500s.
+        gone.append(error)
+        loop.call_soon_threadsafe(stopped.set)
+
+    forget = when_gone(database_gone)
     try:
         await stopped.wait()
     finally:
+        forget()
         await server.stop()
         server.store.dispose()
 
@@ -66,6 +83,14 @@ def run_web(config: Config, args: argparse.Namespace) -> int:
     if args.port is not None:
         server.port = args.port
     heap.settle()  # everything start-up made, out of the collector's full passes
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(server))
+    gone: list[DatabaseGone] = []
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_serve(server, gone))
+    except PortBusy as busy:
+        print(f"bst: {busy}", file=sys.stderr)
+        return 2
+    if gone:
+        print(f"bst: {gone[0]}", file=sys.stderr)
+        return 1
     return 0

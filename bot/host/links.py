@@ -17,6 +17,19 @@ from bot.store.links import issue_link, renew_link
 TOKEN_BYTES = 32
 
 
+LOCAL_PLATFORMS = frozenset({"console", "script"})
+"""Platforms of the machine's own operator (their games are theirs to show)."""
+
+
+def listed(platform: str, open_to_all: bool) -> bool:
+    """Whether a game has public web pages (and a place on the list of games): a game
+    opened ``reach=all``, or one of the operator's own console or scripts. bst cannot
+    tell whether a room is public (a Discord server may be anyone's or a few friends';
+    no adapter says), so any other game is unlisted: its pages exist only behind its
+    players' private links, and its posts link none."""
+    return open_to_all or platform in LOCAL_PLATFORMS
+
+
 def game_page(base_url: str, game_id: int) -> str:
     """The public page of a game, for the posts that open it."""
     return f"{base_url.rstrip('/')}/games/{game_id}"

@@ -105,7 +105,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     committed = f"Luck committed: SHA-256 {seeds.commitment(secret)}." if secret else ""
     if committed:
         text += f" {committed}"
-    if commands.web_base_url:
+    if commands.web_base_url and links.listed(game_row.platform, game_row.open_to_all):
         text += f" Follow it on {links.game_page(commands.web_base_url, game_row.id)}"
     join = (Choice("Join", f"{game.tag} join"),)
     shown = posts.extras(choices=join, keep=[committed])

@@ -519,7 +519,12 @@ class Relay:
         )
         if instants:
             outbound = dataclasses.replace(outbound, instants=instants)
-        if self.web_base_url and row.game_id and posts.links_page(row.kind, row.recipient):
+        if (
+            self.web_base_url
+            and row.game_id
+            and posts.links_page(row.kind, row.recipient)
+            and await self._db(lambda: self._has_public_page(row.game_id))
+        ):
             turn = (loads(row.render) or {}).get("turn") if posts.reports_turn(row.kind) else 0
             page = (
                 links.turn_page(self.web_base_url, row.game_id, turn)
@@ -629,6 +634,13 @@ class Relay:
             return await self._skip(row)
         _, failed = await self._step(row, address, "closing a room", lambda: close_room(address))
         return failed or await self._sent(row, None)
+
+    def _has_public_page(self, game_id: int) -> bool:
+        """Whether the game's public web page exists (:func:`links.listed`): a post of
+        an unlisted game links no page that would answer 404."""
+        with self.store.transaction() as tx:
+            game = tx.game(game_id)
+        return game is not None and links.listed(game.platform, game.open_to_all)
 
     def _crew_told(self, row: OutboxRow, address: Address) -> bool:
         """Whether another member's copy of this row (same game, turn and kind, same

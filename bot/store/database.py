@@ -14,9 +14,10 @@ describes that schema, then upgraded like any other.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,54 @@ def is_passing_failure(error: BaseException) -> bool:
     )
 
 
+class DatabaseGone(Exception):
+    """The SQLite file this process opened was removed or replaced while it ran. Its
+    connections would go on writing into the unlinked file (acknowledged orders, whole
+    turns) that nobody will read again, and a restart would start empty: every
+    transaction fails with this (not a passing failure: it is not retried), and the
+    hooks of :func:`when_gone` are told, so the process stops saying why."""
+
+
+_gone_hooks: list[Callable[[DatabaseGone], None]] = []
+
+
+def when_gone(hook: Callable[[DatabaseGone], None]) -> Callable[[], None]:
+    """Call ``hook`` (from whichever thread noticed) when a database file is found gone;
+    returns what removes the hook. ``bst run`` stops on it."""
+    _gone_hooks.append(hook)
+    return lambda: _gone_hooks.remove(hook)
+
+
+def _sqlite_file(url: str) -> str | None:
+    """The file of a SQLite URL; None for a database in memory or a URI with options."""
+    if not url.startswith("sqlite:///") or "?" in url or url.endswith(":memory:"):
+        return None
+    return url.removeprefix("sqlite:///") or None
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _check_still_there(path: str, opened: tuple[int, int]) -> None:
+    now = _identity(path)
+    if now == opened:
+        return
+    what = "removed" if now is None else "replaced by another file"
+    gone = DatabaseGone(
+        f"the database file {path} was {what} while bst was running; stopping, so that "
+        "nothing more is written where no one will read it. Put the file back (from a "
+        "backup) and start bst again, or start it with the database you mean."
+    )
+    for hook in list(_gone_hooks):
+        hook(gone)
+    raise gone
+
+
 class SchemaTooNew(Exception):
     """The database is at a revision this version of bst does not know."""
 
@@ -80,11 +129,25 @@ def _use_wal(cursor: sqlite3.Cursor) -> None:
             time.sleep(0.05)
 
 
+def normal_url(url: str) -> str:
+    """``url`` as the engine takes it: no surrounding blanks, the scheme in lower case
+    (``Postgresql://`` as typed on a command line), ``postgres://`` as
+    ``postgresql://`` (as :func:`bot.config.canonical_url`, for URLs that did not come
+    through the config: ``--database``)."""
+    text = url.strip()
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        return text
+    scheme = scheme.lower()
+    return f"{'postgresql' if scheme == 'postgres' else scheme}://{rest}"
+
+
 def make_engine(url: str, *, read_only: bool = False) -> Engine:
     """The engine for ``url``. ``read_only``: every transaction may only read (the web
     page's engine): SQLite's ``query_only`` and a plain deferred ``BEGIN``, which takes no
     write lock, so readers never hold up the bot's writes (WAL lets both run);
     PostgreSQL's ``default_transaction_read_only``."""
+    url = normal_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(
             url,
@@ -107,9 +170,22 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
             cursor.close()
 
         begin = "BEGIN" if read_only else "BEGIN IMMEDIATE"
+        path = _sqlite_file(url)
+        # The file (as an absolute path: the working directory may change later) and its
+        # identity, when first begun on.
+        opened: list[tuple[str, tuple[int, int]]] = []
 
         @event.listens_for(engine, "begin")
         def _sqlite_begin(connection):  # type: ignore[no-untyped-def]
+            if path is not None:
+                if not opened:
+                    first = _identity(path)
+                    if first is not None:
+                        opened.append((os.path.abspath(path), first))
+                if opened:
+                    # One stat a transaction: a file removed (or swapped) under a
+                    # running process is noticed before anything is written into it.
+                    _check_still_there(*opened[0])
             connection.exec_driver_sql(begin)
 
         return engine
@@ -209,4 +285,13 @@ def session_scope(engine: Engine) -> Iterator[Session]:
             raise
 
 
-__all__ = ["SchemaTooNew", "head_revision", "make_engine", "migrate", "models", "session_scope"]
+__all__ = [
+    "DatabaseGone",
+    "SchemaTooNew",
+    "head_revision",
+    "make_engine",
+    "migrate",
+    "models",
+    "session_scope",
+    "when_gone",
+]

@@ -30,6 +30,7 @@ class GameFacts:
     paused_remaining: float | None
     created_at: float
     finished_at: float | None
+    open_to_all: bool  # opened ``reach=all``: the web lists it (bot.web.site.listed)
     steps: int  # how many steps are stored: any change to the history changes it
 
 
@@ -58,6 +59,7 @@ _GAME_COLUMNS = (
     col(GameRow.paused_remaining),
     col(GameRow.created_at),
     col(GameRow.finished_at),
+    col(GameRow.open_to_all),
 )
 
 
@@ -76,6 +78,15 @@ def games(tx: Tx, ids: Sequence[int] | None = None) -> list[GameFacts]:
     rows = tx.session.execute(query).all()
     counts = _step_counts(tx, ids)
     return [GameFacts(*row, counts.get(int(row[0]), 0)) for row in rows]  # type: ignore[call-arg]
+
+
+def reach(tx: Tx) -> list[tuple[int, str, bool]]:
+    """(id, platform, opened ``reach=all``) of every game, newest first: what the list of
+    games needs to choose the games it shows, before it reads their facts."""
+    query = select(col(GameRow.id), col(GameRow.platform), col(GameRow.open_to_all)).order_by(
+        col(GameRow.id).desc()
+    )
+    return [(int(i), str(p), bool(o)) for i, p, o in tx.session.execute(query).all()]
 
 
 def game(tx: Tx, game_id: int) -> GameFacts | None:
@@ -102,8 +113,10 @@ def player_names(tx: Tx, game_id: int) -> list[tuple[str, str]]:
     return [(str(key), str(name)) for key, name in tx.session.execute(query).all()]
 
 
-def player_counts(tx: Tx) -> dict[int, int]:
+def player_counts(tx: Tx, ids: Sequence[int] | None = None) -> dict[int, int]:
     query = select(col(PlayerRow.game_id), func.count()).group_by(col(PlayerRow.game_id))
+    if ids is not None:
+        query = query.where(col(PlayerRow.game_id).in_(ids))
     return {int(game_id): int(count) for game_id, count in tx.session.execute(query).all()}
 
 
@@ -152,6 +165,7 @@ __all__ = [
     "games",
     "player_counts",
     "player_names",
+    "reach",
     "step_state",
     "steps",
 ]

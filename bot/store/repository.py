@@ -21,7 +21,7 @@ from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
 
 from bot.games.base import GamePhase
-from bot.store.database import make_engine, migrate, session_scope
+from bot.store.database import make_engine, migrate, normal_url, session_scope
 from bot.store.models import (
     CursorRow,
     GameRow,
@@ -1223,7 +1223,7 @@ class Store:
     ) -> None:
         """``read_only``: a store that can only read (the web page's), never migrates.
         ``clock_scope``: the only games its turn clock sees (none: every game)."""
-        self.url = url
+        self.url = url = normal_url(url)
         self.clock_scope = clock_scope
         self.engine: Engine = make_engine(url, read_only=read_only)
         self.postgres = url.startswith("postgres")

@@ -4,8 +4,10 @@ event loop, so ``bst run`` can serve it beside the platforms).
 Every answer carries the same security headers: a strict Content-Security-Policy (the
 page's own style and script by hash), ``Referrer-Policy: no-referrer`` (a private
 link's address never leaves in a Referer), ``X-Content-Type-Options: nosniff``; private
-pages add ``X-Robots-Tag: noindex`` and ``Cache-Control: private, no-store``. The access
-log writes a private link as ``/p/…``: tokens never reach a log.
+pages add ``Cache-Control: private, no-store``; every answer says ``X-Robots-Tag:
+noindex`` (see :data:`bot.web.pages.ROBOTS`). The access log writes a private link as
+``/p/…``: tokens never reach a log. Held connections and floods are bounded by
+:mod:`bot.web.guards`: a refusal is ``503`` with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -22,9 +24,22 @@ from aiohttp.web_response import StreamResponse
 
 from bot.store import Store, reads
 from bot.web.drawing import DrawingProcess
+from bot.web.guards import (
+    CLIENT,
+    RETRY_AFTER,
+    Busy,
+    FairQueue,
+    GuardedSite,
+    Limits,
+    Network,
+    StreamSlots,
+    client_address,
+    limit_error_logs,
+    raise_file_limit,
+)
 from bot.web.links import redact
 from bot.web.live import LiveHub
-from bot.web.pages import CONTENT_SECURITY_POLICY
+from bot.web.pages import CONTENT_SECURITY_POLICY, ROBOTS
 from bot.web.pictures import Drawn, PictureCache
 from bot.web.site import MISSING, Reply, Site, version_of
 from renderers.tiles import TileRect
@@ -33,6 +48,9 @@ log = logging.getLogger(__name__)
 
 SITE: web.AppKey[Site] = web.AppKey("site", Site)
 HUB: web.AppKey[LiveHub] = web.AppKey("hub", LiveHub)
+STREAMS: web.AppKey[StreamSlots] = web.AppKey("streams", StreamSlots)
+LIMITS: web.AppKey[Limits] = web.AppKey("limits", Limits)
+PROXIES: web.AppKey[tuple[Network, ...]] = web.AppKey("proxies", tuple)
 
 HEARTBEAT = 15.0
 """Seconds between comments on an idle event stream (proxies close silent ones)."""
@@ -57,8 +75,8 @@ def _security(response: StreamResponse, *, private: bool) -> None:
     headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     headers["Referrer-Policy"] = "no-referrer"
     headers["X-Content-Type-Options"] = "nosniff"
+    headers["X-Robots-Tag"] = ROBOTS
     if private:
-        headers["X-Robots-Tag"] = "noindex, nofollow"
         headers["Cache-Control"] = "private, no-store"
 
 
@@ -66,11 +84,15 @@ def _security(response: StreamResponse, *, private: bool) -> None:
 async def guard(
     request: web.Request, handler: Callable[[web.Request], Awaitable[StreamResponse]]
 ) -> StreamResponse:
-    """Security headers on every answer; any failure answers a plain 500 and logs the
-    redacted path (an exception's text could hold the address)."""
+    """Security headers on every answer; too much asked at once answers 503 with
+    Retry-After; any failure answers a plain 500 and logs the redacted path (an
+    exception's text could hold the address). Notes who asks (:data:`CLIENT`)."""
     private = request.path.startswith("/p/")
+    CLIENT.set(_client(request))
     try:
         response = await handler(request)
+    except Busy:
+        response = _busy()
     except web.HTTPException as error:
         response = error
         if error.status == 404:
@@ -83,6 +105,20 @@ async def guard(
     if not response.prepared:
         _security(response, private=private)
     return response
+
+
+def _client(request: web.Request) -> str:
+    return client_address(
+        request.remote, request.headers.get("X-Forwarded-For"), request.app[PROXIES]
+    )
+
+
+def _busy() -> web.Response:
+    return web.Response(
+        status=503,
+        text="Too much asked at once: try again in a few seconds.\n",
+        headers={"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"},
+    )
 
 
 def _reply(reply: Reply) -> web.Response:
@@ -120,7 +156,11 @@ def _number(text: str) -> int | None:
 
 async def home(request: web.Request) -> web.StreamResponse:
     site = request.app[SITE]
-    return _reply(await asyncio.to_thread(site.games_list))
+    page_text = request.query.get("page", "1")
+    page = _number(page_text)
+    if page is None:
+        return _reply(MISSING)
+    return _reply(await asyncio.to_thread(site.games_list, page))
 
 
 async def game(request: web.Request) -> web.StreamResponse:
@@ -135,7 +175,7 @@ async def game(request: web.Request) -> web.StreamResponse:
 async def game_map(request: web.Request) -> web.StreamResponse:
     game_id = _number(request.match_info["game"])
     step = _STEP.match(request.match_info["file"])
-    if game_id is None or step is None:
+    if game_id is None or step is None or not await request.app[SITE].public(game_id):
         return _reply(MISSING)
     drawn = await request.app[SITE].board(game_id, int(step[1]), int(step[2]))
     return _drawn(request, drawn, private=False)
@@ -156,7 +196,7 @@ async def game_tile(request: web.Request) -> web.StreamResponse:
     turn T (:mod:`renderers.tiles`)."""
     game_id = _number(request.match_info["game"])
     address = _tile_address(request)
-    if game_id is None or address is None:
+    if game_id is None or address is None or not await request.app[SITE].public(game_id):
         return _reply(MISSING)
     drawn = await request.app[SITE].tile(game_id, *address)
     return _drawn(request, drawn, private=False)
@@ -164,47 +204,57 @@ async def game_tile(request: web.Request) -> web.StreamResponse:
 
 async def replay(request: web.Request) -> web.StreamResponse:
     game_id = _number(request.match_info["game"])
-    if game_id is None:
+    if game_id is None or not await request.app[SITE].public(game_id):
         return _reply(MISSING)
     return _drawn(request, await request.app[SITE].replay(game_id), private=False)
 
 
 async def record(request: web.Request) -> web.StreamResponse:
     game_id = _number(request.match_info["game"])
-    if game_id is None:
+    if game_id is None or not await request.app[SITE].public(game_id):
         return _reply(MISSING)
     site = request.app[SITE]
     return _reply(await asyncio.to_thread(site.record, game_id))
 
 
 async def _stream(request: web.Request, game_id: int) -> web.StreamResponse:
-    response = web.StreamResponse(
-        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
-    )
-    _security(response, private=request.path.startswith("/p/"))
-    await response.prepare(request)
-    await response.write(b"retry: 3000\n\n")
-    changes = request.app[HUB].watch(game_id).__aiter__()
-    try:
-        while True:
-            try:
-                version = await asyncio.wait_for(changes.__anext__(), HEARTBEAT)
-            except TimeoutError:
-                await response.write(b": still here\n\n")
-                continue
-            except StopAsyncIteration:
-                break
-            await response.write(f"event: change\ndata: {version}\n\n".encode())
-    except (ConnectionResetError, asyncio.CancelledError):
-        pass
-    finally:
-        await changes.aclose()  # type: ignore[attr-defined]
-    return response
+    """The game's live updates, for :attr:`Limits.stream_seconds` at most (the page's
+    script reconnects), within the caps of :class:`StreamSlots` (else 503)."""
+    limits = request.app[LIMITS]
+    async with request.app[STREAMS].slot(CLIENT.get()):
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        )
+        _security(response, private=request.path.startswith("/p/"))
+        await response.prepare(request)
+        changes = request.app[HUB].watch(game_id).__aiter__()
+        ends = asyncio.get_running_loop().time() + limits.stream_seconds
+
+        async def write(data: bytes) -> None:
+            # A client that reads nothing would hold this write (and its slot) forever.
+            await asyncio.wait_for(response.write(data), limits.write_seconds)
+
+        try:
+            await write(b"retry: 3000\n\n")
+            while (left := ends - asyncio.get_running_loop().time()) > 0:
+                try:
+                    version = await asyncio.wait_for(changes.__anext__(), min(HEARTBEAT, left))
+                except TimeoutError:
+                    await write(b": still here\n\n")
+                    continue
+                except StopAsyncIteration:
+                    break
+                await write(f"event: change\ndata: {version}\n\n".encode())
+        except (ConnectionResetError, TimeoutError, asyncio.CancelledError):
+            pass
+        finally:
+            await changes.aclose()  # type: ignore[attr-defined]
+        return response
 
 
 async def live(request: web.Request) -> web.StreamResponse:
     game_id = _number(request.match_info["game"])
-    if game_id is None or await asyncio.to_thread(request.app[SITE].facts, game_id) is None:
+    if game_id is None or not await request.app[SITE].public(game_id):
         return _reply(MISSING)
     return await _stream(request, game_id)
 
@@ -259,6 +309,19 @@ async def own_replay(request: web.Request) -> web.StreamResponse:
     return _drawn(request, await request.app[SITE].own_replay(game_id, player), private=True)
 
 
+async def own_record(request: web.Request) -> web.StreamResponse:
+    """The record of a finished game, at its player's link (an unlisted game's record
+    has no public address)."""
+    found = await _holder(request)
+    if found is None:
+        return _reply(MISSING)
+    site = request.app[SITE]
+    reply = await asyncio.to_thread(site.record, found[0])
+    if reply.status == 200:
+        reply = Reply(200, reply.body, reply.content_type, {"Cache-Control": "private, no-store"})
+    return _reply(reply)
+
+
 async def own_live(request: web.Request) -> web.StreamResponse:
     found = await _holder(request)
     if found is None:
@@ -280,13 +343,26 @@ def _versions(store: Store) -> Callable[[Sequence[int]], Mapping[int, str]]:
 
 
 def build_app(
-    store: Store, *, live_interval: float = 1.0, drawer: DrawingProcess | None = None
+    store: Store,
+    *,
+    live_interval: float = 1.0,
+    drawer: DrawingProcess | None = None,
+    limits: Limits | None = None,
+    trusted_proxies: tuple[Network, ...] = (),
 ) -> web.Application:
     """The web page's application over ``store`` (open it read-only: the web writes
-    nothing). ``drawer``: where pictures are drawn (None: on worker threads)."""
+    nothing). ``drawer``: where pictures are drawn (None: on worker threads).
+    ``trusted_proxies``: the peers whose ``X-Forwarded-For`` names the client."""
+    limits = limits or Limits()
     app = web.Application(middlewares=[guard])
-    app[SITE] = Site(store, pictures=PictureCache(store, drawer=drawer))
+    queue = FairQueue(
+        limits.draw_slots, per_client=limits.draws_per_client, waiting=limits.draws_waiting
+    )
+    app[SITE] = Site(store, pictures=PictureCache(store, drawer=drawer, queue=queue))
     app[HUB] = LiveHub(_versions(store), interval=live_interval)
+    app[STREAMS] = StreamSlots(limits.streams, limits.streams_per_client)
+    app[LIMITS] = limits
+    app[PROXIES] = trusted_proxies
     routes = app.router
     routes.add_get("/", home)
     routes.add_get("/favicon.ico", no_icon)
@@ -302,6 +378,7 @@ def build_app(
     routes.add_get("/p/{token}/map/{file}", own_map)
     routes.add_get("/p/{token}/tiles/{step}/{level}/{x}/{file}", own_tile)
     routes.add_get("/p/{token}/replay.mp4", own_replay)
+    routes.add_get("/p/{token}/record.json", own_record)
     routes.add_get("/p/{token}/live", own_live)
 
     async def stop_hub(app: web.Application) -> None:
@@ -309,6 +386,10 @@ def build_app(
 
     app.on_shutdown.append(stop_hub)
     return app
+
+
+class PortBusy(Exception):
+    """The web page cannot listen where it was told (the port is taken, or not ours)."""
 
 
 class WebServer:
@@ -326,14 +407,25 @@ class WebServer:
         *,
         live_interval: float = 1.0,
         draw_in_process: bool = False,
+        limits: Limits | None = None,
+        trusted_proxies: tuple[Network, ...] = (),
     ) -> None:
         self.store = store
         self.host = host
         self.port = port
         self.live_interval = live_interval
         self._runner: web.AppRunner | None = None
+        self.site: GuardedSite | None = None
         self.drawer = DrawingProcess(store.url) if draw_in_process else None
-        self.app = build_app(self.store, live_interval=self.live_interval, drawer=self.drawer)
+        # The descriptor limit, raised now: the caps below are fitted to it.
+        self.limits = (limits or Limits()).fitted(raise_file_limit())
+        self.app = build_app(
+            self.store,
+            live_interval=self.live_interval,
+            drawer=self.drawer,
+            limits=self.limits,
+            trusted_proxies=trusted_proxies,
+        )
 
     @property
     def app_site(self) -> Site:
@@ -342,16 +434,33 @@ class WebServer:
     async def start(self) -> None:
         if self.drawer is not None:
             self.drawer.start()
+        limit_error_logs()
         app = self.app
         # shutdown_timeout: open event streams end at once instead of holding a stop.
-        runner = web.AppRunner(app, access_log_class=RedactingAccessLogger, shutdown_timeout=1.0)
+        # keepalive_timeout: aiohttp runs it from a connection's start too, so it also
+        # closes a connection that has not sent a whole request's headers by then.
+        runner = web.AppRunner(
+            app,
+            access_log_class=RedactingAccessLogger,
+            shutdown_timeout=1.0,
+            keepalive_timeout=self.limits.header_seconds,
+        )
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
-        await site.start()
+        site = GuardedSite(runner, self.host, self.port, connections=self.limits.connections)
+        try:
+            await site.start()
+        except OSError as error:
+            await runner.cleanup()
+            if self.drawer is not None:
+                self.drawer.stop()
+            raise PortBusy(
+                f"the web page cannot listen on {self.host}:{self.port}: "
+                f"{error.strerror or error} (another `bst web` or program has it? choose "
+                "another with --port or [web] port)"
+            ) from None
         self._runner = runner
-        sockets = getattr(site._server, "sockets", None) or []
-        if sockets:
-            self.port = int(sockets[0].getsockname()[1])
+        self.site = site
+        self.port = site.bound_port
         log.info("web page on http://%s:%s/", self.host, self.port)
 
     async def stop(self) -> None:

@@ -27,6 +27,7 @@ class LiveHub:
         self._watchers: dict[int, set[asyncio.Queue[str]]] = {}
         self._known: dict[int, str] = {}
         self._poller: asyncio.Task[None] | None = None
+        self._reading: dict[int, asyncio.Future[str | None]] = {}
 
     async def watch(self, game_id: int) -> AsyncIterator[str]:
         """The game's version now, then each new one as it comes, until the caller stops."""
@@ -35,7 +36,9 @@ class LiveHub:
         if self._poller is None or self._poller.done():
             self._poller = asyncio.create_task(self._poll())
         try:
-            now = (await asyncio.to_thread(self._versions, [game_id])).get(game_id)
+            now = self._known.get(game_id)
+            if now is None:
+                now = await self._read(game_id)
             if now is not None:
                 self._known.setdefault(game_id, now)
                 yield now
@@ -48,6 +51,20 @@ class LiveHub:
                 if not watchers:
                     del self._watchers[game_id]
                     self._known.pop(game_id, None)
+
+    async def _read(self, game_id: int) -> str | None:
+        """The game's version, read once for all who start watching it together (a
+        thousand streams opened at once would otherwise queue a thousand reads on the
+        worker threads, ahead of every page's)."""
+        reading = self._reading.get(game_id)
+        if reading is None:
+
+            async def read() -> str | None:
+                return (await asyncio.to_thread(self._versions, [game_id])).get(game_id)
+
+            reading = self._reading[game_id] = asyncio.ensure_future(read())
+            reading.add_done_callback(lambda _done: self._reading.pop(game_id, None))
+        return await asyncio.shield(reading)
 
     async def _poll(self) -> None:
         while self._watchers:

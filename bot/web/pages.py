@@ -149,10 +149,12 @@ function refresh(wanted,tries){
 }
 localTimes(document);zoomable(document);tiled(document);
 var live=document.body.dataset.live;
-if(live&&window.EventSource){
+function listen(){
  var source=new EventSource(live);
  source.addEventListener('change',function(e){if(e.data!==document.body.dataset.version){refresh(e.data,20);}});
+ source.onerror=function(){if(source.readyState===2){setTimeout(listen,15000+Math.random()*15000);}};
 }
+if(live&&window.EventSource){listen();}
 })();
 """
 
@@ -252,8 +254,14 @@ class GamePage:
     tiled: TiledBoard | None = None  # the board in tiles too (a board too big for one picture)
 
 
-def document(title: str, body: str, *, attributes: str = "", private: bool = False) -> bytes:
-    robots = '<meta name="robots" content="noindex, nofollow">' if private else ""
+ROBOTS = "noindex, nofollow"
+"""Every page, public ones too: they name chat users and what they played, for the
+game's own community; a search engine's copy would outlive a renamed or left account
+and add nothing a player wants. (Also sent as ``X-Robots-Tag`` with every answer.)"""
+
+
+def document(title: str, body: str, *, attributes: str = "") -> bytes:
+    robots = f'<meta name="robots" content="{ROBOTS}">'
     return (
         "<!doctype html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
@@ -269,7 +277,18 @@ def _where(where: str, url: str) -> str:
     return f'<a href="{escape(url)}">{escape(where)}</a>' if url else escape(where)
 
 
-def games_list(lines: Sequence[GameLine]) -> bytes:
+def _list_nav(page: int, pages: int) -> str:
+    if pages <= 1:
+        return ""
+    newer = f'<a href="/?page={page - 1}" rel="prev">‹ Newer</a>' if page > 1 else ""
+    older = f'<a href="/?page={page + 1}" rel="next">Older ›</a>' if page < pages else ""
+    return (
+        f'<nav class="steps" aria-label="Pages">{newer}'
+        f"<strong>Page {page} of {pages}</strong>{older}</nav>"
+    )
+
+
+def games_list(lines: Sequence[GameLine], *, page: int = 1, pages: int = 1) -> bytes:
     rows = []
     for line in lines:
         rows.append(
@@ -291,7 +310,12 @@ def games_list(lines: Sequence[GameLine]) -> bytes:
         if rows
         else '<p class="note">No game yet.</p>'
     )
-    return document("Games", f"<main><h1>Games</h1>{table}</main>")
+    note = (
+        '<p class="note">Games opened to everyone (<code>reach=all</code>); a game of a '
+        "server or group shows to its players through their own links.</p>"
+    )
+    nav = _list_nav(page, pages)
+    return document("Games", f"<main><h1>Games</h1>{note}{table}{nav}</main>")
 
 
 def _steps_nav(page: GamePage) -> str:
@@ -391,7 +415,6 @@ def game_page(page: GamePage) -> bytes:
         page.title,
         f"<main>{''.join(parts)}</main>",
         attributes=attributes,
-        private=bool(page.viewer),
     )
 
 

@@ -29,6 +29,7 @@ from bot.games.catalog import get_game
 from bot.host.attachments import OUTSIDE_PLAY
 from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
+from bot.web.guards import CLIENT, FairQueue
 from renderers.catalog import pictures_for, tiles_for
 from renderers.replay import replay_of_pictures
 from renderers.tiles import TILE, TileRect
@@ -71,12 +72,15 @@ class PictureCache:
         *,
         max_bytes: int = 256 * 1024 * 1024,
         drawer: Drawer | None = None,
+        queue: FairQueue | None = None,
     ) -> None:
         """``drawer``: where to draw (a :class:`bot.web.drawing.DrawingProcess`); None:
-        on a worker thread of this process."""
+        on a worker thread of this process. ``queue``: where drawings wait their turn,
+        client by client (the web's; None: no waiting, as in the drawing process)."""
         self.store = store
         self.max_bytes = max_bytes
         self.drawer = drawer
+        self.queue = queue
         self._kept: OrderedDict[Key, Drawn] = OrderedDict()
         self._size = 0
         self._drawing: dict[Key, asyncio.Future[Drawn | None]] = {}
@@ -90,7 +94,17 @@ class PictureCache:
         there is one (it has a cache of its own over the same database), else on a
         worker thread. Drawing and decoding hold the interpreter lock for long
         stretches: off this process, or with the short switch interval (see
-        bot.host.yielding), the event loop keeps answering cached pages meanwhile."""
+        bot.host.yielding), the event loop keeps answering cached pages meanwhile.
+
+        With a :attr:`queue`, the work waits its client's turn first (:data:`CLIENT`: who
+        asked), or raises :class:`~bot.web.guards.Busy` when that client, or everyone, has too much
+        waiting."""
+        if self.queue is None:
+            return await self._run_now(work, *args)
+        async with self.queue.turn(CLIENT.get()):
+            return await self._run_now(work, *args)
+
+    async def _run_now(self, work: str, *args: Any) -> Any:
         if self.drawer is not None:
             return await self.drawer.run(work, *args)
         return await off_loop(getattr(self, work), *args)

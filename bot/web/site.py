@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import Event, GameError, GamePhase
 from bot.games.catalog import get_game
+from bot.host.links import listed
 from bot.host.record import game_record
 from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
@@ -43,6 +46,13 @@ class Reply:
 
 
 MISSING = Reply(404, NOT_FOUND)
+
+PAGE_SIZE = 50
+"""Games on one page of the list of games."""
+
+LIST_SECONDS = 5.0
+"""How long the list of games is served as it was read (it changes with every turn of
+every game: read afresh for each visitor, it cost 50 ms of CPU a hit at 3,000 games)."""
 
 
 def version_of(facts: reads.GameFacts) -> str:
@@ -85,12 +95,32 @@ class Site:
         self._building: dict[tuple[Any, ...], asyncio.Future[bytes | None]] = {}
         # (game, viewer, base) → the newest page built of the game's newest turn
         self._newest: dict[tuple[Any, ...], bytes] = {}
+        self._listed: dict[int, bool] = {}  # (a game's reach never changes)
+        # (when read, the listed games' ids newest first, the pages of the list built)
+        self._listing: tuple[float, list[int], dict[int, Reply]] | None = None
 
     # --- reading -----------------------------------------------------------------
 
     def facts(self, game_id: int) -> reads.GameFacts | None:
         with self.store.transaction() as tx:
             return reads.game(tx, game_id)
+
+    def is_listed(self, game_id: int) -> bool:
+        """Whether the game's public pages are served (see :func:`listed`); False for a
+        game that does not exist."""
+        known = self._listed.get(game_id)
+        if known is not None:
+            return known
+        facts = self.facts(game_id)
+        if facts is None:
+            return False
+        shown = self._listed[game_id] = listed(facts.platform, facts.open_to_all)
+        return shown
+
+    async def public(self, game_id: int) -> bool:
+        """:meth:`is_listed`, off the event loop unless known."""
+        known = self._listed.get(game_id)
+        return known if known is not None else await asyncio.to_thread(self.is_listed, game_id)
 
     def holder(self, token: str) -> Holder | None:
         return holder_of(self.store, token)
@@ -117,10 +147,27 @@ class Site:
 
     # --- the list of games -------------------------------------------------------------
 
-    def games_list(self) -> Reply:
+    def games_list(self, page: int = 1) -> Reply:
+        """Page ``page`` of the listed games, newest first, :data:`PAGE_SIZE` a page; the
+        list is read again at most every :data:`LIST_SECONDS`, each page built once
+        from it."""
+        now = time.monotonic()
+        listing = self._listing
+        if listing is None or now - listing[0] >= LIST_SECONDS:
+            with self.store.transaction() as tx:
+                ids = [i for i, platform, to_all in reads.reach(tx) if listed(platform, to_all)]
+            listing = self._listing = (now, ids, {})
+        _, ids, built = listing
+        known = built.get(page)
+        if known is not None:
+            return known
+        count = max(1, math.ceil(len(ids) / PAGE_SIZE))
+        if not 1 <= page <= count:
+            return MISSING
+        shown = ids[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
         with self.store.transaction() as tx:
-            games = reads.games(tx)
-            counts = reads.player_counts(tx)
+            games = reads.games(tx, shown) if shown else []
+            counts = reads.player_counts(tx, shown)
             finished = {
                 g.id: dict(reads.player_names(tx, g.id))
                 for g in games
@@ -145,7 +192,8 @@ class Site:
                     result=self._result(facts, names),
                 )
             )
-        return Reply(200, pages.games_list(lines))
+        reply = built[page] = Reply(200, pages.games_list(lines, page=page, pages=count))
+        return reply
 
     # --- one game's page ---------------------------------------------------------------
 
@@ -157,7 +205,7 @@ class Site:
         version of the game (concurrent asks wait for the one building), off the event
         loop: a big game's state takes a while to decode."""
         facts = await asyncio.to_thread(self.facts, game_id)
-        if facts is None:
+        if facts is None or (viewer is None and not listed(facts.platform, facts.open_to_all)):
             return MISSING
         base = base or f"/games/{game_id}"
         key = (game_id, version_of(facts), turn, viewer, base)
@@ -264,6 +312,7 @@ class Site:
                         cells=tuple(cell_of(level) for level in range(LEVELS)),
                     )
         finished = facts.phase == GamePhase.FINISHED
+        shown_publicly = listed(facts.platform, facts.open_to_all)
         where, url = where_of(facts)
         page = pages.GamePage(
             title=title_of(facts.kind, game_id),
@@ -286,9 +335,17 @@ class Site:
             summary=summary,
             rules=game.words.rules_text(),
             version=version_of(facts),
-            replay_src=f"/games/{game_id}/replay.mp4" if finished else "",
+            # An unlisted game's public replay and record are not served at a public
+            # address: its players' page offers their own replay and the record there.
+            replay_src=f"/games/{game_id}/replay.mp4" if finished and shown_publicly else "",
             own_replay_src=f"{base}/replay.mp4" if finished and viewer is not None else "",
-            record_src=f"/games/{game_id}/record.json" if finished else "",
+            record_src=(
+                ""
+                if not finished
+                else f"/games/{game_id}/record.json"
+                if shown_publicly
+                else f"{base}/record.json"
+            ),
             viewer=names[viewer] if viewer is not None else "",
         )
         return pages.game_page(page)

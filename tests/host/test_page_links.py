@@ -11,8 +11,8 @@ from host_fakes import HostKit
 BASE = "https://bst.example.org"
 
 
-def _played(kit: HostKit) -> None:
-    kit.two_player_battle()
+def _played(kit: HostKit, options: str = "size=10x10 turn=8h reach=all") -> None:
+    kit.two_player_battle(options)
     kit.say("alice", "#bst F3")
     kit.say("bob", "#bst A2")
     kit.clock.advance(8 * 3600)
@@ -58,4 +58,16 @@ def test_without_a_public_address_no_post_carries_a_link(tmp_path: Path) -> None
     sent = _sent(kit)
     assert {"map", "standings", "replay"} <= {kind for kind, _to, _link in sent}
     assert not any(link for _kind, _to, link in sent)
+    kit.store.dispose()
+
+
+def test_an_unlisted_games_posts_link_no_page(tmp_path: Path) -> None:
+    """A game of a server (not opened ``reach=all``) has no public page (issue 39): its
+    posts link none, rather than one that answers 404."""
+    kit = HostKit(tmp_path, admins=frozenset({"fake:id-alice"}), web_base_url=BASE + "/")
+    _played(kit, "size=10x10 turn=8h")
+    sent = _sent(kit)
+    assert {"map", "standings", "replay"} <= {kind for kind, _to, _link in sent}
+    assert not any(link for _kind, _to, link in sent)
+    assert not any(BASE in row.text for row in kit.outbox() if row.recipient == "public")
     kit.store.dispose()

@@ -103,7 +103,7 @@ def battle(tmp_path: Path) -> Iterator[HostKit]:
     kit.host.commands.web_base_url = BASE
 
     def setup() -> None:
-        kit.two_player_battle()
+        kit.two_player_battle("size=10x10 turn=8h reach=all")
         _resolve(kit, ("alice", "#bst F3"), ("bob", "#bst A2"))
         _resolve(kit, ("alice", "#bst G3"))
 
@@ -276,7 +276,7 @@ def test_a_zoomed_in_reader_stays_zoomed_in_when_a_turn_resolves(
     browser: Any, tmp_path: Path
 ) -> None:
     kit = HostKit(tmp_path)
-    in_thread(lambda: kit.two_player_battle("size=250x250 turn=8h"))
+    in_thread(lambda: kit.two_player_battle("size=250x250 turn=8h reach=all"))
     in_thread(lambda: _resolve(kit, ("alice", "#bst F3"), ("bob", "#bst A2")))
     with served(kit.db_path, live_interval=0.1) as site:
         watched = Watched(browser, width=390, height=844)

@@ -27,7 +27,7 @@ def _events(response: http.client.HTTPResponse, count: int, deadline: float) -> 
 
 def test_an_open_page_is_told_when_a_turn_resolves(tmp_path: Path) -> None:
     kit = HostKit(tmp_path)
-    kit.two_player_battle()
+    kit.two_player_battle("size=10x10 turn=8h reach=all")
     with served(kit.db_path, live_interval=0.1) as site:
         page = site.get("/games/1")
         version = page.text.split('data-version="', 1)[1].split('"', 1)[0]
@@ -57,7 +57,7 @@ def test_an_open_page_is_told_when_a_turn_resolves(tmp_path: Path) -> None:
 
 def test_live_updates_of_an_unknown_game_answer_404(tmp_path: Path) -> None:
     kit = HostKit(tmp_path)
-    kit.two_player_battle()
+    kit.two_player_battle("size=10x10 turn=8h reach=all")
     with served(kit.db_path) as site:
         assert site.get("/games/5/live").status == 404
         assert site.get("/p/nothing/live").status == 404

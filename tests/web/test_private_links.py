@@ -131,16 +131,23 @@ def test_tokens_never_reach_the_log(tmp_path: Path, caplog: pytest.LogCaptureFix
 def test_the_post_that_opens_a_game_links_its_public_page(tmp_path: Path) -> None:
     kit = HostKit(tmp_path)
     kit.host.commands.web_base_url = BASE + "/"
-    kit.say("alice", "#bst new size=10x10")
+    kit.say("alice", "#bst new size=10x10 reach=all")
     (tmp_path / "plain").mkdir()
     plain = HostKit(tmp_path / "plain")
-    plain.say("alice", "#bst new size=10x10")
+    plain.say("alice", "#bst new size=10x10 reach=all")
+    (tmp_path / "server").mkdir()
+    server = HostKit(tmp_path / "server")
+    server.host.commands.web_base_url = BASE + "/"
+    server.say("alice", "#bst new size=10x10")
     (opening,) = [r for r in kit.outbox() if r.recipient == "public"]
     (without,) = [r for r in plain.outbox() if r.recipient == "public"]
+    (unlisted,) = [r for r in server.outbox() if r.recipient == "public"]
     assert opening.text.endswith(" Follow it on https://bst.example.org/games/1")
     assert "http" not in without.text  # no web page configured: no link
+    assert "http" not in unlisted.text  # a server's game has no public page (issue 39)
     kit.store.dispose()
     plain.store.dispose()
+    server.store.dispose()
 
 
 def test_a_players_own_replay_waits_for_the_end_and_is_theirs_alone(tmp_path: Path) -> None:

@@ -70,6 +70,34 @@ def test_bst_script_database_keeps_the_game_and_bst_web_serves_it(tmp_path: Path
         assert server.wait(30) == 0  # SIGTERM stops it cleanly
 
 
+def test_bst_web_stops_saying_why_when_its_database_file_is_removed(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path / "games.sqlite")
+    play(tmp_path / "games.sqlite", SCRIPT, tmp_path / "played")
+    port = _free_port()
+    server = _bst("web", "--database", url, "--port", str(port), cwd=tmp_path)
+    try:
+        give_up = time.monotonic() + 60
+        while time.monotonic() < give_up:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        (tmp_path / "games.sqlite").unlink()
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/1", timeout=10):
+                pass
+        except OSError:
+            pass  # (a 500, or the connection closed as it stops)
+        assert server.wait(60) == 1
+        assert server.stderr is not None
+        assert "games.sqlite was removed while bst was running" in server.stderr.read()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)
+
+
 def test_bst_web_without_a_database_says_how_to_name_one(tmp_path: Path) -> None:
     done = _bst("web", "--database", sqlite_url(tmp_path / "none.sqlite"), cwd=tmp_path)
     assert done.wait(60) == 2

@@ -16,6 +16,7 @@ from bot.cli import script as script_cli
 from bot.cli.web import open_read_only
 from bot.store import Store
 from bot.web.app import WebServer
+from bot.web.guards import Limits, proxies
 from bot.wiring import sqlite_url
 
 
@@ -54,7 +55,13 @@ class Served:
     """The web page of a database, served from a thread of its own on a real socket."""
 
     def __init__(
-        self, database: Path, *, live_interval: float = 0.2, draw_in_process: bool = False
+        self,
+        database: Path,
+        *,
+        live_interval: float = 0.2,
+        draw_in_process: bool = False,
+        limits: Limits | None = None,
+        trusted_proxies: tuple[str, ...] = (),
     ) -> None:
         self.store: Store = open_read_only(sqlite_url(database))
         self.server = WebServer(
@@ -63,6 +70,8 @@ class Served:
             0,
             live_interval=live_interval,
             draw_in_process=draw_in_process,
+            limits=limits,
+            trusted_proxies=proxies(trusted_proxies),
         )
         self.loop = asyncio.new_event_loop()
         self._thread = Thread(target=self.loop.run_forever, daemon=True)
