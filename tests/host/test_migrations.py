@@ -57,6 +57,7 @@ SEATS = (
 JOURNAL = "0009: the rules journal: journal (every call the host made to a game's rules)"
 UNUSED_COLUMN = "0010: drop games.turn_seconds: a column nothing reads"
 STATE_DIGEST = "0011: game state digest: games.state_digest; on SQLite, big columns last"
+AWARDS = "0012: awards in ratings: ratings.awards"
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"
 
@@ -327,11 +328,12 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
         JOURNAL,
         UNUSED_COLUMN,
         STATE_DIGEST,
+        AWARDS,
     ]
     assert differences(engine) == []
     with engine.connect() as connection:
         assert current_revisions(connection) == (head_revision(),)
-    assert head_revision() == "0011"
+    assert head_revision() == "0012"
     assert migrate(engine) == []
 
 
@@ -354,6 +356,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 JOURNAL,
                 UNUSED_COLUMN,
                 STATE_DIGEST,
+                AWARDS,
             ],
         ),
         (
@@ -371,6 +374,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 JOURNAL,
                 UNUSED_COLUMN,
                 STATE_DIGEST,
+                AWARDS,
             ],
         ),
         (
@@ -387,6 +391,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 JOURNAL,
                 UNUSED_COLUMN,
                 STATE_DIGEST,
+                AWARDS,
             ],
         ),
     ],
@@ -455,6 +460,7 @@ def test_a_database_made_before_version_3_keeps_every_order_and_the_standing_one
         JOURNAL,
         UNUSED_COLUMN,
         STATE_DIGEST,
+        AWARDS,
     ]
     assert "active" not in {c["name"] for c in inspect(engine).get_columns("orders")}
     assert {i["name"] for i in inspect(engine).get_indexes("orders")} == {"ix_orders_turn_player"}
@@ -508,6 +514,7 @@ def test_two_processes_migrating_at_once_take_turns(engine: Engine) -> None:
             JOURNAL,
             UNUSED_COLUMN,
             STATE_DIGEST,
+            AWARDS,
         ],
     ]
 
@@ -519,7 +526,7 @@ def test_the_store_migrates_sqlite_on_start_and_leaves_postgresql_to_bst_migrate
     store = Store(engine.url.render_as_string(hide_password=False))
     store.dispose()
     with engine.connect() as connection:
-        expected = ("0011",) if engine.dialect.name == "sqlite" else ()
+        expected = ("0012",) if engine.dialect.name == "sqlite" else ()
         assert current_revisions(connection) == expected
 
 
@@ -563,7 +570,7 @@ def test_alembic_runs_its_own_transaction_on_a_connection_without_one(engine: En
         connection.commit()  # (SQLAlchemy's autobegin after Alembic's own commit)
     assert differences(engine) == []
     with engine.connect() as connection:
-        assert current_revisions(connection) == ("0011",)
+        assert current_revisions(connection) == ("0012",)
 
 
 def _bst(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -586,7 +593,7 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
     first = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
-        f"{sqlite_url(database)}: migrated to revision 0011:",
+        f"{sqlite_url(database)}: migrated to revision 0012:",
         f"  {LEGACY_3}",
         f"  {STAMPED}",
         f"  {TIMERS_AND_STEPS}",
@@ -599,7 +606,8 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
         f"  {JOURNAL}",
         f"  {UNUSED_COLUMN}",
         f"  {STATE_DIGEST}",
+        f"  {AWARDS}",
     ]
     again = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0011)\n"
+    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0012)\n"

@@ -89,7 +89,19 @@ def finished_text(data: Mapping[str, Any], names: Mapping[PlayerId, str]) -> str
     if data["draw"]:
         between = f" between {boats}" if boats else ""
         return f"The game ends in a draw{between}: {winners}{tally}."
-    return f"{boats} wins: {winners}{tally}."
+    return f"{boats} wins: {winners}{tally}.{_awards_text(data, names)}"
+
+
+def _awards_text(data: Mapping[str, Any], names: Mapping[PlayerId, str]) -> str:
+    """`` alice earns a mark of victory; dave is the First Duelist.`` (rules §6, Awards)."""
+    said = []
+    marks = [names.get(p, p) for p in data.get("marks", ())]
+    if marks:
+        said.append(f"{_and(marks)} earn{'s' if len(marks) == 1 else ''} a mark of victory")
+    duelist = data.get("first_duelist")
+    if duelist is not None:
+        said.append(f"{names.get(duelist, duelist)} is the First Duelist")
+    return f" {'; '.join(said)}." if said else ""
 
 
 def private_lines(events: Sequence[Event], viewer: PlayerId) -> list[str]:
