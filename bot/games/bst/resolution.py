@@ -322,9 +322,13 @@ class _Battle:
                 events.append(Event("shot", {"player": player, "cell": where, "result": "miss"}))
                 records.append(ShotRecord(player, cell, False))
         for owner in sorted(told, key=self.rank.__getitem__):
+            per_ship: dict[int, list[str]] = {}
+            for (key, where), shooters in told[owner].items():
+                sunk = sank_at.get(key) == where
+                per_ship.setdefault(key, []).append(self.hit_text(owner, where, shooters, sunk))
             said = [
-                self.hit_text(owner, key, where, shooters, sunk=sank_at.get(key) == where)
-                for (key, where), shooters in told[owner].items()
+                f"your {self.ship(key).kind.value} was {_and(parts)}"
+                for key, parts in per_ship.items()
             ]
             text = f"Turn {self.state.turn}: " + "; ".join(said) + "."
             if all(ship.destroyed for ship in self.fleets.get(owner, self.captains[owner].ships)):
@@ -332,15 +336,15 @@ class _Battle:
             self.notices.append(Notice(text, to=self.captains[owner].id))
         return events, records
 
-    def hit_text(self, owner: int, key: int, where: str, shooters: list[int], *, sunk: bool) -> str:
-        """``your cruiser was hit at B4 by bob, carol and you``, or ``... was sunk at ...``."""
+    def hit_text(self, owner: int, where: str, shooters: list[int], sunk: bool) -> str:
+        """``hit at B4 by bob, carol and you``, or ``sunk at B4 by erin``."""
         names = [
             "you" if shooter == owner else self.captains[shooter].name
             for shooter in dict.fromkeys(shooters)
         ]
         by = "your own shot" if names == ["you"] else _and(names)
         what = "sunk" if sunk else "hit"
-        return f"your {self.ship(key).kind.value} was {what} at {where} by {by}"
+        return f"{what} at {where} by {by}"
 
     def place_late_joiners(self) -> None:
         late = [

@@ -694,7 +694,7 @@ def test_5_hits_are_grouped_and_a_sinking_and_an_elimination_are_told(
         "your submarine was sunk at A2 by erin.\\n"
     ) in said
     assert (
-        "Turn 2: your carrier was hit at C2 by bob; your carrier was hit at C3 by carol; "
-        "your carrier was hit at C4 by dave; your carrier was sunk at C5 by erin. "
+        "Turn 2: your carrier was hit at C2 by bob, hit at C3 by carol, hit at C4 by dave "
+        "and sunk at C5 by erin. "
         "Your whole fleet is sunk: you are out of the battle."
     ) in said
