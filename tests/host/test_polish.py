@@ -296,3 +296,15 @@ def test_tied_standings_are_no_markdown_list_that_a_platform_renumbers() -> None
     text = standings_text("#uboat game 1", standings, {"a": "ann", "b": "ben", "c": "cy"})
     assert text.splitlines()[1:] == ["1st ann", "2nd ben: adrift", "2nd cy"]
     assert not any(re.match(r"\s*\d+[.)]\s", line) for line in text.splitlines())
+
+
+@pytest.mark.parametrize("kind", ["bst", "sonar", "uboat", "sugardog", "silentships"])
+def test_ending_a_game_that_never_started_cancels_it_unrated(
+    run_script_text: Run, kind: str
+) -> None:
+    script = f"@game {kind}\nann public: #{kind} join\nbob public: #{kind} join\n@host end\n"
+    transcript, _ = run_script_text(script)
+    said = public(transcript)[-1]
+    assert "cancelled game 1: it never started" in said
+    assert "draw" not in said and "wins" not in said
+    assert not any("Final standings" in line for line in transcript)

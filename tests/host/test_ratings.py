@@ -105,3 +105,13 @@ def test_a_persons_awards_add_up_beside_their_record_in_a_game_that_gives_one(
     assert "1 played, 1 won\n" in said + "\n" and "bst" in said  # bst gives no award
     kit.say("bob", "me rating", dm=True)
     assert "2 played, 0 won, 0 marks of victory" in _private(kit, "bob")[-1]
+
+
+def test_a_game_ended_before_it_started_is_cancelled_and_rates_nobody(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=10x10 turn=8h")
+    kit.say("alice", "join")
+    kit.say("bob", "join")
+    kit.say("alice", "end")
+    assert kit.game().phase == "finished"
+    with kit.store.transaction() as tx:
+        assert ratings_of(tx, "fake:id-alice") == [] and ratings_of(tx, "fake:id-bob") == []
