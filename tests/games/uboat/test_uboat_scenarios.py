@@ -696,3 +696,13 @@ def test_6_awards_a_mark_to_the_winning_captain_and_the_first_duelist_script(
     )
     # The game is over: the sunk crew is not asked to choose a crew to join.
     assert not any("send `crew" in line for line in dms(transcript, "cy")[-3:])
+
+
+def test_2_a_players_start_without_a_readable_cell_is_answered_about_the_cell_script(
+    run_script_text: Run,
+) -> None:
+    transcript, record = play(run_script_text, "uboat-start-unreadable.txt")
+    answers = dms(transcript, "ben")
+    assert sum("start needs a cell" in line for line in answers) == 3
+    assert not any("only the game's host" in line for line in answers)
+    assert boat_start(record, "blue")["cell"] == "B4"
