@@ -359,6 +359,12 @@ class Commands:
                 return Effect(Outcome.HANDLED)
             if word == "join" and row.kind != _PUBLIC and not row.channel:
                 game_row = game_to_join_by_dm(tx, row, rest)
+            elif word == "board" and row.kind != _PUBLIC:
+                # In no game now: the board of the last one, finished (its final board).
+                game_row = find_game(tx, row, required=False)
+                if game_row is None and not tx.peek_games_of(row.platform, row.user_id):
+                    game_row = tx.last_game_of(row.platform, row.user_id)
+                game_row = game_row or find_game(tx, row, required=True)
             else:
                 game_row = find_game(tx, row, required=True)
             assert game_row is not None

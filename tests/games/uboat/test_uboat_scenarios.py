@@ -706,3 +706,11 @@ def test_2_a_players_start_without_a_readable_cell_is_answered_about_the_cell_sc
     assert sum("start needs a cell" in line for line in answers) == 3
     assert not any("only the game's host" in line for line in answers)
     assert boat_start(record, "blue")["cell"] == "B4"
+
+
+def test_board_after_the_end_shows_the_final_board(run_script_text: Run) -> None:
+    script = (SCRIPTS / "uboat-awards.txt").read_text(encoding="utf-8") + "ann dm: board\n"
+    transcript, _ = run_script_text(script)
+    last = dms(transcript, "ann")[-1]
+    assert "not in a game" not in last
+    assert "finished after round 4" in last and "Winners: ann." in last
