@@ -714,3 +714,10 @@ def test_board_after_the_end_shows_the_final_board(run_script_text: Run) -> None
     last = dms(transcript, "ann")[-1]
     assert "not in a game" not in last
     assert "finished after round 4" in last and "Winners: ann." in last
+
+
+def test_6_places_count_crews_so_the_runner_up_boat_is_2nd(run_script_text: Run) -> None:
+    transcript, record = play(run_script_text, "uboat-crews-and-scoring.txt")
+    assert record["game"]["winners"] == ["ann", "cy"]  # Red's crew: ann and cy
+    assert any("you share 1st place of 3 with 1 other" in line for line in dms(transcript, "cy"))
+    assert any("you came 2nd of 3" in line for line in dms(transcript, "ben"))
