@@ -37,9 +37,10 @@ def _hits_text(hits: Sequence[Mapping[str, Any]]) -> str:
 def public_lines(events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
     """Each public event in words (private ones are left out)."""
     lines: list[str] = []
+    previous = ""
     for event in events:
         data = event.data
-        kind = event.type
+        kind, previous, after = event.type, event.type, previous
         if kind == "fire":
             lines.append(
                 f"{_title(data['boat'])} fired at {data['cell']}: {_hits_text(data['hits'])}."
@@ -64,7 +65,9 @@ def public_lines(events: Sequence[Event], names: Mapping[PlayerId, str]) -> list
             if freed:
                 numbers = " and ".join(map(str, freed))
                 free = f" Island{'s' if len(freed) > 1 else ''} {numbers} {'are' if len(freed) > 1 else 'is'} free."
-            lines.append(f"{_title(data['boat'])} was sunk.{free}")
+            # A boat its last crew member left (or was removed from) is out, not sunk.
+            gone = "is out of the game: no one is left aboard" if after == "left" else "was sunk"
+            lines.append(f"{_title(data['boat'])} {gone}.{free}")
         elif kind == "joined":
             name = names.get(data["player"], data["player"])
             default = "" if data["chosen"] else " (the crew with fewest members)"

@@ -415,7 +415,7 @@ def test_host_words_seven_joins_leave_pause_extend_kick_end_script(run_script_te
     ]
     assert player(record, "p2")["cell"] == "A4"
     assert any("Round 3 closes 2026-01-01 01:35 UTC" in line for line in posts)
-    assert any("p3 was removed from the game by the host. Green was sunk. Island 2 is free." in line
+    assert any("p3 was removed from the game by the host. Green is out of the game: no one is left aboard. Island 2 is free." in line
                for line in posts)  # fmt: skip
     (finished,) = events(record, 3)
     assert finished["type"] == "finished" and finished["draw"]
