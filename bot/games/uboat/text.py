@@ -219,9 +219,8 @@ def _private_lines(view: PrivateView) -> list[str]:
             lines.append(f"Standing this round: {boat.standing or 'hold'}.")
             if boat.evade_window:
                 lines.append(f"Evade window open: {boat.evasion or 'no evasion sent'}.")
-        if boat.evaded:
-            route, cell = boat.evaded
-            lines.append(f"You evaded {', '.join(step.value for step in route)} to {cell}.")
+        # (An evasion is told once, by the notice as the window closes; the board's cell
+        # above already shows where it went.)
         if boat.sonar is not None:
             lines.append(
                 f"Sonar: the nearest enemy U-boat was {boat.sonar} away as the round began."

@@ -721,3 +721,13 @@ def test_6_places_count_crews_so_the_runner_up_boat_is_2nd(run_script_text: Run)
     assert record["game"]["winners"] == ["ann", "cy"]  # Red's crew: ann and cy
     assert any("you share 1st place of 3 with 1 other" in line for line in dms(transcript, "cy"))
     assert any("you came 2nd of 3" in line for line in dms(transcript, "ben"))
+
+
+def test_3_6_an_evasion_is_told_once_and_a_plain_range_is_not_explained(
+    run_script_text: Run,
+) -> None:
+    transcript, _ = play(run_script_text, "uboat-evasion-and-wait.txt")
+    told = [line for line in dms(transcript, "ben") if "evaded down, down, down" in line]
+    assert len(told) == 1 and told[0].count("evaded") == 1
+    assert any("range is 3 this round: fire at" in line for line in dms(transcript, "ben"))
+    assert not any("this round (3)" in line for line in transcript)
