@@ -731,3 +731,10 @@ def test_3_6_an_evasion_is_told_once_and_a_plain_range_is_not_explained(
     assert len(told) == 1 and told[0].count("evaded") == 1
     assert any("range is 3 this round: fire at" in line for line in dms(transcript, "ben"))
     assert not any("this round (3)" in line for line in transcript)
+
+
+def test_status_says_rounds_in_a_game_of_rounds(run_script_text: Run) -> None:
+    script = "@game uboat islands=none\nann dm: join\nben dm: join\n@start\nann dm: status\n"
+    transcript, _ = run_script_text(script)
+    status = dms(transcript, "ann")[-1]
+    assert "match, round 1\\nRound closes" in status and "turn" not in status.lower()
