@@ -308,3 +308,12 @@ def test_ending_a_game_that_never_started_cancels_it_unrated(
     assert "cancelled game 1: it never started" in said
     assert "draw" not in said and "wins" not in said
     assert not any("Final standings" in line for line in transcript)
+
+
+def test_a_mistyped_host_word_gets_a_did_you_mean(run_script_text: Run) -> None:
+    transcript, _ = run_script_text(
+        "@game bst size=10x10\nann public: #bst jion\nann public: #bst hello\n"
+    )
+    jion, hello = [line for line in transcript if line.startswith("-> dm ann: ")][-2:]
+    assert jion.endswith("(did you mean `join`?)")
+    assert "did you mean" not in hello
