@@ -230,7 +230,11 @@ class Demo:
         if info["draw"]:
             result = "a draw between " + ", ".join(winners) if winners else "a draw"
         else:
-            result = f"{winners[0]} wins" if winners else "no winner"
+            # Every winner: a U-Boat crew wins together (the first by name is no captain).
+            together = " and ".join(", ".join(winners).rsplit(", ", 1))
+            result = (
+                f"{together} {'wins' if len(winners) == 1 else 'win'}" if winners else "no winner"
+            )
         videos = [p for p in self.adapter.files if p.suffix in (".mp4", ".gif")]
         maps = [p for p in self.adapter.files if re.search(r"-map\.png$", p.name)]
         self.console.print()

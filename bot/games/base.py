@@ -160,10 +160,12 @@ class Event:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended. ``winners`` are player ids."""
+    """How a finished game ended. ``winners`` are player ids; ``awarded`` the players
+    who earn the game's award (:attr:`Game.award`), one each."""
 
     winners: tuple[PlayerId, ...]
     draw: bool
+    awarded: tuple[PlayerId, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -717,6 +719,11 @@ class Game(Generic[StateT, OrderT]):
     players_may_leave: bool = True
     """False where the rules have no ``leave`` (U-Boat Shootout: a boat stays in to the
     end); the host then refuses it, and only a host's ``kick`` removes a player."""
+
+    award: tuple[str, str] | None = None
+    """The award a game may give a player as it ends, in the singular and the plural
+    (U-Boat: ``("mark of victory", "marks of victory")``); the host adds a person's up
+    beside their record. None: the game gives none."""
 
     public_needs_tag: bool = True
     """True: in the game's channel, a message without the game's tag (or a mention of

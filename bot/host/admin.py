@@ -158,11 +158,13 @@ def host_command(
     if word == "end":
         ended = game.rules.finish(state)
         journal.note(tx, game_row.id, "finish", cause="end", at=now)
-        if not tx.players(game_row.id):
-            # Nobody played: there is no result to give (a draw between no one is none).
+        if not tx.players(game_row.id) or game_row.phase == GamePhase.SETUP:
+            # Nobody played: there is no result to give (a draw between no one is none),
+            # and a game that never started is cancelled, unrated (lifecycle.change).
+            why = "it never started" if tx.players(game_row.id) else "nobody had joined"
             change_and_say(
                 tx, game, game_row, state, ended, cause="end", row=row, now=now,
-                headline=f"The host cancelled game {game_row.id}: nobody had joined.",
+                headline=f"The host cancelled game {game_row.id}: {why}.",
                 with_result=False,
             )  # fmt: skip
             return

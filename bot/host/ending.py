@@ -43,13 +43,14 @@ def history_of(turns: Sequence[TurnRow]) -> list[Step]:
 
 def standings_text(title: str, standings: Sequence[Standing], names: Mapping[str, str]) -> str:
     """``#sonar game 3 is over. Final standings:`` then one line a player, best first:
-    ``1. nemo: 6 shots, 4 hits, afloat at the end``. (The result itself was said by the
-    post that ended the game, just before.)"""
+    ``1st nemo: 6 shots, 4 hits, afloat at the end``. (The result itself was said by the
+    post that ended the game, just before.) Places are ordinals, not ``1.``: a numbered
+    line is a Markdown list, which renumbers shared places (1, 2, 2 shows as 1, 2, 3)."""
     lines = [f"{title} is over. Final standings:"]
     for standing in standings:
         figures = ", ".join(standing.figures)
         name = names.get(standing.player, standing.player)
-        lines.append(f"{standing.place}. {name}" + (f": {figures}" if figures else ""))
+        lines.append(f"{ordinal(standing.place)} {name}" + (f": {figures}" if figures else ""))
     return "\n".join(lines)
 
 

@@ -50,6 +50,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from bot.games.base import GameError, GamePhase, OrderSyntaxError, WrongChannelError
 from bot.games.catalog import get_game
@@ -140,9 +141,12 @@ def _is_talk(game_row: GameRow | GameSnapshot, text: str) -> bool:
     return get_game(game_row.kind).public_needs_tag and not addresses_the_host(text)
 
 
-def _is_order(tx: Tx, row: Cause, game_row: GameRow | GameSnapshot, text: str) -> bool:
+def _is_order(
+    tx: Tx, row: Cause, game_row: GameRow | GameSnapshot, text: str, hosts: Callable[[], bool]
+) -> bool:
     """Whether a text that starts with a host word is one of the game's orders: sent by
-    one of its players, and read by the game as an order."""
+    one of its players, and read by the game as an order (or, by DM from a player who
+    does not host the game, meant as one: the game's answer says what it expected)."""
     game = get_game(game_row.kind)
     word = command_word(text)[0]
     typed = (verb.name if verb.words is None else verb.words for verb in game.verbs)
@@ -154,7 +158,7 @@ def _is_order(tx: Tx, row: Cause, game_row: GameRow | GameSnapshot, text: str) -
     try:
         game.rules.parse(text)
     except GameError:
-        return False
+        return row.kind != _PUBLIC and not hosts()
     return True
 
 
@@ -376,6 +380,12 @@ class Commands:
                 return Effect(Outcome.HANDLED)
             if word == "join" and row.kind != _PUBLIC and not row.channel:
                 game_row = game_to_join_by_dm(tx, row, rest)
+            elif word == "board" and row.kind != _PUBLIC:
+                # In no game now: the board of the last one, finished (its final board).
+                game_row = find_game(tx, row, required=False)
+                if game_row is None and not tx.peek_games_of(row.platform, row.user_id):
+                    game_row = tx.last_game_of(row.platform, row.user_id)
+                game_row = game_row or find_game(tx, row, required=True)
             else:
                 game_row = find_game(tx, row, required=True)
             assert game_row is not None
@@ -397,7 +407,10 @@ class Commands:
                 row.outcome = "ignored"
                 row.game_id = game_row.id
                 return Effect(Outcome.IGNORED, game_row.id)
-            if word in HOST_WORDS and not explicit_host and _is_order(tx, row, game_row, text):
+            # (is_host reads the row's platform and creator, which a snapshot has too.)
+            found = cast(GameRow, game_row)
+            hosts = lambda: admin.is_host(self, tx, row, found)  # noqa: E731 - asked only if needed
+            if word in HOST_WORDS and not explicit_host and _is_order(tx, row, found, text, hosts):
                 # The game has an order of that name (U-Boat's `start E6`, Silent Ships'
                 # `end`): from one of its players, and readable as that order, it is the
                 # player's order. The host's verb is then `host end`.

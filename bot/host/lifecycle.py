@@ -483,7 +483,8 @@ def change(
             disarm(game_row)
             game_row.phase = GamePhase.FINISHED
             game_row.finished_at = now
-            ratings.rate_finished(tx, game, game_row, resolution.state, now)
+            if began:  # a game that never started is cancelled: nobody played it
+                ratings.rate_finished(tx, game, game_row, resolution.state, now)
         else:
             arm(game, game_row, resolution.state, moment=now, now=now)
         tx.save(game_row)

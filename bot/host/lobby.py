@@ -10,7 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 from bot.games.base import ArgKind, GameError, GamePhase, PlayerRef
-from bot.games.catalog import games, get_game
+from bot.games.catalog import game_of_tag, games, get_game, tag_pattern
 from bot.games.duration import format_duration, parse_duration
 from bot.games.numbers import LARGEST, whole_number
 from bot.host import away, ending, journal, lifecycle, links, posts, seeds, substitutes
@@ -302,6 +302,7 @@ def player_command(
             extra=posts.extras(card=card, board=game.words.text_board(state, None)),
         )
     elif word == "join":
+        _refuse_another_games_tag(row, game_row, game)
         _join(commands, tx, row, game_row, game, state, player, public=public, now=now)
     elif word == "leave":
         if player is None:
@@ -365,6 +366,19 @@ def _link(
         url = links.own_page(tx, commands.web_base_url, game_row.id, player.key, now=now)
         text = links.own_page_line(url)
     posts.reply(tx, game_row.id, row, text, public=False)
+
+
+def _refuse_another_games_tag(row: Cause, game_row: GameRow, game: Any) -> None:
+    """``#bst join`` where a game of another kind plays: not a join of that game."""
+    found = tag_pattern().search(row.text)
+    if found is None:
+        return
+    named = game_of_tag(found.group(2))
+    if named is not None and named.name != game.name:
+        raise Refusal(
+            f"game {game_row.id} here is {game.title} ({game.tag}), not {named.title}: "
+            f"send `{game.tag} join` to join it"
+        )
 
 
 def _join(

@@ -284,11 +284,19 @@ def _rating(tx: Tx, row: Cause) -> None:
         lines = ["Your ratings (OpenSkill; the figure is mu - 3 sigma):"]
         lines += [
             f"- {r.kind}: {ordinal(r):.1f} (mu {r.mu:.1f}, sigma {r.sigma:.1f}); "
-            f"{r.played} played, {r.won} won"
+            f"{r.played} played, {r.won} won{_awards(r.kind, r.awards)}"
             for r in rows
         ]
         text = "\n".join(lines)
     posts.reply(tx, 0, row, text, public=False)
+
+
+def _awards(kind: str, count: int) -> str:
+    """``, 2 marks of victory`` where the kind of game gives an award ('' where not)."""
+    award = next((g.award for g in games() if g.name == kind), None)
+    if award is None:
+        return ""
+    return f", {count} {award[0] if count == 1 else award[1]}"
 
 
 def _top(tx: Tx, row: Cause, argument: str) -> None:

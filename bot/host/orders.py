@@ -9,22 +9,32 @@ an order that completes its turn is resolved in the same transaction.
 
 from __future__ import annotations
 
+import difflib
 import functools
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.base import Channel, GamePhase, Resolution
+from bot.games.base import Channel, GamePhase, OrderSyntaxError, Resolution
 from bot.games.catalog import get_game
 from bot.host import journal, lifecycle, posts, receipts, substitutes
 from bot.host.context import CommandContext
 from bot.host.messages import Choice, InboundKind
 from bot.host.posts import Cause
-from bot.host.routing import Refusal
+from bot.host.routing import HOST_WORDS, PLAYER_WORDS, Refusal, command_word
 from bot.host.seeds import game_rng_on_first_draw
 from bot.store import Tx, dumps
 from bot.store.repository import WITHDRAWN, GameSnapshot, PlayerSnapshot
 
 _PUBLIC = InboundKind.PUBLIC.value
+
+
+def _meant(text: str) -> str | None:
+    """The host's word a mistyped one was most likely meant as (``jion`` → ``join``)."""
+    word = command_word(text)[0]
+    if not word or word in HOST_WORDS | PLAYER_WORDS:
+        return None
+    found = difflib.get_close_matches(word, sorted(HOST_WORDS | PLAYER_WORDS), n=1, cutoff=0.7)
+    return found[0] if found else None
 
 
 def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, text: str) -> None:
@@ -35,7 +45,13 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
     game_id = game_row.id  # (each read of a row's field costs: read them once)
     assert game_id is not None
     player = tx.peek_player(game_id, row.platform, row.user_id)
-    parsed = game.rules.parse(text)
+    try:
+        parsed = game.rules.parse(text)
+    except OrderSyntaxError as error:
+        guess = _meant(text)
+        if guess is None:
+            raise
+        raise OrderSyntaxError(f"{error} (did you mean `{guess}`?)") from None
     if player is None:
         substitutes.refuse_the_replaced(tx, row, game_id)
         raise Refusal("you are not in this game: send `join` to play")

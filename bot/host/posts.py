@@ -526,8 +526,9 @@ def status_text(
     """The status in words; ``written`` writes its times (a private answer: in the
     asker's own zone)."""
     lines = [f"{title(game_row)}: {game.phase_word(game_row.phase)}"]
+    turn = turn_word(game, game_row.turn)
     if game_row.phase == GamePhase.RUNNING:
-        lines[0] += f", turn {game_row.turn}"
+        lines[0] += f", {turn} {game_row.turn}"
     if game_row.paused_remaining is not None:
         left = humanize_seconds(game_row.paused_remaining)
         lines.append(f"Paused with {left} left on the clock.")
@@ -541,10 +542,15 @@ def status_text(
             if len(declared) > 1:
                 what = timer["label"]
             else:
-                what = "Setup" if game_row.phase == GamePhase.SETUP else "Turn"
+                what = "Setup" if game_row.phase == GamePhase.SETUP else turn.capitalize()
             lines.append(f"{what} closes {written(timer['deadline'])} (in {left}).")
     lines.append(game.words.summary(state, None))
     return "\n".join(lines)
+
+
+def turn_word(game: Game[Any, Any], turn: int) -> str:
+    """The game's word for a turn (``round`` in a game of rounds), from its report title."""
+    return game.words.report_title(turn).split()[0]
 
 
 def status_card(
@@ -555,7 +561,7 @@ def status_card(
     (``in_``: the players whose order stands)."""
     fields: list[tuple[str, str]] = [("Phase", game.phase_word(game_row.phase))]
     if game_row.phase == GamePhase.RUNNING:
-        fields.append(("Turn", str(game_row.turn)))
+        fields.append((turn_word(game, game_row.turn).capitalize(), str(game_row.turn)))
     if game_row.paused_remaining is not None:
         fields.append(("Clock", f"paused, {humanize_seconds(game_row.paused_remaining)} left"))
     for timer in running_timers(game_row):

@@ -71,6 +71,7 @@ def rate_finished(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, n
             row.mu, row.sigma = float(new.mu), float(new.sigma)
             row.played += 1
             row.won += 1 if rank == 1.0 and not outcome.draw else 0
+            row.awards += 1 if key in outcome.awarded else 0
             row.name = names[key]
             row.updated_at = now
     for row in rows.values():

@@ -244,6 +244,7 @@ class RatingRow(SQLModel, table=True):
     sigma: float
     played: int = 0
     won: int = 0
+    awards: int = 0  # the game's own award (U-Boat's marks of victory), one a game at most
     updated_at: float = 0.0
 
 

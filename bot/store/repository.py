@@ -760,6 +760,17 @@ class Tx:
         self._game_in.clear()
         return bool(moved)
 
+    def last_game_of(self, platform: str, user_id: str) -> GameRow | None:
+        """The latest game the account played in, whatever its phase (a finished game's
+        board is still asked for)."""
+        query = (
+            select(GameRow)
+            .join(PlayerRow, col(PlayerRow.game_id) == col(GameRow.id))
+            .where(PlayerRow.platform == platform, PlayerRow.user_id == user_id)
+            .order_by(col(GameRow.id).desc())
+        )
+        return self.session.exec(query).first()
+
     def active_games_of(self, platform: str, user_id: str) -> list[GameRow]:
         query = (
             select(GameRow)

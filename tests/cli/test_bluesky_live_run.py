@@ -295,7 +295,7 @@ def test_a_whole_sonar_game_on_bluesky_through_bst_run(
         _wait(lambda: _posts_saying(bluesky, "Final standings"), "the standings", process)
         # The last turn's post keeps its revealed luck whole (the host's ``keep``), so
         # within 300 graphemes the winner is named by the standings that follow it.
-        assert _posts_saying(bluesky, "1. @alice.bsky.social:")
+        assert _posts_saying(bluesky, "1st @alice.bsky.social:")
         assert _posts_saying(bluesky, "Luck revealed: the secret was")
         _check_thread(bluesky, root)
         assert bluesky.do(lambda: fake.violations) == []

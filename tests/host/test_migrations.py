@@ -58,6 +58,7 @@ JOURNAL = "0009: the rules journal: journal (every call the host made to a game'
 UNUSED_COLUMN = "0010: drop games.turn_seconds: a column nothing reads"
 STATE_DIGEST = "0011: game state digest: games.state_digest; on SQLite, big columns last"
 OFFERS = "0012: offers: a seat or a bridge the host offered, until its newcomer or room accepts"
+AWARDS = "0013: awards in ratings: ratings.awards"
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"
 
@@ -329,6 +330,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
         UNUSED_COLUMN,
         STATE_DIGEST,
         OFFERS,
+        AWARDS,
     ]
     assert differences(engine) == []
     with engine.connect() as connection:
@@ -357,6 +359,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 UNUSED_COLUMN,
                 STATE_DIGEST,
                 OFFERS,
+                AWARDS,
             ],
         ),
         (
@@ -375,6 +378,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 UNUSED_COLUMN,
                 STATE_DIGEST,
                 OFFERS,
+                AWARDS,
             ],
         ),
         (
@@ -392,6 +396,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 UNUSED_COLUMN,
                 STATE_DIGEST,
                 OFFERS,
+                AWARDS,
             ],
         ),
     ],
@@ -461,6 +466,7 @@ def test_a_database_made_before_version_3_keeps_every_order_and_the_standing_one
         UNUSED_COLUMN,
         STATE_DIGEST,
         OFFERS,
+        AWARDS,
     ]
     assert "active" not in {c["name"] for c in inspect(engine).get_columns("orders")}
     assert {i["name"] for i in inspect(engine).get_indexes("orders")} == {"ix_orders_turn_player"}
@@ -515,6 +521,7 @@ def test_two_processes_migrating_at_once_take_turns(engine: Engine) -> None:
             UNUSED_COLUMN,
             STATE_DIGEST,
             OFFERS,
+            AWARDS,
         ],
     ]
 
@@ -607,6 +614,7 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
         f"  {UNUSED_COLUMN}",
         f"  {STATE_DIGEST}",
         f"  {OFFERS}",
+        f"  {AWARDS}",
     ]
     again = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert again.returncode == 0, again.stderr

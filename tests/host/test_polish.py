@@ -94,8 +94,8 @@ def test_the_end_posts_standings_then_each_place_then_the_replay(run_script_text
     standings, alice, bob, replay = transcript[start : start + 4]
     assert standings == (
         "-> public: #bst game 1 is over. Final standings:"
-        "\\n1. alice: 6 shots, 6 hits, afloat at the end"
-        "\\n2. bob: 6 shots, 5 hits, survived 6 turns"
+        "\\n1st alice: 6 shots, 6 hits, afloat at the end"
+        "\\n2nd bob: 6 shots, 5 hits, survived 6 turns"
     )
     assert alice == (
         "-> dm alice: #bst game 1 is over: you won! Your game: 6 shots, 6 hits, afloat at the end."
@@ -127,13 +127,13 @@ def test_every_game_ends_with_standings_and_a_place_for_each_player(
     assert record["game"]["phase"] == "finished"
     (standings,) = [line for line in public(transcript) if "Final standings:" in line]
     for name in players:
-        assert f". {name}" in standings
+        assert re.search(rf"\\n\d+(st|nd|rd|th) {name}\b", standings)
         assert any(
             line.startswith(f"-> dm {name}: ") and "is over: you" in line for line in transcript
         )
     winners = record["game"]["winners"]
     if winners and not record["game"]["draw"]:
-        assert f"\\n1. {winners[0]}" in standings
+        assert f"\\n1st {winners[0]}" in standings
 
 
 def test_places_share_and_skip_like_a_sports_table() -> None:
@@ -275,10 +275,10 @@ def test_6_a_hit_on_your_ship_is_news_on_your_board(run_script_text: Run) -> Non
     transcript, _ = play(run_script_text, "bst/polish/s6_private_news.txt")
     nemo = [line for line in transcript if line.startswith("-> dm nemo: #bst game 1, turn ")]
     ahab = [line for line in transcript if line.startswith("-> dm ahab: #bst game 1, turn ")]
-    assert "\\nTurn 1: your cruiser was hit at F3 (ahab's shot).\\n" in nemo[0]
-    assert "\\nTurn 2: your submarine was hit at A2 (nemo's shot).\\n" in ahab[0]
-    assert "\\nTurn 3: your carrier was hit at A3 (your own shot).\\n" in ahab[1]
-    assert all(line.count("was hit") == 1 for line in nemo + ahab)
+    assert "\\nTurn 1: your cruiser was hit at F3 by ahab.\\n" in nemo[0]
+    assert "\\nTurn 2: your submarine was sunk at A2 by nemo.\\n" in ahab[0]
+    assert "\\nTurn 3: your carrier was hit at A3 by your own shot.\\n" in ahab[1]
+    assert all(line.count(" at ") <= 2 and line.count("was ") == 1 for line in nemo + ahab)
 
 
 def test_6_a_collision_is_told_once(run_script_text: Run) -> None:
@@ -286,3 +286,34 @@ def test_6_a_collision_is_told_once(run_script_text: Run) -> None:
     told = [line for line in transcript if line.startswith("-> dm ") and "collided" in line]
     assert told and all(line.count("collided") == 1 for line in told)
     assert not any("collisions last turn" in line for line in transcript)
+
+
+def test_tied_standings_are_no_markdown_list_that_a_platform_renumbers() -> None:
+    from bot.games.base import Standing
+    from bot.host.ending import standings_text
+
+    standings = [Standing("a", 1), Standing("b", 2, ("adrift",)), Standing("c", 2)]
+    text = standings_text("#uboat game 1", standings, {"a": "ann", "b": "ben", "c": "cy"})
+    assert text.splitlines()[1:] == ["1st ann", "2nd ben: adrift", "2nd cy"]
+    assert not any(re.match(r"\s*\d+[.)]\s", line) for line in text.splitlines())
+
+
+@pytest.mark.parametrize("kind", ["bst", "sonar", "uboat", "sugardog", "silentships"])
+def test_ending_a_game_that_never_started_cancels_it_unrated(
+    run_script_text: Run, kind: str
+) -> None:
+    script = f"@game {kind}\nann public: #{kind} join\nbob public: #{kind} join\n@host end\n"
+    transcript, _ = run_script_text(script)
+    said = public(transcript)[-1]
+    assert "cancelled game 1: it never started" in said
+    assert "draw" not in said and "wins" not in said
+    assert not any("Final standings" in line for line in transcript)
+
+
+def test_a_mistyped_host_word_gets_a_did_you_mean(run_script_text: Run) -> None:
+    transcript, _ = run_script_text(
+        "@game bst size=10x10\nann public: #bst jion\nann public: #bst hello\n"
+    )
+    jion, hello = [line for line in transcript if line.startswith("-> dm ann: ")][-2:]
+    assert jion.endswith("(did you mean `join`?)")
+    assert "did you mean" not in hello

@@ -86,3 +86,32 @@ def test_me_top_refuses_an_unknown_game_with_an_example(kit: HostKit) -> None:
     assert "`me top bst`" in _private(kit, "bob")[-1]
     kit.say("bob", "me rating", dm=True)
     assert "no rating yet" in _private(kit, "bob")[-1]
+
+
+def test_a_persons_awards_add_up_beside_their_record_in_a_game_that_gives_one(
+    kit: HostKit,
+) -> None:
+    kit.two_player_battle()
+    bst_row = kit.game()
+    uboat_row = bst_row.model_copy(update={"kind": "uboat"})  # U-Boat gives marks of victory
+    with kit.store.transaction() as tx:
+        for _ in range(2):
+            ended = _Ended(Outcome(("p1",), False, awarded=("p1",)))
+            ratings.rate_finished(tx, ended, uboat_row, None, kit.clock.now())  # type: ignore[arg-type]
+        ratings.rate_finished(tx, _Ended(Outcome(("p1",), False)), bst_row, None, kit.clock.now())  # type: ignore[arg-type]
+    kit.say("alice", "me rating", dm=True)
+    said = _private(kit, "alice")[-1]
+    assert "2 played, 2 won, 2 marks of victory" in said
+    assert "1 played, 1 won\n" in said + "\n" and "bst" in said  # bst gives no award
+    kit.say("bob", "me rating", dm=True)
+    assert "2 played, 0 won, 0 marks of victory" in _private(kit, "bob")[-1]
+
+
+def test_a_game_ended_before_it_started_is_cancelled_and_rates_nobody(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=10x10 turn=8h")
+    kit.say("alice", "join")
+    kit.say("bob", "join")
+    kit.say("alice", "end")
+    assert kit.game().phase == "finished"
+    with kit.store.transaction() as tx:
+        assert ratings_of(tx, "fake:id-alice") == [] and ratings_of(tx, "fake:id-bob") == []

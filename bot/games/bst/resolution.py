@@ -282,7 +282,10 @@ class _Battle:
         """Land the shots, ``shots`` as ``resolve`` sorted them (by shooter, then cell)."""
         events: list[Event] = []
         records: list[ShotRecord] = []
-        told: dict[int, list[str]] = {}  # what each owner hears of the hits on their ships
+        # What each owner hears of the hits on their ships: per (ship, cell) who hit it,
+        # in the order the shots land; and where each ship sunk this turn took its last hit.
+        told: dict[int, dict[tuple[int, str], list[int]]] = {}
+        sank_at: dict[int, str] = {}
         area, occupancy, by_rank, captains = (
             self.rows * self.cols,
             self.occupancy,
@@ -302,16 +305,16 @@ class _Battle:
                 first = ship.cells[0]
                 # Cells run in board order along one row or one column.
                 segment = cell.row - first.row + cell.col - first.col
-                if not ship.destroyed:
-                    by = "your own shot" if shooter == owner else f"{captains[shooter].name}'s shot"
-                    told.setdefault(owner, []).append(
-                        f"your {ship.kind.value} was hit at {where} ({by})"
-                    )
+                # Shots land at once: a ship sunk by an earlier shot of this turn still
+                # hears of the later ones; a wreck of an earlier turn hears of none.
+                if not ship.destroyed or key in sank_at:
+                    told.setdefault(owner, {}).setdefault((key, where), []).append(shooter)
                 if segment not in ship.damaged:
                     hit = Ship(ship.kind, ship.cells, ship.damaged | {segment})
                     self.set_ship(key, hit)
                     if hit.destroyed and not ship.destroyed:
                         self.destroyed.append(key)
+                        sank_at[key] = where
                 self.changed.add(owner)
                 events.append(Event("shot", {"player": player, "cell": where, "result": "hit"}))
                 records.append(ShotRecord(player, cell, True))
@@ -319,13 +322,29 @@ class _Battle:
                 events.append(Event("shot", {"player": player, "cell": where, "result": "miss"}))
                 records.append(ShotRecord(player, cell, False))
         for owner in sorted(told, key=self.rank.__getitem__):
-            self.notices.append(
-                Notice(
-                    f"Turn {self.state.turn}: " + "; ".join(told[owner]) + ".",
-                    to=self.captains[owner].id,
-                )
-            )
+            per_ship: dict[int, list[str]] = {}
+            for (key, where), shooters in told[owner].items():
+                sunk = sank_at.get(key) == where
+                per_ship.setdefault(key, []).append(self.hit_text(owner, where, shooters, sunk))
+            said = [
+                f"your {self.ship(key).kind.value} was {_and(parts)}"
+                for key, parts in per_ship.items()
+            ]
+            text = f"Turn {self.state.turn}: " + "; ".join(said) + "."
+            if all(ship.destroyed for ship in self.fleets.get(owner, self.captains[owner].ships)):
+                text += " Your whole fleet is sunk: you are out of the battle."
+            self.notices.append(Notice(text, to=self.captains[owner].id))
         return events, records
+
+    def hit_text(self, owner: int, where: str, shooters: list[int], sunk: bool) -> str:
+        """``hit at B4 by bob, carol and you``, or ``sunk at B4 by erin``."""
+        names = [
+            "you" if shooter == owner else self.captains[shooter].name
+            for shooter in dict.fromkeys(shooters)
+        ]
+        by = "your own shot" if names == ["you"] else _and(names)
+        what = "sunk" if sunk else "hit"
+        return f"{what} at {where} by {by}"
 
     def place_late_joiners(self) -> None:
         late = [
@@ -353,6 +372,11 @@ class _Battle:
                     to=self.captains[ci].id,
                 )
             )
+
+
+def _and(words: list[str]) -> str:
+    """``bob``, ``bob and carol``, ``bob, carol and dave``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 class _Taken(Mapping[Cell, object]):

@@ -117,6 +117,9 @@ def encode_state(state: SilentShipsState) -> dict[str, Any]:
         "winners": list(state.winners),
         "reason": None if state.reason is None else state.reason.value,
         "combat": _combat(state.combat),
+        # Kept only while it says something, so the states of turns without a warning
+        # read as they always did.
+        **({"end_warned": state.end_warned} if state.end_warned else {}),
     }
 
 
@@ -225,6 +228,7 @@ def decode_state(data: Mapping[str, Any]) -> SilentShipsState:
         reason=None if data["reason"] is None else Reason(data["reason"]),
         # (states stored before combats were kept have no "combat")
         combat=_read_combat(data.get("combat")),
+        end_warned=int(data.get("end_warned", 0)),
     )
 
 

@@ -150,6 +150,10 @@ class SilentShipsRules:
             )
         if isinstance(order, End):
             self._check_actions(state, player, "end your turn")
+            if state.invader(player) is not None and state.end_warned != state.turn:
+                # Once a turn: ending it now loses, and a player should know before.
+                warned = replace(state, end_warned=state.turn)
+                return Accepted(warned, None, (Notice(text.end_warning(state, player), to=player),))
             ack = Notice(f"Turn {state.turn}: you end your turn.", to=player)
             return Accepted(state, order, (ack,), resolve_now=True)
         new_state, log, notices = self._act(state, player, order, rng)

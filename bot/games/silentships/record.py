@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.games.base import PlayerId, RecordContext, Step
 from bot.games.silentships.cells import COLS, ISLANDS, ROWS
-from bot.games.silentships.state import Phase, SilentShipsState, TurnStep
+from bot.games.silentships.state import INVADED, Phase, SilentShipsState, TurnStep
 
 RECORD_FORMAT = "silentships-record/1"
 
@@ -107,6 +107,8 @@ def turns_of(history: Sequence[Step], names: Mapping[PlayerId, str]) -> list[dic
         previous = ""
         for event in step.events:
             kind = event.get("type")
+            if kind == INVADED:  # told in words at the turn's start; not in the contract
+                continue
             opens = kind == "reshuffled" or (kind == "drew" and previous != "reshuffled")
             if opens:
                 number = turns[-1]["number"] + 1 if turns else 1

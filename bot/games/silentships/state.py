@@ -20,6 +20,8 @@ from bot.games.silentships.cells import Cell, country_of
 from bot.games.silentships.options import SilentShipsOptions
 from bot.games.silentships.ships import Ship
 
+INVADED = "invaded"  # the event of a turn that begins with an enemy unit on its player's country
+
 
 class Phase(enum.Enum):
     SETUP = "setup"
@@ -156,6 +158,7 @@ class SilentShipsState:
     attack: Attack | None = None
     attacks: int = 0
     offer: PlayerId | None = None  # whose draw offer stands
+    end_warned: int = 0  # the turn whose player was warned that `end` now loses
     out_of_time: bool = False  # the move time ran out during this attack: the turn ends after it
     combat: Combat | None = None  # the turn's last combat, for pictures
     winners: tuple[PlayerId, ...] = ()
@@ -195,6 +198,14 @@ class SilentShipsState:
 
     def country(self, player: PlayerId) -> Cell:
         return country_of(player == self.first)
+
+    def invader(self, player: PlayerId) -> Unit | None:
+        """The enemy unit on ``player``'s country, if one stands there (rules §5: ending
+        one's turn so loses)."""
+        if self.first is None:
+            return None
+        unit = self.unit_at(self.country(player))
+        return unit if unit is not None and unit.owner != player else None
 
     def with_admiral(self, admiral: Admiral) -> SilentShipsState:
         return replace(

@@ -22,6 +22,7 @@ from bot.games.silentships.options import FirstPlayer
 from bot.games.silentships.orders import Go, Move, OfferDraw, Order, Play, describe_order
 from bot.games.silentships.ships import CARDS, Ship
 from bot.games.silentships.state import (
+    INVADED,
     Phase,
     Reason,
     Side,
@@ -362,6 +363,11 @@ def public_report(events: Sequence[Event], names: Mapping[PlayerId, str]) -> lis
                 f"{who}'s Special Operations Craft on {data['cell']} swaps with the "
                 f"{ship_name(data['ship'])}, back from the sunk ships (face-down)."
             )
+        elif kind == INVADED:
+            lines.append(
+                f"{_name(names, data['by'])}'s unit is on {who}'s country {data['cell']}: "
+                f"{who} must dislodge it this turn or lose."
+            )
         # ``finished`` is not said here: the host closes every final post with
         # Game.result, and saying it twice would post the winner twice.
     return lines
@@ -417,6 +423,8 @@ def _as_seen_by(event: Event, viewer: PlayerId) -> list[str]:
         return ["You win!" if viewer in data["winners"] else "You lose."]
     if event.type == "attack":
         return [f"Your opponent attacks your unit on {data['to']} from {data['from']}!"]
+    if event.type == INVADED:
+        return []  # the board's summary beside it says so, with names
     if event.type == "sunk" and data.get("by") == viewer:
         return [f"You sink your opponent's {ship_name(data['ship'])} on {data['cell']}."]
     names = {viewer: "you", str(data.get("player")): "Your opponent"}
@@ -478,6 +486,31 @@ def board(state: SilentShipsState, viewer: PlayerId | None) -> str:
     return "\n".join(lines)
 
 
+def _invasion(state: SilentShipsState, player: PlayerId, viewer: PlayerId | None) -> str:
+    """``lars's unit is on your country C1: dislodge it this turn or you lose.``"""
+    invader = state.invader(player)
+    assert invader is not None
+    by = state.admiral(invader.owner).name
+    when = "this turn" if state.to_move == player else "in your next turn"
+    if viewer == player:
+        return f"{by}'s unit is on your country {invader.cell}: dislodge it {when} or you lose."
+    name = state.admiral(player).name
+    when = "this turn" if state.to_move == player else "in their next turn"
+    return f"{by}'s unit is on {name}'s country {invader.cell}: {name} must dislodge it {when} or lose."
+
+
+def end_warning(state: SilentShipsState, player: PlayerId) -> str:
+    """What ``end`` answers, once a turn, when ending the turn now loses (rules §5)."""
+    invader = state.invader(player)
+    assert invader is not None
+    by = state.admiral(invader.owner).name
+    return (
+        f"{by}'s unit is on your country {invader.cell}: if you end your turn now, you lose "
+        f"(rules §5). Dislodge it first (move a unit onto {invader.cell} to attack it), or send "
+        "`end` again to end your turn and lose."
+    )
+
+
 def summary(state: SilentShipsState, viewer: PlayerId | None) -> str:
     """Public facts in a few lines, plus the viewer's own cards (the board itself as
     text is :func:`board`)."""
@@ -505,6 +538,10 @@ def summary(state: SilentShipsState, viewer: PlayerId | None) -> str:
             f"Attack: {state.admiral(attack.attacker).name} from {attack.origin} on "
             f"{attack.target}; supports: {supports}; {attack_waits_for(state)}."
         )
+    if state.phase is Phase.BATTLE:
+        lines += [
+            _invasion(state, player, viewer) for player in state.seats if state.invader(player)
+        ]
     if state.offer is not None:
         lines.append(
             f"{state.admiral(state.offer).name} offers to stop "

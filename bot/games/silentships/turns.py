@@ -23,6 +23,7 @@ from bot.games.silentships.changes import Log
 from bot.games.silentships.orders import End, order_entry
 from bot.games.silentships.ships import in_ship_order
 from bot.games.silentships.state import (
+    INVADED,
     Admiral,
     Phase,
     Reason,
@@ -77,6 +78,10 @@ def begin_turn(
     player = state.to_move
     assert player is not None
     admiral = draw(state.admiral(player), cards_to_draw(state, player), rng, log)
+    invader = state.invader(player)
+    if invader is not None:
+        # Words only (the record leaves it out: it is a fact of the board, not a change).
+        log.event(INVADED, {"player": player, "by": invader.owner, "cell": str(invader.cell)})
     log.touch(player)
     return state.with_admiral(admiral)
 

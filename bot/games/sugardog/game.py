@@ -337,6 +337,20 @@ class SugarDogCodec:
         return build_record(state, history, context, options)
 
 
+def _a(text: str) -> str:
+    """The article before a number said aloud: ``an 8×8``, ``an 18×18``, ``a 6×6``."""
+    return "an" if text.startswith(("8", "11", "18")) else "a"
+
+
+def _in_words(delta: timedelta) -> str:
+    """``1 day``, ``2 days 4 h``; shorter times as :func:`humanize` says them."""
+    days, rest = divmod(int(delta.total_seconds()), 86400)
+    if not days:
+        return humanize(delta)
+    said = f"{days} {'day' if days == 1 else 'days'}"
+    return f"{said} {humanize(timedelta(seconds=rest))}" if rest >= 60 else said
+
+
 class SugarDogWords(NeutralWords[SugarDogState, Order]):
     """Sugar Dog's words, where they differ from the neutral ones."""
 
@@ -345,9 +359,9 @@ class SugarDogWords(NeutralWords[SugarDogState, Order]):
 
     def opening(self, state: SugarDogState) -> str:
         size = board_text(state.board)
-        move_time = humanize(timedelta(seconds=state.options.move_time))
+        move_time = _in_words(timedelta(seconds=state.options.move_time))
         return (
-            f"is open: a submarine duel on a {size} board (2 more each way for every captain "
+            f"is open: a submarine duel on {_a(size)} {size} board (2 more each way for every captain "
             f"past two). Join with `{text.TAG} join` (or `join` by DM), then DM me your secret "
             f"starting cell, e.g. `C4`. Each captain has {move_time} to move."
         )
@@ -365,7 +379,8 @@ class SugarDogWords(NeutralWords[SugarDogState, Order]):
         order = [names.get(p, state.name(p)) for p in state.order]
         first = order[0] if order else "nobody"
         return (
-            f"the hunt begins! {len(order)} captains on a {board_text(state.size)} board. "
+            f"the hunt begins! {len(order)} captains on {_a(board_text(state.size))} "
+            f"{board_text(state.size)} board. "
             f"Turn order: {', '.join(order)}. {first} moves first."
         )
 

@@ -86,9 +86,7 @@ def public_sentence(event: Event, names: Mapping[PlayerId, str]) -> str | None:
         return f"Contact at {data['cell']}: {_unit(names, data)}."
     if event.type == "impact":
         destroyed = _list([_unit(names, unit) for unit in data["destroyed"]])
-        return (
-            f"Impact at {data['cell']}: {_unit(names, data)} ran into it. Destroyed: {destroyed}."
-        )
+        return f"Impact at {data['cell']}, set off by {_unit(names, data)}. Destroyed: {destroyed}."
     if event.type == "ping":
         report = "; ".join(
             f"{_unit(names, item)} {item['cell']} ({item['distance']})" for item in data["report"]
@@ -196,9 +194,7 @@ def fact_text(fact: PublicFact) -> str:
         return f"Contact at {fact.cell}: {_unit_view(fact.unit)}."
     if isinstance(fact, ImpactView):
         destroyed = _list([_unit_view(u) for u in fact.destroyed])
-        return (
-            f"Impact at {fact.cell}: {_unit_view(fact.unit)} ran into it. Destroyed: {destroyed}."
-        )
+        return f"Impact at {fact.cell}, set off by {_unit_view(fact.unit)}. Destroyed: {destroyed}."
     if isinstance(fact, PingView):
         report = "; ".join(f"{_unit_view(s.unit)} {s.cell} ({s.distance})" for s in fact.report)
         return f"Sonar report from {fact.cell}: {report}."

@@ -102,6 +102,7 @@ def encode_state(state: UboatState) -> dict[str, Any]:
         "withdrawn": sorted([player, sequence] for player, sequence in state.withdrawn),
         "said": [{"player": s.player, "order": encode_order(s.order)} for s in state.said],
         "crew_choices": [[player, colour.value] for player, colour in state.crew_choices],
+        "joins": [[player, colour.value] for player, colour in state.joins],
         "last_round": [dict(event) for event in state.last_round],
         "this_window": [dict(event) for event in state.this_window],
         "ending": None
@@ -111,6 +112,8 @@ def encode_state(state: UboatState) -> dict[str, Any]:
             "draw": ending.draw,
             "boats": [colour.value for colour in ending.boats],
             "scores": [[colour.value, total] for colour, total in ending.scores],
+            "marks": list(ending.marks),
+            "first_duelist": ending.first_duelist,
         },
     }
 
@@ -159,6 +162,8 @@ def decode_state(data: Mapping[str, Any]) -> UboatState:
         crew_choices=tuple(
             (str(player), Colour(colour)) for player, colour in data["crew_choices"]
         ),
+        # States stored before the awards have no joins: their First Duelist is the captain.
+        joins=tuple((str(player), Colour(colour)) for player, colour in data.get("joins", ())),
         last_round=tuple(data.get("last_round", ())),
         this_window=tuple(data.get("this_window", ())),
         ending=None
@@ -168,5 +173,7 @@ def decode_state(data: Mapping[str, Any]) -> UboatState:
             draw=bool(ending["draw"]),
             boats=tuple(Colour(colour) for colour in ending["boats"]),
             scores=tuple((Colour(colour), int(total)) for colour, total in ending["scores"]),
+            marks=tuple(ending.get("marks", ())),
+            first_duelist=ending.get("first_duelist"),
         ),
     )

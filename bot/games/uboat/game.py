@@ -388,8 +388,11 @@ class UboatRules:
             )
             events.append(Event("destroyed", {"boat": boat.colour.value, "freed": freed}))
             if len(new_state.afloat) <= 1:
+                # The boat taken out is the losing one when it leaves one afloat.
                 ending = (
-                    scoring.last_boat_standing(new_state)
+                    scoring.with_awards(
+                        new_state, scoring.last_boat_standing(new_state), boat.colour
+                    )
                     if new_state.afloat
                     else scoring.sunk_together((), (boat.colour,))
                 )
@@ -411,7 +414,8 @@ class UboatRules:
     def outcome(self, state: UboatState) -> Outcome | None:
         if state.phase is not Phase.FINISHED or state.ending is None:
             return None
-        return Outcome(winners=state.ending.winners, draw=state.ending.draw)
+        ending = state.ending
+        return Outcome(winners=ending.winners, draw=ending.draw, awarded=ending.marks)
 
     def standings(self, state: UboatState, history: Sequence[Step]) -> tuple[Standing, ...]:
         return standings(state, history)
@@ -686,5 +690,6 @@ UBOAT: Game[UboatState, Order] = Game(
     words=UboatWords(),
     robot=ROBOT,
     simultaneous=True,
+    award=("mark of victory", "marks of victory"),
     players_may_leave=False,  # a boat stays in to the end: the rules have no `leave`
 )

@@ -45,14 +45,15 @@ def fire_problem(state: UboatState, boat: Boat, target: Cell) -> str | None:
     if distance <= reach:
         return None
     why = _range_reason(state, boat)
+    why = f" ({why})" if why != str(reach) else ""  # (no "range is 3 (3)")
     if reach == 0:
         return (
-            f"{target} is {distance} away and {boat.colour.title}'s range is 0 this round "
-            f"({why}): it can fire only at its own tile, {boat.cell}"
+            f"{target} is {distance} away and {boat.colour.title}'s range is 0 this round"
+            f"{why}: it can fire only at its own tile, {boat.cell}"
         )
     return (
-        f"{target} is {distance} away and {boat.colour.title}'s range is {reach} this round "
-        f"({why}): fire at a tile at most {reach} away from {boat.cell}"
+        f"{target} is {distance} away and {boat.colour.title}'s range is {reach} this round"
+        f"{why}: fire at a tile at most {reach} away from {boat.cell}"
     )
 
 

@@ -146,4 +146,8 @@ def _named_event(event: Mapping[str, Any], names: Mapping[PlayerId, str]) -> dic
         named["player"] = names.get(named["player"], named["player"])
     if "winners" in named:
         named["winners"] = sorted(names.get(p, p) for p in named["winners"])
+    if "marks" in named:
+        named["marks"] = sorted(names.get(p, p) for p in named["marks"])
+    if named.get("first_duelist") is not None:
+        named["first_duelist"] = names.get(named["first_duelist"], named["first_duelist"])
     return named

@@ -147,6 +147,7 @@ class _Round:
         self.notices: list[Notice] = []
         self.fired: set[Colour] = set()
         self.damaged: set[Colour] = set()
+        self.joins: list[tuple[PlayerId, Colour]] = list(state.joins)
 
     # --- the steps -----------------------------------------------------------
 
@@ -320,7 +321,13 @@ class _Round:
                 sunk_crews.append(player.id)
                 self.crew[player.id] = None
         afloat_now = [b.colour for b in self.afloat if self.health[b.colour] > 0]
-        if afloat_now:
+        if len(afloat_now) <= 1 or self.number >= self.state.options.rounds:
+            # The game ends this round: there is no crew left to join.
+            for adrift in sunk_crews:
+                self.notices.append(
+                    Notice(f"Round {self.number}: your U-boat was sunk.", to=adrift)
+                )
+        else:
             choices = tuple(colour.value for colour in afloat_now)
             for adrift in sunk_crews:
                 self.notices.append(
@@ -376,6 +383,7 @@ class _Round:
 
                 choice = min(afloat_now, key=size)
             self.crew[player.id] = choice
+            self.joins.append((player.id, choice))
             self.events.append(
                 Event("joined", {"player": player.id, "crew": choice.value, "chosen": chosen})
             )
@@ -412,6 +420,7 @@ class _Round:
             withdrawn=frozenset(),
             said=(),
             crew_choices=(),
+            joins=tuple(self.joins),
             this_window=(),
         )
 
@@ -422,9 +431,12 @@ class _Round:
         if not afloat:
             return scoring.sunk_together(scoring.by_name(state, sunk_crews), sunk)
         if len(afloat) == 1:
-            return scoring.last_boat_standing(state)
+            # The losing boat went down last: this round (the earliest colour of several).
+            losing = sunk[0] if sunk else None
+            return scoring.with_awards(state, scoring.last_boat_standing(state), losing)
         if self.number >= state.options.rounds:
-            return scoring.count_islands(state)
+            ending = scoring.count_islands(state)
+            return scoring.with_awards(state, ending, scoring.runner_up(state, ending))
         return None
 
     def sonar(self, state: UboatState) -> None:

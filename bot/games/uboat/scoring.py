@@ -5,11 +5,18 @@ the same round, it is a draw between their crews. After ``rounds`` rounds the
 crew whose islands' numbers sum highest wins; a tie goes to the crew holding the
 single largest-numbered island among the tied (numbers are distinct, so a tie
 above 0 always has a winner); tied crews holding no island draw.
+
+The awards (§6, "Awards") change neither the winners nor the standings: a mark of
+victory to each winning boat's captain (none on a draw), and the First Duelist, the
+player who joined the losing boat's crew last (its captain if no one joined it). The
+losing boat is the one that went down last when one boat is left (the earliest
+colour of several), the runner-up afloat after the last round; a draw has none.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from bot.games.base import PlayerId
 from bot.games.uboat.state import Ending, UboatState
@@ -70,10 +77,41 @@ def host_ends(state: UboatState) -> Ending:
     return Ending(crews(state, afloat), True, tuple(afloat), island_sums(state))
 
 
+def runner_up(state: UboatState, ending: Ending) -> Colour | None:
+    """After the last round with a winner: the best boat afloat that did not win (the
+    highest island sum, then the single largest island, then the earliest colour)."""
+    if ending.draw:
+        return None
+
+    def rank(colour: Colour) -> tuple[int, int, int]:
+        numbers = [island.number for island in state.islands_of(colour)]
+        return (sum(numbers), max(numbers, default=0), -colour.index)
+
+    others = [boat.colour for boat in state.afloat if boat.colour not in ending.boats]
+    return max(others, key=rank, default=None)
+
+
+def with_awards(state: UboatState, ending: Ending, losing: Colour | None) -> Ending:
+    """``ending`` with its marks of victory and its First Duelist (``losing``: the
+    losing boat, None where there is none)."""
+    if ending.draw:
+        return ending
+    captains = (boat.captain for boat in state.boats if boat.colour in ending.boats)
+    marks = by_name(state, (captain for captain in captains if captain in ending.winners))
+    duelist = None
+    if losing is not None:
+        joined = [player for player, crew in state.joins if crew is losing]
+        boat = state.boat(losing)
+        duelist = joined[-1] if joined else boat.captain if boat else None
+    return replace(ending, marks=marks, first_duelist=duelist)
+
+
 def finished_event_data(ending: Ending) -> dict[str, object]:
     return {
         "winners": list(ending.winners),
         "draw": ending.draw,
         "boats": [colour.value for colour in ending.boats],
         "scores": {colour.value: total for colour, total in ending.scores},
+        "marks": list(ending.marks),
+        "first_duelist": ending.first_duelist,
     }

@@ -1,13 +1,14 @@
 """U-Boat Shootout's final standings: the winning crew first, then every boat by its
 island score (the game's own measure); each player is placed with the crew they ended
-on, and named with their boat, its health and its score."""
+on, and named with their boat, its health and its score. Places count crews (1, 1, 2):
+a crew shares its place."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from bot.games.base import PlayerId, Standing, Step
-from bot.games.standings import plural, ranked
+from bot.games.standings import plural
 from bot.games.uboat.state import Phase, UboatState
 
 
@@ -32,4 +33,10 @@ def standings(state: UboatState, history: Sequence[Step]) -> tuple[Standing, ...
         crew = on.get(player)
         return (1 if player in ending.winners else 0, scores.get(crew, -1) if crew else -1)
 
-    return ranked(players, {p: key(p) for p in players}, figures)
+    # Places count crews, not people: a winning crew of two shares 1st, and the boat that
+    # came next is 2nd (not "3rd, shared" for each of its crew).
+    keys = {p: key(p) for p in players}
+    better = sorted(set(keys.values()), reverse=True)
+    place = {p: better.index(keys[p]) + 1 for p in players}
+    order = sorted(players, key=lambda p: (place[p], players.index(p)))
+    return tuple(Standing(p, place[p], figures(p)) for p in order)

@@ -86,12 +86,15 @@ class Said:
 @dataclass(frozen=True)
 class Ending:
     """How the game ended: the winning players (ids), whether it is a draw, the
-    winning boats and every boat afloat's island sum."""
+    winning boats and every boat afloat's island sum; then the awards (rules §6,
+    "Awards"): the captains earning a mark of victory and the First Duelist."""
 
     winners: tuple[PlayerId, ...]
     draw: bool
     boats: tuple[Colour, ...]
     scores: tuple[tuple[Colour, int], ...]
+    marks: tuple[PlayerId, ...] = ()
+    first_duelist: PlayerId | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,7 @@ class UboatState:
     withdrawn: frozenset[tuple[PlayerId, int]] = frozenset()  # (sender, sequence) this round
     said: tuple[Said, ...] = ()  # each crew member's latest round order and evasion
     crew_choices: tuple[tuple[PlayerId, Colour], ...] = ()  # adrift players' latest `crew`
+    joins: tuple[tuple[PlayerId, Colour], ...] = ()  # every crew join so far, in order
     last_round: tuple[Mapping[str, Any], ...] = ()  # the last resolved round's events
     this_window: tuple[Mapping[str, Any], ...] = ()  # this round's window events
     ending: Ending | None = None

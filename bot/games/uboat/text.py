@@ -37,9 +37,10 @@ def _hits_text(hits: Sequence[Mapping[str, Any]]) -> str:
 def public_lines(events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
     """Each public event in words (private ones are left out)."""
     lines: list[str] = []
+    previous = ""
     for event in events:
         data = event.data
-        kind = event.type
+        kind, previous, after = event.type, event.type, previous
         if kind == "fire":
             lines.append(
                 f"{_title(data['boat'])} fired at {data['cell']}: {_hits_text(data['hits'])}."
@@ -64,7 +65,9 @@ def public_lines(events: Sequence[Event], names: Mapping[PlayerId, str]) -> list
             if freed:
                 numbers = " and ".join(map(str, freed))
                 free = f" Island{'s' if len(freed) > 1 else ''} {numbers} {'are' if len(freed) > 1 else 'is'} free."
-            lines.append(f"{_title(data['boat'])} was sunk.{free}")
+            # A boat its last crew member left (or was removed from) is out, not sunk.
+            gone = "is out of the game: no one is left aboard" if after == "left" else "was sunk"
+            lines.append(f"{_title(data['boat'])} {gone}.{free}")
         elif kind == "joined":
             name = names.get(data["player"], data["player"])
             default = "" if data["chosen"] else " (the crew with fewest members)"
@@ -89,7 +92,19 @@ def finished_text(data: Mapping[str, Any], names: Mapping[PlayerId, str]) -> str
     if data["draw"]:
         between = f" between {boats}" if boats else ""
         return f"The game ends in a draw{between}: {winners}{tally}."
-    return f"{boats} wins: {winners}{tally}."
+    return f"{boats} wins: {winners}{tally}.{_awards_text(data, names)}"
+
+
+def _awards_text(data: Mapping[str, Any], names: Mapping[PlayerId, str]) -> str:
+    """`` alice earns a mark of victory; dave is the First Duelist.`` (rules §6, Awards)."""
+    said = []
+    marks = [names.get(p, p) for p in data.get("marks", ())]
+    if marks:
+        said.append(f"{_and(marks)} earn{'s' if len(marks) == 1 else ''} a mark of victory")
+    duelist = data.get("first_duelist")
+    if duelist is not None:
+        said.append(f"{names.get(duelist, duelist)} is the First Duelist")
+    return f" {'; '.join(said)}." if said else ""
 
 
 def private_lines(events: Sequence[Event], viewer: PlayerId) -> list[str]:
@@ -204,9 +219,8 @@ def _private_lines(view: PrivateView) -> list[str]:
             lines.append(f"Standing this round: {boat.standing or 'hold'}.")
             if boat.evade_window:
                 lines.append(f"Evade window open: {boat.evasion or 'no evasion sent'}.")
-        if boat.evaded:
-            route, cell = boat.evaded
-            lines.append(f"You evaded {', '.join(step.value for step in route)} to {cell}.")
+        # (An evasion is told once, by the notice as the window closes; the board's cell
+        # above already shows where it went.)
         if boat.sonar is not None:
             lines.append(
                 f"Sonar: the nearest enemy U-boat was {boat.sonar} away as the round began."

@@ -681,3 +681,20 @@ def test_every_script_has_a_test() -> None:
 @pytest.mark.parametrize("path", sorted(SCRIPTS.glob("*.txt")), ids=lambda p: p.stem)
 def test_every_script_states_its_expectations(path: Path) -> None:
     assert "# expect:" in path.read_text(encoding="utf-8")
+
+
+def test_5_hits_are_grouped_and_a_sinking_and_an_elimination_are_told(
+    run_script_text: Run,
+) -> None:
+    transcript, record = play(run_script_text, "s5_hits_grouped_sinking_and_elimination_told.txt")
+    assert player(record, "ahab")["status"] == "eliminated"
+    said = " ".join(dms(transcript, "ahab"))
+    assert (
+        "Turn 1: your carrier was hit at C1 by bob, carol and dave; "
+        "your submarine was sunk at A2 by erin.\\n"
+    ) in said
+    assert (
+        "Turn 2: your carrier was hit at C2 by bob, hit at C3 by carol, hit at C4 by dave "
+        "and sunk at C5 by erin. "
+        "Your whole fleet is sunk: you are out of the battle."
+    ) in said

@@ -613,6 +613,16 @@ def test_script_s5_country_invaded(run_script_text: Run) -> None:
     assert player(record, "nemo")["units"] == [
         {"cell": "C1", "ship": "speed_boat", "face_up": True}
     ]
+    # The danger is pointed out as ahab's turn begins: in public, in ahab's DM and board.
+    told = "nemo's unit is on ahab's country C1: ahab must dislodge it this turn or lose."
+    assert any(told in line for line in public(transcript))
+    turn_start = next(line for line in dms(transcript, "ahab") if "turn 3:" in line)
+    assert "nemo's unit is on your country C1: dislodge it this turn or you lose." in turn_start
+    # `end` warns once, changing nothing; the second `end` loses.
+    warnings = [line for line in dms(transcript, "ahab") if "if you end your turn now" in line]
+    assert len(warnings) == 1 and "send `end` again" in warnings[0]
+    said = dms(transcript, "ahab")
+    assert said.index(warnings[0]) < said.index("-> dm ahab: Turn 3: you end your turn.")
 
 
 def test_script_s5_max_turns_and_lapsed_offer(run_script_text: Run) -> None:

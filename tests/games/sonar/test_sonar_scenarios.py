@@ -696,7 +696,7 @@ def test_4_3_hits_sail_with_their_sub_and_the_last_captain_afloat_wins(
     assert (ahab["subs"][0]["cells"], ahab["subs"][0]["hits"]) == (["g1", "f1"], [])
     posts = public(transcript)
     assert posts[-3].endswith("ahab wins: the last captain with subs afloat.")
-    assert posts[-2].startswith("#sonar game 1 is over. Final standings:\\n1. ahab: ")
+    assert posts[-2].startswith("#sonar game 1 is over. Final standings:\\n1st ahab: ")
     assert posts[-1] == "#sonar game 1: the replay of the whole hunt."
 
 

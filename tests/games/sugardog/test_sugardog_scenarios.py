@@ -873,3 +873,18 @@ def test_help_rules_status_and_board_in_sugar_dogs_words(play: Callable[[str], P
     board = dms(transcript, "nemo")[-1]
     assert "Your submarine: D4, silent." in board
     assert "4 |   |   |   | s |   |   |" in board.split("\\n")
+
+
+def test_words_an_impact_an_8x8_board_and_a_day_to_move(play: Callable[[str], Played]) -> None:
+    transcript, _ = play("sugardog-collisions")
+    posts = public(transcript)
+    assert any("Impact at E5, set off by nemo's torpedo 1. Destroyed:" in p for p in posts)
+    assert not any("ran into it" in line for line in transcript)
+    assert any("captains on an 8×8 board" in p for p in posts)
+    assert not any(" a 8×8" in line or " 1 d " in line or " 1 d." in line for line in transcript)
+
+
+def test_the_opening_says_a_day_in_words(run_script_text: Run) -> None:
+    transcript, _ = run_script_text("@game sugardog\n")
+    (opening,) = public(transcript)
+    assert "Each captain has 1 day to move." in opening and "on a 6×6 board" in opening

@@ -171,6 +171,8 @@ def test_crews_and_scoring_end() -> None:
             "draw": False,
             "boats": ["red"],
             "scores": {"red": 6, "blue": 0},
+            "marks": ["ann"],
+            "first_duelist": "ben",
         },
     ]
     assert turn["orders"][-1] == {"player": "cy", "action": "crew", "crew": "red"}

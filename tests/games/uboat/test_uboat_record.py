@@ -167,6 +167,8 @@ def test_host_end_is_a_draw_between_the_crews_afloat() -> None:
             "draw": True,
             "boats": ["red", "green"],
             "scores": {"red": 0, "green": 0},
+            "marks": [],
+            "first_duelist": None,
         }
     ]
     assert driver.pending == {}

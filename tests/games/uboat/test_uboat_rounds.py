@@ -391,6 +391,8 @@ def test_6_the_last_boat_afloat_wins() -> None:
         "draw": False,
         "boats": ["red"],
         "scores": {"red": 0},
+        "marks": ["p1"],
+        "first_duelist": "p2",
     }
     assert driver.state is not None
     outcome = UBOAT.rules.outcome(driver.state)

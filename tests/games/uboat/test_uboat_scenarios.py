@@ -83,7 +83,7 @@ EVENT_KEYS = {
     "healed": {"boat", "health"},
     "joined": {"player", "crew", "chosen"},
     "sonar": {"boat", "distance"},
-    "finished": {"winners", "draw", "boats", "scores"},
+    "finished": {"winners", "draw", "boats", "scores", "marks", "first_duelist"},
     "left": {"player"},  # ours: the host's kick (games.md: "as the game's file says")
 }
 OPTION_KEYS = ["size", "islands", "island_powers", "rounds", "round", "evade_window"]
@@ -275,7 +275,7 @@ def test_example_crews_and_scoring_script(run_script_text: Run) -> None:
         {"type": "joined", "player": "cy", "crew": "red", "chosen": True},
         {
             "type": "finished", "winners": ["ann", "cy"], "draw": False, "boats": ["red"],
-            "scores": {"red": 6, "blue": 0},
+            "scores": {"red": 6, "blue": 0}, "marks": ["ann"], "first_duelist": "ben",
         },
     ]  # fmt: skip
     assert (record["game"]["phase"], record["game"]["turn"]) == ("finished", 3)
@@ -334,7 +334,7 @@ def test_1_options_bad_values_refused_then_every_option_script(run_script_text: 
     assert events(record, 2, "finished") == [
         {
             "type": "finished", "winners": ["ann"], "draw": False, "boats": ["red"],
-            "scores": {"red": 5, "blue": 0, "green": 0},
+            "scores": {"red": 5, "blue": 0, "green": 0}, "marks": ["ann"], "first_duelist": "ben",
         }
     ]  # fmt: skip
 
@@ -415,7 +415,7 @@ def test_host_words_seven_joins_leave_pause_extend_kick_end_script(run_script_te
     ]
     assert player(record, "p2")["cell"] == "A4"
     assert any("Round 3 closes 2026-01-01 01:35 UTC" in line for line in posts)
-    assert any("p3 was removed from the game by the host. Green was sunk. Island 2 is free." in line
+    assert any("p3 was removed from the game by the host. Green is out of the game: no one is left aboard. Island 2 is free." in line
                for line in posts)  # fmt: skip
     (finished,) = events(record, 3)
     assert finished["type"] == "finished" and finished["draw"]
@@ -581,7 +581,7 @@ def test_3_4_rams_strike_after_moves_and_the_last_boat_wins_script(run_script_te
         {"type": "joined", "player": "ann", "crew": "green", "chosen": False},
         {
             "type": "finished", "winners": ["ann", "cy"], "draw": False, "boats": ["green"],
-            "scores": {"green": 0},
+            "scores": {"green": 0}, "marks": ["cy"], "first_duelist": "ben",
         },
     ]  # fmt: skip
     assert player(record, "ben")["status"] == "eliminated"
@@ -602,7 +602,7 @@ def test_6_tie_goes_to_the_largest_island_and_contested_islands_stay_script(
     (finished,) = events(record, 2, "finished")
     assert finished == {
         "type": "finished", "winners": ["ann"], "draw": False, "boats": ["red"],
-        "scores": {"red": 3, "blue": 3, "green": 0},
+        "scores": {"red": 3, "blue": 3, "green": 0}, "marks": ["ann"], "first_duelist": "ben",
     }  # fmt: skip
     assert [i["owner"] for i in record["game"]["islands"]] == ["blue", "blue", "red"]
 
@@ -617,7 +617,7 @@ def test_6_last_boats_sinking_together_draw_script(run_script_text: Run) -> None
         {"type": "destroyed", "boat": "red", "freed": []},
         {"type": "destroyed", "boat": "blue", "freed": []},
         {"type": "finished", "winners": ["ann", "ben"], "draw": True, "boats": ["red", "blue"],
-         "scores": {}},
+         "scores": {}, "marks": [], "first_duelist": None},
     ]  # fmt: skip
     assert [p["status"] for p in record["players"]] == ["eliminated", "eliminated"]
 
@@ -676,3 +676,65 @@ def test_4_games_differing_only_in_hidden_facts_post_the_same_public_bytes(
     for transcript, record in (first, second):
         assert_record_format(record)
         assert_no_hidden_cell_in_public(transcript, record)
+
+
+def test_6_awards_a_mark_to_the_winning_captain_and_the_first_duelist_script(
+    run_script_text: Run,
+) -> None:
+    transcript, record = play(run_script_text, "uboat-awards.txt")
+    assert events(record, 2, "joined") == [
+        {"type": "joined", "player": "cy", "crew": "blue", "chosen": True}
+    ]
+    (finished,) = events(record, 4, "finished")
+    assert finished == {
+        "type": "finished", "winners": ["ann"], "draw": False, "boats": ["red"],
+        "scores": {"red": 0}, "marks": ["ann"], "first_duelist": "cy",
+    }  # fmt: skip
+    assert any(
+        "ann earns a mark of victory; cy is the First Duelist" in line
+        for line in public(transcript)
+    )
+    # The game is over: the sunk crew is not asked to choose a crew to join.
+    assert not any("send `crew" in line for line in dms(transcript, "cy")[-3:])
+
+
+def test_2_a_players_start_without_a_readable_cell_is_answered_about_the_cell_script(
+    run_script_text: Run,
+) -> None:
+    transcript, record = play(run_script_text, "uboat-start-unreadable.txt")
+    answers = dms(transcript, "ben")
+    assert sum("start needs a cell" in line for line in answers) == 3
+    assert not any("only the game's host" in line for line in answers)
+    assert boat_start(record, "blue")["cell"] == "B4"
+
+
+def test_board_after_the_end_shows_the_final_board(run_script_text: Run) -> None:
+    script = (SCRIPTS / "uboat-awards.txt").read_text(encoding="utf-8") + "ann dm: board\n"
+    transcript, _ = run_script_text(script)
+    last = dms(transcript, "ann")[-1]
+    assert "not in a game" not in last
+    assert "finished after round 4" in last and "Winners: ann." in last
+
+
+def test_6_places_count_crews_so_the_runner_up_boat_is_2nd(run_script_text: Run) -> None:
+    transcript, record = play(run_script_text, "uboat-crews-and-scoring.txt")
+    assert record["game"]["winners"] == ["ann", "cy"]  # Red's crew: ann and cy
+    assert any("you share 1st place of 3 with 1 other" in line for line in dms(transcript, "cy"))
+    assert any("you came 2nd of 3" in line for line in dms(transcript, "ben"))
+
+
+def test_3_6_an_evasion_is_told_once_and_a_plain_range_is_not_explained(
+    run_script_text: Run,
+) -> None:
+    transcript, _ = play(run_script_text, "uboat-evasion-and-wait.txt")
+    told = [line for line in dms(transcript, "ben") if "evaded down, down, down" in line]
+    assert len(told) == 1 and told[0].count("evaded") == 1
+    assert any("range is 3 this round: fire at" in line for line in dms(transcript, "ben"))
+    assert not any("this round (3)" in line for line in transcript)
+
+
+def test_status_says_rounds_in_a_game_of_rounds(run_script_text: Run) -> None:
+    script = "@game uboat islands=none\nann dm: join\nben dm: join\n@start\nann dm: status\n"
+    transcript, _ = run_script_text(script)
+    status = dms(transcript, "ann")[-1]
+    assert "match, round 1\\nRound closes" in status and "turn" not in status.lower()
