@@ -335,7 +335,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
     assert differences(engine) == []
     with engine.connect() as connection:
         assert current_revisions(connection) == (head_revision(),)
-    assert head_revision() == "0012"
+    assert head_revision() == "0013"
     assert migrate(engine) == []
 
 
@@ -533,7 +533,7 @@ def test_the_store_migrates_sqlite_on_start_and_leaves_postgresql_to_bst_migrate
     store = Store(engine.url.render_as_string(hide_password=False))
     store.dispose()
     with engine.connect() as connection:
-        expected = ("0012",) if engine.dialect.name == "sqlite" else ()
+        expected = ("0013",) if engine.dialect.name == "sqlite" else ()
         assert current_revisions(connection) == expected
 
 
@@ -577,7 +577,7 @@ def test_alembic_runs_its_own_transaction_on_a_connection_without_one(engine: En
         connection.commit()  # (SQLAlchemy's autobegin after Alembic's own commit)
     assert differences(engine) == []
     with engine.connect() as connection:
-        assert current_revisions(connection) == ("0012",)
+        assert current_revisions(connection) == ("0013",)
 
 
 def _bst(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -600,7 +600,7 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
     first = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
-        f"{sqlite_url(database)}: migrated to revision 0012:",
+        f"{sqlite_url(database)}: migrated to revision 0013:",
         f"  {LEGACY_3}",
         f"  {STAMPED}",
         f"  {TIMERS_AND_STEPS}",
@@ -618,4 +618,4 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
     ]
     again = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0012)\n"
+    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0013)\n"
