@@ -24,6 +24,7 @@ NAMES += ("replay_memory",)  # peak memory of drawing a 250-turn replay
 NAMES += ("storm_2proc",)  # two processes sharing a storm on PostgreSQL
 NAMES += ("reminders",)  # the reminders' look-ahead when someone keeps quiet hours
 NAMES += ("deadline",)  # a storm's maps and boards delivered under Discord's rate limits
+NAMES += ("robots",)  # the strong robot of every game against the easy ones
 POSTGRES_ENV = "BST_BENCH_POSTGRES_URL"
 
 
