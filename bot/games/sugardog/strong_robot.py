@@ -130,12 +130,12 @@ def whereabouts(view: PrivateView) -> dict[PlayerId, set[Cell]]:
                         possible.pop(unit.owner, None)
             elif isinstance(fact, EliminatedView | LeftView):
                 possible.pop(fact.player, None)
-        for key, cells in launched.items():
+        for key, run in launched.items():
             owner = key[0]
             if owner in possible:
-                first = cells[0]
-                if len(cells) >= 2:
-                    back = Cell(2 * first.column - cells[1].column, 2 * first.row - cells[1].row)
+                first = run[0]
+                if len(run) >= 2:
+                    back = Cell(2 * first.column - run[1].column, 2 * first.row - run[1].row)
                     possible[owner] = {back}
                 else:
                     near = {first.step(d) for d in Direction} & possible[owner]

@@ -36,7 +36,7 @@ def test_a_strong_captain_fires_beside_a_fresh_hit() -> None:
     state = join(new("10x10"), "ahab", "nemo")
     state = place(state, "ahab", "carrier: A1-A5, sub: J10")
     state = place(state, "nemo", "cruiser: E4-E6, cruiser: H1-H3")
-    state = BST.rules.start(state, random.Random(0)).state
+    state = BST.rules.start(state, random.Random(0), None).state
     shot = BST.rules.accept(
         state, pid("ahab"), BST.rules.parse("E5"), Channel.PUBLIC, random.Random(0)
     )
@@ -58,7 +58,7 @@ def two_games(mine: int, theirs: tuple[int, int]) -> tuple[BstState, BstState]:
         (said,) = robot.orders(BST.views.view(state, pid("ahab")), pid("ahab"), random.Random(mine))
         state = place(state, "ahab", said.text)
         state = place(state, "nemo", "random", seed=seed)
-        games.append(BST.rules.start(state, random.Random(0)).state)
+        games.append(BST.rules.start(state, random.Random(0), None).state)
     return games[0], games[1]
 
 
