@@ -86,15 +86,15 @@ class Tracker:
                     self.where[colour] = cells & (cross - {blast.cell})
                     hit_now.add(colour)
         for course in public.courses:
-            cells = self.where.get(course.boat)
-            if cells is None:
+            before = self.where.get(course.boat)
+            if before is None:
                 continue
             if course.fog:
-                moved = _within(sea, cells, EVADE_STEPS)
+                moved = _within(sea, before, EVADE_STEPS)
             else:
                 moved = {
                     sea.end_of(c, course.route)
-                    for c in cells
+                    for c in before
                     if sea.blocked_step(c, course.route) is None
                 }
             if course.struck is not None and course.route and not course.fog:
@@ -249,12 +249,11 @@ class StrongUboatRobot:
         if best_tile is not None and best_square >= SQUARE_HIT:
             return f"fire {best_tile}"
         routes = clear_routes(sea, boat.cell)
-
-        def worth(route: Route) -> tuple[float, float]:
-            end = sea.end_of(boat.cell, route)
-            return (self._place_worth(sea, public, boat, end), rng.random())
-
-        return f"move {route_text(max(routes, key=worth))}"
+        scored = [
+            (self._place_worth(sea, public, boat, sea.end_of(boat.cell, r)), rng.random(), r)
+            for r in routes
+        ]
+        return f"move {route_text(max(scored)[2])}"
 
 
 STRONG_ROBOT = StrongUboatRobot()
