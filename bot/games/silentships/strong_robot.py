@@ -22,6 +22,7 @@ Pure: no I/O, randomness only from the source it is given.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from bot.games.base import PlayerId, Said
 from bot.games.silentships.cells import Cell, play_squares
@@ -85,14 +86,15 @@ class StrongSilentShipsRobot(SilentShipsRobot):
         if public.offer is not None and public.offer != counted.me and self._wins_count(counted):
             return _say("accept")
         defending = self._ahead_near_the_end(counted, public)
-        for choose in (
+        choices: tuple[Callable[[Reading, random.Random], list[Said]], ...] = (
             self._retake_country,
             self._take_country,
             self._guard_country_early,
             *(() if defending else (self._strike_counted,)),
             self._play,
             *(() if defending else (self._advance_keeping_guard,)),
-        ):
+        )
+        for choose in choices:
             said = choose(counted, rng)
             if said:
                 return said
