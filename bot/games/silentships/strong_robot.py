@@ -13,8 +13,10 @@ From its own :class:`~bot.games.silentships.views.PrivateView` alone
   takes the other's when it is empty and within reach, or attacks it when the count says
   the attack wins; it keeps a ship on its own country whenever an enemy could reach it
   next turn (a face-down enemy in a clear line within three squares may be a Speed
-  Boat); then it strikes, plays and advances as the easy admiral does, with the count's
-  values; near the turn limit, ahead on ships sunk, it only defends.
+  Boat), the best defender it holds (never the Flag Ship, nor the Fire Ship, sunk after
+  any defence); then it strikes (never with that guard, and keeping a card for the
+  other's turn), plays and advances as the easy admiral does, with the count's values;
+  near the turn limit, ahead on ships sunk, it only defends.
 
 Pure: no I/O, randomness only from the source it is given.
 """
@@ -28,6 +30,7 @@ from bot.games.base import PlayerId, Said
 from bot.games.silentships.cells import Cell, play_squares
 from bot.games.silentships.robot import Reading, SilentShipsRobot, Unit, _dm, _say
 from bot.games.silentships.ships import SHIP_ORDER, Ship
+from bot.games.silentships.state import Phase, TurnStep
 from bot.games.silentships.views import PrivateView, PublicView
 
 FLAG_WORTH = 8.0
@@ -76,13 +79,29 @@ class StrongSilentShipsRobot(SilentShipsRobot):
     """Silent Ships' ``strong`` robot; see the module docstring."""
 
     def orders(self, view: object, player: PlayerId, rng: random.Random) -> list[Said]:
-        self._view = view
-        return super().orders(view, player, rng)
+        """As the easy admiral decides (attacking, answering, its turn), from the count."""
+        if not isinstance(view, PrivateView):
+            return []
+        public = view.public
+        if public.phase is not Phase.BATTLE or public.step is None:
+            return []
+        read = CountedReading(view, player)
+        attack = public.attack
+        if attack is not None:
+            if public.step is TurnStep.SUPPORTS and attack.attacker == player:
+                return self._supports(read, attack)
+            if public.step is TurnStep.RESPONSE and attack.defender == player:
+                return self._answer(read, attack)
+            if public.step is TurnStep.RETREAT and attack.attacker == player:
+                return self._retreat_to(read, attack)
+            return []
+        if public.to_move != player:
+            return []
+        return self._turn(read, public, rng)
 
     def _turn(self, read: Reading, public: PublicView, rng: random.Random) -> list[Said]:
-        view = self._view
-        assert isinstance(view, PrivateView)
-        counted = CountedReading(view, read.me)
+        assert isinstance(read, CountedReading)
+        counted = read
         if public.offer is not None and public.offer != counted.me and self._wins_count(counted):
             return _say("accept")
         defending = self._ahead_near_the_end(counted, public)
@@ -111,9 +130,7 @@ class StrongSilentShipsRobot(SilentShipsRobot):
         if not read.empty(goal) or not read.hand:
             return []
         for unit in read.mine():
-            if unit.ship is Ship.FLAG_SHIP:
-                continue
-            if unit.cell.is_next_to(goal):
+            if unit.ship is not Ship.FLAG_SHIP and unit.cell.is_next_to(goal):
                 return _dm(f"move {unit.cell} to {goal} discard {read.hand[0].card.short}")
         return self._dash(read, rng)
 
@@ -134,10 +151,9 @@ class StrongSilentShipsRobot(SilentShipsRobot):
                     threat = True
         if not threat:
             return []
-        playable = [s for s in read.hand if s is not Ship.FLAG_SHIP]
-        if playable:
-            strongest = max(playable, key=lambda s: (s.card.attack, -s.order))
-            return _dm(f"play {strongest.card.short} at {home}")
+        guard = _best_guard(read.hand)
+        if guard is not None:
+            return _dm(f"play {guard.card.short} at {home}")
         # no ship to play: bring the nearest unit home, cards allowing
         near = [u for u in read.mine() if u.cell.is_next_to(home) and u.ship is not Ship.FLAG_SHIP]
         if near and read.hand:
@@ -208,9 +224,23 @@ class StrongSilentShipsRobot(SilentShipsRobot):
         free = [c for c in play_squares(read.home) if read.empty(c)]
         if not free:
             return []
+        if read.home in free:
+            guard = _best_guard(read.hand)
+            if guard is not None:
+                return _dm(f"play {guard.card.short} at {read.home}")
         ship = max(playable, key=lambda s: (s.card.attack, -s.order))
-        cell = read.home if read.home in free else rng.choice(free)
-        return _dm(f"play {ship.card.short} at {cell}")
+        return _dm(f"play {ship.card.short} at {rng.choice(free)}")
+
+
+def _best_guard(hand: list[Ship]) -> Ship | None:
+    """The ship to hold its country with: the best defence, never the Flag Ship (sunk, it
+    loses the game) nor the Fire Ship (sunk after any defence)."""
+    guards = [
+        s for s in hand if not s.card.loses_the_game_when_sunk and not s.card.sinks_after_defending
+    ]
+    if not guards:
+        return None
+    return max(guards, key=lambda s: (s.card.attack + s.card.target_bonus, -s.order))
 
 
 STRONG_ROBOT = StrongSilentShipsRobot()
