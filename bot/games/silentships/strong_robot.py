@@ -14,8 +14,7 @@ From its own :class:`~bot.games.silentships.views.PrivateView` alone
   the attack wins; it keeps a ship on its own country whenever an enemy could reach it
   next turn (a face-down enemy in a clear line within three squares may be a Speed
   Boat), the best defender it holds (never the Flag Ship, nor the Fire Ship, sunk after
-  any defence); then it strikes (never with that guard, and keeping a card for the
-  other's turn), plays and advances as the easy admiral does, with the count's values;
+  any defence); then it strikes (never with that guard), plays and advances as the easy admiral does, with the count's values;
   near the turn limit, ahead on ships sunk, it only defends.
 
 Pure: no I/O, randomness only from the source it is given.
@@ -36,12 +35,12 @@ from bot.games.silentships.views import PrivateView, PublicView
 FLAG_WORTH = 8.0
 """What the chance of sinking the Flag Ship adds to an attack's margin (it wins the game)."""
 SPEED_REACH = 3
-HAND_RESERVE = 1
+PLAY_RESERVE = 1
+"""Cards it keeps in hand when it plays a ship (to move and support with)."""
 STRIKE_MARGIN = 0.0
 """How much stronger an attack must look to be made (a lost attack loses a ship)."""
 GUARD_GAP = 3
 """An enemy this close (in squares) to its empty country calls for a guard."""
-"""Cards it keeps, when it can, for supports and retakes (strikes and advances wait)."""
 
 
 class CountedReading(Reading):
@@ -167,8 +166,6 @@ class StrongSilentShipsRobot(SilentShipsRobot):
         if not read.hand:
             return []
         best: tuple[float, Cell, Cell] | None = None
-        if len(read.hand) <= HAND_RESERVE:
-            return []  # the cards are its defence in the other's turn
         for unit in read.mine():
             if unit.ship is None or unit.ship.card.loses_the_game_when_sunk:
                 continue
@@ -208,9 +205,7 @@ class StrongSilentShipsRobot(SilentShipsRobot):
         return self._attack_order(read, read.units[best[1]], best[2])
 
     def _advance_keeping_guard(self, read: Reading, rng: random.Random) -> list[Said]:
-        """The easy admiral's advance, cards to spare, never with the guard of its country."""
-        if len(read.hand) <= HAND_RESERVE:
-            return []
+        """The easy admiral's advance, never with the guard of its country."""
         said = self._advance(read, rng)
         if said and said[0].text.startswith(f"move {read.home} "):
             return []
@@ -219,7 +214,7 @@ class StrongSilentShipsRobot(SilentShipsRobot):
     def _play(self, read: Reading, rng: random.Random) -> list[Said]:
         """A ship from hand onto its country first, then beside it."""
         playable = [s for s in read.hand if s is not Ship.FLAG_SHIP]
-        if len(read.hand) <= 1 or not playable or len(read.mine()) >= 5:
+        if len(read.hand) <= PLAY_RESERVE or not playable or len(read.mine()) >= 5:
             return []
         free = [c for c in play_squares(read.home) if read.empty(c)]
         if not free:
