@@ -39,11 +39,13 @@ class Match:
 
 MATCHES = (
     Match("bst", 12, 0.25, quick_games=30),
-    Match("uboat", 4, 0.50),
-    Match("sonar", 2, 0.70, quick_games=20),
-    Match("sugardog", 2, 0.70),
-    Match("silentships", 2, 0.70),
+    Match("uboat", 4, 0.50, quick_games=60),
+    Match("sonar", 2, 0.70, quick_games=30),
+    Match("sugardog", 2, 0.70, quick_games=100),
+    Match("silentships", 2, 0.70, quick_games=100),
 )
+"""The full run takes about 11 minutes on the shared 2-core machine (bst's twelve
+captains and Sonar's long games take most of it); ``--quick`` about 2."""
 THINK_MS_GOAL = 50.0
 
 

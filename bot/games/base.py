@@ -711,9 +711,10 @@ class Game(Generic[StateT, OrderT]):
     """The game's simulated player, for ``bst demo`` and ``bst play`` (None: it has none):
     its ``easy`` level."""
 
-    robots: Mapping[str, Robot] = field(default_factory=dict)
+    robots: Mapping[str, Robot] = field(default_factory=dict, hash=False, compare=False)
     """The game's robots by level (``{"easy": …, "strong": …}``), each deciding from its own
-    player's view alone; ``robot`` is the ``easy`` one (see :meth:`robot_at`)."""
+    player's view alone; ``robot`` is the ``easy`` one (see :meth:`robot_at`). Left out of
+    the game's hash and equality (a game is a value; a mapping cannot be hashed)."""
 
     crowd: Crowd | None = None
     """How a crowd of simulated players plays it, for ``bst demo --turns`` (None: the game is

@@ -14,8 +14,9 @@ From its own :class:`~bot.games.silentships.views.PrivateView` alone
   the attack wins; it keeps a ship on its own country whenever an enemy could reach it
   next turn (a face-down enemy in a clear line within three squares may be a Speed
   Boat), the best defender it holds (never the Flag Ship, nor the Fire Ship, sunk after
-  any defence); then it strikes (never with that guard), plays and advances as the easy admiral does, with the count's values;
-  near the turn limit, ahead on ships sunk, it only defends.
+  any defence); then it strikes (never with that guard), plays and advances as the easy
+  admiral does, with the count's values; near the turn limit, ahead on ships sunk, it
+  only defends.
 
 Pure: no I/O, randomness only from the source it is given.
 """

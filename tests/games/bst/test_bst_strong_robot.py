@@ -21,6 +21,7 @@ def test_bst_declares_an_easy_and_a_strong_robot() -> None:
     assert BST.robot_at("easy") is BST.robot is ROBOT
     assert BST.robot_at("strong") is STRONG_ROBOT
     assert BST.robot_at("grandmaster") is None
+    assert hash(BST) == hash(BST)  # a game stays a hashable value with its levels
 
 
 def test_a_strong_captain_plays_a_whole_game_legally_and_outlasts_easy_ones() -> None:
