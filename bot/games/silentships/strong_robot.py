@@ -9,7 +9,8 @@ From its own :class:`~bot.games.silentships.views.PrivateView` alone
   as likely: its expected attack (as target, with the Patrol Ship's bonus), and the chance
   it is the Flag Ship (sinking it wins) or a Speed Boat (three squares at a dash).
 * **The countries decide most games** (an enemy left on a country at the end of its
-  owner's turn wins), so in its turn, in this order: it retakes its own country; it
+  owner's turn wins), so in its turn, in this order: it retakes its own country (in
+  force: ships played beside it first when those there would not win); it
   takes the other's when it is empty and within reach, or attacks it when the count says
   the attack wins; it keeps a ship on its own country whenever an enemy could reach it
   next turn (a face-down enemy in a clear line within three squares may be a Speed
@@ -106,7 +107,7 @@ class StrongSilentShipsRobot(SilentShipsRobot):
             return _say("accept")
         defending = self._ahead_near_the_end(counted, public)
         choices: tuple[Callable[[Reading, random.Random], list[Said]], ...] = (
-            self._retake_country,
+            self._retake_in_force,
             self._take_country,
             self._guard_country_early,
             *(() if defending else (self._strike_counted,)),
@@ -122,6 +123,37 @@ class StrongSilentShipsRobot(SilentShipsRobot):
     @staticmethod
     def _ahead_near_the_end(read: CountedReading, public: PublicView) -> bool:
         return public.turn >= public.max_turns - 4 and SilentShipsRobot._wins_count(read)
+
+    def _retake_in_force(self, read: Reading, rng: random.Random) -> list[Said]:
+        """An enemy on its own country: attack it when the units beside it (the best
+        attacking, the others supporting, cards allowing) beat its likely defence; else
+        first play ships beside the country to attack and support with; as a last resort
+        attack anyway (left there, it loses the game)."""
+        home = read.home
+        invader = read.units.get(home)
+        if invader is None or invader.mine or not read.hand:
+            return []
+        near = [u for u in read.mine() if u.cell.is_next_to(home) and u.ship is not Ship.FLAG_SHIP]
+        defence = self._defence_estimate(read, home, {home})
+        if near:
+            attacker = max(near, key=lambda u: (read.value(u), u.cell))
+            supports = sorted(
+                (read.value(u, as_support=True) for u in near if u is not attacker),
+                reverse=True,
+            )
+            total = read.value(attacker) + sum(supports[: len(read.hand) - 1])
+            ties = attacker.ship is not None and attacker.ship.card.wins_ties_attacking
+            if total > defence or (ties and total >= defence):
+                return self._attack_order(read, attacker, home)
+        free = [c for c in play_squares(home) if c != home and read.empty(c)]
+        playable = [s for s in read.hand if s is not Ship.FLAG_SHIP]
+        if free and playable and len(read.hand) >= 2:
+            ship = max(playable, key=lambda s: (s.card.attack, -s.order))
+            return _dm(f"play {ship.card.short} at {free[0]}")
+        if near:
+            attacker = max(near, key=lambda u: (read.value(u), u.cell))
+            return self._attack_order(read, attacker, home)
+        return []
 
     def _take_country(self, read: Reading, rng: random.Random) -> list[Said]:
         """Onto the other's country when it is empty: any unit next to it, or a Speed Boat

@@ -48,6 +48,16 @@ def test_the_strong_robot_plays_whole_games_legally() -> None:
         assert played.outcome.winners
 
 
+def test_a_country_taken_at_once_is_retaken_in_force() -> None:
+    # In these seeded games the easy admiral, moving first, plays its Speed Boat on its
+    # country and dashes onto the strong robot's before it can guard it. Attacking with
+    # the one ship beside it (4 against 4: the defence wins ties) lost every card and the
+    # game; playing a second ship beside the country first wins the retake.
+    for seed in (17, 27):
+        played = play(GAME, [fresh(ROBOT), fresh(STRONG_ROBOT)], seed)
+        assert played.outcome.winners == ("p2",)
+
+
 class Idler:
     """An admiral whose public record never depends on its cards: it ends its turns and
     never answers an attack."""
