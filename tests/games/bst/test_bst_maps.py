@@ -311,3 +311,39 @@ def test_every_survivor_is_named_however_many() -> None:
     assert all(name in " ".join(lines) for name in names)
     assert "more" not in " ".join(lines)
     assert all(style.text_width(line, 20) <= 700 for line in lines)
+
+
+@pytest.mark.parametrize("shooters", [2, 4])
+def test_9_every_shooter_of_a_damaged_cell_and_its_damage_stay_visible(shooters: int) -> None:
+    """alice's carrier is hit at C3 by two (four) captains this turn: the damage badge in the
+    cell's corner used to hide the last shooter's avatar; each avatar now shows about as much
+    of itself as the first, and the badge shows too."""
+    colours = [(0, 200, 0), (200, 0, 200), (0, 120, 255), (255, 140, 0)][:shooters]
+    players = [f"u-p{i}" for i in range(shooters)]
+    public = dataclasses.replace(
+        small_public(),
+        shots=tuple(ShotView(p, p[2:], cell("C3"), True) for p in players),
+    )
+    image = decode(
+        render_private_board(
+            small_private(public), title=TITLE, deadline=DEADLINE, now=NOW,
+            avatars={
+                p: Image.new("RGB", (64, 64), c) for p, c in zip(players, colours, strict=True)
+            },
+        )
+    )  # fmt: skip
+    x, y, size = _cell_box(image, public, "C3")
+    inside = [image.getpixel((i, j)) for i in range(x, x + size) for j in range(y, y + size)]
+
+    def count(colour: tuple[int, int, int]) -> int:
+        return sum(1 for pixel in inside if shows(colour, {pixel}))
+
+    seen = [count(colour) for colour in colours]
+    assert seen[0] > 0
+    assert all(n >= 0.8 * seen[0] for n in seen), seen
+    corner = {
+        image.getpixel((i, j))
+        for i in range(x + size * 3 // 4, x + size)
+        for j in range(y + size * 3 // 4, y + size)
+    }
+    assert shows(style.BACKGROUND, corner) and shows(style.HIT, corner)
