@@ -25,6 +25,7 @@ from render_views import (
     cell,
     cells,
     medium_public,
+    revealed_game,
     small_private,
     small_public,
 )
@@ -347,3 +348,36 @@ def test_9_every_shooter_of_a_damaged_cell_and_its_damage_stay_visible(shooters:
         for j in range(y + size * 3 // 4, y + size)
     }
     assert shows(style.BACKGROUND, corner) and shows(style.HIT, corner)
+
+
+def test_8_the_end_post_shows_a_card_naming_the_winner_that_reads_on_a_phone() -> None:
+    """Issue 42: the end post's picture was the replay's last frame, landscape and nameless.
+    It is now a portrait card the width of two phones: the winner and the top of the
+    standings, then the board with every ship revealed, its names in phone-sized letters."""
+    from renderers import end_card
+    from renderers.bst.frames import (
+        CARD_LABELS,
+        ReplayFrame,
+        card_board,
+        card_layout,
+        render_replay,
+        standings,
+    )
+
+    boards = revealed_game(40, size=10, players=4)
+    assert boards[-1].public.winners == ("p0",)
+    frames = [ReplayFrame(b, f"Turn {i}") for i, b in enumerate(boards)]
+    data = render_replay(frames, title=TITLE, gif=False).final
+    final = decode(data)
+    assert final.width == end_card.WIDTH and final.height > final.width
+    check_golden("end_card.png", data)
+    assert [(p.place, p.name) for p in standings(frames)][:2] == [
+        (1, "captain 0"),
+        (2, "captain 3"),
+    ]
+    # the winner's ships, never found, are on the card's board in their colour
+    board = card_board(boards[-1], boards[-2])
+    assert shows(style.owner_colour("p0"), {c for _, c in board.getcolors(1 << 24) or ()})
+    # its row and column names read at 390 px: at least 9 px there
+    layout, _ = card_layout(10, 10)
+    assert layout.label_size == CARD_LABELS and CARD_LABELS * 390 / end_card.WIDTH >= 9
