@@ -224,14 +224,17 @@ def standings(last: RevealedView) -> list[end_card.Placing]:
     names = {p.id: p.name for p in public.players}
     scores = dict(public.scores)
     keys = {
-        boat.colour: (1 if boat.colour in public.winning_boats else 0, scores.get(boat.colour, 0))
+        boat.colour.value: (
+            1 if boat.colour in public.winning_boats else 0,
+            scores.get(boat.colour, 0),
+        )
         for boat in last.boats
     }
     place = places(keys)
-    order = sorted(last.boats, key=lambda b: (place[b.colour], b.colour.index))
+    order = sorted(last.boats, key=lambda b: (place[b.colour.value], b.colour.index))
     return [
         end_card.Placing(
-            place[boat.colour],
+            place[boat.colour.value],
             f"{boat.colour.title} ({names.get(boat.captain, boat.captain)})",
             ", ".join(
                 (
