@@ -190,7 +190,8 @@ def title_card(title: str, first: RevealedView, size: tuple[int, int]) -> Image.
 
 
 CARD_LABELS = 18
-"""The row and column names on the end card: 9 px on a phone, whatever the board's size."""
+"""The row and column names on the end card at most: 9 px on a phone (smaller only where
+a board of more than 20 columns leaves its cells too narrow)."""
 
 
 def card_layout(rows: int, cols: int) -> tuple[GridLayout, tuple[int, int]]:
@@ -210,8 +211,11 @@ def card_layout(rows: int, cols: int) -> tuple[GridLayout, tuple[int, int]]:
         max_cell=64,
         target=(width - 2 * left) * max(rows, cols) // cols,
     )
+    # as big as a cell holds them (9 px on a phone down to 20 columns); a compact board
+    # (too many cells for names) keeps the labels its steps were chosen for
+    labels = max(12, min(CARD_LABELS, int(plan.cell * 0.6))) if plan.detailed else plan.label_size
     layout = dataclasses.replace(
-        plan, label_size=CARD_LABELS, x0=(width - plan.width - left) // 2 + left, y0=top
+        plan, label_size=labels, x0=(width - plan.width - left) // 2 + left, y0=top
     )
     return layout, (width, top + plan.height + PAD)
 
@@ -232,7 +236,7 @@ def card_board(last: RevealedView, previous: RevealedView | None) -> Image.Image
     for fleet in fleets:
         _draw_fleet(image, layout, fleet, new_wrecks)
     _draw_shots(image, layout, public)
-    if layout.detailed:
+    if layout.detailed and layout.cell >= 24:  # smaller, a name would be cut to nothing
         names = max(14, min(22, round(layout.cell * 0.5)))
         for fleet in fleets:
             for ship in fleet.ships:
