@@ -242,13 +242,15 @@ def hull_label(
     *,
     colour: RGB,
     background: RGB,
+    size: int | None = None,
 ) -> None:
     """A name on a ship: along a horizontal hull, turned for a vertical one; a one-cell ship
-    gets it just below. Only in detailed mode (there is no room otherwise)."""
+    gets it just below. Only in detailed mode (there is no room otherwise). ``size``: the
+    letters' size, a third of a cell unless given."""
     cells = [c for c in cells if layout.on_board(c)]
     if not layout.detailed or not cells or not text:
         return
-    size = max(9, int(layout.cell * 0.34))
+    size = size or max(9, int(layout.cell * 0.34))
     box = layout.span(cells)
     vertical = len(cells) > 1 and cells[0].col == cells[-1].col
     length = (box[3] - box[1]) if vertical else (box[2] - box[0])

@@ -38,8 +38,9 @@ class Replay:
     """Pictures in the replay: the title card, one per frame, the final card."""
     duration_s: float
     final: bytes = b""
-    """The last picture (the game as it ended, everything revealed) as a PNG: the final
-    map of the end post."""
+    """The picture of the end post as a PNG: the game's end card (:mod:`renderers.end_card`:
+    the winner, the top of the standings and the board as it ended, everything revealed),
+    or the replay's last picture for a replay without one."""
 
 
 class Pictures(Protocol):

@@ -19,7 +19,7 @@ from fractions import Fraction
 from PIL import Image, ImageDraw, ImageEnhance
 
 from renderers import header, style
-from renderers.encode import encode_mp4
+from renderers.encode import encode_mp4, png_bytes
 from renderers.gif import write_gif
 from renderers.pictures import Replay
 
@@ -238,6 +238,7 @@ def encode_replay(
     closing: Callable[[Image.Image], Image.Image],
     seconds_per_frame: float = 1.0,
     gif: bool = True,
+    card: Image.Image | None = None,
 ) -> Replay:
     """The replay as MP4 (and GIF): ``opening`` (the title card, whose size every picture
     has), the ``count`` pictures of ``frames``, then ``closing(last picture)``.
@@ -245,7 +246,9 @@ def encode_replay(
     ``frames`` may be lazy: each picture is drawn when the encoder asks for it, so drawing
     the next one overlaps encoding the last (ffmpeg is another process). Same pictures in,
     same bytes out (same installation). With ``gif=False`` only the MP4 is made (the GIF
-    takes about as long again) and :attr:`Replay.gif` is ``b""``."""
+    takes about as long again) and :attr:`Replay.gif` is ``b""``. :attr:`Replay.final` is
+    the game's end ``card`` (:mod:`renderers.end_card`) where one is given, else the last
+    picture."""
     if count < 1:
         raise ValueError("a replay needs at least one frame")
     size = opening.size
@@ -283,14 +286,18 @@ def encode_replay(
     if gif:
         per_ms = round(float(per) * 1000 / 10) * 10
         animation = _gif(opening, kept, ending[0], per_ms, title_repeats, final_repeats)
-    final = io.BytesIO()
-    last[0].save(final, format="PNG", optimize=True)
+    if card is not None:
+        final = png_bytes(card)
+    else:
+        saved = io.BytesIO()
+        last[0].save(saved, format="PNG", optimize=True)
+        final = saved.getvalue()
     return Replay(
         mp4=mp4,
         gif=animation,
         frame_count=len(kept) + 2,
         duration_s=duration,
-        final=final.getvalue(),
+        final=final,
     )
 
 

@@ -17,7 +17,7 @@ from PIL import Image
 
 from bot.games.bst.cells import Cell
 from bot.games.bst.views import FleetView, Phase, PublicView, RevealedView
-from renderers import grid, marks, replay, style
+from renderers import end_card, grid, marks, replay, style
 from renderers.bst import board
 from renderers.bst.public_map import group_shots
 from renderers.grid import GridLayout
@@ -189,6 +189,102 @@ def title_card(title: str, first: RevealedView, size: tuple[int, int]) -> Image.
     )
 
 
+CARD_LABELS = 18
+"""The row and column names on the end card at most: 9 px on a phone (smaller only where
+a board of more than 20 columns leaves its cells too narrow)."""
+
+
+def card_layout(rows: int, cols: int) -> tuple[GridLayout, tuple[int, int]]:
+    """Where the board goes on the end card (as wide as the card allows, the names big
+    enough for a phone), and the size of the picture holding it."""
+    width = end_card.WIDTH
+    left, top = board.margins(rows, cols, CARD_LABELS)
+    plan = grid.plan_board(
+        rows,
+        cols,
+        labels=board.LABELS,
+        x0=0,
+        y0=0,
+        max_board_width=width - 2 * left,
+        max_board_height=4 * width,
+        min_cell=8,
+        max_cell=64,
+        target=(width - 2 * left) * max(rows, cols) // cols,
+    )
+    # as big as a cell holds them (9 px on a phone down to 20 columns); a compact board
+    # (too many cells for names) keeps the labels its steps were chosen for
+    labels = max(12, min(CARD_LABELS, int(plan.cell * 0.6))) if plan.detailed else plan.label_size
+    layout = dataclasses.replace(
+        plan, label_size=labels, x0=(width - plan.width - left) // 2 + left, y0=top
+    )
+    return layout, (width, top + plan.height + PAD)
+
+
+def card_board(last: RevealedView, previous: RevealedView | None) -> Image.Image:
+    """The board as the game ended, for the end card: every ship revealed, the last turn's
+    shots, and the owners' names on their ships over everything (a hit's burst never hides
+    one), in letters a phone can read."""
+    public = last.public
+    layout, size = card_layout(public.rows, public.cols)
+    image = Image.new("RGB", size, style.BACKGROUND)
+    grid.draw_grid(image, layout)
+    before = (
+        {tuple(sorted(w.cells)) for w in previous.public.wrecks} if previous is not None else set()
+    )
+    new_wrecks = {tuple(sorted(w.cells)) for w in public.wrecks} - before
+    fleets = sorted(last.fleets, key=lambda f: f.owner)
+    for fleet in fleets:
+        _draw_fleet(image, layout, fleet, new_wrecks)
+    _draw_shots(image, layout, public)
+    if layout.detailed and layout.cell >= 24:  # smaller, a name would be cut to nothing
+        names = max(14, min(22, round(layout.cell * 0.5)))
+        for fleet in fleets:
+            for ship in fleet.ships:
+                grid.hull_label(
+                    image,
+                    layout,
+                    tuple(sorted(ship.cells)),
+                    fleet.owner_name,
+                    colour=style.TEXT,
+                    background=style.WRECK_EDGE,
+                    size=names,
+                )
+    return image
+
+
+def standings(frames: Sequence[ReplayFrame]) -> list[end_card.Placing]:
+    """The top of the standings as the frames show it: the winner, then the last out."""
+    last = frames[-1].board
+    sailed = {fleet.owner for fleet in last.fleets if fleet.ships}
+    players = [(c.id, c.name) for c in last.public.captains if c.id in sailed]
+    return end_card.survival_placings(
+        players,
+        (
+            (number, frozenset(c.id for c in frame.board.public.alive))
+            for number, frame in enumerate(frames)
+        ),
+        last.public.winners,
+        moment="turn",
+        colours={player: style.owner_colour(player) for player, _ in players},
+    )
+
+
+def end_picture(frames: Sequence[ReplayFrame], *, title: str) -> Image.Image:
+    """The end post's card (:mod:`renderers.end_card`): who won, the top of the standings,
+    and the board with everything revealed."""
+    last = frames[-1].board
+    previous = frames[-2].board if len(frames) > 1 else None
+    turns = max(0, len(frames) - 1)
+    captains = len(standings(frames))
+    return end_card.render_end_card(
+        card_board(last, previous),
+        title=title,
+        result=result_text(last.public),
+        detail=f"after {turns} {'turn' if turns == 1 else 'turns'}, {captains} captains",
+        standings=standings(frames),
+    )
+
+
 def final_card(last: Image.Image, public: PublicView, turns: int) -> Image.Image:
     noun = "turn" if turns == 1 else "turns"
     return replay.final_card(last, result_text(public), f"after {turns} {noun}")
@@ -225,4 +321,5 @@ def render_replay(
         closing=lambda picture: final_card(picture, last, turns),
         seconds_per_frame=seconds_per_turn,
         gif=gif,
+        card=end_picture(frames, title=title),
     )

@@ -12,9 +12,10 @@ from datetime import datetime
 
 from PIL import Image, ImageDraw
 
+from bot.games.bst.cells import Cell
 from bot.games.bst.views import OwnShipView, PrivateView
 from renderers import grid, marks, style
-from renderers.bst.public_map import Layer, LegendItem, MapExtras, compose_map
+from renderers.bst.public_map import BADGE, Layer, LegendItem, MapExtras, compose_map
 from renderers.encode import png_bytes
 from renderers.grid import GridLayout
 
@@ -34,6 +35,13 @@ def fleet_line(view: PrivateView) -> str:
     if not view.ships:
         return "Your fleet: no ships placed yet"
     return "Your fleet: " + ", ".join(ship_text(s) for s in view.ships)
+
+
+def badged_cells(view: PrivateView) -> frozenset[Cell]:
+    """The viewer's damaged cells someone shot this turn: each gets a badge in its corner,
+    out of the shooters' way (:data:`renderers.bst.public_map.BADGED_FAN`)."""
+    shot_at = {shot.cell for shot in view.public.shots}
+    return frozenset(cell for ship in view.ships for cell in ship.damaged if cell in shot_at)
 
 
 def private_layers(view: PrivateView) -> tuple[list[Layer], list[Layer]]:
@@ -59,12 +67,12 @@ def private_layers(view: PrivateView) -> tuple[list[Layer], list[Layer]]:
                     grid.cell_marker(image, layout, cell, style.HIT)
 
     def damage_badges(image: Image.Image, layout: GridLayout) -> None:
-        """Damage where someone shot this turn: a badge in the cell's corner, drawn over the
-        shooters' avatars, so that neither hides the other."""
+        """Damage where someone shot this turn: a badge in the cell's corner, which the
+        shooters' avatars leave free, so that neither hides the other."""
         if not layout.detailed:
             return
         c = layout.cell
-        radius = c * 0.23
+        radius = c * BADGE
         for ship in view.ships:
             for cell in sorted(ship.damaged & shot_at):
                 if not layout.on_board(cell):
@@ -122,6 +130,7 @@ def render_private_board(
         + ([LegendItem("collision", "collision")] if view.collisions else []),
         under_shots=under_shots,
         over_shots=over_shots,
+        badged=badged_cells(view),
     )
     image = compose_map(
         view.public, title=title, deadline=deadline, now=now, avatars=avatars, extras=extras

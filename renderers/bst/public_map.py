@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -62,6 +62,9 @@ class MapExtras:
     legend: list[LegendItem] = field(default_factory=list)
     under_shots: list[Layer] = field(default_factory=list)
     over_shots: list[Layer] = field(default_factory=list)
+    badged: frozenset[Cell] = frozenset()
+    """Cells whose bottom-right corner a badge of ``over_shots`` takes (the viewer's damage
+    where someone shot): their shooters' avatars keep out of it."""
 
 
 def render_public_map(
@@ -179,7 +182,7 @@ def compose_map(
     draw_wrecks(image, layout, view)
     for layer in extras.under_shots:
         layer(image, layout)
-    draw_shots(image, layout, view.shots, avatars)
+    draw_shots(image, layout, view.shots, avatars, badged=extras.badged)
     for layer in extras.over_shots:
         layer(image, layout)
     return image
@@ -279,13 +282,31 @@ def _fan(shooters: int) -> tuple[float, list[tuple[float, float]]]:
     return step * 0.47, spots
 
 
+BADGE = 0.17
+"""The radius of a corner badge (the viewer's damage under this turn's shots), of the cell."""
+BADGED_FAN = 0.66
+"""How far a badged cell's avatars (two or more) shrink toward its top-left corner, so that
+the badge in the opposite corner hides none of them (the last of two or four sat right
+under it)."""
+
+
+def _spots(shooters: int, badged: bool) -> tuple[float, list[tuple[float, float]]]:
+    outer, spots = _fan(shooters)
+    if not badged or shooters == 1:
+        return outer, spots  # one avatar fills the cell: the badge takes only its corner
+    return outer * BADGED_FAN, [(x * BADGED_FAN, y * BADGED_FAN) for x, y in spots]
+
+
 def draw_shots(
     image: Image.Image,
     layout: GridLayout,
     shots: Sequence[ShotView],
     avatars: Mapping[str, Image.Image] | None,
+    *,
+    badged: Collection[Cell] = (),
 ) -> None:
-    """Shots: avatars with hit/miss marks when detailed, coloured markers when compact."""
+    """Shots: avatars with hit/miss marks when detailed, coloured markers when compact; in
+    the ``badged`` cells the avatars leave the bottom-right corner to a badge."""
     groups = group_shots(shots)
     if not layout.detailed:
         # misses first so that a hit is never hidden under a miss marker
@@ -307,7 +328,7 @@ def draw_shots(
         if hit:
             marks.burst(image, centre, c * 0.54, style.HIT, points=12, inner=0.6)
             marks.burst(image, centre, c * 0.44, style.HIT_LIGHT, points=12, inner=0.68)
-        outer_f, spots = _fan(len(group))
+        outer_f, spots = _spots(len(group), cell in badged)
         outer = c * outer_f
         ring_w = max(1.0, min(outer * 0.2, c * 0.09))
         radius = max(1.0, outer - ring_w)

@@ -15,14 +15,15 @@ other captain's ship can reach it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.games.bst.cells import Cell
 from bot.games.bst.views import PrivateView, PublicView
 from renderers import style
 from renderers.bst import board
-from renderers.bst.private_board import private_layers
+from renderers.bst.private_board import badged_cells, private_layers
 from renderers.bst.public_map import (
     MIN_CELL,
     Layer,
@@ -59,7 +60,8 @@ def render_private_tile(view: PrivateView, rect: TileRect) -> bytes:
     and collisions), drawn from their :class:`PrivateView` alone. Same view and tile,
     same bytes."""
     under_shots, over_shots = private_layers(view)
-    return png_bytes(draw_public_tile(view.public, rect, under_shots, over_shots))
+    tile = draw_public_tile(view.public, rect, under_shots, over_shots, badged_cells(view))
+    return png_bytes(tile)
 
 
 def draw_public_tile(
@@ -67,6 +69,7 @@ def draw_public_tile(
     rect: TileRect,
     under_shots: Sequence[Layer] = (),
     over_shots: Sequence[Layer] = (),
+    badged: Collection[Cell] = (),
 ) -> Image.Image:
     """The public tile; ``under_shots`` and ``over_shots``: what a private board adds,
     drawn in the same order as on the one picture (:func:`compose_map`)."""
@@ -100,7 +103,7 @@ def draw_public_tile(
     draw_wrecks(image, layout, seen)
     for layer in under_shots:
         layer(image, layout)
-    draw_shots(image, layout, seen.shots, None)
+    draw_shots(image, layout, seen.shots, None, badged=badged)
     for layer in over_shots:
         layer(image, layout)
     _draw_labels(image, layout, rect)

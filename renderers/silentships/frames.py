@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from PIL import Image
 
 from bot.games.silentships.views import PublicView, RevealedView
-from renderers import replay, style
+from renderers import end_card, replay, style
 from renderers.pictures import Replay
 from renderers.silentships import board, panels
 from renderers.silentships.board import Token
@@ -85,6 +85,69 @@ def frame_picture(view: RevealedView, *, title: str, label: str) -> Image.Image:
     return image
 
 
+CARD_CELL = 132
+"""The board's squares on the end card: as wide as the card allows beside the row names."""
+
+
+def card_board(view: RevealedView) -> Image.Image:
+    """The board as the game ended, for the end card: every unit's ship face-up (the
+    face-down ones marked), then both admirals with their hands and what they sank."""
+    public = view.public
+    top = 44
+    left = (end_card.WIDTH - public.cols * CARD_CELL + BOARD_X) // 2
+    layout = board.layout(left, top, CARD_CELL, public.rows, public.cols)
+    panels_top = top + public.rows * CARD_CELL + 2 * GAP
+    seated = sorted(public.admirals, key=lambda a: not a.moves_first)[:2]
+    height = panels_top + len(seated) * (panels.ADMIRAL_HEIGHT + GAP) + GAP
+    image = Image.new("RGB", (end_card.WIDTH, height), style.BACKGROUND)
+    board.draw_board(image, layout, public, revealed_tokens(view), avatars={})
+    hands = {cards.admiral: cards.hand for cards in view.cards}
+    y = panels_top
+    for admiral in seated:
+        panels.draw_admiral(
+            image,
+            (panels.PAD, y, end_card.WIDTH - panels.PAD, y + panels.ADMIRAL_HEIGHT),
+            public,
+            admiral,
+            avatars={},
+            hand=hands.get(admiral.id, ()),
+        )
+        y += panels.ADMIRAL_HEIGHT + GAP
+    return image
+
+
+def standings(public: PublicView) -> list[end_card.Placing]:
+    """The winner first, then the other admiral, each with the ships they sank."""
+    seated = sorted(public.admirals, key=lambda a: not a.moves_first)
+    return [
+        end_card.Placing(
+            1 if admiral.id in public.winners or public.draw else 2,
+            admiral.name,
+            f"sank {len(admiral.sank)} {'ship' if len(admiral.sank) == 1 else 'ships'}",
+            board.colour_of(admiral.id),
+        )
+        for admiral in sorted(seated, key=lambda a: a.id not in public.winners)
+    ]
+
+
+def end_picture(view: RevealedView, *, title: str) -> Image.Image:
+    """The end post's card (:mod:`renderers.end_card`): who won and why, both admirals, and
+    the board with every card face-up."""
+    public = view.public
+    result = panels.result_line(public) if public.winners else "The game is over"
+    winner, _, why = result.partition(": ")
+    turns = public.turn
+    return end_card.render_end_card(
+        card_board(view),
+        title=title,
+        result=winner,
+        detail=f"{why}, after {turns} {'turn' if turns == 1 else 'turns'}"
+        if why
+        else f"after {turns} {'turn' if turns == 1 else 'turns'}",
+        standings=standings(public),
+    )
+
+
 def render_replay(frames: Sequence[tuple[RevealedView, str]], *, title: str, gif: bool) -> Replay:
     """The whole game as MP4 (and GIF): the title card, one picture per frame, the result."""
     if not frames:
@@ -108,4 +171,5 @@ def render_replay(frames: Sequence[tuple[RevealedView, str]], *, title: str, gif
         closing=lambda picture: replay.final_card(picture, winner, why or sunk_text(last)),
         seconds_per_frame=SECONDS_PER_FRAME,
         gif=gif,
+        card=end_picture(frames[-1][0], title=title),
     )

@@ -17,13 +17,13 @@ from PIL import Image
 from bot.games.sonar.board import Cell
 from bot.games.sonar.state import Phase, Status
 from bot.games.sonar.views import FleetView, PublicView, RevealedView
-from renderers import marks, replay, style
+from renderers import end_card, marks, replay, style
 from renderers.hexgrid import HexLayout
 from renderers.pictures import Replay
 from renderers.replay import HEADER, MAX_HEIGHT, MAX_WIDTH, PAD
 from renderers.sonar import board
 from renderers.sonar.board import Hull
-from renderers.sonar.picture import names_of
+from renderers.sonar.picture import BAND_GAP, board_cell, names_of
 
 NAMES_SIZE = 20
 NAMES_ROW = NAMES_SIZE + 22
@@ -101,9 +101,15 @@ def board_picture(
     names = tuple((c.id, c.name) for c in view.public.captains)
     image = _backdrop(layout, size, names).copy()
     replay.draw_header(image, title, label, afloat_text(view))
+    draw_revealed(image, layout, view)
+    return image
+
+
+def draw_revealed(image: Image.Image, layout: HexLayout, view: RevealedView) -> None:
+    """Every sub where it is, in its captain's colour, with its hits, and the turn's charges."""
     left = {c.id for c in view.public.captains if c.status is Status.LEFT}
     afloat_hits: set[Cell] = set()
-    colours = board.captain_colours([player for player, _ in names])
+    colours = board.captain_colours([c.id for c in view.public.captains])
     for fleet in view.fleets:
         for hull in fleet_hulls(fleet, colours.get(fleet.owner, style.LABEL)):
             if fleet.owner in left and not hull.sunk:
@@ -115,7 +121,44 @@ def board_picture(
     for shot in shots:
         if shot.cell in afloat_hits:
             board.draw_hit_mark(image, layout, shot.cell)
+
+
+def card_board(view: RevealedView) -> Image.Image:
+    """The ocean as the game ended, for the end card: cut in the public map's bands (each
+    at most 16 hexagons wide), so its labels read on a phone as the map's do."""
+    rows, cols = view.public.rows, view.public.cols
+    cell = board_cell(rows, cols)
+    widest = max(stop - first for first, stop in board.band_places(cols))
+    board_w = board.size_of(rows, widest, cell)[0]
+    top = 6
+    bands, height = board.plan_bands(
+        rows, cols, cell, left=(end_card.WIDTH - board_w) // 2, top=top, gap=BAND_GAP
+    )
+    image = Image.new("RGB", (end_card.WIDTH, top + height + PAD), style.BACKGROUND)
+    for band in bands:
+        board.draw_band_water(image, band)
+    board.paint(image, bands, lambda target, layout: draw_revealed(target, layout, view))
     return image
+
+
+def standings(frames: Sequence[tuple[RevealedView, str]]) -> list[end_card.Placing]:
+    """The top of the standings as the frames show it: the winner, then the last out."""
+    last = frames[-1][0].public
+    players = [(c.id, c.name) for c in last.captains]
+    colours = board.captain_colours([player for player, _ in players])
+    return end_card.survival_placings(
+        players,
+        (
+            (
+                view.public.turn,
+                frozenset(c.id for c in view.public.captains if c.status is Status.ALIVE),
+            )
+            for view, _ in frames
+        ),
+        last.winners,
+        moment="turn",
+        colours=colours,
+    )
 
 
 def result_text(public: PublicView) -> str:
@@ -154,6 +197,13 @@ def render_replay(
         names=[c.name for c in first.captains],
     )
     detail = f"after {turns} {'turn' if turns == 1 else 'turns'}"
+    card = end_card.render_end_card(
+        card_board(frames[-1][0]),
+        title=title,
+        result=result_text(last),
+        detail=f"{detail}, {len(last.captains)} captains",
+        standings=standings(frames),
+    )
     return replay.encode_replay(
         opening,
         pictures(),
@@ -161,4 +211,5 @@ def render_replay(
         closing=lambda picture: replay.final_card(picture, result_text(last), detail),
         seconds_per_frame=seconds_per_turn,
         gif=gif,
+        card=card,
     )

@@ -15,7 +15,7 @@ from PIL import Image
 
 from bot.games.sugardog.state import Phase, Status
 from bot.games.sugardog.views import PublicView, RevealedView
-from renderers import grid, replay
+from renderers import end_card, grid, replay, style
 from renderers.grid import GridLayout
 from renderers.pictures import Replay
 from renderers.replay import HEADER, MAX_HEIGHT, MAX_WIDTH, PAD
@@ -115,6 +115,72 @@ def board_picture(
     return image
 
 
+CARD_LABELS = 20
+"""The row and column names on the end card: 10 px on a phone."""
+
+
+def card_board(last: RevealedView) -> Image.Image:
+    """The board as the game ended, for the end card: every submarine, mine and torpedo
+    revealed, the last turn's contacts, and the captains' key under it."""
+    public = last.public
+    size = max(1, public.size)
+    left, top = board.margins(size, CARD_LABELS)
+    cell = max(8, min(96, (end_card.WIDTH - 2 * left) // size))
+    plan = grid.plan_board(
+        size,
+        size,
+        labels=board.labels(size),
+        x0=0,
+        y0=0,
+        max_board_width=cell * size,
+        max_board_height=cell * size,
+        min_cell=cell,
+        max_cell=cell,
+        target=cell * size,
+    )
+    x0 = (end_card.WIDTH - plan.width - left) // 2 + left
+    layout = dataclasses.replace(plan, label_size=CARD_LABELS, x0=x0, y0=top)
+    rows = arrange_legend(captains_key(public), end_card.WIDTH - 2 * PAD)
+    height = top + plan.height + PAD + LEGEND_ROW * len(rows) + PAD
+    image = Image.new("RGB", (end_card.WIDTH, height + height % 2), style.BACKGROUND)
+    grid.draw_grid(image, layout)
+    draw_chart(image, layout, revealed_chart(last))
+    draw_legend_rows(image, rows, top=layout.y0 + layout.height + PAD)
+    return image
+
+
+def standings(frames: Sequence[ReplayFrame]) -> list[end_card.Placing]:
+    """The top of the standings as the frames show it: the winner, then the last sunk."""
+    last = frames[-1].board.public
+    players = [(c.id, c.name) for c in last.captains]
+    return end_card.survival_placings(
+        players,
+        (
+            (
+                frame.board.public.turns[-1].number if frame.board.public.turns else 0,
+                frozenset(c.id for c in frame.board.public.captains if c.status is Status.ALIVE),
+            )
+            for frame in frames
+        ),
+        last.winners,
+        moment="turn",
+    )
+
+
+def end_picture(frames: Sequence[ReplayFrame], *, title: str) -> Image.Image:
+    """The end post's card (:mod:`renderers.end_card`): who won, the top of the standings,
+    and the board with everything revealed."""
+    last = frames[-1].board.public
+    turns = last.turns[-1].number if last.turns else 0
+    return end_card.render_end_card(
+        card_board(frames[-1].board),
+        title=title,
+        result=result_text(last),
+        detail=f"after {turns} {'turn' if turns == 1 else 'turns'}, {len(last.captains)} captains",
+        standings=standings(frames),
+    )
+
+
 def render_replay(
     frames: Sequence[ReplayFrame], *, title: str, seconds_per_turn: float = 1.0, gif: bool = True
 ) -> Replay:
@@ -146,4 +212,5 @@ def render_replay(
         ),
         seconds_per_frame=seconds_per_turn,
         gif=gif,
+        card=end_picture(frames, title=title),
     )

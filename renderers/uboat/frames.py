@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from bot.games.standings import places, plural
 from bot.games.uboat.cells import Cell
 from bot.games.uboat.state import Phase
 from bot.games.uboat.views import IslandView, PublicView, RevealedBoat, RevealedView
-from renderers import grid, replay
+from renderers import end_card, grid, replay, style
 from renderers.grid import GridLayout
 from renderers.pictures import Replay
 from renderers.replay import HEADER, MAX_HEIGHT, MAX_WIDTH, PAD
@@ -175,6 +176,93 @@ def final_card(last: Image.Image, public: PublicView) -> Image.Image:
     )
 
 
+CARD_LABELS = 20
+"""The row and column names on the end card: 10 px on a phone."""
+
+
+def card_layout(size: int) -> tuple[GridLayout, tuple[int, int]]:
+    """Where the sea goes on the end card (as wide as the card, no report beside it), and
+    the size of the picture holding it."""
+    left, top = sea.margins(size, CARD_LABELS)
+    cell = max(8, min(MAX_CELL, (end_card.WIDTH - 2 * left) // size))
+    plan = grid.plan_board(
+        size,
+        size,
+        labels=sea.LABELS,
+        x0=0,
+        y0=0,
+        max_board_width=cell * size,
+        max_board_height=cell * size,
+        min_cell=cell,
+        max_cell=cell,
+        target=cell * size,
+    )
+    x0 = (end_card.WIDTH - plan.width - left) // 2 + left
+    layout = dataclasses.replace(plan, label_size=CARD_LABELS, x0=x0, y0=top)
+    return layout, (end_card.WIDTH, top + plan.height + PAD)
+
+
+def card_board(last: Frame) -> Image.Image:
+    """The sea as the hunt ended, for the end card: the islands in their owners' colours,
+    every boat revealed, and the last round's blasts."""
+    public = last.board.public
+    layout, size = card_layout(public.size)
+    image = Image.new("RGB", size, style.BACKGROUND)
+    grid.draw_grid(image, layout)
+    for island in public.islands:
+        sea.draw_island(image, layout, island.cell, island.number, island.owner)
+    if last.fresh:
+        maps.draw_marks(image, layout, public)
+    _draw_boats(image, layout, last.board.boats)
+    return image
+
+
+def standings(last: RevealedView) -> list[end_card.Placing]:
+    """The boats as the game ranks its crews: the winning boats, then by island score; each
+    with its captain, its score and how it ended."""
+    public = last.public
+    names = {p.id: p.name for p in public.players}
+    scores = dict(public.scores)
+    keys = {
+        boat.colour.value: (
+            1 if boat.colour in public.winning_boats else 0,
+            scores.get(boat.colour, 0),
+        )
+        for boat in last.boats
+    }
+    place = places(keys)
+    order = sorted(last.boats, key=lambda b: (place[b.colour.value], b.colour.index))
+    return [
+        end_card.Placing(
+            place[boat.colour.value],
+            f"{boat.colour.title} ({names.get(boat.captain, boat.captain)})",
+            ", ".join(
+                (
+                    plural(scores.get(boat.colour, 0), "point") if public.scores else "",
+                    f"health {boat.health}" if boat.afloat else "sunk",
+                )
+            ).lstrip(", "),
+            sea.boat_rgb(boat.colour),
+        )
+        for boat in order
+    ]
+
+
+def end_picture(frames: Sequence[Frame], *, title: str) -> Image.Image:
+    """The end post's card (:mod:`renderers.end_card`): the winning boat and its crew, the
+    boats by rank, and the sea with every boat revealed."""
+    last = frames[-1]
+    public = last.board.public
+    rounds = public.round
+    return end_card.render_end_card(
+        card_board(last),
+        title=title,
+        result=report.result(public) or "Game in progress",
+        detail=f"after {rounds} round{'s' if rounds != 1 else ''}, {len(last.board.boats)} U-boats",
+        standings=standings(last.board),
+    )
+
+
 def render_replay(
     boards: Sequence[tuple[RevealedView, str]], *, title: str, gif: bool = True
 ) -> Replay:
@@ -195,4 +283,5 @@ def render_replay(
         count=len(frames),
         closing=lambda picture: final_card(picture, last),
         gif=gif,
+        card=end_picture(frames, title=title),
     )

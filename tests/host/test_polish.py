@@ -162,12 +162,15 @@ def test_the_end_post_carries_the_final_map_with_every_ship_revealed(tmp_path: P
 
 
 def _cell_colour(image: Image.Image, *, row: int, col: int) -> tuple[int, int, int]:
-    """The colour at the centre of a cell of a 10×10 replay frame (as bst draws it)."""
-    from renderers.bst.frames import frame_layout
+    """The colour at the centre of a cell of a 10×10 board on the end card of a game of two
+    (as bst draws it: the board under two lines of standings)."""
+    from renderers.bst.frames import card_layout
+    from renderers.end_card import Placing, board_top
 
-    layout, _ = frame_layout(10, 10)
+    layout, _ = card_layout(10, 10)
+    top = board_top([Placing(1, "alice", ""), Placing(2, "bob", "")])
     x = layout.x0 + col * layout.cell + layout.cell // 2
-    y = layout.y0 + row * layout.cell + layout.cell // 2
+    y = top + layout.y0 + row * layout.cell + layout.cell // 2
     pixel = image.getpixel((x, y))
     assert isinstance(pixel, tuple)
     return (int(pixel[0]), int(pixel[1]), int(pixel[2]))

@@ -162,25 +162,43 @@ def summary_text(view: PublicView | PrivateView) -> str:
 
 
 def board_text(view: PublicView | PrivateView) -> str:
-    """The ocean as text, for where no picture can be shown: each row from the top, its
-    letter and the column it starts at (rows are slanted), then its cells; and the key.
-    '' in setup."""
+    """The ocean as text, for where no picture can be shown: the board once, cut in bands
+    of at most :data:`BAND_COLUMNS` cells, each under a header of its top row's columns,
+    every row's letter and its first and last columns at its ends (rows are slanted); then
+    the turn before
+    in words, and the key. '' in setup."""
     public = view.public if isinstance(view, PrivateView) else view
     if public.phase is Phase.SETUP:
         return ""
     mine = view.subs if isinstance(view, PrivateView) else ()
     lines = [_grid(public.rows, public.cols, public.board, mine)]
     if isinstance(view, PrivateView) and public.previous and view.previous_subs is not None:
-        # The original shows a player the board of the turn before below the current one.
-        lines.append(f"The turn before (after turn {public.previous.after}):")
-        lines.append(_grid(public.rows, public.cols, public.previous, view.previous_subs))
+        # The original shows a player the board of the turn before below the current one;
+        # in text its few facts are told, not drawn again (a second grid doubled a turn's
+        # message on a text platform).
+        lines.append(_turn_before(public.previous, view.previous_subs))
     lines.append(
-        "Key: each row's letter, then the column its first cell is in (the next cells "
-        "count on, wrapping); . water, digits a miss's distance (+ over 9), x a hit, "
-        "X a killer shot, # a sunk sub"
-        + (", S your sub." if isinstance(view, PrivateView) else ".")
+        "Key: the numbers over a band are its top row's columns (each row below is slanted "
+        "half a cell: its letter and the columns of its first and last cells are at its "
+        "ends); . water, digits a miss's distance (+ over 9), x a hit, X a killer shot, "
+        "# a sunk sub" + (", S your sub." if isinstance(view, PrivateView) else ".")
     )
     return "\n".join(lines)
+
+
+def _turn_before(board: BoardView, subs: Sequence[OwnSubView]) -> str:
+    """The previous turn's board of a player, in a line: their subs then, and its charges."""
+    afloat = [f"{sub.id}: {' '.join(map(str, sub.cells))}" for sub in subs if not sub.sunk]
+    charges = ", ".join(
+        f"{s.cell} miss {s.distance}"
+        if s.result is ShotResult.MISS
+        else f"{s.cell} {'sunk' if s.result is ShotResult.SUNK else 'hit'}"
+        for s in board.shots
+    )
+    return (
+        f"The turn before (after turn {board.after}): your subs {'; '.join(afloat) or 'none'}"
+        f"; charges {charges or 'none'}."
+    )
 
 
 def _phase_text(public: PublicView, names: Mapping[PlayerId, str]) -> str:
@@ -209,8 +227,28 @@ def _turn_text(board: BoardView, names: Mapping[PlayerId, str]) -> str:
     return f"Turn {board.after} ({who}): no charges."
 
 
+BAND_COLUMNS = 16
+"""The most cells a row shows in one band of the text board, as in the picture: a wider
+board is cut into bands, one under the other, so that a line stays short."""
+
+
+def band_places(cols: int) -> tuple[tuple[int, int], ...]:
+    """The places (cells counted from each row's first) of each band, ``first`` to
+    ``stop`` (exclusive): as few bands as :data:`BAND_COLUMNS` allows, as even as can be."""
+    count = -(-cols // BAND_COLUMNS)
+    base, extra = divmod(cols, count)
+    bands, first = [], 0
+    for index in range(count):
+        stop = first + base + (1 if index < extra else 0)
+        bands.append((first, stop))
+        first = stop
+    return tuple(bands)
+
+
 def _grid(rows: int, cols: int, board: BoardView, own: Sequence[OwnSubView]) -> str:
-    """A board from the top row down, 3 characters a cell, rows shifted alternately."""
+    """A board from the top row down, 3 characters a cell, rows shifted alternately, in
+    bands; each band under its top row's column numbers, each row's letter at both ends
+    with the column of its first cell and of its last."""
     marks: dict[Cell, str] = {}
     for sunk in board.sunk:
         for cell in sunk.cells:
@@ -227,10 +265,19 @@ def _grid(rows: int, cols: int, board: BoardView, own: Sequence[OwnSubView]) -> 
             marks[shot.cell] = str(distance) if distance < 10 else "+"
         else:
             marks[shot.cell] = "X" if shot.result is ShotResult.SUNK else "x"
-    lines = []
-    for row in range(rows - 1, -1, -1):
-        start = (rows - 1 - row) // 2
-        shift = " " if (rows - 1 - row) % 2 == 0 else ""
-        cells = "".join(f"{marks.get(Cell(row, (start + i) % cols), '.'):>3}" for i in range(cols))
-        lines.append(f"{row_label(row)} {start + 1:>2} {shift}{cells}")
-    return "\n".join(lines)
+    bands = []
+    for first, stop in band_places(cols):
+        numbers = "".join(f"{(first + i) % cols + 1:>3}" for i in range(stop - first))
+        lines = [f"{'':<4} {numbers}"]
+        for row in range(rows - 1, -1, -1):
+            start = (rows - 1 - row) // 2 + first
+            shift = " " if (rows - 1 - row) % 2 == 0 else ""
+            places = range(start, start + stop - first)
+            cells = "".join(f"{marks.get(Cell(row, place % cols), '.'):>3}" for place in places)
+            name = row_label(row)
+            # "p  1" and "p 16", never "p16": a row's ends are its labels, not cells named
+            left, right = start % cols + 1, (start + stop - first - 1) % cols + 1
+            gap = "" if shift else " "
+            lines.append(f"{name} {left:>2}{shift}{cells}{gap}  {name} {right:>2}")
+        bands.append("\n".join(lines))
+    return "\n\n".join(bands)

@@ -25,6 +25,7 @@ from render_views import (
     cell,
     cells,
     medium_public,
+    revealed_game,
     small_private,
     small_public,
 )
@@ -311,3 +312,72 @@ def test_every_survivor_is_named_however_many() -> None:
     assert all(name in " ".join(lines) for name in names)
     assert "more" not in " ".join(lines)
     assert all(style.text_width(line, 20) <= 700 for line in lines)
+
+
+@pytest.mark.parametrize("shooters", [2, 4])
+def test_9_every_shooter_of_a_damaged_cell_and_its_damage_stay_visible(shooters: int) -> None:
+    """alice's carrier is hit at C3 by two (four) captains this turn: the damage badge in the
+    cell's corner used to hide the last shooter's avatar; each avatar now shows about as much
+    of itself as the first, and the badge shows too."""
+    colours = [(0, 200, 0), (200, 0, 200), (0, 120, 255), (255, 140, 0)][:shooters]
+    players = [f"u-p{i}" for i in range(shooters)]
+    public = dataclasses.replace(
+        small_public(),
+        shots=tuple(ShotView(p, p[2:], cell("C3"), True) for p in players),
+    )
+    image = decode(
+        render_private_board(
+            small_private(public), title=TITLE, deadline=DEADLINE, now=NOW,
+            avatars={
+                p: Image.new("RGB", (64, 64), c) for p, c in zip(players, colours, strict=True)
+            },
+        )
+    )  # fmt: skip
+    x, y, size = _cell_box(image, public, "C3")
+    inside = [image.getpixel((i, j)) for i in range(x, x + size) for j in range(y, y + size)]
+
+    def count(colour: tuple[int, int, int]) -> int:
+        return sum(1 for pixel in inside if shows(colour, {pixel}))
+
+    seen = [count(colour) for colour in colours]
+    assert seen[0] > 0
+    assert all(n >= 0.8 * seen[0] for n in seen), seen
+    corner = {
+        image.getpixel((i, j))
+        for i in range(x + size * 3 // 4, x + size)
+        for j in range(y + size * 3 // 4, y + size)
+    }
+    assert shows(style.BACKGROUND, corner) and shows(style.HIT, corner)
+
+
+def test_8_the_end_post_shows_a_card_naming_the_winner_that_reads_on_a_phone() -> None:
+    """Issue 42: the end post's picture was the replay's last frame, landscape and nameless.
+    It is now a portrait card the width of two phones: the winner and the top of the
+    standings, then the board with every ship revealed, its names in phone-sized letters."""
+    from renderers import end_card
+    from renderers.bst.frames import (
+        CARD_LABELS,
+        ReplayFrame,
+        card_board,
+        card_layout,
+        render_replay,
+        standings,
+    )
+
+    boards = revealed_game(40, size=10, players=4)
+    assert boards[-1].public.winners == ("p0",)
+    frames = [ReplayFrame(b, f"Turn {i}") for i, b in enumerate(boards)]
+    data = render_replay(frames, title=TITLE, gif=False).final
+    final = decode(data)
+    assert final.width == end_card.WIDTH and final.height > final.width
+    check_golden("end_card.png", data)
+    assert [(p.place, p.name) for p in standings(frames)][:2] == [
+        (1, "captain 0"),
+        (2, "captain 3"),
+    ]
+    # the winner's ships, never found, are on the card's board in their colour
+    board = card_board(boards[-1], boards[-2])
+    assert shows(style.owner_colour("p0"), {c for _, c in board.getcolors(1 << 24) or ()})
+    # its row and column names read at 390 px: at least 9 px there
+    layout, _ = card_layout(10, 10)
+    assert layout.label_size == CARD_LABELS and CARD_LABELS * 390 / end_card.WIDTH >= 9

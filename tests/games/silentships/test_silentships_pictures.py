@@ -332,3 +332,22 @@ def test_2_a_salvage_ship_shows_its_attack_now_on_the_board_and_in_the_hand(
     grown = cards.token_face(Ship.SALVAGE_SHIP, 84, 103, (200, 0, 0), False, 4)
     printed = cards.token_face(Ship.SALVAGE_SHIP, 84, 103, (200, 0, 0), False)
     assert grown.rgb.tobytes() != printed.rgb.tobytes()
+
+
+def test_8_the_end_post_shows_a_card_naming_the_winner_that_reads_on_a_phone() -> None:
+    """Issue 42: the end post's picture was the replay's last frame, landscape (1,280 px).
+    It is now a portrait card the width of two phones: the winner and why, both admirals,
+    and the board with every card face-up."""
+    from renderers import end_card
+    from renderers.silentships.frames import standings
+
+    states = flag_ship_game()
+    boards = [(GAME.views.reveal(s), PICTURES.frame_label(1, i)) for i, s in enumerate(states)]
+    last = boards[-1][0].public
+    assert last.winners
+    data = PICTURES.replay(boards, title=TITLE, gif=False).final
+    final = Image.open(io.BytesIO(data))
+    assert final.width == end_card.WIDTH and final.height > final.width
+    golden("end_card.png", data)
+    top = standings(last)[0]
+    assert top.place == 1 and top.name == {a.id: a.name for a in last.admirals}[last.winners[0]]

@@ -4,6 +4,7 @@ subs), a player's own subs and the board a turn before, and the text board."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from sonar_helpers import given_game
 
@@ -118,18 +119,40 @@ def test_5_the_text_board_shows_the_public_marks_and_only_the_viewers_subs() -> 
     assert "turn 3: a to move (2 charges)" in text
     assert "Turn 2 (b): p1 miss" in text
     assert " S" not in text and "Your subs" not in text
-    assert len(_grid(text)) == 16
+    assert len(_grid(text)) == 2 * 16  # the 16 rows in each of two bands
     assert "S" not in "".join(_grid(text))
     mine = SONAR.words.summary(table.state, "p2") + "\n" + SONAR.words.text_board(table.state, "p2")
     assert "Your subs: 1: 2 j5 i5 ur (hit at j5); 2: 3 l9 k9 j9 ur." in mine
-    now, before = _grid(mine)[:16], _grid(mine)[16:]
-    assert "".join(now).count("S") == 4  # b's four unhit segments
-    assert "The turn before (after turn 1):" in mine
-    assert len(before) == 16 and "".join(before).count("S") == 4
+    assert "".join(_grid(mine)).count("S") == 4  # b's four unhit segments
+    # the turn before is told in words under the one board (issue 42, item 14)
+    assert "The turn before (after turn 1): your subs 1: i5 h5; 2: k9 j9 i9; charges i5" in mine
+    assert len(_grid(mine)) == 2 * 16
+
+
+def test_14_the_text_board_is_drawn_once_in_bands_each_under_its_columns() -> None:
+    """Issue 42: on a text platform a 16×32 board ran about 4,100 characters a turn (the
+    board and the turn before, 100 characters a row) with no column header. Now the board
+    is drawn once, cut in two bands of 16 cells, each under its top row's column numbers,
+    every row's letter with its first and last columns at its ends."""
+    table = given_game(FLEETS)
+    table.play(["a public: #sonar i5", "b public: #sonar p1, p2"])
+    mine = SONAR.words.text_board(table.state, "p2")
+    lines = mine.splitlines()
+    headers = [line for line in lines if line.split() and all(w.isdigit() for w in line.split())]
+    assert [h.split() for h in headers] == [
+        [str(n) for n in range(1, 17)],
+        [str(n) for n in range(17, 33)],
+    ]
+    top = next(line for line in lines if line.startswith("p"))
+    assert top.split()[:2] == ["p", "1"] and top.split()[-2:] == ["p", "16"]
+    first_cell = re.match(r"p +1\s+", top)
+    assert first_cell is not None and headers[0].index("1") == first_cell.end()  # aligned
+    assert max(len(line) for line in lines if line in _grid(mine)) <= 64
+    assert len(mine) <= 2_400
 
 
 def _grid(text: str) -> list[str]:
-    return [line for line in text.splitlines() if line[:1].isalpha() and line[1:2] == " "]
+    return [line for line in text.splitlines() if re.match(r"[a-x] +\d+ ", line)]
 
 
 def test_5_reveal_shows_every_fleet_now_and_at_the_start() -> None:

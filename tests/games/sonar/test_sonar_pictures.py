@@ -323,3 +323,39 @@ def test_5_own_subs_carry_their_numbers_as_the_text_does() -> None:
     assert private.subs
     numbers = [hull.number for hull in picture.own_hulls(private.subs)]
     assert numbers == [sub.id for sub in private.subs]
+
+
+def test_8_the_end_post_shows_a_card_naming_the_winner_that_reads_on_a_phone() -> None:
+    """Issue 42: the end post's picture was the replay's last frame, landscape (1,276 px,
+    the ocean in one band) and nameless. It is now a portrait card the width of two phones:
+    the winner and the top of the standings, then every sub revealed on the ocean cut in
+    the public map's bands, whose labels read at 390 px."""
+    import dataclasses
+
+    from bot.games.sonar.state import Phase, Status
+    from renderers import end_card
+    from renderers.sonar.frames import card_board, standings
+
+    during = SONAR.views.reveal(first_game())
+    assert isinstance(during, RevealedView)
+    winner, loser = during.public.captains[0], during.public.captains[1]
+    ended = dataclasses.replace(
+        during,
+        public=dataclasses.replace(
+            during.public,
+            phase=Phase.FINISHED,
+            winners=(winner.id,),
+            captains=tuple(
+                dataclasses.replace(c, status=Status.ELIMINATED) if c.id == loser.id else c
+                for c in during.public.captains
+            ),
+        ),
+    )
+    boards = [(during, "Turn 4"), (ended, "The end")]
+    data = PICTURES.replay(boards, title="#sonar game 3", gif=False).final
+    final = Image.open(io.BytesIO(data))
+    assert final.width == end_card.WIDTH and final.height > final.width
+    golden("end_card.png", data)
+    assert [(p.place, p.name) for p in standings(boards)][:1] == [(1, winner.name)]
+    # the ocean is in the public map's bands: as many as its picture has
+    assert card_board(ended).height > 2 * board.size_of(12, 16, picture.board_cell(12, 24))[1]

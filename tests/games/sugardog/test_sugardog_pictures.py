@@ -351,3 +351,35 @@ def test_your_own_mine_is_drawn_as_a_mine_not_as_an_impact() -> None:
     colours = {colour for _, colour in image.getcolors(90 * 90) or []}
     assert OWN_EDGE not in colours
     assert style.darker(style.OWN_SHIP, 0.45) in colours
+
+
+def test_8_the_end_post_shows_a_card_naming_the_winner_that_reads_on_a_phone() -> None:
+    """Issue 42: the end post's picture was the replay's last frame (640 px, smaller than
+    the turn maps) and named no winner. It is now a card the width of two phones: the
+    winner and the top of the standings, then every submarine revealed."""
+    from bot.games.sugardog.state import Phase, Status
+    from renderers import end_card
+    from renderers.sugardog.frames import ReplayFrame, standings
+
+    during = SUGARDOG.views.reveal(first_game())
+    assert isinstance(during, RevealedView)
+    winner, loser = during.public.captains
+    ended = replace(
+        during,
+        public=replace(
+            during.public,
+            phase=Phase.FINISHED,
+            winners=(winner.id,),
+            captains=(winner, replace(loser, status=Status.ELIMINATED)),
+        ),
+    )
+    boards = [(during, "Turn 7"), (ended, "The end")]
+    data = PICTURES.replay(boards, title="#sugardog game 1", gif=False).final
+    final = decode_png(data)
+    assert final.width == end_card.WIDTH and final.height > final.width
+    check_golden("end_card.png", data)
+    frames = [ReplayFrame(board, label) for board, label in boards]
+    assert [(p.place, p.name, p.note) for p in standings(frames)] == [
+        (1, winner.name, "afloat at the end"),
+        (2, loser.name, "out in turn 7"),
+    ]

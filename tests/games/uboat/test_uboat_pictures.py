@@ -269,3 +269,21 @@ def test_the_legends_blast_tints_are_the_maps() -> None:
         on_map = board.getpixel(((x0 + x1) // 2, (y0 + y1) // 2))
         assert icon.getpixel(((ix0 + ix1) // 2, (iy0 + iy1) // 2)) == on_map
     assert kinds["side"].colour is not Colour.RED  # a red boat's tint would read as a hit
+
+
+def test_8_the_end_post_shows_a_card_naming_the_winning_boat_that_reads_on_a_phone() -> None:
+    """Issue 42: the end post's picture was the replay's last frame, landscape (1,248 px)
+    and nameless. It is now a portrait card the width of two phones: the winning boat and
+    its crew, the boats by rank, and the sea with every boat revealed."""
+    from renderers import end_card
+    from renderers.uboat.frames import standings
+
+    boards = _boards(script_until("uboat-crews-and-scoring.txt"))
+    last = boards[-1][0]
+    assert last.public.winning_boats
+    data = PICTURES.replay(boards, title="#uboat game 3", gif=False).final
+    final = decode_png(data)
+    assert final.width == end_card.WIDTH and final.height > final.width
+    check_golden("end_card.png", data)
+    top = standings(last)[0]
+    assert top.place == 1 and top.name.startswith(last.public.winning_boats[0].title)
