@@ -158,9 +158,14 @@ class FakeBluesky:
         self.people[did].handle = handle
 
     def tick(self, seconds: float = 1.0) -> str:
-        self._moment += timedelta(seconds=seconds)
         if self.live:
-            self._moment = max(self._moment, datetime.fromtimestamp(self.clock(), UTC))
+            # The clock's time, a millisecond past the last stamp at least: a step of a
+            # second would run the stamps of a busy game (30 captains' posts and the
+            # boards sent them) a minute ahead of the clock, into turns not yet open.
+            after = self._moment + timedelta(milliseconds=1)
+            self._moment = max(after, datetime.fromtimestamp(self.clock(), UTC))
+        else:
+            self._moment += timedelta(seconds=seconds)
         return stamp(self._moment)
 
     def _rev(self) -> str:
