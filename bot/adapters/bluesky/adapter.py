@@ -55,6 +55,7 @@ log = logging.getLogger(__name__)
 
 PROFILE = "app.bsky.actor.profile"
 SELF_LABELS = "com.atproto.label.defs#selfLabels"
+DMS = f"{PLATFORM}/dms"  # the relay lane of chat messages
 
 
 def has_bot_label(profile: dict[str, Any]) -> bool:
@@ -263,6 +264,12 @@ class BlueskyAdapter:
     async def send(self, address: Address, outbound: Outbound) -> str:
         """A post for a public address, chat messages for a user address."""
         return await self._delivery.send(address, outbound)
+
+    def lane(self, address: Address) -> str:
+        """The relay lane of a message to ``address`` (see :mod:`bot.host.outbox`): chat
+        messages travel in one of their own, so their pace (``[bluesky] dms_per_minute``)
+        holds back only DMs, never a turn's post, a reminder or an answer in a thread."""
+        return DMS if address.is_dm else PLATFORM
 
     def accepts_attachments(self, address: Address) -> bool:
         """Chat messages carry text only: a DM's board goes as the game's text board."""

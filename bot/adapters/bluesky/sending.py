@@ -139,6 +139,8 @@ class Delivery:
         self._threads = threads
         self._roots: dict[str, str] = {}  # root uri → its state when last read
         self._convos: dict[str, str] = {}  # DID → conversation id
+        # A DM's parts delivered so far, by its key and part (see _send_dm).
+        self._parts_delivered: dict[str, dict[int, str]] = {}
 
     async def send(self, address: Address, outbound: Outbound) -> str:
         if address.platform != PLATFORM:
@@ -409,7 +411,14 @@ class Delivery:
         chat = self._connection.chat
         sent: list[str] = []
         earlier = await self._sent_since(convo, outbound.written_at) if outbound.retry else {}
-        for part in [p for p in dm_parts(outbound.text) if p.strip()]:
+        # The parts an earlier attempt delivered before a part was refused (a 429 says the
+        # platform took nothing of that part, so the next attempt does not look): not
+        # sent again. Kept by the message's key until the whole message is delivered.
+        delivered = self._parts_delivered.get(outbound.key, {})
+        for index, part in enumerate([p for p in dm_parts(outbound.text) if p.strip()]):
+            if index in delivered:
+                sent.append(delivered[index])
+                continue
             if part in earlier:
                 sent.append(earlier.pop(part))
                 continue
@@ -425,6 +434,10 @@ class Delivery:
                 partial(chat.chat.bsky.convo.send_message, data=data),
             )
             sent.append(str(message["id"]))
+            delivered[index] = sent[-1]
+            if outbound.key:
+                self._parts_delivered[outbound.key] = delivered
+        self._parts_delivered.pop(outbound.key, None)
         return ",".join(sent)
 
     async def _sent_since(self, convo: str, since: float) -> dict[str, str]:

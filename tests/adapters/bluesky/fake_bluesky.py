@@ -62,9 +62,13 @@ def _b64(data: dict[str, Any]) -> str:
 
 
 class XrpcError(Exception):
-    def __init__(self, status: int, error: str, message: str = "") -> None:
+    def __init__(
+        self, status: int, error: str, message: str = "", headers: dict[str, str] | None = None
+    ) -> None:
+        """``headers``: the answer's own (a 429's RateLimit-Reset), over the window's."""
         super().__init__(message)
         self.status, self.error, self.message = status, error, message
+        self.headers = headers or {}
 
 
 @dataclass
@@ -120,6 +124,9 @@ class FakeBluesky:
         }
         self.write_points = Window(5000, 3600)
         self.fail_next: dict[str, XrpcError] = {}
+        # nsid → (what of its input, error): the next call whose JSON input has it answers
+        # with the error (a 429 on a DM's second chat message, say).
+        self.fail_matching: dict[str, tuple[Callable[[Any], bool], XrpcError]] = {}
         self.lose_answer_of: set[str] = set()  # nsids whose next answer is lost (a 502)
 
     # -- the world ----------------------------------------------------------
@@ -158,9 +165,14 @@ class FakeBluesky:
         self.people[did].handle = handle
 
     def tick(self, seconds: float = 1.0) -> str:
-        self._moment += timedelta(seconds=seconds)
         if self.live:
-            self._moment = max(self._moment, datetime.fromtimestamp(self.clock(), UTC))
+            # The clock's time, a millisecond past the last stamp at least: a step of a
+            # second would run the stamps of a busy game (30 captains' posts and the
+            # boards sent them) a minute ahead of the clock, into turns not yet open.
+            after = self._moment + timedelta(milliseconds=1)
+            self._moment = max(after, datetime.fromtimestamp(self.clock(), UTC))
+        else:
+            self._moment += timedelta(seconds=seconds)
         return stamp(self._moment)
 
     def _rev(self) -> str:
@@ -358,6 +370,8 @@ class FakeBluesky:
                         raise XrpcError(400, "InvalidRequest", "; ".join(problems))
                 else:
                     body = await request.read()
+                if nsid in self.fail_matching and self.fail_matching[nsid][0](body):
+                    raise self.fail_matching.pop(nsid)[1]
             if nsid.startswith("chat.bsky.") and request.headers.get("atproto-proxy") != CHAT_PROXY:
                 self.violations.append(f"{nsid} without the chat proxy header")
                 raise XrpcError(501, "MethodNotImplemented", "Method Not Implemented")
@@ -378,7 +392,7 @@ class FakeBluesky:
             return web.json_response(answer, headers=headers)
         except XrpcError as error:
             return web.json_response({"error": error.error, "message": error.message},
-                                     status=error.status, headers=headers)  # fmt: skip
+                                     status=error.status, headers=headers | error.headers)  # fmt: skip
 
     def _params(self, request: web.Request, method: dict[str, Any]) -> dict[str, Any]:
         schema = method.get("parameters", {"type": "params", "properties": {}})

@@ -15,6 +15,7 @@ from PIL import Image
 
 from bot.adapters.bluesky.platform import BlueskyConfig
 from bot.adapters.bluesky.sending import tid_for
+from bot.adapters.bluesky.text import dm_parts
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound
 
 PUBLIC = Address("bluesky")
@@ -253,3 +254,31 @@ async def test_a_cut_post_keeps_its_proof_whole_and_links_the_games_page(fake_bs
     assert proof in posted and page in posted
     links = [f for f in post["value"]["facets"] if f["features"][0]["$type"].endswith("#link")]
     assert [f["features"][0]["uri"] for f in links] == [page]
+
+
+async def test_a_dm_refused_midway_sends_only_its_parts_not_yet_delivered_next_time(
+    fake_bsky, make_adapter, monkeypatch
+):
+    """A long DM goes as several chat messages; a 429 on its second says the chat service
+    took nothing of that one (so the next attempt is no 'retry' that looks first), but the
+    first did arrive: the next attempt sends the rest, not the first again."""
+    adapter = make_adapter()
+    board = "\n".join(f"Row {n:03d}: " + "~ " * 40 for n in range(30))  # three messages
+    send = fake_bsky.x_chat_bsky_convo_sendMessage
+    calls = []
+
+    def refuse_the_second(**kwargs):
+        calls.append(kwargs["body"]["message"]["text"])
+        if len(calls) == 2:
+            raise XrpcError(429, "RateLimitExceeded", "Rate Limit Exceeded")
+        return send(**kwargs)
+
+    monkeypatch.setattr(fake_bsky, "x_chat_bsky_convo_sendMessage", refuse_the_second)
+    to_alice = Address("bluesky", user_id=ALICE, user_name="alice.bsky.social")
+    with pytest.raises(DeliveryError) as limited:
+        await adapter.send(to_alice, Outbound(board, key="outbox-7", written_at=1.0))
+    assert limited.value.retry_after is not None  # a refusal: the relay will not 'retry'
+    ids = await adapter.send(to_alice, Outbound(board, key="outbox-7", written_at=1.0))
+    assert len(dm_parts(board)) == 3
+    assert fake_bsky.dms_to(ALICE) == dm_parts(board), "a part came twice"
+    assert len(ids.split(",")) == 3
