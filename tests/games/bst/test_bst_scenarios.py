@@ -290,6 +290,14 @@ def test_3_setup_deadline_closes_setup_script(run_script_text: Run) -> None:
     assert_legal_fleet(record)
 
 
+def test_3_a_setup_with_one_captain_says_so_once_a_game_script(run_script_text: Run) -> None:
+    transcript, record = play(run_script_text, "s3_setup_with_one_captain.txt")
+    said = [line for line in public(transcript) if "needs at least two captains" in line]
+    assert len(said) == 1  # before: once at every deadline, for ever (issue 39 item 10)
+    assert record["game"]["phase"] == "battle" and record["game"]["turn"] == 1
+    assert [p["name"] for p in record["players"]] == ["alice", "bob"]
+
+
 def test_3_loadouts_option_restricts_fleet_script(run_script_text: Run) -> None:
     transcript, record = play(run_script_text, "s3_loadout_option.txt")
     assert any("two cruisers" in line for line in dms(transcript, "alice"))
