@@ -121,8 +121,11 @@ class BstState:
         captain's ships changed), not rebuilt."""
         position = self.index[captain.id]
         before = self.captains[position]
-        counted = {} if placements is None else {"placements": placements}
-        changed = replace(self, captains=self.crowd.replaced(position, captain), **counted)
+        changed = replace(
+            self,
+            captains=self.crowd.replaced(position, captain),
+            placements=self.placements if placements is None else placements,
+        )
         changed.__dict__[_INDEX] = self._take(_INDEX)
         occupied: _Occupied | None = self._take(_CELL_OWNERS)
         if occupied is not None:
