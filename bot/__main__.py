@@ -140,7 +140,7 @@ def cmd_script(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """Exit 0 when everything it could check matches, 1 at the first mismatch (named),
     2 for a file that is not a record."""
-    from bot.cli.verify import Mismatch, verify, verify_path
+    from bot.cli.verify import BadRecord, Mismatch, read_record, verify, verify_path
 
     if args.path is not None or args.root is not None:
         if not (args.receipt and args.path is not None and args.root):
@@ -157,15 +157,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.record is None:
         return _fail("say which record to check: bst verify RECORD.json [--receipt HEX]")
     try:
-        record = json.loads(Path(args.record).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        return _fail(
-            f"{args.record}: expected a game record (JSON), such as bst export writes: {error}"
-        )
-    if not isinstance(record, dict):
-        return _fail(f"{args.record}: expected a game record (a JSON object)")
-    try:
-        verify(record, print, args.receipt or "")
+        verify(read_record(args.record), print, args.receipt or "")
+    except BadRecord as error:
+        return _fail(f"{args.record}: not a record bst can check: {error}")
     except Mismatch as error:
         return _fail(f"MISMATCH: {error}", code=1)
     return 0

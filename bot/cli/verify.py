@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
+import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from bot.games.base import RecordContext
@@ -21,6 +24,80 @@ from bot.host.seeds import LUCK_PROCEDURE, SECRET_BYTES, luck_rng, mixed_luck, s
 
 class Mismatch(Exception):
     """The first thing in a record that does not check out (the message names it)."""
+
+
+class BadRecord(Exception):
+    """A file that is not a game record bst can read (the message says what is wrong):
+    told apart from a mismatch, which is a record that reads but does not check out."""
+
+
+MAX_RECORD_BYTES = 256 * 1024 * 1024
+"""The largest record read: a crowd's game of 100,000 captains writes some tens of MB;
+anything larger is refused before it is read, so a hostile file costs bounded memory."""
+
+MAX_DEPTH = 32
+"""The deepest nesting of lists and objects a record may have (a record's deepest part,
+an order in a receipt or a journal entry's draw, is about 6 deep)."""
+
+
+def read_record(path: str | Path) -> dict[str, Any]:
+    """The record in the file at ``path``, or BadRecord saying what is wrong with it: too
+    large, not UTF-8 JSON, nested too deeply, not an object."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_RECORD_BYTES:
+            raise BadRecord(
+                f"{size:,} bytes; a record bst verifies is at most {MAX_RECORD_BYTES:,} bytes"
+            )
+        with path.open("rb") as file:
+            raw = file.read(MAX_RECORD_BYTES + 1)
+    except OSError as error:
+        raise BadRecord(f"cannot be read: {error.strerror or error}") from None
+    if len(raw) > MAX_RECORD_BYTES:  # it grew while read (a pipe, a file being written)
+        raise BadRecord(f"more than {MAX_RECORD_BYTES:,} bytes")
+    _check_depth(raw)
+    try:
+        record = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise BadRecord(
+            f"expected a game record (JSON), such as bst export writes: {error}"
+        ) from None
+    if not isinstance(record, dict):
+        raise BadRecord(f"expected a game record (a JSON object), got {_kind(record)}")
+    return record
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(rb"[\[\]{}]")
+
+
+def _check_depth(raw: bytes) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` before parsing (the parser and every
+    comparison after it recurse), over the brackets outside strings."""
+    depth = 0
+    for bracket in _BRACKET.finditer(_STRING.sub(b"", raw)):
+        if bracket.group() in (b"[", b"{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise BadRecord(
+                    f"nested more than {MAX_DEPTH} deep; a game record is a few levels deep"
+                )
+        else:
+            depth -= 1
+
+
+def _kind(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a text", bool: "true or false"}
+    if value is None:
+        return "null"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return "a number"
+    return names.get(type(value), type(value).__name__)
 
 
 def _hex(value: Any, size: int, what: str) -> bytes:
@@ -35,11 +112,113 @@ def _hex(value: Any, size: int, what: str) -> bytes:
 
 def verify(record: dict[str, Any], say: Callable[[str], None], wanted: str = "") -> None:
     """Check ``record``, telling ``say`` each thing checked; raise Mismatch at the first
-    that fails. ``wanted``: a player's receipt (or its first 8+ hex digits) to find."""
-    revealed = _check_luck(record, say, wanted)
-    made = _check_replay(record, say)
-    if made is not None and revealed:
-        _check_receipts_stood(record, made, say)
+    that fails, BadRecord when it is not a record bst can read. ``wanted``: a player's
+    receipt (or its first 8+ hex digits) to find."""
+    _check_shape(record)
+    try:
+        revealed = _check_luck(record, say, wanted)
+        made = _check_replay(record, say)
+        if made is not None and revealed:
+            _check_receipts_stood(record, made, say)
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError, OverflowError) as error:
+        # A part of a kind the shape check does not know: still a record bst cannot read,
+        # not a mismatch (which is a record that reads and does not check out).
+        raise BadRecord(
+            f"the record does not read as a game record ({type(error).__name__}: "
+            f"{str(error)[:200]})"
+        ) from None
+    except RecursionError:
+        raise BadRecord("the record is nested too deeply to read") from None
+
+
+# ------------------------------------------------------------ the record's shape
+
+_Kind = type | tuple[type, ...]
+_NUMBER = (int, float)
+
+
+def _check_shape(record: Any) -> None:
+    """The parts ``verify`` reads, each of the kind a record has, or BadRecord naming the
+    first that is not (before anything is compared: a wrong kind is not a mismatch)."""
+    _expect(record, dict, "the record")
+    for key, kind in (("game", dict), ("players", list), ("turns", list), ("luck", dict)):
+        if record.get(key) is not None:
+            _expect(record[key], kind, key)
+    for index, item in enumerate(record.get("players") or []):
+        _expect(item, dict, f"players[{index}]")
+    for index, item in enumerate(record.get("turns") or []):
+        _expect(item, dict, f"turns[{index}]")
+        for part in ("orders", "events"):
+            if item.get(part) is not None:
+                _expect(item[part], list, f"turns[{index}].{part}")
+    game = record.get("game") or {}
+    _fields(game, "game", {"kind": str, "phase": str, "options": dict, "id": int})
+    luck = record.get("luck")
+    if luck is not None:
+        _fields(
+            luck,
+            "luck",
+            {"procedure": str, "secret": str, "commitment": str, "key": str, "game": int,
+             "nonces": list, "receipts": list, "roots": dict},
+        )  # fmt: skip
+        for index, entry in enumerate(luck.get("receipts") or []):
+            where = f"luck.receipts[{index}]"
+            _expect(entry, dict, where)
+            _fields(entry, where, {"turn": int, "player": str, "salt": str, "receipt": str})
+            if entry.get("order") is not None:
+                _expect(entry["order"], dict, f"{where}.order")
+        for turn, root in (luck.get("roots") or {}).items():
+            if not turn.isdigit():
+                raise BadRecord(f"luck.roots: expected turn numbers as keys, got {turn!r}")
+            _expect(root, str, f"luck.roots.{turn}")
+    section = record.get("replay")
+    if section is None:
+        return
+    _expect(section, dict, "replay")
+    _fields(section, "replay", {"format": str, "journal": list, "deadlines": dict, "seed": int})
+    for key, deadline in (section.get("deadlines") or {}).items():
+        _expect(deadline, str, f"replay.deadlines.{key}")
+    kinds: dict[str, _Kind] = {
+        "do": str, "player": str, "name": str, "text": str, "channel": str, "draw": list,
+        "options": dict, "timer": str, "cause": str, "at": _NUMBER,
+    }  # fmt: skip
+    for index, entry in enumerate(section.get("journal") or []):
+        where = f"replay.journal[{index}]"
+        _expect(entry, dict, where)
+        _fields(entry, where, kinds)
+        if "do" not in entry:
+            raise BadRecord(f"{where}: expected a call (`do`), got none")
+        at = entry.get("at")
+        if at is not None and not math.isfinite(at):
+            raise BadRecord(f"{where}.at: expected a moment (epoch seconds), got {at!r}")
+        for part in entry.get("draw") or []:
+            _expect(part, (str, int), f"{where}.draw")
+        for value in (entry.get("options") or {}).values():
+            _expect(value, (str, int), f"{where}.options")
+        if entry.get("first") is not None:
+            _expect(entry["first"], str, f"{where}.first")
+
+
+def _fields(part: dict[str, Any], where: str, kinds: dict[str, _Kind]) -> None:
+    for key, kind in kinds.items():
+        if part.get(key) is not None:
+            _expect(part[key], kind, f"{where}.{key}")
+
+
+def _expect(value: Any, kind: _Kind, where: str) -> None:
+    # true and false are ints to Python, never to a record
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _kinds(kind)):
+        wanted = " or ".join(_kind_name(k) for k in _kinds(kind))
+        raise BadRecord(f"{where}: expected {wanted}, got {_kind(value)} ({_shown(value)})")
+
+
+def _kinds(kind: _Kind) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _kind_name(kind: type) -> str:
+    return {dict: "an object", list: "a list", str: "a text", int: "a whole number",
+            float: "a number", bool: "true or false"}.get(kind, kind.__name__)  # fmt: skip
 
 
 def _check_luck(record: dict[str, Any], say: Callable[[str], None], wanted: str) -> bool:

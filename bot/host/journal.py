@@ -62,6 +62,10 @@ class Replayed:
     """Turn → player → the order that stood (for the receipts)."""
     started: bool = False
     finished: bool = False
+    opened_at: float | None = None
+    """When the turn in progress opened (the ``at`` of the step that began it)."""
+    latest_order_at: float | None = None
+    """The latest ``at`` of an order accepted in the turn in progress."""
 
 
 def moment_text(moment: float) -> str:
@@ -173,6 +177,33 @@ def _apply(
         raise ReplayError(f"journal entry {index + 1}: unknown kind {do!r}")
 
 
+def _check_time(made: Replayed, entry: Mapping[str, Any], index: int) -> None:
+    """An entry's ``at`` against the host's own rules of time, so that an edited ``at``
+    does not pass (records of most games show no order's time): the host counts no
+    order sent before its turn opened (a late fetch is refused) nor at or after its
+    deadline (held for the next turn), and a timer falls at the deadline, after every
+    order it closes on."""
+    at = entry.get("at")
+    if at is None or made.opened_at is None or made.finished:
+        return
+    at = float(at)
+    do = entry.get("do")
+    where = f"journal entry {index + 1} ({do})"
+    if do in ("accept", "expire", "resolve") and at < made.opened_at:
+        raise ReplayError(
+            f"{where}: at {moment_text(at)}, before its turn opened at "
+            f"{moment_text(made.opened_at)}: the host takes nothing of a turn before it opens"
+        )
+    if do == "accept":
+        made.latest_order_at = max(at, made.latest_order_at or at)
+    elif do == "expire" and made.latest_order_at is not None and made.latest_order_at > at:
+        raise ReplayError(
+            f"{where}: the turn closed at {moment_text(at)}, but an order it counted is "
+            f"dated {moment_text(made.latest_order_at)}: the host holds an order sent after "
+            "a deadline for the next turn"
+        )
+
+
 def replay(game: Game[Any, Any], entries: Sequence[Mapping[str, Any]], draw: Draw) -> Replayed:
     """Play ``entries`` through the rules of ``game`` as the host did (see the module's
     docstring), with a step wherever the host stored one."""
@@ -186,7 +217,11 @@ def replay(game: Game[Any, Any], entries: Sequence[Mapping[str, Any]], draw: Dra
             elif made is None:
                 raise ReplayError("the journal does not begin with the game's options")
             else:
+                turn = game.rules.turn(made.state)
+                _check_time(made, entry, index)
                 _apply(game, made, entry, index, given, draw)
+                if game.rules.turn(made.state) != turn and entry.get("at") is not None:
+                    made.opened_at, made.latest_order_at = float(entry["at"]), None
         except ReplayError:
             raise
         except Exception as error:  # the rules refuse what the host says they took

@@ -309,6 +309,27 @@ def _seen_by_all_but_bob(kit: MultiKit) -> list[tuple[str, str, str, str]]:
     ]
 
 
+def _bob_answers_in_setup(folder: Path, alice_fleet: str, draws: int) -> list[tuple[str, str]]:
+    """Everything bob is sent in a setup where alice places ``alice_fleet`` and bob sends
+    ``random`` ``draws`` times, then asks for his board and the status."""
+    kit = MultiKit(folder, ["discord"])
+    try:
+        say = kit.say
+        say("discord", "alice", "#bst new size=10x10 turn=1h", channel="c", message_id="n")
+        say("discord", "alice", "join", channel="c", message_id="j1")
+        say("discord", "bob", "join", channel="c", message_id="j2")
+        say("discord", "alice", alice_fleet, channel="c", dm=True, message_id="f1")
+        for draw in range(draws):
+            say("discord", "bob", "random", channel="c", dm=True, message_id=f"r{draw}")
+        say("discord", "bob", "board", channel="c", dm=True, message_id="b")
+        say("discord", "bob", "status", channel="c", message_id="st")
+        with kit.store.transaction() as tx:
+            rows = tx.outbox()
+        return [(r.kind, r.text) for r in rows if r.recipient in ("p2", "discord:id-bob")]
+    finally:
+        kit.close()
+
+
 @settings(
     derandomize=True, deadline=None, database=None, max_examples=10,
     suppress_health_check=list(HealthCheck),
@@ -353,3 +374,19 @@ def test_a_substitute_accepted_sees_the_seat_so_the_comparison_can_fail(tmp_path
     finally:
         one.close()
         two.close()
+
+
+@given(first=fleet(), second=fleet(), draws=st.integers(1, 6))
+def test_randoms_answers_in_setup_never_depend_on_another_captains_fleet(
+    tmp_path_factory, first, second, draws
+) -> None:
+    """Rules §3, no probing with `random`: two games that differ only in alice's hidden
+    fleet give bob byte-identical answers to his `random` DMs (before: each draw avoided
+    her ships, so the cells never offered to bob after ~100 draws were her fleet)."""
+    assume(first[1] != second[1])
+    folder = tmp_path_factory.mktemp("random")
+    one = _bob_answers_in_setup(folder / "one", first[0], draws)
+    two = _bob_answers_in_setup(folder / "two", second[0], draws)
+    drawn = [text for _, text in one if text.startswith("Placed at random")]
+    assert len(drawn) == draws  # honest: every draw was answered, with its fleet
+    assert one == two, "bob's answers in setup depend on alice's hidden fleet"

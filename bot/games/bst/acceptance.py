@@ -2,7 +2,10 @@
 
 A placement (setup only, by DM) takes effect at once: it is checked on its own,
 then against the ships other captains have placed, as ``placement_conflicts``
-says, and the captain is told their fleet. A battle order (a shot in public, a
+says, and the captain is told their fleet. ``random`` draws a fleet that fits the
+board and the loadouts only, never avoiding anyone's ships, so its answer depends on
+nobody else's fleet (§3, no probing with ``random``); a drawn fleet that overlaps one
+placed before it is placed again when setup closes (see ``lifecycle.py``). A battle order (a shot in public, a
 move or rotation by DM, or ``pass``) is checked against the board's edges and the
 captain's own fleet — never against anyone else's ships, so a refusal gives
 nothing away — and then stands until the turn closes (see ``turns.py``).
@@ -106,17 +109,20 @@ def _accept_placement(
         raise WrongChannelError(
             "placements are secret: send your placement to me by DM, not in the game channel"
         )
-    taken = state.occupancy(exclude=captain.id)
+    seq = state.placements + 1
     if order.ships is None:
-        ships = place_at_random(state.options, taken, rng)
-        placed = replace(captain, ships=ships, placed_at_random=True)
+        # Drawn on an empty board: avoiding the others' ships would map them (§3).
+        ships = place_at_random(state.options, {}, rng)
+        placed = replace(captain, ships=ships, placed_at_random=True, placed_seq=seq)
         return Accepted(
-            state.with_captain(placed),
+            state.with_captain(placed, placements=seq),
             None,
             (
                 Notice(
                     f"Placed at random: {fleet_text(ships)}. You may send another placement "
-                    "until the battle starts.",
+                    "until the battle starts. (A fleet drawn at random may overlap another "
+                    "captain's, placed before it: then it is placed again at random when "
+                    "setup closes, and you are told.)",
                     to=captain.id,
                 ),
             ),
@@ -124,11 +130,11 @@ def _accept_placement(
     if captain.placed_by_host:
         raise IllegalOrderError(_PLACED_BY_HOST)
     ships = check_fleet(order.ships, state.options)
-    overlapping = conflicts(ships, taken, captain.id)
+    overlapping = conflicts(ships, state, captain.id)
     if not overlapping:
-        placed = replace(captain, ships=ships, placed_at_random=False)
+        placed = replace(captain, ships=ships, placed_at_random=False, placed_seq=seq)
         return Accepted(
-            state.with_captain(placed),
+            state.with_captain(placed, placements=seq),
             None,
             (
                 Notice(
@@ -181,7 +187,9 @@ def _refused_for_overlap(state: BstState, captain: Captain) -> Accepted[BstState
     past the allowance, the captain's fleet is placed at random when setup closes."""
     refusals = captain.overlap_refusals + 1
     if refusals > OVERLAP_REFUSALS:
-        counted = replace(captain, ships=(), placed_at_random=False, overlap_refusals=refusals)
+        counted = replace(
+            captain, ships=(), placed_at_random=False, placed_seq=0, overlap_refusals=refusals
+        )
         text = f"Your placement overlaps another captain's ship again: {_PLACED_BY_HOST}."
     else:
         counted = replace(captain, overlap_refusals=refusals)
@@ -195,7 +203,7 @@ def _refused_for_overlap(state: BstState, captain: Captain) -> Accepted[BstState
 
 
 def _unplaced(captain: Captain) -> Captain:
-    return replace(captain, ships=(), placed_at_random=False)
+    return replace(captain, ships=(), placed_at_random=False, placed_seq=0)
 
 
 def _name_then_id(state: BstState, player: PlayerId) -> tuple[str, str]:

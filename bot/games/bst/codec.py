@@ -48,6 +48,8 @@ def encode_state(state: BstState) -> dict[str, Any]:
                 "placed_at_random": c.placed_at_random,
                 # Only when non-zero: a state stored before the count existed decodes as 0.
                 **({"overlap_refusals": c.overlap_refusals} if c.overlap_refusals else {}),
+                # Only in setup (0 once the battle is on), so battle states are unchanged.
+                **({"placed_seq": c.placed_seq} if c.placed_seq else {}),
             }
             for c in state.captains
         ],
@@ -64,6 +66,8 @@ def encode_state(state: BstState) -> dict[str, Any]:
     if state.setup_windows:
         # Only when non-zero: a state stored before the count existed decodes as 0.
         encoded["setup_windows"] = state.setup_windows
+    if state.placements:
+        encoded["placements"] = state.placements
     return encoded
 
 
@@ -86,6 +90,7 @@ def decode_state(data: Mapping[str, Any]) -> BstState:
             awaiting=bool(c.get("awaiting", False)),
             placed_at_random=bool(c.get("placed_at_random", False)),
             overlap_refusals=int(c.get("overlap_refusals", 0)),
+            placed_seq=int(c.get("placed_seq", 0)),
         )
         for c in data["captains"]
     )
@@ -105,6 +110,7 @@ def decode_state(data: Mapping[str, Any]) -> BstState:
         winners=tuple(data.get("winners", ())),
         draw=bool(data.get("draw", False)),
         setup_windows=int(data.get("setup_windows", 0)),
+        placements=int(data.get("placements", 0)),
     )
 
 

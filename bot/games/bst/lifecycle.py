@@ -3,7 +3,11 @@
 Captains join during setup (again, after leaving it: leaving setup costs nothing),
 or during the battle with ``late_join=on``, when they are placed at random as the
 turn closes (§3). The battle starts with at least two captains; whoever has no
-placement then is placed at random and told so (§3, §4). A captain who leaves or
+placement then is placed at random and told so (§3, §4). Setup's closing settles the
+overlaps that ``random`` leaves (it never avoids anyone's ships, so that its answer
+depends on no one else's fleet): in the order the fleets were placed, first come, a
+fleet that overlaps one kept before it is placed again at random, and only its owner
+is told. A captain who leaves or
 is kicked during the battle turns their ships into wrecks, which may end the game;
 the host's ``end`` is a draw between the captains still alive (§7).
 """
@@ -11,6 +15,7 @@ the host's ``end`` is a draw between the captains still alive (§7).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import replace
 
 from bot.games.base import (
@@ -23,6 +28,7 @@ from bot.games.base import (
     PlayerRef,
     Resolution,
 )
+from bot.games.bst.cells import Cell
 from bot.games.bst.events import finished, ship_event
 from bot.games.bst.fleet import Ship
 from bot.games.bst.placement import fleet_text, place_many_at_random
@@ -66,28 +72,37 @@ def start(state: BstState, rng: random.Random, first: PlayerId | None) -> Resolu
             if len(present) == 1
             else f"starting needs at least two captains; {len(present)} have joined"
         )
-    taken = state.occupancy(exclude=None)
     captains = list(state.captains)
+    displaced, taken = _settle_overlaps(state)
     notices: list[Notice] = []
     unplaced = [
         i
         for i, captain in enumerate(captains)
-        if captain.status is CaptainStatus.ALIVE and not captain.ships
+        if captain.status is CaptainStatus.ALIVE and (not captain.ships or i in displaced)
     ]
     fleets = place_many_at_random(state.options, taken, len(unplaced), rng)
     for i, ships in zip(unplaced, fleets, strict=True):
         captain = captains[i]
         captains[i] = replace(captain, ships=ships, placed_at_random=True)
-        why = (
-            f"After {OVERLAP_REFUSALS} refusals for overlapping other captains' ships"
-            if captain.placed_by_host
-            else "You sent no placement"
-        )
+        if i in displaced:
+            why = "Your fleet overlapped another captain's, placed before it"
+        elif captain.placed_by_host:
+            why = f"After {OVERLAP_REFUSALS} refusals for overlapping other captains' ships"
+        else:
+            why = "You sent no placement"
         notices.append(
             Notice(f"{why}, so you were placed at random: {fleet_text(ships)}.", to=captain.id)
         )
+    if state.placements:
+        # The order of placement matters only in setup: battle states keep none of it.
+        captains = [replace(c, placed_seq=0) if c.placed_seq else c for c in captains]
     new_state = replace(
-        state, phase=Phase.BATTLE, turn=1, captains=tuple(captains), setup_windows=0
+        state,
+        phase=Phase.BATTLE,
+        turn=1,
+        captains=tuple(captains),
+        setup_windows=0,
+        placements=0,
     )
     return Resolution(
         new_state,
@@ -95,6 +110,29 @@ def start(state: BstState, rng: random.Random, first: PlayerId | None) -> Resolu
         frozenset(c.id for c in present),
         notices=tuple(notices),
     )
+
+
+def _settle_overlaps(state: BstState) -> tuple[set[int], Mapping[Cell, object]]:
+    """The captains (by position) whose fleet overlaps one placed before it and kept, to
+    be placed again at random, and the cells of the fleets kept (§3, no probing with
+    ``random``). Only fleets drawn at random can overlap (a placement by hand that
+    overlaps is refused or withdrawn), so a setup without them costs nothing here."""
+    if not state.overlapping():
+        return set(), state.occupancy(exclude=None)
+    kept: dict[Cell, object] = {}
+    displaced: set[int] = set()
+    placed = [
+        (captain.placed_seq, i, captain)
+        for i, captain in enumerate(state.captains)
+        if captain.status is CaptainStatus.ALIVE and captain.ships
+    ]
+    for _, i, captain in sorted(placed, key=lambda item: item[:2]):
+        cells = [cell for ship in captain.ships for cell in ship.cells]
+        if any(cell in kept for cell in cells):
+            displaced.add(i)
+        else:
+            kept.update(dict.fromkeys(cells, True))
+    return displaced, kept
 
 
 def remove(state: BstState, player: PlayerId) -> Resolution[BstState]:
@@ -107,7 +145,9 @@ def remove(state: BstState, player: PlayerId) -> Resolution[BstState]:
     if captain.status is not CaptainStatus.ALIVE:
         return Resolution(state, (), frozenset())
     if state.phase is Phase.SETUP:
-        left = replace(captain, status=CaptainStatus.LEFT, ships=(), placed_at_random=False)
+        left = replace(
+            captain, status=CaptainStatus.LEFT, ships=(), placed_at_random=False, placed_seq=0
+        )
         return Resolution(state.with_captain(left), (), frozenset())
     events: list[Event] = []
     wrecks: list[Ship] = []

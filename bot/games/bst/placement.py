@@ -17,6 +17,7 @@ from bot.games.bst.cells import Cell, row_label
 from bot.games.bst.fleet import Loadout, Ship, ShipKind
 from bot.games.bst.options import BstOptions
 from bot.games.bst.orders import range_text
+from bot.games.bst.state import BstState
 
 RANDOM_TRIES = 200
 """Random draws per ship before falling back to listing every free spot (crowded boards)."""
@@ -105,15 +106,17 @@ def _straight(cells: tuple[Cell, ...]) -> bool:
 
 
 def conflicts(
-    ships: tuple[Ship, ...], occupancy: Mapping[Cell, PlayerId], player: PlayerId
+    ships: tuple[Ship, ...], state: BstState, player: PlayerId
 ) -> dict[PlayerId, list[Cell]]:
-    """Other captains whose placed ships a placement overlaps, with the overlapping cells."""
+    """Other captains whose placed ships a placement overlaps, with the overlapping cells
+    (all of them, where fleets drawn at random share a cell until setup closes)."""
     found: dict[PlayerId, list[Cell]] = {}
+    occupied = state.occupancy(exclude=player)
     for ship in ships:
         for cell in ship.cells:
-            owner = occupancy.get(cell)
-            if owner is not None and owner != player:
-                found.setdefault(owner, []).append(cell)
+            if cell in occupied:
+                for owner in state.owners_on(cell, player):
+                    found.setdefault(owner, []).append(cell)
     return found
 
 

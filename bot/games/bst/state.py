@@ -4,7 +4,10 @@ A :class:`BstState` holds the options, the phase and turn, every captain in
 join order with their fleet (hidden from others, shown only through views), and
 the public facts of the last resolved turn (its shots) plus each captain's own
 collision cells from it (private). During setup it also counts the setup windows
-that closed without enough captains (rules §3, §4), which names the next one.
+that closed without enough captains (rules §3, §4), which names the next one, and the
+placements accepted so far, which orders the fleets first come: a fleet drawn by `random`
+never avoids anyone's ships (§3, no probing), so two fleets may overlap until setup
+closes, when the later one is placed again.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ class Captain:
     ``awaiting`` marks a late joiner who is placed at random when the turn closes.
     ``overlap_refusals`` counts the placements refused in setup for overlapping another
     captain's ships; past :data:`~bot.games.base.OVERLAP_REFUSALS` the captain's fleet
-    is placed at random when setup closes (§3: no probing)."""
+    is placed at random when setup closes (§3: no probing). ``placed_seq`` orders the
+    fleet that stands among the fleets placed in setup (1 for the first; 0 for none, and
+    once the battle is on): of two fleets that overlap, the later is placed again."""
 
     id: PlayerId
     name: str
@@ -37,6 +42,7 @@ class Captain:
     awaiting: bool = False
     placed_at_random: bool = False
     overlap_refusals: int = 0
+    placed_seq: int = 0
 
     @property
     def placed_by_host(self) -> bool:
@@ -81,6 +87,9 @@ class BstState:
     setup_windows: int = 0
     """Setup windows that closed with fewer than two captains (the next one is window
     ``setup_windows``): it names the setup timer, and it is 0 once the battle is on."""
+    placements: int = 0
+    """Placements accepted in setup so far (each fleet's ``placed_seq``); 0 once the
+    battle is on."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.captains, Crowd):
@@ -102,8 +111,9 @@ class BstState:
         position = self.index.get(player)
         return None if position is None else self.captains[position]
 
-    def with_captain(self, captain: Captain) -> BstState:
-        """This state with ``captain`` (already in the game) replaced.
+    def with_captain(self, captain: Captain, *, placements: int | None = None) -> BstState:
+        """This state with ``captain`` (already in the game) replaced, and the count of
+        placements set to ``placements`` when given.
 
         A crowd's setup accepts 100,000 placements one at a time, so nothing here costs
         the crowd's size: the captains share every chunk but the changed one, and the
@@ -111,18 +121,18 @@ class BstState:
         captain's ships changed), not rebuilt."""
         position = self.index[captain.id]
         before = self.captains[position]
-        changed = replace(self, captains=self.crowd.replaced(position, captain))
+        changed = replace(
+            self,
+            captains=self.crowd.replaced(position, captain),
+            placements=self.placements if placements is None else placements,
+        )
         changed.__dict__[_INDEX] = self._take(_INDEX)
-        owners: dict[Cell, PlayerId] | None = self._take(_CELL_OWNERS)
-        if owners is not None:
+        occupied: _Occupied | None = self._take(_CELL_OWNERS)
+        if occupied is not None:
             if before.ships != captain.ships:
-                for ship in before.ships:
-                    for cell in ship.cells:
-                        if owners.get(cell) == before.id:
-                            del owners[cell]
-                for ship in captain.ships:
-                    owners.update(dict.fromkeys(ship.cells, captain.id))
-            changed.__dict__[_CELL_OWNERS] = owners
+                occupied.remove(before)
+                occupied.add(captain)
+            changed.__dict__[_CELL_OWNERS] = occupied
         return changed
 
     def with_newcomer(self, captain: Captain) -> BstState:
@@ -133,11 +143,10 @@ class BstState:
         if index is not None:
             index[captain.id] = len(self.captains)
             changed.__dict__[_INDEX] = index
-        owners: dict[Cell, PlayerId] | None = self._take(_CELL_OWNERS)
-        if owners is not None:
-            for ship in captain.ships:
-                owners.update(dict.fromkeys(ship.cells, captain.id))
-            changed.__dict__[_CELL_OWNERS] = owners
+        occupied: _Occupied | None = self._take(_CELL_OWNERS)
+        if occupied is not None:
+            occupied.add(captain)
+            changed.__dict__[_CELL_OWNERS] = occupied
         return changed
 
     def _take(self, name: str) -> Any:
@@ -148,18 +157,38 @@ class BstState:
         return self.__dict__.pop(name, None)
 
     def occupancy(self, exclude: PlayerId | None) -> Mapping[Cell, PlayerId]:
-        """Cell → owner over every placed ship (wrecks included) but ``exclude``'s."""
-        owners: dict[Cell, PlayerId] | None = self.__dict__.get(_CELL_OWNERS)
-        if owners is None:
-            owners = {cell: c.id for c in self.captains for ship in c.ships for cell in ship.cells}
-            self.__dict__[_CELL_OWNERS] = owners
+        """Cell → an owner, over every placed ship (wrecks included) but ``exclude``'s."""
+        occupied = self._occupied()
         captain = None if exclude is None else self.captain(exclude)
         if captain is None or not captain.ships:
             # Nothing of theirs to leave out: the map itself, read at dict speed (a
             # crowd's first placements each look up thousands of cells).
-            return owners
-        own = sum(len(ship.cells) for ship in captain.ships)
-        return _Excluding(owners, captain.id, len(owners) - own)
+            return occupied.owners
+        own = sum(1 for ship in captain.ships for cell in ship.cells if cell not in occupied.shared)
+        return _Excluding(occupied, captain.id, len(occupied.owners) - own)
+
+    def owners_on(self, cell: Cell, exclude: PlayerId) -> list[PlayerId]:
+        """Every captain but ``exclude`` with a ship on ``cell``."""
+        occupied = self._occupied()
+        several = occupied.shared.get(cell)
+        if several is not None:
+            return [owner for owner in several if owner != exclude]
+        owner = occupied.owners.get(cell)
+        return [] if owner is None or owner == exclude else [owner]
+
+    def overlapping(self) -> bool:
+        """Whether two captains' fleets share a cell (fleets drawn by `random` in setup,
+        until setup closes)."""
+        return bool(self._occupied().shared)
+
+    def _occupied(self) -> _Occupied:
+        occupied: _Occupied | None = self.__dict__.get(_CELL_OWNERS)
+        if occupied is None:
+            occupied = _Occupied()
+            for captain in self.captains:
+                occupied.add(captain)
+            self.__dict__[_CELL_OWNERS] = occupied
+        return occupied
 
     def on_board(self, cell: Cell) -> bool:
         return 0 <= cell.row < self.options.rows and 0 <= cell.col < self.options.cols
@@ -176,30 +205,72 @@ _INDEX = "index"
 """Where :attr:`BstState.index` keeps its map once built (``cached_property``)."""
 
 _CELL_OWNERS = "_cell_owners"
-"""Where a state keeps its map of occupied cells (built when first asked; see
+"""Where a state keeps its :class:`_Occupied` map of occupied cells (built when first asked; see
 :meth:`BstState.with_captain`). Not a field: it is never stored, compared or encoded."""
+
+
+class _Occupied:
+    """Who is on which cell. ``owners`` gives each occupied cell one owner (the first
+    placed there): the fast path, since fleets rarely share a cell. ``shared`` lists every
+    owner of the cells that several fleets cover (fleets drawn by `random` in setup may
+    overlap until setup closes), so that taking one fleet away leaves the others' cells
+    occupied. A captain's own two ships never share a cell."""
+
+    def __init__(self) -> None:
+        self.owners: dict[Cell, PlayerId] = {}
+        self.shared: dict[Cell, list[PlayerId]] = {}
+
+    def add(self, captain: Captain) -> None:
+        owners, player = self.owners, captain.id
+        for ship in captain.ships:
+            for cell in ship.cells:
+                first = owners.setdefault(cell, player)
+                if first != player:
+                    self.shared.setdefault(cell, [first]).append(player)
+
+    def remove(self, captain: Captain) -> None:
+        owners, shared, player = self.owners, self.shared, captain.id
+        for ship in captain.ships:
+            for cell in ship.cells:
+                several = shared.get(cell)
+                if several is None:
+                    if owners.get(cell) == player:
+                        del owners[cell]
+                    continue
+                if player in several:
+                    several.remove(player)
+                owners[cell] = several[0]
+                if len(several) == 1:
+                    del shared[cell]
 
 
 class _Excluding(Mapping[Cell, PlayerId]):
     """The map of occupied cells without one captain's: a view, not a copy."""
 
-    def __init__(self, owners: Mapping[Cell, PlayerId], exclude: PlayerId, size: int) -> None:
-        self._owners = owners
+    def __init__(self, occupied: _Occupied, exclude: PlayerId, size: int) -> None:
+        self._owners = occupied.owners
+        self._shared = occupied.shared
         self._exclude = exclude
         self._size = size
 
     def __getitem__(self, cell: Cell) -> PlayerId:
         owner = self._owners[cell]
-        if owner == self._exclude:
-            raise KeyError(cell)
-        return owner
+        if owner != self._exclude:
+            return owner
+        for other in self._shared.get(cell, ()):
+            if other != self._exclude:
+                return other
+        raise KeyError(cell)
 
     def __contains__(self, cell: object) -> bool:
         owner = self._owners.get(cell)  # type: ignore[call-overload]
-        return owner is not None and owner != self._exclude
+        if owner is None:
+            return False
+        # A shared cell has at least two owners, so someone else's ship is on it.
+        return owner != self._exclude or cell in self._shared
 
     def __iter__(self) -> Iterator[Cell]:
-        return (cell for cell, owner in self._owners.items() if owner != self._exclude)
+        return (cell for cell in self._owners if cell in self)
 
     def __len__(self) -> int:
         return self._size

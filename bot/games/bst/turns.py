@@ -37,9 +37,12 @@ from bot.games.bst.views import CaptainStatus, Phase
 SETUP_TIMER = "setup"
 TURN_TIMER = "turn"
 SETUP_EXTENDED = (
-    "setup needs at least two captains; it stays open for another turn. Send `join` to play."
+    "setup needs at least two captains; it stays open, a turn at a time, until two have "
+    "joined. Send `join` to play."
 )
-"""The public notice when a setup window ends with fewer than two captains in."""
+"""The public notice when the first setup window ends with fewer than two captains in:
+once a game (posted at every window, a game with one captain and ``turn=1m`` posted it
+60 times an hour, for ever)."""
 
 
 def to_act(state: BstState) -> frozenset[PlayerId]:
@@ -108,4 +111,5 @@ def expire(
     if timer.startswith(f"{TURN_TIMER}:"):
         return resolve_turn(state, orders, rng)
     extended = replace(state, setup_windows=state.setup_windows + 1)
-    return Resolution(extended, (), frozenset(), notices=(Notice(SETUP_EXTENDED),))
+    said = state.setup_windows > 0
+    return Resolution(extended, (), frozenset(), notices=() if said else (Notice(SETUP_EXTENDED),))

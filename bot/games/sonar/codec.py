@@ -91,6 +91,8 @@ def _captain(captain: Captain) -> dict[str, Any]:
         "placed_at_random": captain.placed_at_random,
         # Only when non-zero: a state stored before the count existed decodes as 0.
         **({"overlap_refusals": captain.overlap_refusals} if captain.overlap_refusals else {}),
+        # Only in setup (0 once the battle is on), so battle states are unchanged.
+        **({"placed_seq": captain.placed_seq} if captain.placed_seq else {}),
         "leaving": captain.leaving,
         "left_turn": captain.left_turn,
     }
@@ -112,6 +114,7 @@ def _decode_captain(data: Mapping[str, Any]) -> Captain:
         ),
         placed_at_random=bool(data["placed_at_random"]),
         overlap_refusals=int(data.get("overlap_refusals", 0)),
+        placed_seq=int(data.get("placed_seq", 0)),
         leaving=bool(data["leaving"]),
         left_turn=data["left_turn"],
     )

@@ -114,24 +114,12 @@ def fleet_lines(board: Board, fleet: Sequence[Submarine]) -> str:
     )
 
 
-MEETS_ANOTHER_FLEET = (
-    "your fleet would meet a sub another captain has already placed: place it elsewhere "
-    "(or send `random`)"
-)
-
-
-class MeetsAnotherFleetError(PlacementError):
-    """A fleet would meet another captain's placed sub. Its words are always the same
-    (never which sub, where or when), and the game counts it (no probing)."""
-
-
-def check_fleet(
-    board: Board, subs: Sequence[Course], ships: int, others: Sequence[Course]
-) -> tuple[Submarine, ...]:
+def check_fleet(board: Board, subs: Sequence[Course], ships: int) -> tuple[Submarine, ...]:
     """A fleet sent by a player (``placement=given``, rules §1) as their subs, numbered by
     length (ties in the order listed); or PlacementError naming the problem: lengths not
-    exactly those of ``ships``, a cell off the board, a sub that would ever meet another
-    of the player's subs, or one of ``others`` (the subs other players placed first)."""
+    exactly those of ``ships``, a cell off the board, or a sub that would ever meet another
+    of the player's subs. Never against other players' subs: that waits for the start
+    (see :func:`meets_any`), so that no answer in setup depends on where they are."""
     wanted = sorted(fleet_lengths(ships))
     got = sorted(sub.length for sub in subs)
     if got != wanted:
@@ -161,10 +149,13 @@ def check_fleet(
                     f"{'at once' if when == 0 else f'in turn {when}'}: subs never meet, so "
                     f"place one of them elsewhere{instead}"
                 )
-    if any(ever_meet(board, other, sub) for sub in subs for other in others):
-        raise MeetsAnotherFleetError(MEETS_ANOTHER_FLEET)
     ordered = sorted(range(len(subs)), key=lambda i: subs[i].length)
     return tuple(Submarine(n + 1, subs[i]) for n, i in enumerate(ordered))
+
+
+def meets_any(board: Board, fleet: Sequence[Submarine], others: Sequence[Course]) -> bool:
+    """Whether a sub of ``fleet`` would ever meet one of ``others``."""
+    return any(ever_meet(board, other, sub.course) for sub in fleet for other in others)
 
 
 def _clear_of(board: Board, sub: Course, placed: Sequence[Course]) -> Course | None:

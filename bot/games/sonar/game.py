@@ -47,16 +47,16 @@ from bot.games.base import (
 )
 from bot.games.duration import format_duration
 from bot.games.sonar import codec, record, text
+from bot.games.sonar.encounters import Course
 from bot.games.sonar.fleet import (
     FLEET_EXAMPLE,
-    MEETS_ANOTHER_FLEET,
-    MeetsAnotherFleetError,
     Submarine,
     check_fleet,
     fleet_lengths,
     fleet_lines,
     lengths_list,
     lengths_text,
+    meets_any,
 )
 from bot.games.sonar.options import (
     MAX_PLAYERS,
@@ -136,19 +136,21 @@ class SonarRules:
         ships = state.options.ships_for(len(present))
         board = state.board
         given = state.options.placement is Placement.GIVEN
-        fixed = [sub.course for c in present if given for sub in c.fleet]
-        unplaced = [c for c in present if not (given and c.fleet)]
-        result = place_fleets(board, fixed, [fleet_lengths(ships)] * len(unplaced), rng)
+        kept, refused = _first_come(state) if given else ((), frozenset())
+        unplaced = [c for c in present if not (given and c.fleet) or c.id in refused]
+        result = place_fleets(board, kept, [fleet_lengths(ships)] * len(unplaced), rng)
         if result.fleets is None:
             raise IllegalOrderError(
-                _no_room(state, ships, len(present), bool(fixed), result.complete, rng)
+                _no_room(state, ships, len(present), bool(kept), result.complete, rng)
             )
         placed = {
             c.id: tuple(Submarine(i + 1, course) for i, course in enumerate(fleet))
             for c, fleet in zip(unplaced, result.fleets, strict=True)
         }
         captains = tuple(
-            replace(c, fleet=placed[c.id], placed_at_random=True) if c.id in placed else c
+            replace(c, fleet=placed[c.id], placed_at_random=True, placed_seq=0)
+            if c.id in placed
+            else replace(c, placed_seq=0)
             for c in state.captains
         )
         opener = present[0].id
@@ -163,8 +165,8 @@ class SonarRules:
         )
         notices = [
             Notice(
-                f"{_PLACED_AT_RANDOM_WHY if c.placed_by_host else ''}Your fleet, placed at "
-                f"random: {fleet_lines(board, placed[c.id])}.",
+                f"{_why_at_random(c, refused)}Your fleet, placed at random: "
+                f"{fleet_lines(board, placed[c.id])}.",
                 to=c.id,
             )
             for c in unplaced
@@ -239,7 +241,7 @@ class SonarRules:
                 "there is nothing to send"
             )
         if isinstance(order, AtRandom):
-            withdrawn = _with_captain(state, replace(captain, fleet=()))
+            withdrawn = _with_captain(state, replace(captain, fleet=(), placed_seq=0))
             return Accepted(
                 withdrawn,
                 None,
@@ -256,19 +258,20 @@ class SonarRules:
         if captain.placed_by_host:
             raise IllegalOrderError(_PLACED_BY_HOST)
         ships = state.options.ships_for(len(state.present))
-        others = [sub.course for c in state.present if c.id != captain.id for sub in c.fleet]
-        try:
-            fleet = check_fleet(state.board, order.subs, ships, others)
-        except MeetsAnotherFleetError:
-            return _refused_for_meeting(state, captain)
-        placed = _with_captain(state, replace(captain, fleet=fleet))
+        fleet = check_fleet(state.board, order.subs, ships)
+        # Numbered among the fleets sent, first come; checked against the others' subs only
+        # at the start, so that this answer depends on no one else's fleet (§1: no probing).
+        seq = 1 + max(c.placed_seq for c in state.captains)
+        placed = _with_captain(state, replace(captain, fleet=fleet, placed_seq=seq))
         return Accepted(
             placed,
             None,
             (
                 Notice(
                     f"Fleet placed: {fleet_lines(state.board, fleet)}. You may send another "
-                    "until the battle starts; the latest valid one stands.",
+                    "until the battle starts; the latest valid one stands. (A fleet that "
+                    "would meet a sub of one sent before it is refused when the battle "
+                    "starts, and placed at random then: you are told.)",
                     to=captain.id,
                 ),
             ),
@@ -531,29 +534,37 @@ _PLACED_BY_HOST = (
     "placed at random at the start: the host no longer takes your fleets"
 )
 _PLACED_AT_RANDOM_WHY = f"After {OVERLAP_REFUSALS} refusals for meeting other captains' subs: "
+_REFUSED_AT_THE_START = (
+    "Your fleet would meet a sub of a fleet sent before it, so it was refused (never where "
+    "or when: no probing). "
+)
 
 
-def _refused_for_meeting(state: SonarState, captain: Captain) -> Accepted[SonarState, Order]:
-    """A fleet that would meet another captain's placed sub (first come): always the same
-    words, and counted, hence a notice with a changed state rather than a refusal that
-    changes nothing; past the allowance the fleet is placed at random at the start."""
-    refusals = captain.overlap_refusals + 1
-    if refusals > OVERLAP_REFUSALS:
-        counted = replace(captain, fleet=(), overlap_refusals=refusals)
-        text = f"Your fleet would meet another captain's sub again: {_PLACED_BY_HOST}."
-    else:
-        counted = replace(captain, overlap_refusals=refusals)
-        stands = "your previous fleet stands" if captain.fleet else "you hold no fleet yet"
-        text = (
-            f"Refused: {MEETS_ANOTHER_FLEET} ({refusals} of {OVERLAP_REFUSALS} such refusals "
-            f"allowed in setup; after that your fleet is placed at random); {stands}."
-        )
-    return Accepted(
-        _with_captain(state, counted),
-        None,
-        (Notice(text, to=captain.id),),
-        changed=frozenset({captain.id}),
+def _why_at_random(captain: Captain, refused: frozenset[PlayerId]) -> str:
+    if captain.id in refused:
+        return _REFUSED_AT_THE_START
+    return _PLACED_AT_RANDOM_WHY if captain.placed_by_host else ""
+
+
+def _first_come(state: SonarState) -> tuple[tuple[Course, ...], frozenset[PlayerId]]:
+    """The given fleets at the start (§1, first come): in the order they were sent, a
+    fleet that would ever meet a sub of one kept before it is refused. Returns the kept
+    subs and the captains refused. Checking here, not as fleets arrive, keeps every
+    answer in setup blind to the others' fleets: answered at once, a fleet placed told
+    where their subs were not, so placed answers without limit between three refusals
+    pinned a sub (issue 39)."""
+    board = state.board
+    kept: list[Course] = []
+    refused: set[PlayerId] = set()
+    sent = sorted(
+        (c for c in state.present if c.fleet), key=lambda c: (c.placed_seq, state.index[c.id])
     )
+    for captain in sent:
+        if meets_any(board, captain.fleet, kept):
+            refused.add(captain.id)
+        else:
+            kept.extend(sub.course for sub in captain.fleet)
+    return tuple(kept), frozenset(refused)
 
 
 def _with_captain(state: SonarState, captain: Captain) -> SonarState:

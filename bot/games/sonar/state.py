@@ -62,9 +62,15 @@ class Captain:
     fleet: tuple[Submarine, ...] = ()
     placed_at_random: bool = False
     overlap_refusals: int = 0
-    """Fleets refused in setup for meeting another captain's placed sub: past
-    :data:`~bot.games.base.OVERLAP_REFUSALS` the host places this fleet at random at the
-    start and takes no more fleets from this captain (no probing)."""
+    """Fleets refused in setup, by an older version, for meeting another captain's placed
+    sub: past :data:`~bot.games.base.OVERLAP_REFUSALS` the host places this fleet at random
+    at the start and takes no more fleets from this captain. Fleets are no longer checked
+    against other captains' subs in setup (see ``placed_seq``), so it only grows in states
+    stored before that."""
+    placed_seq: int = 0
+    """The order of the standing given fleet among the fleets sent in setup (1 for the
+    first; 0 for none, and once the battle is on): at the start, first come, a fleet that
+    would meet a sub of one sent before it is refused and placed at random (§1)."""
     leaving: bool = False
     left_turn: int | None = None
 

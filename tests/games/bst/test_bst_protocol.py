@@ -164,16 +164,19 @@ def test_3_a_setup_window_without_two_captains_gives_way_to_another_of_a_turn() 
     extended = BST.rules.expire(state, "setup:0", (), random.Random(0))
     assert extended.notices == (
         Notice(
-            "setup needs at least two captains; it stays open for another turn. "
-            "Send `join` to play."
+            "setup needs at least two captains; it stays open, a turn at a time, until two "
+            "have joined. Send `join` to play."
         ),
     )
     assert extended.events == () and extended.changed == frozenset()
     assert extended.state.setup_windows == 1
     assert BST.rules.timers(extended.state) == (Timer("setup:1", 7_200.0, "Setup"),)
-    again = BST.rules.expire(extended.state, "setup:1", (), random.Random(0)).state
-    assert BST.rules.timers(again) == (Timer("setup:2", 7_200.0, "Setup"),)
-    assert BST.rules.turn(again) == 0
+    again = BST.rules.expire(extended.state, "setup:1", (), random.Random(0))
+    assert BST.rules.timers(again.state) == (Timer("setup:2", 7_200.0, "Setup"),)
+    assert BST.rules.turn(again.state) == 0
+    # Said once a game: later windows open quietly (before: a post at every deadline).
+    assert again.notices == ()
+    assert BST.rules.expire(again.state, "setup:2", (), random.Random(0)).notices == ()
 
 
 def test_3_the_setup_window_count_is_stored_only_once_there_is_one() -> None:

@@ -250,6 +250,23 @@ def test_3_random_placement_and_random_at_start_script(run_script_text: Run) -> 
     assert any("sent no placement" in line for line in dms(transcript, "bob"))
 
 
+def test_3_random_never_probes_overlaps_settled_when_setup_closes_script(
+    run_script_text: Run,
+) -> None:
+    transcript, record = play(run_script_text, "s3_random_never_probes.txt")
+    bob = dms(transcript, "bob")
+    # The draw, answered at once, crosses alice's carrier on B: it avoided nothing.
+    (drawn,) = [line for line in bob if "Placed at random" in line]
+    assert "cruiser A3-C3, cruiser B4-D4" in drawn
+    assert fleet(record, "alice") == [("carrier", cells("B1 B2 B3 B4 B5")), ("submarine", ["E2"])]
+    assert_legal_fleet(record)
+    assert fleet(record, "bob") != [("cruiser", cells("A3 B3 C3")), ("cruiser", cells("B4 C4 D4"))]
+    (told,) = [line for line in bob if "Your fleet overlapped" in line]
+    assert "Your fleet overlapped another captain's, placed before it, so you were" in told
+    assert "alice" not in told.split("Captains afloat")[0]
+    assert not any("overlapped" in line for line in dms(transcript, "alice"))
+
+
 def test_3_joining_after_setup_refused_without_late_join_script(run_script_text: Run) -> None:
     transcript, record = play(run_script_text, "s3_late_join_off.txt")
     assert [p["name"] for p in record["players"]] == ["alice", "bob"]
@@ -271,6 +288,14 @@ def test_3_setup_deadline_closes_setup_script(run_script_text: Run) -> None:
     assert record["game"]["turn"] == 2
     assert any("placed at random" in line for line in dms(transcript, "bob"))
     assert_legal_fleet(record)
+
+
+def test_3_a_setup_with_one_captain_says_so_once_a_game_script(run_script_text: Run) -> None:
+    transcript, record = play(run_script_text, "s3_setup_with_one_captain.txt")
+    said = [line for line in public(transcript) if "needs at least two captains" in line]
+    assert len(said) == 1  # before: once at every deadline, for ever (issue 39 item 10)
+    assert record["game"]["phase"] == "battle" and record["game"]["turn"] == 1
+    assert [p["name"] for p in record["players"]] == ["alice", "bob"]
 
 
 def test_3_loadouts_option_restricts_fleet_script(run_script_text: Run) -> None:

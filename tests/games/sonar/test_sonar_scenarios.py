@@ -981,17 +981,21 @@ def test_refusals_say_what_was_expected_and_change_nothing(
     # a refusal names an example of what it expected
     for line in refused[1:-2]:
         assert "`" in line or "e.g." in line or "such as" in line, line
-    assert any(
-        dm.startswith("Refused: your fleet would meet a sub another captain has already placed")
-        and "e5" not in dm
-        for dm in dms(transcript, "nemo")
-    )
+    # nemo's fleet, meeting ahab's, is placed in setup like any other (an answer at once
+    # told where ahab's subs were not) and refused at the start, never saying where or when.
+    nemo = dms(transcript, "nemo")
+    assert any(dm.startswith("Fleet placed: sub 1: 2 d1 ur") for dm in nemo)
+    (told,) = [dm for dm in nemo if "so it was refused" in dm]
+    assert "Your fleet would meet a sub of a fleet sent before it, so it was refused" in told
+    assert "ahab" not in told.split("Your fleet, placed at random")[0]
+    assert "a1" not in told.split("Your fleet, placed at random")[0]
     assert "it is not your turn: ahab is to move (turn 1)" in dms(transcript, "nemo")
     assert dms(transcript, "bligh") == [
         "the game is full: Sonar takes 2 to 4 captains",
         "the battle has started, so joining is closed in this game",
     ]
     # expect: start: ahab, nemo, flint, drake; ahab's fleet as sent, the others' at random
+    assert [str(c.bow) for c in courses_at_start(record, "nemo")] != ["d1", "e5"]
     assert [p["name"] for p in record["start"]["players"]] == ["ahab", "nemo", "flint", "drake"]
     assert [str(c.bow) for c in courses_at_start(record, "ahab")] == ["a1", "c5"]
     # expect: turn 1 resolves: 1 charge at random; nothing else changed before it
