@@ -11,6 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# No test asserts a time (timings belong in benchmarks/): hypothesis's per-example deadline
+# is one, and it failed a property test for nothing on a loaded machine. Off for every test;
+# a test's own @settings may still narrow its examples, never bring a deadline back.
+settings.register_profile("bst", deadline=None)
+settings.load_profile("bst")
 
 # pytest puts tests/ on sys.path for this file, where tests/renderers would
 # shadow the real `renderers` package: the project root must come first.
