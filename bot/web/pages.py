@@ -241,7 +241,7 @@ class GamePage:
     turns: tuple[int, ...]  # every turn with a stored step, in order
     shown: int | None  # the turn shown (None: nothing stored yet)
     latest: bool  # the newest turn, without a turn in the address (it follows live)
-    report: tuple[str, ...]
+    report: tuple[str, ...]  # what everyone was told of the turn shown
     picture: MapShown | None
     summary: str
     rules: str
@@ -252,6 +252,7 @@ class GamePage:
     viewer: str = ""  # the player whose own page this is, "" for the public page
     notes: tuple[str, ...] = field(default_factory=tuple)
     tiled: TiledBoard | None = None  # the board in tiles too (a board too big for one picture)
+    own_report: tuple[str, ...] = ()  # a player's page: what only they were told
 
 
 ROBOTS = "noindex, nofollow"
@@ -378,6 +379,7 @@ def game_page(page: GamePage) -> bytes:
     facts_html = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
     players = "".join(f"<li>{escape(name)}</li>" for name in page.players)
     report = "".join(f"<li>{escape(line)}</li>" for line in page.report)
+    own = "".join(f"<li>{escape(line)}</li>" for line in page.own_report)
     heading = "Now" if page.latest else f"Turn {page.shown}"
     parts = [
         f"<h1>{escape(page.title)}</h1>",
@@ -387,7 +389,9 @@ def game_page(page: GamePage) -> bytes:
         _steps_nav(page),
         _picture(page.picture, page.tiled),
         f'<ul class="report">{report}</ul>' if report else "",
-        f"<pre>{escape(page.summary)}</pre>" if page.summary else "",
+        f'<h3>Only you</h3><ul class="report own">{own}</ul>' if own else "",
+        ("<h3>What you see</h3>" if page.viewer and page.summary else "")
+        + (f"<pre>{escape(page.summary)}</pre>" if page.summary else ""),
     ]
     if page.own_replay_src:
         parts.append(

@@ -219,6 +219,11 @@ class Site:
         if facts is None or (viewer is None and not listed(facts.platform, facts.open_to_all)):
             return MISSING
         base = base or f"/games/{game_id}"
+        if viewer is not None and facts.phase == GamePhase.SETUP:
+            # A placement changes a player's own page and not the game's version: built
+            # afresh for each ask (a game in setup is small and its page cheap).
+            body = await self._build(facts, turn, viewer, base)
+            return MISSING if body is None else Reply(200, body)
         key = (game_id, version_of(facts), turn, viewer, base)
         cached = self._pages.get(key)
         if cached is not None:
@@ -269,11 +274,16 @@ class Site:
         of_turn = [s for s in steps if s.number == shown]
         drawn = None
         text = None
+        placed = None
+        if viewer is not None and not of_turn and facts.phase == GamePhase.SETUP:
+            placed = await self.pictures.run("setup_text", game_id, viewer)
         if of_turn:
             last = of_turn[-1]
             drawn = await self.pictures.board(game_id, last.number, last.step, viewer)
             # (the state decoded where the picture was drawn, not here)
             text = await self.pictures.run("step_text", game_id, last.number, last.step, viewer)
+        if placed is not None:
+            text = (placed, None)
         return await off_loop(
             self._page, facts, turn, viewer, base, names, turns, of_turn, drawn, text
         )
@@ -293,15 +303,18 @@ class Site:
         game_id = facts.id
         game = get_game(facts.kind)
         report: list[str] = []
+        own: list[str] = []
         picture: pages.MapShown | None = None
         tiled: pages.TiledBoard | None = None
         summary = ""
+        # A player's page tells what everyone was told, then what only they were.
         for stored in of_turn:
             events = _events(stored.events)
-            if viewer is None:
-                report += game.words.public_report_in_full(events, names)
-            else:
-                report += game.words.private_report(events, viewer)
+            report += game.words.public_report_in_full(events, names)
+            if viewer is not None:
+                own += game.words.private_report(events, viewer)
+        if text is not None and not of_turn:
+            summary = text[0] if len(text[0]) <= SUMMARY_LIMIT else ""
         if of_turn:
             last = of_turn[-1]
             if drawn is not None:
@@ -341,6 +354,7 @@ class Site:
             shown=of_turn[0].number if of_turn else None,
             latest=turn is None,
             report=tuple(report),
+            own_report=tuple(own),
             picture=picture,
             tiled=tiled,
             summary=summary,
