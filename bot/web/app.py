@@ -42,6 +42,7 @@ from bot.web.live import LiveHub
 from bot.web.pages import CONTENT_SECURITY_POLICY, ROBOTS
 from bot.web.pictures import Drawn, PictureCache
 from bot.web.site import MISSING, Reply, Site, version_of
+from bot.web.validators import UNSATISFIABLE, Part, byte_range, none_match
 from renderers.tiles import TileRect
 
 log = logging.getLogger(__name__)
@@ -140,10 +141,33 @@ def _drawn(request: web.Request, drawn: Drawn | None, *, private: bool) -> web.S
         if private
         else "public, max-age=31536000, immutable",
     }
-    if drawn.etag in request.headers.getall("If-None-Match", []):
+    return _partial(request, drawn.data, drawn.content_type, headers)
+
+
+def _partial(
+    request: web.Request, data: bytes, content_type: str, headers: dict[str, str]
+) -> web.Response:
+    """``data`` under ``headers`` (its ETag among them): 304 to a client that has it,
+    the part a ``Range`` asks for (206, or 416 past its end), else the whole."""
+    etag = headers["ETag"]
+    headers = {**headers, "Accept-Ranges": "bytes"}
+    if none_match(request.headers.getall("If-None-Match", []), etag):
         return web.Response(status=304, headers=headers)
-    response = web.Response(status=200, body=drawn.data, headers=headers)
-    response.headers["Content-Type"] = drawn.content_type
+    if_range = request.headers.get("If-Range")
+    part = (
+        None
+        if if_range not in (None, etag)
+        else byte_range(request.headers.get("Range"), len(data))
+    )
+    if part == UNSATISFIABLE:
+        headers["Content-Range"] = f"bytes */{len(data)}"
+        return web.Response(status=416, headers=headers)
+    if isinstance(part, Part):
+        headers["Content-Range"] = part.content_range
+        response = web.Response(status=206, body=data[part.start : part.end + 1], headers=headers)
+    else:
+        response = web.Response(status=200, body=data, headers=headers)
+    response.headers["Content-Type"] = content_type
     return response
 
 

@@ -252,7 +252,9 @@ class GamePage:
     viewer: str = ""  # the player whose own page this is, "" for the public page
     notes: tuple[str, ...] = field(default_factory=tuple)
     tiled: TiledBoard | None = None  # the board in tiles too (a board too big for one picture)
-    own_report: tuple[str, ...] = ()  # a player's page: what only they were told
+    own_report: tuple[str, ...] = ()
+    replay_poster: str = ""  # the picture a replay shows before it plays
+    own_replay_poster: str = ""  # a player's page: what only they were told
 
 
 ROBOTS = "noindex, nofollow"
@@ -363,6 +365,13 @@ def _picture(picture: MapShown | None, tiled: TiledBoard | None = None) -> str:
     )
 
 
+def _video(src: str, poster: str) -> str:
+    """A replay's attributes: played inline (an iPhone would go full screen), its poster
+    shown until it plays, nothing of it loaded before."""
+    shown = f' poster="{escape(poster)}"' if poster else ""
+    return f'controls playsinline preload="none"{shown} src="{escape(src)}"'
+
+
 def game_page(page: GamePage) -> bytes:
     facts = [
         ("Game", escape(page.kind)),
@@ -397,12 +406,12 @@ def game_page(page: GamePage) -> bytes:
         parts.append(
             '<h2>Your replay</h2><p class="note">The game as you saw it: your own board '
             "after every move.</p>"
-            f'<video controls preload="none" src="{escape(page.own_replay_src)}">'
+            f"<video {_video(page.own_replay_src, page.own_replay_poster)}>"
             f'<a href="{escape(page.own_replay_src)}">Your replay (MP4)</a></video>'
         )
     if page.replay_src:
         parts.append(
-            f'<h2>Replay</h2><video controls preload="none" src="{escape(page.replay_src)}">'
+            f"<h2>Replay</h2><video {_video(page.replay_src, page.replay_poster)}>"
             f'<a href="{escape(page.replay_src)}">The replay (MP4)</a></video>'
         )
     if page.record_src:

@@ -284,8 +284,9 @@ class Site:
             text = await self.pictures.run("step_text", game_id, last.number, last.step, viewer)
         if placed is not None:
             text = (placed, None)
+        newest = (steps[-1].number, steps[-1].step) if steps and drawn is not None else None
         return await off_loop(
-            self._page, facts, turn, viewer, base, names, turns, of_turn, drawn, text
+            self._page, facts, turn, viewer, base, names, turns, of_turn, drawn, text, newest
         )
 
     def _page(
@@ -299,6 +300,7 @@ class Site:
         of_turn: list[reads.StepFacts],
         drawn: Drawn | None,
         text: tuple[str, tuple[int, int] | None] | None,
+        newest: tuple[int, int] | None = None,
     ) -> bytes:
         game_id = facts.id
         game = get_game(facts.kind)
@@ -372,6 +374,18 @@ class Site:
                 else f"{base}/record.json"
             ),
             viewer=names[viewer] if viewer is not None else "",
+            # A replay's poster: the last picture of the game (Safari shows a blank
+            # box without one; the video itself loads only once asked to play).
+            replay_poster=(
+                f"/games/{game_id}/map/{newest[0]}-{newest[1]}.png"
+                if newest is not None and finished and shown_publicly
+                else ""
+            ),
+            own_replay_poster=(
+                f"{base}/map/{newest[0]}-{newest[1]}.png"
+                if newest is not None and finished and viewer is not None
+                else ""
+            ),
         )
         return pages.game_page(page)
 
