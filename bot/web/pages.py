@@ -253,6 +253,7 @@ class GamePage:
     notes: tuple[str, ...] = field(default_factory=tuple)
     tiled: TiledBoard | None = None  # the board in tiles too (a board too big for one picture)
     own_report: tuple[str, ...] = ()
+    turn_word: str = "turn"  # the game's own word for a turn (U-Boat's ``round``)
     replay_poster: str = ""  # the picture a replay shows before it plays
     own_replay_poster: str = ""  # a player's page: what only they were told
 
@@ -337,7 +338,7 @@ def _steps_nav(page: GamePage) -> str:
     return (
         '<nav class="steps" aria-label="Turns">'
         f"{link('« First', first, 'first')}{link('‹ Previous', previous, 'prev')}"
-        f"<strong>Turn {page.shown}</strong>"
+        f'<strong aria-current="page">{_turn(page, page.shown)}</strong>'
         f"{link('Next ›', following, 'next')}{link('Last »', last, 'last')}"
         "</nav>"
     )
@@ -372,15 +373,33 @@ def _video(src: str, poster: str) -> str:
     return f'controls playsinline preload="none"{shown} src="{escape(src)}"'
 
 
+def _turn(page: GamePage, number: int) -> str:
+    """``Turn 3`` (``Round 3``): a turn named in the game's own word."""
+    return f"{escape(page.turn_word.capitalize())} {number}"
+
+
+def page_title(page: GamePage) -> str:
+    """The page's ``<title>``: the game, and the turn a turn's own address shows."""
+    if page.latest or page.shown is None:
+        return page.title
+    return f"{page.title}, {page.turn_word} {page.shown}"
+
+
 def game_page(page: GamePage) -> bytes:
     facts = [
         ("Game", escape(page.kind)),
         ("Where", _where(page.where, page.where_url)),
         ("Phase", escape(page.phase) + (" (paused)" if page.paused else "")),
-        ("Turn", str(page.turn)),
     ]
-    for label, deadline in page.deadlines:
-        facts.append((escape(label) + " closes", when(deadline)))
+    if page.latest:
+        # The game now: the turn open (or, once over, the last), and its deadlines.
+        facts.append((escape(page.turn_word.capitalize()), str(page.turn)))
+        for label, deadline in page.deadlines:
+            facts.append((escape(label) + " closes", when(deadline)))
+    else:
+        # A past turn's page speaks of that turn alone; the game now is a link away.
+        facts.append((escape(page.turn_word.capitalize()), str(page.shown)))
+        facts.append(("Now", f'<a href="{escape(page.base)}">the game as it is now</a>'))
     if page.result:
         facts.append(("Result", escape(page.result)))
     if page.viewer:
@@ -389,7 +408,7 @@ def game_page(page: GamePage) -> bytes:
     players = "".join(f"<li>{escape(name)}</li>" for name in page.players)
     report = "".join(f"<li>{escape(line)}</li>" for line in page.report)
     own = "".join(f"<li>{escape(line)}</li>" for line in page.own_report)
-    heading = "Now" if page.latest else f"Turn {page.shown}"
+    heading = "Now" if page.latest else _turn(page, page.shown or 0)
     parts = [
         f"<h1>{escape(page.title)}</h1>",
         f'<dl class="facts">{facts_html}</dl>',
@@ -425,7 +444,7 @@ def game_page(page: GamePage) -> bytes:
     if live:
         attributes += f' data-live="{escape(live)}"'
     return document(
-        page.title,
+        page_title(page),
         f"<main>{''.join(parts)}</main>",
         attributes=attributes,
     )

@@ -374,6 +374,7 @@ class Site:
                 else f"{base}/record.json"
             ),
             viewer=names[viewer] if viewer is not None else "",
+            turn_word=turn_word(facts.kind),
             # A replay's poster: the last picture of the game (Safari shows a blank
             # box without one; the video itself loads only once asked to play).
             replay_poster=(
@@ -432,6 +433,17 @@ class Site:
         record = game_record(self.store, game_id)
         body = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
         return Reply(200, body, "application/json; charset=utf-8")
+
+
+def turn_word(kind: str) -> str:
+    """The game's own word for a turn (``turn``, U-Boat's ``round``), as its reports'
+    titles name one (:meth:`Words.report_title`)."""
+    try:
+        title = get_game(kind).words.report_title(7)
+    except GameError:
+        return "turn"
+    word = title.partition("7")[0].strip()
+    return word if word.isalpha() else "turn"
 
 
 def _phase_word(kind: str, phase: str) -> str:
