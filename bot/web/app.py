@@ -4,7 +4,7 @@ event loop, so ``bst run`` can serve it beside the platforms).
 Every answer carries the same security headers: a strict Content-Security-Policy (the
 page's own style and script by hash), ``Referrer-Policy: no-referrer`` (a private
 link's address never leaves in a Referer), ``X-Content-Type-Options: nosniff``; private
-pages add ``Cache-Control: private, no-store``; every answer says ``X-Robots-Tag:
+pages add ``Cache-Control: private, no-cache`` (a record ``private, no-store``); every answer says ``X-Robots-Tag:
 noindex`` (see :data:`bot.web.pages.ROBOTS`). The access log writes a private link as
 ``/p/…``: tokens never reach a log. Held connections and floods are bounded by
 :mod:`bot.web.guards`: a refusal is ``503`` with ``Retry-After``.
@@ -78,7 +78,10 @@ def _security(response: StreamResponse, *, private: bool) -> None:
     headers["X-Content-Type-Options"] = "nosniff"
     headers["X-Robots-Tag"] = ROBOTS
     if private:
-        headers["Cache-Control"] = "private, no-store"
+        # Kept by the browser alone, and asked again each time (its ETag makes that a
+        # 304): a revoked link's page or picture must not outlive it in a cache.
+        stored = "no-store" in headers.get("Cache-Control", "")
+        headers["Cache-Control"] = "private, no-store" if stored else "private, no-cache"
 
 
 @web.middleware
@@ -104,8 +107,20 @@ async def guard(
         log.exception("web: failed to answer %s %s", request.method, redact(request.path))
         response = web.Response(status=500, text="Something went wrong.\n")
     if not response.prepared:
+        response = _unchanged(request, response)
         _security(response, private=private)
     return response
+
+
+def _unchanged(request: web.Request, response: StreamResponse) -> StreamResponse:
+    """A 304 for a client whose ``If-None-Match`` names the answer's ETag."""
+    etag = response.headers.get("ETag")
+    if response.status != 200 or etag is None:
+        return response
+    if not none_match(request.headers.getall("If-None-Match", []), etag):
+        return response
+    kept = {k: v for k, v in response.headers.items() if k in ("ETag", "Cache-Control")}
+    return web.Response(status=304, headers=kept)
 
 
 def _client(request: web.Request) -> str:
@@ -137,9 +152,7 @@ def _drawn(request: web.Request, drawn: Drawn | None, *, private: bool) -> web.S
     headers = {
         "ETag": drawn.etag,
         # A stored step's picture never changes: keep it (its address names the step).
-        "Cache-Control": "private, max-age=31536000, immutable"
-        if private
-        else "public, max-age=31536000, immutable",
+        "Cache-Control": "private, no-cache" if private else "public, max-age=31536000, immutable",
     }
     return _partial(request, drawn.data, drawn.content_type, headers)
 

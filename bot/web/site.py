@@ -12,6 +12,7 @@ two games that differ only in hidden facts serve the same public bytes.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import math
 import time
@@ -55,6 +56,16 @@ PAGE_SIZE = 50
 LIST_SECONDS = 5.0
 """How long the list of games is served as it was read (it changes with every turn of
 every game: read afresh for each visitor, it cost 50 ms of CPU a hit at 3,000 games)."""
+
+
+STALE_SECONDS = 30.0
+"""How recently a game's page must have been read at its version before a change for
+that page to stand in while the changed one is drawn (else the first visitor waits)."""
+
+
+def _validator(body: bytes) -> dict[str, str]:
+    """A page's ETag: its bytes' hash (a page is a function of the database alone)."""
+    return {"ETag": '"' + hashlib.sha256(body).hexdigest()[:32] + '"'}
 
 
 def listed(platform: str, open_to_all: bool) -> bool:
@@ -104,8 +115,12 @@ class Site:
         self._results: dict[int, str] = {}  # a finished game's result line, once worked out
         self._pages: dict[tuple[Any, ...], bytes] = {}
         self._building: dict[tuple[Any, ...], asyncio.Future[bytes | None]] = {}
-        # (game, viewer, base) → the newest page built of the game's newest turn
-        self._newest: dict[tuple[Any, ...], bytes] = {}
+        # (game, viewer, base) → (its version, the newest page built of the game's newest turn)
+        self._newest: dict[tuple[Any, ...], tuple[str, bytes]] = {}
+        # game → (its version as last read, when); game → (its new version, the one
+        # before when that was read a moment before the change, else None)
+        self._seen: dict[int, tuple[str, float]] = {}
+        self._changed: dict[int, tuple[str, str | None]] = {}
         self._listed: dict[int, bool] = {}  # (a game's reach never changes)
         # (when read, the listed games' ids newest first, the pages of the list built)
         self._listing: tuple[float, list[int], dict[int, Reply]] | None = None
@@ -203,7 +218,8 @@ class Site:
                     result=self._result(facts, names),
                 )
             )
-        reply = built[page] = Reply(200, pages.games_list(lines, page=page, pages=count))
+        body = pages.games_list(lines, page=page, pages=count)
+        reply = built[page] = Reply(200, body, headers=_validator(body))
         return reply
 
     # --- one game's page ---------------------------------------------------------------
@@ -223,11 +239,13 @@ class Site:
             # A placement changes a player's own page and not the game's version: built
             # afresh for each ask (a game in setup is small and its page cheap).
             body = await self._build(facts, turn, viewer, base)
-            return MISSING if body is None else Reply(200, body)
-        key = (game_id, version_of(facts), turn, viewer, base)
+            return MISSING if body is None else Reply(200, body, headers=_validator(body))
+        version = version_of(facts)
+        before = self._just_before(game_id, version)
+        key = (game_id, version, turn, viewer, base)
         cached = self._pages.get(key)
         if cached is not None:
-            return Reply(200, cached)
+            return Reply(200, cached, headers=_validator(cached))
         building = self._building.get(key)
         if building is None:
             building = asyncio.ensure_future(self._build(facts, turn, viewer, base))
@@ -235,11 +253,27 @@ class Site:
             building.add_done_callback(lambda done: self._built(key, done))
         # The newest turn's page, while its next version is being drawn: the one before
         # (a moment old; an open page's script asks again until it has the new one).
+        # Only the version just before, read a moment before the change: a page nobody
+        # asked for since an older turn is built anew, not served turns behind.
         previous = self._newest.get((game_id, viewer, base)) if turn is None else None
-        if previous is not None and not building.done():
-            return Reply(200, previous)
+        if previous is not None and previous[0] == before and not building.done():
+            # (kept by nobody: the next ask gets the new page)
+            return Reply(200, previous[1], headers={"Cache-Control": "no-store"})
         body = await asyncio.shield(building)
-        return MISSING if body is None else Reply(200, body)
+        return MISSING if body is None else Reply(200, body, headers=_validator(body))
+
+    def _just_before(self, game_id: int, version: str) -> str | None:
+        """The game's version before ``version`` when it was read at most
+        :data:`STALE_SECONDS` before this one was first (its page may stand in for a
+        moment while the new one is drawn); None otherwise."""
+        now = time.monotonic()
+        seen = self._seen.get(game_id)
+        if seen is not None and seen[0] != version:
+            recent = now - seen[1] <= STALE_SECONDS
+            self._changed[game_id] = (version, seen[0] if recent else None)
+        self._seen[game_id] = (version, now)
+        changed = self._changed.get(game_id)
+        return changed[1] if changed is not None and changed[0] == version else None
 
     def _built(self, key: tuple[Any, ...], done: asyncio.Future[bytes | None]) -> None:
         self._building.pop(key, None)
@@ -253,7 +287,7 @@ class Site:
             self._newest.clear()
         self._pages[key] = body
         if key[2] is None:
-            self._newest[(key[0], key[3], key[4])] = body
+            self._newest[(key[0], key[3], key[4])] = (key[1], body)
 
     async def _build(
         self, facts: reads.GameFacts, turn: int | None, viewer: str | None, base: str
