@@ -49,6 +49,7 @@ pre{white-space:pre-wrap;overflow-x:auto;background:rgba(127,127,127,.08);paddin
 video{max-width:100%}
 ul.report{padding-left:1.2rem}
 .note{opacity:.8}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 """
 
 SCRIPT = """
@@ -66,10 +67,12 @@ function zoomable(root){
   bar.dataset.ready='1';bar.hidden=false;var scale=0;
   function apply(){
    if(scale===0){box.classList.remove('zoomed');img.style.width='';return;}
-   box.classList.add('zoomed');img.style.width=Math.round(img.naturalWidth*scale)+'px';
+   box.classList.add('zoomed');img.style.width=Math.round((img.naturalWidth||+img.getAttribute('width'))*scale)+'px';
   }
   var fit=1;
-  function fitted(){if(scale===0){fit=img.getBoundingClientRect().width/img.naturalWidth;}return fit;}
+  function fitted(){if(scale===0){fit=img.getBoundingClientRect().width/(img.naturalWidth||+img.getAttribute('width'));}return fit;}
+  box.zoomState=function(){return scale===0?null:{scale:scale,left:box.scrollLeft,top:box.scrollTop};};
+  if(kept&&kept.scale){scale=kept.scale;apply();box.scrollLeft=kept.left;box.scrollTop=kept.top;}
   bar.querySelector('[data-in]').addEventListener('click',function(){
    var f=fitted();scale=Math.min(4,(scale||f)*1.5);apply();
   });
@@ -136,13 +139,34 @@ function tiled(root){
   if(kept){show(Math.min(kept.level,cells.length-1),kept.at);}
  });
 }
+function focusKey(root,el){
+ if(!el||!root.contains(el)||el===root){return null;}
+ var all=Array.prototype.slice.call(root.querySelectorAll('a,button,summary,[tabindex]'));
+ return {tag:el.tagName,text:el.textContent,href:el.getAttribute('href'),index:all.indexOf(el)};
+}
+function refocus(root,key){
+ if(!key){return;}
+ var all=Array.prototype.slice.call(root.querySelectorAll('a,button,summary,[tabindex]'));
+ var same=all.filter(function(e){return e.tagName===key.tag&&e.textContent===key.text&&e.getAttribute('href')===key.href;});
+ var el=same[0]||all[key.index];if(el){el.focus({preventScroll:true});}
+}
 function refresh(wanted,tries){
  fetch(location.href,{cache:'no-store'}).then(function(r){return r.ok?r.text():null;}).then(function(text){
   if(!text){return;}
   var doc=new DOMParser().parseFromString(text,'text/html');
   var fresh=doc.querySelector('main');var old=document.querySelector('main');
-  if(fresh&&old){var box=old.querySelector('[data-tiles]');kept=box&&box.zoomState?box.zoomState():null;
-   old.replaceWith(fresh);localTimes(fresh);zoomable(fresh);tiled(fresh);kept=null;
+  if(fresh&&old){
+   // What the reader had (zoom, scroll, open sections, focus) is kept across the update.
+   var box=old.querySelector('[data-tiles],[data-zoom]');kept=box&&box.zoomState?box.zoomState():null;
+   var x=window.scrollX,y=window.scrollY,opened=[];
+   old.querySelectorAll('details').forEach(function(d,i){if(d.open){opened.push(i);}});
+   var focused=focusKey(old,document.activeElement);
+   old.replaceWith(fresh);
+   fresh.querySelectorAll('details').forEach(function(d,i){if(opened.indexOf(i)>=0){d.open=true;}});
+   localTimes(fresh);zoomable(fresh);tiled(fresh);kept=null;
+   refocus(fresh,focused);window.scrollTo(x,y);
+   var said=document.querySelector('[data-announce]'),now=fresh.querySelector('nav.steps strong');
+   if(said&&now&&doc.body.dataset.version!==document.body.dataset.version){said.textContent='Updated: '+now.textContent;}
    document.body.dataset.version=doc.body.dataset.version||'';}
   if(doc.body.dataset.version!==wanted&&tries>0){setTimeout(function(){refresh(wanted,tries-1);},500);}
  });
@@ -443,9 +467,11 @@ def game_page(page: GamePage) -> bytes:
     attributes = f' data-version="{escape(page.version)}"'
     if live:
         attributes += f' data-live="{escape(live)}"'
+    # Outside <main>, which a live update replaces: screen readers hear the new turn.
+    announce = '<div class="sr" role="status" aria-live="polite" data-announce></div>'
     return document(
         page_title(page),
-        f"<main>{''.join(parts)}</main>",
+        f"<main>{''.join(parts)}</main>{announce}",
         attributes=attributes,
     )
 
