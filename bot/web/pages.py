@@ -37,13 +37,13 @@ dl.facts dd{margin:0}
 nav.steps{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.5rem 0}
 nav.steps a,nav.steps span{padding:.3rem .7rem;border:1px solid var(--line);border-radius:.4rem}
 nav.steps span.off{opacity:.45}
-.board{position:relative;overflow:auto;width:fit-content;max-width:100%;max-height:85vh;border:1px solid var(--line);touch-action:pan-x pan-y}
+.board{position:relative;overflow:auto;width:fit-content;max-width:100%;max-height:85vh;border:1px solid var(--line);touch-action:manipulation}
 .board img{display:block;max-width:100%;max-height:80vh;width:auto;height:auto}
 .board.zoomed img{max-width:none;max-height:none;height:auto;image-rendering:pixelated}
-.tiles{position:relative;overflow:auto;max-width:100%;height:80vh;border:1px solid var(--line);background:#0c1b2b;touch-action:pan-x pan-y}
+.tiles{position:relative;overflow:auto;max-width:100%;height:80vh;border:1px solid var(--line);background:#0c1b2b}
 .plane{position:relative;overflow:hidden}
 .plane img{position:absolute;display:block;image-rendering:pixelated}
-.zoom{display:flex;gap:.5rem;margin:.4rem 0}
+.zoom{display:flex;flex-wrap:wrap;gap:.5rem;margin:.4rem 0}
 .zoom button{font:inherit;padding:.25rem .8rem}
 pre{white-space:pre-wrap;overflow-x:auto;background:rgba(127,127,127,.08);padding:.5rem;border-radius:.3rem}
 video{max-width:100%}
@@ -60,26 +60,59 @@ function localTimes(root){
   if(!isNaN(d)){t.textContent=d.toLocaleString(undefined,{dateStyle:'medium',timeStyle:'short'});}
  });
 }
+function span(t){
+ var a=t[0],b=t[1];
+ return {d:Math.hypot(a.clientX-b.clientX,a.clientY-b.clientY)||1,x:(a.clientX+b.clientX)/2,y:(a.clientY+b.clientY)/2};
+}
+function gestures(el,zoom){
+ // Two fingers pinch, one double tap (or double click) zooms at that point.
+ var start=null;
+ el.addEventListener('touchstart',function(e){if(e.touches.length===2){start=span(e.touches);start.last=null;}},{passive:true});
+ el.addEventListener('touchmove',function(e){if(start&&e.touches.length===2){e.preventDefault();start.last=span(e.touches);}},{passive:false});
+ el.addEventListener('touchend',function(){if(start&&start.last){zoom(start.last.d/start.d,start.last.x,start.last.y);}start=null;});
+ el.addEventListener('dblclick',function(e){e.preventDefault();zoom(2,e.clientX,e.clientY);});
+}
+function seen(el){
+ // The middle of what is in sight of el (on a phone, of the part on screen).
+ var r=el.getBoundingClientRect();
+ var l=Math.max(r.left,0),t=Math.max(r.top,0),rr=Math.min(r.right,window.innerWidth),b=Math.min(r.bottom,window.innerHeight);
+ return [(l+rr)/2,(t+b)/2];
+}
 function zoomable(root){
  root.querySelectorAll('[data-zoom]').forEach(function(box){
   var img=box.querySelector('img');var bar=box.previousElementSibling;
   if(!img||!bar||bar.dataset.ready){return;}
   bar.dataset.ready='1';bar.hidden=false;var scale=0;
+  function natural(){return img.naturalWidth||+img.getAttribute('width');}
   function apply(){
-   if(scale===0){box.classList.remove('zoomed');img.style.width='';return;}
-   box.classList.add('zoomed');img.style.width=Math.round((img.naturalWidth||+img.getAttribute('width'))*scale)+'px';
+   if(scale===0){box.classList.remove('zoomed');img.style.width='';box.style.width=box.style.height='';return;}
+   if(!box.classList.contains('zoomed')){
+    // The frame keeps its size: the picture grows inside it, about the point zoomed.
+    var r=box.getBoundingClientRect();box.style.width=r.width+'px';box.style.height=r.height+'px';
+   }
+   box.classList.add('zoomed');img.style.width=Math.round(natural()*scale)+'px';
   }
   var fit=1;
-  function fitted(){if(scale===0){fit=img.getBoundingClientRect().width/(img.naturalWidth||+img.getAttribute('width'));}return fit;}
+  function fitted(){if(scale===0){fit=img.getBoundingClientRect().width/natural();}return fit;}
+  function zoomAt(next,x,y){
+   // The point of the picture at (x, y) on screen stays there.
+   var f=fitted(),before=img.getBoundingClientRect();
+   var fx=(x-before.left)/before.width,fy=(y-before.top)/before.height;
+   scale=next<=f*1.01?0:Math.min(4,next);apply();
+   var after=img.getBoundingClientRect();
+   box.scrollLeft+=after.left+fx*after.width-x;box.scrollTop+=after.top+fy*after.height-y;
+  }
   box.zoomState=function(){return scale===0?null:{scale:scale,left:box.scrollLeft,top:box.scrollTop};};
   if(kept&&kept.scale){scale=kept.scale;apply();box.scrollLeft=kept.left;box.scrollTop=kept.top;}
   bar.querySelector('[data-in]').addEventListener('click',function(){
-   var f=fitted();scale=Math.min(4,(scale||f)*1.5);apply();
+   var c=seen(box);zoomAt((scale||fitted())*1.5,c[0],c[1]);
   });
   bar.querySelector('[data-out]').addEventListener('click',function(){
-   var f=fitted();scale=(scale||f)/1.5;if(scale<=f){scale=0;}apply();
+   var c=seen(box);zoomAt((scale||fitted())/1.5,c[0],c[1]);
   });
   bar.querySelector('[data-fit]').addEventListener('click',function(){scale=0;apply();});
+  box.style.touchAction='pan-x pan-y';
+  gestures(box,function(ratio,x,y){if(ratio>1.1||ratio<0.9){zoomAt((scale||fitted())*ratio,x,y);}});
  });
 }
 var kept=null;
@@ -114,14 +147,41 @@ function tiled(root){
    var c=cells[level];
    return [(view.scrollLeft+view.clientWidth/2)/(cols*c),(view.scrollTop+view.clientHeight/2)/(rows*c)];
   }
-  function show(next,at){
+  function show(next,at,px,py){
+   // The board's point at (fractions) lands at (px, py) of the view: its middle unless said.
    if(next<0){level=-1;view.hidden=true;box.hidden=false;return;}
    var c=cells[next];level=next;shown={};plane.textContent='';
    plane.style.width=(cols*c)+'px';plane.style.height=(rows*c)+'px';
    box.hidden=true;view.hidden=false;
-   view.scrollLeft=at[0]*cols*c-view.clientWidth/2;view.scrollTop=at[1]*rows*c-view.clientHeight/2;
+   var x=px===undefined?view.clientWidth/2:px,y=py===undefined?view.clientHeight/2:py;
+   view.scrollLeft=at[0]*cols*c-x;view.scrollTop=at[1]*rows*c-y;
    place();
   }
+  function zoomAt(ratio,x,y){
+   if(ratio<1.1&&ratio>0.9){return;}
+   if(level<0){
+    if(ratio<1){return;}
+    var r=box.querySelector('img').getBoundingClientRect(),b=box.getBoundingClientRect();
+    show(first(),[(x-r.left)/r.width,(y-r.top)/r.height],x-b.left,y-b.top);return;
+   }
+   var v=view.getBoundingClientRect(),c=cells[level];
+   var at=[(view.scrollLeft+x-v.left)/(cols*c),(view.scrollTop+y-v.top)/(rows*c)];
+   var next=ratio>1?Math.min(level+1,cells.length-1):(level<=first()?-1:level-1);
+   show(next,at,x-v.left,y-v.top);
+  }
+  function goTo(spots){
+   // The middle of the cells named (each "row,column"), close enough to read them.
+   var rs=[],cs=[];
+   spots.split(' ').forEach(function(s){var p=s.split(',');rs.push(+p[0]);cs.push(+p[1]);});
+   function mid(a){a.sort(function(x,y){return x-y;});return a[Math.floor(a.length/2)];}
+   var near=cells.length-1;for(var i=0;i<cells.length;i++){if(cells[i]>=16){near=i;break;}}
+   show(near,[(mid(cs)+0.5)/cols,(mid(rs)+0.5)/rows]);
+  }
+  bar.querySelectorAll('[data-goto]').forEach(function(b){
+   b.hidden=false;b.addEventListener('click',function(){goTo(b.dataset.goto);});
+  });
+  box.style.touchAction='pan-x pan-y';view.style.touchAction='pan-x pan-y';
+  gestures(box,zoomAt);gestures(view,zoomAt);
   function first(){
    var width=(box.hidden?view:box).clientWidth;
    for(var i=0;i<cells.length;i++){if(cols*cells[i]>=width){return i;}}
@@ -277,6 +337,10 @@ class GamePage:
     notes: tuple[str, ...] = field(default_factory=tuple)
     tiled: TiledBoard | None = None  # the board in tiles too (a board too big for one picture)
     own_report: tuple[str, ...] = ()
+    # A board in tiles: the cells ("row,column" by spaces) the turn's report and the
+    # player's own ships name, for the buttons that zoom there.
+    shots_at: str = ""
+    ships_at: str = ""
     turn_word: str = "turn"  # the game's own word for a turn (U-Boat's ``round``)
     replay_poster: str = ""  # the picture a replay shows before it plays
     own_replay_poster: str = ""  # a player's page: what only they were told
@@ -368,7 +432,11 @@ def _steps_nav(page: GamePage) -> str:
     )
 
 
-def _picture(picture: MapShown | None, tiled: TiledBoard | None = None) -> str:
+def _picture(
+    picture: MapShown | None,
+    tiled: TiledBoard | None = None,
+    goto: Sequence[tuple[str, str]] = (),
+) -> str:
     if picture is None:
         return '<p class="note">The map appears once the game has begun.</p>'
     # A board in tiles zooms into them (the script loads those in sight); any other
@@ -383,7 +451,13 @@ def _picture(picture: MapShown | None, tiled: TiledBoard | None = None) -> str:
     return (
         '<div class="zoom" hidden><button type="button" data-out>−</button>'
         '<button type="button" data-fit>Fit</button>'
-        '<button type="button" data-in>+</button></div>'
+        '<button type="button" data-in>+</button>'
+        + "".join(
+            f'<button type="button" data-goto="{escape(spots)}" hidden>{escape(label)}</button>'
+            for label, spots in goto
+            if spots and tiled is not None
+        )
+        + "</div>"
         f'<div class="board" {zoom}><img src="{escape(picture.src)}" '
         f'alt="{escape(picture.alt)}" width="{picture.width}" height="{picture.height}"></div>'
         f'<p><a href="{escape(picture.src)}">Open the full picture</a></p>'
@@ -439,7 +513,11 @@ def game_page(page: GamePage) -> bytes:
         *(f'<p class="note">{escape(note)}</p>' for note in page.notes),
         f"<h2>{heading}</h2>",
         _steps_nav(page),
-        _picture(page.picture, page.tiled),
+        _picture(
+            page.picture,
+            page.tiled,
+            (("Go to the last shots", page.shots_at), ("Go to my ships", page.ships_at)),
+        ),
         f'<ul class="report">{report}</ul>' if report else "",
         f'<h3>Only you</h3><ul class="report own">{own}</ul>' if own else "",
         ("<h3>What you see</h3>" if page.viewer and page.summary else "")

@@ -15,6 +15,7 @@ import asyncio
 import hashlib
 import json
 import math
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -340,6 +341,7 @@ class Site:
         game = get_game(facts.kind)
         report: list[str] = []
         own: list[str] = []
+        shots_at = ships_at = ""
         picture: pages.MapShown | None = None
         tiled: pages.TiledBoard | None = None
         summary = ""
@@ -364,6 +366,10 @@ class Site:
                 summary = text[0] if len(text[0]) <= SUMMARY_LIMIT else ""
                 size = text[1] if picture is not None else None
                 if size is not None:
+                    shots_at = _spots(report, *size)
+                    if viewer is not None:
+                        mine = [line for line in text[0].splitlines() if "Your" in line]
+                        ships_at = _spots(mine, *size)
                     tiled = pages.TiledBoard(
                         src=f"{base}/tiles/{last.number}-{last.step}",
                         rows=size[0],
@@ -409,6 +415,8 @@ class Site:
             ),
             viewer=names[viewer] if viewer is not None else "",
             turn_word=turn_word(facts.kind),
+            shots_at=shots_at,
+            ships_at=ships_at,
             # A replay's poster: the last picture of the game (Safari shows a blank
             # box without one; the video itself loads only once asked to play).
             replay_poster=(
@@ -467,6 +475,30 @@ class Site:
         record = game_record(self.store, game_id)
         body = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
         return Reply(200, body, "application/json; charset=utf-8")
+
+
+_CELL = re.compile(r"\b([A-Z]{1,3})([0-9]{1,4})\b")
+
+SPOTS = 400
+"""Cells named for a "go to" button at most (it goes to their middle)."""
+
+
+def _spots(lines: list[str], rows: int, cols: int) -> str:
+    """The board cells named in ``lines`` (``H14``: row letters from the top, ``A``…``Z``,
+    ``AA``…, then the column from 1, as the tiled boards' games write them), as
+    ``row,column`` from 0, by spaces; names off the board are left out."""
+    found: dict[str, None] = {}
+    for line in lines:
+        for letters, number in _CELL.findall(line):
+            row = 0
+            for letter in letters:
+                row = row * 26 + ord(letter) - ord("A") + 1
+            row, col = row - 1, int(number) - 1
+            if 0 <= row < rows and 0 <= col < cols:
+                found[f"{row},{col}"] = None
+            if len(found) >= SPOTS:
+                return " ".join(found)
+    return " ".join(found)
 
 
 def turn_word(kind: str) -> str:

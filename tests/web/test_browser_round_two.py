@@ -5,12 +5,13 @@ new turn politely; zoom to a point; the turn list and keys; link previews."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
 from host_fakes import HostKit
-from test_browser import CHROMIUM, Watched, _resolve, battle, browser, in_thread
-from web_kit import served
+from test_browser import BIG, CHROMIUM, Watched, _resolve, battle, browser, in_thread
+from web_kit import play, served
 
 __all__ = ["battle", "browser"]  # (the fixtures, shared with test_browser)
 
@@ -58,5 +59,96 @@ def test_a_live_update_keeps_the_readers_state_and_announces_the_turn(
         shots = os.environ.get("BST_WEB_SCREENSHOTS")
         if shots:
             page.screenshot(path=f"{shots}/live-kept-{width}.png")
+        watched.close()
+    assert watched.errors == []
+
+
+def _fraction_at(page: Any, x: float, y: float) -> list[float]:
+    """Where (x, y) on screen falls on the small board's picture, as fractions of it."""
+    return list(
+        page.evaluate(
+            """([x, y]) => { const r = document.querySelector('.board img')
+                .getBoundingClientRect(); return [(x - r.left) / r.width, (y - r.top) / r.height]; }""",
+            [x, y],
+        )
+    )
+
+
+def _pinch(page: Any, selector: str, x: float, y: float, ratio: float) -> None:
+    """Two fingers around (x, y) spread (ratio > 1) or closed, as touch events."""
+    page.evaluate(
+        """([selector, x, y, ratio]) => {
+          const el = document.querySelector(selector);
+          const touch = (id, dx) => new Touch({identifier: id, target: el,
+            clientX: x + dx, clientY: y});
+          const fire = (type, d) => el.dispatchEvent(new TouchEvent(type, {bubbles: true,
+            cancelable: true, touches: type === 'touchend' ? [] :
+            [touch(1, -d), touch(2, d)], changedTouches: [touch(1, -d), touch(2, d)]}));
+          fire('touchstart', 40); fire('touchmove', 40 * ratio); fire('touchend', 40 * ratio);
+        }""",
+        [selector, x, y, ratio],
+    )
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_double_tap_pinch_and_plus_zoom_to_a_point(
+    browser: Any, battle: HostKit, width: int
+) -> None:
+    with served(battle.db_path) as site:
+        watched = Watched(browser, width=width, height=800)
+        page = watched.page
+        page.goto(f"{site.base}/games/1")
+        page.wait_for_function("() => document.querySelector('.board img').complete")
+        box = page.locator(".board img").bounding_box()
+        x, y = box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.6
+        before = _fraction_at(page, x, y)
+        page.mouse.dblclick(x, y)
+        after = _fraction_at(page, x, y)
+        wider = page.locator(".board img").bounding_box()["width"]
+        assert wider > box["width"] * 1.5
+        assert abs(after[0] - before[0]) < 0.02 and abs(after[1] - before[1]) < 0.02
+        # "+" zooms at the middle of what is in sight, which stays put
+        middle = page.evaluate(
+            """() => { const r = document.querySelector('.board').getBoundingClientRect();
+              return [(Math.max(r.left, 0) + Math.min(r.right, innerWidth)) / 2,
+                      (Math.max(r.top, 0) + Math.min(r.bottom, innerHeight)) / 2]; }"""
+        )
+        centre = _fraction_at(page, *middle)
+        page.locator("[data-in]").first.click()
+        moved = _fraction_at(page, *middle)
+        assert abs(moved[0] - centre[0]) < 0.02 and abs(moved[1] - centre[1]) < 0.02
+        # two fingers closing zoom back out about their middle
+        page.locator("[data-fit]").first.click()
+        _pinch(page, ".board", x, y, 2.0)
+        assert page.locator(".board img").bounding_box()["width"] > box["width"] * 1.5
+        pinched = _fraction_at(page, x, y)
+        assert abs(pinched[0] - before[0]) < 0.02 and abs(pinched[1] - before[1]) < 0.02
+        watched.close()
+    assert watched.errors == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_go_to_the_last_shots_on_a_big_board(browser: Any, tmp_path: Path, width: int) -> None:
+    database = tmp_path / "big.sqlite"
+    in_thread(lambda: play(database, BIG, tmp_path / "scripts"))
+    with served(database) as site:
+        watched = Watched(browser, width=width, height=800)
+        page = watched.page
+        page.goto(f"{site.base}/games/1")
+        page.wait_for_function("() => document.querySelector('.board img').complete")
+        page.get_by_role("button", name="Go to the last shots").click()
+        page.wait_for_function(
+            "() => document.querySelectorAll('.tiles img.tile').length > 0 && "
+            "Array.from(document.querySelectorAll('.tiles img.tile')).every(t => t.complete)"
+        )
+        # F3 (row 5, column 2) in sight, at 16 pixels a cell or more
+        seen = page.evaluate(
+            """() => { const v = document.querySelector('.tiles');
+              const cell = parseFloat(document.querySelector('.plane').style.width) / 250;
+              return [cell, v.scrollLeft <= 2 * cell && 3 * cell <= v.scrollLeft + v.clientWidth,
+                      v.scrollTop <= 5 * cell && 6 * cell <= v.scrollTop + v.clientHeight]; }"""
+        )
+        assert seen[0] >= 16 and seen[1] and seen[2]
+        assert page.get_by_role("button", name="Go to my ships").count() == 0  # public
         watched.close()
     assert watched.errors == []
