@@ -386,6 +386,7 @@ def build_app(
     drawer: DrawingProcess | None = None,
     limits: Limits | None = None,
     trusted_proxies: tuple[Network, ...] = (),
+    site_url: str = "",
 ) -> web.Application:
     """The web page's application over ``store`` (open it read-only: the web writes
     nothing). ``drawer``: where pictures are drawn (None: on worker threads).
@@ -395,7 +396,9 @@ def build_app(
     queue = FairQueue(
         limits.draw_slots, per_client=limits.draws_per_client, waiting=limits.draws_waiting
     )
-    app[SITE] = Site(store, pictures=PictureCache(store, drawer=drawer, queue=queue))
+    app[SITE] = Site(
+        store, pictures=PictureCache(store, drawer=drawer, queue=queue), site_url=site_url
+    )
     app[HUB] = LiveHub(_versions(store), interval=live_interval)
     app[STREAMS] = StreamSlots(limits.streams, limits.streams_per_client)
     app[LIMITS] = limits
@@ -442,7 +445,10 @@ class WebServer:
         draw_in_process: bool = False,
         limits: Limits | None = None,
         trusted_proxies: tuple[Network, ...] = (),
+        site_url: str = "",
     ) -> None:
+        """``site_url``: the page's public address (``[web] base_url``): link previews
+        name their pictures by it."""
         self.store = store
         self.host = host
         self.port = port
@@ -458,6 +464,7 @@ class WebServer:
             drawer=self.drawer,
             limits=self.limits,
             trusted_proxies=trusted_proxies,
+            site_url=site_url,
         )
 
     @property

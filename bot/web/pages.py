@@ -337,6 +337,7 @@ class GamePage:
     notes: tuple[str, ...] = field(default_factory=tuple)
     tiled: TiledBoard | None = None  # the board in tiles too (a board too big for one picture)
     own_report: tuple[str, ...] = ()
+    site_url: str = ""  # the page's public address ([web] base_url): previews' pictures
     # A board in tiles: the cells ("row,column" by spaces) the turn's report and the
     # player's own ships name, for the buttons that zoom there.
     shots_at: str = ""
@@ -352,14 +353,14 @@ game's own community; a search engine's copy would outlive a renamed or left acc
 and add nothing a player wants. (Also sent as ``X-Robots-Tag`` with every answer.)"""
 
 
-def document(title: str, body: str, *, attributes: str = "") -> bytes:
+def document(title: str, body: str, *, attributes: str = "", head: str = "") -> bytes:
     robots = f'<meta name="robots" content="{ROBOTS}">'
     return (
         "<!doctype html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'{robots}<meta name="referrer" content="no-referrer">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
+        f"<title>{escape(title)}</title>{head}<style>{STYLE}</style></head>"
         f'<body{attributes}><header><a href="/">Naval games</a></header>'
         f"{body}<script>{SCRIPT}</script></body></html>\n"
     ).encode()
@@ -483,6 +484,45 @@ def page_title(page: GamePage) -> str:
     return f"{page.title}, {page.turn_word} {page.shown}"
 
 
+DESCRIPTION = 200
+"""Characters of a preview's description at most (what an unfurled link shows)."""
+
+
+def _preview(page: GamePage) -> str:
+    """A public page's link preview (Open Graph, and X's card): its title, the turn's
+    public report, and that turn's public map by its absolute address (only with the
+    site's public address configured: a preview's picture must be absolute)."""
+    word = page.turn_word
+    described = " ".join(page.report) or (
+        f"{page.kind}, {page.phase}, {word} {page.turn}: {', '.join(page.players)}."
+    )
+    if len(described) > DESCRIPTION:
+        described = described[: DESCRIPTION - 1].rstrip() + "…"
+    site = page.site_url.rstrip("/")
+    image = page.picture is not None and bool(site)
+    tags = [
+        ("og:type", "website"),
+        ("og:site_name", "Naval games"),
+        ("og:title", page_title(page)),
+        ("og:description", described),
+    ]
+    if site:
+        path = page.base if page.latest else f"{page.base}/turn/{page.shown}"
+        tags.append(("og:url", site + path))
+    if image and page.picture is not None:
+        tags += [
+            ("og:image", site + page.picture.src),
+            ("og:image:width", str(page.picture.width)),
+            ("og:image:height", str(page.picture.height)),
+            ("og:image:alt", page.picture.alt[: DESCRIPTION * 2]),
+        ]
+    card = "summary_large_image" if image else "summary"
+    return (
+        "".join(f'<meta property="{name}" content="{escape(value)}">' for name, value in tags)
+        + f'<meta name="twitter:card" content="{card}">'
+    )
+
+
 def game_page(page: GamePage) -> bytes:
     facts = [
         ("Game", escape(page.kind)),
@@ -551,6 +591,7 @@ def game_page(page: GamePage) -> bytes:
         page_title(page),
         f"<main>{''.join(parts)}</main>{announce}",
         attributes=attributes,
+        head="" if page.viewer else _preview(page),
     )
 
 

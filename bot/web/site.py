@@ -110,8 +110,13 @@ def _running(timers: str) -> tuple[tuple[str, float], ...]:
 
 
 class Site:
-    def __init__(self, store: Store, *, pictures: PictureCache | None = None) -> None:
+    def __init__(
+        self, store: Store, *, pictures: PictureCache | None = None, site_url: str = ""
+    ) -> None:
+        """``site_url``: the page's public address (``[web] base_url``), for the
+        absolute addresses of link previews' pictures ("": previews without one)."""
         self.store = store
+        self.site_url = site_url
         self.pictures = pictures or PictureCache(store)
         self._results: dict[int, str] = {}  # a finished game's result line, once worked out
         self._pages: dict[tuple[Any, ...], bytes] = {}
@@ -415,6 +420,7 @@ class Site:
             ),
             viewer=names[viewer] if viewer is not None else "",
             turn_word=turn_word(facts.kind),
+            site_url=self.site_url,
             shots_at=shots_at,
             ships_at=ships_at,
             # A replay's poster: the last picture of the game (Safari shows a blank
