@@ -49,6 +49,9 @@ pre{white-space:pre-wrap;overflow-x:auto;background:rgba(127,127,127,.08);paddin
 video{max-width:100%}
 ul.report{padding-left:1.2rem}
 .note{opacity:.8}
+ol.turns{padding-left:1.2rem;max-height:24rem;overflow-y:auto}
+ol.turns a[aria-current]{font-weight:700}
+.jump input{width:5rem;font:inherit}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 """
 
@@ -223,7 +226,7 @@ function refresh(wanted,tries){
    var focused=focusKey(old,document.activeElement);
    old.replaceWith(fresh);
    fresh.querySelectorAll('details').forEach(function(d,i){if(opened.indexOf(i)>=0){d.open=true;}});
-   localTimes(fresh);zoomable(fresh);tiled(fresh);kept=null;
+   localTimes(fresh);zoomable(fresh);tiled(fresh);steps(fresh);kept=null;
    refocus(fresh,focused);window.scrollTo(x,y);
    var said=document.querySelector('[data-announce]'),now=fresh.querySelector('nav.steps strong');
    if(said&&now&&doc.body.dataset.version!==document.body.dataset.version){said.textContent='Updated: '+now.textContent;}
@@ -231,7 +234,21 @@ function refresh(wanted,tries){
   if(doc.body.dataset.version!==wanted&&tries>0){setTimeout(function(){refresh(wanted,tries-1);},500);}
  });
 }
-localTimes(document);zoomable(document);tiled(document);
+function steps(root){
+ var jump=root.querySelector('[data-jump]');
+ if(jump){jump.parentNode.hidden=false;jump.addEventListener('keydown',function(e){
+  if(e.key==='Enter'&&jump.value!==''){location.href=jump.dataset.jump+Math.round(+jump.value);}
+ });}
+}
+document.addEventListener('keydown',function(e){
+ // Left and right arrows step through the turns, unless typing or zoomed into a board.
+ if(e.altKey||e.ctrlKey||e.metaKey||e.shiftKey||(e.key!=='ArrowLeft'&&e.key!=='ArrowRight')){return;}
+ var t=e.target;if(t&&(t.tagName==='INPUT'||t.tagName==='TEXTAREA'||t.isContentEditable)){return;}
+ if(t&&t.closest&&t.closest('.board,.tiles')){return;}
+ var a=document.querySelector('nav.steps a[rel='+(e.key==='ArrowLeft'?'prev':'next')+']');
+ if(a){location.href=a.href;}
+});
+localTimes(document);zoomable(document);tiled(document);steps(document);
 var live=document.body.dataset.live;
 function listen(){
  var source=new EventSource(live);
@@ -342,6 +359,7 @@ class GamePage:
     # player's own ships name, for the buttons that zoom there.
     shots_at: str = ""
     ships_at: str = ""
+    turn_lines: tuple[str, ...] = ()  # each of ``turns``' line: its public report's first
     turn_word: str = "turn"  # the game's own word for a turn (U-Boat's ``round``)
     replay_poster: str = ""  # the picture a replay shows before it plays
     own_replay_poster: str = ""  # a player's page: what only they were told
@@ -424,12 +442,41 @@ def _steps_nav(page: GamePage) -> str:
     first, last = page.turns[0], page.turns[-1]
     previous = page.turns[index - 1] if index > 0 else None
     following = page.turns[index + 1] if index + 1 < len(page.turns) else None
+    word = escape(page.turn_word)
+    jump = (
+        f'<label class="jump" hidden>Go to {word} <input type="number" inputmode="numeric" '
+        f'min="{first}" max="{last}" data-jump="{escape(page.base)}/turn/" size="4"></label>'
+    )
     return (
         '<nav class="steps" aria-label="Turns">'
         f"{link('« First', first, 'first')}{link('‹ Previous', previous, 'prev')}"
         f'<strong aria-current="page">{_turn(page, page.shown)}</strong>'
-        f"{link('Next ›', following, 'next')}{link('Last »', last, 'last')}"
+        f"{link('Next ›', following, 'next')}{link('Last »', last, 'last')}{jump}"
         "</nav>"
+    )
+
+
+def _turn_list(page: GamePage) -> str:
+    """Every turn, a link each with its one line; the one shown is the current one."""
+    if not page.turns or page.shown is None:
+        return ""
+    items = []
+    for number, line in zip(page.turns, page.turn_lines or ("",) * len(page.turns), strict=False):
+        said = f" — {escape(line)}" if line else ""
+        if number == page.shown:
+            items.append(
+                f'<li><a aria-current="page" href="{escape(page.base)}/turn/{number}">'
+                f"{_turn(page, number)}</a>{said}</li>"
+            )
+        else:
+            items.append(
+                f'<li><a href="{escape(page.base)}/turn/{number}">'
+                f"{_turn(page, number)}</a>{said}</li>"
+            )
+    word = escape(page.turn_word)
+    return (
+        f'<details class="turns"><summary>Every {word} ({len(page.turns)})</summary>'
+        f'<ol class="turns">{"".join(items)}</ol></details>'
     )
 
 
@@ -560,6 +607,7 @@ def game_page(page: GamePage) -> bytes:
         ),
         f'<ul class="report">{report}</ul>' if report else "",
         f'<h3>Only you</h3><ul class="report own">{own}</ul>' if own else "",
+        _turn_list(page),
         ("<h3>What you see</h3>" if page.viewer and page.summary else "")
         + (f"<pre>{escape(page.summary)}</pre>" if page.summary else ""),
     ]

@@ -17,6 +17,7 @@ import json
 import math
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +59,12 @@ LIST_SECONDS = 5.0
 """How long the list of games is served as it was read (it changes with every turn of
 every game: read afresh for each visitor, it cost 50 ms of CPU a hit at 3,000 games)."""
 
+
+LINE_EVENTS = 200_000
+"""Characters of a turn's stored events at most for its line in the list of turns."""
+
+LINE_LENGTH = 120
+"""A turn's line in the list of turns, at most."""
 
 STALE_SECONDS = 30.0
 """How recently a game's page must have been read at its version before a change for
@@ -127,7 +134,9 @@ class Site:
         # before when that was read a moment before the change, else None)
         self._seen: dict[int, tuple[str, float]] = {}
         self._changed: dict[int, tuple[str, str | None]] = {}
-        self._listed: dict[int, bool] = {}  # (a game's reach never changes)
+        self._listed: dict[int, bool] = {}
+        # (game, turn, its steps stored) → the turn's line in the list of turns
+        self._lines: dict[tuple[int, int, int], str] = {}  # (a game's reach never changes)
         # (when read, the listed games' ids newest first, the pages of the list built)
         self._listing: tuple[float, list[int], dict[int, Reply]] | None = None
 
@@ -326,7 +335,18 @@ class Site:
             text = (placed, None)
         newest = (steps[-1].number, steps[-1].step) if steps and drawn is not None else None
         return await off_loop(
-            self._page, facts, turn, viewer, base, names, turns, of_turn, drawn, text, newest
+            self._page,
+            facts,
+            turn,
+            viewer,
+            base,
+            names,
+            turns,
+            of_turn,
+            drawn,
+            text,
+            newest,
+            steps,
         )
 
     def _page(
@@ -341,6 +361,7 @@ class Site:
         drawn: Drawn | None,
         text: tuple[str, tuple[int, int] | None] | None,
         newest: tuple[int, int] | None = None,
+        steps: Sequence[reads.StepFacts] = (),
     ) -> bytes:
         game_id = facts.id
         game = get_game(facts.kind)
@@ -382,6 +403,7 @@ class Site:
                         tile=TILE,
                         cells=tuple(cell_of(level) for level in range(LEVELS)),
                     )
+        lines = self._turn_lines(facts.id, game, steps, names)
         finished = facts.phase == GamePhase.FINISHED
         shown_publicly = listed(facts.platform, facts.open_to_all)
         where, url = where_of(facts)
@@ -420,6 +442,7 @@ class Site:
             ),
             viewer=names[viewer] if viewer is not None else "",
             turn_word=turn_word(facts.kind),
+            turn_lines=lines,
             site_url=self.site_url,
             shots_at=shots_at,
             ships_at=ships_at,
@@ -437,6 +460,37 @@ class Site:
             ),
         )
         return pages.game_page(page)
+
+    def _turn_lines(
+        self,
+        game_id: int,
+        game: Any,
+        steps: Sequence[reads.StepFacts],
+        names: dict[str, str],
+    ) -> tuple[str, ...]:
+        """Each stored turn's line in the list of turns: the first line of its public
+        report (a crowd's digest), worked out once per turn and its steps; a turn whose
+        events are too many to read for a line has none."""
+        by_turn: dict[int, list[reads.StepFacts]] = {}
+        for stored in steps:
+            by_turn.setdefault(stored.number, []).append(stored)
+        lines = []
+        for number, of_turn in sorted(by_turn.items()):
+            key = (game_id, number, len(of_turn))
+            line = self._lines.get(key)
+            if line is None:
+                line = ""
+                if sum(len(s.events) for s in of_turn) <= LINE_EVENTS:
+                    events = [e for s in of_turn for e in _events(s.events)]
+                    said = game.words.public_report(events, names)
+                    line = said[0] if said else game.words.quiet_report()
+                    if len(line) > LINE_LENGTH:
+                        line = line[: LINE_LENGTH - 1].rstrip() + "…"
+                if len(self._lines) > 65536:
+                    self._lines.clear()
+                self._lines[key] = line
+            lines.append(line)
+        return tuple(lines)
 
     async def board(
         self, game_id: int, number: int, step: int, viewer: str | None = None

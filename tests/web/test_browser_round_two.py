@@ -152,3 +152,28 @@ def test_go_to_the_last_shots_on_a_big_board(browser: Any, tmp_path: Path, width
         assert page.get_by_role("button", name="Go to my ships").count() == 0  # public
         watched.close()
     assert watched.errors == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_arrow_keys_and_jump_to_a_turn(browser: Any, battle: HostKit, width: int) -> None:
+    with served(battle.db_path) as site:
+        watched = Watched(browser, width=width, height=800)
+        page = watched.page
+        page.goto(f"{site.base}/games/1")
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_url(f"{site.base}/games/1/turn/1")
+        assert page.title() == "#bst game 1, turn 1"
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url(f"{site.base}/games/1/turn/2")
+        jump = page.get_by_label("Go to turn")
+        jump.fill("0")
+        jump.press("Enter")
+        page.wait_for_url(f"{site.base}/games/1/turn/0")
+        page.locator("details.turns summary").click()
+        current = page.locator('ol.turns a[aria-current="page"]')
+        assert current.inner_text() == "Turn 0"
+        assert page.locator("ol.turns li").count() == 3
+        width_now = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width_now <= width  # nothing widens the page
+        watched.close()
+    assert watched.errors == []

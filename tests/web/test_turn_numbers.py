@@ -37,3 +37,17 @@ def test_uboat_pages_say_round(tmp_path: Path) -> None:
     assert '<strong aria-current="page">Round 2</strong>' in second
     assert "<dt>Round</dt><dd>2</dd>" in second
     assert ">Turn" not in second
+
+
+def test_every_turn_is_listed_with_its_line_the_one_shown_current(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite"
+    play(database, FIRST_GAME, tmp_path / "s")
+    with served(database) as site:
+        middle = site.get("/games/1/turn/1").text
+    assert "<summary>Every turn (3)</summary>" in middle
+    assert '<li><a href="/games/1/turn/0">Turn 0</a> — No shots this turn.</li>' in middle
+    assert (
+        '<li><a aria-current="page" href="/games/1/turn/1">Turn 1</a> — Shots: ahab hit F3.</li>'
+    ) in middle
+    assert '<li><a href="/games/1/turn/2">Turn 2</a> — Shots: nemo hit A2.</li>' in middle
+    assert 'data-jump="/games/1/turn/" ' in middle
