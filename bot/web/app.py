@@ -37,7 +37,7 @@ from bot.web.guards import (
     limit_error_logs,
     raise_file_limit,
 )
-from bot.web.links import redact
+from bot.web.links import mask_tokens_in_logs, redact
 from bot.web.live import LiveHub
 from bot.web.pages import CONTENT_SECURITY_POLICY, ROBOTS
 from bot.web.pictures import Drawn, PictureCache
@@ -475,6 +475,7 @@ class WebServer:
         if self.drawer is not None:
             self.drawer.start()
         limit_error_logs()
+        mask_tokens_in_logs()
         app = self.app
         # shutdown_timeout: open event streams end at once instead of holding a stop.
         # keepalive_timeout: aiohttp runs it from a connection's start too, so it also

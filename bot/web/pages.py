@@ -49,6 +49,7 @@ pre{white-space:pre-wrap;overflow-x:auto;background:rgba(127,127,127,.08);paddin
 video{max-width:100%}
 ul.report{padding-left:1.2rem}
 .note{opacity:.8}
+h1,dd,li,td,p{overflow-wrap:anywhere}
 ol.turns{padding-left:1.2rem;max-height:24rem;overflow-y:auto}
 ol.turns a[aria-current]{font-weight:700}
 .jump input{width:5rem;font:inherit}

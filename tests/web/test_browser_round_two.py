@@ -13,6 +13,10 @@ from host_fakes import HostKit
 from test_browser import BIG, CHROMIUM, Watched, _resolve, battle, browser, in_thread
 from web_kit import play, served
 
+from bot.store import Store
+from bot.store.links import issue_link
+from bot.wiring import sqlite_url
+
 __all__ = ["battle", "browser"]  # (the fixtures, shared with test_browser)
 
 pytestmark = pytest.mark.skipif(
@@ -175,5 +179,41 @@ def test_arrow_keys_and_jump_to_a_turn(browser: Any, battle: HostKit, width: int
         assert page.locator("ol.turns li").count() == 3
         width_now = page.evaluate("() => document.documentElement.scrollWidth")
         assert width_now <= width  # nothing widens the page
+        watched.close()
+    assert watched.errors == []
+
+
+LONG = "captainwithaverylongnameabcdefgh"  # 32 characters, no space to wrap at
+
+
+def test_a_32_character_name_does_not_widen_a_phones_page(browser: Any, tmp_path: Path) -> None:
+    database = tmp_path / "long.sqlite"
+    script = (
+        "@game bst size=10x10 turn=8h\n"
+        f"{LONG} public: #bst join\n"
+        f"{LONG} dm: sub: A2\\ncarrier: C1-C5\n"
+        "nemo dm: join\nnemo dm: cruiser: F1-F3, cruiser: J8-J10\n"
+        f"@start\n{LONG} public: #bst F3\n@close\n"
+    )
+    in_thread(lambda: play(database, script, tmp_path / "scripts"))
+    token = "long-name-token-0123456789abcdefghij"
+
+    def link() -> None:
+        store = Store(sqlite_url(database))
+        try:
+            with store.transaction() as tx:
+                [key] = [p.key for p in tx.players(1) if p.name == LONG]
+                issue_link(tx, 1, key, token=token, now=0.0)
+        finally:
+            store.dispose()
+
+    in_thread(link)
+    with served(database) as site:
+        watched = Watched(browser, width=390, height=800)
+        page = watched.page
+        for path in ("/games/1", "/games/1/turn/0", f"/p/{token}"):
+            page.goto(f"{site.base}{path}")
+            assert LONG in page.content()
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= 390, path
         watched.close()
     assert watched.errors == []
