@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from host_fakes import HostKit
 from test_browser import BIG, CHROMIUM, Watched, _resolve, battle, browser, in_thread
+from test_pages import ENDED
 from web_kit import play, served
 
 from bot.store import Store
@@ -215,5 +216,55 @@ def test_a_32_character_name_does_not_widen_a_phones_page(browser: Any, tmp_path
             page.goto(f"{site.base}{path}")
             assert LONG in page.content()
             assert page.evaluate("() => document.documentElement.scrollWidth") <= 390, path
+        watched.close()
+    assert watched.errors == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_finished_games_pages_in_the_browser(browser: Any, tmp_path: Path, width: int) -> None:
+    """A player's page holds the public report and their own; the replay plays inline
+    from byte ranges with a poster; a turn's page names one turn; a preview is there
+    (items 1, 2, 6, 11)."""
+    database = tmp_path / "ended.sqlite"
+    in_thread(lambda: play(database, ENDED, tmp_path / "scripts"))
+    token = "ahab-finished-token-0123456789abcdef"
+
+    def link() -> None:
+        store = Store(sqlite_url(database))
+        try:
+            with store.transaction() as tx:
+                [key] = [p.key for p in tx.players(1) if p.name == "ahab"]
+                issue_link(tx, 1, key, token=token, now=0.0)
+        finally:
+            store.dispose()
+
+    in_thread(link)
+    with served(database, site_url="https://bst.example.org") as site:
+        watched = Watched(browser, width=width, height=900)
+        page = watched.page
+        page.goto(f"{site.base}/p/{token}/turn/1")
+        main = page.locator("main").inner_text()
+        assert "Shots: ahab hit F3." in main and "What you see" in main
+        page.goto(f"{site.base}/games/1/turn/1")
+        assert page.title() == "#bst game 1, turn 1"
+        assert page.locator("h2").first.inner_text() == "Turn 1"
+        assert page.locator("nav.steps strong").inner_text() == "Turn 1"
+        image = page.locator('meta[property="og:image"]').get_attribute("content")
+        assert image == "https://bst.example.org/games/1/map/1-0.png"
+        page.goto(f"{site.base}/games/1")
+        video = page.locator("video").last
+        assert video.get_attribute("playsinline") is not None
+        poster = video.get_attribute("poster")
+        assert poster and page.evaluate("(src) => fetch(src).then(r => r.status)", poster) == 200
+        ranged = page.evaluate(
+            """(src) => fetch(src, {headers: {Range: 'bytes=0-1'}})
+                 .then(r => [r.status, r.headers.get('Content-Range')])""",
+            video.get_attribute("src"),
+        )
+        assert ranged[0] == 206 and ranged[1].startswith("bytes 0-1/")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        shots = os.environ.get("BST_WEB_SCREENSHOTS")
+        if shots:
+            page.screenshot(path=f"{shots}/finished-{width}.png", full_page=True)
         watched.close()
     assert watched.errors == []
