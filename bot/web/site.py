@@ -371,11 +371,14 @@ class Site:
         picture: pages.MapShown | None = None
         tiled: pages.TiledBoard | None = None
         summary = ""
-        # A player's page tells what everyone was told, then what only they were.
+        # A player's page tells what everyone was told (as the channel was: a crowd's
+        # digest, not its every shot for each of its captains), then what only they were.
         for stored in of_turn:
             events = _events(stored.events)
-            report += game.words.public_report_in_full(events, names)
-            if viewer is not None:
+            if viewer is None:
+                report += game.words.public_report_in_full(events, names)
+            else:
+                report += game.words.public_report(events, names)
                 own += game.words.private_report(events, viewer)
         if text is not None and not of_turn:
             summary = text[0] if len(text[0]) <= SUMMARY_LIMIT else ""
