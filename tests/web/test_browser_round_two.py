@@ -269,3 +269,45 @@ def test_a_finished_games_pages_in_the_browser(browser: Any, tmp_path: Path, wid
             page.screenshot(path=f"{shots}/finished-{width}.png", full_page=True)
         watched.close()
     assert watched.errors == []
+
+
+def test_go_to_my_ships_on_a_players_big_board(browser: Any, tmp_path: Path) -> None:
+    database = tmp_path / "big.sqlite"
+    in_thread(lambda: play(database, BIG, tmp_path / "scripts"))
+    token = "ahab-go-to-ships-token-0123456789ab"
+
+    def link() -> None:
+        store = Store(sqlite_url(database))
+        try:
+            with store.transaction() as tx:
+                [key] = [p.key for p in tx.players(1) if p.name == "ahab"]
+                issue_link(tx, 1, key, token=token, now=0.0)
+        finally:
+            store.dispose()
+
+    in_thread(link)
+    with served(database) as site:
+        watched = Watched(browser, width=390, height=844)
+        page = watched.page
+        page.goto(f"{site.base}/p/{token}")
+        page.wait_for_function("() => document.querySelector('.board img').complete")
+        spots = page.locator("[data-goto]").last.get_attribute("data-goto")
+        page.get_by_role("button", name="Go to my ships").click()
+        page.wait_for_function("() => document.querySelectorAll('.tiles img.tile').length > 0")
+        # the middle of ahab's ships (the cells his own text names) is in sight
+        seen = page.evaluate(
+            """(spots) => { const v = document.querySelector('.tiles');
+              const cell = parseFloat(document.querySelector('.plane').style.width) / 250;
+              const rows = [], cols = [];
+              spots.split(' ').forEach(s => { const p = s.split(','); rows.push(+p[0]);
+                cols.push(+p[1]); });
+              const mid = a => a.sort((x, y) => x - y)[Math.floor(a.length / 2)];
+              const x = (mid(cols) + 0.5) * cell, y = (mid(rows) + 0.5) * cell;
+              return v.scrollLeft <= x && x <= v.scrollLeft + v.clientWidth &&
+                     v.scrollTop <= y && y <= v.scrollTop + v.clientHeight; }""",
+            spots,
+        )
+        assert spots and seen
+        assert "/p/" in page.locator(".tiles img.tile").first.get_attribute("src")
+        watched.close()
+    assert watched.errors == []
