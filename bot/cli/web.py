@@ -39,6 +39,7 @@ def web_server(config: Config, url: str | None = None) -> WebServer:
         config.web.port,
         draw_in_process=shared,
         trusted_proxies=proxies(config.web.trusted_proxies),
+        site_url=config.web.base_url,
     )
 
 

@@ -103,6 +103,16 @@ def final_state(tx: Tx, game_id: int) -> str | None:
     return None if found is None else str(found[0])
 
 
+def setup_state(tx: Tx, game_id: int) -> str | None:
+    """The state of a game still in setup (a player's own page shows them their own
+    placement through their view of it), None once it has begun."""
+    query = select(col(GameRow.state)).where(
+        col(GameRow.id) == game_id, col(GameRow.phase) == "setup"
+    )
+    found = tx.session.execute(query).first()
+    return None if found is None else str(found[0])
+
+
 def player_names(tx: Tx, game_id: int) -> list[tuple[str, str]]:
     """(key, display name) of each player, in the order they joined."""
     query = (
@@ -166,6 +176,7 @@ __all__ = [
     "player_counts",
     "player_names",
     "reach",
+    "setup_state",
     "step_state",
     "steps",
 ]

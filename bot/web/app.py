@@ -4,7 +4,7 @@ event loop, so ``bst run`` can serve it beside the platforms).
 Every answer carries the same security headers: a strict Content-Security-Policy (the
 page's own style and script by hash), ``Referrer-Policy: no-referrer`` (a private
 link's address never leaves in a Referer), ``X-Content-Type-Options: nosniff``; private
-pages add ``Cache-Control: private, no-store``; every answer says ``X-Robots-Tag:
+pages add ``Cache-Control: private, no-cache`` (a record ``private, no-store``); every answer says ``X-Robots-Tag:
 noindex`` (see :data:`bot.web.pages.ROBOTS`). The access log writes a private link as
 ``/p/…``: tokens never reach a log. Held connections and floods are bounded by
 :mod:`bot.web.guards`: a refusal is ``503`` with ``Retry-After``.
@@ -37,11 +37,12 @@ from bot.web.guards import (
     limit_error_logs,
     raise_file_limit,
 )
-from bot.web.links import redact
+from bot.web.links import mask_tokens_in_logs, redact
 from bot.web.live import LiveHub
 from bot.web.pages import CONTENT_SECURITY_POLICY, ROBOTS
 from bot.web.pictures import Drawn, PictureCache
 from bot.web.site import MISSING, Reply, Site, version_of
+from bot.web.validators import UNSATISFIABLE, Part, byte_range, none_match
 from renderers.tiles import TileRect
 
 log = logging.getLogger(__name__)
@@ -77,7 +78,10 @@ def _security(response: StreamResponse, *, private: bool) -> None:
     headers["X-Content-Type-Options"] = "nosniff"
     headers["X-Robots-Tag"] = ROBOTS
     if private:
-        headers["Cache-Control"] = "private, no-store"
+        # Kept by the browser alone, and asked again each time (its ETag makes that a
+        # 304): a revoked link's page or picture must not outlive it in a cache.
+        stored = "no-store" in headers.get("Cache-Control", "")
+        headers["Cache-Control"] = "private, no-store" if stored else "private, no-cache"
 
 
 @web.middleware
@@ -103,8 +107,20 @@ async def guard(
         log.exception("web: failed to answer %s %s", request.method, redact(request.path))
         response = web.Response(status=500, text="Something went wrong.\n")
     if not response.prepared:
+        response = _unchanged(request, response)
         _security(response, private=private)
     return response
+
+
+def _unchanged(request: web.Request, response: StreamResponse) -> StreamResponse:
+    """A 304 for a client whose ``If-None-Match`` names the answer's ETag."""
+    etag = response.headers.get("ETag")
+    if response.status != 200 or etag is None:
+        return response
+    if not none_match(request.headers.getall("If-None-Match", []), etag):
+        return response
+    kept = {k: v for k, v in response.headers.items() if k in ("ETag", "Cache-Control")}
+    return web.Response(status=304, headers=kept)
 
 
 def _client(request: web.Request) -> str:
@@ -136,14 +152,35 @@ def _drawn(request: web.Request, drawn: Drawn | None, *, private: bool) -> web.S
     headers = {
         "ETag": drawn.etag,
         # A stored step's picture never changes: keep it (its address names the step).
-        "Cache-Control": "private, max-age=31536000, immutable"
-        if private
-        else "public, max-age=31536000, immutable",
+        "Cache-Control": "private, no-cache" if private else "public, max-age=31536000, immutable",
     }
-    if drawn.etag in request.headers.getall("If-None-Match", []):
+    return _partial(request, drawn.data, drawn.content_type, headers)
+
+
+def _partial(
+    request: web.Request, data: bytes, content_type: str, headers: dict[str, str]
+) -> web.Response:
+    """``data`` under ``headers`` (its ETag among them): 304 to a client that has it,
+    the part a ``Range`` asks for (206, or 416 past its end), else the whole."""
+    etag = headers["ETag"]
+    headers = {**headers, "Accept-Ranges": "bytes"}
+    if none_match(request.headers.getall("If-None-Match", []), etag):
         return web.Response(status=304, headers=headers)
-    response = web.Response(status=200, body=drawn.data, headers=headers)
-    response.headers["Content-Type"] = drawn.content_type
+    if_range = request.headers.get("If-Range")
+    part = (
+        None
+        if if_range not in (None, etag)
+        else byte_range(request.headers.get("Range"), len(data))
+    )
+    if part == UNSATISFIABLE:
+        headers["Content-Range"] = f"bytes */{len(data)}"
+        return web.Response(status=416, headers=headers)
+    if isinstance(part, Part):
+        headers["Content-Range"] = part.content_range
+        response = web.Response(status=206, body=data[part.start : part.end + 1], headers=headers)
+    else:
+        response = web.Response(status=200, body=data, headers=headers)
+    response.headers["Content-Type"] = content_type
     return response
 
 
@@ -349,6 +386,7 @@ def build_app(
     drawer: DrawingProcess | None = None,
     limits: Limits | None = None,
     trusted_proxies: tuple[Network, ...] = (),
+    site_url: str = "",
 ) -> web.Application:
     """The web page's application over ``store`` (open it read-only: the web writes
     nothing). ``drawer``: where pictures are drawn (None: on worker threads).
@@ -358,7 +396,9 @@ def build_app(
     queue = FairQueue(
         limits.draw_slots, per_client=limits.draws_per_client, waiting=limits.draws_waiting
     )
-    app[SITE] = Site(store, pictures=PictureCache(store, drawer=drawer, queue=queue))
+    app[SITE] = Site(
+        store, pictures=PictureCache(store, drawer=drawer, queue=queue), site_url=site_url
+    )
     app[HUB] = LiveHub(_versions(store), interval=live_interval)
     app[STREAMS] = StreamSlots(limits.streams, limits.streams_per_client)
     app[LIMITS] = limits
@@ -409,7 +449,10 @@ class WebServer:
         draw_in_process: bool = False,
         limits: Limits | None = None,
         trusted_proxies: tuple[Network, ...] = (),
+        site_url: str = "",
     ) -> None:
+        """``site_url``: the page's public address (``[web] base_url``): link previews
+        name their pictures by it."""
         self.store = store
         self.host = host
         self.port = port
@@ -425,6 +468,7 @@ class WebServer:
             drawer=self.drawer,
             limits=self.limits,
             trusted_proxies=trusted_proxies,
+            site_url=site_url,
         )
 
     @property
@@ -435,6 +479,7 @@ class WebServer:
         if self.drawer is not None:
             self.drawer.start()
         limit_error_logs()
+        mask_tokens_in_logs()
         app = self.app
         # shutdown_timeout: open event streams end at once instead of holding a stop.
         # keepalive_timeout: aiohttp runs it from a connection's start too, so it also

@@ -11,6 +11,8 @@ read; an unknown game's page costs one indexed read too.
 from __future__ import annotations
 
 import hmac
+import logging
+import re
 from dataclasses import dataclass
 
 from bot.store import Store
@@ -41,9 +43,46 @@ def holder_of(store: Store, token: str) -> Holder | None:
 
 
 def redact(path: str) -> str:
-    """A request path fit for a log line: a private link's token replaced by ``…``."""
+    """A request path fit for a log line: a private link's token replaced by ``…``, and
+    control characters written as escapes (a decoded ``%0A`` would start a forged line)."""
     if path.startswith("/p/"):
         rest = path[3:]
         _, slash, tail = rest.partition("/")
-        return "/p/…" + (slash + tail if slash else "")
-    return path
+        path = "/p/…" + (slash + tail if slash else "")
+    return _CONTROL.sub(lambda found: f"\\x{ord(found[0]):02x}", path)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_TOKEN_IN_TEXT = re.compile(r"/p/[^/\s'\"?#]+")
+
+
+class MaskTokens(logging.Filter):
+    """Writes ``/p/…`` for any private link's token in a log record, its message and
+    traceback included: aiohttp's own errors (a request it could not parse) quote the
+    request line, which may hold one."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        masked = _mask(message)
+        if masked != message:
+            record.msg, record.args = masked, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = _mask(record.exc_text)
+        return True
+
+
+def _mask(text: str) -> str:
+    return _TOKEN_IN_TEXT.sub("/p/…", text)
+
+
+MASKED_LOGGERS = ("aiohttp.server", "aiohttp.web", "aiohttp.access", "aiohttp.internal")
+
+
+def mask_tokens_in_logs() -> None:
+    """Put a :class:`MaskTokens` filter on aiohttp's loggers (once each)."""
+    for name in MASKED_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, MaskTokens) for f in logger.filters):
+            logger.addFilter(MaskTokens())

@@ -37,18 +37,23 @@ dl.facts dd{margin:0}
 nav.steps{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.5rem 0}
 nav.steps a,nav.steps span{padding:.3rem .7rem;border:1px solid var(--line);border-radius:.4rem}
 nav.steps span.off{opacity:.45}
-.board{position:relative;overflow:auto;width:fit-content;max-width:100%;max-height:85vh;border:1px solid var(--line);touch-action:pan-x pan-y}
+.board{position:relative;overflow:auto;width:fit-content;max-width:100%;max-height:85vh;border:1px solid var(--line);touch-action:manipulation}
 .board img{display:block;max-width:100%;max-height:80vh;width:auto;height:auto}
 .board.zoomed img{max-width:none;max-height:none;height:auto;image-rendering:pixelated}
-.tiles{position:relative;overflow:auto;max-width:100%;height:80vh;border:1px solid var(--line);background:#0c1b2b;touch-action:pan-x pan-y}
+.tiles{position:relative;overflow:auto;max-width:100%;height:80vh;border:1px solid var(--line);background:#0c1b2b}
 .plane{position:relative;overflow:hidden}
 .plane img{position:absolute;display:block;image-rendering:pixelated}
-.zoom{display:flex;gap:.5rem;margin:.4rem 0}
+.zoom{display:flex;flex-wrap:wrap;gap:.5rem;margin:.4rem 0}
 .zoom button{font:inherit;padding:.25rem .8rem}
 pre{white-space:pre-wrap;overflow-x:auto;background:rgba(127,127,127,.08);padding:.5rem;border-radius:.3rem}
 video{max-width:100%}
 ul.report{padding-left:1.2rem}
 .note{opacity:.8}
+h1,dd,li,td,p{overflow-wrap:anywhere}
+ol.turns{padding-left:1.2rem;max-height:24rem;overflow-y:auto}
+ol.turns a[aria-current]{font-weight:700}
+.jump input{width:5rem;font:inherit}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 """
 
 SCRIPT = """
@@ -59,24 +64,59 @@ function localTimes(root){
   if(!isNaN(d)){t.textContent=d.toLocaleString(undefined,{dateStyle:'medium',timeStyle:'short'});}
  });
 }
+function span(t){
+ var a=t[0],b=t[1];
+ return {d:Math.hypot(a.clientX-b.clientX,a.clientY-b.clientY)||1,x:(a.clientX+b.clientX)/2,y:(a.clientY+b.clientY)/2};
+}
+function gestures(el,zoom){
+ // Two fingers pinch, one double tap (or double click) zooms at that point.
+ var start=null;
+ el.addEventListener('touchstart',function(e){if(e.touches.length===2){start=span(e.touches);start.last=null;}},{passive:true});
+ el.addEventListener('touchmove',function(e){if(start&&e.touches.length===2){e.preventDefault();start.last=span(e.touches);}},{passive:false});
+ el.addEventListener('touchend',function(){if(start&&start.last){zoom(start.last.d/start.d,start.last.x,start.last.y);}start=null;});
+ el.addEventListener('dblclick',function(e){e.preventDefault();zoom(2,e.clientX,e.clientY);});
+}
+function seen(el){
+ // The middle of what is in sight of el (on a phone, of the part on screen).
+ var r=el.getBoundingClientRect();
+ var l=Math.max(r.left,0),t=Math.max(r.top,0),rr=Math.min(r.right,window.innerWidth),b=Math.min(r.bottom,window.innerHeight);
+ return [(l+rr)/2,(t+b)/2];
+}
 function zoomable(root){
  root.querySelectorAll('[data-zoom]').forEach(function(box){
   var img=box.querySelector('img');var bar=box.previousElementSibling;
   if(!img||!bar||bar.dataset.ready){return;}
   bar.dataset.ready='1';bar.hidden=false;var scale=0;
+  function natural(){return img.naturalWidth||+img.getAttribute('width');}
   function apply(){
-   if(scale===0){box.classList.remove('zoomed');img.style.width='';return;}
-   box.classList.add('zoomed');img.style.width=Math.round(img.naturalWidth*scale)+'px';
+   if(scale===0){box.classList.remove('zoomed');img.style.width='';box.style.width=box.style.height='';return;}
+   if(!box.classList.contains('zoomed')){
+    // The frame keeps its size: the picture grows inside it, about the point zoomed.
+    var r=box.getBoundingClientRect();box.style.width=r.width+'px';box.style.height=r.height+'px';
+   }
+   box.classList.add('zoomed');img.style.width=Math.round(natural()*scale)+'px';
   }
   var fit=1;
-  function fitted(){if(scale===0){fit=img.getBoundingClientRect().width/img.naturalWidth;}return fit;}
+  function fitted(){if(scale===0){fit=img.getBoundingClientRect().width/natural();}return fit;}
+  function zoomAt(next,x,y){
+   // The point of the picture at (x, y) on screen stays there.
+   var f=fitted(),before=img.getBoundingClientRect();
+   var fx=(x-before.left)/before.width,fy=(y-before.top)/before.height;
+   scale=next<=f*1.01?0:Math.min(4,next);apply();
+   var after=img.getBoundingClientRect();
+   box.scrollLeft+=after.left+fx*after.width-x;box.scrollTop+=after.top+fy*after.height-y;
+  }
+  box.zoomState=function(){return scale===0?null:{scale:scale,left:box.scrollLeft,top:box.scrollTop};};
+  if(kept&&kept.scale){scale=kept.scale;apply();box.scrollLeft=kept.left;box.scrollTop=kept.top;}
   bar.querySelector('[data-in]').addEventListener('click',function(){
-   var f=fitted();scale=Math.min(4,(scale||f)*1.5);apply();
+   var c=seen(box);zoomAt((scale||fitted())*1.5,c[0],c[1]);
   });
   bar.querySelector('[data-out]').addEventListener('click',function(){
-   var f=fitted();scale=(scale||f)/1.5;if(scale<=f){scale=0;}apply();
+   var c=seen(box);zoomAt((scale||fitted())/1.5,c[0],c[1]);
   });
   bar.querySelector('[data-fit]').addEventListener('click',function(){scale=0;apply();});
+  box.style.touchAction='pan-x pan-y';
+  gestures(box,function(ratio,x,y){if(ratio>1.1||ratio<0.9){zoomAt((scale||fitted())*ratio,x,y);}});
  });
 }
 var kept=null;
@@ -111,14 +151,41 @@ function tiled(root){
    var c=cells[level];
    return [(view.scrollLeft+view.clientWidth/2)/(cols*c),(view.scrollTop+view.clientHeight/2)/(rows*c)];
   }
-  function show(next,at){
+  function show(next,at,px,py){
+   // The board's point at (fractions) lands at (px, py) of the view: its middle unless said.
    if(next<0){level=-1;view.hidden=true;box.hidden=false;return;}
    var c=cells[next];level=next;shown={};plane.textContent='';
    plane.style.width=(cols*c)+'px';plane.style.height=(rows*c)+'px';
    box.hidden=true;view.hidden=false;
-   view.scrollLeft=at[0]*cols*c-view.clientWidth/2;view.scrollTop=at[1]*rows*c-view.clientHeight/2;
+   var x=px===undefined?view.clientWidth/2:px,y=py===undefined?view.clientHeight/2:py;
+   view.scrollLeft=at[0]*cols*c-x;view.scrollTop=at[1]*rows*c-y;
    place();
   }
+  function zoomAt(ratio,x,y){
+   if(ratio<1.1&&ratio>0.9){return;}
+   if(level<0){
+    if(ratio<1){return;}
+    var r=box.querySelector('img').getBoundingClientRect(),b=box.getBoundingClientRect();
+    show(first(),[(x-r.left)/r.width,(y-r.top)/r.height],x-b.left,y-b.top);return;
+   }
+   var v=view.getBoundingClientRect(),c=cells[level];
+   var at=[(view.scrollLeft+x-v.left)/(cols*c),(view.scrollTop+y-v.top)/(rows*c)];
+   var next=ratio>1?Math.min(level+1,cells.length-1):(level<=first()?-1:level-1);
+   show(next,at,x-v.left,y-v.top);
+  }
+  function goTo(spots){
+   // The middle of the cells named (each "row,column"), close enough to read them.
+   var rs=[],cs=[];
+   spots.split(' ').forEach(function(s){var p=s.split(',');rs.push(+p[0]);cs.push(+p[1]);});
+   function mid(a){a.sort(function(x,y){return x-y;});return a[Math.floor(a.length/2)];}
+   var near=cells.length-1;for(var i=0;i<cells.length;i++){if(cells[i]>=16){near=i;break;}}
+   show(near,[(mid(cs)+0.5)/cols,(mid(rs)+0.5)/rows]);
+  }
+  bar.querySelectorAll('[data-goto]').forEach(function(b){
+   b.hidden=false;b.addEventListener('click',function(){goTo(b.dataset.goto);});
+  });
+  box.style.touchAction='pan-x pan-y';view.style.touchAction='pan-x pan-y';
+  gestures(box,zoomAt);gestures(view,zoomAt);
   function first(){
    var width=(box.hidden?view:box).clientWidth;
    for(var i=0;i<cells.length;i++){if(cols*cells[i]>=width){return i;}}
@@ -136,18 +203,53 @@ function tiled(root){
   if(kept){show(Math.min(kept.level,cells.length-1),kept.at);}
  });
 }
+function focusKey(root,el){
+ if(!el||!root.contains(el)||el===root){return null;}
+ var all=Array.prototype.slice.call(root.querySelectorAll('a,button,summary,[tabindex]'));
+ return {tag:el.tagName,text:el.textContent,href:el.getAttribute('href'),index:all.indexOf(el)};
+}
+function refocus(root,key){
+ if(!key){return;}
+ var all=Array.prototype.slice.call(root.querySelectorAll('a,button,summary,[tabindex]'));
+ var same=all.filter(function(e){return e.tagName===key.tag&&e.textContent===key.text&&e.getAttribute('href')===key.href;});
+ var el=same[0]||all[key.index];if(el){el.focus({preventScroll:true});}
+}
 function refresh(wanted,tries){
  fetch(location.href,{cache:'no-store'}).then(function(r){return r.ok?r.text():null;}).then(function(text){
   if(!text){return;}
   var doc=new DOMParser().parseFromString(text,'text/html');
   var fresh=doc.querySelector('main');var old=document.querySelector('main');
-  if(fresh&&old){var box=old.querySelector('[data-tiles]');kept=box&&box.zoomState?box.zoomState():null;
-   old.replaceWith(fresh);localTimes(fresh);zoomable(fresh);tiled(fresh);kept=null;
+  if(fresh&&old){
+   // What the reader had (zoom, scroll, open sections, focus) is kept across the update.
+   var box=old.querySelector('[data-tiles],[data-zoom]');kept=box&&box.zoomState?box.zoomState():null;
+   var x=window.scrollX,y=window.scrollY,opened=[];
+   old.querySelectorAll('details').forEach(function(d,i){if(d.open){opened.push(i);}});
+   var focused=focusKey(old,document.activeElement);
+   old.replaceWith(fresh);
+   fresh.querySelectorAll('details').forEach(function(d,i){if(opened.indexOf(i)>=0){d.open=true;}});
+   localTimes(fresh);zoomable(fresh);tiled(fresh);steps(fresh);kept=null;
+   refocus(fresh,focused);window.scrollTo(x,y);
+   var said=document.querySelector('[data-announce]'),now=fresh.querySelector('nav.steps strong');
+   if(said&&now&&doc.body.dataset.version!==document.body.dataset.version){said.textContent='Updated: '+now.textContent;}
    document.body.dataset.version=doc.body.dataset.version||'';}
   if(doc.body.dataset.version!==wanted&&tries>0){setTimeout(function(){refresh(wanted,tries-1);},500);}
  });
 }
-localTimes(document);zoomable(document);tiled(document);
+function steps(root){
+ var jump=root.querySelector('[data-jump]');
+ if(jump){jump.parentNode.hidden=false;jump.addEventListener('keydown',function(e){
+  if(e.key==='Enter'&&jump.value!==''){location.href=jump.dataset.jump+Math.round(+jump.value);}
+ });}
+}
+document.addEventListener('keydown',function(e){
+ // Left and right arrows step through the turns, unless typing or zoomed into a board.
+ if(e.altKey||e.ctrlKey||e.metaKey||e.shiftKey||(e.key!=='ArrowLeft'&&e.key!=='ArrowRight')){return;}
+ var t=e.target;if(t&&(t.tagName==='INPUT'||t.tagName==='TEXTAREA'||t.isContentEditable)){return;}
+ if(t&&t.closest&&t.closest('.board,.tiles')){return;}
+ var a=document.querySelector('nav.steps a[rel='+(e.key==='ArrowLeft'?'prev':'next')+']');
+ if(a){location.href=a.href;}
+});
+localTimes(document);zoomable(document);tiled(document);steps(document);
 var live=document.body.dataset.live;
 function listen(){
  var source=new EventSource(live);
@@ -241,7 +343,7 @@ class GamePage:
     turns: tuple[int, ...]  # every turn with a stored step, in order
     shown: int | None  # the turn shown (None: nothing stored yet)
     latest: bool  # the newest turn, without a turn in the address (it follows live)
-    report: tuple[str, ...]
+    report: tuple[str, ...]  # what everyone was told of the turn shown
     picture: MapShown | None
     summary: str
     rules: str
@@ -252,6 +354,16 @@ class GamePage:
     viewer: str = ""  # the player whose own page this is, "" for the public page
     notes: tuple[str, ...] = field(default_factory=tuple)
     tiled: TiledBoard | None = None  # the board in tiles too (a board too big for one picture)
+    own_report: tuple[str, ...] = ()
+    site_url: str = ""  # the page's public address ([web] base_url): previews' pictures
+    # A board in tiles: the cells ("row,column" by spaces) the turn's report and the
+    # player's own ships name, for the buttons that zoom there.
+    shots_at: str = ""
+    ships_at: str = ""
+    turn_lines: tuple[str, ...] = ()  # each of ``turns``' line: its public report's first
+    turn_word: str = "turn"  # the game's own word for a turn (U-Boat's ``round``)
+    replay_poster: str = ""  # the picture a replay shows before it plays
+    own_replay_poster: str = ""  # a player's page: what only they were told
 
 
 ROBOTS = "noindex, nofollow"
@@ -260,14 +372,14 @@ game's own community; a search engine's copy would outlive a renamed or left acc
 and add nothing a player wants. (Also sent as ``X-Robots-Tag`` with every answer.)"""
 
 
-def document(title: str, body: str, *, attributes: str = "") -> bytes:
+def document(title: str, body: str, *, attributes: str = "", head: str = "") -> bytes:
     robots = f'<meta name="robots" content="{ROBOTS}">'
     return (
         "<!doctype html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'{robots}<meta name="referrer" content="no-referrer">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
+        f"<title>{escape(title)}</title>{head}<style>{STYLE}</style></head>"
         f'<body{attributes}><header><a href="/">Naval games</a></header>'
         f"{body}<script>{SCRIPT}</script></body></html>\n"
     ).encode()
@@ -331,16 +443,49 @@ def _steps_nav(page: GamePage) -> str:
     first, last = page.turns[0], page.turns[-1]
     previous = page.turns[index - 1] if index > 0 else None
     following = page.turns[index + 1] if index + 1 < len(page.turns) else None
+    word = escape(page.turn_word)
+    jump = (
+        f'<label class="jump" hidden>Go to {word} <input type="number" inputmode="numeric" '
+        f'min="{first}" max="{last}" data-jump="{escape(page.base)}/turn/" size="4"></label>'
+    )
     return (
         '<nav class="steps" aria-label="Turns">'
         f"{link('« First', first, 'first')}{link('‹ Previous', previous, 'prev')}"
-        f"<strong>Turn {page.shown}</strong>"
-        f"{link('Next ›', following, 'next')}{link('Last »', last, 'last')}"
+        f'<strong aria-current="page">{_turn(page, page.shown)}</strong>'
+        f"{link('Next ›', following, 'next')}{link('Last »', last, 'last')}{jump}"
         "</nav>"
     )
 
 
-def _picture(picture: MapShown | None, tiled: TiledBoard | None = None) -> str:
+def _turn_list(page: GamePage) -> str:
+    """Every turn, a link each with its one line; the one shown is the current one."""
+    if not page.turns or page.shown is None:
+        return ""
+    items = []
+    for number, line in zip(page.turns, page.turn_lines or ("",) * len(page.turns), strict=False):
+        said = f" — {escape(line)}" if line else ""
+        if number == page.shown:
+            items.append(
+                f'<li><a aria-current="page" href="{escape(page.base)}/turn/{number}">'
+                f"{_turn(page, number)}</a>{said}</li>"
+            )
+        else:
+            items.append(
+                f'<li><a href="{escape(page.base)}/turn/{number}">'
+                f"{_turn(page, number)}</a>{said}</li>"
+            )
+    word = escape(page.turn_word)
+    return (
+        f'<details class="turns"><summary>Every {word} ({len(page.turns)})</summary>'
+        f'<ol class="turns">{"".join(items)}</ol></details>'
+    )
+
+
+def _picture(
+    picture: MapShown | None,
+    tiled: TiledBoard | None = None,
+    goto: Sequence[tuple[str, str]] = (),
+) -> str:
     if picture is None:
         return '<p class="note">The map appears once the game has begun.</p>'
     # A board in tiles zooms into them (the script loads those in sight); any other
@@ -355,10 +500,74 @@ def _picture(picture: MapShown | None, tiled: TiledBoard | None = None) -> str:
     return (
         '<div class="zoom" hidden><button type="button" data-out>−</button>'
         '<button type="button" data-fit>Fit</button>'
-        '<button type="button" data-in>+</button></div>'
+        '<button type="button" data-in>+</button>'
+        + "".join(
+            f'<button type="button" data-goto="{escape(spots)}" hidden>{escape(label)}</button>'
+            for label, spots in goto
+            if spots and tiled is not None
+        )
+        + "</div>"
         f'<div class="board" {zoom}><img src="{escape(picture.src)}" '
         f'alt="{escape(picture.alt)}" width="{picture.width}" height="{picture.height}"></div>'
         f'<p><a href="{escape(picture.src)}">Open the full picture</a></p>'
+    )
+
+
+def _video(src: str, poster: str) -> str:
+    """A replay's attributes: played inline (an iPhone would go full screen), its poster
+    shown until it plays, nothing of it loaded before."""
+    shown = f' poster="{escape(poster)}"' if poster else ""
+    return f'controls playsinline preload="none"{shown} src="{escape(src)}"'
+
+
+def _turn(page: GamePage, number: int) -> str:
+    """``Turn 3`` (``Round 3``): a turn named in the game's own word."""
+    return f"{escape(page.turn_word.capitalize())} {number}"
+
+
+def page_title(page: GamePage) -> str:
+    """The page's ``<title>``: the game, and the turn a turn's own address shows."""
+    if page.latest or page.shown is None:
+        return page.title
+    return f"{page.title}, {page.turn_word} {page.shown}"
+
+
+DESCRIPTION = 200
+"""Characters of a preview's description at most (what an unfurled link shows)."""
+
+
+def _preview(page: GamePage) -> str:
+    """A public page's link preview (Open Graph, and X's card): its title, the turn's
+    public report, and that turn's public map by its absolute address (only with the
+    site's public address configured: a preview's picture must be absolute)."""
+    word = page.turn_word
+    described = " ".join(page.report) or (
+        f"{page.kind}, {page.phase}, {word} {page.turn}: {', '.join(page.players)}."
+    )
+    if len(described) > DESCRIPTION:
+        described = described[: DESCRIPTION - 1].rstrip() + "…"
+    site = page.site_url.rstrip("/")
+    image = page.picture is not None and bool(site)
+    tags = [
+        ("og:type", "website"),
+        ("og:site_name", "Naval games"),
+        ("og:title", page_title(page)),
+        ("og:description", described),
+    ]
+    if site:
+        path = page.base if page.latest else f"{page.base}/turn/{page.shown}"
+        tags.append(("og:url", site + path))
+    if image and page.picture is not None:
+        tags += [
+            ("og:image", site + page.picture.src),
+            ("og:image:width", str(page.picture.width)),
+            ("og:image:height", str(page.picture.height)),
+            ("og:image:alt", page.picture.alt[: DESCRIPTION * 2]),
+        ]
+    card = "summary_large_image" if image else "summary"
+    return (
+        "".join(f'<meta property="{name}" content="{escape(value)}">' for name, value in tags)
+        + f'<meta name="twitter:card" content="{card}">'
     )
 
 
@@ -367,10 +576,16 @@ def game_page(page: GamePage) -> bytes:
         ("Game", escape(page.kind)),
         ("Where", _where(page.where, page.where_url)),
         ("Phase", escape(page.phase) + (" (paused)" if page.paused else "")),
-        ("Turn", str(page.turn)),
     ]
-    for label, deadline in page.deadlines:
-        facts.append((escape(label) + " closes", when(deadline)))
+    if page.latest:
+        # The game now: the turn open (or, once over, the last), and its deadlines.
+        facts.append((escape(page.turn_word.capitalize()), str(page.turn)))
+        for label, deadline in page.deadlines:
+            facts.append((escape(label) + " closes", when(deadline)))
+    else:
+        # A past turn's page speaks of that turn alone; the game now is a link away.
+        facts.append((escape(page.turn_word.capitalize()), str(page.shown)))
+        facts.append(("Now", f'<a href="{escape(page.base)}">the game as it is now</a>'))
     if page.result:
         facts.append(("Result", escape(page.result)))
     if page.viewer:
@@ -378,27 +593,35 @@ def game_page(page: GamePage) -> bytes:
     facts_html = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
     players = "".join(f"<li>{escape(name)}</li>" for name in page.players)
     report = "".join(f"<li>{escape(line)}</li>" for line in page.report)
-    heading = "Now" if page.latest else f"Turn {page.shown}"
+    own = "".join(f"<li>{escape(line)}</li>" for line in page.own_report)
+    heading = "Now" if page.latest else _turn(page, page.shown or 0)
     parts = [
         f"<h1>{escape(page.title)}</h1>",
         f'<dl class="facts">{facts_html}</dl>',
         *(f'<p class="note">{escape(note)}</p>' for note in page.notes),
         f"<h2>{heading}</h2>",
         _steps_nav(page),
-        _picture(page.picture, page.tiled),
+        _picture(
+            page.picture,
+            page.tiled,
+            (("Go to the last shots", page.shots_at), ("Go to my ships", page.ships_at)),
+        ),
         f'<ul class="report">{report}</ul>' if report else "",
-        f"<pre>{escape(page.summary)}</pre>" if page.summary else "",
+        f'<h3>Only you</h3><ul class="report own">{own}</ul>' if own else "",
+        _turn_list(page),
+        ("<h3>What you see</h3>" if page.viewer and page.summary else "")
+        + (f"<pre>{escape(page.summary)}</pre>" if page.summary else ""),
     ]
     if page.own_replay_src:
         parts.append(
             '<h2>Your replay</h2><p class="note">The game as you saw it: your own board '
             "after every move.</p>"
-            f'<video controls preload="none" src="{escape(page.own_replay_src)}">'
+            f"<video {_video(page.own_replay_src, page.own_replay_poster)}>"
             f'<a href="{escape(page.own_replay_src)}">Your replay (MP4)</a></video>'
         )
     if page.replay_src:
         parts.append(
-            f'<h2>Replay</h2><video controls preload="none" src="{escape(page.replay_src)}">'
+            f"<h2>Replay</h2><video {_video(page.replay_src, page.replay_poster)}>"
             f'<a href="{escape(page.replay_src)}">The replay (MP4)</a></video>'
         )
     if page.record_src:
@@ -411,10 +634,13 @@ def game_page(page: GamePage) -> bytes:
     attributes = f' data-version="{escape(page.version)}"'
     if live:
         attributes += f' data-live="{escape(live)}"'
+    # Outside <main>, which a live update replaces: screen readers hear the new turn.
+    announce = '<div class="sr" role="status" aria-live="polite" data-announce></div>'
     return document(
-        page.title,
-        f"<main>{''.join(parts)}</main>",
+        page_title(page),
+        f"<main>{''.join(parts)}</main>{announce}",
         attributes=attributes,
+        head="" if page.viewer else _preview(page),
     )
 
 

@@ -196,6 +196,21 @@ class PictureCache:
         size = None if tiles is None else tiles.board_size(game.views.view(state, viewer))
         return game.words.summary(state, viewer), size
 
+    def setup_text(self, game_id: int, viewer: str) -> str | None:
+        """What ``viewer`` sees of a game still in setup: their own text and board
+        (``summary`` and ``text_board`` of their view: the fleet they placed), nothing
+        of anyone else's; None once the game has begun. Never kept: a placement may
+        change it at any moment."""
+        with self.store.transaction() as tx:
+            facts = reads.game(tx, game_id)
+            state_json = reads.setup_state(tx, game_id)
+        if facts is None or state_json is None:
+            return None
+        game = get_game(facts.kind)
+        state = game.codec.decode_state(loads(state_json))
+        parts = [game.words.summary(state, viewer), game.words.text_board(state, viewer)]
+        return "\n\n".join(part for part in parts if part)
+
     def _state(self, game_id: int, number: int, step: int) -> tuple[str, Any] | None:
         key = (game_id, number, step)
         with self._states_lock:

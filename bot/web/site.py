@@ -12,9 +12,12 @@ two games that differ only in hidden facts serve the same public bytes.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import math
+import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +58,22 @@ LIST_SECONDS = 5.0
 every game: read afresh for each visitor, it cost 50 ms of CPU a hit at 3,000 games)."""
 
 
+LINE_EVENTS = 200_000
+"""Characters of a turn's stored events at most for its line in the list of turns."""
+
+LINE_LENGTH = 120
+"""A turn's line in the list of turns, at most."""
+
+STALE_SECONDS = 30.0
+"""How recently a game's page must have been read at its version before a change for
+that page to stand in while the changed one is drawn (else the first visitor waits)."""
+
+
+def _validator(body: bytes) -> dict[str, str]:
+    """A page's ETag: its bytes' hash (a page is a function of the database alone)."""
+    return {"ETag": '"' + hashlib.sha256(body).hexdigest()[:32] + '"'}
+
+
 def version_of(facts: reads.GameFacts) -> str:
     """A word that changes whenever the game's page would (live updates compare it)."""
     return (
@@ -87,15 +106,26 @@ def _running(timers: str) -> tuple[tuple[str, float], ...]:
 
 
 class Site:
-    def __init__(self, store: Store, *, pictures: PictureCache | None = None) -> None:
+    def __init__(
+        self, store: Store, *, pictures: PictureCache | None = None, site_url: str = ""
+    ) -> None:
+        """``site_url``: the page's public address (``[web] base_url``), for the
+        absolute addresses of link previews' pictures ("": previews without one)."""
         self.store = store
+        self.site_url = site_url
         self.pictures = pictures or PictureCache(store)
         self._results: dict[int, str] = {}  # a finished game's result line, once worked out
         self._pages: dict[tuple[Any, ...], bytes] = {}
         self._building: dict[tuple[Any, ...], asyncio.Future[bytes | None]] = {}
-        # (game, viewer, base) → the newest page built of the game's newest turn
-        self._newest: dict[tuple[Any, ...], bytes] = {}
-        self._listed: dict[int, bool] = {}  # (a game's reach never changes)
+        # (game, viewer, base) → (its version, the newest page built of the game's newest turn)
+        self._newest: dict[tuple[Any, ...], tuple[str, bytes]] = {}
+        # game → (its version as last read, when); game → (its new version, the one
+        # before when that was read a moment before the change, else None)
+        self._seen: dict[int, tuple[str, float]] = {}
+        self._changed: dict[int, tuple[str, str | None]] = {}
+        self._listed: dict[int, bool] = {}
+        # (game, turn, its steps stored) → the turn's line in the list of turns
+        self._lines: dict[tuple[int, int, int], str] = {}  # (a game's reach never changes)
         # (when read, the listed games' ids newest first, the pages of the list built)
         self._listing: tuple[float, list[int], dict[int, Reply]] | None = None
 
@@ -192,7 +222,8 @@ class Site:
                     result=self._result(facts, names),
                 )
             )
-        reply = built[page] = Reply(200, pages.games_list(lines, page=page, pages=count))
+        body = pages.games_list(lines, page=page, pages=count)
+        reply = built[page] = Reply(200, body, headers=_validator(body))
         return reply
 
     # --- one game's page ---------------------------------------------------------------
@@ -208,10 +239,17 @@ class Site:
         if facts is None or (viewer is None and not listed(facts.platform, facts.open_to_all)):
             return MISSING
         base = base or f"/games/{game_id}"
-        key = (game_id, version_of(facts), turn, viewer, base)
+        if viewer is not None and facts.phase == GamePhase.SETUP:
+            # A placement changes a player's own page and not the game's version: built
+            # afresh for each ask (a game in setup is small and its page cheap).
+            body = await self._build(facts, turn, viewer, base)
+            return MISSING if body is None else Reply(200, body, headers=_validator(body))
+        version = version_of(facts)
+        before = self._just_before(game_id, version)
+        key = (game_id, version, turn, viewer, base)
         cached = self._pages.get(key)
         if cached is not None:
-            return Reply(200, cached)
+            return Reply(200, cached, headers=_validator(cached))
         building = self._building.get(key)
         if building is None:
             building = asyncio.ensure_future(self._build(facts, turn, viewer, base))
@@ -219,11 +257,27 @@ class Site:
             building.add_done_callback(lambda done: self._built(key, done))
         # The newest turn's page, while its next version is being drawn: the one before
         # (a moment old; an open page's script asks again until it has the new one).
+        # Only the version just before, read a moment before the change: a page nobody
+        # asked for since an older turn is built anew, not served turns behind.
         previous = self._newest.get((game_id, viewer, base)) if turn is None else None
-        if previous is not None and not building.done():
-            return Reply(200, previous)
+        if previous is not None and previous[0] == before and not building.done():
+            # (kept by nobody: the next ask gets the new page)
+            return Reply(200, previous[1], headers={"Cache-Control": "no-store"})
         body = await asyncio.shield(building)
-        return MISSING if body is None else Reply(200, body)
+        return MISSING if body is None else Reply(200, body, headers=_validator(body))
+
+    def _just_before(self, game_id: int, version: str) -> str | None:
+        """The game's version before ``version`` when it was read at most
+        :data:`STALE_SECONDS` before this one was first (its page may stand in for a
+        moment while the new one is drawn); None otherwise."""
+        now = time.monotonic()
+        seen = self._seen.get(game_id)
+        if seen is not None and seen[0] != version:
+            recent = now - seen[1] <= STALE_SECONDS
+            self._changed[game_id] = (version, seen[0] if recent else None)
+        self._seen[game_id] = (version, now)
+        changed = self._changed.get(game_id)
+        return changed[1] if changed is not None and changed[0] == version else None
 
     def _built(self, key: tuple[Any, ...], done: asyncio.Future[bytes | None]) -> None:
         self._building.pop(key, None)
@@ -237,7 +291,7 @@ class Site:
             self._newest.clear()
         self._pages[key] = body
         if key[2] is None:
-            self._newest[(key[0], key[3], key[4])] = body
+            self._newest[(key[0], key[3], key[4])] = (key[1], body)
 
     async def _build(
         self, facts: reads.GameFacts, turn: int | None, viewer: str | None, base: str
@@ -258,13 +312,30 @@ class Site:
         of_turn = [s for s in steps if s.number == shown]
         drawn = None
         text = None
+        placed = None
+        if viewer is not None and not of_turn and facts.phase == GamePhase.SETUP:
+            placed = await self.pictures.run("setup_text", game_id, viewer)
         if of_turn:
             last = of_turn[-1]
             drawn = await self.pictures.board(game_id, last.number, last.step, viewer)
             # (the state decoded where the picture was drawn, not here)
             text = await self.pictures.run("step_text", game_id, last.number, last.step, viewer)
+        if placed is not None:
+            text = (placed, None)
+        newest = (steps[-1].number, steps[-1].step) if steps and drawn is not None else None
         return await off_loop(
-            self._page, facts, turn, viewer, base, names, turns, of_turn, drawn, text
+            self._page,
+            facts,
+            turn,
+            viewer,
+            base,
+            names,
+            turns,
+            of_turn,
+            drawn,
+            text,
+            newest,
+            steps,
         )
 
     def _page(
@@ -278,19 +349,28 @@ class Site:
         of_turn: list[reads.StepFacts],
         drawn: Drawn | None,
         text: tuple[str, tuple[int, int] | None] | None,
+        newest: tuple[int, int] | None = None,
+        steps: Sequence[reads.StepFacts] = (),
     ) -> bytes:
         game_id = facts.id
         game = get_game(facts.kind)
         report: list[str] = []
+        own: list[str] = []
+        shots_at = ships_at = ""
         picture: pages.MapShown | None = None
         tiled: pages.TiledBoard | None = None
         summary = ""
+        # A player's page tells what everyone was told (as the channel was: a crowd's
+        # digest, not its every shot for each of its captains), then what only they were.
         for stored in of_turn:
             events = _events(stored.events)
             if viewer is None:
                 report += game.words.public_report_in_full(events, names)
             else:
-                report += game.words.private_report(events, viewer)
+                report += game.words.public_report(events, names)
+                own += game.words.private_report(events, viewer)
+        if text is not None and not of_turn:
+            summary = text[0] if len(text[0]) <= SUMMARY_LIMIT else ""
         if of_turn:
             last = of_turn[-1]
             if drawn is not None:
@@ -304,6 +384,10 @@ class Site:
                 summary = text[0] if len(text[0]) <= SUMMARY_LIMIT else ""
                 size = text[1] if picture is not None else None
                 if size is not None:
+                    shots_at = _spots(report, *size)
+                    if viewer is not None:
+                        mine = [line for line in text[0].splitlines() if "Your" in line]
+                        ships_at = _spots(mine, *size)
                     tiled = pages.TiledBoard(
                         src=f"{base}/tiles/{last.number}-{last.step}",
                         rows=size[0],
@@ -311,6 +395,7 @@ class Site:
                         tile=TILE,
                         cells=tuple(cell_of(level) for level in range(LEVELS)),
                     )
+        lines = self._turn_lines(facts.id, game, steps, names)
         finished = facts.phase == GamePhase.FINISHED
         shown_publicly = listed(facts.platform, facts.open_to_all)
         where, url = where_of(facts)
@@ -330,6 +415,7 @@ class Site:
             shown=of_turn[0].number if of_turn else None,
             latest=turn is None,
             report=tuple(report),
+            own_report=tuple(own),
             picture=picture,
             tiled=tiled,
             summary=summary,
@@ -347,8 +433,56 @@ class Site:
                 else f"{base}/record.json"
             ),
             viewer=names[viewer] if viewer is not None else "",
+            turn_word=turn_word(facts.kind),
+            turn_lines=lines,
+            site_url=self.site_url,
+            shots_at=shots_at,
+            ships_at=ships_at,
+            # A replay's poster: the last picture of the game (Safari shows a blank
+            # box without one; the video itself loads only once asked to play).
+            replay_poster=(
+                f"/games/{game_id}/map/{newest[0]}-{newest[1]}.png"
+                if newest is not None and finished and shown_publicly
+                else ""
+            ),
+            own_replay_poster=(
+                f"{base}/map/{newest[0]}-{newest[1]}.png"
+                if newest is not None and finished and viewer is not None
+                else ""
+            ),
         )
         return pages.game_page(page)
+
+    def _turn_lines(
+        self,
+        game_id: int,
+        game: Any,
+        steps: Sequence[reads.StepFacts],
+        names: dict[str, str],
+    ) -> tuple[str, ...]:
+        """Each stored turn's line in the list of turns: the first line of its public
+        report (a crowd's digest), worked out once per turn and its steps; a turn whose
+        events are too many to read for a line has none."""
+        by_turn: dict[int, list[reads.StepFacts]] = {}
+        for stored in steps:
+            by_turn.setdefault(stored.number, []).append(stored)
+        lines = []
+        for number, of_turn in sorted(by_turn.items()):
+            key = (game_id, number, len(of_turn))
+            line = self._lines.get(key)
+            if line is None:
+                line = ""
+                if sum(len(s.events) for s in of_turn) <= LINE_EVENTS:
+                    events = [e for s in of_turn for e in _events(s.events)]
+                    said = game.words.public_report(events, names)
+                    line = said[0] if said else game.words.quiet_report()
+                    if len(line) > LINE_LENGTH:
+                        line = line[: LINE_LENGTH - 1].rstrip() + "…"
+                if len(self._lines) > 65536:
+                    self._lines.clear()
+                self._lines[key] = line
+            lines.append(line)
+        return tuple(lines)
 
     async def board(
         self, game_id: int, number: int, step: int, viewer: str | None = None
@@ -393,6 +527,41 @@ class Site:
         record = game_record(self.store, game_id)
         body = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
         return Reply(200, body, "application/json; charset=utf-8")
+
+
+_CELL = re.compile(r"\b([A-Z]{1,3})([0-9]{1,4})\b")
+
+SPOTS = 400
+"""Cells named for a "go to" button at most (it goes to their middle)."""
+
+
+def _spots(lines: list[str], rows: int, cols: int) -> str:
+    """The board cells named in ``lines`` (``H14``: row letters from the top, ``A``…``Z``,
+    ``AA``…, then the column from 1, as the tiled boards' games write them), as
+    ``row,column`` from 0, by spaces; names off the board are left out."""
+    found: dict[str, None] = {}
+    for line in lines:
+        for letters, number in _CELL.findall(line):
+            row = 0
+            for letter in letters:
+                row = row * 26 + ord(letter) - ord("A") + 1
+            row, col = row - 1, int(number) - 1
+            if 0 <= row < rows and 0 <= col < cols:
+                found[f"{row},{col}"] = None
+            if len(found) >= SPOTS:
+                return " ".join(found)
+    return " ".join(found)
+
+
+def turn_word(kind: str) -> str:
+    """The game's own word for a turn (``turn``, U-Boat's ``round``), as its reports'
+    titles name one (:meth:`Words.report_title`)."""
+    try:
+        title = get_game(kind).words.report_title(7)
+    except GameError:
+        return "turn"
+    word = title.partition("7")[0].strip()
+    return word if word.isalpha() else "turn"
 
 
 def _phase_word(kind: str, phase: str) -> str:

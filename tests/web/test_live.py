@@ -51,7 +51,7 @@ def test_an_open_page_is_told_when_a_turn_resolves(tmp_path: Path) -> None:
             fresh = site.get("/games/1")
     assert changed != version
     assert f'data-version="{changed}"' in fresh.text
-    assert "<strong>Turn 1</strong>" in fresh.text
+    assert '<strong aria-current="page">Turn 1</strong>' in fresh.text
     kit.store.dispose()
 
 

@@ -80,7 +80,7 @@ def test_a_game_page_steps_through_its_turns_with_the_turn_in_the_address(
         unknown = site.get("/games/7")
         nonsense = site.get("/games/x/turn/1")
     assert now.status == first.status == middle.status == 200
-    assert "<strong>Turn 2</strong>" in now.text
+    assert '<strong aria-current="page">Turn 2</strong>' in now.text
     assert 'href="/games/1/turn/1" rel="prev"' in now.text
     assert '<span class="off">Next ›</span>' in now.text
     assert 'href="/games/1/turn/0" rel="first"' in middle.text

@@ -167,7 +167,8 @@ def test_a_players_own_replay_waits_for_the_end_and_is_theirs_alone(tmp_path: Pa
         own, theirs = site.get(f"/p/{alice}/replay.mp4"), site.get(f"/p/{bob}/replay.mp4")
         wrong = site.get(f"/p/{alice[:-1]}{'A' if alice[-1] != 'A' else 'B'}/replay.mp4")
         public = site.get("/games/1")
-    assert f'<video controls preload="none" src="/p/{alice}/replay.mp4">' in page.text
+    assert f'preload="none" poster="/p/{alice}/map/' in page.text
+    assert f'src="/p/{alice}/replay.mp4">' in page.text
     assert own.status == theirs.status == 200 and own.headers["Content-Type"] == "video/mp4"
     assert own.body != theirs.body  # each their own ships
     assert own.headers["Cache-Control"].startswith("private")

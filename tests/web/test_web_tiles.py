@@ -166,7 +166,7 @@ def test_a_players_own_page_of_a_big_board_pans_and_zooms_their_own_tiles(
         assert first.headers["X-Robots-Tag"] == "noindex, nofollow"
         assert first.headers["Referrer-Policy"] == "no-referrer"
         assert first.headers["Content-Security-Policy"].startswith("default-src 'none'")
-        assert first.headers["Cache-Control"] == "private, no-store"
+        assert first.headers["Cache-Control"] == "private, no-cache"
         cached = site.get(f"{src}/0/0/0.png", headers={"If-None-Match": first.headers["ETag"]})
         assert cached.status == 304 and cached.body == b""
         assert site.get(f"{src}/0/0/0.png").body == first.body

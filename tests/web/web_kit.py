@@ -62,6 +62,7 @@ class Served:
         draw_in_process: bool = False,
         limits: Limits | None = None,
         trusted_proxies: tuple[str, ...] = (),
+        site_url: str = "",
     ) -> None:
         self.store: Store = open_read_only(sqlite_url(database))
         self.server = WebServer(
@@ -72,6 +73,7 @@ class Served:
             draw_in_process=draw_in_process,
             limits=limits,
             trusted_proxies=proxies(trusted_proxies),
+            site_url=site_url,
         )
         self.loop = asyncio.new_event_loop()
         self._thread = Thread(target=self.loop.run_forever, daemon=True)
