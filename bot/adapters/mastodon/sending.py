@@ -9,6 +9,11 @@
 * Every post carries an ``Idempotency-Key`` drawn from its outbox row: a retry whose
   first attempt was posted but whose answer was lost gets that same status back
   instead of a second one (Mastodon keeps a key for an hour).
+* A split message's parts already posted are remembered by its outbox key until the
+  whole message is delivered: when a later part is refused (a 429 says the instance
+  took nothing of it), the next attempt posts only the parts still missing, even when
+  it comes after the instance has forgotten their keys (a spent statuses budget waits
+  up to 3 hours).
 * Pictures: up to the instance's ``max_media_attachments`` (4) a post, each with its
   alt text, within Mastodon's media budget (30 uploads per 30 minutes, of which boards
   leave the last two to the maps). Past the budget, after a media 429, or when the
@@ -36,7 +41,7 @@ import hashlib
 import io
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mastodon import (
@@ -159,6 +164,23 @@ class Delivery:
         self._author_of = author_of
         self._stand_in = stand_in
         self._redact = redact
+        # A split message's statuses and the ids of those posted so far, by its outbox
+        # key, until the whole message is delivered (see _Progress).
+        self._progress: dict[str, _Progress] = {}
+
+    def _progress_of(self, outbound: Outbound) -> _Progress | None:
+        """What an earlier attempt of ``outbound`` posted before a part was refused."""
+        return self._progress.get(outbound.key) if outbound.key else None
+
+    def _remember(self, outbound: Outbound, parts: Sequence[str]) -> _Progress:
+        progress = _Progress(tuple(parts))
+        if outbound.key:
+            self._progress[outbound.key] = progress
+        return progress
+
+    def _delivered(self, outbound: Outbound) -> None:
+        if outbound.key:
+            self._progress.pop(outbound.key, None)
 
     async def send(self, address: Address, outbound: Outbound) -> str:
         if address.platform != PLATFORM:
@@ -172,6 +194,8 @@ class Delivery:
         except Exception as error:
             failure = self._delivery_error(error, address)
         log.warning("Mastodon send %s failed: %s", outbound.key or "(no key)", failure)
+        if failure.permanent:
+            self._delivered(outbound)  # never tried again: nothing to resume
         raise failure
 
     def _delivery_error(self, error: Exception, address: Address) -> DeliveryError:
@@ -302,10 +326,18 @@ class Delivery:
                 part if tag.lower() in part.lower() else part.replace(") ", f") {tag} ", 1)
                 for part in parts
             ]
-        media_ids, _ = await self._upload(outbound.attachments, limits, keep_back=0)
+        progress = self._progress_of(outbound) or self._remember(outbound, parts)
+        parts = list(progress.parts)  # as the first attempt split them
+        media_ids: list[str] = []
+        if 0 not in progress.posted:
+            media_ids, _ = await self._upload(outbound.attachments, limits, keep_back=0)
         reply_to = next((ref for ref in (address.reply_to, address.channel) if ref), None)
         first = ""
         for number, part in enumerate(parts):
+            if number in progress.posted:
+                first = first or progress.posted[number]
+                reply_to = progress.posted[number]
+                continue
             await self._post_pace.wait()
             status_id = await self._post_public(
                 head + part if number == 0 else part,
@@ -314,10 +346,12 @@ class Delivery:
                 media_ids if number == 0 else [],
                 thread=address.channel,
             )
+            progress.posted[number] = status_id
             first = first or status_id
             reply_to = status_id  # the next part answers this one: one thread, in order
             if self._posted is not None:
                 await self._posted(address.channel, status_id, outbound.text)
+        self._delivered(outbound)
         return first
 
     def _tag_of(self, text: str) -> str:
@@ -350,25 +384,52 @@ class Delivery:
     async def _send_direct(self, address: Address, outbound: Outbound) -> str:
         limits = await self._limits()
         acct = await self._acct_of(address)
-        media_ids, left_out = await self._upload(
-            outbound.attachments, limits, keep_back=MEDIA_KEPT_FOR_POSTS
-        )
-        # The news, then each picture that could not go as its words (a board as text).
-        text = as_text(unmention(outbound.text), left_out)
-        head = direct_text("", acct)
-        parts = numbered(text, limit=limits.max_characters - len(head) - 1, keep=outbound.keep)
+        progress = self._progress_of(outbound)
+        media_ids: list[str] = []
+        text = unmention(outbound.text)
+        if progress is None:
+            media_ids, left_out = await self._upload(
+                outbound.attachments, limits, keep_back=MEDIA_KEPT_FOR_POSTS
+            )
+            # The news, then each picture that could not go as its words (a board as text).
+            text = as_text(text, left_out)
+            head = direct_text("", acct)
+            limit = limits.max_characters - len(head) - 1
+            progress = self._remember(outbound, numbered(text, limit=limit, keep=outbound.keep))
+        elif 0 not in progress.posted:
+            # The first part (the pictures') was refused: they go with it now, if they can;
+            # its words are the first attempt's (a picture left out then stays as text).
+            media_ids, _ = await self._upload(
+                outbound.attachments, limits, keep_back=MEDIA_KEPT_FOR_POSTS
+            )
+        key = idempotency_key(outbound, text)  # a row's key, else drawn from the words
         first = ""
-        for number, part in enumerate(parts):
+        for number, part in enumerate(progress.parts):
+            if number in progress.posted:
+                first = first or progress.posted[number]
+                continue
             await self._dm_pace.wait()
             status_id = await self._post(
                 direct_text(part, acct),
-                _part_key(idempotency_key(outbound, text), number),
+                _part_key(key, number),
                 reserve=STATUSES_KEPT_FOR_POSTS,
                 media_ids=(media_ids if number == 0 else None) or None,
                 visibility="direct",
             )
+            progress.posted[number] = status_id
             first = first or status_id
+        self._delivered(outbound)
         return first
+
+
+@dataclass
+class _Progress:
+    """A split message's statuses, as its first attempt wrote them, and the ids of those
+    posted so far by part number: a later attempt keeps both (the same words, in the
+    same numbering, even when its pictures or the instance's limits changed)."""
+
+    parts: tuple[str, ...]
+    posted: dict[int, str] = field(default_factory=dict)
 
 
 def _part_key(key: str, number: int) -> str:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import html
 import logging
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import aiohttp
@@ -156,14 +158,29 @@ class Delivery:
     async def _send_post(self, address: Address, outbound: Outbound) -> str:
         mute = mute_line(outbound.text, self._games)
         text = compose_post(outbound.text, mute, link=outbound.link, keep=outbound.keep)
-        media_ids = [
-            await self._upload(a, for_dm=False) for a in post_attachments(outbound.attachments)
-        ]
+        # The same words marked apart, for a post whose words equal an earlier one's.
+        unique = compose_post(
+            distinct_text(outbound.text, outbound.key or text),
+            mute,
+            link=outbound.link,
+            keep=outbound.keep,
+        )
         # A game's posts are replies in its thread (its channel is the thread's root):
         # to the post they answer, else to the root.
         reply_to = next(
             (ref for ref in (address.reply_to, address.channel) if ref and ref.isdigit()), None
         )
+        pictures = post_attachments(outbound.attachments)
+        earlier = _Earlier(
+            (text, unique), {reply_to, address.reply_to, None}, bool(pictures), outbound.written_at
+        )
+        if outbound.retry:
+            # An earlier attempt may have been posted with its answer lost (X posts take no
+            # idempotency key): looked for before uploading, so a post made needs nothing.
+            found = await self._post_already_made(earlier)
+            if found:
+                return found
+        media_ids = [await self._upload(a, for_dm=False) for a in pictures]
         if self._posted is not None:
             await self._posted(address.channel, outbound.text)
         try:
@@ -177,19 +194,21 @@ class Delivery:
             if not is_duplicate(error):
                 raise
         if outbound.retry:
-            # An earlier attempt of this very row may have been posted with its answer lost:
-            # X refuses the twin, so the row counts as posted.
-            key = outbound.key or hashlib.sha256(text.encode()).hexdigest()[:16]
-            log.info("X says post %s is a duplicate of its earlier attempt: counted as posted", key)
-            return f"duplicate:{key}"
-        # A first attempt refused as a duplicate is a new post whose words happen to equal
-        # an earlier one (two players refused alike): make it unique and post it.
-        unique = compose_post(
-            distinct_text(outbound.text, outbound.key or text),
-            mute,
-            link=outbound.link,
-            keep=outbound.keep,
-        )
+            # X refuses a twin of a recent post: this row's earlier attempt (its answer
+            # lost), whose id the bot's timeline gives; when the timeline cannot be read,
+            # the row counts as posted all the same.
+            found = await self._post_already_made(earlier)
+            if found is None:
+                key = outbound.key or hashlib.sha256(text.encode()).hexdigest()[:16]
+                log.info("X says post %s is a duplicate of its earlier attempt: counted as "
+                         "posted", key)  # fmt: skip
+                return f"duplicate:{key}"
+            if found:
+                return found
+            # Read, and not there: the twin is another row's post (two players refused
+            # alike), and this row's first attempt never reached X.
+        # A post refused as a duplicate is a new post whose words happen to equal an
+        # earlier one (two players refused alike): made unique and posted.
         try:
             return await self._create_post(unique, media_ids, reply_to)
         except tweepy.Forbidden as error:
@@ -198,6 +217,41 @@ class Delivery:
             # The marked twin is there already: another attempt of this row put it there.
             log.info("X says post %s is a duplicate: counted as posted", outbound.key)
             return f"duplicate:{outbound.key}"
+
+    async def _post_already_made(self, earlier: _Earlier) -> str | None:
+        """The id of the bot's post since the message was written that is ``earlier``'s
+        (its words, as X keeps them, answering one of its targets); "" when the bot's
+        timeline says there is none, None when it cannot be read (then X's
+        duplicate-content 403 still keeps a twin out)."""
+        try:
+            bot_id = await self._bot_user_id()
+            token: str | None = None
+            window: dict[str, str] = {}
+            if earlier.since:
+                start = earlier.since - CLOCK_SLACK_SECONDS
+                window["start_time"] = datetime.fromtimestamp(start, UTC).strftime(X_TIME)
+            for _ in range(RETRY_LOOK_PAGES):
+                body: dict[str, Any] = await self._client.get_users_tweets(
+                    bot_id,
+                    tweet_fields=["created_at"],
+                    # The posts a post answers come with this expansion (X's spec).
+                    expansions=["referenced_posts"],
+                    max_results=100,
+                    pagination_token=token,
+                    user_auth=True,
+                    **window,
+                )
+                for post in body.get("data") or []:
+                    if earlier.is_it(post):
+                        return str(post["id"])
+                token = (body.get("meta") or {}).get("next_token")
+                if not token:
+                    return ""
+        except Exception as error:  # unread: the duplicate-content 403 still guards
+            log.info("X: the bot's posts could not be read for a retry (%s)",
+                     self._redact(f"{type(error).__name__}: {error}"))  # fmt: skip
+            return None
+        return None
 
     async def _post_where_allowed(
         self, text: str, media_ids: list[str], address: Address, refused: str
@@ -285,6 +339,33 @@ class Delivery:
             if not token:
                 return None
         return None
+
+
+X_TIME = "%Y-%m-%dT%H:%M:%SZ"  # X's start_time
+
+
+@dataclass(frozen=True)
+class _Earlier:
+    """What a post's earlier attempt would look like among the bot's posts: one of its
+    ``texts`` (as written, or marked apart), answering one of ``targets`` (None: at the
+    top level), with a picture's link at its end when it has ``media``, made ``since``
+    its message was written (epoch seconds; 0: unknown)."""
+
+    texts: tuple[str, ...]
+    targets: set[str | None]
+    media: bool
+    since: float
+
+    def is_it(self, post: Mapping[str, Any]) -> bool:
+        refs = post.get("referenced_tweets") or post.get("referenced_posts") or []
+        replied = next(
+            (str(ref.get("id")) for ref in refs if ref.get("type") == "replied_to"),
+            None,
+        )  # fmt: skip
+        if replied not in self.targets:
+            return False
+        kept = html.unescape(str(post.get("text") or ""))  # X escapes &, < and >
+        return any(same_dm_text(kept, text, with_media=self.media) for text in self.texts)
 
 
 # A link as X writes it in a DM's text (each link the text had, wrapped in t.co).

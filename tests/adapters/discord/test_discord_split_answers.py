@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 import pytest
-from discord_fake import APP_ID, CHANNEL_ID, FakeDiscord
+from discord_fake import APP_ID, CHANNEL_ID, DM_CHANNEL_ID, USER_ID, FakeDiscord
 
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.discord.text import split_text
@@ -55,12 +55,20 @@ async def _send_failing_third_part(
 ) -> str:
     """Send ``answer`` with Discord refusing its second follow-up POST (the third part)
     with a 429 (a 5xx discord.py's webhook client sends again by itself)."""
+    return await _send_refusing(adapter, fake, address, answer, f"/webhooks/{APP_ID}/")
+
+
+async def _send_refusing(
+    adapter: DiscordAdapter, fake: FakeDiscord, address: Address, answer: Outbound, prefix: str
+) -> str:
+    """Send ``answer`` with Discord refusing the second POST to a path starting with
+    ``prefix`` with a 429."""
     original = fake._scripted_or_answered
     posts = 0
 
     def refuse_second(method: str, path: str, *rest: Any) -> Any:
         nonlocal posts
-        if method == "POST" and path.startswith(f"/webhooks/{APP_ID}/"):
+        if method == "POST" and path.startswith(prefix):
             posts += 1
             if posts == 2:
                 fake.fail_next(
@@ -77,3 +85,31 @@ async def _send_failing_third_part(
         return await adapter.send(address, answer)
     finally:
         fake._scripted_or_answered = original  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("dm", [True, False], ids=["dm", "channel"])
+async def test_a_split_message_refused_at_a_later_part_posts_each_part_once(
+    adapter: DiscordAdapter, fake_discord: FakeDiscord, dm: bool
+) -> None:
+    """Issue 40: a 429 on a later part says Discord took nothing of it, so the outbox's
+    next attempt is no "may have arrived" retry; the parts already posted are not posted
+    again, even once Discord has forgotten their nonces (it keeps them minutes, a 429 or
+    a DM's back-off may wait longer)."""
+    address = (
+        Address("discord", channel=str(CHANNEL_ID), user_id=str(USER_ID))
+        if dm
+        else Address("discord", channel=str(CHANNEL_ID))
+    )
+    channel_id = DM_CHANNEL_ID if dm else CHANNEL_ID
+    message = Outbound(long_answer(), key="outbox-31")
+    parts = split_text(message.text)
+    assert len(parts) >= 3
+    with pytest.raises(DeliveryError) as refused:
+        await _send_refusing(adapter, fake_discord, address, message, rf"/channels/{channel_id}/")
+    assert refused.value.retry_after is not None
+    fake_discord._nonces.clear()  # minutes later: Discord no longer knows the nonces
+    last = await adapter.send(address, message)  # the outbox's next attempt
+
+    posted = [m["content"] for m in fake_discord.posted[channel_id] if m.get("content")]
+    assert posted == parts, "each part once, in order"
+    assert last == fake_discord.posted[channel_id][-1]["id"]

@@ -16,7 +16,8 @@ Built from Mastodon's API documentation (docs.joinmastodon.org, 4.3):
   refused it;
 * statuses: 422 over ``max_characters`` (URLs count 23, a mention its username) or
   over ``max_media_attachments``; ``Idempotency-Key`` returns the first status posted
-  with the key; **a direct status's audience is every account it ``@mentions``**; a
+  with the key for an hour (``IDEMPOTENCY_SECONDS``, Mastodon's Redis expiry), by
+  :attr:`clock`; **a direct status's audience is every account it ``@mentions``**; a
   deleted status is 404 and its replies' ``context`` stops at the gap;
 * media processed in the background when :attr:`processing_polls` says so:
   ``POST /api/v2/media`` answers 202 with ``url`` null, ``GET /api/v1/media/:id`` 206
@@ -57,6 +58,7 @@ URL = re.compile(r"https?://\S+")
 SCOPES = ["read", "write"]
 STATUSES_LIMIT, STATUSES_PERIOD = 300, 3 * 3600  # Mastodon's RateLimiter, family statuses
 MEDIA_LIMIT, MEDIA_PERIOD = 30, 30 * 60  # rack-attack's throttle_api_media
+IDEMPOTENCY_SECONDS = 3600  # PostStatusService keeps an Idempotency-Key an hour
 
 
 def iso(moment: datetime) -> str:
@@ -141,7 +143,7 @@ class FakeMastodon:
         self.statuses: dict[str, Posted] = {}
         self.notifications: list[dict[str, Any]] = []  # the bot's, oldest first
         self.media: dict[str, dict[str, Any]] = {}
-        self.idempotency: dict[str, str] = {}
+        self.idempotency: dict[str, tuple[str, float]] = {}  # key → (status id, posted at)
         self.policy = {
             "for_not_following": "accept",
             "for_not_followers": "accept",
@@ -163,7 +165,8 @@ class FakeMastodon:
         # GETs of an upload answered 206 before it is processed (None: it never is).
         self.processing_polls: int | None = 0
         self._processing: dict[str, int] = {}  # media id → polls left before it is done
-        self._failures: list[tuple[str, str, int, int]] = []  # method, path prefix, status, n
+        # method, path prefix, status, n, matching requests let through first
+        self._failures: list[tuple[str, str, int, int, int]] = []
         self.deleted: set[str] = set()
         self.requests: list[tuple[str, str]] = []
         self.violations: list[str] = []
@@ -315,10 +318,13 @@ class FakeMastodon:
         self.statuses.pop(status_id)
         self.deleted.add(status_id)
 
-    def fail_next(self, method: str, path: str, status: int, times: int = 1) -> None:
+    def fail_next(
+        self, method: str, path: str, status: int, times: int = 1, *, after: int = 0
+    ) -> None:
         """The next ``times`` requests ``method`` to a path starting with ``path`` are
-        answered ``status`` (503: the instance is down; 429: a limit; 404: gone)."""
-        self._failures.append((method, path, status, times))
+        answered ``status`` (503: the instance is down; 429: a limit; 404: gone), once
+        ``after`` such requests have been answered as usual."""
+        self._failures.append((method, path, status, times, after))
 
     def posts_by_bot(self, visibility: str | None = None) -> list[Posted]:
         return [
@@ -399,13 +405,16 @@ class FakeMastodon:
         self.statuses_in_window[window] = self.statuses_per_window if count is None else count
 
     def _failure(self, request: web.Request) -> int | None:
-        for index, (method, path, status, times) in enumerate(self._failures):
+        for index, (method, path, status, times, after) in enumerate(self._failures):
             if request.method == method and request.path.startswith(path):
-                if times <= 1:
+                if after:
+                    self._failures[index] = (method, path, status, times, after - 1)
+                elif times <= 1:
                     del self._failures[index]
                 else:
-                    self._failures[index] = (method, path, status, times - 1)
-                return status
+                    self._failures[index] = (method, path, status, times - 1, 0)
+                if not after:
+                    return status
         return None
 
     @web.middleware
@@ -566,7 +575,9 @@ class FakeMastodon:
         if not key:
             self.violations.append("a status posted without an Idempotency-Key")
         elif key in self.idempotency:
-            return web.json_response(self.status_entity(self.statuses[self.idempotency[key]]))
+            status_id, posted_at = self.idempotency[key]
+            if self.clock() - posted_at < IDEMPOTENCY_SECONDS:
+                return web.json_response(self.status_entity(self.statuses[status_id]))
         text = str(form.get("status", ""))
         media_ids = form.getall("media_ids[]", [])
         visibility = str(form.get("visibility", "public"))
@@ -615,7 +626,7 @@ class FakeMastodon:
             )
         self.statuses[status.id] = status
         if key:
-            self.idempotency[key] = status.id
+            self.idempotency[key] = (status.id, self.clock())
         return web.json_response(self.status_entity(status), headers=self.statuses_headers())
 
     async def upload(self, request: web.Request) -> web.Response:

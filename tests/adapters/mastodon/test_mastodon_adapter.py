@@ -582,3 +582,36 @@ async def test_a_streamed_mention_whose_thread_lookup_fails_comes_with_the_recon
     await asyncio.sleep(0.2)
     assert [i.message_id for i in got.items] == [order, after]
     assert got.items[0].channel == chat
+
+
+def _three_parts(game: str) -> str:
+    lines = [f"{game} line {n}: you fire at cells, one a turn, until one side is sunk."
+             for n in range(15)]  # fmt: skip
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("later", [0, 2 * 3600], ids=["at-once", "past-the-keys-hour"])
+@pytest.mark.parametrize("direct", [True, False], ids=["direct", "public"])
+async def test_a_split_message_refused_at_its_second_part_posts_each_part_once(
+    fake: FakeMastodon, make_adapter: Any, direct: bool, later: int
+) -> None:
+    """Issue 40: a 429 on a later part says the instance took nothing of that part, so
+    the outbox's next attempt does not say "may have arrived"; the parts already posted
+    are not posted again, even when that attempt comes after Mastodon has forgotten
+    their Idempotency-Keys (an hour; a spent statuses budget waits up to 3)."""
+    alice = fake.add_account("alice", "Alice")
+    adapter = make_adapter()
+    address = Address(PLATFORM, user_id=alice.id) if direct else Address(PLATFORM)
+    outbound = Outbound(_three_parts("#sonar game 2"), key="outbox-7")
+    fake.fail_next("POST", "/api/v1/statuses", 429, after=1)
+    with pytest.raises(DeliveryError) as refused:
+        await adapter.send(address, outbound)
+    assert refused.value.retry_after is not None
+    now = time.time() + later
+    fake.clock = lambda: now
+    first = await adapter.send(address, outbound)
+    posted = fake.posts_by_bot()
+    assert [s.text.split(") ", 1)[0][-4:] for s in posted] == ["(1/3", "(2/3", "(3/3"]
+    assert first == posted[0].id
+    if not direct:
+        assert [s.in_reply_to_id for s in posted[1:]] == [posted[0].id, posted[1].id]

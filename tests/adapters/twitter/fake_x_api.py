@@ -19,13 +19,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import html
 import itertools
 import json
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -467,6 +468,16 @@ class FakeX:
             result.update(self._includes(request, {p["author_id"] for p in page}, "author_id"))
         return result
 
+    def _get_2_users_id_tweets(self, request: web.Request, body: Any) -> tuple[int, Any]:
+        """A user's posts, newest first: the bot's own, as X keeps them."""
+        assert request.match_info["tail"].split("/")[2] == self.bot_id
+        kept = [
+            {**{k: v for k, v in p.items() if k not in ("kept_text", "reply", "media")},
+             "text": p["kept_text"], "edit_history_tweet_ids": [p["id"]]}
+            for p in self.posts
+        ]  # fmt: skip
+        return 200, self._timeline(request, kept)
+
     def _get_2_users_id_mentions(self, request: web.Request, body: Any) -> tuple[int, Any]:
         assert request.match_info["tail"].split("/")[2] == self.bot_id
         return 200, self._timeline(request, self.mentions)
@@ -546,7 +557,20 @@ class FakeX:
                 187,
             )
         post_id = self.new_id()
-        self.posts.append({"id": post_id, **body})
+        media = list((body.get("media") or {}).get("media_ids") or [])
+        # As X keeps it (what the bot's timeline shows): its author and time, the post it
+        # answers, and its text with each link in t.co, a media link at its end, and
+        # &, <, > as HTML entities (X's v2 text is escaped so).
+        kept = {
+            "author_id": self.bot_id,
+            "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+            "conversation_id": replied or post_id,
+            "kept_text": html.escape(
+                self._dm_event_text(str(body.get("text") or ""), media), quote=False
+            ),
+            **({"referenced_tweets": [{"type": "replied_to", "id": replied}]} if replied else {}),
+        }
+        self.posts.append({"id": post_id, **body, **kept})
         return 201, {
             "data": {"id": post_id, "text": body["text"], "edit_history_post_ids": [post_id]}
         }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import time
 
 import pytest
 from fake_x_api import Failure, x_error
@@ -151,15 +152,64 @@ async def test_503_is_retryable(fake_x, make_adapter):
 
 
 async def test_a_duplicate_403_on_a_retry_of_the_same_row_counts_as_posted(fake_x, make_adapter):
+    """With the bot's timeline unreadable (a 503), X's duplicate-content 403 on a retry
+    whose first attempt may have arrived is that attempt: counted as posted."""
     adapter = make_adapter()
     fake_x.lost_responses["POST /2/tweets"] = 1  # posted, but the answer never came
     with pytest.raises(DeliveryError):
         await adapter.send(PUBLIC, Outbound("#bst game 3 · turn 5", key="outbox-41"))
+    down = Failure(503, x_error(503, "Service Unavailable", "Service Unavailable", 130))
+    fake_x.fail("GET /2/users/{id}/tweets", down, times=2)
     again = await adapter.send(
         PUBLIC, Outbound("#bst game 3 · turn 5", key="outbox-41", retry=True)
     )
     assert again == "duplicate:outbox-41"
     assert len(fake_x.posts) == 1
+
+
+async def test_a_post_whose_answer_was_lost_is_found_on_its_retry_not_posted_again(
+    fake_x, make_adapter
+):
+    """Issue 40: X posts take no idempotency key. A post made whose answer was lost (a
+    timeout, a 503) is looked for among the bot's own posts before its retry posts
+    anything: found (its text as X keeps it, links in t.co and & escaped), its id is the
+    row's, and nothing is posted or uploaded again."""
+    adapter = make_adapter()
+    to_alice = Address("twitter", channel="1800000000000000100", reply_to="1800000000000000123")
+    outbound = Outbound(
+        "#bst game 3 · turn 5: Q&A <F3> hit", key="outbox-43",
+        link="https://bst.example/g/3", attachments=(image("The map"),), written_at=time.time(),
+    )  # fmt: skip
+    fake_x.lost_responses["POST /2/tweets"] = 1  # posted, but the answer never came
+    with pytest.raises(DeliveryError) as lost:
+        await adapter.send(to_alice, outbound)
+    assert not lost.value.permanent
+    uploads = len(fake_x.uploads)
+    again = await adapter.send(to_alice, dataclasses.replace(outbound, retry=True))
+    [post] = fake_x.posts
+    assert again == post["id"]
+    assert len(fake_x.calls("POST", "/2/tweets")) == 1 and len(fake_x.uploads) == uploads
+
+
+async def test_a_retry_whose_twin_is_another_rows_post_is_posted(fake_x, make_adapter):
+    """A retry's duplicate-content 403 is its own earlier attempt only if that attempt is
+    among the bot's posts: when the twin answers another player (two refused alike) and
+    this row's first attempt never reached X, this row is posted, marked apart."""
+    adapter = make_adapter()
+    refusal = "that cell is off the board: expected a cell such as H14"
+    to_alice = Address("twitter", channel="timeline", reply_to="1800000000000000123")
+    to_bob = Address("twitter", channel="timeline", reply_to="1800000000000000456")
+    await adapter.send(to_alice, Outbound(refusal, key="outbox-8"))
+    down = Failure(503, x_error(503, "Service Unavailable", "Service Unavailable", 130))
+    fake_x.fail("POST /2/tweets", down)  # X took nothing, but the outcome is unknown
+    with pytest.raises(DeliveryError):
+        await adapter.send(to_bob, Outbound(refusal, key="outbox-9"))
+    again = await adapter.send(to_bob, Outbound(refusal, key="outbox-9", retry=True))
+    assert again.isdigit()
+    assert [p["reply"]["in_reply_to_tweet_id"] for p in fake_x.posts] == [
+        "1800000000000000123",
+        "1800000000000000456",
+    ]
 
 
 async def test_two_new_posts_with_the_same_words_are_both_posted(fake_x, make_adapter):
