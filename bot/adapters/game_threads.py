@@ -39,6 +39,12 @@ THREAD_STAMP_SECONDS = 24 * 3600.0
 _POST_NAMES_GAME = re.compile(r"(#[A-Za-z0-9_]+)\s+game\s+#?([0-9]{1,18})\b", re.IGNORECASE)
 
 
+def _root_of(stored: str) -> str:
+    """The thread's root from a stored ``ROOT SECONDS`` (or a bare root, kept before the
+    time was)."""
+    return stored.partition(" ")[0]
+
+
 class GameThreads:
     """The threads of one account's games, learned from its own posts."""
 
@@ -126,7 +132,7 @@ class GameThreads:
                 stored = await self._cursors.get(self._platform, key)
                 if stored is None:
                     return None
-                self._known[key] = stored
+                self._known[key] = _root_of(stored)
             return self._known[key]
         return None
 
@@ -144,7 +150,7 @@ class GameThreads:
             stored = await self._cursors.get(self._platform, key)
             if stored is None:
                 return None, rest
-            self._known[key] = stored.partition(" ")[0]
+            self._known[key] = _root_of(stored)
         return self._known[key], rest
 
     async def of_reply(self, post_id: str, conversation: str, text: str) -> tuple[str, str]:
