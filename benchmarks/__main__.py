@@ -25,6 +25,7 @@ NAMES += ("storm_2proc",)  # two processes sharing a storm on PostgreSQL
 NAMES += ("reminders",)  # the reminders' look-ahead when someone keeps quiet hours
 NAMES += ("deadline",)  # a storm's maps and boards delivered under Discord's rate limits
 NAMES += ("hostile",)  # the worst parse of a huge message, a pixel bomb's refusal
+NAMES += ("robots",)  # the strong robot of every game against the easy ones
 POSTGRES_ENV = "BST_BENCH_POSTGRES_URL"
 
 

@@ -634,6 +634,11 @@ class Said:
     public: bool
 
 
+ROBOT_LEVELS = ("easy", "strong")
+"""The robots' levels, weakest first: ``easy`` plays with some sense, ``strong`` makes the
+most of everything its player's view has shown it."""
+
+
 class Robot(Protocol):
     """A simulated player for ``bst demo``: a game's ``robot.py`` makes it, its
     :class:`Game` value declares it.
@@ -703,7 +708,13 @@ class Game(Generic[StateT, OrderT]):
     words: Words[StateT, OrderT]
 
     robot: Robot | None = None
-    """The game's simulated player, for ``bst demo`` and ``bst play`` (None: it has none)."""
+    """The game's simulated player, for ``bst demo`` and ``bst play`` (None: it has none):
+    its ``easy`` level."""
+
+    robots: Mapping[str, Robot] = field(default_factory=dict, hash=False, compare=False)
+    """The game's robots by level (``{"easy": …, "strong": …}``), each deciding from its own
+    player's view alone; ``robot`` is the ``easy`` one (see :meth:`robot_at`). Left out of
+    the game's hash and equality (a game is a value; a mapping cannot be hashed)."""
 
     crowd: Crowd | None = None
     """How a crowd of simulated players plays it, for ``bst demo --turns`` (None: the game is
@@ -722,6 +733,13 @@ class Game(Generic[StateT, OrderT]):
     """True: in the game's channel, a message without the game's tag (or a mention of
     the bot) is people talking, and the host does not answer it; the host's own verbs
     need no tag. False (bst): every message in the game's channel is for the game."""
+
+    def robot_at(self, level: str) -> Robot | None:
+        """The robot of ``level`` (None: the game has no robot of that level); ``easy`` is
+        ``robot`` where the levels do not name it."""
+        if level in self.robots:
+            return self.robots[level]
+        return self.robot if level == ROBOT_LEVELS[0] else None
 
     def phase_word(self, phase: str) -> str:
         """A stored phase as players read it: the game's own word for its running phase."""

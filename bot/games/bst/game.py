@@ -41,6 +41,7 @@ from bot.games.bst.robot import ROBOT
 from bot.games.bst.standings import standings
 from bot.games.bst.state import BstState
 from bot.games.bst.status import Phase
+from bot.games.bst.strong_robot import STRONG_ROBOT
 from bot.games.bst.verbs import OPTION_ARGS, VERBS
 from bot.games.bst.views import PrivateView, PublicView, RevealedView, revealed_view, view_of
 
@@ -225,6 +226,7 @@ BST: Game[BstState, Order] = Game(
     codec=BstCodec(),
     words=BstWords(),
     robot=ROBOT,
+    robots={"easy": ROBOT, "strong": STRONG_ROBOT},
     crowd=CROWD,
     simultaneous=True,
     public_needs_tag=False,  # every message in a bst channel is for the game (rules §4)

@@ -72,6 +72,7 @@ from bot.games.silentships.state import (
     Status,
     TurnStep,
 )
+from bot.games.silentships.strong_robot import STRONG_ROBOT
 from bot.games.silentships.turns import OPENING_HAND, begin_turn, decided_by_sinks, end_turn, finish
 from bot.games.silentships.verbs import OPTION_ARGS, VERBS
 
@@ -507,4 +508,5 @@ SILENT_SHIPS: Game[SilentShipsState, Order] = Game(
     codec=SilentShipsCodec(),
     words=SilentShipsWords(),
     robot=ROBOT,
+    robots={"easy": ROBOT, "strong": STRONG_ROBOT},
 )

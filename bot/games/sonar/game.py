@@ -79,6 +79,7 @@ from bot.games.sonar.resolution import Play, resolve_turn
 from bot.games.sonar.robot import ROBOT
 from bot.games.sonar.standings import standings
 from bot.games.sonar.state import Action, Captain, Phase, SonarState, Status
+from bot.games.sonar.strong_robot import STRONG_ROBOT
 from bot.games.sonar.views import (
     PrivateView,
     PublicView,
@@ -706,4 +707,5 @@ SONAR: Game[SonarState, Order] = Game(
     codec=SonarCodec(),
     words=SonarWords(),
     robot=ROBOT,
+    robots={"easy": ROBOT, "strong": STRONG_ROBOT},
 )

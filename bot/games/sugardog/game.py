@@ -66,6 +66,7 @@ from bot.games.sugardog.resolution import Change, end_game, leave_battle, resolv
 from bot.games.sugardog.robot import ROBOT
 from bot.games.sugardog.standings import standings
 from bot.games.sugardog.state import Captain, Phase, Status, SugarDogState
+from bot.games.sugardog.strong_robot import STRONG_ROBOT
 from bot.games.sugardog.units import TimedOutSilence
 from bot.games.sugardog.views import (
     PrivateView,
@@ -483,4 +484,5 @@ SUGARDOG: Game[SugarDogState, Order] = Game(
     codec=SugarDogCodec(),
     words=SugarDogWords(),
     robot=ROBOT,
+    robots={"easy": ROBOT, "strong": STRONG_ROBOT},
 )

@@ -59,6 +59,7 @@ from bot.games.uboat.resolution import close_round, close_window
 from bot.games.uboat.robot import ROBOT
 from bot.games.uboat.standings import standings
 from bot.games.uboat.state import Boat, Phase, Player, Said, UboatState
+from bot.games.uboat.strong_robot import STRONG_ROBOT
 from bot.games.uboat.values import COLOURS, MAX_BOATS, MIN_BOATS, Colour
 from bot.games.uboat.views import (
     PrivateView,
@@ -685,6 +686,7 @@ UBOAT: Game[UboatState, Order] = Game(
     codec=UboatCodec(),
     words=UboatWords(),
     robot=ROBOT,
+    robots={"easy": ROBOT, "strong": STRONG_ROBOT},
     simultaneous=True,
     players_may_leave=False,  # a boat stays in to the end: the rules have no `leave`
 )

@@ -1,0 +1,242 @@
+"""Silent Ships' ``strong`` robot (:class:`StrongSilentShipsRobot`): the easy admiral's
+sense, with the cards counted and the countries minded first.
+
+From its own :class:`~bot.games.silentships.views.PrivateView` alone
+(``shared/rules/silentships.md``):
+
+* **Counting the cards.** The other admiral's deck is the eleven ships; those face-up on
+  the board and those it sank are known, so a face-down enemy is one of the rest, each
+  as likely: its expected attack (as target, with the Patrol Ship's bonus), and the chance
+  it is the Flag Ship (sinking it wins) or a Speed Boat (three squares at a dash).
+* **The countries decide most games** (an enemy left on a country at the end of its
+  owner's turn wins), so in its turn, in this order: it retakes its own country; it
+  takes the other's when it is empty and within reach, or attacks it when the count says
+  the attack wins; it keeps a ship on its own country whenever an enemy could reach it
+  next turn (a face-down enemy in a clear line within three squares may be a Speed
+  Boat), the best defender it holds (never the Flag Ship, nor the Fire Ship, sunk after
+  any defence); then it strikes (never with that guard), plays and advances as the easy
+  admiral does, with the count's values; near the turn limit, ahead on ships sunk, it
+  only defends.
+
+Pure: no I/O, randomness only from the source it is given.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from bot.games.base import PlayerId, Said
+from bot.games.silentships.cells import Cell, play_squares
+from bot.games.silentships.robot import Reading, SilentShipsRobot, Unit, _dm, _say
+from bot.games.silentships.ships import SHIP_ORDER, Ship
+from bot.games.silentships.state import Phase, TurnStep
+from bot.games.silentships.views import PrivateView, PublicView
+
+FLAG_WORTH = 8.0
+"""What the chance of sinking the Flag Ship adds to an attack's margin (it wins the game)."""
+SPEED_REACH = 3
+PLAY_RESERVE = 1
+"""Cards it keeps in hand when it plays a ship (to move and support with)."""
+STRIKE_MARGIN = 0.0
+"""How much stronger an attack must look to be made (a lost attack loses a ship)."""
+GUARD_GAP = 3
+"""An enemy this close (in squares) to its empty country calls for a guard."""
+
+
+class CountedReading(Reading):
+    """The easy admiral's reading, with the other admiral's unseen ships counted."""
+
+    def __init__(self, view: PrivateView, player: PlayerId) -> None:
+        super().__init__(view, player)
+        public = view.public
+        me = next(a for a in public.admirals if a.id == player)
+        seen = [u.ship for u in public.units if u.owner != player and u.face_up and u.ship]
+        self.pool = [s for s in SHIP_ORDER if s not in seen and s not in me.sank]
+        count = len(self.pool) or 1
+        self.target_value = (
+            sum(s.card.attack + s.card.target_bonus for s in self.pool) / count
+            if self.pool
+            else 3.0
+        )
+        self.flag_chance = (Ship.FLAG_SHIP in self.pool) / count
+        self.speed_chance = (Ship.SPEED_BOAT in self.pool) / count
+
+    def value(self, unit: Unit, *, as_target: bool = False, as_support: bool = False) -> float:
+        if unit.ship is None and as_target:
+            return self.target_value
+        return super().value(unit, as_target=as_target, as_support=as_support)
+
+    def could_speed_boat(self, unit: Unit) -> bool:
+        if unit.mine:
+            return False
+        if unit.ship is not None:
+            return unit.ship is Ship.SPEED_BOAT
+        return self.speed_chance > 0
+
+
+class StrongSilentShipsRobot(SilentShipsRobot):
+    """Silent Ships' ``strong`` robot; see the module docstring."""
+
+    def orders(self, view: object, player: PlayerId, rng: random.Random) -> list[Said]:
+        """As the easy admiral decides (attacking, answering, its turn), from the count."""
+        if not isinstance(view, PrivateView):
+            return []
+        public = view.public
+        if public.phase is not Phase.BATTLE or public.step is None:
+            return []
+        read = CountedReading(view, player)
+        attack = public.attack
+        if attack is not None:
+            if public.step is TurnStep.SUPPORTS and attack.attacker == player:
+                return self._supports(read, attack)
+            if public.step is TurnStep.RESPONSE and attack.defender == player:
+                return self._answer(read, attack)
+            if public.step is TurnStep.RETREAT and attack.attacker == player:
+                return self._retreat_to(read, attack)
+            return []
+        if public.to_move != player:
+            return []
+        return self._turn(read, public, rng)
+
+    def _turn(self, read: Reading, public: PublicView, rng: random.Random) -> list[Said]:
+        assert isinstance(read, CountedReading)
+        counted = read
+        if public.offer is not None and public.offer != counted.me and self._wins_count(counted):
+            return _say("accept")
+        defending = self._ahead_near_the_end(counted, public)
+        choices: tuple[Callable[[Reading, random.Random], list[Said]], ...] = (
+            self._retake_country,
+            self._take_country,
+            self._guard_country_early,
+            *(() if defending else (self._strike_counted,)),
+            self._play,
+            *(() if defending else (self._advance_keeping_guard,)),
+        )
+        for choose in choices:
+            said = choose(counted, rng)
+            if said:
+                return said
+        return _say("end")
+
+    @staticmethod
+    def _ahead_near_the_end(read: CountedReading, public: PublicView) -> bool:
+        return public.turn >= public.max_turns - 4 and SilentShipsRobot._wins_count(read)
+
+    def _take_country(self, read: Reading, rng: random.Random) -> list[Said]:
+        """Onto the other's country when it is empty: any unit next to it, or a Speed Boat
+        with a clear line."""
+        goal = read.target_country
+        if not read.empty(goal) or not read.hand:
+            return []
+        for unit in read.mine():
+            if unit.ship is not Ship.FLAG_SHIP and unit.cell.is_next_to(goal):
+                return _dm(f"move {unit.cell} to {goal} discard {read.hand[0].card.short}")
+        return self._dash(read, rng)
+
+    def _guard_country_early(self, read: Reading, rng: random.Random) -> list[Said]:
+        """A ship on its own empty country whenever an enemy could reach it next turn."""
+        assert isinstance(read, CountedReading)
+        home = read.home
+        if not read.empty(home):
+            return []
+        threat = False
+        for unit in read.enemies():
+            gap = abs(unit.cell.row - home.row) + abs(unit.cell.col - home.col)
+            if gap <= GUARD_GAP:
+                threat = True
+            elif gap <= SPEED_REACH and read.could_speed_boat(unit):
+                path = unit.cell.path_to(home)
+                if path is not None and all(read.empty(c) for c in path):
+                    threat = True
+        if not threat:
+            return []
+        guard = _best_guard(read.hand)
+        if guard is not None:
+            return _dm(f"play {guard.card.short} at {home}")
+        # no ship to play: bring the nearest unit home, cards allowing
+        near = [u for u in read.mine() if u.cell.is_next_to(home) and u.ship is not Ship.FLAG_SHIP]
+        if near and read.hand:
+            best = max(near, key=lambda u: read.value(u))
+            return _dm(f"move {best.cell} to {home} discard {read.hand[0].card.short}")
+        return []
+
+    def _strike_counted(self, read: Reading, rng: random.Random) -> list[Said]:
+        """The easy admiral's strike, with the Flag Ship's chance in a face-down target."""
+        assert isinstance(read, CountedReading)
+        if not read.hand:
+            return []
+        best: tuple[float, Cell, Cell] | None = None
+        for unit in read.mine():
+            if unit.ship is None or unit.ship.card.loses_the_game_when_sunk:
+                continue
+            if unit.cell == read.home:
+                continue  # the guard stays
+            for cell in unit.cell.neighbours():
+                enemy = read.units.get(cell)
+                if enemy is None or enemy.mine:
+                    continue
+                busy = {unit.cell, cell}
+                ours = read.value(unit)
+                helpers = read.supporters(cell, mine=True, busy=busy)
+                paid = sorted(
+                    (read.value(h, as_support=True) for h in helpers if not read.free_support(h)),
+                    reverse=True,
+                )
+                free = sum(read.value(h, as_support=True) for h in helpers if read.free_support(h))
+                ours += free + sum(paid[: max(0, len(read.hand) - 1)])
+                theirs = self._defence_estimate(read, cell, busy)
+                ties = unit.ship.card.wins_ties_attacking
+                fire = enemy.face_up and enemy.ship is Ship.FIRE_SHIP
+                margin = ours - theirs
+                if enemy.ship is None:
+                    margin += FLAG_WORTH * read.flag_chance
+                elif enemy.ship is Ship.FLAG_SHIP:
+                    margin += FLAG_WORTH
+                worth = (
+                    fire
+                    or margin > STRIKE_MARGIN
+                    or (ties and margin >= STRIKE_MARGIN)
+                    or cell == read.target_country
+                )
+                if worth and (best is None or margin > best[0]):
+                    best = (margin, unit.cell, cell)
+        if best is None:
+            return []
+        return self._attack_order(read, read.units[best[1]], best[2])
+
+    def _advance_keeping_guard(self, read: Reading, rng: random.Random) -> list[Said]:
+        """The easy admiral's advance, never with the guard of its country."""
+        said = self._advance(read, rng)
+        if said and said[0].text.startswith(f"move {read.home} "):
+            return []
+        return said
+
+    def _play(self, read: Reading, rng: random.Random) -> list[Said]:
+        """A ship from hand onto its country first, then beside it."""
+        playable = [s for s in read.hand if s is not Ship.FLAG_SHIP]
+        if len(read.hand) <= PLAY_RESERVE or not playable or len(read.mine()) >= 5:
+            return []
+        free = [c for c in play_squares(read.home) if read.empty(c)]
+        if not free:
+            return []
+        if read.home in free:
+            guard = _best_guard(read.hand)
+            if guard is not None:
+                return _dm(f"play {guard.card.short} at {read.home}")
+        ship = max(playable, key=lambda s: (s.card.attack, -s.order))
+        return _dm(f"play {ship.card.short} at {rng.choice(free)}")
+
+
+def _best_guard(hand: list[Ship]) -> Ship | None:
+    """The ship to hold its country with: the best defence, never the Flag Ship (sunk, it
+    loses the game) nor the Fire Ship (sunk after any defence)."""
+    guards = [
+        s for s in hand if not s.card.loses_the_game_when_sunk and not s.card.sinks_after_defending
+    ]
+    if not guards:
+        return None
+    return max(guards, key=lambda s: (s.card.attack + s.card.target_bonus, -s.order))
+
+
+STRONG_ROBOT = StrongSilentShipsRobot()
