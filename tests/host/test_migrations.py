@@ -58,6 +58,7 @@ JOURNAL = "0009: the rules journal: journal (every call the host made to a game'
 UNUSED_COLUMN = "0010: drop games.turn_seconds: a column nothing reads"
 STATE_DIGEST = "0011: game state digest: games.state_digest; on SQLite, big columns last"
 OFFERS = "0012: offers: a seat or a bridge the host offered, until its newcomer or room accepts"
+ROBOTS = '0013: robot seats: players.robot, the level of the robot playing a seat ("" for a person)'
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"
 
@@ -329,11 +330,12 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
         UNUSED_COLUMN,
         STATE_DIGEST,
         OFFERS,
+        ROBOTS,
     ]
     assert differences(engine) == []
     with engine.connect() as connection:
         assert current_revisions(connection) == (head_revision(),)
-    assert head_revision() == "0012"
+    assert head_revision() == "0013"
     assert migrate(engine) == []
 
 
@@ -357,6 +359,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 UNUSED_COLUMN,
                 STATE_DIGEST,
                 OFFERS,
+                ROBOTS,
             ],
         ),
         (
@@ -375,6 +378,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 UNUSED_COLUMN,
                 STATE_DIGEST,
                 OFFERS,
+                ROBOTS,
             ],
         ),
         (
@@ -392,6 +396,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 UNUSED_COLUMN,
                 STATE_DIGEST,
                 OFFERS,
+                ROBOTS,
             ],
         ),
     ],
@@ -416,6 +421,7 @@ def test_a_database_the_old_migrations_made_upgrades_with_no_row_lost(
     assert [(game.pop("secret"), game.pop("luck")) for game in after["games"]] == [("", "")]
     assert {player.pop("nonce") for player in after["players"]} == {""}  # drew from the seed
     assert {player.pop("account_name") for player in after["players"]} == {""}  # no substitute
+    assert {player.pop("robot") for player in after["players"]} == {""}  # people (0013)
     assert [row.pop("extras") for row in after["outbox"]] == [""]
     assert [game.pop("turn_seconds") for game in before["games"]] == [60.0]  # dropped (0010)
     assert [game.pop("state_digest") for game in after["games"]] == [None]  # until written (0011)
@@ -461,6 +467,7 @@ def test_a_database_made_before_version_3_keeps_every_order_and_the_standing_one
         UNUSED_COLUMN,
         STATE_DIGEST,
         OFFERS,
+        ROBOTS,
     ]
     assert "active" not in {c["name"] for c in inspect(engine).get_columns("orders")}
     assert {i["name"] for i in inspect(engine).get_indexes("orders")} == {"ix_orders_turn_player"}
@@ -515,6 +522,7 @@ def test_two_processes_migrating_at_once_take_turns(engine: Engine) -> None:
             UNUSED_COLUMN,
             STATE_DIGEST,
             OFFERS,
+            ROBOTS,
         ],
     ]
 
@@ -526,7 +534,7 @@ def test_the_store_migrates_sqlite_on_start_and_leaves_postgresql_to_bst_migrate
     store = Store(engine.url.render_as_string(hide_password=False))
     store.dispose()
     with engine.connect() as connection:
-        expected = ("0012",) if engine.dialect.name == "sqlite" else ()
+        expected = ("0013",) if engine.dialect.name == "sqlite" else ()
         assert current_revisions(connection) == expected
 
 
@@ -570,7 +578,7 @@ def test_alembic_runs_its_own_transaction_on_a_connection_without_one(engine: En
         connection.commit()  # (SQLAlchemy's autobegin after Alembic's own commit)
     assert differences(engine) == []
     with engine.connect() as connection:
-        assert current_revisions(connection) == ("0012",)
+        assert current_revisions(connection) == ("0013",)
 
 
 def _bst(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -593,7 +601,7 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
     first = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
-        f"{sqlite_url(database)}: migrated to revision 0012:",
+        f"{sqlite_url(database)}: migrated to revision 0013:",
         f"  {LEGACY_3}",
         f"  {STAMPED}",
         f"  {TIMERS_AND_STEPS}",
@@ -607,7 +615,8 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
         f"  {UNUSED_COLUMN}",
         f"  {STATE_DIGEST}",
         f"  {OFFERS}",
+        f"  {ROBOTS}",
     ]
     again = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0012)\n"
+    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0013)\n"
