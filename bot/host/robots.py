@@ -234,8 +234,9 @@ def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list
             or game_row.phase not in (GamePhase.SETUP, GamePhase.RUNNING)
             or game_row.paused_remaining is not None
             or not tx.in_clock_scope(game_row)
+            or (game_row.deadline is not None and game_row.deadline <= now)
         ):
-            continue
+            continue  # (falling now: an order sent now would count for the next turn)
         games.append(game_row)
     return games
 
@@ -300,8 +301,8 @@ def _took_back(tx: Tx, game_row: GameSnapshot, player: Any) -> bool:
 def announce_away(tx: Tx, game_id: int, turn: int, *, now: float) -> None:
     """Once a turn, in public, naming nobody: a robot played a seat of someone away."""
     game_row = tx.game(game_id)
-    if game_row is None or game_row.turn != turn:
-        return
+    if game_row is None or game_row.phase != GamePhase.RUNNING:
+        return  # (the move ended the game: its end says enough)
     text = (
         f"{posts.title(game_row)}: a robot plays turn {turn} for a player who is away "
         "(this game's `away=robot`); they take their seat back by sending an order."
