@@ -16,7 +16,7 @@ from typing import Any
 from bot.games.base import GameError, GamePhase, PlayerRef
 from bot.games.catalog import get_game
 from bot.games.duration import LONGEST, format_duration, humanize, parse_duration
-from bot.host import away, bridges, journal, lifecycle, posts, substitutes
+from bot.host import away, bridges, journal, lifecycle, posts, robots, substitutes
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.lobby import change_and_say, check_clocks, option_pairs, refuse_while_paused
@@ -66,8 +66,15 @@ def host_command(
             if rest.strip()
             else None
         )
+        filled = robots.fill_table(tx, game, game_row, state)
+        if filled is not state:
+            state = filled
+            commands.states.remember(game_row.id, game_row.state_digest, state)
         lifecycle.start(tx, game, game_row, state, moment=now, now=now, first=first)
         posts.reply(tx, game_row.id, row, f"Game {game_row.id} started.", public=False)
+        return
+    if word in ("add", "remove"):
+        _robot_seat(commands, tx, row, game, game_row, state, word, rest, now)
         return
     if word == "options":
         _change_options(commands, tx, row, game, game_row, state, rest, now)
@@ -172,6 +179,47 @@ def host_command(
             tx, game, game_row, state, ended, cause="end", row=row, now=now,
             headline=f"The host ended game {game_row.id}.",
         )  # fmt: skip
+
+
+def _robot_seat(
+    commands: CommandContext,
+    tx: Tx,
+    row: Cause,
+    game: Any,
+    game_row: GameRow,
+    state: Any,
+    word: str,
+    rest: str,
+    now: float,
+) -> None:
+    """``add robot [LEVEL]`` and ``remove robot NAME``, in setup (see bot.host.robots)."""
+    assert game_row.id is not None
+    what, _, argument = rest.strip().partition(" ")
+    if what.lower() != robots.VERB:
+        example = "add robot" if word == "add" else "remove robot easy-robot-2"
+        raise Refusal(f"expected `{example}`; got `{word} {rest.strip()[:40]}`")
+    if game_row.phase != GamePhase.SETUP:
+        raise Refusal(f"robots are seated and removed in setup, before `start`: not `{word}`")
+    if word == "add":
+        level = robots.parse_level(game, argument, "add robot")
+        state, player = robots.seat(tx, game, game_row, state, level)
+        game_row.state = dumps(game.codec.encode_state(state))
+        lifecycle.arm(game, game_row, state, moment=now, now=now)
+        tx.save(game_row)
+        commands.states.remember(game_row.id, game_row.state_digest, state)
+        posts.reply(
+            tx, game_row.id, row,
+            f"{player.name} (a robot, level {level}) takes a seat in {posts.title(game_row)}.",
+            public=True,
+        )  # fmt: skip
+        return
+    target = robots.find_robot(tx, game_row, argument)
+    removed = game.rules.remove(state, target.key)
+    journal.note(tx, game_row.id, "remove", player=target.key, cause="kick", at=now)
+    change_and_say(
+        tx, game, game_row, state, removed, cause="kick", row=row,
+        now=now, headline=f"{target.name} was removed from the game by the host.",
+    )  # fmt: skip
 
 
 def _change_options(

@@ -38,12 +38,20 @@ from bot.store.settings import away_accounts
 
 OPTION = "away"
 PASS = "pass"
+ROBOT = "robot"  # a robot plays the away player's seat (see bot.host.robots)
 LONGEST_WAIT = timedelta(days=7)
 
 
 def parse_option(value: str, game: Game[Any, Any] | None = None) -> str:
     """``away=12h``: the canonical duration; ``away=pass`` where ``game`` has a ``pass``
     order; refused with an example otherwise."""
+    if value.strip().lower() == ROBOT:
+        if game is not None and game.robot is None:
+            raise Refusal(
+                f"away: {game.name} has no robot to play an away player's seat: make the "
+                "turn wait for them instead, such as `new away=12h`"
+            )
+        return ROBOT
     if value.strip().lower() == PASS:
         if game is not None and not has_pass(game):
             raise Refusal(
@@ -56,7 +64,8 @@ def parse_option(value: str, game: Game[Any, Any] | None = None) -> str:
     except GameError:
         raise Refusal(
             f"away: expected how long a turn waits for a player who is away, such as "
-            f"`new away=12h`, or `new away=pass` (their order is `pass`); got {value!r}"
+            f"`new away=12h`, `new away=pass` (their order is `pass`) or `new away=robot` "
+            f"(a robot plays their seat); got {value!r}"
         ) from None
     if length > LONGEST_WAIT:
         raise Refusal(f"away: at most {format_duration(LONGEST_WAIT)}, such as `new away=12h`")
@@ -79,7 +88,7 @@ def option_of(game_row: GameRow | GameSnapshot) -> str:
 def wait_of(game_row: GameRow) -> float:
     """How long, in seconds, a turn of this game waits for away players (0: not at all)."""
     value = option_of(game_row)
-    return parse_duration(value).total_seconds() if value and value != PASS else 0.0
+    return parse_duration(value).total_seconds() if value and value not in (PASS, ROBOT) else 0.0
 
 
 @dataclass(frozen=True)

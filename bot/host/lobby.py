@@ -13,7 +13,17 @@ from bot.games.base import ArgKind, GameError, GamePhase, PlayerRef
 from bot.games.catalog import game_of_tag, games, get_game, tag_pattern
 from bot.games.duration import format_duration, parse_duration
 from bot.games.numbers import LARGEST, whole_number
-from bot.host import away, ending, journal, lifecycle, links, posts, seeds, substitutes
+from bot.host import (
+    away,
+    ending,
+    journal,
+    lifecycle,
+    links,
+    posts,
+    robots,
+    seeds,
+    substitutes,
+)
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.me import personal_time
@@ -54,7 +64,12 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     open_to_all = _reach(options.pop("reach", ""))
     if away.OPTION in options:  # the host's, not the game's: kept with the options
         options[away.OPTION] = away.parse_option(options[away.OPTION], game)
-    host_options = {k: options.pop(k) for k in (away.OPTION,) if k in options}
+    if robots.FILL in options:
+        options[robots.FILL] = robots.parse_fill(game, options[robots.FILL])
+    seated = (
+        robots.parse_count(game, options.pop(robots.OPTION)) if robots.OPTION in options else ""
+    )
+    host_options = {k: options.pop(k) for k in (away.OPTION, robots.FILL) if k in options}
     seed_text = options.pop("seed", "")
     given_seed = whole_number(seed_text) if seed_text else None
     if seed_text and given_seed is None:
@@ -98,8 +113,15 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     assert game_row.id is not None
     row.game_id = game_row.id
     journal.note(tx, game_row.id, "new", options=rules_options)
+    if seated:
+        count, _, level = seated.partition(":")
+        state, names = robots.seat_many(tx, game, game_row, state, int(count), level)
+        lifecycle.arm(game, game_row, state, moment=now, now=now)
+        tx.save(game_row)
     commands.states.remember(game_row.id, game_row.state_digest, state)
     text = f"{posts.title(game_row)} {game.words.opening(state)}"
+    if seated:
+        text += f" Robots seated: {', '.join(names)}."
     if game_row.deadline is not None:
         text += f" Setup closes {format_utc(game_row.deadline)}."
     committed = f"Luck committed: SHA-256 {seeds.commitment(secret)}." if secret else ""

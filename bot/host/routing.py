@@ -25,7 +25,19 @@ Cause = InboundRow | Received
 
 # Changes to the game that only its host may make.
 HOST_WORDS = frozenset(
-    {"new", "start", "options", "pause", "resume", "extend", "kick", "replace", "end"}
+    {
+        "new",
+        "start",
+        "options",
+        "pause",
+        "resume",
+        "extend",
+        "kick",
+        "replace",
+        "end",
+        "add",
+        "remove",
+    }
 )
 # What any player may ask of a game, whatever the game.
 PLAYER_WORDS = frozenset({"join", "leave", "board", "status", "help", "rules", "link"})

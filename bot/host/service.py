@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from bot.host import away
+from bot.host import away, robots
 from bot.host.clock import Clock, to_datetime
 from bot.host.health import DISCONNECTED_AFTER, STUCK_AFTER, Health, HealthServer, assess
 from bot.host.inbox import Commands, Effect, Outcome
@@ -60,8 +60,24 @@ log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 30.0
 BATCH_LIMIT = 200  # messages per transaction at most
+ROBOT_ROUNDS = 10_000
+"""Rounds of robots' messages one look lets through at most: a game of robots alone plays
+on (each round a move), and a bug cannot spin forever."""
 
 T = TypeVar("T")
+
+
+def robot_inbound(sent: robots.RobotOrder, now: float) -> Inbound:
+    """A robot's message, as its seat's (see bot.host.robots)."""
+    return Inbound(
+        platform=sent.platform,
+        channel=sent.channel,
+        sender=Sender(sent.platform, sent.user_id, sent.name),
+        kind=InboundKind.PUBLIC if sent.public else InboundKind.DM,
+        text=sent.text,
+        message_id=sent.message_id,
+        sent_at=to_datetime(now),
+    )
 
 
 class HostCursors(DatabaseCursors):
@@ -178,6 +194,11 @@ class Host:
         self._queue: list[tuple[Inbound, asyncio.AbstractEventLoop, asyncio.Future[Effect]]] = []
         self._queue_lock = threading.Lock()
         self._draining = False
+        # Games with robot seats (or away=robot), as the last look found them; a message
+        # to one of them lets its robots act at once (see _robots_play).
+        self._robot_games: set[int] = set()
+        self._robots_playing = False
+        self._robots_again = False
 
     # --- what adapters call ------------------------------------------------
 
@@ -197,6 +218,16 @@ class Host:
         if effect.outcome is Outcome.HELD and not self._catching_up:
             await self.tick(send=False)
         self._wake_relay.set()
+        if (
+            effect.outcome is Outcome.HANDLED
+            and effect.game_id
+            and not inbound.message_id.startswith(robots.MESSAGE_PREFIX)
+        ):
+            if robots.VERB in inbound.text.lower():
+                self._robot_games.add(effect.game_id)  # (seated one, or may: see robots)
+            if effect.game_id in self._robot_games:
+                # The robots of the game act on what this changed, before the next message.
+                await self._robots_play({effect.game_id})
         return effect
 
     def _drain(self) -> None:
@@ -381,6 +412,7 @@ class Host:
             return bool(self.turns.due())
 
         await self._pass_for_away()
+        await self._robots_play()
         if await self._off_loop(remind_and_look):
             await self.catch_up()
             unfetched, waiting = set(self.unfetched), set(self.waiting)
@@ -389,12 +421,49 @@ class Host:
                     unfetched=unfetched, waiting=waiting, between=self._make_way
                 )
             )
+        if resolved:
+            await self._robots_play()  # (the turns that opened)
         if send and not self.relay.running:
             await self.relay.flush()
         else:
             self._wake_relay.set()
         await self._arm_deadline_off_loop()
         return resolved
+
+    async def _robots_play(self, game_ids: Collection[int] | None = None) -> None:
+        """Each robot seat the games wait for (``game_ids``: of those games; None: every
+        game) sends what it decided, from its own seat's view, as a message of the seat's
+        (see bot.host.robots); again, while robots acted, up to :data:`ROBOT_ROUNDS` rounds
+        (a game of robots alone plays on until a person or the clock is needed). The
+        robots think on the clock's thread, never on the event loop."""
+        if self._robots_playing:
+            self._robots_again = True  # (the pass running now looks again)
+            return
+        self._robots_playing = True
+        try:
+            for _ in range(ROBOT_ROUNDS):
+                self._robots_again = False
+                due = await self._off_loop(functools.partial(self.turns.robot_orders, game_ids))
+                if game_ids is None:
+                    self._robot_games |= {sent.game_id for sent in due} | set(
+                        await self._off_loop(self.turns.robot_games)
+                    )
+                for sent in due:
+                    try:
+                        effect = await self.on_inbound(robot_inbound(sent, self.clock.now()))
+                    except Exception:
+                        log.exception("the robot's message %s failed", sent.message_id)
+                        continue
+                    if sent.away and effect.outcome is Outcome.HANDLED:
+                        await self._off_loop(
+                            functools.partial(self.turns.announce_away_robot, sent)
+                        )
+                if not due and not self._robots_again:
+                    break
+                if self._robots_again:
+                    game_ids = None
+        finally:
+            self._robots_playing = False
 
     async def _pass_for_away(self) -> None:
         """In games opened with ``away=pass``: send ``pass`` for each away player the game

@@ -25,12 +25,13 @@ from collections.abc import Callable, Collection
 
 from bot.games.base import GamePhase
 from bot.games.catalog import get_game
-from bot.host import away, lifecycle, posts
+from bot.host import away, lifecycle, posts, robots
 from bot.host.clock import Clock
 from bot.host.collector import collector_paused
 from bot.host.inbox import Commands
 from bot.host.me import as_personal_time
 from bot.store import GameRow, PlayerRow, Store, loads
+from bot.store.robot_seats import games_with_robots
 from bot.store.settings import quiet_accounts
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,21 @@ class TurnClock:
     def announce_away_pass(self, sent: away.AwayPass) -> None:
         with self.store.transaction() as tx:
             away.announce_pass(tx, sent.game_id, sent.turn, now=self.clock.now())
+
+    def robot_orders(self, game_ids: Collection[int] | None = None) -> list[robots.RobotOrder]:
+        """What the robot seats (and the away players' robots) would send now: each robot
+        thinks here, on the clock's thread (see bot.host.robots)."""
+        with self.store.transaction() as tx:
+            return robots.orders_due(tx, now=self.clock.now(), game_ids=game_ids)
+
+    def robot_games(self) -> list[int]:
+        """The games in play with a robot seated."""
+        with self.store.transaction() as tx:
+            return games_with_robots(tx)
+
+    def announce_away_robot(self, sent: robots.RobotOrder) -> None:
+        with self.store.transaction() as tx:
+            robots.announce_away(tx, sent.game_id, sent.turn, now=self.clock.now())
 
     def remind_due(
         self,

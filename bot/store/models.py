@@ -56,6 +56,11 @@ class GameRow(SQLModel, table=True):
     state: str  # the game's encoded state (JSON)
 
 
+ROBOT_USER = "robot:"
+"""How a robot's seat's user id begins (``robot:12:1``): no platform gives its people such
+an id, and the store writes no message to an address naming one."""
+
+
 class PlayerRow(SQLModel, table=True):
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("game_id", "platform", "user_id"),)
@@ -75,6 +80,9 @@ class PlayerRow(SQLModel, table=True):
     # which their DMs are addressed with; the seat keeps ``name`` (the game's and the
     # record's). "" while the seat's first player plays it.
     account_name: str = ""
+    # The level of the robot that plays the seat (``easy``, ``strong``; see
+    # bot.host.robots), "" for a person: the host sends such a seat no message.
+    robot: str = ""
 
 
 class InboundRow(SQLModel, table=True):

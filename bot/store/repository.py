@@ -23,6 +23,7 @@ from sqlmodel import Session, SQLModel, col, select
 from bot.games.base import GamePhase
 from bot.store.database import make_engine, migrate, normal_url, session_scope
 from bot.store.models import (
+    ROBOT_USER,
     CursorRow,
     GameRow,
     InboundRow,
@@ -72,7 +73,9 @@ _GAME_COLUMNS = (
     "secret, luck"
 )
 _GAME_FIELDS = tuple(name.strip() for name in _GAME_COLUMNS.split(","))
-_PLAYER_COLUMNS = "id, game_id, key, platform, user_id, name, avatar_url, join_order, account_name"
+_PLAYER_COLUMNS = (
+    "id, game_id, key, platform, user_id, name, avatar_url, join_order, account_name, robot"
+)
 _ACTIVE = "phase IN ('setup', 'battle')"
 SQL_INSERT_INBOUND = (
     "INSERT INTO inbound (platform, message_id, channel, user_id, user_name, avatar_url, "
@@ -291,6 +294,7 @@ class PlayerSnapshot:
     avatar_url: str | None
     join_order: int
     account_name: str = ""
+    robot: str = ""
 
 
 # A snapshot is built from a row of SQL_GAME_IN / SQL_PLAYER, column by column.
@@ -1081,7 +1085,10 @@ class Tx:
     def enqueue(self, row: OutboxRow) -> bool:
         """Add an outgoing message unless one with the same key exists (then False): one
         INSERT … ON CONFLICT DO NOTHING, the unique key decides. Sets ``row.id`` when
-        added; the row stays outside the session."""
+        added; the row stays outside the session. A message to a robot's seat is not
+        written (False): a robot is never sent anything."""
+        if _to_a_robot(row.address):
+            return False
         row_id = self._insert(SQL_INSERT_OUTBOX, _values(row, _OUTBOX_FIELDS))
         if row_id is None:
             return False
@@ -1090,13 +1097,18 @@ class Tx:
 
     def post(self, post: NewPost) -> bool:
         """:meth:`enqueue` of a new pending row (no ORM object is built). False if the key
-        exists."""
+        exists, or the row is to a robot's seat."""
+        if _to_a_robot(post.address):
+            return False
         return self._insert(SQL_INSERT_OUTBOX, post.params()) is not None
 
     def post_all(self, posts: Sequence[NewPost]) -> None:
         """:meth:`post` of several rows at once, in the order given (a turn's map and
-        boards: one round trip). A row whose key exists is skipped."""
-        self._run_many(SQL_INSERT_OUTBOX, [post.params() for post in posts])
+        boards: one round trip). A row whose key exists is skipped, and so is a row to a
+        robot's seat."""
+        params = [post.params() for post in posts if not _to_a_robot(post.address)]
+        if params:
+            self._run_many(SQL_INSERT_OUTBOX, params)
 
     def sent_to_group(self, row: OutboxRow, group: str) -> bool:
         """Whether a copy of ``row`` for another member of ``group`` (same game, turn and
@@ -1255,6 +1267,14 @@ class Store:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+_ROBOT_ADDRESS = f'"user_id":"{ROBOT_USER}'
+
+
+def _to_a_robot(address: str) -> bool:
+    """Whether an outbox address (compact JSON, see :func:`dumps`) names a robot's seat."""
+    return _ROBOT_ADDRESS in address
 
 
 def dumps(value: Any) -> str:

@@ -59,6 +59,7 @@ UNUSED_COLUMN = "0010: drop games.turn_seconds: a column nothing reads"
 STATE_DIGEST = "0011: game state digest: games.state_digest; on SQLite, big columns last"
 OFFERS = "0012: offers: a seat or a bridge the host offered, until its newcomer or room accepts"
 AWARDS = "0013: awards in ratings: ratings.awards"
+ROBOTS = '0014: robot seats: players.robot, the level of the robot playing a seat ("" for a person)'
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"
 
@@ -331,11 +332,12 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
         STATE_DIGEST,
         OFFERS,
         AWARDS,
+        ROBOTS,
     ]
     assert differences(engine) == []
     with engine.connect() as connection:
         assert current_revisions(connection) == (head_revision(),)
-    assert head_revision() == "0013"
+    assert head_revision() == "0014"
     assert migrate(engine) == []
 
 
@@ -360,6 +362,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 STATE_DIGEST,
                 OFFERS,
                 AWARDS,
+                ROBOTS,
             ],
         ),
         (
@@ -379,6 +382,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 STATE_DIGEST,
                 OFFERS,
                 AWARDS,
+                ROBOTS,
             ],
         ),
         (
@@ -397,6 +401,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 STATE_DIGEST,
                 OFFERS,
                 AWARDS,
+                ROBOTS,
             ],
         ),
     ],
@@ -421,6 +426,7 @@ def test_a_database_the_old_migrations_made_upgrades_with_no_row_lost(
     assert [(game.pop("secret"), game.pop("luck")) for game in after["games"]] == [("", "")]
     assert {player.pop("nonce") for player in after["players"]} == {""}  # drew from the seed
     assert {player.pop("account_name") for player in after["players"]} == {""}  # no substitute
+    assert {player.pop("robot") for player in after["players"]} == {""}  # people (0013)
     assert [row.pop("extras") for row in after["outbox"]] == [""]
     assert [game.pop("turn_seconds") for game in before["games"]] == [60.0]  # dropped (0010)
     assert [game.pop("state_digest") for game in after["games"]] == [None]  # until written (0011)
@@ -467,6 +473,7 @@ def test_a_database_made_before_version_3_keeps_every_order_and_the_standing_one
         STATE_DIGEST,
         OFFERS,
         AWARDS,
+        ROBOTS,
     ]
     assert "active" not in {c["name"] for c in inspect(engine).get_columns("orders")}
     assert {i["name"] for i in inspect(engine).get_indexes("orders")} == {"ix_orders_turn_player"}
@@ -522,6 +529,7 @@ def test_two_processes_migrating_at_once_take_turns(engine: Engine) -> None:
             STATE_DIGEST,
             OFFERS,
             AWARDS,
+            ROBOTS,
         ],
     ]
 
@@ -533,7 +541,7 @@ def test_the_store_migrates_sqlite_on_start_and_leaves_postgresql_to_bst_migrate
     store = Store(engine.url.render_as_string(hide_password=False))
     store.dispose()
     with engine.connect() as connection:
-        expected = ("0013",) if engine.dialect.name == "sqlite" else ()
+        expected = ("0014",) if engine.dialect.name == "sqlite" else ()
         assert current_revisions(connection) == expected
 
 
@@ -577,7 +585,7 @@ def test_alembic_runs_its_own_transaction_on_a_connection_without_one(engine: En
         connection.commit()  # (SQLAlchemy's autobegin after Alembic's own commit)
     assert differences(engine) == []
     with engine.connect() as connection:
-        assert current_revisions(connection) == ("0013",)
+        assert current_revisions(connection) == ("0014",)
 
 
 def _bst(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -600,7 +608,7 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
     first = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
-        f"{sqlite_url(database)}: migrated to revision 0013:",
+        f"{sqlite_url(database)}: migrated to revision 0014:",
         f"  {LEGACY_3}",
         f"  {STAMPED}",
         f"  {TIMERS_AND_STEPS}",
@@ -615,7 +623,8 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
         f"  {STATE_DIGEST}",
         f"  {OFFERS}",
         f"  {AWARDS}",
+        f"  {ROBOTS}",
     ]
     again = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0013)\n"
+    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0014)\n"

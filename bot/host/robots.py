@@ -1,0 +1,314 @@
+"""Robot seats: a game's host seats robots (``new KIND robots=N``, ``add robot [LEVEL]``,
+``fill=robots`` at ``start``) and removes one (``remove robot NAME``, or ``kick``).
+
+A robot's seat is a player row like anyone's, marked with the robot's level
+(``PlayerRow.robot``) and named for it (``easy-robot-3``: the name every post, picture
+and standings show). Its user id begins ``robot:``, which no platform gives a person;
+the store writes no message to such an address, so a robot is never sent anything.
+
+A robot acts through the same path as a person: the host asks it, from its own seat's
+view only (``game.views.view(state, seat)``), what it would send now, and hands that on
+as a message of the seat's, so it is stored, journalled, answered (to nobody) and
+replayed by ``bst verify`` like any order. Each such message's id is made of the game,
+the turn, its step and the seat: sent once, whatever retries, and a robot that was
+refused is not asked again until the game moves on. The host asks between messages,
+never on its event loop (see ``Host._robots_play``), as soon as a turn opens: a robot
+never holds a deadline back.
+
+``away=robot`` (a host option of ``new``, beside ``away=pass``): while a player is away
+(``me away``), the game's robot plays their seat from that seat's view, announced once
+a turn naming nobody; the player takes the seat back by sending anything to the game.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games.base import ROBOT_LEVELS, Game, GameError, GamePhase, PlayerRef
+from bot.games.catalog import get_game
+from bot.host import away, journal, posts
+from bot.host.routing import Refusal
+from bot.store import GameRow, PlayerRow, Tx, dumps, loads
+from bot.store.models import ROBOT_USER
+from bot.store.repository import GameSnapshot
+from bot.store.robot_seats import games_with_robots, last_sent
+from bot.store.settings import away_accounts
+
+OPTION = "robots"
+"""``robots=N`` (or ``robots=N:LEVEL``): the robots ``new`` seats at once."""
+
+FILL = "fill"
+"""``fill=robots`` (or ``fill=robots:LEVEL``): ``start`` seats robots up to the game's
+usual table."""
+
+MOST_AT_ONCE = 50
+"""Robots one ``robots=N`` seats at most (a game's own table limit refuses sooner)."""
+
+MESSAGE_PREFIX = ROBOT_USER
+"""How the id of every message a robot sends begins (``robot:12:3:0:p2:0``)."""
+
+VERB = "robot"
+"""The word after the host's ``add``/``remove``."""
+
+
+def levels_of(game: Game[Any, Any]) -> list[str]:
+    """The robot levels ``game`` has, weakest first."""
+    return [level for level in ROBOT_LEVELS if game.robot_at(level) is not None]
+
+
+def parse_level(game: Game[Any, Any], word: str, example: str) -> str:
+    """A level the game has (``easy`` when ``word`` is empty); refused with an example."""
+    levels = levels_of(game)
+    if not levels:
+        raise Refusal(f"{game.name} has no robots yet: its seats are for people")
+    level = word.strip().lower() or levels[0]
+    if level not in levels:
+        raise Refusal(
+            f"expected a robot level, one of {', '.join(levels)}, such as `{example} "
+            f"{levels[-1]}`; got {word.strip()[:40]!r}"
+        )
+    return level
+
+
+def parse_count(game: Game[Any, Any], value: str) -> str:
+    """``robots=N`` or ``robots=N:LEVEL``, canonical (``2:easy``)."""
+    count_text, _, level_text = value.partition(":")
+    example = f"new {game.name} robots=2"
+    count = int(count_text) if count_text.isdigit() else -1
+    if not 1 <= count <= MOST_AT_ONCE:
+        raise Refusal(
+            f"robots: expected how many robots to seat, 1 to {MOST_AT_ONCE}, such as "
+            f"`{example}` (or `{example}:strong`); got {value[:40]!r}"
+        )
+    return f"{count}:{parse_level(game, level_text, f'{example}:')}"
+
+
+def parse_fill(game: Game[Any, Any], value: str) -> str:
+    """``fill=robots`` or ``fill=robots:LEVEL``, canonical (``robots:easy``)."""
+    word, _, level_text = value.partition(":")
+    if word.strip().lower() != "robots":
+        raise Refusal(
+            f"fill: expected `robots` (start seats robots up to the game's usual table), "
+            f"such as `new {game.name} fill=robots` or `fill=robots:strong`; got {value[:40]!r}"
+        )
+    return f"robots:{parse_level(game, level_text, f'new {game.name} fill=robots:')}"
+
+
+def seat(
+    tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, level: str
+) -> tuple[Any, PlayerRow]:
+    """Seat a robot of ``level`` in ``game_row``: the game's ``join``, journalled, and its
+    player row. Returns the new state (the caller stores it) and the row."""
+    assert game_row.id is not None
+    number = tx.seats_taken(game_row.id) + 1
+    key = f"p{number}"
+    name = f"{level}-robot-{number}"
+    if name in tx.names_like(game_row.id, name):
+        name = f"{name}-{game_row.id}"  # (a person took the name first)
+    state = game.rules.join(state, PlayerRef(key, name))
+    journal.note(tx, game_row.id, "join", player=key, name=name)
+    row = tx.add_player(
+        PlayerRow(
+            game_id=game_row.id,
+            key=key,
+            platform=game_row.platform,
+            user_id=f"{ROBOT_USER}{game_row.id}:{number}",
+            name=name,
+            join_order=number,
+            robot=level,
+        )
+    )
+    return state, row
+
+
+def seat_many(
+    tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, count: int, level: str
+) -> tuple[Any, list[str]]:
+    """Seat ``count`` robots; returns the state and their names."""
+    names = []
+    for _ in range(count):
+        state, row = seat(tx, game, game_row, state, level)
+        names.append(row.name)
+    game_row.state = dumps(game.codec.encode_state(state))
+    return state, names
+
+
+def usual_table(game: Game[Any, Any], level: str) -> int:
+    """How many players the game's robot plays best with (its ``demo_players``)."""
+    robot = game.robot_at(level)
+    return robot.demo_players if robot is not None else 0
+
+
+def fill_option(game_row: GameRow) -> str:
+    return str(loads(game_row.options or "{}").get(FILL) or "")
+
+
+def fill_table(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any) -> Any:
+    """At ``start`` of a game opened with ``fill=robots``: seat robots in the empty seats
+    up to the game's usual table. Returns the state (stored on the row)."""
+    option = fill_option(game_row)
+    if not option or game_row.id is None:
+        return state
+    level = option.partition(":")[2] or ROBOT_LEVELS[0]
+    present = sum(1 for p in tx.players(game_row.id) if _seated(game, state, p))
+    missing = usual_table(game, level) - present
+    if missing <= 0:
+        return state
+    state, _ = seat_many(tx, game, game_row, state, missing, level)
+    return state
+
+
+def _seated(game: Game[Any, Any], state: Any, player: PlayerRow) -> bool:
+    """Whether ``player`` still holds a seat (a game refuses to seat a player twice)."""
+    try:
+        game.rules.join(state, PlayerRef(player.key, player.name))
+    except GameError:
+        return True
+    return False
+
+
+def is_robot(player: PlayerRow | Any) -> bool:
+    return bool(getattr(player, "robot", ""))
+
+
+def find_robot(tx: Tx, game_row: GameRow, name: str) -> PlayerRow:
+    """The robot called ``name`` in the game; refused with the robots' names."""
+    assert game_row.id is not None
+    robots = [p for p in tx.players(game_row.id) if is_robot(p)]
+    for player in robots:
+        if player.name.lower() == name.strip().lower():
+            return player
+    seated = ", ".join(p.name for p in robots) or "none"
+    example = robots[0].name if robots else "easy-robot-2"
+    raise Refusal(
+        f"expected a robot of this game, such as `remove robot {example}` "
+        f"(its robots: {seated}); got {name.strip()[:40]!r}"
+    )
+
+
+# --- robots acting -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RobotOrder:
+    """What a robot sends for a seat now: a message of the seat's (see the module
+    docstring). ``away``: for an away player (their own identity sends it)."""
+
+    game_id: int
+    turn: int
+    platform: str
+    channel: str
+    user_id: str
+    name: str
+    text: str
+    public: bool
+    message_id: str
+    away: bool = False
+
+
+def orders_due(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -> list[RobotOrder]:
+    """What every robot seat the games wait for would send now (``game_ids``: of those
+    games only), each decided from its own seat's view: the robots' seats, and the seats
+    of away players in games opened with ``away=robot``. Messages sent already (their
+    ids) are left out, so a refused robot is not asked again until the game moves on."""
+    found: list[RobotOrder] = []
+    for game_row in _games_to_play(tx, game_ids, now):
+        found += _orders_in(tx, game_row, now)
+    return [o for o in found if not tx.inbound_seen(o.platform, o.message_id)]
+
+
+def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list[GameSnapshot]:
+    wanted = set(games_with_robots(tx) if game_ids is None else game_ids)
+    if game_ids is None:
+        for platform, user_id in away_accounts(tx, now):
+            wanted |= {g.id for g in tx.peek_games_of(platform, user_id) if g.id is not None}
+    games = []
+    for game_id in sorted(wanted):
+        game_row = tx.peek_game(game_id)
+        if (
+            game_row is None
+            or game_row.phase not in (GamePhase.SETUP, GamePhase.RUNNING)
+            or game_row.paused_remaining is not None
+            or not tx.in_clock_scope(game_row)
+            or (game_row.deadline is not None and game_row.deadline <= now)
+        ):
+            continue  # (falling now: an order sent now would count for the next turn)
+        games.append(game_row)
+    return games
+
+
+def _orders_in(tx: Tx, game_row: GameSnapshot, now: float) -> list[RobotOrder]:
+    assert game_row.id is not None
+    game = get_game(game_row.kind)
+    state = game.codec.decode_state(loads(game_row.state))
+    players = tx.peek_players(game_row.id)
+    seats = {p.key: (p, p.robot) for p in players if p.robot}
+    if game_row.phase == GamePhase.RUNNING and away.option_of(game_row) == away.ROBOT:
+        gone = away_accounts(tx, now)
+        strongest = levels_of(game)[-1:] or [""]
+        for p in players:
+            if (
+                (p.platform, p.user_id) in gone
+                and p.key not in seats
+                and strongest[0]
+                and not _took_back(tx, game_row, p)
+            ):
+                seats[p.key] = (p, strongest[0])
+    if not seats:
+        return []
+    if game_row.phase == GamePhase.SETUP:
+        # Once a setup (options changed: a new setup, sent again), every robot seat.
+        acting = set(seats)
+        moment = f"setup{zlib.crc32(game_row.options.encode()):08x}"
+        turn = 0
+    else:
+        acting = set(game.rules.to_act(state)) - set(tx.standing_orders(game_row.id, game_row.turn))
+        moment = f"{game_row.turn}:{tx.next_step(game_row.id, game_row.turn)}"
+        turn = game_row.turn
+    found = []
+    for key in sorted(acting & set(seats)):
+        player, level = seats[key]
+        robot = game.robot_at(level)
+        if robot is None:
+            continue
+        base = f"{MESSAGE_PREFIX}{game_row.id}:{moment}:{key}"
+        rng = random.Random(f"{game_row.seed}:{base}")
+        for index, said in enumerate(robot.orders(game.views.view(state, key), key, rng)):
+            found.append(
+                RobotOrder(
+                    game_row.id, turn, player.platform, game_row.channel, player.user_id,
+                    player.account_name or player.name,
+                    f"{game.tag} {said.text}" if said.public else said.text,
+                    said.public, f"{base}:{index}", away=not player.robot,
+                )
+            )  # fmt: skip
+    return found
+
+
+def _took_back(tx: Tx, game_row: GameSnapshot, player: Any) -> bool:
+    """Whether the away player took their seat back: they sent the game something of
+    their own since a robot last played it for them. (A robot plays first: it acts as
+    soon as a turn opens.)"""
+    assert game_row.id is not None
+    own, played = last_sent(tx, game_row.id, player.platform, player.user_id)
+    return played > 0 and own >= played
+
+
+def announce_away(tx: Tx, game_id: int, turn: int, *, now: float) -> None:
+    """Once a turn, in public, naming nobody: a robot played a seat of someone away."""
+    game_row = tx.game(game_id)
+    if game_row is None or game_row.phase != GamePhase.RUNNING:
+        return  # (the move ended the game: its end says enough)
+    text = (
+        f"{posts.title(game_row)}: a robot plays turn {turn} for a player who is away "
+        "(this game's `away=robot`); they take their seat back by sending an order."
+    )
+    posts.announce(tx, game_row, kind="away-robot", text=text, now=now)
+
+
+def robot_names(players: Mapping[str, Any]) -> list[str]:
+    return [p.name for p in players.values() if is_robot(p)]

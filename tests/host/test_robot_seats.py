@@ -1,0 +1,155 @@
+"""Robots in live games (issue 44): a host seats robots (`new … robots=N`, `add robot
+LEVEL`, `fill=robots` at `start`) and removes one (`remove robot NAME`); a robot is shown
+as one, is never sent a message, and orders through the same path as a person (stored
+as its seat's messages, replayed by `bst verify`), as soon as a turn opens; with
+`away=robot` a robot plays an away player's seat until they send something themselves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from host_fakes import HostKit
+from sqlmodel import select
+
+from bot.cli.verify import verify
+from bot.games.base import GamePhase
+from bot.host.record import game_record
+from bot.store import PlayerRow
+from bot.store.models import InboundRow
+
+
+def _players(kit: HostKit) -> list[PlayerRow]:
+    with kit.store.transaction() as tx:
+        return tx.players(1)
+
+
+def _standing(kit: HostKit, turn: int) -> dict[str, str]:
+    with kit.store.transaction() as tx:
+        return {key: o.text for key, o in tx.standing_orders(1, turn).items()}
+
+
+def _robot_messages(kit: HostKit) -> list[InboundRow]:
+    with kit.store.transaction() as tx:
+        rows = tx.session.exec(select(InboundRow)).all()
+        return [r for r in rows if r.message_id.startswith("robot:")]
+
+
+def _to_robots(kit: HostKit) -> list[Any]:
+    return [r for r in kit.outbox() if '"user_id":"robot:' in r.address]
+
+
+def _host_said(kit: HostKit) -> str:
+    return [r.text for r in kit.outbox() if r.recipient == "fake:id-alice"][-1]
+
+
+def test_new_with_robots_seats_robots_that_place_play_and_are_never_sent_anything(
+    kit: HostKit,
+) -> None:
+    kit.say("alice", "#bst new size=10x10 turn=8h robots=2")
+    kit.say("alice", "join")
+    kit.say("alice", "sub: A2\ncarrier: C1-C5", dm=True)
+    seated = _players(kit)
+    assert [(p.name, p.robot) for p in seated] == [
+        ("easy-robot-1", "easy"),
+        ("easy-robot-2", "easy"),
+        ("alice", ""),
+    ]
+    assert all(p.user_id.startswith("robot:") for p in seated[:2])
+    assert "Robots seated: easy-robot-1, easy-robot-2." in kit.outbox()[0].text
+    kit.say("alice", "start")
+    assert kit.game().phase == GamePhase.RUNNING
+    # The robots placed in setup and shot as the turn opened, as their seats' messages.
+    assert set(_standing(kit, 1)) == {"p1", "p2"}
+    assert {m.user_id for m in _robot_messages(kit)} == {p.user_id for p in seated[:2]}
+    kit.say("alice", "#bst J9")
+    kit.clock.set(kit.game().deadline)
+    kit.tick()
+    assert kit.game().turn == 2
+    assert set(_standing(kit, 2)) == {"p1", "p2"}  # at once, in the new turn
+    assert _to_robots(kit) == []  # every answer to a robot went nowhere
+    said: list[str] = []
+    verify(game_record(kit.store, 1), said.append)
+    assert any(line.startswith("ok: the game replayed through the rules of bst") for line in said)
+
+
+def test_the_host_adds_a_robot_of_a_level_and_removes_one_by_name_in_setup(
+    kit: HostKit,
+) -> None:
+    kit.say("alice", "#sonar new sonar size=12 ships=2")
+    kit.say("alice", "#sonar join")
+    kit.say("alice", "add robot strong")
+    assert [(p.name, p.robot) for p in _players(kit)] == [
+        ("alice", ""),
+        ("strong-robot-2", "strong"),
+    ]
+    assert kit.say("alice", "add robot wizard").outcome.value == "refused"
+    assert "one of easy, strong, such as `add robot strong`" in _host_said(kit)
+    assert kit.say("alice", "remove robot alice").outcome.value == "refused"
+    assert "its robots: strong-robot-2" in _host_said(kit)
+    assert kit.say("bob", "add robot").outcome.value == "refused"  # only the host
+    kit.say("alice", "remove robot strong-robot-2")
+    assert "strong-robot-2 was removed from the game by the host." in kit.outbox()[-1].text
+    kit.say("alice", "add robot")
+    assert [p.name for p in _players(kit)][-1] == "easy-robot-3"
+    kit.say("alice", "start")
+    assert kit.game().phase == GamePhase.RUNNING, kit.outbox()[-1].text
+    assert kit.say("alice", "add robot").outcome.value == "refused"  # setup only
+
+
+def test_robots_is_refused_with_an_example_when_it_is_no_count_or_level(kit: HostKit) -> None:
+    for bad in ("robots=many", "robots=0", "robots=2:wizard", "fill=people"):
+        assert kit.say("alice", f"#sonar new sonar {bad}").outcome.value == "refused"
+        assert "such as `new sonar" in _host_said(kit)
+    assert kit.game() is None
+
+
+def test_fill_robots_fills_the_table_to_the_games_usual_size_at_start(kit: HostKit) -> None:
+    kit.say("alice", "#uboat new uboat fill=robots:strong")
+    kit.say("alice", "#uboat join")
+    kit.say("alice", "start")
+    players = _players(kit)
+    # U-Boat's robot plays best at a table of 4: three robots join alice.
+    assert [(p.name, p.robot) for p in players] == [
+        ("alice", ""),
+        ("strong-robot-2", "strong"),
+        ("strong-robot-3", "strong"),
+        ("strong-robot-4", "strong"),
+    ]
+    assert kit.game().phase == GamePhase.RUNNING
+
+
+def _away_posts(kit: HostKit) -> list[str]:
+    return [r.text for r in kit.outbox() if r.kind == "away-robot"]
+
+
+def test_away_robot_plays_an_away_players_seat_until_they_send_an_order(
+    kit: HostKit,
+) -> None:
+    kit.two_player_battle("size=10x10 turn=8h away=robot")
+    kit.say("bob", "me away 3d", dm=True)
+    kit.tick()
+    kit.tick()  # (once: the robot's message has an id of its own)
+    assert set(_standing(kit, 1)) == {"p2"}
+    (said,) = _away_posts(kit)
+    assert "a robot plays turn 1 for a player who is away" in said
+    assert "bob" not in said
+    assert {m.user_id for m in _robot_messages(kit)} == {"id-bob"}
+    kit.say("alice", "#bst B2")
+    kit.clock.set(kit.game().deadline)
+    kit.tick()
+    assert set(_standing(kit, 2)) == {"p2"}  # again as the next turn opens
+    kit.say("bob", "#bst J1")  # bob takes his seat back
+    assert _standing(kit, 2)["p2"].endswith("J1")
+    kit.clock.set(kit.game().deadline)
+    kit.tick()
+    kit.clock.advance(60)
+    kit.tick()
+    assert _standing(kit, 3) == {}  # bob plays it himself now
+
+
+def test_without_away_robot_nobody_plays_an_away_players_seat(kit: HostKit) -> None:
+    kit.two_player_battle("size=10x10 turn=8h")
+    kit.say("bob", "me away 3d", dm=True)
+    kit.tick()
+    assert _standing(kit, 1) == {}
+    assert _robot_messages(kit) == []
