@@ -426,7 +426,7 @@ def test_a_database_the_old_migrations_made_upgrades_with_no_row_lost(
     assert [(game.pop("secret"), game.pop("luck")) for game in after["games"]] == [("", "")]
     assert {player.pop("nonce") for player in after["players"]} == {""}  # drew from the seed
     assert {player.pop("account_name") for player in after["players"]} == {""}  # no substitute
-    assert {player.pop("robot") for player in after["players"]} == {""}  # people (0013)
+    assert {player.pop("robot") for player in after["players"]} == {""}  # people (0014)
     assert [row.pop("extras") for row in after["outbox"]] == [""]
     assert [game.pop("turn_seconds") for game in before["games"]] == [60.0]  # dropped (0010)
     assert [game.pop("state_digest") for game in after["games"]] == [None]  # until written (0011)
