@@ -96,7 +96,10 @@ class StrongCaptain:
             self.shot[at] = seen
             if not shot.hit:
                 self.missed[at] = seen
-            elif at not in own:
+            elif at not in own and self.hit[at] <= self.missed[at]:
+                # The first hit of a run counts, not each hit again on the same damaged
+                # cell: refreshed by every repeat, two hunters fired at a ship's two hit
+                # cells by turns for ever and never at its third.
                 self.hit[at] = seen
         for wreck in public.wrecks:
             for cell in wreck.cells:
@@ -250,10 +253,10 @@ class StrongCaptain:
                     if product:
                         for i in range(start, start + length * cols, cols):
                             density[i] += product
-        # a cell hit last turn is (if its ship stayed) damaged already: firing there again
-        # does nothing, so its neighbours are the shots worth having
+        # a cell hit lately and not missed since is (if its ship stayed) damaged already:
+        # firing there again does nothing, so its neighbours are the shots worth having
         for i in range(size):
-            if self.hit[i] == now:
+            if self.hit[i] > self.missed[i] and now - self.hit[i] < FOLLOW_UP_TURNS:
                 density[i] = 0.0
         top = max(density)
         if top <= 0:
