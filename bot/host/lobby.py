@@ -391,7 +391,8 @@ def _link(
 
 
 def _refuse_another_games_tag(row: Cause, game_row: GameRow, game: Any) -> None:
-    """``#bst join`` where a game of another kind plays: not a join of that game."""
+    """A join tagged for one kind of game where a game of another kind plays: not a join of
+    that game."""
     found = tag_pattern().search(row.text)
     if found is None:
         return
