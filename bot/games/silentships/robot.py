@@ -160,7 +160,7 @@ class SilentShipsRobot:
         public = view.public
         if public.phase is not Phase.BATTLE or public.step is None:
             return []
-        read = Reading(view, player)
+        read = self._reading(view, player)
         attack = public.attack
         if attack is not None:
             if public.step is TurnStep.SUPPORTS and attack.attacker == player:
@@ -173,6 +173,10 @@ class SilentShipsRobot:
         if public.to_move != player:
             return []
         return self._turn(read, public, rng)
+
+    def _reading(self, view: PrivateView, player: PlayerId) -> Reading:
+        """What this admiral makes of its view (the strong one counts the cards too)."""
+        return Reading(view, player)
 
     # --- attacking ----------------------------------------------------------
 

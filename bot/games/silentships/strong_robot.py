@@ -31,7 +31,6 @@ from bot.games.base import PlayerId, Said
 from bot.games.silentships.cells import Cell, play_squares
 from bot.games.silentships.robot import Reading, SilentShipsRobot, Unit, _dm, _say
 from bot.games.silentships.ships import SHIP_ORDER, Ship
-from bot.games.silentships.state import Phase, TurnStep
 from bot.games.silentships.views import PrivateView, PublicView
 
 FLAG_WORTH = 8.0
@@ -79,26 +78,9 @@ class CountedReading(Reading):
 class StrongSilentShipsRobot(SilentShipsRobot):
     """Silent Ships' ``strong`` robot; see the module docstring."""
 
-    def orders(self, view: object, player: PlayerId, rng: random.Random) -> list[Said]:
+    def _reading(self, view: PrivateView, player: PlayerId) -> Reading:
         """As the easy admiral decides (attacking, answering, its turn), from the count."""
-        if not isinstance(view, PrivateView):
-            return []
-        public = view.public
-        if public.phase is not Phase.BATTLE or public.step is None:
-            return []
-        read = CountedReading(view, player)
-        attack = public.attack
-        if attack is not None:
-            if public.step is TurnStep.SUPPORTS and attack.attacker == player:
-                return self._supports(read, attack)
-            if public.step is TurnStep.RESPONSE and attack.defender == player:
-                return self._answer(read, attack)
-            if public.step is TurnStep.RETREAT and attack.attacker == player:
-                return self._retreat_to(read, attack)
-            return []
-        if public.to_move != player:
-            return []
-        return self._turn(read, public, rng)
+        return CountedReading(view, player)
 
     def _turn(self, read: Reading, public: PublicView, rng: random.Random) -> list[Said]:
         assert isinstance(read, CountedReading)
