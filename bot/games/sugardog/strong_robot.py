@@ -23,13 +23,12 @@ Pure: no I/O; the randomness is the source it is given (ties between equal choic
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from bot.games.base import PlayerId, Said
+from bot.games.base import PlayerId
 from bot.games.grid import Direction
 from bot.games.sugardog.board import Cell
-from bot.games.sugardog.robot import _fresh, _torpedo_paths
-from bot.games.sugardog.state import Phase, Status, UnitKind
+from bot.games.sugardog.robot import SugarDogRobot, _fresh, _torpedo_paths
+from bot.games.sugardog.state import Status, UnitKind
 from bot.games.sugardog.views import (
     ContactView,
     EliminatedView,
@@ -154,26 +153,10 @@ def whereabouts(view: PrivateView) -> dict[PlayerId, set[Cell]]:
     return possible
 
 
-class StrongSugarDogRobot:
+class StrongSugarDogRobot(SugarDogRobot):
     """Sugar Dog's ``strong`` robot; see the module docstring. It remembers nothing:
-    the public turns in its view hold all it needs."""
-
-    demo_players = 2
-
-    def orders(self, view: Any, player: PlayerId, rng: random.Random) -> list[Said]:
-        if not isinstance(view, PrivateView) or view.viewer != player:
-            return []
-        public = view.public
-        if public.phase is Phase.SETUP:
-            if view.side.start_cell is not None:
-                return []
-            size = public.size
-            return [Said(str(Cell(rng.randrange(size), rng.randrange(size))), public=False)]
-        if public.phase is not Phase.BATTLE or public.current != player:
-            return []
-        if view.side.status is not Status.ALIVE or view.side.cell is None:
-            return []
-        return [Said(self.choose(view, rng), public=False)]
+    the public turns in its view hold all it needs. It sets out as the easy one does and
+    chooses its moves its own way."""
 
     def choose(self, view: PrivateView, rng: random.Random) -> str:
         side = view.side
