@@ -46,3 +46,12 @@ def test_a_fullwidth_cell_is_read_as_the_plain_one(kind: str) -> None:
     game = get_game(kind)
     order = CELL_ORDERS[kind]
     assert game.rules.parse(order.format(cell="Ｂ２")) == game.rules.parse(order.format(cell="B2"))
+
+
+@pytest.mark.parametrize(
+    "typed", ["Shoot Somewhere", "Rotate The Big One", "MOVE Cruiser Away", "Hello There"]
+)
+def test_a_bst_refusal_quotes_the_order_as_typed_not_lower_cased(typed: str) -> None:
+    with pytest.raises(OrderSyntaxError) as refused:
+        get_game("bst").rules.parse(f"#bst {typed}")
+    assert f"got {typed!r}" in str(refused.value)

@@ -104,6 +104,7 @@ def parse_order(text: str) -> Order:
     if not clean:
         raise OrderSyntaxError(f"expected an order such as {EXAMPLES}")
     one_line = clean.replace("\n", " ")
+    typed = " ".join(_TAGS.sub(" ", text).split())  # quoted in refusals as it was written
     if one_line == "pass":
         return Pass()
     if _PLACE_WORDS.match(one_line):
@@ -124,23 +125,21 @@ def parse_order(text: str) -> Order:
         return Rotate(_kind(match.group(1)), parse_cell(match.group(2)))
     match = _MOVE.match(one_line)
     if match:
-        return _move(match, one_line)
+        return _move(match, typed)
     if re.match(rf"^(?:place\s+)?{_SHIP}\s*:?\s*{ROW_LETTERS}\s*-?\s*\d", one_line):
         return _placement(clean)
     if one_line.startswith(("move", "my ")):
         raise OrderSyntaxError(
             "expected a move such as `move cruiser at G7 3 up`: the ship, a cell it occupies, "
-            f"how many cells and which way (up, down, left or right); got {one_line!r}"
+            f"how many cells and which way (up, down, left or right); got {typed!r}"
         )
     if one_line.startswith(("rotate", "turn")):
         raise OrderSyntaxError(
-            f"expected a rotation such as `rotate carrier at E8`: the ship and a cell it occupies; got {one_line!r}"
+            f"expected a rotation such as `rotate carrier at E8`: the ship and a cell it occupies; got {typed!r}"
         )
     if one_line.startswith(("shoot", "fire")):
-        raise OrderSyntaxError(
-            f"expected a shot such as `shoot H14` or just `H14`; got {one_line!r}"
-        )
-    raise OrderSyntaxError(f"expected an order such as {EXAMPLES}; got {one_line[:60]!r}")
+        raise OrderSyntaxError(f"expected a shot such as `shoot H14` or just `H14`; got {typed!r}")
+    raise OrderSyntaxError(f"expected an order such as {EXAMPLES}; got {typed[:60]!r}")
 
 
 def _upper(cell: str) -> str:
