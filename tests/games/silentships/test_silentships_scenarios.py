@@ -859,3 +859,15 @@ def test_a_turns_actions_send_no_board_each_only_their_acknowledgement(
     assert len(turn_1) == 1  # the turn's start, not one more per play and move
     done = [line for line in dms(transcript, "ahab") if line.startswith("-> dm ahab: Done: ")]
     assert len(done) >= 3
+
+
+def test_turns_played_counts_a_players_own_turns_not_their_defence_answers(
+    run_script_text: Run,
+) -> None:
+    """#42: nemo answered ahab's attack in turn 3 (`pass`) but played turn 2 alone."""
+    script = (SCRIPTS / "silentships-first-game.txt").read_text(encoding="utf-8")
+    transcript, record = run_script_text(script + "nemo dm: leave\n")
+    assert record["game"]["phase"] == "finished"
+    ends = [line for line in transcript if "turns played" in line or "turn played" in line]
+    assert any("ahab: 1 ship sunk, 2 turns played" in line for line in ends), ends
+    assert any("nemo: 0 ships sunk, 1 turn played" in line for line in ends), ends
