@@ -158,10 +158,17 @@ class SilentShipsRules:
             ack = Notice(f"Turn {state.turn}: you end your turn.", to=player)
             return Accepted(state, order, (ack,), resolve_now=True)
         new_state, log, notices = self._act(state, player, order, rng)
+        if new_state.phase is not Phase.FINISHED:
+            # (an order that ends the game, `accept`, is answered by the end's posts: a
+            # "Done" would arrive after them)
+            notices = (
+                Notice(text.acknowledgement(new_state, player, order, log), to=player),
+                *notices,
+            )
         return Accepted(
             new_state,
             None,
-            (Notice(text.acknowledgement(new_state, player, order, log), to=player), *notices),
+            notices,
             events=tuple(log.events),
             orders=tuple(log.orders),
             changed=frozenset(log.changed),
@@ -455,7 +462,9 @@ class SilentShipsWords(NeutralWords[SilentShipsState, Order]):
         return f"turn {turn} is over"
 
     def quiet_report(self) -> str:
-        return "nothing happened in public."
+        # (a turn's plays, moves and combats were posted as they happened: "nothing
+        # happened" would be false after them)
+        return "nothing more to report."
 
     def board_heading(self, title: str, turn: int) -> str:
         return f"{title}, as the battle begins:" if turn == 0 else f"{title}, turn {turn}:"

@@ -871,3 +871,15 @@ def test_turns_played_counts_a_players_own_turns_not_their_defence_answers(
     ends = [line for line in transcript if "turns played" in line or "turn played" in line]
     assert any("ahab: 1 ship sunk, 2 turns played" in line for line in ends), ends
     assert any("nemo: 0 ships sunk, 1 turn played" in line for line in ends), ends
+
+
+def test_an_agreed_stop_ends_with_no_late_done_and_no_one_eliminated(run_script_text: Run) -> None:
+    """#42: the `accept` that ends the game is answered by the end's posts (no "Done:
+    accept." after them); its loser lost on the count, and is never shown "eliminated";
+    the turn's closing post says no false "nothing happened"."""
+    transcript, _ = play(run_script_text, "s5_offer_stop_says_its_terms.txt")
+    assert not any("Done: accept" in line for line in dms(transcript, "nemo"))
+    boards = [line for line in transcript if "· finished" in line]
+    assert boards and not any("eliminated" in line for line in boards)
+    assert any("ahab (C1, lost at the stop)" in line for line in boards)
+    assert not any("nothing happened" in line for line in public(transcript))
