@@ -79,6 +79,10 @@ from bot.games.silentships.verbs import OPTION_ARGS, VERBS
 Change = tuple[SilentShipsState, Log, tuple[Notice, ...]]
 
 
+_ROUTINE = frozenset({"played", "moved"})
+"""Events a turn holds many of, told in public by the turn's map rather than a post each."""
+
+
 class SilentShipsRules:
     """Silent Ships' state machine."""
 
@@ -486,6 +490,16 @@ class SilentShipsWords(NeutralWords[SilentShipsState, Order]):
         return "admiral" if count == 1 else "admirals"
 
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
+        # A face-down play or a plain move is not posted on its own (a turn holds many:
+        # one post each flooded the channel); the turn's end posts the map that shows
+        # them, and the game's web page tells each in full.
+        if all(event.type in _ROUTINE for event in events):
+            return []
+        return text.public_report(events, names)
+
+    def public_report_in_full(
+        self, events: Sequence[Event], names: Mapping[PlayerId, str]
+    ) -> list[str]:
         return text.public_report(events, names)
 
     def pictured(self, events: Sequence[Event]) -> bool:
