@@ -56,17 +56,28 @@ def pointed_out(text: str) -> str:
     return ""
 
 
+def as_typed(message: str, text: str) -> str:
+    """``message`` with each word of ``text`` it quotes lower-cased (``'zz9'``) quoted as it
+    was typed (``'ZZ9'``)."""
+    for typed in plain(text).split():
+        word = typed.strip(_EDGES)
+        if word != word.lower():
+            message = message.replace(repr(word.lower()), repr(word))
+    return message
+
+
 def cells_pointed_out(parse: Callable[[str], _Order]) -> Callable[[str], _Order]:
     """A game's ``parse_order`` that reads fullwidth text as plain and, when it cannot read
-    an order, points out a cell typed with a look-alike letter before its own refusal."""
+    an order, points out a cell typed with a look-alike letter, or else gives its own
+    refusal with the words it quotes as they were typed (parsers read a lower-cased copy)."""
 
     @functools.wraps(parse)
     def parse_order(text: str) -> _Order:
         try:
             return parse(plain(text))
-        except OrderSyntaxError:
-            why = pointed_out(text)
-            if why:
+        except OrderSyntaxError as refusal:
+            why = pointed_out(text) or as_typed(str(refusal), text)
+            if why and why != str(refusal):
                 raise OrderSyntaxError(why) from None
             raise
 

@@ -55,3 +55,19 @@ def test_a_bst_refusal_quotes_the_order_as_typed_not_lower_cased(typed: str) -> 
     with pytest.raises(OrderSyntaxError) as refused:
         get_game("bst").rules.parse(f"#bst {typed}")
     assert f"got {typed!r}" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("kind", "typed", "quoted"),
+    [
+        ("sonar", "F11, Zz9", "'Zz9'"),
+        ("silentships", "play frigate at Zz", "'Zz'"),
+        ("sugardog", "cruise Up Sideways", "'Sideways'"),
+        ("uboat", "move Up Sideways", "'Sideways'"),
+        ("bst", "Fire At Will", "'Fire At Will'"),
+    ],
+)
+def test_every_games_refusal_quotes_what_was_typed(kind: str, typed: str, quoted: str) -> None:
+    with pytest.raises(OrderSyntaxError) as refused:
+        get_game(kind).rules.parse(typed)
+    assert quoted in str(refused.value)
