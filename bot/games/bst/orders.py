@@ -12,9 +12,9 @@ Anything else is an :class:`OrderSyntaxError` saying what was expected, with an 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
+from bot.games import lookalikes
 from bot.games.base import OrderSyntaxError
 from bot.games.bst.cells import ROW_LETTERS, Cell, looks_like_cell, parse_cell
 from bot.games.bst.fleet import SHIP_WORDS, Direction, ShipKind
@@ -73,12 +73,6 @@ _DIRECTION = r"(up|down|left|right|forward|forwards|backward|backwards|back)"
 _SHOOT = re.compile(rf"^(?:(?:shoot|fire)(?:\s+at)?\s+)?{_CELL}(?!\w)(.*)$")
 _SECOND_CELL = re.compile(rf"^[\s,;&+/]*(?:and\s+|then\s+)?{_CELL}(?!\w)")
 
-# Letters of other scripts that look like Latin ones (a phone keyboard left on Russian
-# or Greek): a cell typed with one is pointed out, with the Latin spelling.
-_LOOKALIKES = str.maketrans(
-    "АВСЕНІКМОРТХУаеорсхуіΑΒΕΖΗΙΚΜΝΟΡΤΥΧαεικνορτυχ",
-    "ABCEHIKMOPTXYaeopcxyiABEZHIKMNOPTYXaeiknoptux",
-)
 _ROTATE = re.compile(rf"^(?:rotate|turn)\s+(?:my\s+)?{_SHIP}\s+(?:at\s+)?{_CELL}$")
 _MOVE = re.compile(
     rf"^(?:move\s+)?(?:my\s+)?{_SHIP}\s+(?:at\s+)?{_CELL}\s+(?:(\d{{1,4}})\s*)?{_DIRECTION}$"
@@ -88,10 +82,8 @@ _PLACE_WORDS = re.compile(r"^(?:place\s+)?(?:random|at random|random placement|r
 
 
 def _clean(text: str) -> str:
-    """Read fullwidth forms as plain ones (NFKC), drop tags and mentions, lower-case, and
-    squeeze spaces within each line."""
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
+    """Drop tags and mentions, lower-case, and squeeze spaces within each line (fullwidth
+    forms are read as plain ones before, by :mod:`bot.games.lookalikes`)."""
     text = _TAGS.sub(" ", text)
     lines = (" ".join(line.split()) for line in text.lower().splitlines())
     return "\n".join(line for line in lines if line)
@@ -101,6 +93,7 @@ def _kind(word: str) -> ShipKind:
     return SHIP_WORDS[" ".join(word.split()) if "aircraft" not in word else "aircraft carrier"]
 
 
+@lookalikes.cells_pointed_out
 def parse_order(text: str) -> Order:
     """Text → order; raises OrderSyntaxError saying what was expected, with an example."""
     if len(text) > MAX_ORDER_TEXT:
@@ -111,6 +104,7 @@ def parse_order(text: str) -> Order:
     if not clean:
         raise OrderSyntaxError(f"expected an order such as {EXAMPLES}")
     one_line = clean.replace("\n", " ")
+    typed = " ".join(_TAGS.sub(" ", text).split())  # quoted in refusals as it was written
     if one_line == "pass":
         return Pass()
     if _PLACE_WORDS.match(one_line):
@@ -131,46 +125,25 @@ def parse_order(text: str) -> Order:
         return Rotate(_kind(match.group(1)), parse_cell(match.group(2)))
     match = _MOVE.match(one_line)
     if match:
-        return _move(match, one_line)
+        return _move(match, typed)
     if re.match(rf"^(?:place\s+)?{_SHIP}\s*:?\s*{ROW_LETTERS}\s*-?\s*\d", one_line):
         return _placement(clean)
     if one_line.startswith(("move", "my ")):
         raise OrderSyntaxError(
             "expected a move such as `move cruiser at G7 3 up`: the ship, a cell it occupies, "
-            f"how many cells and which way (up, down, left or right); got {one_line!r}"
+            f"how many cells and which way (up, down, left or right); got {typed!r}"
         )
     if one_line.startswith(("rotate", "turn")):
         raise OrderSyntaxError(
-            f"expected a rotation such as `rotate carrier at E8`: the ship and a cell it occupies; got {one_line!r}"
+            f"expected a rotation such as `rotate carrier at E8`: the ship and a cell it occupies; got {typed!r}"
         )
     if one_line.startswith(("shoot", "fire")):
-        raise OrderSyntaxError(
-            f"expected a shot such as `shoot H14` or just `H14`; got {one_line!r}"
-        )
-    lookalike = _lookalike_cell(one_line)
-    if lookalike:
-        raise OrderSyntaxError(lookalike)
-    raise OrderSyntaxError(f"expected an order such as {EXAMPLES}; got {one_line[:60]!r}")
+        raise OrderSyntaxError(f"expected a shot such as `shoot H14` or just `H14`; got {typed!r}")
+    raise OrderSyntaxError(f"expected an order such as {EXAMPLES}; got {typed[:60]!r}")
 
 
 def _upper(cell: str) -> str:
     return "".join(cell.split()).upper()
-
-
-def _lookalike_cell(text: str) -> str:
-    """Why a word that would be a cell in Latin letters is not one ('' if none is)."""
-    for word in text.split():
-        if word.isascii():
-            continue
-        latin = word.translate(_LOOKALIKES)
-        if latin.isascii() and looks_like_cell(latin):
-            strange = next(c for c in word if not c.isascii())
-            script = unicodedata.name(strange, "non-Latin").split()[0].capitalize()
-            return (
-                f"{word.upper()!r} is written with a {script} letter {strange.upper()!r}: "
-                f"type the cell in Latin letters, such as `{latin.upper()}`"
-            )
-    return ""
 
 
 def _move(match: re.Match[str], text: str) -> Move:

@@ -77,8 +77,8 @@ def play(state: SilentShipsState, player: PlayerId, order: Play, log: Log) -> Si
     state = state.placing(Unit(player, order.ship, order.cell))
     log.order(player, order_entry(order))
     log.event("played", {"player": player, "ship": order.ship.value, "cell": str(order.cell)})
-    # Only the player's own cards changed: the opponent reads the rest in the public post.
-    log.touch(player)
+    # No board now: the acknowledgement says what was done and the hand left, and the
+    # board comes once, at the turn's end (a board a ship flooded the player's DMs).
     return state
 
 
@@ -110,7 +110,7 @@ def move(state: SilentShipsState, player: PlayerId, order: Move, log: Log) -> Si
         )
     state = discarding(state, player, order.discard, "a move")
     log.order(player, order_entry(order))
-    log.touch(player)
+    # No board for a move either (the turn's end brings it); an attack's combat does.
     # A Speed Boat attacking from afar stops on the square before the target, where
     # its attack "came from" (and where it stays if the defence wins).
     if occupant is None:

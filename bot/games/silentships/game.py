@@ -79,6 +79,10 @@ from bot.games.silentships.verbs import OPTION_ARGS, VERBS
 Change = tuple[SilentShipsState, Log, tuple[Notice, ...]]
 
 
+_ROUTINE = frozenset({"played", "moved"})
+"""Events a turn holds many of, told in public by the turn's map rather than a post each."""
+
+
 class SilentShipsRules:
     """Silent Ships' state machine."""
 
@@ -158,10 +162,17 @@ class SilentShipsRules:
             ack = Notice(f"Turn {state.turn}: you end your turn.", to=player)
             return Accepted(state, order, (ack,), resolve_now=True)
         new_state, log, notices = self._act(state, player, order, rng)
+        if new_state.phase is not Phase.FINISHED:
+            # (an order that ends the game, `accept`, is answered by the end's posts: a
+            # "Done" would arrive after them)
+            notices = (
+                Notice(text.acknowledgement(new_state, player, order, log), to=player),
+                *notices,
+            )
         return Accepted(
             new_state,
             None,
-            (Notice(text.acknowledgement(new_state, player, order, log), to=player), *notices),
+            notices,
             events=tuple(log.events),
             orders=tuple(log.orders),
             changed=frozenset(log.changed),
@@ -455,7 +466,9 @@ class SilentShipsWords(NeutralWords[SilentShipsState, Order]):
         return f"turn {turn} is over"
 
     def quiet_report(self) -> str:
-        return "nothing happened in public."
+        # (a turn's plays, moves and combats were posted as they happened: "nothing
+        # happened" would be false after them)
+        return "nothing more to report."
 
     def board_heading(self, title: str, turn: int) -> str:
         return f"{title}, as the battle begins:" if turn == 0 else f"{title}, turn {turn}:"
@@ -477,6 +490,16 @@ class SilentShipsWords(NeutralWords[SilentShipsState, Order]):
         return "admiral" if count == 1 else "admirals"
 
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
+        # A face-down play or a plain move is not posted on its own (a turn holds many:
+        # one post each flooded the channel); the turn's end posts the map that shows
+        # them, and the game's web page tells each in full.
+        if all(event.type in _ROUTINE for event in events):
+            return []
+        return text.public_report(events, names)
+
+    def public_report_in_full(
+        self, events: Sequence[Event], names: Mapping[PlayerId, str]
+    ) -> list[str]:
         return text.public_report(events, names)
 
     def pictured(self, events: Sequence[Event]) -> bool:

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from bot.games import lookalikes
 from bot.games.base import OrderSyntaxError
 from bot.games.silentships.cells import Cell, parse_cell
 from bot.games.silentships.ships import Ship, parse_ship
@@ -171,6 +172,7 @@ def _drop(words: list[str], *little: str) -> list[str]:
     return words[1:] if words and words[0] in little else words
 
 
+@lookalikes.cells_pointed_out
 def parse_order(text: str) -> Order:
     """Text → order, or OrderSyntaxError saying what was expected, with an example."""
     if len(text) > MAX_ORDER_TEXT:

@@ -24,5 +24,14 @@ def standings(state: SilentShipsState, history: Sequence[Step]) -> tuple[Standin
     return ranked(players, keys, figures)
 
 
+_OWN_TURN_ACTIONS = frozenset(
+    {"play", "move", "go", "retreat_to", "reveal", "swap", "end", "offer_draw"}
+)
+"""Actions only the turn's player gives: a defence's answers (``support``, ``retreat``,
+``pass``) and an ``accept`` come in the other admiral's turn, which they do not play."""
+
+
 def _played(step: Step, player: PlayerId) -> bool:
-    return step.cause in ("turn", "action") and any(o.get("player") == player for o in step.orders)
+    return step.cause in ("turn", "action") and any(
+        o.get("player") == player and o.get("action") in _OWN_TURN_ACTIONS for o in step.orders
+    )

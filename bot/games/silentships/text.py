@@ -27,6 +27,7 @@ from bot.games.silentships.state import (
     Reason,
     Side,
     SilentShipsState,
+    Status,
     TurnStep,
 )
 
@@ -511,6 +512,16 @@ def end_warning(state: SilentShipsState, player: PlayerId) -> str:
     )
 
 
+def status_word(state: SilentShipsState, player: PlayerId) -> str:
+    """An admiral's status as players read it: the loser of a stop (agreed, the host's
+    ``end``, the last turn) lost on the count of ships sunk and was never eliminated,
+    whatever the record's ``status`` says."""
+    status = state.admiral(player).status
+    if status is Status.ELIMINATED and state.reason not in (Reason.COUNTRY, Reason.FLAG_SHIP):
+        return "lost at the stop"
+    return status.value
+
+
 def summary(state: SilentShipsState, viewer: PlayerId | None) -> str:
     """Public facts in a few lines, plus the viewer's own cards (the board itself as
     text is :func:`board`)."""
@@ -527,7 +538,7 @@ def summary(state: SilentShipsState, viewer: PlayerId | None) -> str:
         admiral = state.admiral(player)
         sank = ", ".join(ship.card.name for ship in admiral.sank) or "none"
         lines.append(
-            f"{number} = {admiral.name} ({state.country(player)}, {admiral.status.value}): "
+            f"{number} = {admiral.name} ({state.country(player)}, {status_word(state, player)}): "
             f"hand {len(admiral.hand)}, deck {len(admiral.deck)}, "
             f"discards {len(admiral.discards)}; sank: {sank}"
         )

@@ -93,6 +93,7 @@ def end_turn(
     player = state.to_move
     assert player is not None
     log.order(player, order_entry(End()), timeout=timeout)
+    log.touch(player)  # the board of the turn played, once (its actions sent none)
     state = replace(state, offer=None, attack=None, step=TurnStep.ACTIONS, out_of_time=False)
     opponent = state.opponent(player)
     invader = state.unit_at(state.country(player))

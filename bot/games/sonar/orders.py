@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.games import lookalikes
 from bot.games.base import IllegalOrderError, OrderSyntaxError
 from bot.games.sonar.board import Board, Cell, parse_cell, parse_facing
 from bot.games.sonar.encounters import Course
@@ -55,6 +56,7 @@ _FLEET_WORD = re.compile(r"^fleet\s*:?\s*")
 _HAS_DIGIT = re.compile(r"\d")
 
 
+@lookalikes.cells_pointed_out
 def parse_order(text: str) -> Order:
     """Text → order; raises OrderSyntaxError saying what was expected, with an example."""
     if len(text) > MAX_ORDER_TEXT:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.games import lookalikes
 from bot.games.base import Arg, ArgKind, OrderSyntaxError, PlayerId, Verb
 from bot.games.grid import Direction
 from bot.games.sugardog.board import (
@@ -121,6 +122,7 @@ def _direction(word: str, order: str, example: str) -> Direction:
         ) from None
 
 
+@lookalikes.cells_pointed_out
 def parse_order(text: str) -> Order:
     """Text → order; raises OrderSyntaxError saying what was expected, with an example."""
     if len(text) > MAX_ORDER_TEXT:

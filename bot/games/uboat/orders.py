@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.games import lookalikes
 from bot.games.base import OrderSyntaxError
 from bot.games.grid import Direction
 from bot.games.uboat.cells import Cell, Route, parse_cell, route_text
@@ -77,6 +78,7 @@ _SEPARATORS = re.compile(r"[\s,]+")
 _DIRECTIONS = {direction.value: direction for direction in Direction}
 
 
+@lookalikes.cells_pointed_out
 def parse_order(text: str) -> Order:
     """Text → order. Raises OrderSyntaxError saying what was expected, with an example.
 

@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 
 from bot.cli import script as script_cli
+from bot.games.base import Event
+from bot.games.catalog import get_game
 from bot.games.silentships.ships import SHIP_ORDER, Ship
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
@@ -323,7 +325,7 @@ def test_script_silentships_endings(run_script_text: Run) -> None:
 
 
 def test_6_one_public_picture_a_turn_and_one_a_combat(tmp_path: Path) -> None:
-    """Rules §6 as hosted: the plays and moves of a turn are told in words; the channel
+    """Rules §6 as hosted: the plays and moves of a turn are shown by its map; the channel
     gets a picture as the battle begins, with each combat and as each turn ends, never one
     an action (a 25-turn game posted 107 pictures). Played with its pictures drawn."""
     record_path = tmp_path / "record.json"
@@ -345,10 +347,8 @@ def test_6_one_public_picture_a_turn_and_one_a_combat(tmp_path: Path) -> None:
     turns_over = len(record["turns"]) - (record["game"]["phase"] != "finished")
     assert combats == 1 and turns_over == 3
     assert len(pictured) == 1 + turns_over + combats
-    assert [line for line in posts if "plays a ship face-down on D1" in line] == [
-        "-> public: #silentships game 1: ahab plays a ship face-down on D1. "
-        "ahab's turn 1 closes 2026-01-02 00:00 UTC."
-    ]
+    # (#42: nor a post an action: the turn's map shows the plays and moves)
+    assert [line for line in posts if "plays a ship face-down on D1" in line] == []
     assert any("Combat: ahab 7 against nemo 3" in line for line in pictured)
     assert sum("turn 1 is over" in line for line in pictured) == 1
 
@@ -847,3 +847,52 @@ def test_6_public_posts_are_the_same_whatever_the_hidden_cards(
         assert not named_ships(line), line
     # The private side did differ: the players were told their own cards.
     assert dms(one, "ahab") != dms(two, "ahab")
+
+
+def test_a_turns_actions_send_no_board_each_only_their_acknowledgement(
+    run_script_text: Run,
+) -> None:
+    """#42: a play or a move is acknowledged ("Done: …, your hand") without a board DM each;
+    the board comes at the turn's start and end (and with a combat)."""
+    transcript, _ = play(run_script_text, "silentships-first-game.txt")
+    turn_1 = [line for line in dms(transcript, "ahab") if "Silent Ships · turn 1 of" in line]
+    assert len(turn_1) == 1  # the turn's start, not one more per play and move
+    done = [line for line in dms(transcript, "ahab") if line.startswith("-> dm ahab: Done: ")]
+    assert len(done) >= 3
+
+
+def test_turns_played_counts_a_players_own_turns_not_their_defence_answers(
+    run_script_text: Run,
+) -> None:
+    """#42: nemo answered ahab's attack in turn 3 (`pass`) but played turn 2 alone."""
+    script = (SCRIPTS / "silentships-first-game.txt").read_text(encoding="utf-8")
+    transcript, record = run_script_text(script + "nemo dm: leave\n")
+    assert record["game"]["phase"] == "finished"
+    ends = [line for line in transcript if "turns played" in line or "turn played" in line]
+    assert any("ahab: 1 ship sunk, 2 turns played" in line for line in ends), ends
+    assert any("nemo: 0 ships sunk, 1 turn played" in line for line in ends), ends
+
+
+def test_an_agreed_stop_ends_with_no_late_done_and_no_one_eliminated(run_script_text: Run) -> None:
+    """#42: the `accept` that ends the game is answered by the end's posts (no "Done:
+    accept." after them); its loser lost on the count, and is never shown "eliminated";
+    the turn's closing post says no false "nothing happened"."""
+    transcript, _ = play(run_script_text, "s5_offer_stop_says_its_terms.txt")
+    assert not any("Done: accept" in line for line in dms(transcript, "nemo"))
+    boards = [line for line in transcript if "· finished" in line]
+    assert boards and not any("eliminated" in line for line in boards)
+    assert any("ahab (C1, lost at the stop)" in line for line in boards)
+    assert not any("nothing happened" in line for line in public(transcript))
+
+
+def test_plays_and_plain_moves_are_not_posted_one_by_one(run_script_text: Run) -> None:
+    """#42: a turn's face-down plays and moves make no public post each (the turn's map
+    shows them); an attack and its combat still do."""
+    transcript, _ = play(run_script_text, "silentships-first-game.txt")
+    posts = public(transcript)
+    assert not any("plays a ship face-down" in line for line in posts)
+    assert any("attacks" in line for line in posts)
+    words = get_game("silentships").words
+    played = [Event("played", {"player": "p1", "ship": "frigate", "cell": "D1"})]
+    assert words.public_report(played, {"p1": "ahab"}) == []
+    assert words.public_report_in_full(played, {"p1": "ahab"})  # the web page tells it
