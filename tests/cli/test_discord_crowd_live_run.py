@@ -257,7 +257,8 @@ def test_a_30_captain_bst_game_on_discord_loses_nothing_across_errors_a_drop_and
         assert Counter(seen) - made == Counter(), "a message the bot posted unrecorded"
         assert [i for i, n in Counter(seen).items() if n > 1] == []
         assert [i for i, n in made.items() if n > 1] == [], "two rows name one message"
-        assert local.do(lambda: fake.failures) == []
+        assert local.do(lambda: fake.failures) == []  # the 503 and the 429 were met
+        assert local.do(lambda: len(fake.gateway.resumes)) >= 1  # the drop was resumed
     finally:
         if process.poll() is None:
             crowd._stop(process)
