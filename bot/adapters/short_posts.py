@@ -39,6 +39,10 @@ _TAG_LINE = re.compile(r"(?i)\b(?:game|turn)\b\s*#?\s*[\w-]*\d")
 # The host's deadlines at the end of a line (``Turn 3 closes 2026-01-01 08:00 UTC.``): what
 # a player must know, so a long line loses its middle (the list of shots) first.
 _DEADLINES = re.compile(r"(?:\s+[^\s.][^.]*? closes \d{4}-\d\d-\d\d \d\d:\d\d UTC\.)+\s*$")
+# Where a report's sentence ends (the host joins a report's sentences with spaces).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# A sentence that lists (``Shots: a hit B4, b miss C5.``): the routine part of a report.
+_LIST = re.compile(r"^([^:.]{1,40}):\s+(.+)\.$")
 # The head of a host's post (``#sonar game 3, turn 2:``), kept with the deadline.
 _HEAD = re.compile(r"^[^:]{1,80}:\s")
 
@@ -83,19 +87,60 @@ def _truncate(text: str, budget: int) -> str:
 
 def _shrink_keeping_ends(line: str, budget: int) -> str:
     """``line`` within ``budget``: its head and its closing deadlines whole, the middle
-    shortened with "…" (plain truncation when it has no deadline to keep)."""
+    shortened, its lists before its news (see :func:`_shrink_lists_first`)."""
     deadlines = _DEADLINES.search(line)
-    if deadlines is None:
-        return _truncate(line, budget)
-    tail = deadlines.group(0).rstrip()
-    body = line[: deadlines.start()]
+    tail = deadlines.group(0).rstrip() if deadlines else ""
+    body = line[: deadlines.start()] if deadlines else line
     head_match = _HEAD.match(body)
     head = head_match.group(0) if head_match else ""
     room = budget - weighted_length(head) - weighted_length(tail)
     if room < 0:
         return _truncate(line, budget)
-    middle = _truncate(body[len(head) :], room)
+    middle = _shrink_lists_first(body[len(head) :], room)
     return head + middle + tail
+
+
+def _shrink_lists_first(text: str, budget: int) -> str:
+    """``text`` within ``budget``, its routine lists shrunk before its news is cut.
+
+    A report's sentences are of two kinds: a list (``Shots: a hit B4, b miss C5.``,
+    a label, a colon, items between commas) is routine, what happened everywhere; any
+    other sentence (a sinking, an elimination, the winner) is news that changes the
+    game. The lists lose their last items first ("… and 14 more"), earliest list first
+    (a report lists the routine before the news); only when every list is down to its
+    count are the sentences cut from the end."""
+    if weighted_length(text) <= budget:
+        return text
+    sentences = _SENTENCE_END.split(text.strip())
+    lists = {
+        index: (found.group(1), found.group(2).split(", "))
+        for index, sentence in enumerate(sentences)
+        if (found := _LIST.match(sentence)) and ", " in found.group(2)
+    }
+    shown = {index: len(items) for index, (_, items) in lists.items()}
+
+    def joined() -> str:
+        out = []
+        for index, sentence in enumerate(sentences):
+            if index in lists:
+                label, items = lists[index]
+                sentence = _list_sentence(label, items, shown[index])
+            out.append(sentence)
+        return " ".join(out)
+
+    for index in lists:
+        while shown[index] > 0 and weighted_length(joined()) > budget:
+            shown[index] -= 1
+    return _truncate(joined(), budget)
+
+
+def _list_sentence(label: str, items: Sequence[str], shown: int) -> str:
+    """``Label: a, b and 14 more.`` (``Label: 16 in all.`` when none is shown)."""
+    if shown >= len(items):
+        return f"{label}: {', '.join(items)}."
+    if shown == 0:
+        return f"{label}: {len(items):,} in all."
+    return f"{label}: {', '.join(items[:shown])} … and {len(items) - shown:,} more."
 
 
 def mute_line(text: str, games: Sequence[tuple[str, str]]) -> str:
