@@ -106,9 +106,10 @@ def _shrink_lists_first(text: str, budget: int) -> str:
     A report's sentences are of two kinds: a list (``Shots: a hit B4, b miss C5.``,
     a label, a colon, items between commas) is routine, what happened everywhere; any
     other sentence (a sinking, an elimination, the winner) is news that changes the
-    game. The lists lose their last items first ("… and 14 more"), earliest list first
-    (a report lists the routine before the news); only when every list is down to its
-    count are the sentences cut from the end."""
+    game. The lists lose their last items first ("… and 14 more"), earliest list first;
+    then whole sentences go, earliest first, because a report tells the routine (shots,
+    moves) before the news it led to (the sinkings, who is out); the last is cut only
+    when it alone is too long."""
     if weighted_length(text) <= budget:
         return text
     sentences = _SENTENCE_END.split(text.strip())
@@ -119,9 +120,11 @@ def _shrink_lists_first(text: str, budget: int) -> str:
     }
     shown = {index: len(items) for index, (_, items) in lists.items()}
 
+    dropped = 0
+
     def joined() -> str:
-        out = []
-        for index, sentence in enumerate(sentences):
+        out = [ELLIPSIS] if dropped else []
+        for index, sentence in enumerate(sentences[dropped:], start=dropped):
             if index in lists:
                 label, items = lists[index]
                 sentence = _list_sentence(label, items, shown[index])
@@ -131,6 +134,8 @@ def _shrink_lists_first(text: str, budget: int) -> str:
     for index in lists:
         while shown[index] > 0 and weighted_length(joined()) > budget:
             shown[index] -= 1
+    while dropped < len(sentences) - 1 and weighted_length(joined()) > budget:
+        dropped += 1
     return _truncate(joined(), budget)
 
 

@@ -55,3 +55,14 @@ def test_the_winner_is_kept_when_the_game_ends() -> None:
     post = _x(f"#bst game 9, turn 7: Shots: {SHOTS}. {NEWS[2]} erin wins the battle.")
     assert post.startswith("#bst game 9, turn 7: Shots:")
     assert NEWS[2] in post and "erin wins the battle." in post
+
+
+def test_the_routine_before_the_news_goes_first_in_any_game() -> None:
+    """A report of many routine sentences (U-Boat's shots and courses) ends with its news
+    ("Blue was sunk."): the earliest sentences give way, the sinking stays."""
+    routine = " ".join(f"Red fired at B{n} (Blue -1). Green: N, E, E, S." for n in range(9))
+    text = f"#uboat game 4, round 6: {routine} Blue was sunk. Round 7 closes 2026-01-02 00:00 UTC."
+    post = compose_post(text, "mute #uboat to hide U-Boat")
+    assert weighted_length(post) <= 280
+    assert post.startswith("#uboat game 4, round 6: … ")
+    assert "Blue was sunk. Round 7 closes 2026-01-02 00:00 UTC." in post
