@@ -87,15 +87,19 @@ def _truncate(text: str, budget: int) -> str:
 
 def _shrink_keeping_ends(line: str, budget: int) -> str:
     """``line`` within ``budget``: its head and its closing deadlines whole, the middle
-    shortened, its lists before its news (see :func:`_shrink_lists_first`)."""
+    shortened. A report (``#bst game 9, turn 7: …``) loses its routine before its news
+    (see :func:`_shrink_lists_first`); any other line is cut from the end."""
     deadlines = _DEADLINES.search(line)
     tail = deadlines.group(0).rstrip() if deadlines else ""
     body = line[: deadlines.start()] if deadlines else line
     head_match = _HEAD.match(body)
     head = head_match.group(0) if head_match else ""
     room = budget - weighted_length(head) - weighted_length(tail)
-    if room < 0:
+    if room < 0 or not (head or tail):
         return _truncate(line, budget)
+    if not head:
+        # Not a report (``#bst game 1 is open …``): its start names the game, kept.
+        return _truncate(body, room) + tail
     middle = _shrink_lists_first(body[len(head) :], room)
     return head + middle + tail
 
