@@ -249,3 +249,56 @@ def compose_post(
     if weighted_length(result) > limit:
         result = _truncate("\n".join(kept), limit - weighted_length(tail)) + tail
     return result
+
+
+MOST_PARTS = 4
+"""At most this many posts for one message: a crowd's list beyond them is cut."""
+
+
+def compose_thread(
+    text: str,
+    mute: str = "",
+    *,
+    limit: int = MAX_WEIGHT,
+    link: str = "",
+    keep: Sequence[str] = (),
+    most: int = MOST_PARTS,
+) -> list[str]:
+    """The posts of a message too long for one: a list of one entry a line under a head
+    line naming the game (the end's standings) is split over numbered posts
+    (``Final standings (2/3):``) rather than cut, each with the ``mute`` line. Any other
+    message is one post (see :func:`compose_post`)."""
+    one = [compose_post(text, mute, limit=limit, link=link, keep=keep)]
+    lines = [line.rstrip() for line in text.strip().splitlines() if line.strip()]
+    if keep or len(lines) < 3 or not _TAG_LINE.search(lines[0]):
+        return one
+    if weighted_length(compose_post(text, mute, limit=10**9, link=link)) <= limit:
+        return one
+    head, entries = lines[0], lines[1:]
+
+    def numbered(number: int, total: int) -> str:
+        mark = f" ({number}/{total})"
+        return head[:-1] + mark + ":" if head.endswith(":") else head + mark
+
+    reserve = weighted_length(compose_post(numbered(most, most), mute, limit=10**9, link=link))
+    room = limit - reserve
+    if any(weighted_length(entry) + 1 > room for entry in entries):
+        return one  # not a list of short entries (a long text): cut, not spread
+    chunks: list[list[str]] = [[]]
+    for entry in entries:
+        cost = weighted_length(entry) + 1
+        if chunks[-1] and cost > room and len(chunks) < most:
+            chunks.append([])
+            room = limit - reserve
+        chunks[-1].append(entry)
+        room -= cost
+    total = len(chunks)
+    return [
+        compose_post(
+            "\n".join([numbered(number, total), *chunk]),
+            mute,
+            limit=limit,
+            link=link if number == 1 else "",
+        )
+        for number, chunk in enumerate(chunks, start=1)
+    ]
