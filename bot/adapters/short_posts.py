@@ -42,7 +42,8 @@ _DEADLINES = re.compile(r"(?:\s+[^\s.][^.]*? closes \d{4}-\d\d-\d\d \d\d:\d\d UT
 # Where a report's sentence ends (the host joins a report's sentences with spaces).
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # A sentence that lists (``Shots: a hit B4, b miss C5.``): the routine part of a report.
-_LIST = re.compile(r"^([^:.]{1,40}):\s+(.+)\.$")
+# Not one with brackets or a second colon (``ann wins: … (ships sunk: ann 3, bob 2).``).
+_LIST = re.compile(r"^([^:.]{1,40}):\s+([^:()]+)\.$")
 # The head of a host's post (``#sonar game 3, turn 2:``), kept with the deadline.
 _HEAD = re.compile(r"^[^:]{1,80}:\s")
 

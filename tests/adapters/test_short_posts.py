@@ -66,3 +66,13 @@ def test_the_routine_before_the_news_goes_first_in_any_game() -> None:
     assert weighted_length(post) <= 280
     assert post.startswith("#uboat game 4, round 6: … ")
     assert "Blue was sunk. Round 7 closes 2026-01-02 00:00 UTC." in post
+
+
+def test_a_result_with_a_colon_and_commas_is_news_not_a_list() -> None:
+    """Silent Ships' result (``ann wins: …, (ships sunk: ann 3, bob 2).``) reads like a
+    list to a careless eye: it is the winner, kept whole."""
+    result = "ann wins: bob's Flag Ship was sunk (ships sunk: ann 3, bob 2)."
+    routine = " ".join(f"bob moved to C{n}." for n in range(30))
+    post = _x(f"#silentships game 2, turn 9: {routine} {result}")
+    assert post.startswith("#silentships game 2, turn 9: … ")
+    assert result in post
