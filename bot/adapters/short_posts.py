@@ -39,6 +39,11 @@ _TAG_LINE = re.compile(r"(?i)\b(?:game|turn)\b\s*#?\s*[\w-]*\d")
 # The host's deadlines at the end of a line (``Turn 3 closes 2026-01-01 08:00 UTC.``): what
 # a player must know, so a long line loses its middle (the list of shots) first.
 _DEADLINES = re.compile(r"(?:\s+[^\s.][^.]*? closes \d{4}-\d\d-\d\d \d\d:\d\d UTC\.)+\s*$")
+# Where a report's sentence ends (the host joins a report's sentences with spaces).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# A sentence that lists (``Shots: a hit B4, b miss C5.``): the routine part of a report.
+# Not one with brackets or a second colon (``ann wins: … (ships sunk: ann 3, bob 2).``).
+_LIST = re.compile(r"^([^:.]{1,40}):\s+([^:()]+)\.$")
 # The head of a host's post (``#sonar game 3, turn 2:``), kept with the deadline.
 _HEAD = re.compile(r"^[^:]{1,80}:\s")
 
@@ -83,19 +88,69 @@ def _truncate(text: str, budget: int) -> str:
 
 def _shrink_keeping_ends(line: str, budget: int) -> str:
     """``line`` within ``budget``: its head and its closing deadlines whole, the middle
-    shortened with "…" (plain truncation when it has no deadline to keep)."""
+    shortened. A report (``#bst game 9, turn 7: …``) loses its routine before its news
+    (see :func:`_shrink_lists_first`); any other line is cut from the end."""
     deadlines = _DEADLINES.search(line)
-    if deadlines is None:
-        return _truncate(line, budget)
-    tail = deadlines.group(0).rstrip()
-    body = line[: deadlines.start()]
+    tail = deadlines.group(0).rstrip() if deadlines else ""
+    body = line[: deadlines.start()] if deadlines else line
     head_match = _HEAD.match(body)
     head = head_match.group(0) if head_match else ""
     room = budget - weighted_length(head) - weighted_length(tail)
-    if room < 0:
+    if room < 0 or not (head or tail):
         return _truncate(line, budget)
-    middle = _truncate(body[len(head) :], room)
+    if not head:
+        # Not a report (``#bst game 1 is open …``): its start names the game, kept.
+        return _truncate(body, room) + tail
+    middle = _shrink_lists_first(body[len(head) :], room)
     return head + middle + tail
+
+
+def _shrink_lists_first(text: str, budget: int) -> str:
+    """``text`` within ``budget``, its routine lists shrunk before its news is cut.
+
+    A report's sentences are of two kinds: a list (``Shots: a hit B4, b miss C5.``,
+    a label, a colon, items between commas) is routine, what happened everywhere; any
+    other sentence (a sinking, an elimination, the winner) is news that changes the
+    game. The lists lose their last items first ("… and 14 more"), earliest list first;
+    then whole sentences go, earliest first, because a report tells the routine (shots,
+    moves) before the news it led to (the sinkings, who is out); the last is cut only
+    when it alone is too long."""
+    if weighted_length(text) <= budget:
+        return text
+    sentences = _SENTENCE_END.split(text.strip())
+    lists = {
+        index: (found.group(1), found.group(2).split(", "))
+        for index, sentence in enumerate(sentences)
+        if (found := _LIST.match(sentence)) and ", " in found.group(2)
+    }
+    shown = {index: len(items) for index, (_, items) in lists.items()}
+
+    dropped = 0
+
+    def joined() -> str:
+        out = [ELLIPSIS] if dropped else []
+        for index, sentence in enumerate(sentences[dropped:], start=dropped):
+            if index in lists:
+                label, items = lists[index]
+                sentence = _list_sentence(label, items, shown[index])
+            out.append(sentence)
+        return " ".join(out)
+
+    for index in lists:
+        while shown[index] > 0 and weighted_length(joined()) > budget:
+            shown[index] -= 1
+    while dropped < len(sentences) - 1 and weighted_length(joined()) > budget:
+        dropped += 1
+    return _truncate(joined(), budget)
+
+
+def _list_sentence(label: str, items: Sequence[str], shown: int) -> str:
+    """``Label: a, b and 14 more.`` (``Label: 16 in all.`` when none is shown)."""
+    if shown >= len(items):
+        return f"{label}: {', '.join(items)}."
+    if shown == 0:
+        return f"{label}: {len(items):,} in all."
+    return f"{label}: {', '.join(items[:shown])} … and {len(items) - shown:,} more."
 
 
 def mute_line(text: str, games: Sequence[tuple[str, str]]) -> str:
@@ -195,3 +250,56 @@ def compose_post(
     if weighted_length(result) > limit:
         result = _truncate("\n".join(kept), limit - weighted_length(tail)) + tail
     return result
+
+
+MOST_PARTS = 4
+"""At most this many posts for one message: a crowd's list beyond them is cut."""
+
+
+def compose_thread(
+    text: str,
+    mute: str = "",
+    *,
+    limit: int = MAX_WEIGHT,
+    link: str = "",
+    keep: Sequence[str] = (),
+    most: int = MOST_PARTS,
+) -> list[str]:
+    """The posts of a message too long for one: a list of one entry a line under a head
+    line naming the game (the end's standings) is split over numbered posts
+    (``Final standings (2/3):``) rather than cut, each with the ``mute`` line. Any other
+    message is one post (see :func:`compose_post`)."""
+    one = [compose_post(text, mute, limit=limit, link=link, keep=keep)]
+    lines = [line.rstrip() for line in text.strip().splitlines() if line.strip()]
+    if keep or len(lines) < 3 or not _TAG_LINE.search(lines[0]):
+        return one
+    if weighted_length(compose_post(text, mute, limit=10**9, link=link)) <= limit:
+        return one
+    head, entries = lines[0], lines[1:]
+
+    def numbered(number: int, total: int) -> str:
+        mark = f" ({number}/{total})"
+        return head[:-1] + mark + ":" if head.endswith(":") else head + mark
+
+    reserve = weighted_length(compose_post(numbered(most, most), mute, limit=10**9, link=link))
+    room = limit - reserve
+    if any(weighted_length(entry) + 1 > room for entry in entries):
+        return one  # not a list of short entries (a long text): cut, not spread
+    chunks: list[list[str]] = [[]]
+    for entry in entries:
+        cost = weighted_length(entry) + 1
+        if chunks[-1] and cost > room and len(chunks) < most:
+            chunks.append([])
+            room = limit - reserve
+        chunks[-1].append(entry)
+        room -= cost
+    total = len(chunks)
+    return [
+        compose_post(
+            "\n".join([numbered(number, total), *chunk]),
+            mute,
+            limit=limit,
+            link=link if number == 1 else "",
+        )
+        for number, chunk in enumerate(chunks, start=1)
+    ]

@@ -15,6 +15,7 @@ Failures become :class:`~bot.host.messages.DeliveryError`; none carries a creden
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -35,7 +36,7 @@ from bot.adapters.bluesky.inbound import POST, parse_time
 from bot.adapters.bluesky.media import IMAGES_PER_POST, fit_image
 from bot.adapters.bluesky.people import People
 from bot.adapters.bluesky.section import BlueskyConfig
-from bot.adapters.bluesky.text import compose, dm_parts, facets, renamed
+from bot.adapters.bluesky.text import compose_parts, dm_parts, facets, renamed
 from bot.adapters.bluesky.threads import Threads
 from bot.adapters.pacing import Pace
 from bot.adapters.short_posts import mute_line
@@ -315,15 +316,35 @@ class Delivery:
             did = live.get(handle)
             return did if did is not None and self.mentions.allow(did) else None
 
-        text = compose(
+        texts = compose_parts(
             said,
             mute_line(outbound.text, self._games),
             link=outbound.link,
             keep=outbound.keep,
         )
-        rkey = tid_for(
-            outbound.key or hashlib.sha256(text.encode()).hexdigest(), outbound.written_at
+        key = outbound.key or hashlib.sha256(texts[0].encode()).hexdigest()
+        first = await self._send_one(
+            address, outbound, texts[0], tid_for(key, outbound.written_at), mention
         )
+        # A list too long for one post (the standings) goes on in numbered replies, each
+        # under the one before, each with its own record key (a retry makes no twin).
+        parent = first
+        for number, text in enumerate(texts[1:], start=2):
+            under = dataclasses.replace(address, reply_to=parent)
+            rkey = tid_for(f"{key}/{number}", outbound.written_at)
+            parent = await self._send_one(under, outbound, text, rkey, mention, more=True)
+        return first
+
+    async def _send_one(
+        self,
+        address: Address,
+        outbound: Outbound,
+        text: str,
+        rkey: str,
+        mention: Callable[[str], str | None],
+        *,
+        more: bool = False,
+    ) -> str:
         if outbound.retry:
             earlier = await self._existing(rkey, text)
             if earlier is not None:
@@ -343,10 +364,10 @@ class Delivery:
         reply = await self._reply_refs(address)
         if reply is not None:
             record["reply"] = reply
-        embed = await self._images(outbound)
+        embed = None if more else await self._images(outbound)
         if embed is not None:
             record["embed"] = embed
-        if self._posted is not None:
+        if self._posted is not None and not more:
             await self._posted(address.channel, outbound.text)
         self.points.spend()
         await self._post_pace.wait()

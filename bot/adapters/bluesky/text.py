@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.adapters.short_posts import compose_post
+from bot.adapters.short_posts import compose_post, compose_thread
 
 POST_GRAPHEMES = 300
 POST_BYTES = 3000
@@ -54,6 +54,17 @@ def compose(text: str, mute: str = "", *, link: str = "", keep: Sequence[str] = 
             return post
         limit -= max(1, graphemes(post) - POST_GRAPHEMES)
     return cut(text, POST_GRAPHEMES)
+
+
+def compose_parts(
+    text: str, mute: str = "", *, link: str = "", keep: Sequence[str] = ()
+) -> list[str]:
+    """The posts of a public message: one (see :func:`compose`), or a list too long for
+    one (the standings) split over numbered posts, each within 300 graphemes."""
+    parts = compose_thread(text, mute, limit=POST_GRAPHEMES, link=link, keep=keep)
+    if len(parts) > 1 and all(fits(part, POST_GRAPHEMES, POST_BYTES) for part in parts):
+        return parts
+    return [compose(text, mute, link=link, keep=keep)]
 
 
 def cut(text: str, limit: int) -> str:

@@ -22,7 +22,7 @@ import aiohttp
 import tweepy
 
 from bot.adapters.pacing import Pace
-from bot.adapters.short_posts import compose_post, mute_line
+from bot.adapters.short_posts import compose_post, compose_thread, mute_line
 from bot.adapters.twitter.budgets import RateBudgetExhausted, RateBudgets
 from bot.adapters.twitter.client import PLATFORM, XClient, XForbidden
 from bot.adapters.twitter.inbound import DM_EVENT_FIELDS
@@ -157,10 +157,28 @@ class Delivery:
 
     async def _send_post(self, address: Address, outbound: Outbound) -> str:
         mute = mute_line(outbound.text, self._games)
-        text = compose_post(outbound.text, mute, link=outbound.link, keep=outbound.keep)
+        parts = compose_thread(outbound.text, mute, link=outbound.link, keep=outbound.keep)
+        first = await self._send_first_post(address, outbound, mute, parts[0], len(parts) > 1)
+        # A list too long for one post (the standings) goes on in replies to its first
+        # post, numbered; a twin refused as a duplicate is an earlier attempt's, posted.
+        previous = first
+        for part in parts[1:]:
+            # ("duplicate:…" is no post id: then the game's thread is answered.)
+            targets = (previous, address.reply_to, address.channel)
+            reply_to = next((ref for ref in targets if ref and ref.isdigit()), None)
+            try:
+                previous = await self._create_post(part, [], reply_to)
+            except tweepy.Forbidden as error:
+                if not is_duplicate(error):
+                    raise
+        return first
+
+    async def _send_first_post(
+        self, address: Address, outbound: Outbound, mute: str, text: str, split: bool
+    ) -> str:
         # The same words marked apart, for a post whose words equal an earlier one's.
         unique = compose_post(
-            distinct_text(outbound.text, outbound.key or text),
+            distinct_text(text if split else outbound.text, outbound.key or text),
             mute,
             link=outbound.link,
             keep=outbound.keep,

@@ -81,7 +81,7 @@ def test_a_busy_turns_post_shrinks_its_shots_and_keeps_its_deadline():
     post = compose_post(text, mute_line(text, BST))
     assert weighted_length(post) <= 280
     assert post.startswith("#bst game 9, turn 2: Shots: captain0 hit H0")
-    assert "… Turn 3 closes 2026-01-02 00:00 UTC." in post
+    assert "… and 31 more. Turn 3 closes 2026-01-02 00:00 UTC." in post
     assert post.endswith(MUTE_LINE)
 
 
