@@ -37,8 +37,14 @@ class SecretFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if record.exc_info:
+        if record.exc_text:
+            # A traceback a logger's own filter already wrote (and masked: the web page's
+            # private links) is kept as written; formatted afresh, it would bring back
+            # what that filter took out.
+            message += "\n" + record.exc_text
+        elif record.exc_info:
             message += "\n" + logging.Formatter().formatException(record.exc_info)
+        if record.exc_info or record.exc_text:
             record.exc_info = None
             record.exc_text = None
         record.msg = self.scrub(message)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -29,6 +30,32 @@ for _path in (str(_HERE / "host"), str(_HERE.parent)):
 from host_fakes import HostKit, host_without_images  # noqa: E402
 
 from bot.cli import script as script_cli  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _logging_as_it_was() -> Iterator[None]:
+    """Each test leaves logging as it found it: a command run in-process (``bst run``,
+    ``bst web``, ``bst script``) sets the root's level and holds the
+    libraries' loggers at INFO, and the web page puts filters on aiohttp's; kept for the
+    rest of the session, they made later tests' captured logs depend on the order."""
+    root = logging.getLogger()
+    # (Not the root's handlers: pytest puts its own there for each phase of a test.)
+    kept_root = (root.level, root.filters[:])
+    loggers = {
+        name: (logger.level, logger.filters[:], logger.disabled, logger.propagate)
+        for name, logger in logging.Logger.manager.loggerDict.items()
+        if isinstance(logger, logging.Logger)
+    }
+    yield
+    root.setLevel(kept_root[0])
+    root.filters[:] = kept_root[1]
+    for name, logger in logging.Logger.manager.loggerDict.items():
+        if not isinstance(logger, logging.Logger):
+            continue
+        level, filters, disabled, propagate = loggers.get(name, (logging.NOTSET, [], False, True))
+        logger.setLevel(level)
+        logger.filters[:] = filters
+        logger.disabled, logger.propagate = disabled, propagate
 
 
 @pytest.fixture

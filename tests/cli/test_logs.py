@@ -93,3 +93,31 @@ def test_verbose_command_line_holds_the_libraries_at_info() -> None:
         root.setLevel(level)
         for name, library_level in saved_libraries.items():
             logging.getLogger(name).setLevel(library_level)
+
+
+def test_a_traceback_a_logger_filter_masked_stays_masked_in_the_bots_log() -> None:
+    """``bst web`` masks private links in aiohttp's own tracebacks (a logger filter); the
+    bot's log handler formatted the traceback afresh from the exception and brought the
+    token back."""
+    import io
+
+    from bot.logs import SecretFilter
+    from bot.web.links import MaskTokens
+
+    logger = logging.getLogger("test.masked.traceback")
+    logger.propagate = False
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(SecretFilter(["hunter2-secret"]))
+    logger.addHandler(handler)
+    logger.addFilter(MaskTokens())
+    try:
+        try:
+            raise ValueError("bad request line: GET /p/tok-0123456789abcdef/x HTTP/1.1")
+        except ValueError:
+            logger.exception("Error handling request")
+    finally:
+        logger.removeHandler(handler)
+    written = stream.getvalue()
+    assert "Error handling request" in written and "/p/…" in written
+    assert "tok-0123456789abcdef" not in written
