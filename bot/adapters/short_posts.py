@@ -88,7 +88,7 @@ def _truncate(text: str, budget: int) -> str:
 
 def _shrink_keeping_ends(line: str, budget: int) -> str:
     """``line`` within ``budget``: its head and its closing deadlines whole, the middle
-    shortened. A report (``#bst game 9, turn 7: …``) loses its routine before its news
+    shortened. A report (``#TAG game 9, turn 7: …``) loses its routine before its news
     (see :func:`_shrink_lists_first`); any other line is cut from the end."""
     deadlines = _DEADLINES.search(line)
     tail = deadlines.group(0).rstrip() if deadlines else ""
@@ -99,7 +99,7 @@ def _shrink_keeping_ends(line: str, budget: int) -> str:
     if room < 0 or not (head or tail):
         return _truncate(line, budget)
     if not head:
-        # Not a report (``#bst game 1 is open …``): its start names the game, kept.
+        # Not a report (``#TAG game 1 is open …``): its start names the game, kept.
         return _truncate(body, room) + tail
     middle = _shrink_lists_first(body[len(head) :], room)
     return head + middle + tail
