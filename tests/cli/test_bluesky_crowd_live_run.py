@@ -131,8 +131,22 @@ def test_a_30_captain_bst_game_on_bluesky_loses_nothing_across_errors_and_a_rest
         mine = [i for i, m in by_id.items() if m["message"]["sender"]["did"] == fake_module.BOT_DID]
         assert sorted(mine) == sorted(sent), "a chat message sent twice, or one lost"
         assert max(sent.values()) == 1
-        posts = [p["uri"] for p in bluesky.do(fake.bot_posts)]
+        records = bluesky.do(fake.bot_posts)
         made = [r.platform_message_id for r in outbox if not address_of(r).is_dm]
+        # A list too long for one post (the end's standings) goes on in numbered replies,
+        # each under the one before: those are its row's parts, not posts of their own.
+        parent = {
+            p["uri"]: p["value"].get("reply", {}).get("parent", {}).get("uri") for p in records
+        }
+        parts = [u for u in parent if u not in made]
+        for uri in parts:
+            first = uri
+            while first in parts:
+                first = parent[first]
+            assert first in made, f"a post {uri} that is no row's, nor a part of one"
+        texts = Counter((parent[u], p["value"]["text"]) for p in records for u in [p["uri"]])
+        assert max(texts.values()) == 1, "a post made twice"
+        posts = [u for u in parent if u not in parts]
         assert sorted(posts) == sorted(made), "a post made twice, or one lost"
         assert bluesky.do(lambda: fake.violations) == []
         # Every failure was met: the 503s, the 429, the lost answer.
