@@ -180,6 +180,20 @@ class SilentShipsRobot:
 
     # --- attacking ----------------------------------------------------------
 
+    def _margin(self, read: Reading, unit: Unit, cell: Cell) -> float:
+        """How much ``unit``'s attack on ``cell``, with the supports it can have, is
+        likely to beat the defence there by."""
+        busy = {unit.cell, cell}
+        ours = read.value(unit)
+        helpers = read.supporters(cell, mine=True, busy=busy)
+        paid = sorted(
+            (read.value(h, as_support=True) for h in helpers if not read.free_support(h)),
+            reverse=True,
+        )
+        free = sum(read.value(h, as_support=True) for h in helpers if read.free_support(h))
+        ours += free + sum(paid[: max(0, len(read.hand) - 1)])
+        return ours - self._defence_estimate(read, cell, busy)
+
     def _defence_estimate(self, read: Reading, target: Cell, busy: set[Cell]) -> float:
         unit = read.units[target]
         defence = read.value(unit, as_target=True)
@@ -300,19 +314,9 @@ class SilentShipsRobot:
                 enemy = read.units.get(cell)
                 if enemy is None or enemy.mine:
                     continue
-                busy = {unit.cell, cell}
-                ours = read.value(unit)
-                helpers = read.supporters(cell, mine=True, busy=busy)
-                paid = sorted(
-                    (read.value(h, as_support=True) for h in helpers if not read.free_support(h)),
-                    reverse=True,
-                )
-                free = sum(read.value(h, as_support=True) for h in helpers if read.free_support(h))
-                ours += free + sum(paid[: max(0, len(read.hand) - 1)])
-                theirs = self._defence_estimate(read, cell, busy)
+                margin = self._margin(read, unit, cell)
                 ties = unit.ship.card.wins_ties_attacking
                 fire = enemy.face_up and enemy.ship is Ship.FIRE_SHIP
-                margin = ours - theirs
                 worth = fire or margin > 0 or (ties and margin >= 0) or cell == read.target_country
                 if worth and (best is None or margin > best[0]):
                     best = (margin, unit.cell, cell)

@@ -190,19 +190,9 @@ class StrongSilentShipsRobot(SilentShipsRobot):
                 enemy = read.units.get(cell)
                 if enemy is None or enemy.mine:
                     continue
-                busy = {unit.cell, cell}
-                ours = read.value(unit)
-                helpers = read.supporters(cell, mine=True, busy=busy)
-                paid = sorted(
-                    (read.value(h, as_support=True) for h in helpers if not read.free_support(h)),
-                    reverse=True,
-                )
-                free = sum(read.value(h, as_support=True) for h in helpers if read.free_support(h))
-                ours += free + sum(paid[: max(0, len(read.hand) - 1)])
-                theirs = self._defence_estimate(read, cell, busy)
+                margin = self._margin(read, unit, cell)
                 ties = unit.ship.card.wins_ties_attacking
                 fire = enemy.face_up and enemy.ship is Ship.FIRE_SHIP
-                margin = ours - theirs
                 if enemy.ship is None:
                     margin += FLAG_WORTH * read.flag_chance
                 elif enemy.ship is Ship.FLAG_SHIP:
