@@ -7,7 +7,8 @@ until the round's timer (or, first, its evade window's) runs out and all resolve
 together (:mod:`bot.games.uboat.resolution`); which orders are taken is
 :mod:`bot.games.uboat.acceptance`. A player shares a seat with their boat's crew. A
 player who is removed leaves their crew; a boat with no one left aboard is scuttled,
-freeing its islands, and may end the hunt. The host's ``end`` counts the islands.
+freeing its islands, and may end the hunt. The host's ``end`` is a draw between every
+crew afloat.
 """
 
 from __future__ import annotations
