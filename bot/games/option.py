@@ -266,27 +266,30 @@ def duration(
     doc: str,
     *,
     least: timedelta | None = None,
+    most: timedelta | None = None,
     refusal: str = "",
 ) -> Option[timedelta]:
-    """A length of time (``8h``, ``1h30m``), at least ``least`` when given (``refusal``
-    then says so, ``{got}`` being what was typed)."""
+    """A length of time (``8h``, ``1h30m``), from ``least`` to ``most`` when given
+    (``refusal`` then says so: ``{got}`` is what was typed, ``{length}`` its canonical
+    text)."""
 
     def read(text: str) -> timedelta:
         try:
             length = parse_duration(text)
         except OptionError as error:
             raise OptionError(f"{name}: {error.message}") from None
-        if least is not None and length < least:
-            raise OptionError(refusal.format(name=name, got=repr(text.strip())))
+        if (least is not None and length < least) or (most is not None and length > most):
+            shown = format_duration(length)
+            raise OptionError(refusal.format(name=name, got=repr(text.strip()), length=shown))
         return length
 
     return Option(name, ArgKind.DURATION, default, doc, read, format_duration)
 
 
-def in_seconds(option: Option[timedelta]) -> Option[int]:
-    """A duration kept as whole seconds."""
+def in_seconds(option: Option[timedelta], field: str = "") -> Option[int]:
+    """A duration kept as whole seconds (in the attribute ``field``, when given)."""
     return option.kept_as(
-        lambda length: int(length.total_seconds()), lambda s: timedelta(seconds=s)
+        lambda length: int(length.total_seconds()), lambda s: timedelta(seconds=s), field
     )
 
 
