@@ -66,7 +66,7 @@ def host_command(
             if rest.strip()
             else None
         )
-        filled = robots.fill_table(tx, game, game_row, state)
+        filled = robots.fill_table(tx, game, game_row, state, first)
         if filled is not state:
             state = filled
             commands.states.remember(game_row.id, game_row.state_digest, state)
@@ -248,9 +248,11 @@ def _change_options(
     check_clocks(commands, game, changes)
     if away.OPTION in changes:
         changes[away.OPTION] = away.parse_option(changes[away.OPTION], game)
+    if robots.FILL in changes:
+        changes[robots.FILL] = robots.parse_fill(game, changes[robots.FILL])
     options = {key: value for key, value in {**stored, **changes}.items() if key != "seed"}
-    # The host's own options are not the game's (see bot.host.away).
-    rules_options = {k: v for k, v in options.items() if k != away.OPTION}
+    # The host's own options are not the game's (see bot.host.away, bot.host.robots).
+    rules_options = {k: v for k, v in options.items() if k not in (away.OPTION, robots.FILL)}
     fresh = game.rules.new_game(rules_options)
     journal.note(tx, game_row.id, "new", options=rules_options)
     for player in tx.players(game_row.id):

@@ -211,3 +211,14 @@ def test_replace_by_a_robot_refuses_a_level_the_game_has_not_and_a_robots_seat(
     assert kit.say("alice", "replace easy-robot-1 robot strong").outcome.value == "refused"
     assert "played by a robot already (level easy)" in _host_said(kit)
     assert [p.robot for p in _players(kit)] == ["easy", ""]
+
+
+def test_a_refused_start_seats_no_robots_for_fill(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=8x8 turn=8h fill=robots")
+    kit.say("alice", "join")
+    assert kit.say("alice", "start").outcome.value == "refused"
+    assert "no room for 12 more fleets" in _host_said(kit)
+    assert [p.name for p in _players(kit)] == ["alice"]  # a refusal changes nothing
+    kit.say("alice", "options size=20x20")
+    assert kit.say("alice", "start").outcome.value == "handled"
+    assert len(_players(kit)) == 12
