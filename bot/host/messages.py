@@ -78,9 +78,22 @@ HOST_NEW_OPTIONS: tuple[Arg, ...] = (
         required=False,
         choices=("server", "all"),
     ),
+    Arg(
+        "robots",
+        ArgKind.TEXT,
+        "Robots to seat at once: how many, and a level if not easy (2, or 2:strong)",
+        required=False,
+    ),
+    Arg(
+        "fill",
+        ArgKind.CHOICE,
+        "At start, robots take the empty seats up to the usual table",
+        required=False,
+        choices=("robots", "robots:strong"),
+    ),
 )
-"""Options of ``new`` that are the host's, not the game's (``new reach=all``): a
-platform that builds ``new`` from a game's options offers these too."""
+"""Options of ``new`` that are the host's, not the game's (``new reach=all``, ``robots=2``,
+``fill=robots``): a platform that builds ``new`` from a game's options offers these too."""
 
 
 class AttachmentKind(enum.Enum):

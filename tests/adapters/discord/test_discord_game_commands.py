@@ -115,7 +115,13 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
         ship = next(o for o in old[verb] if o["name"] == "ship")
         assert ship["autocomplete"] and not ship["choices"]
         ship.update(autocomplete=False, choices=ships)
-    # The host's own option of `new` (issue 24): who may join by DM.
+    # The host's own options of `new`: robots seated at once, or at start (issue 44)…
+    assert new["new"].pop() == dict(name="fill", type=STRING, required=False,
+                                    choices=["robots", "robots:strong"], min_value=None,
+                                    max_value=None, autocomplete=False)  # fmt: skip
+    assert new["new"].pop() == dict(name="robots", type=STRING, required=False, choices=[],
+                                    min_value=None, max_value=None, autocomplete=False)  # fmt: skip
+    # …and who may join by DM (issue 24).
     assert new["new"].pop() == dict(name="reach", type=STRING, required=False,
                                     choices=["server", "all"], min_value=None, max_value=None,
                                     autocomplete=False)  # fmt: skip
@@ -150,7 +156,9 @@ def test_a_game_registered_only_in_a_test_gets_its_own_group(tug_registered):
         ("move_time", STRING, False),
         ("response_time", STRING, False),
         ("target", INTEGER, False),
-        ("reach", STRING, False),  # the host's own option of `new` (issue 24)
+        ("reach", STRING, False),  # the host's own options of `new` (issues 24, 44)
+        ("robots", STRING, False),
+        ("fill", STRING, False),
     ]
     # Who moves first (in Tug, which takes turns) is named with /host start.
     assert [(o["name"], o["type"], o["required"]) for o in shape(groups["host"])["start"]] == [
