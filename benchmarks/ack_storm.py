@@ -17,7 +17,7 @@ began (while it resolves) and are timed from then, exactly as in ``ack_p99_ms``:
 loop busy resolving would dispatch them late, and that lateness counts. The detail
 says whether the storm was still resolving when the last acknowledgement went out.
 
-``ack_p99_storm_robots_ms`` (issue 44): the same, with robots in the 1,000 games
+``robot_ack_p99_storm_ms`` (issue 44): the same, with robots in the 1,000 games
 (:data:`STORM_ROBOTS` of each game's 12 seats): as the storm's turns resolve, turn 2
 opens and every robot decides its order from its seat's view and sends it through the
 host, thousands of decisions and messages at once. Here the 200 commands arrive as
@@ -51,7 +51,7 @@ from bot.wiring import build_host, no_network, sqlite_url
 
 STORM_GAMES = 1000
 ARRIVAL = 1.0  # seconds into the storm; it lasts several
-STORM_ROBOTS = 2  # robots among each storm game's 12 captains (ack_p99_storm_robots_ms)
+STORM_ROBOTS = 2  # robots among each storm game's 12 captains (robot_ack_p99_storm_ms)
 ROBOT_ARRIVAL = 0.1  # seconds after the robots begin to think
 
 
@@ -163,7 +163,7 @@ def _when_robots_think(host: Any, loop: asyncio.AbstractEventLoop) -> asyncio.Ev
     return began
 
 
-def ack_p99_storm_robots_ms(commands: int = 200, *, repeats: int) -> float:
+def robot_ack_p99_storm_ms(commands: int = 200, *, repeats: int) -> float:
     runs, storms, overlaps, orders = [], [], [], []
     for _ in range(repeats):
         with tempfile.TemporaryDirectory(prefix="bst-bench-ack-robots-") as name:
@@ -174,7 +174,7 @@ def ack_p99_storm_robots_ms(commands: int = 200, *, repeats: int) -> float:
         storms.append(storm_seconds)
         overlaps.append(overlapped)
         orders.append(sent)
-    ack_p99_storm_robots_ms.last = (runs, storms, overlaps, orders)  # type: ignore[attr-defined]
+    robot_ack_p99_storm_ms.last = (runs, storms, overlaps, orders)  # type: ignore[attr-defined]
     return statistics.median(runs)
 
 
@@ -214,10 +214,10 @@ def run(*, quick: bool) -> list[Figure]:
 
 
 def _with_robots(quick: bool) -> Figure:
-    value = ack_p99_storm_robots_ms(200, repeats=1 if quick else 3)
-    runs, storms, overlaps, orders = ack_p99_storm_robots_ms.last  # type: ignore[attr-defined]
+    value = robot_ack_p99_storm_ms(200, repeats=1 if quick else 3)
+    runs, storms, overlaps, orders = robot_ack_p99_storm_ms.last  # type: ignore[attr-defined]
     return Figure(
-        "ack_p99_storm_robots_ms",
+        "robot_ack_p99_storm_ms",
         value,
         100.0,
         unit=" ms",
