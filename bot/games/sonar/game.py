@@ -19,8 +19,9 @@ The parts are this package's modules: ``rules`` (setup in ``setup_phase``), ``vi
 
 from __future__ import annotations
 
-from bot.games.base import Arg, ArgKind, Game
+from bot.games.base import Game
 from bot.games.sonar import codec, rules, views
+from bot.games.sonar.options import OPTIONS
 from bot.games.sonar.orders import Order
 from bot.games.sonar.robot import ROBOT
 from bot.games.sonar.state import SonarState
@@ -33,58 +34,7 @@ SONAR: Game[SonarState, Order] = Game(
     tag="#sonar",
     title="Sonar",
     verbs=VERBS,
-    option_args=(
-        Arg(
-            "size",
-            ArgKind.NUMBER,
-            "rows of the board, even (it has twice as many columns)",
-            required=False,
-            minimum=4,
-            maximum=24,
-        ),
-        Arg(
-            "ships",
-            ArgKind.NUMBER,
-            "subs per captain (default 12 ÷ captains)",
-            required=False,
-            minimum=1,
-            maximum=16,
-        ),
-        Arg(
-            "one_shot",
-            ArgKind.CHOICE,
-            "one charge per turn instead of one per live sub",
-            required=False,
-            choices=("on", "off"),
-        ),
-        Arg(
-            "hide_hits",
-            ArgKind.CHOICE,
-            "show hits only on the turn they happen",
-            required=False,
-            choices=("on", "off"),
-        ),
-        Arg(
-            "move_time",
-            ArgKind.DURATION,
-            "time a captain has for a turn (default 1d)",
-            required=False,
-        ),
-        Arg(
-            "on_timeout",
-            ArgKind.CHOICE,
-            "when the move time runs out: random shots or skip",
-            required=False,
-            choices=("random", "skip"),
-        ),
-        Arg(
-            "placement",
-            ArgKind.CHOICE,
-            "random: the host places every fleet; given: captains may send their own (needs ships)",
-            required=False,
-            choices=("random", "given"),
-        ),
-    ),
+    option_args=OPTIONS.args,
     rules=rules,
     views=views,
     codec=codec,
