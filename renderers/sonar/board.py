@@ -222,7 +222,7 @@ def _band(a: Point, b: Point, half: float) -> list[Point]:
 
 
 def draw_water(image: Image.Image, layout: HexLayout) -> None:
-    """The hexagons and their labels (see :func:`renderers.hexgrid.draw_hex_grid`)."""
+    """The hexagons and their labels (see :func:`renderers.sonar.hexgrid.draw_hex_grid`)."""
     hexgrid.draw_hex_grid(image, layout)
 
 
