@@ -19,9 +19,15 @@ each a narrow protocol. The host calls the part it needs (``game.rules.accept``,
   ``record`` (``KIND-record/1``).
 * **words** (:class:`Words`): every sentence the host posts about the game, from
   ``opening`` to ``rules_text``, including ``describe``/``acknowledge`` for orders.
-  :class:`NeutralWords` holds the defaults (``turn 3``, ``Nothing to announce.``,
-  ``player``/``players``…); a game's words subclass it and override only where the
-  game differs.
+
+A game writes only what differs from every other game. A part may be a module (a
+module satisfies a protocol, and mypy checks it): ``codec=codec``, ``views=views``.
+:class:`NeutralRules` and :class:`NeutralWords` hold the defaults (the turn in
+progress, the options' text, one player a seat; ``turn 3``, ``Nothing to
+announce.``, ``player``/``players``…): a game's rules and words subclass them and
+say only what is their own, binding the functions of its modules where they already
+hold it (``join = staticmethod(lifecycle.join)``) rather than writing a method that
+only calls one.
 
 Beside them a game may declare its **robot** (:class:`Robot`), the simulated player
 ``bst demo`` and ``bst play`` seat. What differs between games is data the host
@@ -422,6 +428,40 @@ class Rules(Protocol[StateT, OrderT]):
         ...
 
 
+class Described(Protocol):
+    """A game's options as its state keeps them: their canonical text (``turn`` → ``8h``)."""
+
+    def text(self) -> dict[str, str]: ...
+
+
+class NeutralState(Protocol):
+    """What the neutral rules read of a game's state: the turn in progress and the options."""
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def options(self) -> Described: ...
+
+
+NeutralStateT = TypeVar("NeutralStateT", bound=NeutralState)
+
+
+class NeutralRules(Generic[NeutralStateT, OrderT]):
+    """The rules every game shares unless it says otherwise: a game's ``rules`` subclass
+    this and write only the rest of :class:`Rules` (``mypy`` checks that it is all there
+    where the :class:`Game` is declared). Its state keeps ``turn`` and ``options``."""
+
+    def options(self, state: NeutralStateT) -> dict[str, str]:
+        return state.options.text()
+
+    def turn(self, state: NeutralStateT) -> int:
+        return state.turn
+
+    def crew(self, state: NeutralStateT, player: PlayerId) -> tuple[PlayerId, ...]:
+        return (player,)  # one player a seat, unless the game seats crews
+
+
 class Views(Protocol[StateIn]):
     """What a viewer may see, and what the end reveals: the only way secrets leave a game."""
 
@@ -603,6 +643,9 @@ class NeutralWords(abc.ABC, Generic[StateIn, OrderIn]):
 
     def quick_orders(self, state: StateIn, player: PlayerId) -> tuple[str, ...]:
         return ()
+
+    def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
+        return []  # a game whose events are all public tells nobody more
 
     def report_title(self, turn: int) -> str:
         return f"turn {turn}"

@@ -53,3 +53,16 @@ def test_tug_writes_only_the_words_that_differ_from_the_neutral_ones() -> None:
     assert NeutralWords.__abstractmethods__ == {"describe", "public_report"}
     assert TUG.words.report_title(3) == "turn 3" and TUG.words.player_word(2) == "players"
     assert TUG.phase_word("battle") == "battle"
+
+
+def test_tug_writes_only_the_rules_that_differ_from_the_neutral_ones() -> None:
+    from bot.games.base import NeutralRules
+
+    def methods(cls: type) -> set[str]:
+        return {name for name in vars(cls) if not name.startswith("_")}
+
+    # The turn and the options' text come from the neutral rules; Tug seats crews.
+    assert methods(type(TUG.rules)) & methods(NeutralRules) == {"crew"}
+    state = TUG.rules.new_game({"target": "2"})
+    assert TUG.rules.turn(state) == 0
+    assert TUG.rules.options(state) == {"move_time": "1h", "response_time": "10m", "target": "2"}
