@@ -67,6 +67,22 @@ def new_game(options: Mapping[str, str]) -> SilentShipsState:
     return SilentShipsState(options=parse_options(options))
 
 
+def _check_attack_step(
+    state: SilentShipsState, player: PlayerId, step: TurnStep, what: str
+) -> None:
+    """Refuse, saying ``what`` the order does and what the attack waits for, unless an
+    attack is at ``step`` and ``player`` is the one it waits for there: the defender
+    answers (``RESPONSE``), the attacker adds supports and chooses a retreat square."""
+    attack = state.attack
+    waits_for = (
+        None
+        if attack is None
+        else (attack.defender if step is TurnStep.RESPONSE else attack.attacker)
+    )
+    if state.step is not step or player != waits_for:
+        raise IllegalOrderError(f"{what} ({text.attack_waits_for(state)})")
+
+
 class SilentShipsRules(NeutralRules[SilentShipsState, Order]):
     """Silent Ships' state machine, where it differs from the neutral rules."""
 
@@ -209,19 +225,21 @@ class SilentShipsRules(NeutralRules[SilentShipsState, Order]):
             if state.step is TurnStep.RESPONSE:
                 notices = (text.question(state),)
         elif isinstance(order, Go):
-            if attack is None or state.step is not TurnStep.SUPPORTS or player != attack.attacker:
-                raise IllegalOrderError(
-                    f"`go` sends your attack to the defender after you add supports "
-                    f"({text.attack_waits_for(state)})"
-                )
+            _check_attack_step(
+                state,
+                player,
+                TurnStep.SUPPORTS,
+                "`go` sends your attack to the defender after you add supports",
+            )
             state = attacks.go(state, player, log)
             notices = (text.question(state), text.answer_awaited(state))
         elif isinstance(order, Retreat | Pass):
-            if attack is None or state.step is not TurnStep.RESPONSE or player != attack.defender:
-                raise IllegalOrderError(
-                    f"`{action_of(order)}` answers an attack on your unit "
-                    f"({text.attack_waits_for(state)})"
-                )
+            _check_attack_step(
+                state,
+                player,
+                TurnStep.RESPONSE,
+                f"`{action_of(order)}` answers an attack on your unit",
+            )
             if isinstance(order, Pass):
                 state = attacks.answer_pass(state, player, rng, log)
             else:
@@ -229,11 +247,12 @@ class SilentShipsRules(NeutralRules[SilentShipsState, Order]):
                 if state.step is TurnStep.RETREAT:
                     notices = (text.retreat_question(state),)
         elif isinstance(order, RetreatTo):
-            if attack is None or state.step is not TurnStep.RETREAT or player != attack.attacker:
-                raise IllegalOrderError(
-                    f"`retreat to` chooses where a retreating target goes "
-                    f"({text.attack_waits_for(state)})"
-                )
+            _check_attack_step(
+                state,
+                player,
+                TurnStep.RETREAT,
+                "`retreat to` chooses where a retreating target goes",
+            )
             state = attacks.choose_retreat(state, player, order, rng, log)
         elif isinstance(order, OfferDraw):
             if state.offer is not None:
