@@ -340,7 +340,8 @@ class RecordContext:
 
 
 class Rules(Protocol[StateT, OrderT]):
-    """A game's state machine: setup, orders, time, the host's verbs and seats."""
+    """A game's state machine: setup, orders, time, the host's verbs and seats.
+    :class:`NeutralRules` holds the defaults; a game's rules subclass it and write the rest."""
 
     def new_game(self, options: Mapping[str, str]) -> StateT:
         """A game in setup with the given options (raises OptionError naming the known keys)."""
@@ -664,8 +665,12 @@ class NeutralWords(abc.ABC, Generic[StateIn, OrderIn]):
     def replay_caption(self) -> str:
         return "the replay of the whole game."
 
+    player_words: tuple[str, str] = ("player", "players")
+    """The game's word for one player and for several: a game's words set only this
+    (``("captain", "captains")``) to say :meth:`player_word` its own way."""
+
     def player_word(self, count: int) -> str:
-        return "player" if count == 1 else "players"
+        return self.player_words[0] if count == 1 else self.player_words[1]
 
     def running_phase(self) -> str:
         return "battle"

@@ -18,6 +18,7 @@ _ROUTINE = frozenset({"played", "moved"})
 class SilentShipsWords(NeutralWords[SilentShipsState, Order]):
     """Silent Ships' words, where they differ from the neutral ones."""
 
+    player_words = ("admiral", "admirals")
     describe = staticmethod(describe_order)
     opening = staticmethod(text.opening)
     welcome = staticmethod(text.welcome)
@@ -53,9 +54,6 @@ class SilentShipsWords(NeutralWords[SilentShipsState, Order]):
     def example(self) -> str:
         # Public words name no ship (acceptance checks scan them): a placeholder instead.
         return "move C1 to C2 discard SHIP"
-
-    def player_word(self, count: int) -> str:
-        return "admiral" if count == 1 else "admirals"
 
     def public_report(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         # A face-down play or a plain move is not posted on its own (a turn holds many:

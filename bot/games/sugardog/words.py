@@ -32,6 +32,7 @@ def _in_words(delta: timedelta) -> str:
 class SugarDogWords(NeutralWords[SugarDogState, Order]):
     """Sugar Dog's words, where they differ from the neutral ones."""
 
+    player_words = ("captain", "captains")
     describe = staticmethod(describe_order)
     public_report = staticmethod(text.public_lines)
     private_report = staticmethod(text.private_lines)
@@ -93,9 +94,6 @@ class SugarDogWords(NeutralWords[SugarDogState, Order]):
 
     def example(self) -> str:
         return "silent up"
-
-    def player_word(self, count: int) -> str:
-        return "captain" if count == 1 else "captains"
 
     def help_text(self) -> str:
         return text.HELP_TEXT
