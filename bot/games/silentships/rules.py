@@ -67,12 +67,20 @@ def new_game(options: Mapping[str, str]) -> SilentShipsState:
     return SilentShipsState(options=parse_options(options))
 
 
-def _check_attack_step(
-    state: SilentShipsState, player: PlayerId, step: TurnStep, what: str
-) -> None:
-    """Refuse, saying ``what`` the order does and what the attack waits for, unless an
-    attack is at ``step`` and ``player`` is the one it waits for there: the defender
-    answers (``RESPONSE``), the attacker adds supports and chooses a retreat square."""
+_ANSWERS = {
+    Go: (TurnStep.SUPPORTS, "`go` sends your attack to the defender after you add supports"),
+    Retreat: (TurnStep.RESPONSE, "`{}` answers an attack on your unit"),
+    Pass: (TurnStep.RESPONSE, "`{}` answers an attack on your unit"),
+    RetreatTo: (TurnStep.RETREAT, "`retreat to` chooses where a retreating target goes"),
+}
+"""The step of an attack at which each of these orders is given, and what it does."""
+
+
+def _check_attack_step(state: SilentShipsState, player: PlayerId, order: Order) -> None:
+    """Refuse, saying what the order does and what the attack waits for, unless the attack
+    is at the order's step and ``player`` is the one it waits for there: the defender
+    answers (``RESPONSE``), the attacker sends it (``go``) and chooses a retreat square."""
+    step, what = _ANSWERS[type(order)]
     attack = state.attack
     waits_for = (
         None
@@ -80,7 +88,7 @@ def _check_attack_step(
         else (attack.defender if step is TurnStep.RESPONSE else attack.attacker)
     )
     if state.step is not step or player != waits_for:
-        raise IllegalOrderError(f"{what} ({text.attack_waits_for(state)})")
+        raise IllegalOrderError(f"{what.format(action_of(order))} ({text.attack_waits_for(state)})")
 
 
 class SilentShipsRules(NeutralRules[SilentShipsState, Order]):
@@ -225,21 +233,11 @@ class SilentShipsRules(NeutralRules[SilentShipsState, Order]):
             if state.step is TurnStep.RESPONSE:
                 notices = (text.question(state),)
         elif isinstance(order, Go):
-            _check_attack_step(
-                state,
-                player,
-                TurnStep.SUPPORTS,
-                "`go` sends your attack to the defender after you add supports",
-            )
+            _check_attack_step(state, player, order)
             state = attacks.go(state, player, log)
             notices = (text.question(state), text.answer_awaited(state))
         elif isinstance(order, Retreat | Pass):
-            _check_attack_step(
-                state,
-                player,
-                TurnStep.RESPONSE,
-                f"`{action_of(order)}` answers an attack on your unit",
-            )
+            _check_attack_step(state, player, order)
             if isinstance(order, Pass):
                 state = attacks.answer_pass(state, player, rng, log)
             else:
@@ -247,12 +245,7 @@ class SilentShipsRules(NeutralRules[SilentShipsState, Order]):
                 if state.step is TurnStep.RETREAT:
                     notices = (text.retreat_question(state),)
         elif isinstance(order, RetreatTo):
-            _check_attack_step(
-                state,
-                player,
-                TurnStep.RETREAT,
-                "`retreat to` chooses where a retreating target goes",
-            )
+            _check_attack_step(state, player, order)
             state = attacks.choose_retreat(state, player, order, rng, log)
         elif isinstance(order, OfferDraw):
             if state.offer is not None:
