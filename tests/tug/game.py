@@ -22,13 +22,19 @@ from typing import Any
 
 from bot.games import base
 from bot.games.base import Accepted, Event, Given, IllegalOrderError, Notice, Resolution, Timer
-from bot.games.duration import format_duration, parse_duration
+from bot.games.option import OptionTable, duration, in_seconds, number
 from bot.games.standings import ranked
 from tests.tug.robot import ROBOT
 
 SEATS = ("north", "south")
 TOWARD = {"north": -1, "south": 1}  # north wins at -target, south at +target
-KEYS = ("move_time", "response_time", "target")
+OPTIONS = OptionTable(
+    (in_seconds(duration("move_time", timedelta(hours=1), "time for a seat's move")),
+     in_seconds(duration("response_time", timedelta(minutes=10), "time to answer a dare")),
+     number("target", 3, 1, 9, "the rope's distance that wins",
+            refusal="{name}: expected a whole number from {low} to {high}, got {got}")),
+    unknown="unknown option(s) [{key!r}]: expected {names}",
+)  # fmt: skip
 SAID = {"pulled": "{by} pulled {steps}: rope at {rope}.", "dared": "The {seat} crew dares.",
         "answered": "The {seat} crew answers {answer}: rope at {rope}.",
         "timeout": "The {seat} crew ran out of time."}  # fmt: skip
@@ -43,15 +49,12 @@ class Order:
 
 @dataclass(frozen=True)
 class TugOptions:
-    move_time: float = 3600.0
-    response_time: float = 600.0
+    move_time: int = 3600
+    response_time: int = 600
     target: int = 3
 
     def text(self) -> dict[str, str]:
-        said = {
-            key: format_duration(timedelta(seconds=int(getattr(self, key)))) for key in KEYS[:2]
-        }
-        return {**said, "target": str(self.target)}
+        return OPTIONS.text(self)
 
 
 @dataclass(frozen=True)
@@ -83,13 +86,6 @@ def _other(seat: str) -> str:
     return SEATS[1] if seat == SEATS[0] else SEATS[0]
 
 
-def _duration(options: Mapping[str, str], key: str, default: str) -> float:
-    try:
-        return parse_duration(options.get(key, default)).total_seconds()
-    except base.OptionError as error:
-        raise base.OptionError(f"{key}: {error.message}") from None
-
-
 def _ended(state: TugState, events: list[Event]) -> TugState:
     """The state after the rope moved: won by a seat's crew if it reached the target."""
     for seat in SEATS:
@@ -103,13 +99,7 @@ class TugRules(base.NeutralRules[TugState, Order]):
     """Tug's state machine, where it differs from the neutral rules."""
 
     def new_game(self, options: Mapping[str, str]) -> TugState:
-        if unknown := sorted(set(options) - set(KEYS)):
-            raise base.OptionError(f"unknown option(s) {unknown}: expected {', '.join(KEYS)}")
-        target = options.get("target", "3")
-        if not target.isdigit() or not 1 <= int(target) <= 9:
-            raise base.OptionError(f"target: expected a whole number from 1 to 9, got {target!r}")
-        times = (_duration(options, "move_time", "1h"), _duration(options, "response_time", "10m"))
-        return TugState(TugOptions(*times, target=int(target)))
+        return TugState(TugOptions(**OPTIONS.parse(options)))
 
     def join(self, state: TugState, player: base.PlayerRef) -> TugState:
         if state.phase != "setup":
@@ -340,12 +330,7 @@ VERBS = (
     base.Verb("give", "Answer a dare: give 2", private=True),
     base.Verb("hold", "Answer a dare: hold (1 back)", private=True),
 )  # fmt: skip
-OPTION_ARGS = (
-    base.Arg("move_time", base.ArgKind.DURATION, "time for a seat's move", required=False),
-    base.Arg("response_time", base.ArgKind.DURATION, "time to answer a dare", required=False),
-    base.Arg("target", N, "the rope's distance that wins", required=False, minimum=1, maximum=9),
-)  # fmt: skip
 TUG: base.Game[TugState, Order] = base.Game(
-    name="tug", tag="#tug", title="Tug", verbs=VERBS, option_args=OPTION_ARGS,
+    name="tug", tag="#tug", title="Tug", verbs=VERBS, option_args=OPTIONS.args,
     rules=TugRules(), views=TugViews(), codec=TugCodec(), words=TugWords(), robot=ROBOT,
 )  # fmt: skip
