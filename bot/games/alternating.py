@@ -7,7 +7,7 @@ answers, within ``response_time``, the mover's clock is held with its time left 
 only the asked seat may act; an answer clock that runs out answers for the asked seat
 (:meth:`AlternatingRules.unanswered`). A game whose state keeps ``first`` and ``asked``
 beside the seated table (:mod:`bot.games.seating`) subclasses :class:`AlternatingRules`
-and writes its start, its orders and its answers.
+and writes its orders and its answers.
 """
 
 from __future__ import annotations
@@ -16,10 +16,20 @@ import abc
 import random
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Protocol, TypeVar
+from typing import ClassVar, Protocol, TypeVar
 
-from bot.games.base import Described, Event, GamePhase, Given, OrderT, Resolution, Timer
-from bot.games.seating import SeatedRules, Table, everyone, seated
+from bot.games.base import (
+    Described,
+    Event,
+    GamePhase,
+    Given,
+    IllegalOrderError,
+    OrderT,
+    PlayerId,
+    Resolution,
+    Timer,
+)
+from bot.games.seating import SeatedRules, Table, everyone, seat_of, seated
 
 
 class Clocks(Described, Protocol):
@@ -50,6 +60,25 @@ InTurnT = TypeVar("InTurnT", bound=InTurn)
 
 class AlternatingRules(SeatedRules[InTurnT, OrderT], abc.ABC):
     """The neutral rules of seats that move in turn (see the module's docstring)."""
+
+    too_few: ClassVar[str] = "the game needs a player on every seat"
+    """The refusal of a start before every seat has a player."""
+
+    def start(
+        self, state: InTurnT, rng: random.Random, first: PlayerId | None
+    ) -> Resolution[InTurnT]:
+        """The first turn begins: the seat of the player the host named moves first (else
+        the first seat)."""
+        if state.phase is not GamePhase.SETUP:
+            raise IllegalOrderError("the game has already started")
+        if len(state.players) < len(self.seats):
+            raise IllegalOrderError(self.too_few)
+        seat = (seat_of(state, first) if first else None) or self.seats[0]
+        started = replace(state, phase=GamePhase.RUNNING, turn=1, first=seat)
+        return Resolution(started, (Event("began", {"first": seat}),), frozenset(everyone(state)))
+
+    def next_seat(self, seat: str) -> str:
+        return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
 
     def mover(self, state: InTurnT) -> str:
         """The seat whose move it is: the first on turn 1, then each in turn."""

@@ -87,10 +87,6 @@ class TugState:
     draw: bool = False
 
 
-def _other(seat: str) -> str:
-    return SEATS[1] if seat == SEATS[0] else SEATS[0]
-
-
 def _ended(state: TugState, events: list[Event]) -> TugState:
     """The state after the rope moved: won by a seat's crew if it reached the target."""
     for seat in SEATS:
@@ -105,21 +101,10 @@ class TugRules(AlternatingRules[TugState, Order]):
 
     seats = SEATS
     staying = "a crew member cannot leave a rope in play"
+    too_few = "Tug needs two players or more, one on each seat"
 
     def new_game(self, options: Mapping[str, str]) -> TugState:
         return TugState(TugOptions(**OPTIONS.parse(options)))
-
-    def start(
-        self, state: TugState, rng: random.Random, first: str | None
-    ) -> base.Resolution[TugState]:
-        if state.phase is not GamePhase.SETUP:
-            raise IllegalOrderError("the game has already started")
-        if len(state.players) < 2:
-            raise IllegalOrderError("Tug needs two players or more, one on each seat")
-        seat = seat_of(state, first) if first else "north"
-        started = replace(state, phase=RUNNING, turn=1, first=seat or "north")
-        began = Event("began", {"first": started.first})
-        return base.Resolution(started, (began,), frozenset(everyone(state)))
 
     parse = staticmethod(partial(parse_verb, VERBS))
 
@@ -141,12 +126,12 @@ class TugRules(AlternatingRules[TugState, Order]):
             raise IllegalOrderError(f"it is the {self.mover(state)} crew's move, not yours")
         if order.verb == "pull":
             return Accepted(state, order, (Notice(f"Pulling {order.values[0]}.", to=player),), True)
-        asked = seated(state, _other(seat))[0]
+        asked = seated(state, self.next_seat(seat))[0]
         question = f"The {seat} crew dares you: `give` or `hold`?"
         notice = Notice(question, crew=True, to=asked, choices=("give", "hold"))
         dared = Event("dared", {"seat": seat, "by": player})
         entry = {"player": player, "action": "dare"}
-        after = replace(state, asked=_other(seat))
+        after = replace(state, asked=self.next_seat(seat))
         return Accepted(after, None, (notice,), events=(dared,), orders=(entry,))
 
     def resolve(
@@ -175,7 +160,7 @@ class TugRules(AlternatingRules[TugState, Order]):
 def _answer(
     state: TugState, player: str, seat: str, answer: str, *, timeout: bool
 ) -> Accepted[TugState, Order]:
-    rope = state.rope + (2 * TOWARD[_other(seat)] if answer == "give" else TOWARD[seat])
+    rope = state.rope + (-2 if answer == "give" else 1) * TOWARD[seat]  # give: 2 to the darer
     entry = {"player": player, "action": answer, **({"timeout": True} if timeout else {})}
     events = [Event("answered", {"seat": seat, "by": player, "answer": answer, "rope": rope})]
     after = _ended(replace(state, asked=None, rope=rope), events)
