@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import ClassVar, Protocol, TypeVar
 
 from bot.games.base import (
+    Accepted,
     Described,
     Event,
     GamePhase,
@@ -103,7 +104,8 @@ class AlternatingRules(SeatedRules[InTurnT, OrderT], abc.ABC):
         self, state: InTurnT, timer: str, orders: Sequence[Given[OrderT]], rng: random.Random
     ) -> Resolution[InTurnT]:
         if timer.startswith("answer:") and state.asked is not None:
-            return self.unanswered(state)
+            done = self.unanswered(state, state.asked)
+            return Resolution(done.state, done.events, done.changed, orders=done.orders)
         timeout = Event("timeout", {"seat": self.mover(state)})
         return Resolution(replace(state, turn=state.turn + 1), (timeout,), frozenset())
 
@@ -111,5 +113,6 @@ class AlternatingRules(SeatedRules[InTurnT, OrderT], abc.ABC):
         return super().finish(replace(state, asked=None))  # no question outlives the game
 
     @abc.abstractmethod
-    def unanswered(self, state: InTurnT) -> Resolution[InTurnT]:
-        """The answer given for the asked seat when its time runs out."""
+    def unanswered(self, state: InTurnT, seat: str) -> Accepted[InTurnT, OrderT]:
+        """The answer given for the asked ``seat`` when its time runs out: what its own
+        answer would have done at once."""

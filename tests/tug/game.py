@@ -9,9 +9,10 @@ then the other crew must answer ``give`` (the rope moves 2 toward the darer) or
 timer that runs out passes the turn; an answer timer that runs out holds. The rope at
 ``target`` or beyond wins for that seat's crew. Every order carries its sender; among
 one crew's pulls of a turn the latest stands. It writes only what differs from every
-game: the neutral rules and words (``bot/games/base.py``, ``bot/games/seating.py``),
-the frozen codec (``bot/games/frozen.py``) and the record's turns
-(``bot/games/record.py``) say the rest.
+game (its words in ``words.py``): the neutral rules of seats in turn
+(``bot/games/alternating.py``, ``seating.py``), its verbs as its parser
+(``verb_orders.py``), the frozen codec (``frozen.py``) and the record's turns
+(``record.py``) say the rest.
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ from bot.games.seating import Player, everyone, seat_of, seated
 from bot.games.verb_orders import VerbOrder as Order
 from bot.games.verb_orders import parse_verb
 from tests.tug.robot import ROBOT
+from tests.tug.words import TugWords
 
 SEATS = ("north", "south")
 TOWARD = {"north": -1, "south": 1}  # north wins at -target, south at +target
-RUNNING, FINISHED = GamePhase.RUNNING, GamePhase.FINISHED
 WHOLE = "{name}: expected a whole number from {low} to {high}, got {got}"
 OPTIONS = OptionTable(
     (
@@ -46,15 +47,6 @@ OPTIONS = OptionTable(
     ),
     unknown="unknown option(s) [{key!r}]: expected {names}",
 )
-SAID = {
-    "pulled": "{by} pulled {steps}: rope at {rope}.",
-    "dared": "The {seat} crew dares.",
-    "answered": "The {seat} crew answers {answer}: rope at {rope}.",
-    "timeout": "The {seat} crew ran out of time.",
-}
-HELP = "Tug: `pull 1`–`pull 3` on your crew's turn, or `dare`; answer a dare with `give` or `hold` by DM."
-
-
 STEPS = base.Arg("steps", base.ArgKind.NUMBER, "1 to 3", minimum=1, maximum=3)
 VERBS = (
     base.Verb("pull", "Pull the rope 1 to 3 toward your seat", private=False, args=(STEPS,)),
@@ -92,7 +84,7 @@ def _ended(state: TugState, events: list[Event]) -> TugState:
     for seat in SEATS:
         if state.rope * TOWARD[seat] >= state.options.target:
             events.append(Event("finished", {"winners": list(seated(state, seat)), "draw": False}))
-            return replace(state, phase=FINISHED, winners=seated(state, seat))
+            return replace(state, phase=GamePhase.FINISHED, winners=seated(state, seat))
     return state
 
 
@@ -112,7 +104,7 @@ class TugRules(AlternatingRules[TugState, Order]):
         self, state: TugState, player: str, order: Order, channel: base.Channel, _: random.Random
     ) -> Accepted[TugState, Order]:
         seat = seat_of(state, player)
-        if state.phase is not RUNNING or seat is None:
+        if state.phase is not GamePhase.RUNNING or seat is None:
             raise IllegalOrderError("there is no rope to pull now")
         if order.verb in ("give", "hold"):
             if state.asked != seat:
@@ -147,10 +139,8 @@ class TugRules(AlternatingRules[TugState, Order]):
         entry = {"player": last.player, "action": "pull", "steps": steps}
         return base.Resolution(after, tuple(events), frozenset(everyone(state)), orders=(entry,))
 
-    def unanswered(self, state: TugState) -> base.Resolution[TugState]:
-        asked = state.asked or ""
-        done = _answer(state, seated(state, asked)[0], asked, "hold", timeout=True)
-        return base.Resolution(done.state, done.events, done.changed, orders=done.orders)
+    def unanswered(self, state: TugState, seat: str) -> Accepted[TugState, Order]:
+        return _answer(state, seated(state, seat)[0], seat, "hold", timeout=True)
 
     def crew(self, state: TugState, player: str) -> tuple[str, ...]:
         seat = seat_of(state, player)
@@ -193,57 +183,6 @@ def record(
         "start": {"first": state.first} if state.phase is not GamePhase.SETUP else {},
         "turns": turns_by_number(history, names, keys=("player", "by")),
     }
-
-
-class TugWords(base.NeutralWords[TugState, Order]):
-    """Tug's words, where they differ from the neutral ones."""
-
-    def describe(self, order: Order) -> str:
-        return " ".join((order.verb, *order.values))
-
-    def opening(self, state: TugState) -> str:
-        return "is open: send `join` to take a seat (north, south, north…)."
-
-    def welcome(self, state: TugState, player: str, number: int) -> str:
-        name = next(p.name for p in state.players if p.id == player)
-        return f"{name} joined game {number} on the {seat_of(state, player)} crew."
-
-    def beginning(self, state: TugState, names: Mapping[str, str]) -> str:
-        return f"the rope is taut; the {state.first} crew moves first."
-
-    def hint(self, state: TugState) -> str:
-        return "Send `pull 1`–`pull 3` or `dare`."
-
-    def result(self, state: TugState, names: Mapping[str, str]) -> str:
-        if state.phase is not FINISHED:
-            return ""
-        if state.draw:
-            return "The game ends in a draw."
-        return f"The {seat_of(state, state.winners[0])} crew wins!"
-
-    def reminder(self, state: TugState, left: str) -> str:
-        return f"your crew's move ends in {left}."
-
-    def example(self) -> str:
-        return "`pull 2`"
-
-    def public_report(self, events: Sequence[Event], names: Mapping[str, str]) -> list[str]:
-        said = [(SAID[e.type], e.data) for e in events if e.type in SAID]
-        return [text.format(**{**data, "by": names.get(data.get("by", ""))}) for text, data in said]
-
-    def summary(self, state: TugState, viewer: str | None) -> str:
-        target = state.options.target
-        return f"Rope at {state.rope} (north wins at -{target}, south at +{target})."
-
-    def text_board(self, state: TugState, viewer: str | None) -> str:
-        rope = ["-"] * (2 * state.options.target + 1)
-        rope[state.rope + state.options.target] = "|"
-        return "N " + "".join(rope) + " S\nKey: | the rope's knot."
-
-    def help_text(self) -> str:
-        return HELP
-
-    rules_text = help_text
 
 
 TUG: base.Game[TugState, Order] = base.Game(
