@@ -119,13 +119,16 @@ class _RetryWithSavepoints(Exception):
 class Effect:
     outcome: Outcome
     game_id: int | None = None
+    # An order the game acknowledges later (with the player's next answer or board)
+    # gets no reply of its own.
+    unanswered: bool = False
 
     @property
     def answered(self) -> bool:
         """Whether anything will be sent in reply: not for a message the host ignored
-        (talk not for it, or one past its sender's rate), so a platform showing a
-        "working on it" placeholder knows to take it away."""
-        return self.outcome is not Outcome.IGNORED
+        (talk not for it, or one past its sender's rate) nor for an order told later, so a
+        platform showing a "working on it" placeholder knows to take it away."""
+        return self.outcome is not Outcome.IGNORED and not self.unanswered
 
 
 def _plays_in(tx: Tx, row: Cause, game_row: GameRow | GameSnapshot) -> bool:
@@ -458,7 +461,8 @@ class Commands:
                 orders.withdraw(tx, row, game_row)
             else:
                 assert isinstance(game_row, GameSnapshot)  # (only `join` finds a GameRow)
-                orders.order(self, tx, row, game_row, text)
+                if not orders.order(self, tx, row, game_row, text):
+                    return Effect(Outcome.HANDLED, game_row.id, unanswered=True)
             return Effect(Outcome.HANDLED, game_row.id)
         except (Refusal, GameError) as error:
             if (

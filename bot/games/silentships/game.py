@@ -37,7 +37,7 @@ from bot.games.base import (
     Timer,
     WrongChannelError,
 )
-from bot.games.silentships import attacks, codec, record, text, views
+from bot.games.silentships import acknowledgements, attacks, codec, record, text, views
 from bot.games.silentships.actions import move, play, reveal, swap
 from bot.games.silentships.changes import Log
 from bot.games.silentships.options import FirstPlayer, parse_options
@@ -79,8 +79,13 @@ from bot.games.silentships.verbs import OPTION_ARGS, VERBS
 Change = tuple[SilentShipsState, Log, tuple[Notice, ...]]
 
 
-_ROUTINE = frozenset({"played", "moved"})
-"""Events a turn holds many of, told in public by the turn's map rather than a post each."""
+_ROUTINE = frozenset({"played", "moved", "attack"})
+"""Events a turn holds many of, told in public by the turn's map rather than a post each
+(an attack and its supports by the post that sends it to the defender, at `go`)."""
+
+
+def _routine(event: Event) -> bool:
+    return event.type in _ROUTINE or (event.type == "support" and event.data["side"] == "attack")
 
 
 class SilentShipsRules:
@@ -159,16 +164,14 @@ class SilentShipsRules:
                 # Once a turn: ending it now loses, and a player should know before.
                 warned = replace(state, end_warned=state.turn)
                 return Accepted(warned, None, (Notice(text.end_warning(state, player), to=player),))
-            ack = Notice(f"Turn {state.turn}: you end your turn.", to=player)
+            ack = Notice(acknowledgements.turn_ended(state, player), to=player)
             return Accepted(state, order, (ack,), resolve_now=True)
         new_state, log, notices = self._act(state, player, order, rng)
         if new_state.phase is not Phase.FINISHED:
             # (an order that ends the game, `accept`, is answered by the end's posts: a
             # "Done" would arrive after them)
-            notices = (
-                Notice(text.acknowledgement(new_state, player, order, log), to=player),
-                *notices,
-            )
+            new_state, answers = acknowledgements.answer(new_state, player, order, log)
+            notices = (*answers, *notices)
         return Accepted(
             new_state,
             None,
@@ -349,6 +352,7 @@ class SilentShipsRules:
                 state, attacks.current(state).defender, rng, log, timeout=True
             )
         elif state.step is TurnStep.ACTIONS:
+            notices = acknowledgements.timed_out(state)
             state = end_turn(state, rng, log, timeout=True)
         elif state.step is TurnStep.SUPPORTS:
             # The attack goes on without more supports; the turn ends once it is over.
@@ -493,7 +497,7 @@ class SilentShipsWords(NeutralWords[SilentShipsState, Order]):
         # A face-down play or a plain move is not posted on its own (a turn holds many:
         # one post each flooded the channel); the turn's end posts the map that shows
         # them, and the game's web page tells each in full.
-        if all(event.type in _ROUTINE for event in events):
+        if all(_routine(event) for event in events):
             return []
         return text.public_report(events, names)
 
