@@ -178,6 +178,7 @@ class Commands:
         default_game: str = "",
         room_platforms: frozenset[str] = frozenset(),
         card_platforms: frozenset[str] = frozenset(),
+        confirm_platforms: frozenset[str] = frozenset(),
         web_base_url: str = "",
         limits: Limits = NO_LIMITS,
         paid_answer_platforms: frozenset[str] = frozenset(),
@@ -192,6 +193,7 @@ class Commands:
         self.admins = admins
         self.room_platforms = room_platforms
         self.card_platforms = card_platforms
+        self.confirm_platforms = confirm_platforms
         self.web_base_url = web_base_url
         self.default_turn = default_turn
         self.default_game = default_game
@@ -388,6 +390,20 @@ class Commands:
                 game_row = find_game(tx, row, required=False)
                 if game_row is None and not tx.peek_games_of(row.platform, row.user_id):
                     game_row = tx.last_game_of(row.platform, row.user_id)
+                game_row = game_row or find_game(tx, row, required=True)
+            elif word == "board" and row.channel:
+                # Asked in a channel whose game is over: its final board, to a player of
+                # it (by DM, as every board).
+                game_row = find_game(tx, row, required=False)
+                if game_row is None:
+                    ended = tx.latest_game_in(row.platform, row.channel)
+                    if (
+                        ended is not None
+                        and ended.id is not None
+                        and ended.phase == (GamePhase.FINISHED)
+                        and tx.peek_player(ended.id, row.platform, row.user_id)
+                    ):
+                        game_row = ended
                 game_row = game_row or find_game(tx, row, required=True)
             else:
                 game_row = find_game(tx, row, required=True)
