@@ -15,7 +15,7 @@ from typing import Any
 from bot.games.base import Event
 from bot.games.grid import Direction
 from bot.games.sugardog.board import Cell, parse_cell
-from bot.games.sugardog.options import SugarDogOptions
+from bot.games.sugardog.options import MAXIMUM_PLAYERS, SugarDogOptions
 from bot.games.sugardog.orders import (
     Leave,
     Order,
@@ -25,6 +25,7 @@ from bot.games.sugardog.orders import (
     order_record,
     played_of_record,
 )
+from bot.games.sugardog.record import build_record
 from bot.games.sugardog.state import (
     Captain,
     Phase,
@@ -35,6 +36,9 @@ from bot.games.sugardog.state import (
 )
 
 STATE_FORMAT = "sugardog-state/1"
+
+record = build_record
+"""The Codec part (``bot/games/base.py``) is this module; the record is ``record.py``'s."""
 
 
 def _cell(cell: Cell | None) -> str | None:
@@ -57,13 +61,17 @@ def encode_order(order: Order | Leave) -> dict[str, Any]:
     return entry
 
 
-def decode_order(data: Mapping[str, Any]) -> Order | Leave:
+def decode_order(data: Mapping[str, Any]) -> Order:
+    """Inverse of :func:`encode_order` for an order a player gave (``leave`` is the host's
+    word, never a stored Sugar Dog order)."""
     action = data.get("action")
     if action == "cell":
         return StartingCell(parse_cell(str(data["cell"])))
     if action == "log":
         return ShowLog()
     played, _ = played_of_record(data)
+    if isinstance(played, Leave):
+        raise ValueError("`leave` is the host's word, not a stored Sugar Dog order")
     return played
 
 
@@ -150,7 +158,11 @@ def _decode_entry(data: Mapping[str, Any]) -> TurnEntry:
 def encode_state(state: SugarDogState) -> dict[str, Any]:
     return {
         "format": STATE_FORMAT,
-        "options": {"move_time": state.options.move_time, "seed": state.options.seed},
+        "options": {
+            "move_time": state.options.move_time,
+            "seed": state.options.seed,
+            "max_players": state.options.max_players,
+        },
         "phase": state.phase.value,
         "captains": [_encode_captain(c) for c in state.captains],
         "order": list(state.order),
@@ -170,7 +182,10 @@ def decode_state(data: Mapping[str, Any]) -> SugarDogState:
     seed = options.get("seed")
     return SugarDogState(
         options=SugarDogOptions(
-            move_time=int(options["move_time"]), seed=None if seed is None else str(seed)
+            move_time=int(options["move_time"]),
+            seed=None if seed is None else str(seed),
+            # (States stored before it was kept have the default.)
+            max_players=int(options.get("max_players", MAXIMUM_PLAYERS)),
         ),
         phase=Phase(data["phase"]),
         captains=tuple(_decode_captain(c) for c in data["captains"]),
