@@ -10,6 +10,7 @@ held itself), so they mean the same in every game.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -47,139 +48,187 @@ def _in_the_games_own_place(tx: Tx, row: Cause, game_row: GameRow) -> bool:
     )
 
 
-def host_command(
-    commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
+@dataclass(frozen=True)
+class HostCall:
+    """One use of a host's verb on a game: who asked, the game as it stands, what followed
+    the verb. The host's right to it is checked before (see bot.host.verbs)."""
+
+    commands: CommandContext
+    tx: Tx
+    row: Cause
+    game: Any
+    game_row: GameRow
+    state: Any
+    now: float
+    word: str
+    rest: str
+
+    @property
+    def game_id(self) -> int:
+        assert self.game_row.id is not None
+        return self.game_row.id
+
+    def find_player(self) -> PlayerRow:
+        """The player named after the verb (``kick @carol``)."""
+        return _find_player(self.tx, self.game_row, self.rest, self.game.words.player_word(1))
+
+
+def refuse_a_non_host(
+    commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, word: str
 ) -> None:
-    game = get_game(game_row.kind)
     if not is_host(commands, tx, row, game_row):
+        game = get_game(game_row.kind)
         raise Refusal(
             f"only the game's host can `{word}`: the {game.words.player_word(1)} who made the "
             "game, or an admin"
         )
-    state = commands.states.of(game, game_row)
-    now = commands.clock.now()
-    assert game_row.id is not None
-    if word == "start":
-        if game_row.phase != GamePhase.SETUP:
-            raise Refusal("the game has already started: `status` shows where it stands")
-        first = (
-            _find_player(tx, game_row, rest, game.words.player_word(1)).key
-            if rest.strip()
-            else None
+
+
+def start(call: HostCall) -> None:
+    """``start [FIRST]``: setup closes, robots fill the empty seats, the clocks run."""
+    game, game_row, state, now = call.game, call.game_row, call.state, call.now
+    if game_row.phase != GamePhase.SETUP:
+        raise Refusal("the game has already started: `status` shows where it stands")
+    first = call.find_player().key if call.rest.strip() else None
+    filled = robots.fill_table(call.tx, game, game_row, state)
+    if filled is not state:
+        state = filled
+        call.commands.states.remember(call.game_id, game_row.state_digest, state)
+    lifecycle.start(call.tx, game, game_row, state, moment=now, now=now, first=first)
+    posts.reply(call.tx, call.game_id, call.row, f"Game {call.game_id} started.", public=False)
+
+
+def pause(call: HostCall) -> None:
+    """``pause``: every clock of the game holds."""
+    game_row = call.game_row
+    if game_row.paused_remaining is not None:
+        raise Refusal("the game is already paused: `resume` to go on")
+    if game_row.deadline is None:
+        raise Refusal("nothing to pause: no deadline is running (`status` shows the game's clocks)")
+    left = humanize(timedelta(seconds=max(1, int(lifecycle.pause(game_row, call.now)))))
+    call.tx.save(game_row)
+    posts.reply(
+        call.tx, call.game_id, call.row,
+        f"Game {call.game_id} paused with {left} left on the clock. `resume` to go on.",
+        public=True,
+    )  # fmt: skip
+
+
+def resume(call: HostCall) -> None:
+    """``resume``: the held clocks run again."""
+    game_row = call.game_row
+    if game_row.paused_remaining is None:
+        raise Refusal("the game is not paused")
+    lifecycle.resume(call.game, game_row, call.state, call.now)
+    call.tx.save(game_row)
+    closes = "; ".join(
+        f"{posts.in_sentence(t['label'])} closes {format_utc(t['deadline'])}"
+        for t in posts.running_timers(game_row)
+    )
+    posts.reply(
+        call.tx, call.game_id, call.row, f"Game {call.game_id} resumed: {closes}.", public=True
+    )
+
+
+def extend(call: HostCall) -> None:
+    """``extend DURATION``: every running clock the game has not held itself, longer."""
+    game_row, now = call.game_row, call.now
+    try:
+        extra = parse_duration(call.rest)
+    except GameError as error:
+        raise Refusal(
+            f"expected how long to extend by, such as `extend 2h`: {error.message}"
+        ) from None
+    running = lifecycle.longest_left(game_row, now)
+    if running + extra.total_seconds() > LONGEST.total_seconds():
+        # Extend after extend must not push a deadline past any date (nor a year).
+        room = max(0, int(LONGEST.total_seconds() - running))
+        raise Refusal(
+            f"a clock runs at most {format_duration(LONGEST)}; this game's has "
+            f"{humanize(timedelta(seconds=running))} left, so it can be extended by at most "
+            f"{format_duration(timedelta(seconds=room))}, such as `extend 2h`"
         )
-        filled = robots.fill_table(tx, game, game_row, state)
-        if filled is not state:
-            state = filled
-            commands.states.remember(game_row.id, game_row.state_digest, state)
-        lifecycle.start(tx, game, game_row, state, moment=now, now=now, first=first)
-        posts.reply(tx, game_row.id, row, f"Game {game_row.id} started.", public=False)
-        return
-    if word in ("add", "remove"):
-        _robot_seat(commands, tx, row, game, game_row, state, word, rest, now)
-        return
-    if word == "options":
-        _change_options(commands, tx, row, game, game_row, state, rest, now)
-        return
-    if game_row.phase == GamePhase.FINISHED:
-        raise Refusal("this game has finished")
-    if word == "pause":
-        if game_row.paused_remaining is not None:
-            raise Refusal("the game is already paused: `resume` to go on")
-        if game_row.deadline is None:
-            raise Refusal(
-                "nothing to pause: no deadline is running (`status` shows the game's clocks)"
-            )
-        left = humanize(timedelta(seconds=max(1, int(lifecycle.pause(game_row, now)))))
-        tx.save(game_row)
-        posts.reply(
-            tx, game_row.id, row,
-            f"Game {game_row.id} paused with {left} left on the clock. `resume` to go on.",
-            public=True,
-        )  # fmt: skip
-        return
-    if word == "resume":
-        if game_row.paused_remaining is None:
-            raise Refusal("the game is not paused")
-        lifecycle.resume(game, game_row, state, now)
-        tx.save(game_row)
-        closes = "; ".join(
-            f"{posts.in_sentence(t['label'])} closes {format_utc(t['deadline'])}"
-            for t in posts.running_timers(game_row)
-        )
-        posts.reply(tx, game_row.id, row, f"Game {game_row.id} resumed: {closes}.", public=True)
-        return
-    if word == "extend":
-        try:
-            extra = parse_duration(rest)
-        except GameError as error:
-            raise Refusal(
-                f"expected how long to extend by, such as `extend 2h`: {error.message}"
-            ) from None
-        running = lifecycle.longest_left(game_row, now)
-        if running + extra.total_seconds() > LONGEST.total_seconds():
-            # Extend after extend must not push a deadline past any date (nor a year).
-            room = max(0, int(LONGEST.total_seconds() - running))
-            raise Refusal(
-                f"a clock runs at most {format_duration(LONGEST)}; this game's has "
-                f"{humanize(timedelta(seconds=running))} left, so it can be extended by at most "
-                f"{format_duration(timedelta(seconds=room))}, such as `extend 2h`"
-            )
-        if game_row.paused_remaining is not None:
-            lifecycle.extend(game_row, extra.total_seconds())
-            tx.save(game_row)
-            posts.reply(
-                tx, game_row.id, row,
-                f"Extended by {format_duration(extra)} (the game is paused).", public=True,
-            )  # fmt: skip
-            return
-        if game_row.deadline is None:
-            raise Refusal(
-                "nothing to extend: no deadline is running (`status` shows the game's clocks)"
-            )
+    if game_row.paused_remaining is not None:
         lifecycle.extend(game_row, extra.total_seconds())
-        tx.save(game_row)
-        earliest = posts.running_timers(game_row)[0]
+        call.tx.save(game_row)
         posts.reply(
-            tx, game_row.id, row,
-            f"{earliest['label']} extended: it now closes {format_utc(earliest['deadline'])}.",
-            public=True,
+            call.tx, call.game_id, call.row,
+            f"Extended by {format_duration(extra)} (the game is paused).", public=True,
         )  # fmt: skip
         return
-    if word == "kick":
-        target = _find_player(tx, game_row, rest, game.words.player_word(1))
-        refuse_while_paused(game, game_row, "kick")
-        removed = game.rules.remove(state, target.key)
-        journal.note(tx, game_row.id, "remove", player=target.key, cause="kick", at=now)
+    if game_row.deadline is None:
+        raise Refusal(
+            "nothing to extend: no deadline is running (`status` shows the game's clocks)"
+        )
+    lifecycle.extend(game_row, extra.total_seconds())
+    call.tx.save(game_row)
+    earliest = posts.running_timers(game_row)[0]
+    posts.reply(
+        call.tx, call.game_id, call.row,
+        f"{earliest['label']} extended: it now closes {format_utc(earliest['deadline'])}.",
+        public=True,
+    )  # fmt: skip
+
+
+def kick(call: HostCall) -> None:
+    """``kick PLAYER``: the player leaves the game, by the host's hand."""
+    game, game_row, tx, now = call.game, call.game_row, call.tx, call.now
+    target = call.find_player()
+    refuse_while_paused(game, game_row, "kick")
+    removed = game.rules.remove(call.state, target.key)
+    journal.note(tx, call.game_id, "remove", player=target.key, cause="kick", at=now)
+    change_and_say(
+        tx, game, game_row, call.state, removed, cause="kick", row=call.row,
+        now=now, headline=f"{target.name} was removed from the game by the host.",
+    )  # fmt: skip
+    if target.platform in call.commands.room_platforms:
+        posts.room_member(tx, game_row, call.row, target.user_id, present=False, now=now)
+
+
+def replace(call: HostCall) -> None:
+    """``replace PLAYER SUBSTITUTE``: see bot.host.substitutes."""
+    substitutes.replace(
+        call.commands, call.tx, call.row, call.game_row, call.game, call.state, call.rest,
+        lambda name: _find_player(call.tx, call.game_row, name, call.game.words.player_word(1)),
+        now=call.now,
+    )  # fmt: skip
+
+
+def end(call: HostCall) -> None:
+    """``end``: the game finishes now (cancelled, unrated, if nobody played)."""
+    game, game_row, tx, now, row = call.game, call.game_row, call.tx, call.now, call.row
+    ended = game.rules.finish(call.state)
+    journal.note(tx, call.game_id, "finish", cause="end", at=now)
+    if not tx.players(call.game_id) or game_row.phase == GamePhase.SETUP:
+        # Nobody played: there is no result to give (a draw between no one is none),
+        # and a game that never started is cancelled, unrated (lifecycle.change).
+        why = "it never started" if tx.players(call.game_id) else "nobody had joined"
         change_and_say(
-            tx, game, game_row, state, removed, cause="kick", row=row,
-            now=now, headline=f"{target.name} was removed from the game by the host.",
-        )  # fmt: skip
-        if target.platform in commands.room_platforms:
-            posts.room_member(tx, game_row, row, target.user_id, present=False, now=now)
-        return
-    if word == "replace":
-        substitutes.replace(
-            commands, tx, row, game_row, game, state, rest,
-            lambda name: _find_player(tx, game_row, name, game.words.player_word(1)), now=now,
+            tx, game, game_row, call.state, ended, cause="end", row=row, now=now,
+            headline=f"The host cancelled game {call.game_id}: {why}.",
+            with_result=False,
         )  # fmt: skip
         return
-    if word == "end":
-        ended = game.rules.finish(state)
-        journal.note(tx, game_row.id, "finish", cause="end", at=now)
-        if not tx.players(game_row.id) or game_row.phase == GamePhase.SETUP:
-            # Nobody played: there is no result to give (a draw between no one is none),
-            # and a game that never started is cancelled, unrated (lifecycle.change).
-            why = "it never started" if tx.players(game_row.id) else "nobody had joined"
-            change_and_say(
-                tx, game, game_row, state, ended, cause="end", row=row, now=now,
-                headline=f"The host cancelled game {game_row.id}: {why}.",
-                with_result=False,
-            )  # fmt: skip
-            return
-        change_and_say(
-            tx, game, game_row, state, ended, cause="end", row=row, now=now,
-            headline=f"The host ended game {game_row.id}.",
-        )  # fmt: skip
+    change_and_say(
+        tx, game, game_row, call.state, ended, cause="end", row=row, now=now,
+        headline=f"The host ended game {call.game_id}.",
+    )  # fmt: skip
+
+
+def robot_seat(call: HostCall) -> None:
+    """``add robot [LEVEL]`` and ``remove robot NAME``."""
+    _robot_seat(
+        call.commands, call.tx, call.row, call.game, call.game_row, call.state,
+        call.word, call.rest, call.now,
+    )  # fmt: skip
+
+
+def change_options(call: HostCall) -> None:
+    """``options key=value …``."""
+    _change_options(
+        call.commands, call.tx, call.row, call.game, call.game_row, call.state,
+        call.rest, call.now,
+    )  # fmt: skip
 
 
 def _robot_seat(

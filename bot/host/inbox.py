@@ -54,7 +54,7 @@ from typing import cast
 
 from bot.games.base import GameError, GamePhase, OrderSyntaxError, WrongChannelError
 from bot.games.catalog import get_game
-from bot.host import admin, bridges, lobby, me, orders, posts, substitutes
+from bot.host import admin, bridges, lobby, me, orders, posts, substitutes, verbs
 from bot.host.clock import Clock
 from bot.host.limits import NO_LIMITS, CommandRates, Limits
 from bot.host.messages import Inbound, InboundKind
@@ -371,7 +371,7 @@ class Commands:
             if word == bridges.UNDO and (
                 row.kind != _PUBLIC or explicit_host or addresses_the_host(row.text)
             ):
-                return Effect(Outcome.HANDLED, bridges.unbridge(self, tx, row).id)
+                return Effect(Outcome.HANDLED, verbs.run_room_verb(self, tx, row, word, rest))
             if word == substitutes.VERB and row.kind != _PUBLIC:
                 # (By DM only: a seat's answer is nobody else's business.)
                 return Effect(Outcome.HANDLED, substitutes.answer(self, tx, row, rest))
@@ -469,7 +469,7 @@ class Commands:
                 assert loaded is not None
                 game_row = loaded
                 if word in HOST_WORDS:
-                    admin.host_command(self, tx, row, loaded, word, rest)
+                    verbs.run_host_verb(self, tx, row, loaded, word, rest)
                 else:
                     lobby.player_command(self, tx, row, loaded, word, rest)
             elif word == "withdraw":

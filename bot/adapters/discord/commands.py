@@ -47,6 +47,7 @@ from bot.adapters.discord.text import (
     zone_suggestions,
 )
 from bot.games.base import Arg, ArgKind, Game, Verb
+from bot.host import verbs
 from bot.host.new_options import new_args
 
 # (interaction, privacy, typed text) → awaitable: what every command calls.
@@ -121,38 +122,19 @@ def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
 def host_subcommands(tag: str = "") -> list[Subcommand]:
     """The host's verbs, typed ``host WORD`` (the host's word even where a game has an
     order of that name), for the game of the channel they are used in; behind ``tag``
-    in a game's own group."""
-
-    def host(name: str, description: str, *args: Arg) -> Subcommand:
-        verb = Verb(name, description, private=False, args=args, words=f"host {name}")
-        return Subcommand(verb, Privacy.PUBLIC, lambda values: verb_text(tag, verb, values))
-
+    in a game's own group. Read from the host's table (bot.host.verbs)."""
     return [
-        host(
-            "start",
-            "Close setup and start the game",
-            Arg(
-                "first", ArgKind.PLAYER, "Who moves first, in a game played in turn", required=False
+        _typed(
+            tag,
+            Verb(
+                declared.name,
+                declared.description,
+                private=False,
+                args=declared.args,
+                words=f"host {declared.name}",
             ),
-        ),
-        host("pause", "Freeze the clock"),
-        host("resume", "Let the clock run again"),
-        host(
-            "extend",
-            "Lengthen the current turn",
-            Arg("duration", ArgKind.DURATION, "e.g. 2h, 30m, 1h30m"),
-        ),
-        host(
-            "kick", "Remove a player from the game", Arg("member", ArgKind.PLAYER, "Who to remove")
-        ),
-        host(
-            "replace",
-            "Hand a player's seat to someone else, who gets its board",
-            Arg("member", ArgKind.PLAYER, "Whose seat"),
-            Arg("substitute", ArgKind.PLAYER, "Who takes it"),
-        ),
-        host("end", "End the game now"),
-        host("unbridge", "Stop playing here the game bridged into this room"),
+        )
+        for declared in verbs.in_menus()
     ]
 
 

@@ -1,0 +1,210 @@
+"""The host's own verbs, declared: each one's words, who may use it, where, its arguments
+and its handler.
+
+The games declare their verbs as data (``Game.verbs``); so does the host, here. The
+dispatch (:func:`run_host_verb`, :func:`run_room_verb`) reads this table, and so does
+every platform's menu (Discord's ``/host`` group is built from :data:`HOST_VERBS`), so a
+new verb of the host is one entry here and its handler: no platform copies the list.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.games.base import Arg, ArgKind, GamePhase
+from bot.games.catalog import get_game
+from bot.host import admin, bridges
+from bot.host.admin import HostCall
+from bot.host.context import CommandContext
+from bot.host.posts import Cause
+from bot.host.routing import Refusal
+from bot.store import GameRow, Tx
+
+
+class Who(enum.Enum):
+    """Who may use a verb (the handler checks it again where it is finer)."""
+
+    ANYONE = "anyone"
+    PLAYER = "player"  # a player of the game
+    HOST = "host"  # the game's host: its creator, an admin of the bot or of its channel
+
+
+class Where(enum.Enum):
+    """Where a verb is sent."""
+
+    PUBLIC = "public"  # in the game's channel (or a room it was bridged into)
+    PRIVATE = "private"  # in a DM with the bot
+    EITHER = "either"
+
+
+# A verb on the game of the place it was sent from, with the game loaded and locked.
+GameHandler = Callable[[HostCall], None]
+# A verb answered before any game is found (the place itself names what it acts on):
+# returns the number of the game it acted on, if any.
+RoomHandler = Callable[[CommandContext, Tx, Cause, str], "int | None"]
+
+
+@dataclass(frozen=True)
+class HostVerb:
+    """One verb of the host. ``on_game`` or ``on_room`` is its handler (exactly one);
+    ``menu``: shown in the platforms' menus (``add robot`` is typed, not picked)."""
+
+    name: str
+    who: Who
+    where: Where
+    description: str
+    args: tuple[Arg, ...] = ()
+    on_game: GameHandler | None = None
+    on_room: RoomHandler | None = None
+    # Refused once the game has finished ("this game has finished"); the verbs of setup
+    # refuse by their own words.
+    not_when_finished: bool = False
+    menu: bool = True
+
+    def __post_init__(self) -> None:
+        if (self.on_game is None) == (self.on_room is None):
+            raise ValueError(f"verb {self.name!r}: give exactly one of on_game and on_room")
+
+
+def _unbridge(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> int | None:
+    return bridges.unbridge(commands, tx, row).id
+
+
+HOST_VERBS: tuple[HostVerb, ...] = (
+    HostVerb(
+        "start",
+        Who.HOST,
+        Where.PUBLIC,
+        "Close setup and start the game",
+        (
+            Arg(
+                "first", ArgKind.PLAYER, "Who moves first, in a game played in turn", required=False
+            ),
+        ),
+        on_game=admin.start,
+    ),
+    HostVerb(
+        "pause",
+        Who.HOST,
+        Where.PUBLIC,
+        "Freeze the clock",
+        on_game=admin.pause,
+        not_when_finished=True,
+    ),
+    HostVerb(
+        "resume",
+        Who.HOST,
+        Where.PUBLIC,
+        "Let the clock run again",
+        on_game=admin.resume,
+        not_when_finished=True,
+    ),
+    HostVerb(
+        "extend",
+        Who.HOST,
+        Where.PUBLIC,
+        "Lengthen the current turn",
+        (Arg("duration", ArgKind.DURATION, "e.g. 2h, 30m, 1h30m"),),
+        on_game=admin.extend,
+        not_when_finished=True,
+    ),
+    HostVerb(
+        "kick",
+        Who.HOST,
+        Where.PUBLIC,
+        "Remove a player from the game",
+        (Arg("member", ArgKind.PLAYER, "Who to remove"),),
+        on_game=admin.kick,
+        not_when_finished=True,
+    ),
+    HostVerb(
+        "replace",
+        Who.HOST,
+        Where.PUBLIC,
+        "Hand a player's seat to someone else, who gets its board",
+        (
+            Arg("member", ArgKind.PLAYER, "Whose seat"),
+            Arg("substitute", ArgKind.PLAYER, "Who takes it"),
+        ),
+        on_game=admin.replace,
+        not_when_finished=True,
+    ),
+    HostVerb(
+        "end",
+        Who.HOST,
+        Where.PUBLIC,
+        "End the game now",
+        on_game=admin.end,
+        not_when_finished=True,
+    ),
+    HostVerb(
+        bridges.UNDO,
+        Who.HOST,
+        Where.PUBLIC,
+        "Stop playing here the game bridged into this room",
+        on_room=_unbridge,
+    ),
+    HostVerb(
+        "options",
+        Who.HOST,
+        Where.PUBLIC,
+        "Change the game's options in setup",
+        (Arg("options", ArgKind.TEXT, "key=value …"),),
+        on_game=admin.change_options,
+        menu=False,
+    ),
+    HostVerb(
+        "add",
+        Who.HOST,
+        Where.PUBLIC,
+        "Seat a robot in setup",
+        (Arg("robot", ArgKind.TEXT, "robot [LEVEL]"),),
+        on_game=admin.robot_seat,
+        menu=False,
+    ),
+    HostVerb(
+        "remove",
+        Who.HOST,
+        Where.PUBLIC,
+        "Take a robot's seat back in setup",
+        (Arg("robot", ArgKind.TEXT, "robot NAME"),),
+        on_game=admin.robot_seat,
+        menu=False,
+    ),
+)
+
+_BY_NAME = {verb.name: verb for verb in HOST_VERBS}
+
+
+def host_verb(word: str) -> HostVerb | None:
+    """The host's verb ``word`` names, if it names one."""
+    return _BY_NAME.get(word)
+
+
+def in_menus() -> tuple[HostVerb, ...]:
+    """The verbs a platform's menu offers, in the order they are listed."""
+    return tuple(verb for verb in HOST_VERBS if verb.menu)
+
+
+def run_host_verb(
+    commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
+) -> None:
+    """Carry out the host's verb ``word`` on the game, once its host is known to ask."""
+    verb = _BY_NAME[word]
+    assert verb.on_game is not None
+    admin.refuse_a_non_host(commands, tx, row, game_row, word)
+    game = get_game(game_row.kind)
+    state = commands.states.of(game, game_row)
+    now = commands.clock.now()
+    if verb.not_when_finished and game_row.phase == GamePhase.FINISHED:
+        raise Refusal("this game has finished")
+    verb.on_game(HostCall(commands, tx, row, game, game_row, state, now, word, rest))
+
+
+def run_room_verb(commands: CommandContext, tx: Tx, row: Cause, word: str, rest: str) -> int | None:
+    """Carry out a verb answered before any game is found; the number of its game."""
+    verb = _BY_NAME[word]
+    assert verb.on_room is not None
+    return verb.on_room(commands, tx, row, rest)
