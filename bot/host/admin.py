@@ -10,7 +10,6 @@ held itself), so they mean the same in every game.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -24,6 +23,7 @@ from bot.host.lobby import change_and_say, check_clocks, option_pairs, refuse_wh
 from bot.host.new_options import STORED, host_options, parse_level
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, row_community
+from bot.host.verb_call import VerbCall
 from bot.store import GameRow, PlayerRow, Tx, dumps, loads
 from bot.store.rooms import room
 
@@ -48,29 +48,13 @@ def _in_the_games_own_place(tx: Tx, row: Cause, game_row: GameRow) -> bool:
     )
 
 
-@dataclass(frozen=True)
-class HostCall:
-    """One use of a host's verb on a game: who asked, the game as it stands, what followed
-    the verb. The host's right to it is checked before (see bot.host.verbs)."""
+# One use of a host's verb (the dispatch in bot.host.verbs checks who asks).
+HostCall = VerbCall
 
-    commands: CommandContext
-    tx: Tx
-    row: Cause
-    game: Any
-    game_row: GameRow
-    state: Any
-    now: float
-    word: str
-    rest: str
 
-    @property
-    def game_id(self) -> int:
-        assert self.game_row.id is not None
-        return self.game_row.id
-
-    def find_player(self) -> PlayerRow:
-        """The player named after the verb (``kick @carol``)."""
-        return _find_player(self.tx, self.game_row, self.rest, self.game.words.player_word(1))
+def _named(call: HostCall) -> PlayerRow:
+    """The player named after the verb (``kick @carol``)."""
+    return _find_player(call.tx, call.game_row, call.rest, call.game.words.player_word(1))
 
 
 def refuse_a_non_host(
@@ -89,7 +73,7 @@ def start(call: HostCall) -> None:
     game, game_row, state, now = call.game, call.game_row, call.state, call.now
     if game_row.phase != GamePhase.SETUP:
         raise Refusal("the game has already started: `status` shows where it stands")
-    first = call.find_player().key if call.rest.strip() else None
+    first = _named(call).key if call.rest.strip() else None
     filled = robots.fill_table(call.tx, game, game_row, state)
     if filled is not state:
         state = filled
@@ -173,7 +157,7 @@ def extend(call: HostCall) -> None:
 def kick(call: HostCall) -> None:
     """``kick PLAYER``: the player leaves the game, by the host's hand."""
     game, game_row, tx, now = call.game, call.game_row, call.tx, call.now
-    target = call.find_player()
+    target = _named(call)
     refuse_while_paused(game, game_row, "kick")
     removed = game.rules.remove(call.state, target.key)
     journal.note(tx, call.game_id, "remove", player=target.key, cause="kick", at=now)

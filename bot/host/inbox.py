@@ -4,8 +4,9 @@ Each message is recorded with its platform id (a redelivery is a no-op: the
 unique ``(platform, message_id)`` key decides, inside the database), the game
 changes, and every reply is written to the outbox, as one unit: either all of it
 happens or none of it does. What the message asks is decided by
-:mod:`bot.host.routing` and carried out by :mod:`bot.host.lobby` (new, join,
-leave, status, board, help, rules), :mod:`bot.host.admin` (the host's verbs) or
+:mod:`bot.host.routing` and carried out by the handler :mod:`bot.host.verbs`
+declares for its verb (join, leave, status, board, help, rules: :mod:`bot.host.lobby`;
+the host's verbs: :mod:`bot.host.admin`), by :mod:`bot.host.lobby` (new) or by
 :mod:`bot.host.orders` (everything else: an order to the game).
 
 Group commit. :meth:`Commands.handle_many` handles a batch of messages in ONE
@@ -336,173 +337,217 @@ class Commands:
     # ------------------------------------------------------------------
 
     def _carry_out(self, tx: Tx, row: Cause) -> Effect:
-        game_row: GameRow | GameSnapshot | None = None
+        about = _About()
         try:
-            if len(row.text) > MAX_TEXT:
-                raise Refusal(
-                    f"that message is {len(row.text)} characters long; orders are short, "
-                    f"such as {self._example(tx, row)}"
-                )
-            text = clean_text(row.text)
-            word, rest = command_word(text)
-            # Every message counts toward its sender's rate (a reply whose leading mention
-            # the platform's adapter took off reaches the host bare, and is as costly);
-            # only one that speaks to the host is told to slow down.
-            throttled = self._throttle(row, answer=self._counts(row, word))
-            if throttled is not None:
-                return throttled
-            explicit_host = word == "host" and command_word(rest)[0] in HOST_WORDS | {bridges.UNDO}
-            if explicit_host:
-                # `host end`: the host's verb, where the game has an order of that name.
-                text = rest
-                word, rest = command_word(text)
-            if word == "me" and (row.kind != _PUBLIC or addresses_the_host(row.text)):
-                # A person's own settings, whatever game they play (always answered privately).
-                me.me(tx, row, rest, now=self.clock.now())
-                return Effect(Outcome.HANDLED)
-            if word == "new":
-                game_row = lobby.new(self, tx, row, rest)
-                return Effect(Outcome.HANDLED, game_row.id)
-            if word == bridges.VERB and (
-                row.kind != _PUBLIC or addresses_the_host(row.text) or bridges.offered_here(tx, row)
-            ):
-                bridged = bridges.bridge(self, tx, row, rest)
-                return Effect(Outcome.HANDLED, None if bridged is None else bridged.id)
-            if word == bridges.UNDO and (
-                row.kind != _PUBLIC or explicit_host or addresses_the_host(row.text)
-            ):
-                return Effect(Outcome.HANDLED, verbs.run_room_verb(self, tx, row, word, rest))
-            if word == substitutes.VERB and row.kind != _PUBLIC:
-                # (By DM only: a seat's answer is nobody else's business.)
-                return Effect(Outcome.HANDLED, substitutes.answer(self, tx, row, rest))
-            if word == "games" and (
-                row.kind != _PUBLIC or not rest or addresses_the_host(row.text)
-            ):
-                lobby.my_games(self, tx, row)
-                return Effect(Outcome.HANDLED)
-            if word in ("help", "rules") and not find_game(tx, row, required=False):
-                lobby.outside_help(tx, row, word, private=self.limits.private_answers)
-                return Effect(Outcome.HANDLED)
-            if word == "join" and row.kind != _PUBLIC and not row.channel:
-                game_row = game_to_join_by_dm(tx, row, rest)
-            elif word == "board" and row.kind != _PUBLIC:
-                # In no game now: the board of the last one, finished (its final board).
-                game_row = find_game(tx, row, required=False)
-                if game_row is None and not tx.peek_games_of(row.platform, row.user_id):
-                    game_row = tx.last_game_of(row.platform, row.user_id)
-                game_row = game_row or find_game(tx, row, required=True)
-            elif word == "board" and row.channel:
-                # Asked in a channel whose game is over: its final board, to a player of
-                # it (by DM, as every board).
-                game_row = find_game(tx, row, required=False)
-                if game_row is None:
-                    ended = tx.latest_game_in(row.platform, row.channel)
-                    if (
-                        ended is not None
-                        and ended.id is not None
-                        and ended.phase == (GamePhase.FINISHED)
-                        and tx.peek_player(ended.id, row.platform, row.user_id)
-                    ):
-                        game_row = ended
-                game_row = game_row or find_game(tx, row, required=True)
-            else:
-                game_row = find_game(tx, row, required=True)
-            assert game_row is not None
-            if row.kind == _PUBLIC and word not in HOST_WORDS and _is_talk(game_row, row.text):
-                # Talk in the game's channel: in a game whose public orders carry its tag,
-                # a message without it is people chatting, not for the host (no reply).
-                row.outcome = "ignored"
-                row.game_id = game_row.id
-                return Effect(Outcome.IGNORED, game_row.id)
-            if (
-                row.kind == _PUBLIC
-                and word not in HOST_WORDS | PLAYER_WORDS
-                and not addresses_the_host(row.text)
-                and not _plays_in(tx, row, game_row)
-            ):
-                # Untagged words in a game's channel (a reply, whose mention of the bot the
-                # platform's adapter took off) from someone who plays no seat there: talk,
-                # not an order. No answer: a bystander's replies cost nothing to send.
-                row.outcome = "ignored"
-                row.game_id = game_row.id
-                return Effect(Outcome.IGNORED, game_row.id)
-            # (is_host reads the row's platform and creator, which a snapshot has too.)
-            found = cast(GameRow, game_row)
-            hosts = lambda: admin.is_host(self, tx, row, found)  # noqa: E731 - asked only if needed
-            if word in HOST_WORDS and not explicit_host and _is_order(tx, row, found, text, hosts):
-                # The game has an order of that name (U-Boat's `start E6`, Silent Ships'
-                # `end`): from one of its players, and readable as that order, it is the
-                # player's order. The host's verb is then `host end`.
-                word = ""
-            battle = game_row.phase == GamePhase.RUNNING
-            deadline = game_row.deadline
-            if (
-                battle
-                and deadline is not None
-                and row.sent_at >= deadline
-                and word not in ANSWERED_ANY_TIME
-            ):
-                # Sent after this turn's deadline: it belongs to the next turn,
-                # which opens when this one resolves. Keep it until then.
-                row.outcome = "held"
-                row.game_id = game_row.id
-                return Effect(Outcome.HELD, game_row.id)
-            opened_at = game_row.turn_opened_at
-            if (
-                battle
-                and opened_at is not None
-                and row.sent_at < opened_at
-                and word not in HOST_WORDS | PLAYER_WORDS
-            ):
-                # Fetched late (an X poll can lag): it was sent during a turn that
-                # has already resolved, and orders count for the turn they were sent in.
-                raise Refusal(
-                    f"your order was sent before turn {game_row.turn - 1} closed but reached "
-                    "me only after it resolved, so it was not counted; send it again for "
-                    f"turn {game_row.turn}"
-                )
-            row.game_id = game_row.id
-            if word in HOST_WORDS or word in PLAYER_WORDS:
-                # These may change the game through the ORM: load the row into the session.
-                assert game_row.id is not None
-                loaded = tx.game(game_row.id, lock=True)
-                assert loaded is not None
-                game_row = loaded
-                if word in HOST_WORDS:
-                    verbs.run_host_verb(self, tx, row, loaded, word, rest)
-                else:
-                    lobby.player_command(self, tx, row, loaded, word, rest)
-            elif word == "withdraw":
-                assert isinstance(game_row, GameSnapshot)
-                orders.withdraw(tx, row, game_row)
-            else:
-                assert isinstance(game_row, GameSnapshot)  # (only `join` finds a GameRow)
-                if not orders.order(self, tx, row, game_row, text):
-                    return Effect(Outcome.HANDLED, game_row.id, unanswered=True)
-            return Effect(Outcome.HANDLED, game_row.id)
+            return self._answer(tx, row, about)
         except (Refusal, GameError) as error:
-            if (
-                row.kind == _PUBLIC
-                and row.platform in self.paid_answer_platforms
-                and isinstance(error, OrderSyntaxError | NoGameHere)
-            ):
-                # Chatter that mentions the bot, where every answer is paid (X): no
-                # answer (it is recorded, and the cursor moves past it).
-                row.outcome = "ignored"
-                return Effect(Outcome.IGNORED, game_row.id if game_row is not None else None)
-            row.outcome = "refused"
-            game_id = game_row.id if game_row is not None else (row.game_id or 0)
-            if game_row is not None:
-                # A refusal about a game is part of that game's history (and its audit).
-                row.game_id = game_row.id
-            message = quote_briefly(error.message if isinstance(error, GameError) else str(error))
-            if isinstance(error, WrongChannelError) and row.kind == _PUBLIC:
-                # A secret posted in public (a move, a placement): not executed, and
-                # taken down where the platform lets the host (rules §4), before the
-                # private answer goes out.
-                posts.withdraw(tx, game_id or 0, row)
-            posts.reply(tx, game_id or 0, row, message, public=False)
-            return Effect(Outcome.REFUSED, game_id)
+            return self._refused(tx, row, about.game_row, error)
+
+    def _answer(self, tx: Tx, row: Cause, about: _About) -> Effect:
+        """What the message asks, carried out (a refusal raises); ``about`` learns the
+        message's game as soon as it is found."""
+        if len(row.text) > MAX_TEXT:
+            raise Refusal(
+                f"that message is {len(row.text)} characters long; orders are short, "
+                f"such as {self._example(tx, row)}"
+            )
+        text = clean_text(row.text)
+        word, rest = command_word(text)
+        # Every message counts toward its sender's rate (a reply whose leading mention
+        # the platform's adapter took off reaches the host bare, and is as costly);
+        # only one that speaks to the host is told to slow down.
+        throttled = self._throttle(row, answer=self._counts(row, word))
+        if throttled is not None:
+            return throttled
+        explicit_host = word == "host" and command_word(rest)[0] in HOST_WORDS | {bridges.UNDO}
+        if explicit_host:
+            # `host end`: the host's verb, where the game has an order of that name.
+            text = rest
+            word, rest = command_word(text)
+        answered = self._before_any_game(tx, row, word, rest, explicit_host=explicit_host)
+        if answered is not None:
+            return answered
+        game_row = self._game_of(tx, row, word, rest)
+        about.game_row = game_row
+        set_aside = self._set_aside(tx, row, game_row, word)
+        if set_aside is not None:
+            return set_aside
+        # (is_host reads the row's platform and creator, which a snapshot has too.)
+        found = cast(GameRow, game_row)
+        hosts = lambda: admin.is_host(self, tx, row, found)  # noqa: E731 - asked only if needed
+        if word in HOST_WORDS and not explicit_host and _is_order(tx, row, found, text, hosts):
+            # The game has an order of that name (U-Boat's `start E6`, Silent Ships'
+            # `end`): from one of its players, and readable as that order, it is the
+            # player's order. The host's verb is then `host end`.
+            word = ""
+        late = self._late(row, game_row, word)
+        if late is not None:
+            return late
+        row.game_id = game_row.id
+        if word in HOST_WORDS or word in PLAYER_WORDS:
+            # These may change the game through the ORM: load the row into the session.
+            assert game_row.id is not None
+            loaded = tx.game(game_row.id, lock=True)
+            assert loaded is not None
+            about.game_row = loaded
+            verbs.run_game_verb(self, tx, row, loaded, word, rest)
+        elif word == "withdraw":
+            assert isinstance(game_row, GameSnapshot)
+            orders.withdraw(tx, row, game_row)
+        else:
+            assert isinstance(game_row, GameSnapshot)  # (only `join` finds a GameRow)
+            if not orders.order(self, tx, row, game_row, text):
+                return Effect(Outcome.HANDLED, game_row.id, unanswered=True)
+        return Effect(Outcome.HANDLED, game_row.id)
+
+    def _before_any_game(
+        self, tx: Tx, row: Cause, word: str, rest: str, *, explicit_host: bool
+    ) -> Effect | None:
+        """The verbs answered before any game is found (the message names what they act
+        on, or they act on none); None: the message is about a game."""
+        if word == "me" and (row.kind != _PUBLIC or addresses_the_host(row.text)):
+            # A person's own settings, whatever game they play (always answered privately).
+            me.me(tx, row, rest, now=self.clock.now())
+            return Effect(Outcome.HANDLED)
+        if word == "new":
+            return Effect(Outcome.HANDLED, lobby.new(self, tx, row, rest).id)
+        if word == bridges.VERB and (
+            row.kind != _PUBLIC or addresses_the_host(row.text) or bridges.offered_here(tx, row)
+        ):
+            bridged = bridges.bridge(self, tx, row, rest)
+            return Effect(Outcome.HANDLED, None if bridged is None else bridged.id)
+        if word == bridges.UNDO and (
+            row.kind != _PUBLIC or explicit_host or addresses_the_host(row.text)
+        ):
+            return Effect(Outcome.HANDLED, verbs.run_room_verb(self, tx, row, word, rest))
+        if word == substitutes.VERB and row.kind != _PUBLIC:
+            # (By DM only: a seat's answer is nobody else's business.)
+            return Effect(Outcome.HANDLED, substitutes.answer(self, tx, row, rest))
+        if word == "games" and (row.kind != _PUBLIC or not rest or addresses_the_host(row.text)):
+            lobby.my_games(self, tx, row)
+            return Effect(Outcome.HANDLED)
+        if word in ("help", "rules") and not find_game(tx, row, required=False):
+            lobby.outside_help(tx, row, word, private=self.limits.private_answers)
+            return Effect(Outcome.HANDLED)
+        return None
+
+    def _game_of(self, tx: Tx, row: Cause, word: str, rest: str) -> GameRow | GameSnapshot:
+        """The game the message is about (refused if it is about none)."""
+        game_row: GameRow | GameSnapshot | None
+        if word == "join" and row.kind != _PUBLIC and not row.channel:
+            game_row = game_to_join_by_dm(tx, row, rest)
+        elif word == "board" and row.kind != _PUBLIC:
+            # In no game now: the board of the last one, finished (its final board).
+            game_row = find_game(tx, row, required=False)
+            if game_row is None and not tx.peek_games_of(row.platform, row.user_id):
+                game_row = tx.last_game_of(row.platform, row.user_id)
+            game_row = game_row or find_game(tx, row, required=True)
+        elif word == "board" and row.channel:
+            # Asked in a channel whose game is over: its final board, to a player of
+            # it (by DM, as every board).
+            game_row = find_game(tx, row, required=False)
+            if game_row is None:
+                ended = tx.latest_game_in(row.platform, row.channel)
+                if (
+                    ended is not None
+                    and ended.id is not None
+                    and ended.phase == (GamePhase.FINISHED)
+                    and tx.peek_player(ended.id, row.platform, row.user_id)
+                ):
+                    game_row = ended
+            game_row = game_row or find_game(tx, row, required=True)
+        else:
+            game_row = find_game(tx, row, required=True)
+        assert game_row is not None
+        return game_row
+
+    def _set_aside(
+        self, tx: Tx, row: Cause, game_row: GameRow | GameSnapshot, word: str
+    ) -> Effect | None:
+        """People's talk in a game's channel: recorded, not for the host (no reply)."""
+        if row.kind == _PUBLIC and word not in HOST_WORDS and _is_talk(game_row, row.text):
+            # Talk in the game's channel: in a game whose public orders carry its tag,
+            # a message without it is people chatting, not for the host (no reply).
+            row.outcome = "ignored"
+            row.game_id = game_row.id
+            return Effect(Outcome.IGNORED, game_row.id)
+        if (
+            row.kind == _PUBLIC
+            and word not in HOST_WORDS | PLAYER_WORDS
+            and not addresses_the_host(row.text)
+            and not _plays_in(tx, row, game_row)
+        ):
+            # Untagged words in a game's channel (a reply, whose mention of the bot the
+            # platform's adapter took off) from someone who plays no seat there: talk,
+            # not an order. No answer: a bystander's replies cost nothing to send.
+            row.outcome = "ignored"
+            row.game_id = game_row.id
+            return Effect(Outcome.IGNORED, game_row.id)
+        return None
+
+    def _late(self, row: Cause, game_row: GameRow | GameSnapshot, word: str) -> Effect | None:
+        """A message past its turn's deadline (held for the next turn), or sent in a turn
+        that has resolved since (refused)."""
+        battle = game_row.phase == GamePhase.RUNNING
+        deadline = game_row.deadline
+        if (
+            battle
+            and deadline is not None
+            and row.sent_at >= deadline
+            and word not in ANSWERED_ANY_TIME
+        ):
+            # Sent after this turn's deadline: it belongs to the next turn,
+            # which opens when this one resolves. Keep it until then.
+            row.outcome = "held"
+            row.game_id = game_row.id
+            return Effect(Outcome.HELD, game_row.id)
+        opened_at = game_row.turn_opened_at
+        if (
+            battle
+            and opened_at is not None
+            and row.sent_at < opened_at
+            and word not in HOST_WORDS | PLAYER_WORDS
+        ):
+            # Fetched late (an X poll can lag): it was sent during a turn that
+            # has already resolved, and orders count for the turn they were sent in.
+            raise Refusal(
+                f"your order was sent before turn {game_row.turn - 1} closed but reached "
+                "me only after it resolved, so it was not counted; send it again for "
+                f"turn {game_row.turn}"
+            )
+        return None
+
+    def _refused(
+        self,
+        tx: Tx,
+        row: Cause,
+        game_row: GameRow | GameSnapshot | None,
+        error: Refusal | GameError,
+    ) -> Effect:
+        """A refusal answered privately, recorded with the game it was about; chatter that
+        mentions the bot where every answer is paid goes unanswered."""
+        if (
+            row.kind == _PUBLIC
+            and row.platform in self.paid_answer_platforms
+            and isinstance(error, OrderSyntaxError | NoGameHere)
+        ):
+            # Chatter that mentions the bot, where every answer is paid (X): no
+            # answer (it is recorded, and the cursor moves past it).
+            row.outcome = "ignored"
+            return Effect(Outcome.IGNORED, game_row.id if game_row is not None else None)
+        row.outcome = "refused"
+        game_id = game_row.id if game_row is not None else (row.game_id or 0)
+        if game_row is not None:
+            # A refusal about a game is part of that game's history (and its audit).
+            row.game_id = game_row.id
+        message = quote_briefly(error.message if isinstance(error, GameError) else str(error))
+        if isinstance(error, WrongChannelError) and row.kind == _PUBLIC:
+            # A secret posted in public (a move, a placement): not executed, and
+            # taken down where the platform lets the host (rules §4), before the
+            # private answer goes out.
+            posts.withdraw(tx, game_id or 0, row)
+        posts.reply(tx, game_id or 0, row, message, public=False)
+        return Effect(Outcome.REFUSED, game_id)
 
     def _counts(self, row: Cause, word: str) -> bool:
         """Whether a message speaks to the host, so that past its sender's rate it is told
@@ -539,6 +584,13 @@ class Commands:
         found = find_game(tx, row, required=False)
         kind = found.kind if found is not None else self.default_game
         return get_game(kind).words.example() if kind else "`join` or `help`"
+
+
+class _About:
+    """The game a message turned out to be about, once found (a refusal is recorded with
+    it)."""
+
+    game_row: GameRow | GameSnapshot | None = None
 
 
 def _channel_of(tx: Tx, inbound: Inbound) -> str:

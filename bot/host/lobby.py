@@ -35,6 +35,7 @@ from bot.host.routing import (
     row_community,
     tagged_kind,
 )
+from bot.host.verb_call import VerbCall
 from bot.store import GameRow, PlayerRow, Tx, dumps
 from bot.store.settings import accounts_of
 
@@ -256,87 +257,121 @@ def outside_help(tx: Tx, row: Cause, word: str, *, private: bool = False) -> Non
     posts.reply(tx, 0, row, reply, public=row.kind == "public" and not private)
 
 
-def player_command(
-    commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
-) -> None:
-    game = get_game(game_row.kind)
-    state = commands.states.of(game, game_row)
-    assert game_row.id is not None
-    public = row.kind == "public"
-    player = tx.player_by_user(game_row.id, row.platform, row.user_id)
-    now = commands.clock.now()
-    if word in ("help", "rules", "status") and commands.limits.private_answers:
-        public = False  # one person's question: answered to them alone
-    if word == "help":
-        posts.reply(tx, game_row.id, row, game.words.help_text(), public=public, every_room=False)
-    elif word == "rules":
-        posts.reply(tx, game_row.id, row, game.words.rules_text(), public=public, every_room=False)
-    elif word == "status":
-        players = tx.players(game_row.id)
-        in_ = set(tx.standing_orders(game_row.id, game_row.turn))
-        card = posts.status_card(game, game_row, state, players, in_)
-        # Where the card shows, the latest public picture goes in it (once there is one).
-        shows = row.platform in commands.card_platforms and game_row.phase != GamePhase.SETUP
-        stored = tx.last_turn(game_row.id) if shows else None
-        render = None
-        if stored is not None:
-            extra = {"step": stored.step} if stored.step else {}
-            render = posts.render_spec("public_map", game_row, stored.number, now, **extra)
-        posts.reply(
-            tx,
-            game_row.id,
-            row,
-            posts.status_text(
-                game,
-                game_row,
-                state,
-                now,
-                # Answered privately: in the asker's zone (in public, UTC for everyone).
-                format_utc if public else personal_time(tx, row.platform, row.user_id).format,
-            ),
-            public=public,
-            every_room=False,  # (the asker's room: each room can ask its own)
-            render=render,
-            extra=posts.extras(card=card, board=game.words.text_board(state, None)),
+def _answers_in_public(call: VerbCall) -> bool:
+    """Whether a question (``help``, ``rules``, ``status``) is answered where it was asked:
+    with private answers configured, one person's question is answered to them alone."""
+    return call.row.kind == "public" and not call.commands.limits.private_answers
+
+
+def _asker(call: VerbCall) -> PlayerRow | None:
+    return call.tx.player_by_user(call.game_id, call.row.platform, call.row.user_id)
+
+
+def help_verb(call: VerbCall) -> None:
+    """``help``: how to play the game."""
+    posts.reply(
+        call.tx, call.game_id, call.row, call.game.words.help_text(),
+        public=_answers_in_public(call), every_room=False,
+    )  # fmt: skip
+
+
+def rules_verb(call: VerbCall) -> None:
+    """``rules``: the game's rules in short."""
+    posts.reply(
+        call.tx, call.game_id, call.row, call.game.words.rules_text(),
+        public=_answers_in_public(call), every_room=False,
+    )  # fmt: skip
+
+
+def status_verb(call: VerbCall) -> None:
+    """``status``: phase, turn, clocks and who still plays (a card where the platform shows
+    one, with the latest public picture)."""
+    tx, game, game_row, state, row = call.tx, call.game, call.game_row, call.state, call.row
+    public = _answers_in_public(call)
+    players = tx.players(call.game_id)
+    in_ = set(tx.standing_orders(call.game_id, game_row.turn))
+    card = posts.status_card(game, game_row, state, players, in_)
+    # Where the card shows, the latest public picture goes in it (once there is one).
+    shows = row.platform in call.commands.card_platforms and game_row.phase != GamePhase.SETUP
+    stored = tx.last_turn(call.game_id) if shows else None
+    render = None
+    if stored is not None:
+        extra = {"step": stored.step} if stored.step else {}
+        render = posts.render_spec("public_map", game_row, stored.number, call.now, **extra)
+    posts.reply(
+        tx,
+        call.game_id,
+        row,
+        posts.status_text(
+            game,
+            game_row,
+            state,
+            call.now,
+            # Answered privately: in the asker's zone (in public, UTC for everyone).
+            format_utc if public else personal_time(tx, row.platform, row.user_id).format,
+        ),
+        public=public,
+        every_room=False,  # (the asker's room: each room can ask its own)
+        render=render,
+        extra=posts.extras(card=card, board=game.words.text_board(state, None)),
+    )
+
+
+def join_verb(call: VerbCall) -> None:
+    """``join``: a seat in the game (see _join)."""
+    _refuse_another_games_tag(call.row, call.game_row, call.game)
+    _join(
+        call.commands, call.tx, call.row, call.game_row, call.game, call.state, _asker(call),
+        public=call.row.kind == "public", now=call.now,
+    )  # fmt: skip
+
+
+def leave_verb(call: VerbCall) -> None:
+    """``leave``: the player leaves the game (confirmed first where a person types)."""
+    game, game_row, tx, row, now = call.game, call.game_row, call.tx, call.row, call.now
+    player = _asker(call)
+    if player is None:
+        raise Refusal("you are not in this game: `leave` is for its players")
+    if not game.players_may_leave:
+        raise Refusal(
+            f"there is no `leave` in {game.title}: a game runs to its end "
+            "(its host can remove a player with `kick`)"
         )
-    elif word == "join":
-        _refuse_another_games_tag(row, game_row, game)
-        _join(commands, tx, row, game_row, game, state, player, public=public, now=now)
-    elif word == "leave":
-        if player is None:
-            raise Refusal("you are not in this game: `leave` is for its players")
-        if not game.players_may_leave:
-            raise Refusal(
-                f"there is no `leave` in {game.title}: a game runs to its end "
-                "(its host can remove a player with `kick`)"
-            )
-        refuse_while_paused(game, game_row, "leave")
-        if _asks_to_confirm_leaving(commands, tx, row, game_row, rest):
-            return
-        left = game.rules.remove(state, player.key)
-        journal.note(tx, game_row.id, "remove", player=player.key, cause="leave", at=now)
-        _change_and_say(
-            tx, game, game_row, state, left, cause="leave",
-            row=row, now=now, headline=f"{player.name} left the game.",
-        )  # fmt: skip
-        if row.platform in commands.room_platforms:
-            posts.room_member(tx, game_row, row, player.user_id, present=False, now=now)
-    elif word == "board":
-        if player is None:
-            substitutes.refuse_the_replaced(tx, row, game_row.id)
-            raise Refusal("you are not in this game: send `join` to play")
-        last = None
-        if game_row.phase != GamePhase.SETUP:
-            stored = tx.last_turn(game_row.id)
-            if stored is not None:
-                last = (stored.number, stored.step)
-        posts.send_board(tx, game, game_row, state, player, cause=row, now=now, last=last)
-        if commands.web_base_url:
-            url = links.own_page(tx, commands.web_base_url, game_row.id, player.key, now=now)
-            posts.reply(tx, game_row.id, row, links.own_page_line(url), public=False,
-                        kind_suffix="link")  # fmt: skip
-    elif word == "link":
-        _link(commands, tx, row, game_row, player, rest, now=now)
+    refuse_while_paused(game, game_row, "leave")
+    if _asks_to_confirm_leaving(call.commands, tx, row, game_row, call.rest):
+        return
+    left = game.rules.remove(call.state, player.key)
+    journal.note(tx, call.game_id, "remove", player=player.key, cause="leave", at=now)
+    _change_and_say(
+        tx, game, game_row, call.state, left, cause="leave",
+        row=row, now=now, headline=f"{player.name} left the game.",
+    )  # fmt: skip
+    if row.platform in call.commands.room_platforms:
+        posts.room_member(tx, game_row, row, player.user_id, present=False, now=now)
+
+
+def board_verb(call: VerbCall) -> None:
+    """``board``: the player's private board again (and their own page's link)."""
+    tx, game_row, row, now = call.tx, call.game_row, call.row, call.now
+    player = _asker(call)
+    if player is None:
+        substitutes.refuse_the_replaced(tx, row, call.game_id)
+        raise Refusal("you are not in this game: send `join` to play")
+    last = None
+    if game_row.phase != GamePhase.SETUP:
+        stored = tx.last_turn(call.game_id)
+        if stored is not None:
+            last = (stored.number, stored.step)
+    posts.send_board(tx, call.game, game_row, call.state, player, cause=row, now=now, last=last)
+    if call.commands.web_base_url:
+        url = links.own_page(tx, call.commands.web_base_url, call.game_id, player.key, now=now)
+        posts.reply(tx, call.game_id, row, links.own_page_line(url), public=False,
+                    kind_suffix="link")  # fmt: skip
+
+
+def link_verb(call: VerbCall) -> None:
+    """``link``: see _link."""
+    _link(call.commands, call.tx, call.row, call.game_row, _asker(call), call.rest, now=call.now)
 
 
 def _asks_to_confirm_leaving(

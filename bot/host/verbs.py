@@ -2,7 +2,7 @@
 and its handler.
 
 The games declare their verbs as data (``Game.verbs``); so does the host, here. The
-dispatch (:func:`run_host_verb`, :func:`run_room_verb`) reads this table, and so does
+dispatch (:func:`run_game_verb`, :func:`run_room_verb`) reads this table, and so does
 every platform's menu (Discord's ``/host`` group is built from :data:`HOST_VERBS`), so a
 new verb of the host is one entry here and its handler: no platform copies the list.
 """
@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 from bot.games.base import Arg, ArgKind, GamePhase
 from bot.games.catalog import get_game
-from bot.host import admin, bridges
-from bot.host.admin import HostCall
+from bot.host import admin, bridges, lobby
 from bot.host.context import CommandContext
 from bot.host.posts import Cause
 from bot.host.routing import Refusal
+from bot.host.verb_call import VerbCall
 from bot.store import GameRow, Tx
 
 
@@ -40,7 +40,7 @@ class Where(enum.Enum):
 
 
 # A verb on the game of the place it was sent from, with the game loaded and locked.
-GameHandler = Callable[[HostCall], None]
+GameHandler = Callable[[VerbCall], None]
 # A verb answered before any game is found (the place itself names what it acts on):
 # returns the number of the game it acted on, if any.
 RoomHandler = Callable[[CommandContext, Tx, Cause, str], "int | None"]
@@ -175,7 +175,36 @@ HOST_VERBS: tuple[HostVerb, ...] = (
     ),
 )
 
-_BY_NAME = {verb.name: verb for verb in HOST_VERBS}
+# What any player may ask of a game, whatever the game (and ``join``, anyone).
+PLAYER_VERBS: tuple[HostVerb, ...] = (
+    HostVerb("join", Who.ANYONE, Where.EITHER, "Join the game", on_game=lobby.join_verb),
+    HostVerb("leave", Who.PLAYER, Where.EITHER, "Leave the game", on_game=lobby.leave_verb),
+    HostVerb(
+        "board",
+        Who.PLAYER,
+        Where.EITHER,
+        "See your private board again",
+        on_game=lobby.board_verb,
+    ),
+    HostVerb(
+        "status",
+        Who.ANYONE,
+        Where.EITHER,
+        "Phase, turn, deadline and who still plays",
+        on_game=lobby.status_verb,
+    ),
+    HostVerb("help", Who.ANYONE, Where.EITHER, "How to play", on_game=lobby.help_verb),
+    HostVerb("rules", Who.ANYONE, Where.EITHER, "The rules in short", on_game=lobby.rules_verb),
+    HostVerb(
+        "link",
+        Who.PLAYER,
+        Where.EITHER,
+        "Your own page of the game, or a linking code",
+        on_game=lobby.link_verb,
+    ),
+)
+
+_BY_NAME = {verb.name: verb for verb in (*HOST_VERBS, *PLAYER_VERBS)}
 
 
 def host_verb(word: str) -> HostVerb | None:
@@ -184,23 +213,25 @@ def host_verb(word: str) -> HostVerb | None:
 
 
 def in_menus() -> tuple[HostVerb, ...]:
-    """The verbs a platform's menu offers, in the order they are listed."""
+    """The host's verbs a platform's menu offers, in the order they are listed (the
+    players' are in each game's own menu, with the game's verbs)."""
     return tuple(verb for verb in HOST_VERBS if verb.menu)
 
 
-def run_host_verb(
+def run_game_verb(
     commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
 ) -> None:
-    """Carry out the host's verb ``word`` on the game, once its host is known to ask."""
+    """Carry out the verb ``word`` on the game (loaded and locked), once who asks may."""
     verb = _BY_NAME[word]
     assert verb.on_game is not None
-    admin.refuse_a_non_host(commands, tx, row, game_row, word)
+    if verb.who is Who.HOST:
+        admin.refuse_a_non_host(commands, tx, row, game_row, word)
     game = get_game(game_row.kind)
     state = commands.states.of(game, game_row)
     now = commands.clock.now()
     if verb.not_when_finished and game_row.phase == GamePhase.FINISHED:
         raise Refusal("this game has finished")
-    verb.on_game(HostCall(commands, tx, row, game, game_row, state, now, word, rest))
+    verb.on_game(VerbCall(commands, tx, row, game, game_row, state, now, word, rest))
 
 
 def run_room_verb(commands: CommandContext, tx: Tx, row: Cause, word: str, rest: str) -> int | None:
