@@ -25,7 +25,7 @@ from bot.host import posts
 from bot.host.avatar_cache import AvatarCache
 from bot.host.ending import FINAL_MAP
 from bot.host.messages import Attachment, AttachmentKind
-from bot.store import GameRow, OutboxRow, PlayerRow, Store, TurnRow, loads
+from bot.store import OutboxRow, PlayerRow, Store, TurnRow, loads, records
 from renderers.catalog import pictures_for
 from renderers.pictures import Pictures, Replay
 
@@ -54,7 +54,7 @@ from one step a game, and the lanes of the relay draw a few games at once)."""
 class _Step:
     """One stored step of a game, as every picture drawn from it needs it."""
 
-    game_row: GameRow
+    game_row: records.Game
     pictures: Pictures
     state: Any
     players: dict[str, PlayerRow]
@@ -174,7 +174,7 @@ class AttachmentRenderer:
             )
         ]
 
-    async def _drawn_replay(self, row: OutboxRow) -> tuple[GameRow, Replay] | None:
+    async def _drawn_replay(self, row: OutboxRow) -> tuple[records.Game, Replay] | None:
         with self.store.transaction() as tx:
             game_row = tx.game(row.game_id)
             if game_row is None or (pictures := pictures_for(game_row.kind)) is None:
@@ -209,7 +209,9 @@ class AttachmentRenderer:
             name = f"game{game_row.id}-turn{turn}-map.png"
         return [Attachment(AttachmentKind.IMAGE, name, picture.png, "image/png", picture.alt)]
 
-    def _replay(self, pictures: Pictures, game_row: GameRow, history: Sequence[TurnRow]) -> Replay:
+    def _replay(
+        self, pictures: Pictures, game_row: records.Game, history: Sequence[TurnRow]
+    ) -> Replay:
         game = get_game(game_row.kind)
         boards: list[tuple[Any, str]] = []
         for stored in sorted(history, key=lambda t: (t.number, t.step)):
@@ -222,7 +224,7 @@ class AttachmentRenderer:
             boards.append((final, pictures.end_label()))
         return pictures.replay(boards, title=posts.title(game_row), gif=self.replay_gif)
 
-    def _replay_attachments(self, game_row: GameRow, replay: Replay) -> list[Attachment]:
+    def _replay_attachments(self, game_row: records.Game, replay: Replay) -> list[Attachment]:
         title = posts.title(game_row)
         result = [
             Attachment(

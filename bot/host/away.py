@@ -32,8 +32,7 @@ from bot.games.duration import format_duration, humanize, parse_duration
 from bot.host import lifecycle, posts
 from bot.host.clock import format_utc
 from bot.host.routing import Refusal
-from bot.store import GameRow, Tx, loads
-from bot.store.repository import GameSnapshot
+from bot.store import Tx, loads, records
 from bot.store.settings import away_accounts
 
 OPTION = "away"
@@ -81,11 +80,11 @@ def has_pass(game: Game[Any, Any]) -> bool:
     return True
 
 
-def option_of(game_row: GameRow | GameSnapshot) -> str:
+def option_of(game_row: records.Game) -> str:
     return str(loads(game_row.options or "{}").get(OPTION) or "")
 
 
-def wait_of(game_row: GameRow) -> float:
+def wait_of(game_row: records.Game) -> float:
     """How long, in seconds, a turn of this game waits for away players (0: not at all)."""
     value = option_of(game_row)
     return parse_duration(value).total_seconds() if value and value not in (PASS, ROBOT) else 0.0
@@ -112,7 +111,7 @@ def passes_due(tx: Tx, *, now: float) -> list[AwayPass]:
     found: list[AwayPass] = []
     seen: set[int] = set()
     for platform, user_id in away:
-        for game_row in tx.peek_games_of(platform, user_id):
+        for game_row in tx.games_of(platform, user_id):
             game_id = game_row.id
             if (
                 game_id is None
@@ -132,7 +131,7 @@ def passes_due(tx: Tx, *, now: float) -> list[AwayPass]:
 
 
 def _passes_in(
-    tx: Tx, game_row: GameSnapshot, away: Mapping[tuple[str, str], float]
+    tx: Tx, game_row: records.Game, away: Mapping[tuple[str, str], float]
 ) -> list[AwayPass]:
     assert game_row.id is not None
     game = get_game(game_row.kind)
@@ -174,7 +173,7 @@ def announce_pass(tx: Tx, game_id: int, turn: int, *, now: float) -> None:
 def wait_for_away(
     tx: Tx,
     game: Game[Any, Any],
-    game_row: GameRow,
+    game_row: records.Game,
     state: Any,
     timer: Mapping[str, Any],
     *,
@@ -205,6 +204,5 @@ def wait_for_away(
     )
     if not posts.announce(tx, game_row, kind="away", text=text, now=now):
         return False  # this turn waited once already
-    lifecycle.extend(game_row, extra)
-    tx.save(game_row)
+    tx.change_game(game_row, lifecycle.extend(game_row, extra))
     return True

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.games.base import Game, Standing, Step
 from bot.host import posts
-from bot.store import GameRow, TurnRow, Tx, loads
+from bot.store import TurnRow, Tx, loads, records
 
 FINAL_MAP = "final_map"
 """The render kind of the standings post's picture: the game's last replay frame."""
@@ -70,7 +70,7 @@ def place_text(standing: Standing, standings: Sequence[Standing], title: str) ->
     return f"{title} is over: {said}" + (f" Your game: {figures}." if figures else "")
 
 
-def post_end(tx: Tx, game: Game[Any, Any], game_row: GameRow, turn: int, now: float) -> None:
+def post_end(tx: Tx, game: Game[Any, Any], game_row: records.Game, turn: int, now: float) -> None:
     """The standings (with the final map), each player's place, then the replay."""
     assert game_row.id is not None
     state = game.codec.decode_state(loads(game_row.state))

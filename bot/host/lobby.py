@@ -36,11 +36,11 @@ from bot.host.routing import (
     row_community,
     tagged_kind,
 )
-from bot.store import GameRow, PlayerRow, Tx, dumps
+from bot.store import NewGame, PlayerRow, Tx, dumps, records
 from bot.store.settings import accounts_of
 
 
-def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
+def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> records.Game:
     """``new [KIND] [key=value …]``: open a game in a public channel; its maker hosts it."""
     tokens = rest.split()
     kind = tagged_kind(row.text) or commands.default_game
@@ -52,7 +52,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     if row.kind != "public" or not row.channel:
         tag = get_game(kind).tag if kind in known else "#TAG"
         raise Refusal(f"start a game in a public channel: post `{tag} new` there")
-    existing = tx.peek_game_in(row.platform, row.channel) or bridged_to(tx, row)
+    existing = tx.game_in(row.platform, row.channel) or bridged_to(tx, row)
     if existing is not None:
         raise Refusal(
             f"game {existing.id} is already running in this channel; its host can `end` it first"
@@ -92,7 +92,8 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     # SHA-256 published below before anyone joins, the secret revealed in the record.
     secret = commands.draw_secret() if commands.draw_secret and not seed_text else ""
     now = commands.clock.now()
-    game_row = GameRow(
+    timers = lifecycle.first_timers(game, state, now=now)
+    new_game = NewGame(
         kind=game.name,
         platform=row.platform,
         channel=row.channel,
@@ -107,17 +108,15 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         created_at=now,
         community=row_community(row),
         open_to_all=open_to_all,
+        **timers.values(),
     )
-    lifecycle.arm(game, game_row, state, moment=now, now=now)
-    game_row = tx.add_game(game_row)
-    assert game_row.id is not None
+    game_row = tx.add_game(new_game)
     row.game_id = game_row.id
     journal.note(tx, game_row.id, "new", options=rules_options)
     if seated:
         count, _, level = seated.partition(":")
         state, names = robots.seat_many(tx, game, game_row, state, int(count), level)
-        lifecycle.arm(game, game_row, state, moment=now, now=now)
-        tx.save(game_row)
+        game_row = lifecycle.store_state(tx, game, game_row, state, now=now)
     commands.states.remember(game_row.id, game_row.state_digest, state)
     text = f"{posts.title(game_row)} {game.words.opening(state)}"
     if seated:
@@ -222,7 +221,7 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
     playing: dict[int, tuple[str, str]] = {}
     found = []
     for account in accounts_of(tx, row.platform, row.user_id):
-        for game_row in tx.peek_games_of(*account):
+        for game_row in tx.games_of(*account):
             if game_row.id not in playing:
                 playing[game_row.id] = account
                 found.append(game_row)
@@ -281,7 +280,7 @@ def outside_help(tx: Tx, row: Cause, word: str, *, private: bool = False) -> Non
 
 
 def player_command(
-    commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
+    commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, word: str, rest: str
 ) -> None:
     game = get_game(game_row.kind)
     state = commands.states.of(game, game_row)
@@ -365,7 +364,7 @@ def _link(
     commands: CommandContext,
     tx: Tx,
     row: Cause,
-    game_row: GameRow,
+    game_row: records.Game,
     player: PlayerRow | None,
     rest: str,
     *,
@@ -390,7 +389,7 @@ def _link(
     posts.reply(tx, game_row.id, row, text, public=False)
 
 
-def _refuse_another_games_tag(row: Cause, game_row: GameRow, game: Any) -> None:
+def _refuse_another_games_tag(row: Cause, game_row: records.Game, game: Any) -> None:
     """A join tagged for one kind of game where a game of another kind plays: not a join of
     that game."""
     found = tag_pattern().search(row.text)
@@ -408,7 +407,7 @@ def _join(
     commands: CommandContext,
     tx: Tx,
     row: Cause,
-    game_row: GameRow,
+    game_row: records.Game,
     game: Any,
     state: Any,
     player: PlayerRow | None,
@@ -446,9 +445,7 @@ def _join(
                 else "",
             )
         )
-    game_row.state = dumps(game.codec.encode_state(state))
-    lifecycle.arm(game, game_row, state, moment=now, now=now)
-    tx.save(game_row)
+    game_row = lifecycle.store_state(tx, game, game_row, state, now=now)
     commands.states.remember(game_row.id, game_row.state_digest, state)
     quick = posts.choices_of(game, game.words.quick_orders(state, key), private=True)
     posts.reply(
@@ -469,7 +466,7 @@ def _join(
         posts.room_member(tx, game_row, row, row.user_id, present=True, now=now)
 
 
-def _refuse_a_second_seat(tx: Tx, row: Cause, game_row: GameRow) -> None:
+def _refuse_a_second_seat(tx: Tx, row: Cause, game_row: records.Game) -> None:
     """One person, one seat: refused when another account they linked plays the game."""
     assert game_row.id is not None
     for platform, user_id in accounts_of(tx, row.platform, row.user_id)[1:]:
@@ -485,7 +482,7 @@ def _refuse_a_second_seat(tx: Tx, row: Cause, game_row: GameRow) -> None:
 def _change_and_say(
     tx: Tx,
     game: Any,
-    game_row: GameRow,
+    game_row: records.Game,
     state: Any,
     resolution: Any,
     *,
@@ -499,7 +496,9 @@ def _change_and_say(
     public may know of it (``with_result``: and how the game ended, if it did)."""
     assert game_row.id is not None
     ended_turn = game_row.turn
-    replay_turn = lifecycle.change(tx, game, game_row, state, resolution, cause=cause, now=now)
+    game_row, replay_turn = lifecycle.change(
+        tx, game, game_row, state, resolution, cause=cause, now=now
+    )
     players = {p.key: p for p in tx.players(game_row.id)}
     names = posts.names_of(players.values())
     if game_row.turn == ended_turn:
@@ -530,7 +529,7 @@ def _change_and_say(
         ending.post_end(tx, game, game_row, replay_turn, now)
 
 
-def refuse_while_paused(game: Any, game_row: GameRow, word: str) -> None:
+def refuse_while_paused(game: Any, game_row: records.Game, word: str) -> None:
     """In a game played in turn, nothing changes hands while its host has paused it."""
     if game_row.paused_remaining is not None and not game.simultaneous:
         raise Refusal(f"the game is paused: `{word}` waits until its host resumes it")

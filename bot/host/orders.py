@@ -22,8 +22,8 @@ from bot.host.messages import Choice, InboundKind
 from bot.host.posts import Cause
 from bot.host.routing import HOST_WORDS, PLAYER_WORDS, Refusal, command_word
 from bot.host.seeds import game_rng_on_first_draw
-from bot.store import Tx, dumps
-from bot.store.repository import WITHDRAWN, GameSnapshot, PlayerSnapshot
+from bot.store import GameChange, Tx, dumps, records
+from bot.store.repository import WITHDRAWN, PlayerSnapshot
 
 _PUBLIC = InboundKind.PUBLIC.value
 
@@ -37,7 +37,7 @@ def _meant(text: str) -> str | None:
     return found[0] if found else None
 
 
-def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, text: str) -> None:
+def order(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, text: str) -> None:
     """An order: ``game_row`` is a snapshot; the fast path (an order that stands, the
     state unchanged or changed in setup) stages the state (Tx.stage_game_state: written
     once for the batch), anything that changes the game's history loads the row."""
@@ -85,14 +85,13 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
         if changed:
             # Written once for the batch (a crowd's placements: see Tx.stage_game_state).
             new = accepted.state
-            token = tx.stage_game_state(
-                game_id,
+            game_row = tx.stage_game_state(
+                game_row,
                 new,
                 encode=lambda staged: dumps(game.codec.encode_state(staged)),
                 written=lambda digest: commands.states.remember(game_id, digest, new),
             )
-            game_row.now_staged(token)  # (it may no longer be the tx's snapshot)
-            commands.states.remember(game_id, token, new)
+            commands.states.remember(game_id, game_row.state_digest, new)
         _answer(commands, tx, row, game, game_row, player, accepted, standing, previous, turn)
         return
     now = commands.clock.now()
@@ -102,13 +101,13 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
         change = Resolution(
             accepted.state, accepted.events, accepted.changed, orders=accepted.orders
         )
-        lifecycle.record_and_post(
+        loaded = lifecycle.record_and_post(
             tx, game, loaded, state, change, cause="action", moment=row.sent_at, now=now
         )
     else:
-        loaded.state = dumps(game.codec.encode_state(accepted.state))
-        lifecycle.arm(game, loaded, accepted.state, moment=row.sent_at, now=now)
-        tx.save(loaded)
+        armed = lifecycle.arm(game, loaded, accepted.state, moment=row.sent_at, now=now)
+        new_state = GameChange(state=dumps(game.codec.encode_state(accepted.state)))
+        loaded = tx.change_game(loaded, new_state.then(armed))
     _answer(commands, tx, row, game, loaded, player, accepted, standing, previous, turn)
     if accepted.resolve_now and loaded.phase == GamePhase.RUNNING:
         lifecycle.resolve_now(tx, game, loaded, accepted.state, moment=row.sent_at, now=now)
@@ -188,7 +187,7 @@ def _withdraw_button(tag: str) -> str:
     return posts.extras(choices=[Choice("Withdraw", f"{tag} withdraw", private=True)])
 
 
-def withdraw(tx: Tx, row: Cause, game_row: GameSnapshot) -> None:
+def withdraw(tx: Tx, row: Cause, game_row: records.Game) -> None:
     """``withdraw``: take back one's standing order of the turn (the game then resolves
     as if it had not been given); the orders stay in the history."""
     game = get_game(game_row.kind)

@@ -259,7 +259,7 @@ class Relay:
                 lobby = room = ""
                 if row.game_id:
                     if row.game_id not in rooms:
-                        game = tx.game_route(row.game_id)
+                        game = tx.game(row.game_id)
                         rooms[row.game_id] = (
                             (game.lobby, game.channel) if game and game.lobby else ("", "")
                         )
@@ -663,7 +663,7 @@ class Relay:
         with self.store.transaction() as tx:
             if not tx.claim_outbox(row.id, now, now + CLAIM_SECONDS):
                 return False, "", "", ()
-            game = tx.game_route(row.game_id) if row.game_id else None
+            game = tx.game(row.game_id) if row.game_id else None
             if game is None:
                 return True, "", "", ()
             instants = tuple(float(t["deadline"]) for t in posts.running_timers(game))

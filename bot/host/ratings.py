@@ -16,7 +16,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from bot.games.base import Game
-from bot.store import GameRow, Tx
+from bot.store import Tx, records
 from bot.store.models import RatingRow
 from bot.store.settings import person_of, rating_of
 
@@ -28,7 +28,9 @@ def ordinal(row: RatingRow) -> float:
     return row.mu - 3 * row.sigma
 
 
-def rate_finished(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, now: float) -> int:
+def rate_finished(
+    tx: Tx, game: Game[Any, Any], game_row: records.Game, state: Any, now: float
+) -> int:
     """Update the ratings of a game that has just ended; returns how many people were
     rated (0 for a game of fewer than two people)."""
     outcome = game.rules.outcome(state)

@@ -32,9 +32,8 @@ from bot.games.base import ROBOT_LEVELS, Game, GameError, GamePhase, PlayerRef
 from bot.games.catalog import get_game
 from bot.host import away, journal, posts
 from bot.host.routing import Refusal
-from bot.store import GameRow, PlayerRow, Tx, dumps, loads
+from bot.store import PlayerRow, Tx, loads, records
 from bot.store.models import ROBOT_USER
-from bot.store.repository import GameSnapshot
 from bot.store.robot_seats import games_with_robots, last_sent
 from bot.store.settings import away_accounts
 
@@ -99,7 +98,7 @@ def parse_fill(game: Game[Any, Any], value: str) -> str:
 
 
 def seat(
-    tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, level: str
+    tx: Tx, game: Game[Any, Any], game_row: records.Game, state: Any, level: str
 ) -> tuple[Any, PlayerRow]:
     """Seat a robot of ``level`` in ``game_row``: the game's ``join``, journalled, and its
     player row. Returns the new state (the caller stores it) and the row."""
@@ -126,14 +125,13 @@ def seat(
 
 
 def seat_many(
-    tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, count: int, level: str
+    tx: Tx, game: Game[Any, Any], game_row: records.Game, state: Any, count: int, level: str
 ) -> tuple[Any, list[str]]:
     """Seat ``count`` robots; returns the state and their names."""
     names = []
     for _ in range(count):
         state, row = seat(tx, game, game_row, state, level)
         names.append(row.name)
-    game_row.state = dumps(game.codec.encode_state(state))
     return state, names
 
 
@@ -143,11 +141,11 @@ def usual_table(game: Game[Any, Any], level: str) -> int:
     return robot.demo_players if robot is not None else 0
 
 
-def fill_option(game_row: GameRow) -> str:
+def fill_option(game_row: records.Game) -> str:
     return str(loads(game_row.options or "{}").get(FILL) or "")
 
 
-def fill_table(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any) -> Any:
+def fill_table(tx: Tx, game: Game[Any, Any], game_row: records.Game, state: Any) -> Any:
     """At ``start`` of a game opened with ``fill=robots``: seat robots in the empty seats
     up to the game's usual table. Returns the state (stored on the row)."""
     option = fill_option(game_row)
@@ -175,7 +173,7 @@ def is_robot(player: PlayerRow | Any) -> bool:
     return bool(getattr(player, "robot", ""))
 
 
-def find_robot(tx: Tx, game_row: GameRow, name: str) -> PlayerRow:
+def find_robot(tx: Tx, game_row: records.Game, name: str) -> PlayerRow:
     """The robot called ``name`` in the game; refused with the robots' names."""
     assert game_row.id is not None
     robots = [p for p in tx.players(game_row.id) if is_robot(p)]
@@ -221,14 +219,14 @@ def orders_due(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -
     return [o for o in found if not tx.inbound_seen(o.platform, o.message_id)]
 
 
-def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list[GameSnapshot]:
+def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list[records.Game]:
     wanted = set(games_with_robots(tx) if game_ids is None else game_ids)
     if game_ids is None:
         for platform, user_id in away_accounts(tx, now):
-            wanted |= {g.id for g in tx.peek_games_of(platform, user_id) if g.id is not None}
+            wanted |= {g.id for g in tx.games_of(platform, user_id) if g.id is not None}
     games = []
     for game_id in sorted(wanted):
-        game_row = tx.peek_game(game_id)
+        game_row = tx.game(game_id)
         if (
             game_row is None
             or game_row.phase not in (GamePhase.SETUP, GamePhase.RUNNING)
@@ -241,7 +239,7 @@ def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list
     return games
 
 
-def _orders_in(tx: Tx, game_row: GameSnapshot, now: float) -> list[RobotOrder]:
+def _orders_in(tx: Tx, game_row: records.Game, now: float) -> list[RobotOrder]:
     assert game_row.id is not None
     game = get_game(game_row.kind)
     state = game.codec.decode_state(loads(game_row.state))
@@ -289,7 +287,7 @@ def _orders_in(tx: Tx, game_row: GameSnapshot, now: float) -> list[RobotOrder]:
     return found
 
 
-def _took_back(tx: Tx, game_row: GameSnapshot, player: Any) -> bool:
+def _took_back(tx: Tx, game_row: records.Game, player: Any) -> bool:
     """Whether the away player took their seat back: they sent the game something of
     their own since a robot last played it for them. (A robot plays first: it acts as
     soon as a turn opens.)"""

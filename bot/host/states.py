@@ -16,8 +16,7 @@ from collections import OrderedDict
 from typing import Any
 
 from bot.games.base import Game
-from bot.store import GameRow, loads, state_digest
-from bot.store.repository import GameSnapshot
+from bot.store import loads, records, state_digest
 
 STATE_CACHE_SIZE = 64  # decoded game states kept (the games being played right now)
 DECODED_CACHE_SIZE = 4096  # decoded stored orders kept, for acknowledgements
@@ -30,7 +29,7 @@ class States:
         self._states: OrderedDict[int, tuple[str, Any]] = OrderedDict()
         self._lock = threading.Lock()  # the worker thread and the turn clock share it
 
-    def of(self, game: Game[Any, Any], game_row: GameRow | GameSnapshot) -> Any:
+    def of(self, game: Game[Any, Any], game_row: records.Game) -> Any:
         """The decoded state of the game row as read in this transaction."""
         assert game_row.id is not None
         key = game_row.id
@@ -43,9 +42,9 @@ class States:
                 self._states.move_to_end(key)
                 return cached[1]
         state = game.codec.decode_state(loads(game_row.state))
-        # Kept under the digest the row has now: reading a snapshot's state writes a
-        # state staged for it (Tx.stage_game_state), and its token gives way to the digest.
-        self.remember(key, game_row.state_digest or digest, state)
+        # Kept under the digest stored now: reading the state of a game whose state was
+        # staged (Tx.stage_game_state) writes it, and its token gives way to the digest.
+        self.remember(key, game_row.stored_digest() or digest, state)
         return state
 
     def remember(self, game_id: int, digest: str | None, state: Any) -> None:

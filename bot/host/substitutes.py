@@ -37,7 +37,7 @@ from bot.host import posts
 from bot.host.context import CommandContext
 from bot.host.posts import Cause
 from bot.host.routing import Refusal
-from bot.store import GameRow, PlayerRow, Tx
+from bot.store import PlayerRow, Tx, records
 from bot.store.models import OfferRow
 from bot.store.repository import PlayerSnapshot
 from bot.store.seats import (
@@ -69,7 +69,7 @@ def replace(
     commands: CommandContext,
     tx: Tx,
     row: Cause,
-    game_row: GameRow,
+    game_row: records.Game,
     game: Any,
     state: Any,
     rest: str,
@@ -187,7 +187,7 @@ def _hand_over(
     commands: CommandContext,
     tx: Tx,
     row: Cause,
-    game_row: GameRow,
+    game_row: records.Game,
     seat: PlayerRow,
     offer: OfferRow,
 ) -> None:
@@ -240,7 +240,7 @@ def _hand_over(
 
 
 def _check_newcomer(
-    tx: Tx, game_row: GameRow, seat: PlayerRow, platform: str, user_id: str, name: str
+    tx: Tx, game_row: records.Game, seat: PlayerRow, platform: str, user_id: str, name: str
 ) -> None:
     """A seat goes to no one who plays it already, nor plays or played another seat of
     the game (from any of their accounts)."""
@@ -262,7 +262,7 @@ def _check_newcomer(
         )
 
 
-def _needs_consent(tx: Tx, row: Cause, game_row: GameRow, seat: PlayerRow) -> bool:
+def _needs_consent(tx: Tx, row: Cause, game_row: records.Game, seat: PlayerRow) -> bool:
     """Whether the seat's player must agree: the host plays a seat of the game (from any
     of their accounts), and the seat's player sent something about the game over its
     last two deadlines (or fewer have passed)."""
@@ -282,7 +282,7 @@ def _account(player: PlayerRow) -> str:
     return f"{player.platform}:{player.user_id}"
 
 
-def _as_player(game_row: GameRow, offer: OfferRow) -> PlayerSnapshot:
+def _as_player(game_row: records.Game, offer: OfferRow) -> PlayerSnapshot:
     """The newcomer as an address for a DM (they hold no seat yet)."""
     assert game_row.id is not None
     return PlayerSnapshot(
@@ -303,7 +303,7 @@ def _split(rest: str, find_player: Callable[[str], PlayerRow]) -> tuple[PlayerRo
         return find_player(words[0]), " ".join(words[1:])  # (raises: names no seat)
 
 
-def _newcomer(tx: Tx, game_row: GameRow, wanted: str) -> Any:
+def _newcomer(tx: Tx, game_row: records.Game, wanted: str) -> Any:
     written = wanted.strip()
     mention = _MENTION.fullmatch(written)
     handle = _HANDLE.fullmatch(written)

@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
 
 from sqlalchemy import event, func, or_, tuple_, update
@@ -21,6 +21,7 @@ from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
 
 from bot.games.base import GamePhase
+from bot.store.changes import GameChange, NewGame
 from bot.store.database import make_engine, migrate, normal_url, session_scope
 from bot.store.models import (
     ROBOT_USER,
@@ -33,6 +34,7 @@ from bot.store.models import (
     TurnRow,
     state_digest,
 )
+from bot.store.records import GAME_FIELDS, Game, StoredState
 
 ACTIVE_PHASES = (GamePhase.SETUP, GamePhase.RUNNING)
 
@@ -66,13 +68,10 @@ def build(cls: type[RowT], **values: Any) -> RowT:
 # name, run on the DBAPI cursor of the transaction's own connection. SQLAlchemy's
 # statement and ORM layers cost 30-60 µs a statement; these cost a few. Plain SQL that
 # SQLite (3.24+, RETURNING from 3.35) and PostgreSQL both speak.
-# (Not ``state``: a snapshot reads it when asked, see GameSnapshot.state.)
-_GAME_COLUMNS = (
-    "id, kind, platform, channel, creator, options, seed, phase, turn, deadline, "
-    "turn_opened_at, paused_remaining, state_digest, created_at, finished_at, lobby, "
-    "secret, luck"
-)
-_GAME_FIELDS = tuple(name.strip() for name in _GAME_COLUMNS.split(","))
+# (Not ``state``: a record reads it when asked, see bot.store.records.Game.state.)
+_GAME_COLUMNS = ", ".join(GAME_FIELDS)
+_GAME_FIELDS = GAME_FIELDS
+_OPEN_TO_ALL = GAME_FIELDS.index("open_to_all")
 _PLAYER_COLUMNS = (
     "id, game_id, key, platform, user_id, name, avatar_url, join_order, account_name, robot"
 )
@@ -90,6 +89,8 @@ SQL_GAME_IN = (
     f"AND {_ACTIVE} ORDER BY id DESC LIMIT 1"
 )
 SQL_GAME_BY_ID = f"SELECT {_GAME_COLUMNS} FROM games WHERE id = :id"
+# (The same, to try to lock: on PostgreSQL None at once when another transaction holds it.)
+SQL_TRY_GAME_BY_ID = f"SELECT {_GAME_COLUMNS} FROM games WHERE id = :id LIMIT 1"
 SQL_GAMES_OF = (
     f"SELECT {', '.join('games.' + f for f in _GAME_FIELDS)} FROM games "
     "JOIN players ON players.game_id = games.id "
@@ -97,7 +98,7 @@ SQL_GAMES_OF = (
     "ORDER BY games.id"
 )
 SQL_SET_STATE = "UPDATE games SET state = :state, state_digest = :digest WHERE id = :id"
-SQL_STATE = "SELECT state FROM games WHERE id = :id"
+SQL_STATE = "SELECT state, state_digest FROM games WHERE id = :id"
 _CLAIMABLE = "id = :id AND status = 'pending' AND next_attempt_at <= :now"
 SQL_CLAIM_OUTBOX = f"UPDATE outbox SET next_attempt_at = :until WHERE {_CLAIMABLE}"
 # (Locked rows skipped: another relay is claiming or recording that one right now.)
@@ -209,65 +210,9 @@ class Received:
     communities: frozenset[str] | None = None
 
 
-@dataclass(frozen=True)
-class GameRoute:
-    """Of a game, what the relay needs to send one of its messages (:meth:`Tx.game_route`):
-    its lobby and channel (where its room is) and its timers (the deadlines a post names)."""
-
-    lobby: str
-    channel: str
-    timers: str
-
-
-@dataclass(slots=True)
-class GameSnapshot:
-    """A game row as a transaction read it (Tx.peek_game_in, Tx.peek_games_of): the
-    fields of :class:`GameRow` as a plain object, outside the session and without the
-    ORM's instrumented attributes. Read-only (Tx.set_game_state writes its state); to
-    change the game, load it with :meth:`Tx.game`.
-
-    Its ``state`` is read from the transaction when first asked for, not with the rest:
-    a message's routing reads its game, and a crowd's state is tens of megabytes that
-    the decoded-state cache (``bot.host.states``) mostly already holds, as
-    ``state_digest`` tells it. Ask for it inside the transaction that read the snapshot."""
-
-    id: int
-    kind: str
-    platform: str
-    channel: str
-    creator: str
-    options: str
-    seed: int
-    phase: str
-    turn: int
-    deadline: float | None
-    turn_opened_at: float | None
-    paused_remaining: float | None
-    state_digest: str | None
-    created_at: float
-    finished_at: float | None
-    lobby: str
-    secret: str
-    luck: str
-    read_state: Callable[[int], str] = field(repr=False, compare=False)
-    stored_state: str | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def state(self) -> str:
-        """The game's encoded state (read from the database the first time)."""
-        stored = self.stored_state
-        if stored is None:
-            stored = self.stored_state = self.read_state(self.id)
-        return stored
-
-    def now_stored(self, state: str, digest: str) -> None:
-        """What :meth:`Tx.set_game_state` wrote (and returned) is now this game's state."""
-        self.stored_state, self.state_digest = state, digest
-
-    def now_staged(self, token: str) -> None:
-        """A state is staged for this game (:meth:`Tx.stage_game_state`), known by ``token``
-        until it is written; its text is read (and so written) when asked for."""
-        self.stored_state, self.state_digest = None, token
+def _game_columns() -> list[Any]:
+    """The columns of a game's record, its state last, for an ORM query about games."""
+    return [col(getattr(GameRow, name)) for name in (*_GAME_FIELDS, "state")]
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,8 +242,7 @@ class PlayerSnapshot:
     robot: str = ""
 
 
-# A snapshot is built from a row of SQL_GAME_IN / SQL_PLAYER, column by column.
-assert tuple(f.name for f in fields(GameSnapshot))[: len(_GAME_FIELDS)] == _GAME_FIELDS
+# A snapshot is built from a row of SQL_PLAYER, column by column.
 assert ", ".join(f.name for f in fields(PlayerSnapshot)) == _PLAYER_COLUMNS
 
 _NAMED = re.compile(r":([a-z_]+)")
@@ -312,6 +256,7 @@ _POSTGRES_LOCKS = {
     SQL_GAME_IN: " FOR UPDATE",
     SQL_GAME_BY_ID: " FOR UPDATE",
     SQL_GAMES_OF: " FOR UPDATE OF games",
+    SQL_TRY_GAME_BY_ID: " FOR UPDATE SKIP LOCKED",
 }
 
 
@@ -335,7 +280,7 @@ class Tx:
         self._cursor: Any = None
         self._savepoints = 0
         # Snapshots of game and player rows read by the peek_* methods (see _snapshots_ok).
-        self._games: dict[int, GameSnapshot] = {}
+        self._games: dict[int, Game] = {}
         self._game_in: dict[tuple[str, str], int | None] = {}
         self._games_of: dict[tuple[str, str], list[int]] = {}
         self._player: dict[tuple[int, str, str], PlayerSnapshot | None] = {}
@@ -407,25 +352,36 @@ class Tx:
         if session._new or session._deleted or session.identity_map._modified:
             session.flush()
 
-    def _game_snapshot(self, found: Any) -> GameSnapshot:
+    def _game_record(self, found: Any) -> Game:
+        """The record of a row of SQL_GAME_IN (and the like): the one this transaction
+        already holds for that game, if it holds one (see the snapshots above)."""
         game_id = int(found[0])
         known = self._games.get(game_id)
         if known is None:
-            known = self._games[game_id] = GameSnapshot(
-                **dict(zip(_GAME_FIELDS, found, strict=True)), read_state=self._state_of
-            )
-            staged = self._staged.get(game_id)
-            if staged is not None:
-                known.now_staged(staged.token)
+            known = self._games[game_id] = self._fresh_record(found)
         return known
 
-    def _state_of(self, game_id: int) -> str:
-        """The game's encoded state, as this transaction sees it (a snapshot's ``state``)."""
+    def _fresh_record(self, found: Any) -> Game:
+        """A record of a row just read (kept as this transaction's record of the game)."""
+        game_id = int(found[0])
+        # (SQLite's driver gives a boolean column as 0 or 1.)
+        values = list(found)
+        values[_OPEN_TO_ALL] = bool(values[_OPEN_TO_ALL])
+        record = Game(*values, stored=StoredState(lambda: self._state_of(game_id)))
+        staged = self._staged.get(game_id)
+        if staged is not None:
+            record = replace(record, state_digest=staged.token)
+        self._games[game_id] = record
+        return record
+
+    def _state_of(self, game_id: int) -> tuple[str, str | None]:
+        """The game's encoded state and its digest, as this transaction sees them (a
+        record's ``state``)."""
         self.write_staged()
         found = self._run(SQL_STATE, {"id": game_id}).fetchone()
         if found is None:
             raise LookupError(f"game {game_id} is not in the database")
-        return str(found[0])
+        return str(found[0]), found[1]
 
     # --- the hot path's plumbing ------------------------------------------
 
@@ -570,45 +526,63 @@ class Tx:
 
     # --- games -----------------------------------------------------------
 
-    def add_game(self, row: GameRow) -> GameRow:
+    def add_game(self, new: NewGame) -> Game:
+        """Insert a game; its record."""
         self.drop_snapshots()
+        row = GameRow(**{f.name: getattr(new, f.name) for f in fields(new)})
         self.session.add(row)
         self.session.flush()
-        return row
+        assert row.id is not None
+        record = self._fresh_record(tuple(getattr(row, name) for name in _GAME_FIELDS))
+        self.session.expunge(row)
+        return record
 
-    def game(
-        self, game_id: int, *, lock: bool = False, skip_locked: bool = False
-    ) -> GameRow | None:
-        """The game, locked on PostgreSQL with ``lock`` until the transaction ends; with
-        ``skip_locked`` too, None at once when another transaction holds it."""
-        # The caller may change the row it gets (written at the next flush, which drops
-        # the snapshots; dropped now too, so no snapshot outlives a change in between).
-        self.drop_snapshots()
-        query = select(GameRow).where(GameRow.id == game_id)
-        if lock and self._postgres:
-            query = query.with_for_update(skip_locked=skip_locked)
-        return self.session.exec(query).first()
+    def game(self, game_id: int, *, lock: bool = False, skip_locked: bool = False) -> Game | None:
+        """The game with this number. With ``lock``, read afresh and, on PostgreSQL,
+        locked until the transaction ends (with ``skip_locked`` too: None at once when
+        another transaction holds it); without, the record this transaction holds."""
+        self._settle()
+        if not lock:
+            known = self._games.get(game_id)
+            if known is not None:
+                return known
+        sql = SQL_TRY_GAME_BY_ID if lock and skip_locked else SQL_GAME_BY_ID
+        found = self._run(sql, {"id": game_id}).fetchone()
+        return None if found is None else self._fresh_record(found)
 
-    def game_route(self, game_id: int) -> GameRoute | None:
-        """Where a game's posts go and the deadlines they name, read without its state:
-        the relay asks for it with every message it sends, and a crowd's state is tens of
-        megabytes (read whole for each of 100,000 boards, it was most of a turn's sending)."""
-        found = self.session.exec(
-            select(GameRow.lobby, GameRow.channel, GameRow.timers).where(GameRow.id == game_id)
-        ).first()
-        return None if found is None else GameRoute(*found)
-
-    def active_game_in(self, platform: str, channel: str) -> GameRow | None:
-        query = (
-            select(GameRow)
-            .where(
-                GameRow.platform == platform,
-                GameRow.channel == channel,
-                col(GameRow.phase).in_(ACTIVE_PHASES),
+    def change_game(self, game: Game, change: GameChange) -> Game:
+        """Write ``change`` to the game; the game's record as it now reads."""
+        values = change.values()
+        if not values:
+            return game
+        game_id = game.id
+        record = replace(game, **{k: v for k, v in values.items() if k != "state"})
+        if "state" in values:
+            self._staged.pop(game_id, None)  # (this state is newer)
+            digest = values["state_digest"] = state_digest(values["state"])
+            record = replace(
+                record, state_digest=digest, stored=StoredState(None, values["state"], digest)
             )
-            .order_by(col(GameRow.id).desc())
-        )
-        return self.session.exec(query).first()
+        assignments = ", ".join(f"{name} = :{name}" for name in values)
+        self._run(f"UPDATE games SET {assignments} WHERE id = :id", {**values, "id": game_id})
+        self._forget(GameRow, game_id)
+        self._games[game_id] = record
+        if "phase" in values:  # (the game may no longer be where a message finds it)
+            self._game_in.clear()
+            self._games_of.clear()
+        return record
+
+    def _games_by(self, query: Any) -> list[Game]:
+        """The records of the games an ORM query about games finds (its columns: the
+        record's and the state, see _game_columns), their states read with them."""
+        found = []
+        for row in self.session.execute(query).all():
+            record = self._fresh_record(row[:-1])
+            state = row[-1]
+            record = replace(record, stored=StoredState(None, state, record.state_digest))
+            self._games[record.id] = record
+            found.append(record)
+        return found
 
     def count_open_games(
         self,
@@ -636,18 +610,17 @@ class Tx:
             query = query.where(GameRow.community == community)
         return int(self.session.exec(query).one())
 
-    def games_in_setup(self, platform: str) -> list[GameRow]:
+    def games_in_setup(self, platform: str) -> list[Game]:
         """The games of a platform still open for joining, oldest first."""
         query = (
-            select(GameRow)
+            select(*_game_columns())
             .where(GameRow.platform == platform, GameRow.phase == GamePhase.SETUP)
             .order_by(col(GameRow.id))
         )
-        return list(self.session.exec(query).all())
+        return self._games_by(query)
 
-    def peek_game_in(self, platform: str, channel: str) -> GameSnapshot | None:
-        """:meth:`active_game_in` as a snapshot outside the session: read it, and to
-        change the game load it with :meth:`game` (or write with :meth:`set_game_state`)."""
+    def game_in(self, platform: str, channel: str) -> Game | None:
+        """The live game played in the channel (the newest, if there were several)."""
         self._settle()
         key = (platform, channel)
         try:
@@ -657,29 +630,19 @@ class Tx:
             if found is None:
                 self._game_in[key] = None
                 return None
-            game = self._game_snapshot(found)
+            game = self._game_record(found)
             self._game_in[key] = game.id
             return game
         return None if game_id is None else self._games[game_id]
 
-    def peek_game(self, game_id: int) -> GameSnapshot | None:
-        """The game with this number as a snapshot outside the session (see
-        :meth:`peek_game_in`)."""
-        self._settle()
-        known = self._games.get(game_id)
-        if known is not None:
-            return known
-        found = self._run(SQL_GAME_BY_ID, {"id": game_id}).fetchone()
-        return None if found is None else self._game_snapshot(found)
-
-    def peek_games_of(self, platform: str, user_id: str) -> list[GameSnapshot]:
-        """:meth:`active_games_of` as snapshots outside the session."""
+    def games_of(self, platform: str, user_id: str) -> list[Game]:
+        """The live games the account plays in, oldest first."""
         self._settle()
         key = (platform, user_id)
         ids = self._games_of.get(key)
         if ids is None:
             rows = self._run(SQL_GAMES_OF, {"platform": platform, "user_id": user_id}).fetchall()
-            games = [self._game_snapshot(found) for found in rows]
+            games = [self._game_record(found) for found in rows]
             self._games_of[key] = [game.id for game in games]
             return games
         return [self._games[game_id] for game_id in ids]
@@ -693,9 +656,11 @@ class Tx:
         digest = state_digest(state)
         self._run(SQL_SET_STATE, {"state": state, "digest": digest, "id": game_id})
         self._forget(GameRow, game_id)
-        snapshot = self._games.get(game_id)
-        if snapshot is not None:
-            snapshot.now_stored(state, digest)
+        known = self._games.get(game_id)
+        if known is not None:
+            self._games[game_id] = replace(
+                known, state_digest=digest, stored=StoredState(None, state, digest)
+            )
         return digest
 
     # --- states written once a batch ------------------------------------------
@@ -706,22 +671,28 @@ class Tx:
     # commands to one game then encodes and writes its state once, not once each: a
     # crowd's state is tens of megabytes (a second to encode at 100,000 captains), so
     # one placement at a time could not keep up with a crowd placing its fleets.
-    # Meanwhile a snapshot of the game carries the staged state's token as its digest,
+    # Meanwhile the game's record carries the staged state's token as its digest,
     # under which the decoded-state cache (bot.host.states) holds the staged state.
 
     def stage_game_state(
-        self, game_id: int, state: Any, encode: Callable[[Any], str], written: Callable[[str], None]
-    ) -> str:
+        self,
+        game: Game,
+        state: Any,
+        encode: Callable[[Any], str],
+        written: Callable[[str], None],
+    ) -> Game:
         """Leave ``state`` (decoded) to be written as the game's state; ``encode`` makes
-        its text and ``written`` is told its digest once it is written. Returns the token
-        that stands for its digest until then."""
+        its text and ``written`` is told its digest once it is written. Returns the
+        game's record, whose ``state_digest`` is the token that stands for the digest
+        until then (its ``state`` reads, and so writes, the staged state)."""
+        game_id = game.id
         self._staged_count += 1
         token = f"staged:{id(self)}:{self._staged_count}"
         self._staged[game_id] = _Staged(state, encode, written, token)
-        snapshot = self._games.get(game_id)
-        if snapshot is not None:
-            snapshot.now_staged(token)
-        return token
+        record = self._games[game_id] = replace(
+            game, state_digest=token, stored=StoredState(lambda: self._state_of(game_id))
+        )
+        return record
 
     def write_staged(self) -> None:
         """Write every staged state now (see stage_game_state)."""
@@ -733,15 +704,18 @@ class Tx:
         if self._staged and any(m.class_ is GameRow for m in execute.all_mappers):
             self.write_staged()
 
-    def latest_game_in(self, platform: str, channel: str) -> GameRow | None:
+    def latest_game_in(self, platform: str, channel: str) -> Game | None:
+        """The newest game played in the channel, whatever its phase."""
         query = (
-            select(GameRow)
+            select(*_game_columns())
             .where(GameRow.platform == platform, GameRow.channel == channel)
             .order_by(col(GameRow.id).desc())
+            .limit(1)
         )
-        return self.session.exec(query).first()
+        found = self._games_by(query)
+        return found[0] if found else None
 
-    def games_opened_in(self, platform: str, lobby: str) -> list[GameSnapshot]:
+    def games_opened_in(self, platform: str, lobby: str) -> list[Game]:
         """The live games opened in ``lobby`` that moved into rooms of their own there,
         oldest first (a message in the channel may still be about one of them)."""
         rows = self._run(
@@ -749,7 +723,7 @@ class Tx:
             f"AND {_ACTIVE} ORDER BY id",
             {"platform": platform, "lobby": lobby},
         ).fetchall()
-        return [self._game_snapshot(found) for found in rows]
+        return [self._game_record(found) for found in rows]
 
     def move_to_room(self, game_id: int, room: str) -> bool:
         """Move a game into its room: ``channel`` becomes the room, ``lobby`` the channel it
@@ -764,29 +738,18 @@ class Tx:
         self._game_in.clear()
         return bool(moved)
 
-    def last_game_of(self, platform: str, user_id: str) -> GameRow | None:
+    def last_game_of(self, platform: str, user_id: str) -> Game | None:
         """The latest game the account played in, whatever its phase (a finished game's
         board is still asked for)."""
         query = (
-            select(GameRow)
+            select(*_game_columns())
             .join(PlayerRow, col(PlayerRow.game_id) == col(GameRow.id))
             .where(PlayerRow.platform == platform, PlayerRow.user_id == user_id)
             .order_by(col(GameRow.id).desc())
+            .limit(1)
         )
-        return self.session.exec(query).first()
-
-    def active_games_of(self, platform: str, user_id: str) -> list[GameRow]:
-        query = (
-            select(GameRow)
-            .join(PlayerRow, col(PlayerRow.game_id) == col(GameRow.id))
-            .where(
-                PlayerRow.platform == platform,
-                PlayerRow.user_id == user_id,
-                col(GameRow.phase).in_(ACTIVE_PHASES),
-            )
-            .order_by(col(GameRow.id))
-        )
-        return list(self.session.exec(query).all())
+        found = self._games_by(query)
+        return found[0] if found else None
 
     def due_games(self, now: float) -> list[tuple[int, int, float, str]]:
         """(game id, turn, deadline, platform) of every game whose deadline has come,
@@ -799,10 +762,10 @@ class Tx:
         rows = self.session.exec(self._scoped(query)).all()
         return [(int(i or 0), int(t), float(d or 0.0), str(p)) for i, t, d, p in rows]
 
-    def games_closing_between(self, start: float, end: float) -> list[GameRow]:
+    def games_closing_between(self, start: float, end: float) -> list[Game]:
         """Battles whose deadline falls in ``(start, end]`` (for reminders)."""
         query = (
-            select(GameRow)
+            select(*_game_columns())
             .where(
                 GameRow.phase == GamePhase.RUNNING,
                 col(GameRow.deadline) > start,
@@ -810,17 +773,17 @@ class Tx:
             )
             .order_by(col(GameRow.deadline), col(GameRow.id))
         )
-        return list(self.session.exec(self._scoped(query)).all())
+        return self._games_by(self._scoped(query))
 
     def games_of_closing_between(
         self, accounts: Collection[tuple[str, str]], start: float, end: float
-    ) -> list[GameRow]:
+    ) -> list[Game]:
         """:meth:`games_closing_between`, only the battles one of ``accounts`` (platform,
         user id) plays in: the few a reminder looks further ahead for."""
         if not accounts:
             return []
         query = (
-            select(GameRow)
+            select(*_game_columns())
             .join(PlayerRow, col(PlayerRow.game_id) == col(GameRow.id))
             .where(
                 GameRow.phase == GamePhase.RUNNING,
@@ -831,7 +794,7 @@ class Tx:
             .distinct()
             .order_by(col(GameRow.deadline), col(GameRow.id))
         )
-        return list(self.session.exec(self._scoped(query)).all())
+        return self._games_by(self._scoped(query))
 
     def next_deadline(self) -> float | None:
         query = select(func.min(GameRow.deadline)).where(col(GameRow.phase).in_(ACTIVE_PHASES))
@@ -848,19 +811,19 @@ class Tx:
             or_(col(GameRow.channel) == scope.channel, col(GameRow.lobby) == scope.channel),
         )
 
-    def in_clock_scope(self, game: GameRow | GameSnapshot) -> bool:
+    def in_clock_scope(self, game: Game) -> bool:
         """Whether the turn clock of this store moves ``game`` (see :class:`ClockScope`)."""
         scope = self._clock_scope
         return scope is None or (
             game.platform == scope.platform and scope.channel in (game.channel, game.lobby)
         )
 
-    def active_games(self) -> list[GameRow]:
-        query = select(GameRow).where(col(GameRow.phase).in_(ACTIVE_PHASES))
-        return list(self.session.exec(query).all())
+    def active_games(self) -> list[Game]:
+        query = select(*_game_columns()).where(col(GameRow.phase).in_(ACTIVE_PHASES))
+        return self._games_by(query)
 
-    def all_games(self) -> list[GameRow]:
-        return list(self.session.exec(select(GameRow).order_by(col(GameRow.id))).all())
+    def all_games(self) -> list[Game]:
+        return self._games_by(select(*_game_columns()).order_by(col(GameRow.id)))
 
     def advance_turn(self, game_id: int, *, expected_turn: int, values: dict[str, Any]) -> bool:
         """Compare-and-set: update the game only if it is still at ``expected_turn``."""
@@ -1320,7 +1283,6 @@ class DatabaseCursors:
 __all__ = [
     "ClockScope",
     "DatabaseCursors",
-    "GameSnapshot",
     "PlayerSnapshot",
     "Received",
     "Store",
