@@ -71,7 +71,6 @@ def build(cls: type[RowT], **values: Any) -> RowT:
 # (Not ``state``: a record reads it when asked, see bot.store.records.Game.state.)
 _GAME_COLUMNS = ", ".join(GAME_FIELDS)
 _GAME_FIELDS = GAME_FIELDS
-_OPEN_TO_ALL = GAME_FIELDS.index("open_to_all")
 _PLAYER_COLUMNS = (
     "id, game_id, key, platform, user_id, name, avatar_url, join_order, account_name, robot"
 )
@@ -365,9 +364,9 @@ class Tx:
         """A record of a row just read (kept as this transaction's record of the game)."""
         game_id = int(found[0])
         # (SQLite's driver gives a boolean column as 0 or 1.)
-        values = list(found)
-        values[_OPEN_TO_ALL] = bool(values[_OPEN_TO_ALL])
-        record = Game(*values, stored=StoredState(lambda: self._state_of(game_id)))
+        values = dict(zip(_GAME_FIELDS, found, strict=True))
+        values["open_to_all"] = bool(values["open_to_all"])
+        record = Game(**values, stored=StoredState(lambda: self._state_of(game_id)))
         staged = self._staged.get(game_id)
         if staged is not None:
             record = replace(record, state_digest=staged.token)
