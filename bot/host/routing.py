@@ -114,7 +114,7 @@ def player_identity(platform: str, user_id: str) -> str:
 
 
 def find_game(tx: Tx, row: Cause, *, required: bool) -> records.Game | None:
-    """The game a message is about, as a snapshot (read-only; see Tx.peek_game_in)."""
+    """The game a message is about (see Tx.game_in)."""
     if row.channel:
         game = (
             tx.game_in(row.platform, row.channel)

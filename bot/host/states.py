@@ -5,7 +5,7 @@ order that does not change it, so the decoded states of the games being played
 right now are kept, keyed by game id and checked against the digest stored with the
 state (``games.state_digest``, written with every state): a cached state is used only
 when it was decoded from the state stored now, so it can never be stale, and the state
-itself is not read to know it (a crowd's is tens of megabytes; see GameSnapshot.state).
+itself is not read to know it (a crowd's is tens of megabytes; see bot.store.records.Game.state).
 States are immutable values.
 """
 
