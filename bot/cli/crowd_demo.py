@@ -55,7 +55,7 @@ from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock
 from bot.host.collector import collector_paused
 from bot.host.inbox import Outcome
-from bot.store import PlayerRow, Store, dumps
+from bot.store import Store, dumps, records
 from bot.wiring import build_host, no_network, sqlite_url
 
 CROWD_FROM = 100
@@ -266,7 +266,7 @@ class CrowdDemo:
                  "user_id": f"id-{name}", "name": name, "join_order": seat}
             )  # fmt: skip
         with self.store.transaction() as tx:
-            tx.session.execute(insert(PlayerRow), seats)
+            tx.session.execute(insert(records.Player), seats)
             tx.set_game_state(game_id, dumps(self.game.codec.encode_state(state)))
         return state
 

@@ -23,7 +23,7 @@ from bot.host.lobby import change_and_say, check_clocks, option_pairs, refuse_wh
 from bot.host.new_options import STORED, host_options, parse_level
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, row_community
-from bot.store import GameChange, PlayerRow, Tx, dumps, loads, records
+from bot.store import GameChange, Tx, dumps, loads, records
 from bot.store.rooms import room
 
 
@@ -289,7 +289,7 @@ def _seated(game: Any, state: Any, player: PlayerRef) -> bool:
     return False
 
 
-def _find_player(tx: Tx, game_row: records.Game, rest: str, word: str) -> PlayerRow:
+def _find_player(tx: Tx, game_row: records.Game, rest: str, word: str) -> records.Player:
     assert game_row.id is not None
     wanted = rest.strip()
     mention = re.fullmatch(r"<@!?(\d+)>", wanted)

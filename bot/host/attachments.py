@@ -25,7 +25,7 @@ from bot.host import posts
 from bot.host.avatar_cache import AvatarCache
 from bot.host.ending import FINAL_MAP
 from bot.host.messages import Attachment, AttachmentKind
-from bot.store import OutboxRow, PlayerRow, Store, TurnRow, loads, records
+from bot.store import OutboxRow, Store, TurnRow, loads, records
 from renderers.catalog import pictures_for
 from renderers.pictures import Pictures, Replay
 
@@ -57,9 +57,9 @@ class _Step:
     game_row: records.Game
     pictures: Pictures
     state: Any
-    players: dict[str, PlayerRow]
+    players: dict[str, records.Player]
 
-    def avatared(self, recipient: str | None) -> list[PlayerRow]:
+    def avatared(self, recipient: str | None) -> list[records.Player]:
         """The players whose avatars a picture of this step is given (see
         :data:`AVATARS_FOR_EVERYONE`); ``recipient``: whose own board it is, if anyone's."""
         if len(self.players) <= AVATARS_FOR_EVERYONE:

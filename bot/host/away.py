@@ -97,7 +97,7 @@ def _passes_in(
     waiting = game.rules.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
     step = tx.next_step(game_row.id, game_row.turn)
     passes = []
-    for player in tx.peek_players(game_row.id):
+    for player in tx.players(game_row.id):
         if player.key not in waiting or (player.platform, player.user_id) not in away:
             continue
         try:

@@ -129,10 +129,10 @@ class Effect:
 def _plays_in(tx: Tx, row: Cause, game_row: records.Game) -> bool:
     """Whether the sender plays a seat of the game, from this account or one linked to it."""
     assert game_row.id is not None
-    if tx.peek_player(game_row.id, row.platform, row.user_id) is not None:
+    if tx.player(game_row.id, row.platform, row.user_id) is not None:
         return True
     others = accounts_of(tx, row.platform, row.user_id)[1:]
-    return any(tx.peek_player(game_row.id, *account) is not None for account in others)
+    return any(tx.player(game_row.id, *account) is not None for account in others)
 
 
 def _is_talk(game_row: records.Game, text: str) -> bool:
@@ -151,7 +151,7 @@ def _is_order(
     if not any(t.split()[:1] == [word] for t in typed):
         return False
     assert game_row.id is not None
-    if tx.peek_player(game_row.id, row.platform, row.user_id) is None:
+    if tx.player(game_row.id, row.platform, row.user_id) is None:
         return False
     try:
         game.rules.parse(text)

@@ -29,7 +29,7 @@ from bot.host import ending, journal, posts, ratings, receipts
 from bot.host.clock import format_utc
 from bot.host.collector import collector_paused
 from bot.host.seeds import game_rng, mixed_luck
-from bot.store import GameChange, OrderRow, PlayerRow, TurnRow, Tx, dumps, loads, records
+from bot.store import GameChange, OrderRow, TurnRow, Tx, dumps, loads, records
 from bot.store.changes import changed
 
 log = logging.getLogger(__name__)
@@ -272,7 +272,7 @@ def luck_revealed(game_row: records.Game) -> str:
     return f" Luck revealed: the secret was {game_row.secret} (its SHA-256 was committed)."
 
 
-def players_of(tx: Tx, game_id: int) -> dict[str, PlayerRow]:
+def players_of(tx: Tx, game_id: int) -> dict[str, records.Player]:
     return {p.key: p for p in tx.players(game_id)}
 
 

@@ -35,7 +35,7 @@ from bot.host.routing import (
     row_community,
     tagged_kind,
 )
-from bot.store import NewGame, PlayerRow, Tx, dumps, records
+from bot.store import NewGame, NewPlayer, Tx, dumps, records
 from bot.store.settings import accounts_of
 
 
@@ -213,7 +213,7 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
         game = get_game(game_row.kind)
         state = commands.states.of(game, game_row)
         account = playing[game_row.id]
-        player = tx.peek_player(game_row.id, *account)
+        player = tx.player(game_row.id, *account)
         # (A channel link works only on its own platform: elsewhere, the platform's name.)
         here = account[0] == row.platform
         where = posts.where_token(game_row.channel) if here else ""
@@ -262,7 +262,7 @@ def player_command(
     state = commands.states.of(game, game_row)
     assert game_row.id is not None
     public = row.kind == "public"
-    player = tx.player_by_user(game_row.id, row.platform, row.user_id)
+    player = tx.player(game_row.id, row.platform, row.user_id)
     now = commands.clock.now()
     if word in ("help", "rules", "status") and commands.limits.private_answers:
         public = False  # one person's question: answered to them alone
@@ -341,7 +341,7 @@ def _link(
     tx: Tx,
     row: Cause,
     game_row: records.Game,
-    player: PlayerRow | None,
+    player: records.Player | None,
     rest: str,
     *,
     now: float,
@@ -386,7 +386,7 @@ def _join(
     game_row: records.Game,
     game: Any,
     state: Any,
-    player: PlayerRow | None,
+    player: records.Player | None,
     *,
     public: bool,
     now: float,
@@ -407,7 +407,7 @@ def _join(
         state = game.rules.join(state, PlayerRef(key, name))
         journal.note(tx, game_row.id, "join", player=key, name=name)
         tx.add_player(
-            PlayerRow(
+            NewPlayer(
                 game_id=game_row.id,
                 key=key,
                 platform=row.platform,
@@ -446,7 +446,7 @@ def _refuse_a_second_seat(tx: Tx, row: Cause, game_row: records.Game) -> None:
     """One person, one seat: refused when another account they linked plays the game."""
     assert game_row.id is not None
     for platform, user_id in accounts_of(tx, row.platform, row.user_id)[1:]:
-        seated = tx.player_by_user(game_row.id, platform, user_id)
+        seated = tx.player(game_row.id, platform, user_id)
         if seated is not None:
             raise Refusal(
                 f"you already play in game {game_row.id} as {seated.name}, from your linked "

@@ -23,7 +23,7 @@ from bot.host.posts import Cause
 from bot.host.routing import HOST_WORDS, PLAYER_WORDS, Refusal, command_word
 from bot.host.seeds import game_rng_on_first_draw
 from bot.store import GameChange, Tx, dumps, records
-from bot.store.repository import WITHDRAWN, PlayerSnapshot
+from bot.store.repository import WITHDRAWN
 
 _PUBLIC = InboundKind.PUBLIC.value
 
@@ -44,7 +44,7 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, 
     game = get_game(game_row.kind)
     game_id = game_row.id  # (each read of a row's field costs: read them once)
     assert game_id is not None
-    player = tx.peek_player(game_id, row.platform, row.user_id)
+    player = tx.player(game_id, row.platform, row.user_id)
     try:
         parsed = game.rules.parse(text)
     except OrderSyntaxError as error:
@@ -119,7 +119,7 @@ def _answer(
     row: Cause,
     game: Any,
     game_row: Any,
-    player: PlayerSnapshot,
+    player: records.Player,
     accepted: Any,
     standing: Any,
     previous: str | None,
@@ -164,8 +164,8 @@ def _answer(
 
 
 def _addressees(
-    tx: Tx, game: Any, game_id: int, accepted: Any, sender: PlayerSnapshot
-) -> Mapping[str, PlayerSnapshot]:
+    tx: Tx, game: Any, game_id: int, accepted: Any, sender: records.Player
+) -> Mapping[str, records.Player]:
     """The players the order's notices may go to: the sender alone when they answer only
     the sender (a placement's does: reading a crowd's 100,000 players for it was a fifth
     of a placement's time), or else every player."""
@@ -177,7 +177,7 @@ def _addressees(
     }
     if wanted <= {sender.key}:
         return {sender.key: sender}
-    return {p.key: p for p in tx.peek_players(game_id)}
+    return {p.key: p for p in tx.players(game_id)}
 
 
 @functools.cache
@@ -192,7 +192,7 @@ def withdraw(tx: Tx, row: Cause, game_row: records.Game) -> None:
     as if it had not been given); the orders stay in the history."""
     game = get_game(game_row.kind)
     assert game_row.id is not None
-    player = tx.peek_player(game_row.id, row.platform, row.user_id)
+    player = tx.player(game_row.id, row.platform, row.user_id)
     if player is None:
         raise Refusal("you are not in this game: send `join` to play")
     if not game.simultaneous or game_row.phase != GamePhase.RUNNING:

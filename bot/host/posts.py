@@ -23,8 +23,8 @@ from bot.games.catalog import get_game
 from bot.games.duration import humanize
 from bot.host.clock import format_utc
 from bot.host.messages import Card, Choice
-from bot.store import InboundRow, PlayerRow, Received, Tx, dumps, loads, records
-from bot.store.repository import NewPost, PlayerSnapshot
+from bot.store import InboundRow, Received, Tx, dumps, loads, records
+from bot.store.repository import NewPost
 from bot.store.rooms import rooms_of
 
 # A JSON string as dumps() writes it (ensure_ascii=False).
@@ -32,7 +32,6 @@ _json_str = json.encoder.encode_basestring
 
 # A message being answered: as received (commands) or as stored (held messages).
 Cause = InboundRow | Received
-AnyPlayer = PlayerRow | PlayerSnapshot
 
 # The relay sends in id order; within one turn the public picture is written first,
 # then the boards, so a rate-limited platform gets what matters most first.
@@ -259,7 +258,7 @@ def withdraw(tx: Tx, game_id: int, row: Cause) -> None:
     )
 
 
-def _private(game_row: records.Game, player: AnyPlayer) -> str:
+def _private(game_row: records.Game, player: records.Player) -> str:
     return _address(
         player.platform,
         # (A player who joined from another platform's room: their DM there names no
@@ -270,7 +269,9 @@ def _private(game_row: records.Game, player: AnyPlayer) -> str:
     )
 
 
-def _crew_private(game_row: records.Game, player: AnyPlayer, crew: Sequence[AnyPlayer]) -> str:
+def _crew_private(
+    game_row: records.Game, player: records.Player, crew: Sequence[records.Player]
+) -> str:
     """A member's copy of a crew's news: their DM, naming the crew so that a platform with
     group rooms posts it once in the crew's room (see Address.group)."""
     return dumps(
@@ -284,8 +285,8 @@ def _crew_private(game_row: records.Game, player: AnyPlayer, crew: Sequence[AnyP
 
 
 def crew_players(
-    game: Game[Any, Any], state: Any, key: str, players: Mapping[str, AnyPlayer]
-) -> list[AnyPlayer]:
+    game: Game[Any, Any], state: Any, key: str, players: Mapping[str, records.Player]
+) -> list[records.Player]:
     """The players who share ``key``'s seat (``key`` alone, outside a crew)."""
     return [players[k] for k in game.rules.crew(state, key) if k in players]
 
@@ -294,8 +295,8 @@ def crew_address(
     game: Game[Any, Any],
     state: Any,
     game_row: records.Game,
-    player: AnyPlayer,
-    players: Mapping[str, AnyPlayer],
+    player: records.Player,
+    players: Mapping[str, records.Player],
 ) -> str:
     """A player's private address, naming their crew when they share a seat: a crew sees
     the same board, so where the platform has group rooms it is posted there once."""
@@ -306,12 +307,12 @@ def crew_address(
 def notify(
     tx: Tx,
     game_row: records.Game,
-    player: AnyPlayer,
+    player: records.Player,
     text: str,
     *,
     kind: str,
     extra: str = "",
-    crew: Sequence[AnyPlayer] = (),
+    crew: Sequence[records.Player] = (),
 ) -> None:
     """A private message to a player that answers nothing they sent; ``crew``: news for
     the whole crew (see :func:`_crew_private`), when it has more than one member."""
@@ -556,7 +557,7 @@ def status_card(
     game: Game[Any, Any],
     game_row: records.Game,
     state: Any,
-    players: Sequence[AnyPlayer],
+    players: Sequence[records.Player],
     in_: set[str],
 ) -> Card:
     """The status as a card (a Discord embed): phase and turn, each running clock, who
@@ -589,7 +590,7 @@ def send_board(
     game: Game[Any, Any],
     game_row: records.Game,
     state: Any,
-    player: PlayerRow,
+    player: records.Player,
     *,
     cause: Cause,
     now: float,
@@ -615,7 +616,7 @@ def welcome_substitute(
     game: Game[Any, Any],
     game_row: records.Game,
     state: Any,
-    player: PlayerRow,
+    player: records.Player,
     text: str,
     *,
     kind: str,
@@ -652,7 +653,7 @@ def recipients(game: Game[Any, Any], state: Any, notice: Notice) -> Sequence[str
     return game.rules.crew(state, notice.to) if notice.crew else (notice.to,)
 
 
-def names_of(players: Iterable[AnyPlayer]) -> dict[str, str]:
+def names_of(players: Iterable[records.Player]) -> dict[str, str]:
     return {player.key: player.name for player in players}
 
 
@@ -665,7 +666,7 @@ def publish(
     step: int,
     resolution: Resolution[Any],
     public_text: str | None,
-    players: Mapping[str, PlayerRow],
+    players: Mapping[str, records.Player],
     now: float,
     pictured: bool = True,
     private_lines: Mapping[str, str] | None = None,
@@ -772,7 +773,7 @@ def deliver_notices(
     *,
     cause: Cause,
     sender: str,
-    players: Mapping[str, AnyPlayer],
+    players: Mapping[str, records.Player],
 ) -> None:
     """What the game says in answer to an order: to the sender as a reply, to the public
     in the channel, to anyone else (or a whole crew) by a private message of their own."""

@@ -22,7 +22,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from bot.games.base import Game
-from bot.store import PlayerRow, Tx, records
+from bot.store import Tx, records
 from bot.store.models import ROBOT_USER, RatingRow
 from bot.store.settings import person_of, rating_of
 
@@ -96,13 +96,13 @@ def rate_finished(
     return len(rows)
 
 
-def _rated_as(tx: Tx, player: PlayerRow) -> str:
+def _rated_as(tx: Tx, player: records.Player) -> str:
     """Whose rating a seat moves: its robot level's, else its person's."""
     if player.robot:
         return f"{ROBOT_USER}{player.robot}"
     return person_of(tx, player.platform, player.user_id)
 
 
-def _shown_as(player: PlayerRow) -> str:
+def _shown_as(player: records.Player) -> str:
     """The name a leaderboard shows: a robot's level (``strong robot``), else the seat's."""
     return f"{player.robot} robot" if player.robot else player.name

@@ -11,7 +11,7 @@ from bot.games.catalog import get_game
 from bot.host import journal, receipts
 from bot.host.lifecycle import timer_entries
 from bot.host.seeds import LUCK_PROCEDURE, commitment
-from bot.store import OrderRow, PlayerRow, Store, loads, records
+from bot.store import OrderRow, Store, loads, records
 from bot.store.seats import seat_changes
 
 
@@ -97,7 +97,7 @@ def replay_section(
 
 
 def luck_section(
-    game_row: records.Game, players: list[PlayerRow], standing: dict[int, list[OrderRow]]
+    game_row: records.Game, players: list[records.Player], standing: dict[int, list[OrderRow]]
 ) -> dict[str, Any]:
     """The committed luck of a game (README, "Fair play"): the commitment always; the
     secret, the join nonces, the mixed key, and each order that stood with its salt and

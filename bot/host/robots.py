@@ -33,7 +33,7 @@ from bot.games.catalog import get_game
 from bot.host import away, journal, posts
 from bot.host.new_options import FILL, levels_of
 from bot.host.routing import Refusal
-from bot.store import PlayerRow, Tx, loads, records
+from bot.store import NewPlayer, Tx, loads, records
 from bot.store.models import ROBOT_USER
 from bot.store.robot_seats import games_with_robots, last_sent
 from bot.store.settings import away_accounts
@@ -47,7 +47,7 @@ VERB = "robot"
 
 def seat(
     tx: Tx, game: Game[Any, Any], game_row: records.Game, state: Any, level: str
-) -> tuple[Any, PlayerRow]:
+) -> tuple[Any, records.Player]:
     """Seat a robot of ``level`` in ``game_row``: the game's ``join``, journalled, and its
     player row. Returns the new state (the caller stores it) and the row."""
     assert game_row.id is not None
@@ -59,7 +59,7 @@ def seat(
     state = game.rules.join(state, PlayerRef(key, name))
     journal.note(tx, game_row.id, "join", player=key, name=name)
     row = tx.add_player(
-        PlayerRow(
+        NewPlayer(
             game_id=game_row.id,
             key=key,
             platform=game_row.platform,
@@ -117,7 +117,7 @@ def fill_table(
     return state
 
 
-def _seated(game: Game[Any, Any], state: Any, player: PlayerRow) -> bool:
+def _seated(game: Game[Any, Any], state: Any, player: records.Player) -> bool:
     """Whether ``player`` still holds a seat (a game refuses to seat a player twice)."""
     try:
         game.rules.join(state, PlayerRef(player.key, player.name))
@@ -126,11 +126,11 @@ def _seated(game: Game[Any, Any], state: Any, player: PlayerRow) -> bool:
     return False
 
 
-def is_robot(player: PlayerRow | Any) -> bool:
+def is_robot(player: records.Player | Any) -> bool:
     return bool(getattr(player, "robot", ""))
 
 
-def find_robot(tx: Tx, game_row: records.Game, name: str) -> PlayerRow:
+def find_robot(tx: Tx, game_row: records.Game, name: str) -> records.Player:
     """The robot called ``name`` in the game; refused with the robots' names."""
     assert game_row.id is not None
     robots = [p for p in tx.players(game_row.id) if is_robot(p)]
@@ -200,7 +200,7 @@ def _orders_in(tx: Tx, game_row: records.Game, now: float) -> list[RobotOrder]:
     assert game_row.id is not None
     game = get_game(game_row.kind)
     state = game.codec.decode_state(loads(game_row.state))
-    players = tx.peek_players(game_row.id)
+    players = tx.players(game_row.id)
     seats = {p.key: (p, p.robot) for p in players if p.robot}
     if game_row.phase == GamePhase.RUNNING and away.option_of(game_row) == away.ROBOT:
         gone = away_accounts(tx, now)

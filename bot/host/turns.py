@@ -30,7 +30,7 @@ from bot.host.clock import Clock
 from bot.host.collector import collector_paused
 from bot.host.inbox import Commands
 from bot.host.me import as_personal_time
-from bot.store import PlayerRow, Store, loads, records
+from bot.store import Store, loads, records
 from bot.store.robot_seats import games_with_robots
 from bot.store.settings import quiet_accounts
 
@@ -142,8 +142,8 @@ class TurnClock:
                 # Each missing player's reminder: at the usual moment, unless that falls in
                 # their quiet hours (then alone, by DM, when those begin); never while
                 # they keep quiet.
-                pinged: list[PlayerRow] = []
-                early: list[PlayerRow] = []
+                pinged: list[records.Player] = []
+                early: list[records.Player] = []
                 for player in missing:
                     own = keeps_quiet.get(player.key)
                     if own is None:

@@ -1,6 +1,6 @@
 """Storage: the only package that imports the database layer (sqlmodel / SQLAlchemy)."""
 
-from bot.store.changes import UNSET, GameChange, NewGame
+from bot.store.changes import UNSET, GameChange, NewGame, NewPlayer
 from bot.store.database import is_passing_failure
 from bot.store.models import (
     CursorRow,
@@ -34,6 +34,7 @@ __all__ = [
     "GameRow",
     "InboundRow",
     "NewGame",
+    "NewPlayer",
     "OrderRow",
     "OutboxRow",
     "PlayerRow",

@@ -82,3 +82,19 @@ class NewGame:
     open_to_all: bool = False
     secret: str = ""
     luck: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    """A seat to add to a game (Tx.add_player): its columns but its id."""
+
+    game_id: int
+    key: str
+    platform: str
+    user_id: str
+    name: str
+    join_order: int
+    avatar_url: str | None = None
+    nonce: str = ""
+    account_name: str = ""
+    robot: str = ""

@@ -86,3 +86,25 @@ GAME_FIELDS = (
     "open_to_all", "secret", "luck", "created_at", "finished_at", "state_digest",
 )  # fmt: skip
 """The columns of a :class:`Game` but its state, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A row of ``players``: a seat in a game and the account that plays it (see
+    bot.store.models.PlayerRow)."""
+
+    id: int
+    game_id: int
+    key: str
+    platform: str
+    user_id: str
+    name: str
+    avatar_url: str | None
+    join_order: int
+    nonce: str
+    account_name: str
+    robot: str
+
+
+PLAYER_FIELDS = tuple(f for f in Player.__dataclass_fields__)
+"""The columns of a :class:`Player`, in the record's order."""

@@ -21,7 +21,7 @@ from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
 
 from bot.games.base import GamePhase
-from bot.store.changes import GameChange, NewGame
+from bot.store.changes import GameChange, NewGame, NewPlayer
 from bot.store.database import make_engine, migrate, normal_url, session_scope
 from bot.store.models import (
     ROBOT_USER,
@@ -34,7 +34,7 @@ from bot.store.models import (
     TurnRow,
     state_digest,
 )
-from bot.store.records import GAME_FIELDS, Game, StoredState
+from bot.store.records import GAME_FIELDS, PLAYER_FIELDS, Game, Player, StoredState
 
 ACTIVE_PHASES = (GamePhase.SETUP, GamePhase.RUNNING)
 
@@ -71,9 +71,7 @@ def build(cls: type[RowT], **values: Any) -> RowT:
 # (Not ``state``: a record reads it when asked, see bot.store.records.Game.state.)
 _GAME_COLUMNS = ", ".join(GAME_FIELDS)
 _GAME_FIELDS = GAME_FIELDS
-_PLAYER_COLUMNS = (
-    "id, game_id, key, platform, user_id, name, avatar_url, join_order, account_name, robot"
-)
+_PLAYER_COLUMNS = ", ".join(PLAYER_FIELDS)
 _ACTIVE = "phase IN ('setup', 'battle')"
 SQL_INSERT_INBOUND = (
     "INSERT INTO inbound (platform, message_id, channel, user_id, user_name, avatar_url, "
@@ -224,26 +222,6 @@ class _Staged:
     token: str
 
 
-@dataclass(slots=True, frozen=True)
-class PlayerSnapshot:
-    """A player row as a transaction read it (Tx.peek_player, Tx.peek_players): the
-    fields of :class:`PlayerRow` as a plain, read-only object."""
-
-    id: int
-    game_id: int
-    key: str
-    platform: str
-    user_id: str
-    name: str
-    avatar_url: str | None
-    join_order: int
-    account_name: str = ""
-    robot: str = ""
-
-
-# A snapshot is built from a row of SQL_PLAYER, column by column.
-assert ", ".join(f.name for f in fields(PlayerSnapshot)) == _PLAYER_COLUMNS
-
 _NAMED = re.compile(r":([a-z_]+)")
 
 
@@ -282,8 +260,8 @@ class Tx:
         self._games: dict[int, Game] = {}
         self._game_in: dict[tuple[str, str], int | None] = {}
         self._games_of: dict[tuple[str, str], list[int]] = {}
-        self._player: dict[tuple[int, str, str], PlayerSnapshot | None] = {}
-        self._players: dict[int, list[PlayerSnapshot]] = {}
+        self._player: dict[tuple[int, str, str], Player | None] = {}
+        self._players: dict[int, list[Player]] = {}
         # (game id, turn, player key) → the JSON of the standing order this transaction
         # wrote for that player (the next order of theirs replaces it without a read).
         self._standing: dict[tuple[int, int, str], str] = {}
@@ -843,24 +821,8 @@ class Tx:
 
     # --- players ---------------------------------------------------------
 
-    def players(self, game_id: int) -> list[PlayerRow]:
-        query = (
-            select(PlayerRow)
-            .where(PlayerRow.game_id == game_id)
-            .order_by(col(PlayerRow.join_order))
-        )
-        return list(self.session.exec(query).all())
-
-    def player_by_user(self, game_id: int, platform: str, user_id: str) -> PlayerRow | None:
-        query = select(PlayerRow).where(
-            PlayerRow.game_id == game_id,
-            PlayerRow.platform == platform,
-            PlayerRow.user_id == user_id,
-        )
-        return self.session.exec(query).first()
-
-    def peek_player(self, game_id: int, platform: str, user_id: str) -> PlayerSnapshot | None:
-        """:meth:`player_by_user` as a snapshot outside the session."""
+    def player(self, game_id: int, platform: str, user_id: str) -> Player | None:
+        """The seat the account plays in the game, if any."""
         self._settle()
         key = (game_id, platform, user_id)
         try:
@@ -870,17 +832,17 @@ class Tx:
         found = self._run(
             SQL_PLAYER, {"game_id": game_id, "platform": platform, "user_id": user_id}
         ).fetchone()
-        player = None if found is None else PlayerSnapshot(*found)
+        player = None if found is None else Player(*found)
         self._player[key] = player
         return player
 
-    def peek_players(self, game_id: int) -> list[PlayerSnapshot]:
-        """:meth:`players` as snapshots outside the session."""
+    def players(self, game_id: int) -> list[Player]:
+        """The game's seats, in join order."""
         self._settle()
         players = self._players.get(game_id)
         if players is None:
             rows = self._run(SQL_PLAYERS, {"game_id": game_id}).fetchall()
-            players = self._players[game_id] = [PlayerSnapshot(*found) for found in rows]
+            players = self._players[game_id] = [Player(*found) for found in rows]
         return list(players)
 
     def seats_taken(self, game_id: int) -> int:
@@ -899,11 +861,25 @@ class Tx:
         )
         return set(self.session.exec(query).all())
 
-    def add_player(self, row: PlayerRow) -> PlayerRow:
+    def add_player(self, new: NewPlayer) -> Player:
+        """Seat an account in a game; its record."""
         self.drop_snapshots()
+        row = PlayerRow(**{f.name: getattr(new, f.name) for f in fields(new)})
         self.session.add(row)
         self.session.flush()
-        return row
+        record = Player(*(getattr(row, name) for name in PLAYER_FIELDS))
+        self.session.expunge(row)
+        return record
+
+    def change_seat(self, player: Player, **values: Any) -> Player:
+        """Write new values of a seat's columns (its account, when it is handed on)."""
+        self._run(
+            f"UPDATE players SET {', '.join(f'{k} = :{k}' for k in values)} WHERE id = :id",
+            {**values, "id": player.id},
+        )
+        self._forget(PlayerRow, player.id)
+        self.drop_snapshots()
+        return replace(player, **values)
 
     # --- orders ----------------------------------------------------------
 
@@ -1282,7 +1258,6 @@ class DatabaseCursors:
 __all__ = [
     "ClockScope",
     "DatabaseCursors",
-    "PlayerSnapshot",
     "Received",
     "Store",
     "Tx",
