@@ -12,10 +12,10 @@ import json
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, TypeVar
 
-from sqlalchemy import event, func, or_, tuple_, update
+from sqlalchemy import event, func, insert, or_, tuple_, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
@@ -870,6 +870,11 @@ class Tx:
         record = Player(*(getattr(row, name) for name in PLAYER_FIELDS))
         self.session.expunge(row)
         return record
+
+    def add_players(self, news: Sequence[NewPlayer]) -> None:
+        """Seat many accounts at once (one statement: a crowd's thousands of seats)."""
+        self.drop_snapshots()
+        self.session.execute(insert(PlayerRow), [asdict(new) for new in news])
 
     def change_seat(self, player: Player, **values: Any) -> Player:
         """Write new values of a seat's columns (its account, when it is handed on)."""
