@@ -315,7 +315,7 @@ class Commands:
         try:
             with tx.savepoint():
                 effect = self._carry_out(tx, row)
-                tx.save(row)
+                tx.update_inbound(row)
         except Exception as error:
             if not tx.session.is_active or is_passing_failure(error):
                 raise

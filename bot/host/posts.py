@@ -23,15 +23,15 @@ from bot.games.catalog import get_game
 from bot.games.duration import humanize
 from bot.host.clock import format_utc
 from bot.host.messages import Card, Choice
-from bot.store import InboundRow, Received, Tx, dumps, loads, records
+from bot.store import Received, Tx, dumps, loads, records
 from bot.store.repository import NewPost
 from bot.store.rooms import rooms_of
 
 # A JSON string as dumps() writes it (ensure_ascii=False).
 _json_str = json.encoder.encode_basestring
 
-# A message being answered: as received (commands) or as stored (held messages).
-Cause = InboundRow | Received
+# A message being answered (handled as it arrives, or held until its turn opened).
+Cause = Received
 
 # The relay sends in id order; within one turn the public picture is written first,
 # then the boards, so a rate-limited platform gets what matters most first.

@@ -17,11 +17,9 @@ import unicodedata
 from bot.games.base import GamePhase
 from bot.games.catalog import example_game, game_of_tag, tag_pattern
 from bot.games.numbers import looks_like_a_number, whole_number
-from bot.store import InboundRow, Tx, records
-from bot.store.repository import Received
+from bot.host.posts import Cause
+from bot.store import Tx, records
 from bot.store.rooms import room
-
-Cause = InboundRow | Received
 
 # Changes to the game that only its host may make.
 HOST_WORDS = frozenset(

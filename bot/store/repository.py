@@ -212,6 +212,13 @@ def _game_columns() -> list[Any]:
     return [col(getattr(GameRow, name)) for name in (*_GAME_FIELDS, "state")]
 
 
+# The stored columns of a message (its community and communities are not stored).
+_RECEIVED_FIELDS = (
+    "platform", "message_id", "channel", "user_id", "user_name", "avatar_url",
+    "is_channel_admin", "kind", "text", "sent_at", "received_at", "game_id", "outcome", "id",
+)  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class _Staged:
     """A game's state left to be written (Tx.stage_game_state)."""
@@ -439,7 +446,7 @@ class Tx:
 
     # --- inbound ---------------------------------------------------------
 
-    def record_inbound(self, row: InboundRow | Received, *, game_id: int | None = None) -> bool:
+    def record_inbound(self, row: Received, *, game_id: int | None = None) -> bool:
         """Insert a message unless its (platform, message_id) is already recorded: the
         unique constraint decides, so two processes cannot both record it. False for a
         redelivery. Sets ``row.id``; the row stays outside the session (write later
@@ -466,7 +473,7 @@ class Tx:
         row.id = row_id
         return True
 
-    def update_inbound(self, row: InboundRow | Received) -> None:
+    def update_inbound(self, row: Received) -> None:
         """Write a recorded message's game and outcome."""
         assert row.id is not None
         self._run(
@@ -493,13 +500,17 @@ class Tx:
         self.session.flush()
         return row
 
-    def held_inbound(self, game_id: int) -> list[InboundRow]:
+    def held_inbound(self, game_id: int) -> list[Received]:
+        """The game's messages held until their turn opened, as they were sent."""
         query = (
-            select(InboundRow)
+            select(*(col(getattr(InboundRow, name)) for name in _RECEIVED_FIELDS))
             .where(InboundRow.game_id == game_id, InboundRow.outcome == "held")
             .order_by(col(InboundRow.sent_at), col(InboundRow.id))
         )
-        return list(self.session.exec(query).all())
+        return [
+            Received(**dict(zip(_RECEIVED_FIELDS, found, strict=True)))
+            for found in self.session.execute(query).all()
+        ]
 
     # --- games -----------------------------------------------------------
 
