@@ -240,7 +240,7 @@ class Commands:
                     with tx.savepoint():
                         results.append(self._handle_one(tx, inbound))
                 except Exception as error:
-                    if not tx.session.is_active:
+                    if not tx.is_active:
                         raise  # the transaction itself is lost: the whole batch is
                     if is_passing_failure(error):
                         results.append(error)
@@ -267,7 +267,7 @@ class Commands:
                     return Effect(Outcome.DUPLICATE)
                 posts.reply(tx, 0, row, FAILED_REPLY, public=False)
         except Exception as second:
-            if not tx.session.is_active:
+            if not tx.is_active:
                 raise
             log.exception("recording the failed message %s failed too", inbound.message_id)
             return second if is_passing_failure(second) else error
@@ -317,7 +317,7 @@ class Commands:
                 effect = self._carry_out(tx, row)
                 tx.update_inbound(row)
         except Exception as error:
-            if not tx.session.is_active or is_passing_failure(error):
+            if not tx.is_active or is_passing_failure(error):
                 raise
             log.error("held message %s could not be handled", row.message_id, exc_info=error)
             row.outcome = Outcome.FAILED.value

@@ -24,7 +24,7 @@ from openskill.models import PlackettLuce
 from bot.games.base import Game
 from bot.store import Tx, records
 from bot.store.models import ROBOT_USER, RatingRow
-from bot.store.settings import person_of, rating_of
+from bot.store.settings import person_of, rating_of, save_ratings
 
 _MODEL = PlackettLuce()
 
@@ -90,9 +90,7 @@ def rate_finished(
             row.robot_games += 1 if robots - {key} else 0
             row.name = names[key]
             row.updated_at = now
-    for row in rows.values():
-        tx.session.add(row)
-    tx.session.flush()
+    save_ratings(tx, rows.values())
     return len(rows)
 
 

@@ -55,6 +55,7 @@ from bot.store.seats import (
     held_seats,
     latest_sender,
     offers_to,
+    save_offer,
     sent_since,
 )
 from bot.store.settings import accounts_of
@@ -242,7 +243,7 @@ def answer(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> int:
         offer.accepted = True
     else:
         offer.holder_consent = "given"
-    tx.session.add(offer)
+    save_offer(tx, offer)
     if not offer.accepted or offer.holder_consent == "asked":
         waits = offer.name if not offer.accepted else seat.name
         posts.reply(

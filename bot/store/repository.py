@@ -440,6 +440,11 @@ class Tx:
             self._savepoints -= 1
         self._run(f"RELEASE SAVEPOINT {name}")
 
+    @property
+    def is_active(self) -> bool:
+        """Whether the transaction can still be used (a failed flush ends it)."""
+        return bool(self.session.is_active)
+
     def forget_all(self) -> None:
         """Drop every ORM object: the next read of a row loads it afresh."""
         self.session.expunge_all()
@@ -1169,6 +1174,13 @@ class Tx:
             row.value = value
             self.session.add(row)
         self.session.flush()
+
+    def forget_cursor(self, platform: str, key: str) -> None:
+        """Drop a cursor nobody needs any more."""
+        row = self.session.get(CursorRow, (platform, key))
+        if row is not None:
+            self.session.delete(row)
+            self.session.flush()
 
     def cursors(self, platform: str) -> dict[str, str]:
         query = select(CursorRow).where(CursorRow.platform == platform)

@@ -209,3 +209,9 @@ __all__ = [
     "seat_changes",
     "sent_since",
 ]
+
+
+def save_offer(tx: Tx, offer: OfferRow) -> None:
+    """Write an offer's answers so far (accepted, the holder's consent)."""
+    tx.session.add(offer)
+    tx.session.flush()
