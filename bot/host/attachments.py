@@ -25,7 +25,7 @@ from bot.host import posts
 from bot.host.avatar_cache import AvatarCache
 from bot.host.ending import FINAL_MAP
 from bot.host.messages import Attachment, AttachmentKind
-from bot.store import OutboxRow, Store, TurnRow, loads, records
+from bot.store import Store, TurnRow, loads, records
 from renderers.catalog import pictures_for
 from renderers.pictures import Pictures, Replay
 
@@ -77,7 +77,7 @@ class AttachmentRenderer:
         self._replays: dict[tuple[Any, ...], Replay] = {}
         self._steps: dict[tuple[Any, ...], asyncio.Future[_Step | None]] = {}
 
-    async def __call__(self, row: OutboxRow) -> Sequence[Attachment]:
+    async def __call__(self, row: records.Post) -> Sequence[Attachment]:
         spec = loads(row.render) or {}
         kind = spec.get("kind")
         # without a ``step`` the spec means the turn's last step, which is the same picture
@@ -98,7 +98,7 @@ class AttachmentRenderer:
         self._cache[key] = result
         return result
 
-    async def _board_of(self, row: OutboxRow, spec: dict[str, Any]) -> list[Attachment] | None:
+    async def _board_of(self, row: records.Post, spec: dict[str, Any]) -> list[Attachment] | None:
         """The picture of the step the spec names; None when there is nothing to draw."""
         if row.game_id is None:
             return None
@@ -148,7 +148,7 @@ class AttachmentRenderer:
         state = get_game(game_row.kind).codec.decode_state(loads(stored.state))
         return _Step(game_row, pictures, state, players)
 
-    async def _replay_of(self, row: OutboxRow) -> list[Attachment] | None:
+    async def _replay_of(self, row: records.Post) -> list[Attachment] | None:
         """The replay of the whole stored history; None when there is nothing to draw."""
         drawn = await self._drawn_replay(row)
         if drawn is None:
@@ -156,7 +156,7 @@ class AttachmentRenderer:
         game_row, replay = drawn
         return self._replay_attachments(game_row, replay)
 
-    async def _final_map_of(self, row: OutboxRow) -> list[Attachment] | None:
+    async def _final_map_of(self, row: records.Post) -> list[Attachment] | None:
         """The final map of the end post: the replay's last picture, everything revealed
         (the replay is drawn once for both posts)."""
         drawn = await self._drawn_replay(row)
@@ -174,7 +174,7 @@ class AttachmentRenderer:
             )
         ]
 
-    async def _drawn_replay(self, row: OutboxRow) -> tuple[records.Game, Replay] | None:
+    async def _drawn_replay(self, row: records.Post) -> tuple[records.Game, Replay] | None:
         with self.store.transaction() as tx:
             game_row = tx.game(row.game_id)
             if game_row is None or (pictures := pictures_for(game_row.kind)) is None:

@@ -98,3 +98,18 @@ class NewPlayer:
     nonce: str = ""
     account_name: str = ""
     robot: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PostChange:
+    """What a failed send changes of an outgoing message (Tx.change_post)."""
+
+    attempts: int
+    error: str
+    status: str | Unset = UNSET
+    next_attempt_at: float | Unset = UNSET
+
+    def values(self) -> dict[str, Any]:
+        """The changed columns and their new values."""
+        found = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: value for name, value in found.items() if value is not UNSET}

@@ -108,3 +108,29 @@ class Player:
 
 PLAYER_FIELDS = tuple(f for f in Player.__dataclass_fields__)
 """The columns of a :class:`Player`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A row of ``outbox``: one outgoing message and how its sending went (see
+    bot.store.models.OutboxRow)."""
+
+    id: int
+    game_id: int
+    turn: int
+    kind: str
+    recipient: str
+    address: str
+    text: str
+    render: str
+    extras: str
+    status: str
+    attempts: int
+    next_attempt_at: float
+    platform_message_id: str | None
+    error: str
+    created_at: float
+
+
+POST_FIELDS = tuple(f for f in Post.__dataclass_fields__)
+"""The columns of a :class:`Post`, in the record's order."""

@@ -21,7 +21,7 @@ from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
 
 from bot.games.base import GamePhase
-from bot.store.changes import GameChange, NewGame, NewPlayer
+from bot.store.changes import GameChange, NewGame, NewPlayer, PostChange
 from bot.store.database import make_engine, migrate, normal_url, session_scope
 from bot.store.models import (
     ROBOT_USER,
@@ -34,7 +34,15 @@ from bot.store.models import (
     TurnRow,
     state_digest,
 )
-from bot.store.records import GAME_FIELDS, PLAYER_FIELDS, Game, Player, StoredState
+from bot.store.records import (
+    GAME_FIELDS,
+    PLAYER_FIELDS,
+    POST_FIELDS,
+    Game,
+    Player,
+    Post,
+    StoredState,
+)
 
 ACTIVE_PHASES = (GamePhase.SETUP, GamePhase.RUNNING)
 
@@ -205,6 +213,11 @@ class Received:
     # communities its sender belongs to as far as the platform said (None: unknown).
     community: str = ""
     communities: frozenset[str] | None = None
+
+
+def _post_columns() -> list[Any]:
+    """The columns of a post's record, for an ORM query about the outbox."""
+    return [col(getattr(OutboxRow, name)) for name in POST_FIELDS]
 
 
 def _game_columns() -> list[Any]:
@@ -1069,7 +1082,7 @@ class Tx:
         if params:
             self._run_many(SQL_INSERT_OUTBOX, params)
 
-    def sent_to_group(self, row: OutboxRow, group: str) -> bool:
+    def sent_to_group(self, row: Post, group: str) -> bool:
         """Whether a copy of ``row`` for another member of ``group`` (same game, turn and
         kind) was sent already."""
         query = select(OutboxRow.address).where(
@@ -1084,20 +1097,25 @@ class Tx:
             for address in self.session.exec(query).all()
         )
 
-    def pending_outbox(self, now: float, limit: int = 100) -> list[OutboxRow]:
+    def _posts(self, query: Any) -> list[Post]:
+        """The records of the outgoing messages an ORM query about them finds (its
+        columns: a post's, see _post_columns)."""
+        return [Post(*found) for found in self.session.execute(query).all()]
+
+    def pending_outbox(self, now: float, limit: int = 100) -> list[Post]:
         query = (
-            select(OutboxRow)
+            select(*_post_columns())
             .where(OutboxRow.status == "pending", col(OutboxRow.next_attempt_at) <= now)
             .order_by(col(OutboxRow.id))
             .limit(limit)
         )
-        return list(self.session.exec(query).all())
+        return self._posts(query)
 
-    def held_outbox(self, now: float, below_id: int) -> list[OutboxRow]:
+    def held_outbox(self, now: float, below_id: int) -> list[Post]:
         """Pending rows older than ``below_id`` that may not go yet: waiting to be retried,
         or leased to a relay sending them. A later row to the same place waits for them."""
         query = (
-            select(OutboxRow)
+            select(*_post_columns())
             .where(
                 OutboxRow.status == "pending",
                 col(OutboxRow.next_attempt_at) > now,
@@ -1105,16 +1123,24 @@ class Tx:
             )
             .order_by(col(OutboxRow.id))
         )
-        return list(self.session.exec(query).all())
+        return self._posts(query)
 
-    def outbox_row(self, row_id: int) -> OutboxRow | None:
-        return self.session.get(OutboxRow, row_id)
+    def outbox_row(self, row_id: int) -> Post | None:
+        found = self._posts(select(*_post_columns()).where(col(OutboxRow.id) == row_id))
+        return found[0] if found else None
 
-    def outbox(self, game_id: int | None = None) -> list[OutboxRow]:
-        query = select(OutboxRow).order_by(col(OutboxRow.id))
+    def outbox(self, game_id: int | None = None) -> list[Post]:
+        query = select(*_post_columns()).order_by(col(OutboxRow.id))
         if game_id is not None:
             query = query.where(OutboxRow.game_id == game_id)
-        return list(self.session.exec(query).all())
+        return self._posts(query)
+
+    def change_post(self, post: Post, change: PostChange) -> Post:
+        """Write what a failed send changed of an outgoing message; its record now."""
+        values = change.values()
+        self.session.execute(update(OutboxRow).where(col(OutboxRow.id) == post.id).values(**values))
+        self._forget(OutboxRow, post.id)
+        return replace(post, **values)
 
     def claim_outbox(self, row_id: int, now: float, until: float) -> bool:
         """Compare-and-set: lease a pending, due row to this relay until ``until``.
