@@ -35,7 +35,7 @@ from typing import Any
 from benchmarks.fixtures import battle, side_for
 from benchmarks.timing import Figure
 from bot.games.bst import BST
-from bot.store import GameRow, NewPlayer, Store, TurnRow, dumps
+from bot.store import GameRow, NewPlayer, NewStep, Store, dumps
 from bot.wiring import sqlite_url
 
 CAPTAINS = 300  # a board drawn in tiles
@@ -57,7 +57,7 @@ def _store_game(url: str) -> None:
             tx.add_player(NewPlayer(game_id=game.id, key=captain.id, platform="bench",
                                     user_id=str(index), name=captain.name,
                                     join_order=index + 1))  # fmt: skip
-        tx.add_turn(TurnRow(game_id=game.id, number=0, cause="start", orders="[]", events="[]",
+        tx.add_turn(NewStep(game_id=game.id, number=0, cause="start", orders="[]", events="[]",
                             state=encoded, resolved_at=now, deadline=now + 28800))  # fmt: skip
     store.dispose()
 

@@ -58,7 +58,6 @@ def host_command(
         )
     state = commands.states.of(game, game_row)
     now = commands.clock.now()
-    assert game_row.id is not None
     if word == "start":
         if game_row.phase != GamePhase.SETUP:
             raise Refusal("the game has already started: `status` shows where it stands")
@@ -194,7 +193,6 @@ def _robot_seat(
     now: float,
 ) -> None:
     """``add robot [LEVEL]`` and ``remove robot NAME``, in setup (see bot.host.robots)."""
-    assert game_row.id is not None
     what, _, argument = rest.strip().partition(" ")
     if what.lower() != robots.VERB:
         example = "add robot" if word == "add" else "remove robot easy-robot-2"
@@ -234,7 +232,6 @@ def _change_options(
     """``options key=value …`` in setup: the game is made again with the options changed
     (after a refused ``start``, say), every player still in it. What they sent in setup
     went with the old game: they send it again."""
-    assert game_row.id is not None
     if game_row.phase != GamePhase.SETUP:
         raise Refusal("options change only in setup, before `start`")
     stored = loads(game_row.options)
@@ -290,7 +287,6 @@ def _seated(game: Any, state: Any, player: PlayerRef) -> bool:
 
 
 def _find_player(tx: Tx, game_row: records.Game, rest: str, word: str) -> records.Player:
-    assert game_row.id is not None
     wanted = rest.strip()
     mention = re.fullmatch(r"<@!?(\d+)>", wanted)
     for player in tx.players(game_row.id):

@@ -25,7 +25,7 @@ from bot.host import posts
 from bot.host.avatar_cache import AvatarCache
 from bot.host.ending import FINAL_MAP
 from bot.host.messages import Attachment, AttachmentKind
-from bot.store import Store, TurnRow, loads, records
+from bot.store import Store, loads, records
 from renderers.catalog import pictures_for
 from renderers.pictures import Pictures, Replay
 
@@ -210,7 +210,7 @@ class AttachmentRenderer:
         return [Attachment(AttachmentKind.IMAGE, name, picture.png, "image/png", picture.alt)]
 
     def _replay(
-        self, pictures: Pictures, game_row: records.Game, history: Sequence[TurnRow]
+        self, pictures: Pictures, game_row: records.Game, history: Sequence[records.Step]
     ) -> Replay:
         game = get_game(game_row.kind)
         boards: list[tuple[Any, str]] = []

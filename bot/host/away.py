@@ -91,7 +91,6 @@ def passes_due(tx: Tx, *, now: float) -> list[AwayPass]:
 def _passes_in(
     tx: Tx, game_row: records.Game, away: Mapping[tuple[str, str], float]
 ) -> list[AwayPass]:
-    assert game_row.id is not None
     game = get_game(game_row.kind)
     state = game.codec.decode_state(loads(game_row.state))
     waiting = game.rules.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))

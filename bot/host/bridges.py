@@ -135,7 +135,7 @@ def unbridge(commands: CommandContext, tx: Tx, row: Cause) -> records.Game:
     if bridged is None:
         raise Refusal(f"send `{UNDO}` in a room a game was bridged into (with {EXAMPLE})")
     game_row = tx.game(bridged.game_id)
-    assert game_row is not None and game_row.id is not None
+    assert game_row is not None
     if not (row.is_channel_admin or hosts(commands, tx, row, game_row)):
         raise Refusal(f"only game {game_row.id}'s host or an admin of this room can `{UNDO}`")
     remove_room(tx, bridged)
@@ -154,7 +154,7 @@ def _withdraw(commands: CommandContext, tx: Tx, row: Cause) -> records.Game:
     withdrawn (it no longer counts toward the game's rooms)."""
     (offer,) = room_offers(tx, row.platform, row.channel)[-1:]
     game_row = tx.game(offer.game_id)
-    assert game_row is not None and game_row.id is not None
+    assert game_row is not None
     if not (row.is_channel_admin or hosts(commands, tx, row, game_row)):
         raise Refusal(f"only game {game_row.id}'s host or an admin of this room can `{UNDO}`")
     drop_offer(tx, offer)
@@ -184,7 +184,6 @@ def _answer(commands: CommandContext, tx: Tx, row: Cause, answer: str) -> record
 def _make(
     commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, offer: OfferRow
 ) -> records.Game:
-    assert game_row.id is not None
     if tx.game_in(offer.platform, offer.channel) or room(tx, offer.platform, offer.channel):
         drop_offer(tx, offer)
         raise Refusal("a game is played in this room already: one game a room")

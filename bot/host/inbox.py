@@ -128,7 +128,6 @@ class Effect:
 
 def _plays_in(tx: Tx, row: Cause, game_row: records.Game) -> bool:
     """Whether the sender plays a seat of the game, from this account or one linked to it."""
-    assert game_row.id is not None
     if tx.player(game_row.id, row.platform, row.user_id) is not None:
         return True
     others = accounts_of(tx, row.platform, row.user_id)[1:]
@@ -150,7 +149,6 @@ def _is_order(
     typed = (verb.name if verb.words is None else verb.words for verb in game.verbs)
     if not any(t.split()[:1] == [word] for t in typed):
         return False
-    assert game_row.id is not None
     if tx.player(game_row.id, row.platform, row.user_id) is None:
         return False
     try:

@@ -29,7 +29,7 @@ from bot.host import ending, journal, posts, ratings, receipts
 from bot.host.clock import format_utc
 from bot.host.collector import collector_paused
 from bot.host.seeds import game_rng, mixed_luck
-from bot.store import GameChange, OrderRow, TurnRow, Tx, dumps, loads, records
+from bot.store import GameChange, NewStep, Tx, dumps, loads, records
 from bot.store.changes import changed
 
 log = logging.getLogger(__name__)
@@ -203,14 +203,14 @@ def timer_rng(game_row: records.Game, key: str) -> random.Random:
 # --- the history ---------------------------------------------------------------
 
 
-def givens(game: Game[Any, Any], orders: list[OrderRow]) -> list[Given[Any]]:
+def givens(game: Game[Any, Any], orders: list[records.Order]) -> list[Given[Any]]:
     """The orders given in a turn, oldest first, as the game receives them."""
     return [
         Given(
             player=row.player_key,
             order=game.codec.decode_order(loads(row.order)),
             sent_at=row.sent_at,
-            sequence=row.id or 0,
+            sequence=row.id,
         )
         for row in orders
     ]
@@ -249,7 +249,7 @@ def commit(
         change = change.then(arm(game, changed(stored, change), state, moment=moment, now=now))
     game_row = tx.change_game(stored, change)
     tx.add_turn(
-        TurnRow(
+        NewStep(
             game_id=game_row.id,
             number=turn,
             step=step,

@@ -260,7 +260,6 @@ def player_command(
 ) -> None:
     game = get_game(game_row.kind)
     state = commands.states.of(game, game_row)
-    assert game_row.id is not None
     public = row.kind == "public"
     player = tx.player(game_row.id, row.platform, row.user_id)
     now = commands.clock.now()
@@ -348,7 +347,6 @@ def _link(
 ) -> None:
     """``link``: the player's private link to their own page, by DM; ``link revoke``: a
     new one, the old one no longer works."""
-    assert game_row.id is not None
     if player is None:
         raise Refusal("you are not in this game: send `join` to play")
     if not commands.web_base_url:
@@ -391,7 +389,6 @@ def _join(
     public: bool,
     now: float,
 ) -> None:
-    assert game_row.id is not None
     if player is not None:
         # Back after leaving during setup (the game decides; else "already in").
         key = player.key
@@ -444,7 +441,6 @@ def _join(
 
 def _refuse_a_second_seat(tx: Tx, row: Cause, game_row: records.Game) -> None:
     """One person, one seat: refused when another account they linked plays the game."""
-    assert game_row.id is not None
     for platform, user_id in accounts_of(tx, row.platform, row.user_id)[1:]:
         seated = tx.player(game_row.id, platform, user_id)
         if seated is not None:
@@ -470,7 +466,6 @@ def _change_and_say(
 ) -> None:
     """A change between deadlines (leave, kick, end), said in public with what the
     public may know of it (``with_result``: and how the game ended, if it did)."""
-    assert game_row.id is not None
     ended_turn = game_row.turn
     game_row, replay_turn = lifecycle.change(
         tx, game, game_row, state, resolution, cause=cause, now=now

@@ -38,12 +38,11 @@ def _meant(text: str) -> str | None:
 
 
 def order(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, text: str) -> None:
-    """An order: ``game_row`` is a snapshot; the fast path (an order that stands, the
-    state unchanged or changed in setup) stages the state (Tx.stage_game_state: written
-    once for the batch), anything that changes the game's history loads the row."""
+    """An order: the fast path (an order that stands, the state unchanged or changed in
+    setup) stages the state (Tx.stage_game_state: written once for the batch); anything
+    that changes the game's history reads the game again, locked, and changes it."""
     game = get_game(game_row.kind)
-    game_id = game_row.id  # (each read of a row's field costs: read them once)
-    assert game_id is not None
+    game_id = game_row.id
     player = tx.player(game_id, row.platform, row.user_id)
     try:
         parsed = game.rules.parse(text)
@@ -191,7 +190,6 @@ def withdraw(tx: Tx, row: Cause, game_row: records.Game) -> None:
     """``withdraw``: take back one's standing order of the turn (the game then resolves
     as if it had not been given); the orders stay in the history."""
     game = get_game(game_row.kind)
-    assert game_row.id is not None
     player = tx.player(game_row.id, row.platform, row.user_id)
     if player is None:
         raise Refusal("you are not in this game: send `join` to play")

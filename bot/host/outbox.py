@@ -270,8 +270,8 @@ class Relay:
                 return f"{self.lane_of(address)}: {destination(row, address, lobby, room)}"
 
             held: dict[str, int] = {}
-            for older in tx.held_outbox(now, max(row.id or 0 for row in rows)):
-                held.setdefault(place(older), older.id or 0)
+            for older in tx.held_outbox(now, max(row.id for row in rows)):
+                held.setdefault(place(older), older.id)
             due = []
             for row in rows:
                 where = place(row)
@@ -382,7 +382,6 @@ class Relay:
 
     def _rest_after(self, row: records.Post) -> float:
         """Seconds until a row the platform told us to hold may go again."""
-        assert row.id is not None
         with self.store.transaction() as tx:
             fresh = tx.outbox_row(row.id)
         at = fresh.next_attempt_at if fresh is not None else self.clock.now()
@@ -452,7 +451,6 @@ class Relay:
         return self._monotonic() - min(self.sending_since.values())
 
     async def _send(self, row: records.Post) -> str:
-        assert row.id is not None
         address = address_of(row)
         adapter = self.adapters[address.platform]
         # Claim the row first, so a second relay (another process on the same
@@ -491,7 +489,6 @@ class Relay:
         """Send a claimed row and record how it went: "sent", "retry", "wait",
         "undeliverable" or "skipped". ``fallback``: the channel to post in instead when
         the platform says the room ``address`` names is closed."""
-        assert row.id is not None
         if row.kind.startswith(f"{posts.WITHDRAW}:"):
             return await self._withdraw(row, address, adapter)
         if row.kind == posts.ROOM:
@@ -651,7 +648,6 @@ class Relay:
 
     def _moved(self, row: records.Post, room: str) -> None:
         """The room is open: the game plays there from now on (once; see Tx.move_to_room)."""
-        assert row.id is not None
         with self.store.transaction() as tx:
             tx.move_to_room(row.game_id, room)
         self._done(row, "sent", room)
@@ -659,7 +655,6 @@ class Relay:
     def _claim(self, row: records.Post) -> tuple[bool, str, str, tuple[float, ...]]:
         """Lease the row; with the lobby and room of its game, once it moved into one, and
         the exact deadlines of its running timers (the text names them to the minute)."""
-        assert row.id is not None
         now = self.clock.now()
         with self.store.transaction() as tx:
             if not tx.claim_outbox(row.id, now, now + CLAIM_SECONDS):
@@ -673,17 +668,14 @@ class Relay:
             return True, game.lobby, game.channel, instants
 
     def _renew(self, row: records.Post) -> None:
-        assert row.id is not None
         with self.store.transaction() as tx:
             tx.extend_claim(row.id, self.clock.now() + CLAIM_SECONDS)
 
     def _done(self, row: records.Post, status: str, message_id: str | None) -> None:
-        assert row.id is not None
         with self.store.transaction() as tx:
             tx.finish_outbox(row.id, status, message_id)
 
     def _failed(self, row: records.Post, address: Address, error: DeliveryError) -> str:
-        assert row.id is not None
         now = self.clock.now()
         with self.store.transaction() as tx:
             fresh = tx.outbox_row(row.id)

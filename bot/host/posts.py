@@ -316,7 +316,6 @@ def notify(
 ) -> None:
     """A private message to a player that answers nothing they sent; ``crew``: news for
     the whole crew (see :func:`_crew_private`), when it has more than one member."""
-    assert game_row.id is not None
     _enqueue(
         tx,
         game_id=game_row.id,
@@ -349,7 +348,6 @@ def announce(
     game's turn had one of that ``kind`` already (it is not written again).
     ``every_room``: copied to each room the game is played from (see bridges); not a
     message for the channel's own people alone (a ping)."""
-    assert game_row.id is not None
     return _enqueue(
         tx,
         game_id=game_row.id,
@@ -375,7 +373,6 @@ def open_room(
     """Ask for a room of the game's own in its channel (a Discord thread), with ``text`` as
     its first message; written for platforms whose adapter opens rooms (a relay skips it
     elsewhere), so ``text`` repeats what the channel was told already."""
-    assert game_row.id is not None
     _enqueue(
         tx,
         game_id=game_row.id,
@@ -400,7 +397,6 @@ def room_member(
     """Add ``user_id`` to the game's room (``present``) or take them out of it: written on
     join, leave and kick where the platform gives games rooms; a relay whose adapter
     keeps no room members skips it. ``text`` says which (``add`` or ``remove``)."""
-    assert game_row.id is not None
     _enqueue(
         tx,
         game_id=game_row.id,
@@ -598,7 +594,6 @@ def send_board(
 ) -> None:
     """A player's board on request: text always, the picture of the last stored step
     (``last``: its turn and step) once the game has one."""
-    assert game_row.id is not None
     text = game.words.summary(state, player.key)
     render = None
     if last is not None:
@@ -625,7 +620,6 @@ def welcome_substitute(
 ) -> None:
     """A seat's board (as :func:`send_board` gives it), by DM to who now plays it,
     after ``text``: what a substitute sees first."""
-    assert game_row.id is not None
     render = None
     if last is not None:
         turn, step = last
@@ -680,7 +674,6 @@ def publish(
     ``private_lines``: what the host adds for one player alone (their receipt's path to
     the turn's root), delivered the same way, after the game's notices. ``keep``: the
     parts of ``public_text`` a platform that shortens posts keeps (``Outbound.keep``)."""
-    assert game_row.id is not None
     suffix = f":{step}" if step else ""
     extra: dict[str, Any] = {"step": step} if step else {}
     state = resolution.state
@@ -777,7 +770,6 @@ def deliver_notices(
 ) -> None:
     """What the game says in answer to an order: to the sender as a reply, to the public
     in the channel, to anyone else (or a whole crew) by a private message of their own."""
-    assert game_row.id is not None
     for index, notice in enumerate(notices):
         if notice.to is None:
             if cause.kind == "public" and cause.channel:
@@ -806,7 +798,6 @@ def post_replay(
     tx: Tx, game: Game[Any, Any], game_row: records.Game, turn: int, now: float
 ) -> None:
     """The end of the game: the replay of the whole game, drawn when it is sent."""
-    assert game_row.id is not None
     _enqueue(
         tx,
         game_id=game_row.id,

@@ -11,7 +11,7 @@ from bot.games.catalog import get_game
 from bot.host import journal, receipts
 from bot.host.lifecycle import timer_entries
 from bot.host.seeds import LUCK_PROCEDURE, commitment
-from bot.store import OrderRow, Store, loads, records
+from bot.store import Store, loads, records
 from bot.store.seats import seat_changes
 
 
@@ -97,7 +97,7 @@ def replay_section(
 
 
 def luck_section(
-    game_row: records.Game, players: list[records.Player], standing: dict[int, list[OrderRow]]
+    game_row: records.Game, players: list[records.Player], standing: dict[int, list[records.Order]]
 ) -> dict[str, Any]:
     """The committed luck of a game (README, "Fair play"): the commitment always; the
     secret, the join nonces, the mixed key, and each order that stood with its salt and
@@ -118,14 +118,14 @@ def luck_section(
                 "player": row.player_key,
                 "order": loads(row.order),
                 "salt": receipts.salt_of(game_row.secret, row.inbound_id).hex(),
-                "receipt": receipts.order_receipt(game_row.secret, game_row.id or 0, row),
+                "receipt": receipts.order_receipt(game_row.secret, game_row.id, row),
             }
             for turn in sorted(standing)
             for row in standing[turn]
         ]
         section["roots"] = {
             str(turn): receipts.merkle_root(
-                receipts.order_receipt(game_row.secret, game_row.id or 0, row) for row in rows
+                receipts.order_receipt(game_row.secret, game_row.id, row) for row in rows
             )
             for turn, rows in sorted(standing.items())
             if rows

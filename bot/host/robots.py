@@ -2,7 +2,7 @@
 ``fill=robots`` at ``start``) and removes one (``remove robot NAME``, or ``kick``).
 
 A robot's seat is a player row like anyone's, marked with the robot's level
-(``PlayerRow.robot``) and named for it (``easy-robot-3``: the name every post, picture
+(``Player.robot``) and named for it (``easy-robot-3``: the name every post, picture
 and standings show). Its user id begins ``robot:``, which no platform gives a person;
 the store writes no message to such an address, so a robot is never sent anything.
 
@@ -50,7 +50,6 @@ def seat(
 ) -> tuple[Any, records.Player]:
     """Seat a robot of ``level`` in ``game_row``: the game's ``join``, journalled, and its
     player row. Returns the new state (the caller stores it) and the row."""
-    assert game_row.id is not None
     number = tx.seats_taken(game_row.id) + 1
     key = f"p{number}"
     name = f"{level}-robot-{number}"
@@ -132,7 +131,6 @@ def is_robot(player: records.Player | Any) -> bool:
 
 def find_robot(tx: Tx, game_row: records.Game, name: str) -> records.Player:
     """The robot called ``name`` in the game; refused with the robots' names."""
-    assert game_row.id is not None
     robots = [p for p in tx.players(game_row.id) if is_robot(p)]
     for player in robots:
         if player.name.lower() == name.strip().lower():
@@ -180,7 +178,7 @@ def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list
     wanted = set(games_with_robots(tx) if game_ids is None else game_ids)
     if game_ids is None:
         for platform, user_id in away_accounts(tx, now):
-            wanted |= {g.id for g in tx.games_of(platform, user_id) if g.id is not None}
+            wanted |= {g.id for g in tx.games_of(platform, user_id)}
     games = []
     for game_id in sorted(wanted):
         game_row = tx.game(game_id)
@@ -197,7 +195,6 @@ def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list
 
 
 def _orders_in(tx: Tx, game_row: records.Game, now: float) -> list[RobotOrder]:
-    assert game_row.id is not None
     game = get_game(game_row.kind)
     state = game.codec.decode_state(loads(game_row.state))
     players = tx.players(game_row.id)
@@ -248,7 +245,6 @@ def _took_back(tx: Tx, game_row: records.Game, player: Any) -> bool:
     """Whether the away player took their seat back: they sent the game something of
     their own since a robot last played it for them. (A robot plays first: it acts as
     soon as a turn opens.)"""
-    assert game_row.id is not None
     own, played = last_sent(tx, game_row.id, player.platform, player.user_id)
     return played > 0 and own >= played
 

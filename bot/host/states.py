@@ -31,7 +31,6 @@ class States:
 
     def of(self, game: Game[Any, Any], game_row: records.Game) -> Any:
         """The decoded state of the game row as read in this transaction."""
-        assert game_row.id is not None
         key = game_row.id
         digest = game_row.state_digest
         if digest is None:  # (a game whose state was last written before 0011)

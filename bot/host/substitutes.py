@@ -86,7 +86,6 @@ def replace(
     now: float,
 ) -> None:
     """``replace OLD NEW``: NEW is offered OLD's seat, theirs once they accept."""
-    assert game_row.id is not None
     seat, wanted = _split(rest, find_player)
     if wanted.split()[0].lower() == robots.VERB:
         _offer_to_a_robot(commands, tx, row, game_row, game, seat, wanted, now=now)
@@ -146,7 +145,6 @@ def _offer_to_a_robot(
 ) -> None:
     """``replace OLD robot [LEVEL]``: a robot takes OLD's seat at once (it says yes as
     soon as asked), or once OLD agrees where the host plays a seat of the game."""
-    assert game_row.id is not None
     if game_row.phase == GamePhase.FINISHED:
         raise Refusal("this game has finished")
     level = parse_level(game, wanted.strip()[len(robots.VERB) :], f"replace {seat.name} robot")
@@ -219,7 +217,7 @@ def answer(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> int:
         raise Refusal(f"seats are offered to you in games {listed}: say which, as {example}")
     offer = offers[0]
     game_row = tx.game(offer.game_id, lock=True)
-    assert game_row is not None and game_row.id is not None
+    assert game_row is not None
     row.game_id = game_row.id
     newcomer = (offer.platform, offer.user_id) == (row.platform, row.user_id)
     if game_row.phase == GamePhase.FINISHED:
@@ -267,7 +265,6 @@ def _hand_over(
     offer: OfferRow,
 ) -> None:
     """Both said yes: from the turn in progress on, the seat is the newcomer's."""
-    assert game_row.id is not None and seat.id is not None
     now = commands.clock.now()
     game = get_game(game_row.kind)
     state = commands.states.of(game, game_row)
@@ -324,7 +321,6 @@ def _check_newcomer(
 ) -> None:
     """A seat goes to no one who plays it already, nor plays or played another seat of
     the game (from any of their accounts)."""
-    assert game_row.id is not None
     if (platform, user_id) == (seat.platform, seat.user_id):
         raise Refusal(f"{seat.name} already plays that seat: name someone else, such as {EXAMPLE}")
     accounts = accounts_of(tx, platform, user_id)
@@ -346,7 +342,6 @@ def _needs_consent(tx: Tx, row: Cause, game_row: records.Game, seat: records.Pla
     """Whether the seat's player must agree: the host plays a seat of the game (from any
     of their accounts), and the seat's player sent something about the game over its
     last two deadlines (or fewer have passed)."""
-    assert game_row.id is not None
     host_accounts = accounts_of(tx, row.platform, row.user_id)
     if not any(tx.player(game_row.id, *account) for account in host_accounts):
         return False
@@ -364,7 +359,6 @@ def _account(player: records.Player) -> str:
 
 def _as_player(game_row: records.Game, offer: OfferRow) -> records.Player:
     """The newcomer as an address for a DM (they hold no seat yet)."""
-    assert game_row.id is not None
     return records.Player(
         0, game_row.id, f"{offer.platform}:{offer.user_id}", offer.platform, offer.user_id,
         offer.name, offer.avatar_url, 0, "", "", "",

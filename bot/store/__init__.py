@@ -1,6 +1,6 @@
 """Storage: the only package that imports the database layer (sqlmodel / SQLAlchemy)."""
 
-from bot.store.changes import UNSET, GameChange, NewGame, NewPlayer
+from bot.store.changes import UNSET, GameChange, NewGame, NewPlayer, NewStep
 from bot.store.database import is_passing_failure
 from bot.store.models import (
     CursorRow,
@@ -35,6 +35,7 @@ __all__ = [
     "InboundRow",
     "NewGame",
     "NewPlayer",
+    "NewStep",
     "OrderRow",
     "OutboxRow",
     "PlayerRow",

@@ -113,3 +113,18 @@ class PostChange:
         """The changed columns and their new values."""
         found = {f.name: getattr(self, f.name) for f in fields(self)}
         return {name: value for name, value in found.items() if value is not UNSET}
+
+
+@dataclass(frozen=True, slots=True)
+class NewStep:
+    """A step of a game's history to store (Tx.add_turn)."""
+
+    game_id: int
+    number: int
+    cause: str
+    orders: str  # JSON list of {"player": key, ...order}
+    events: str  # JSON list of event records
+    state: str
+    resolved_at: float
+    deadline: float | None = None
+    step: int = 0

@@ -134,3 +134,40 @@ class Post:
 
 POST_FIELDS = tuple(f for f in Post.__dataclass_fields__)
 """The columns of a :class:`Post`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """A row of ``orders``: an order given, kept as history (the newest of a player's
+    turn stands; see bot.store.models.OrderRow)."""
+
+    id: int
+    game_id: int
+    player_key: str
+    turn: int
+    order: str
+    text: str
+    inbound_id: int
+    sent_at: float
+
+
+ORDER_FIELDS = tuple(f for f in Order.__dataclass_fields__)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A row of ``turns``: one step of a game's history (see bot.store.models.TurnRow)."""
+
+    id: int
+    game_id: int
+    number: int
+    step: int
+    cause: str
+    resolved_at: float
+    deadline: float | None
+    orders: str
+    events: str
+    state: str
+
+
+STEP_FIELDS = tuple(f for f in Step.__dataclass_fields__)

@@ -21,7 +21,7 @@ from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel, col, select
 
 from bot.games.base import GamePhase
-from bot.store.changes import GameChange, NewGame, NewPlayer, PostChange
+from bot.store.changes import GameChange, NewGame, NewPlayer, NewStep, PostChange
 from bot.store.database import make_engine, migrate, normal_url, session_scope
 from bot.store.models import (
     ROBOT_USER,
@@ -36,11 +36,15 @@ from bot.store.models import (
 )
 from bot.store.records import (
     GAME_FIELDS,
+    ORDER_FIELDS,
     PLAYER_FIELDS,
     POST_FIELDS,
+    STEP_FIELDS,
     Game,
+    Order,
     Player,
     Post,
+    Step,
     StoredState,
 )
 
@@ -213,6 +217,11 @@ class Received:
     # communities its sender belongs to as far as the platform said (None: unknown).
     community: str = ""
     communities: frozenset[str] | None = None
+
+
+def _columns(table: Any, names: Sequence[str]) -> list[Any]:
+    """The named columns of a table, for an ORM query whose rows make records."""
+    return [col(getattr(table, name)) for name in names]
 
 
 def _post_columns() -> list[Any]:
@@ -917,30 +926,33 @@ class Tx:
 
     # --- orders ----------------------------------------------------------
 
-    def standing_orders(self, game_id: int, turn: int) -> dict[str, OrderRow]:
+    def standing_orders(self, game_id: int, turn: int) -> dict[str, Order]:
         """Each player's standing order for the turn: their newest order of it."""
         query = (
-            select(OrderRow)
+            select(*_columns(OrderRow, ORDER_FIELDS))
             .where(OrderRow.game_id == game_id, OrderRow.turn == turn)
             .order_by(col(OrderRow.id))
         )
-        standing: dict[str, OrderRow] = {}
-        for row in self.session.exec(query).all():
+        standing: dict[str, Order] = {}
+        for found in self.session.execute(query).all():
+            row = Order(*found)
             standing[row.player_key] = row  # a newer one replaces an older one
         return {key: row for key, row in standing.items() if row.order != WITHDRAWN}
 
-    def standing_order(self, game_id: int, turn: int, player_key: str) -> OrderRow | None:
+    def standing_order(self, game_id: int, turn: int, player_key: str) -> Order | None:
         query = (
-            select(OrderRow)
+            select(*_columns(OrderRow, ORDER_FIELDS))
             .where(
                 OrderRow.game_id == game_id,
                 OrderRow.turn == turn,
                 OrderRow.player_key == player_key,
             )
             .order_by(col(OrderRow.id).desc())
+            .limit(1)
         )
-        found = self.session.exec(query).first()
-        return None if found is None or found.order == WITHDRAWN else found
+        found = self.session.execute(query).first()
+        standing = None if found is None else Order(*found)
+        return None if standing is None or standing.order == WITHDRAWN else standing
 
     def new_order(
         self,
@@ -998,35 +1010,46 @@ class Tx:
 
     # --- turns -----------------------------------------------------------
 
-    def add_turn(self, row: TurnRow) -> None:
+    def add_turn(self, new: NewStep) -> None:
+        """Store a step of a game's history."""
         self.drop_snapshots()
-        self.session.add(row)
+        self.session.add(TurnRow(**{f.name: getattr(new, f.name) for f in fields(new)}))
         self.session.flush()
 
-    def turns(self, game_id: int) -> list[TurnRow]:
+    def _steps(self, query: Any) -> list[Step]:
+        return [Step(*found) for found in self.session.execute(query).all()]
+
+    def turns(self, game_id: int) -> list[Step]:
         """The game's history: every stored step, in the order it happened."""
         query = (
-            select(TurnRow)
+            select(*_columns(TurnRow, STEP_FIELDS))
             .where(TurnRow.game_id == game_id)
             .order_by(col(TurnRow.number), col(TurnRow.step))
         )
-        return list(self.session.exec(query).all())
+        return self._steps(query)
 
-    def turn(self, game_id: int, number: int, step: int | None = None) -> TurnRow | None:
+    def turn(self, game_id: int, number: int, step: int | None = None) -> Step | None:
         """A stored step of turn ``number``: ``step``, or the turn's last one."""
-        query = select(TurnRow).where(TurnRow.game_id == game_id, TurnRow.number == number)
+        query = select(*_columns(TurnRow, STEP_FIELDS)).where(
+            TurnRow.game_id == game_id, TurnRow.number == number
+        )
         if step is not None:
-            return self.session.exec(query.where(TurnRow.step == step)).first()
-        return self.session.exec(query.order_by(col(TurnRow.step).desc())).first()
+            query = query.where(TurnRow.step == step)
+        else:
+            query = query.order_by(col(TurnRow.step).desc())
+        found = self._steps(query.limit(1))
+        return found[0] if found else None
 
-    def last_turn(self, game_id: int) -> TurnRow | None:
+    def last_turn(self, game_id: int) -> Step | None:
         """The newest stored step of a game."""
         query = (
-            select(TurnRow)
+            select(*_columns(TurnRow, STEP_FIELDS))
             .where(TurnRow.game_id == game_id)
             .order_by(col(TurnRow.number).desc(), col(TurnRow.step).desc())
+            .limit(1)
         )
-        return self.session.exec(query).first()
+        found = self._steps(query)
+        return found[0] if found else None
 
     def next_step(self, game_id: int, number: int) -> int:
         """The step number the next change of turn ``number`` takes (0 for its first)."""
@@ -1036,16 +1059,17 @@ class Tx:
         found = self.session.exec(query).first()
         return 0 if found is None else int(found) + 1
 
-    def orders_of_turn(self, game_id: int, turn: int) -> list[OrderRow]:
+    def orders_of_turn(self, game_id: int, turn: int) -> list[Order]:
         """Every order given in a turn, oldest first (the game decides which stand), but
         for those a player withdrew: a withdrawal takes back the orders before it."""
         query = (
-            select(OrderRow)
+            select(*_columns(OrderRow, ORDER_FIELDS))
             .where(OrderRow.game_id == game_id, OrderRow.turn == turn)
             .order_by(col(OrderRow.id))
         )
-        given: list[OrderRow] = []
-        for row in self.session.exec(query).all():
+        given: list[Order] = []
+        for found in self.session.execute(query).all():
+            row = Order(*found)
             if row.order == WITHDRAWN:
                 given = [g for g in given if g.player_key != row.player_key]
             else:
