@@ -183,6 +183,12 @@ def test_the_host_hands_a_gone_players_seat_to_a_robot_which_plays_it_at_once(
         assert _to_robots(kit) == []
         record = game_record(kit.store, 1)
         assert record["substitutes"][0]["player"] == "strong-robot-2"
+        kit.say("alice", "#bst B2")
+        kit.clock.set(kit.game().deadline)
+        kit.tick()
+        report = [t for t in _public(kit) if "turn 1:" in t][-1]
+        assert "bob [robot]" in report  # every post shows the seat's robot as one
+        assert "alice [robot]" not in report
     finally:
         kit.store.dispose()
 
