@@ -228,3 +228,15 @@ def test_a_refused_start_seats_no_robots_for_fill(kit: HostKit) -> None:
     kit.say("alice", "options size=20x20")
     assert kit.say("alice", "start").outcome.value == "handled"
     assert len(_players(kit)) == 12
+
+
+def test_a_seat_whose_player_left_the_game_is_no_robots_to_take(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=10x10 turn=8h robots=1")
+    for who, fleet in (("alice", "sub: A2\ncarrier: C1-C5"), ("bob", "cruiser: F1-F3, cruiser: J8-J10")):  # fmt: skip
+        kit.say(who, "join")
+        kit.say(who, fleet, dm=True)
+    kit.say("alice", "start")
+    kit.say("bob", "leave")
+    assert kit.say("alice", "replace bob robot").outcome.value == "refused"
+    assert "bob left the game (or was removed): their seat is out of play" in _host_said(kit)
+    assert [p.robot for p in _players(kit)] == ["easy", "", ""]  # nothing changed
