@@ -125,6 +125,7 @@ def encode_state(state: SilentShipsState) -> dict[str, Any]:
         # Kept only while it says something, so the states of turns without a warning
         # read as they always did.
         **({"end_warned": state.end_warned} if state.end_warned else {}),
+        **({"held": list(state.held)} if state.held else {}),
     }
 
 
@@ -234,6 +235,7 @@ def decode_state(data: Mapping[str, Any]) -> SilentShipsState:
         # (states stored before combats were kept have no "combat")
         combat=_read_combat(data.get("combat")),
         end_warned=int(data.get("end_warned", 0)),
+        held=tuple(data.get("held", ())),
     )
 
 

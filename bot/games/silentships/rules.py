@@ -23,7 +23,7 @@ from bot.games.base import (
     Timer,
     WrongChannelError,
 )
-from bot.games.silentships import attacks, text
+from bot.games.silentships import acknowledgements, attacks, text
 from bot.games.silentships.actions import move, play, reveal, swap
 from bot.games.silentships.changes import Log
 from bot.games.silentships.options import FirstPlayer, parse_options
@@ -162,16 +162,14 @@ class SilentShipsRules(NeutralRules[SilentShipsState, Order]):
                 # Once a turn: ending it now loses, and a player should know before.
                 warned = replace(state, end_warned=state.turn)
                 return Accepted(warned, None, (Notice(text.end_warning(state, player), to=player),))
-            ack = Notice(f"Turn {state.turn}: you end your turn.", to=player)
+            ack = Notice(acknowledgements.turn_ended(state, player), to=player)
             return Accepted(state, order, (ack,), resolve_now=True)
         new_state, log, notices = self._act(state, player, order, rng)
         if new_state.phase is not Phase.FINISHED:
             # (an order that ends the game, `accept`, is answered by the end's posts: a
             # "Done" would arrive after them)
-            notices = (
-                Notice(text.acknowledgement(new_state, player, order, log), to=player),
-                *notices,
-            )
+            new_state, answers = acknowledgements.answer(new_state, player, order, log)
+            notices = (*answers, *notices)
         return Accepted(
             new_state,
             None,
@@ -337,6 +335,7 @@ class SilentShipsRules(NeutralRules[SilentShipsState, Order]):
                 state, attacks.current(state).defender, rng, log, timeout=True
             )
         elif state.step is TurnStep.ACTIONS:
+            notices = acknowledgements.timed_out(state)
             state = end_turn(state, rng, log, timeout=True)
         elif state.step is TurnStep.SUPPORTS:
             # The attack goes on without more supports; the turn ends once it is over.

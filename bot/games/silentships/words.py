@@ -11,8 +11,13 @@ from bot.games.silentships import text
 from bot.games.silentships.orders import Order, describe_order
 from bot.games.silentships.state import SilentShipsState
 
-_ROUTINE = frozenset({"played", "moved"})
-"""Events a turn holds many of, told in public by the turn's map rather than a post each."""
+_ROUTINE = frozenset({"played", "moved", "attack"})
+"""Events a turn holds many of, told in public by the turn's map rather than a post each
+(an attack and its supports by the post that sends it to the defender, at `go`)."""
+
+
+def _routine(event: Event) -> bool:
+    return event.type in _ROUTINE or (event.type == "support" and event.data["side"] == "attack")
 
 
 class SilentShipsWords(NeutralWords[SilentShipsState, Order]):
@@ -59,7 +64,7 @@ class SilentShipsWords(NeutralWords[SilentShipsState, Order]):
         # A face-down play or a plain move is not posted on its own (a turn holds many:
         # one post each flooded the channel); the turn's end posts the map that shows
         # them, and the game's web page tells each in full.
-        if all(event.type in _ROUTINE for event in events):
+        if all(_routine(event) for event in events):
             return []
         return text.public_report(events, names)
 
