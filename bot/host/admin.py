@@ -24,11 +24,11 @@ from bot.host.new_options import STORED, host_options, parse_level
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, row_community
 from bot.host.verb_call import VerbCall
-from bot.store import GameRow, PlayerRow, Tx, dumps, loads
+from bot.store import GameChange, Tx, dumps, loads, records
 from bot.store.rooms import room
 
 
-def is_host(commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow) -> bool:
+def is_host(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game) -> bool:
     """The game's creator (from any account linked to theirs), an admin of the bot, or
     someone the platform says runs the channel — the game's own channel: a room a game is
     also played from (``bridge``) gives its admins no say over the game, on any platform,
@@ -38,7 +38,7 @@ def is_host(commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow) -> 
     return bridges.hosts(commands, tx, row, game_row)
 
 
-def _in_the_games_own_place(tx: Tx, row: Cause, game_row: GameRow) -> bool:
+def _in_the_games_own_place(tx: Tx, row: Cause, game_row: records.Game) -> bool:
     """Sent on the game's platform, in its community, and not from a room it was bridged
     into (whose admins are another room's)."""
     return (
@@ -48,17 +48,13 @@ def _in_the_games_own_place(tx: Tx, row: Cause, game_row: GameRow) -> bool:
     )
 
 
-# One use of a host's verb (the dispatch in bot.host.verbs checks who asks).
+# One use of a host's verb (the dispatch in bot.host.verbs checks who asks, and whether
+# the game has finished).
 HostCall = VerbCall
 
 
-def _named(call: HostCall) -> PlayerRow:
-    """The player named after the verb (``kick @carol``)."""
-    return _find_player(call.tx, call.game_row, call.rest, call.game.words.player_word(1))
-
-
 def refuse_a_non_host(
-    commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, word: str
+    commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, word: str
 ) -> None:
     if not is_host(commands, tx, row, game_row):
         game = get_game(game_row.kind)
@@ -70,55 +66,61 @@ def refuse_a_non_host(
 
 def start(call: HostCall) -> None:
     """``start [FIRST]``: setup closes, robots fill the empty seats, the clocks run."""
-    game, game_row, state, now = call.game, call.game_row, call.state, call.now
+    commands, tx, row, game, game_row = call.commands, call.tx, call.row, call.game, call.game_row
+    state, now, rest = call.state, call.now, call.rest
     if game_row.phase != GamePhase.SETUP:
         raise Refusal("the game has already started: `status` shows where it stands")
-    first = _named(call).key if call.rest.strip() else None
-    filled = robots.fill_table(call.tx, game, game_row, state)
+    first = (
+        _find_player(tx, game_row, rest, game.words.player_word(1)).key if rest.strip() else None
+    )
+    filled = robots.fill_table(tx, game, game_row, state)
     if filled is not state:
         state = filled
-        call.commands.states.remember(call.game_id, game_row.state_digest, state)
-    lifecycle.start(call.tx, game, game_row, state, moment=now, now=now, first=first)
-    posts.reply(call.tx, call.game_id, call.row, f"Game {call.game_id} started.", public=False)
+        encoded = dumps(game.codec.encode_state(state))
+        game_row = tx.change_game(game_row, GameChange(state=encoded))
+        commands.states.remember(game_row.id, game_row.state_digest, state)
+    lifecycle.start(tx, game, game_row, state, moment=now, now=now, first=first)
+    posts.reply(tx, game_row.id, row, f"Game {game_row.id} started.", public=False)
 
 
 def pause(call: HostCall) -> None:
     """``pause``: every clock of the game holds."""
-    game_row = call.game_row
+    tx, row, game_row, now = call.tx, call.row, call.game_row, call.now
     if game_row.paused_remaining is not None:
         raise Refusal("the game is already paused: `resume` to go on")
     if game_row.deadline is None:
         raise Refusal("nothing to pause: no deadline is running (`status` shows the game's clocks)")
-    left = humanize(timedelta(seconds=max(1, int(lifecycle.pause(game_row, call.now)))))
-    call.tx.save(game_row)
+    paused, remaining = lifecycle.pause(game_row, now)
+    game_row = tx.change_game(game_row, paused)
+    left = humanize(timedelta(seconds=max(1, int(remaining))))
     posts.reply(
-        call.tx, call.game_id, call.row,
-        f"Game {call.game_id} paused with {left} left on the clock. `resume` to go on.",
+        tx, game_row.id, row,
+        f"Game {game_row.id} paused with {left} left on the clock. `resume` to go on.",
         public=True,
     )  # fmt: skip
 
 
 def resume(call: HostCall) -> None:
     """``resume``: the held clocks run again."""
-    game_row = call.game_row
+    game = call.game
+    tx, row, game_row = call.tx, call.row, call.game_row
+    state, now = call.state, call.now
     if game_row.paused_remaining is None:
         raise Refusal("the game is not paused")
-    lifecycle.resume(call.game, game_row, call.state, call.now)
-    call.tx.save(game_row)
+    game_row = tx.change_game(game_row, lifecycle.resume(game, game_row, state, now))
     closes = "; ".join(
         f"{posts.in_sentence(t['label'])} closes {format_utc(t['deadline'])}"
         for t in posts.running_timers(game_row)
     )
-    posts.reply(
-        call.tx, call.game_id, call.row, f"Game {call.game_id} resumed: {closes}.", public=True
-    )
+    posts.reply(tx, game_row.id, row, f"Game {game_row.id} resumed: {closes}.", public=True)
 
 
 def extend(call: HostCall) -> None:
     """``extend DURATION``: every running clock the game has not held itself, longer."""
-    game_row, now = call.game_row, call.now
+    tx, row, game_row = call.tx, call.row, call.game_row
+    now, rest = call.now, call.rest
     try:
-        extra = parse_duration(call.rest)
+        extra = parse_duration(rest)
     except GameError as error:
         raise Refusal(
             f"expected how long to extend by, such as `extend 2h`: {error.message}"
@@ -133,10 +135,9 @@ def extend(call: HostCall) -> None:
             f"{format_duration(timedelta(seconds=room))}, such as `extend 2h`"
         )
     if game_row.paused_remaining is not None:
-        lifecycle.extend(game_row, extra.total_seconds())
-        call.tx.save(game_row)
+        game_row = tx.change_game(game_row, lifecycle.extend(game_row, extra.total_seconds()))
         posts.reply(
-            call.tx, call.game_id, call.row,
+            tx, game_row.id, row,
             f"Extended by {format_duration(extra)} (the game is paused).", public=True,
         )  # fmt: skip
         return
@@ -144,11 +145,10 @@ def extend(call: HostCall) -> None:
         raise Refusal(
             "nothing to extend: no deadline is running (`status` shows the game's clocks)"
         )
-    lifecycle.extend(game_row, extra.total_seconds())
-    call.tx.save(game_row)
+    game_row = tx.change_game(game_row, lifecycle.extend(game_row, extra.total_seconds()))
     earliest = posts.running_timers(game_row)[0]
     posts.reply(
-        call.tx, call.game_id, call.row,
+        tx, game_row.id, row,
         f"{earliest['label']} extended: it now closes {format_utc(earliest['deadline'])}.",
         public=True,
     )  # fmt: skip
@@ -156,46 +156,50 @@ def extend(call: HostCall) -> None:
 
 def kick(call: HostCall) -> None:
     """``kick PLAYER``: the player leaves the game, by the host's hand."""
-    game, game_row, tx, now = call.game, call.game_row, call.tx, call.now
-    target = _named(call)
+    commands, tx, row, game, game_row = call.commands, call.tx, call.row, call.game, call.game_row
+    state, now, rest = call.state, call.now, call.rest
+    target = _find_player(tx, game_row, rest, game.words.player_word(1))
     refuse_while_paused(game, game_row, "kick")
-    removed = game.rules.remove(call.state, target.key)
-    journal.note(tx, call.game_id, "remove", player=target.key, cause="kick", at=now)
+    removed = game.rules.remove(state, target.key)
+    journal.note(tx, game_row.id, "remove", player=target.key, cause="kick", at=now)
     change_and_say(
-        tx, game, game_row, call.state, removed, cause="kick", row=call.row,
+        tx, game, game_row, state, removed, cause="kick", row=row,
         now=now, headline=f"{target.name} was removed from the game by the host.",
     )  # fmt: skip
-    if target.platform in call.commands.room_platforms:
-        posts.room_member(tx, game_row, call.row, target.user_id, present=False, now=now)
+    if target.platform in commands.room_platforms:
+        posts.room_member(tx, game_row, row, target.user_id, present=False, now=now)
 
 
 def replace(call: HostCall) -> None:
     """``replace PLAYER SUBSTITUTE``: see bot.host.substitutes."""
+    commands, tx, row, game, game_row = call.commands, call.tx, call.row, call.game, call.game_row
+    state, now, rest = call.state, call.now, call.rest
     substitutes.replace(
-        call.commands, call.tx, call.row, call.game_row, call.game, call.state, call.rest,
-        lambda name: _find_player(call.tx, call.game_row, name, call.game.words.player_word(1)),
-        now=call.now,
+        commands, tx, row, game_row, game, state, rest,
+        lambda name: _find_player(tx, game_row, name, game.words.player_word(1)), now=now,
     )  # fmt: skip
 
 
 def end(call: HostCall) -> None:
     """``end``: the game finishes now (cancelled, unrated, if nobody played)."""
-    game, game_row, tx, now, row = call.game, call.game_row, call.tx, call.now, call.row
-    ended = game.rules.finish(call.state)
-    journal.note(tx, call.game_id, "finish", cause="end", at=now)
-    if not tx.players(call.game_id) or game_row.phase == GamePhase.SETUP:
+    game = call.game
+    tx, row, game_row = call.tx, call.row, call.game_row
+    state, now = call.state, call.now
+    ended = game.rules.finish(state)
+    journal.note(tx, game_row.id, "finish", cause="end", at=now)
+    if not tx.players(game_row.id) or game_row.phase == GamePhase.SETUP:
         # Nobody played: there is no result to give (a draw between no one is none),
         # and a game that never started is cancelled, unrated (lifecycle.change).
-        why = "it never started" if tx.players(call.game_id) else "nobody had joined"
+        why = "it never started" if tx.players(game_row.id) else "nobody had joined"
         change_and_say(
-            tx, game, game_row, call.state, ended, cause="end", row=row, now=now,
-            headline=f"The host cancelled game {call.game_id}: {why}.",
+            tx, game, game_row, state, ended, cause="end", row=row, now=now,
+            headline=f"The host cancelled game {game_row.id}: {why}.",
             with_result=False,
         )  # fmt: skip
         return
     change_and_say(
-        tx, game, game_row, call.state, ended, cause="end", row=row, now=now,
-        headline=f"The host ended game {call.game_id}.",
+        tx, game, game_row, state, ended, cause="end", row=row, now=now,
+        headline=f"The host ended game {game_row.id}.",
     )  # fmt: skip
 
 
@@ -220,14 +224,13 @@ def _robot_seat(
     tx: Tx,
     row: Cause,
     game: Any,
-    game_row: GameRow,
+    game_row: records.Game,
     state: Any,
     word: str,
     rest: str,
     now: float,
 ) -> None:
     """``add robot [LEVEL]`` and ``remove robot NAME``, in setup (see bot.host.robots)."""
-    assert game_row.id is not None
     what, _, argument = rest.strip().partition(" ")
     if what.lower() != robots.VERB:
         example = "add robot" if word == "add" else "remove robot easy-robot-2"
@@ -237,9 +240,7 @@ def _robot_seat(
     if word == "add":
         level = parse_level(game, argument, "add robot")
         state, player = robots.seat(tx, game, game_row, state, level)
-        game_row.state = dumps(game.codec.encode_state(state))
-        lifecycle.arm(game, game_row, state, moment=now, now=now)
-        tx.save(game_row)
+        game_row = lifecycle.store_state(tx, game, game_row, state, now=now)
         commands.states.remember(game_row.id, game_row.state_digest, state)
         posts.reply(
             tx, game_row.id, row,
@@ -261,7 +262,7 @@ def _change_options(
     tx: Tx,
     row: Cause,
     game: Any,
-    game_row: GameRow,
+    game_row: records.Game,
     state: Any,
     rest: str,
     now: float,
@@ -269,7 +270,6 @@ def _change_options(
     """``options key=value …`` in setup: the game is made again with the options changed
     (after a refused ``start``, say), every player still in it. What they sent in setup
     went with the old game: they send it again."""
-    assert game_row.id is not None
     if game_row.phase != GamePhase.SETUP:
         raise Refusal("options change only in setup, before `start`")
     stored = loads(game_row.options)
@@ -300,10 +300,8 @@ def _change_options(
             fresh = game.rules.remove(fresh, ref.id).state
             journal.note(tx, game_row.id, "remove", player=ref.id, cause="leave")
     seed = {"seed": stored["seed"]} if "seed" in stored else {}
-    game_row.options = dumps({**options, **seed})
-    game_row.state = dumps(game.codec.encode_state(fresh))
-    lifecycle.arm(game, game_row, fresh, moment=now, now=now)
-    tx.save(game_row)
+    new_options = GameChange(options=dumps({**options, **seed}))
+    game_row = lifecycle.store_state(tx, game, game_row, fresh, now=now, prior=new_options)
     commands.states.remember(game_row.id, game_row.state_digest, fresh)
     said = " ".join(f"{key}={value}" for key, value in changes.items())
     posts.reply(
@@ -326,8 +324,7 @@ def _seated(game: Any, state: Any, player: PlayerRef) -> bool:
     return False
 
 
-def _find_player(tx: Tx, game_row: GameRow, rest: str, word: str) -> PlayerRow:
-    assert game_row.id is not None
+def _find_player(tx: Tx, game_row: records.Game, rest: str, word: str) -> records.Player:
     wanted = rest.strip()
     mention = re.fullmatch(r"<@!?(\d+)>", wanted)
     for player in tx.players(game_row.id):

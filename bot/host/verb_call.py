@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.host.context import CommandContext
 from bot.host.posts import Cause
-from bot.store import GameRow, Tx
+from bot.store import Tx, records
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class VerbCall:
     tx: Tx
     row: Cause
     game: Any
-    game_row: GameRow
+    game_row: records.Game
     state: Any
     now: float
     word: str
@@ -27,5 +27,4 @@ class VerbCall:
 
     @property
     def game_id(self) -> int:
-        assert self.game_row.id is not None
         return self.game_row.id

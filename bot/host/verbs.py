@@ -20,7 +20,7 @@ from bot.host.context import CommandContext
 from bot.host.posts import Cause
 from bot.host.routing import Refusal
 from bot.host.verb_call import VerbCall
-from bot.store import GameRow, Tx
+from bot.store import Tx, records
 
 
 class Who(enum.Enum):
@@ -123,10 +123,18 @@ HOST_VERBS: tuple[HostVerb, ...] = (
         "replace",
         Who.HOST,
         Where.PUBLIC,
-        "Hand a player's seat to someone else, who gets its board",
+        "Hand a player's seat to someone else, who gets its board, or to a robot",
         (
             Arg("member", ArgKind.PLAYER, "Whose seat"),
-            Arg("substitute", ArgKind.PLAYER, "Who takes it"),
+            Arg("substitute", ArgKind.PLAYER, "Who takes it", required=False),
+            # A robot takes the seat instead (issue 44): `replace @bob robot strong`.
+            Arg(
+                "robot",
+                ArgKind.CHOICE,
+                "Or a robot takes it, for a player who is gone",
+                required=False,
+                choices=("robot", "robot strong"),
+            ),
         ),
         on_game=admin.replace,
         not_when_finished=True,
@@ -219,7 +227,7 @@ def in_menus() -> tuple[HostVerb, ...]:
 
 
 def run_game_verb(
-    commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
+    commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, word: str, rest: str
 ) -> None:
     """Carry out the verb ``word`` on the game (loaded and locked), once who asks may."""
     verb = _BY_NAME[word]
