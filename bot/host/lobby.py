@@ -43,21 +43,7 @@ from bot.store.settings import accounts_of
 def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> records.Game:
     """``new [KIND] [key=value …]``: open a game in a public channel; its maker hosts it."""
     tokens = rest.split()
-    kind = tagged_kind(row.text) or commands.default_game
-    if tokens and "=" not in tokens[0]:
-        kind = tokens.pop(0).lower()
-    known = [g.name for g in games()]
-    if not kind:
-        raise Refusal(f"say which game to open: `new KIND`, with KIND one of {', '.join(known)}")
-    if row.kind != "public" or not row.channel:
-        tag = get_game(kind).tag if kind in known else "#TAG"
-        raise Refusal(f"start a game in a public channel: post `{tag} new` there")
-    existing = tx.game_in(row.platform, row.channel) or bridged_to(tx, row)
-    if existing is not None:
-        raise Refusal(
-            f"game {existing.id} is already running in this channel; its host can `end` it first"
-        )
-    game = get_game(kind)
+    game = get_game(_kind_to_open(commands, tx, row, tokens))
     options = option_pairs(game, tokens, f"new {game.name}")
     check_clocks(commands, game, options)
     _check_quotas(commands, tx, row)
@@ -108,8 +94,44 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> records.Game
         state, names = robots.seat_many(tx, game, game_row, state, int(count), level)
         game_row = lifecycle.store_state(tx, game, game_row, state, now=now)
     commands.states.remember(game_row.id, game_row.state_digest, state)
+    _announce(commands, tx, row, game, game_row, state, names if seated else None, secret, now)
+    return game_row
+
+
+def _kind_to_open(commands: CommandContext, tx: Tx, row: Cause, tokens: list[str]) -> str:
+    """The kind of game ``new`` opens (taken off ``tokens``), once the channel is one a game
+    can open in."""
+    kind = tagged_kind(row.text) or commands.default_game
+    if tokens and "=" not in tokens[0]:
+        kind = tokens.pop(0).lower()
+    known = [g.name for g in games()]
+    if not kind:
+        raise Refusal(f"say which game to open: `new KIND`, with KIND one of {', '.join(known)}")
+    if row.kind != "public" or not row.channel:
+        tag = get_game(kind).tag if kind in known else "#TAG"
+        raise Refusal(f"start a game in a public channel: post `{tag} new` there")
+    existing = tx.game_in(row.platform, row.channel) or bridged_to(tx, row)
+    if existing is not None:
+        raise Refusal(
+            f"game {existing.id} is already running in this channel; its host can `end` it first"
+        )
+    return kind
+
+
+def _announce(
+    commands: CommandContext,
+    tx: Tx,
+    row: Cause,
+    game: Any,
+    game_row: records.Game,
+    state: Any,
+    names: list[str] | None,
+    secret: str,
+    now: float,
+) -> None:
+    """The new game's opening post (and its room, where the platform opens one)."""
     text = f"{posts.title(game_row)} {game.words.opening(state)}"
-    if seated:
+    if names is not None:
         text += f" Robots seated: {', '.join(names)}."
     if game_row.deadline is not None:
         text += f" Setup closes {format_utc(game_row.deadline)}."
@@ -124,7 +146,6 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> records.Game
     if row.platform in commands.room_platforms:
         # The game then plays in a room of its own (a thread), which it opens with the same.
         posts.open_room(tx, game_row, text, now=now, choices=join)
-    return game_row
 
 
 def option_pairs(game: Any, tokens: list[str], command: str) -> dict[str, str]:

@@ -180,22 +180,7 @@ def _link(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
         platform=row.platform, user_id=row.user_id
     )
     if not given:
-        code = "".join(secrets.choice(_CODE_LETTERS) for _ in range(_CODE_LENGTH))
-        own.link_digest = _digest(code)
-        own.link_expires = now + LINK_SECONDS
-        own.updated_at = now
-        save_settings(tx, own)
-        shown = f"{code[:4]}-{code[4:]}"
-        posts.reply(
-            tx,
-            0,
-            row,
-            f"Your link code is {shown}. Within 10 minutes, send `me link {shown}` by DM from "
-            "your account on the other platform (then, as it asks, `me link "
-            f"{shown} {CONFIRM}`): both are then one player, with this account's settings. "
-            "Give the code to nobody.",
-            public=False,
-        )
+        _show_a_code(tx, row, own, now=now)
         return
     issuer = row_by_link_digest(tx, _digest(given), now)
     if issuer is None:
@@ -215,25 +200,7 @@ def _link(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
         # theirs (their settings; this account's games and hosting theirs too): say so
         # first, always (a `yes` sent before the warning is no answer to it), and link
         # only when asked again knowing it.
-        add_offer(
-            tx,
-            OfferRow(
-                game_id=0, kind=LINK_OFFER, platform=row.platform, user_id=row.user_id,
-                player_key=_digest(given), created_at=now,
-            ),
-        )  # fmt: skip
-        shown = f"{given[:4]}-{given[4:]}"
-        sender = latest_sender(tx, issuer.platform, user_id=issuer.user_id)
-        whose = sender.user_name if sender is not None else "an account"
-        posts.reply(
-            tx, 0, row,
-            f"That code was shown to {whose} on {issuer.platform}. Linking makes this "
-            "account one player with it: that account sees and plays your games, hosts "
-            "those you host, and its settings become yours. Only if it is your own "
-            f"account, send `me link {shown} {CONFIRM}` within 10 minutes of when it was "
-            "shown; if someone gave you this code, do nothing.",
-            public=False,
-        )  # fmt: skip
+        _warn_before_linking(tx, row, issuer, given, now=now)
         return
     drop_offer(tx, warned)
     person = issuer.person or account_key(issuer.platform, issuer.user_id)
@@ -253,6 +220,52 @@ def _link(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
     away_until = None if standing is None else standing.away_until
     linked = _linked_text(tx, row, standing)
     posts.reply(tx, 0, row, describe(current, away_until, now, linked), public=False)
+
+
+def _warn_before_linking(
+    tx: Tx, row: Cause, issuer: PlayerSettingsRow, given: str, *, now: float
+) -> None:
+    """What linking to the account that was shown ``given`` means, said before it is done
+    (the warning is remembered: the same code with ``yes`` then links)."""
+    add_offer(
+        tx,
+        OfferRow(
+            game_id=0, kind=LINK_OFFER, platform=row.platform, user_id=row.user_id,
+            player_key=_digest(given), created_at=now,
+        ),
+    )  # fmt: skip
+    shown = f"{given[:4]}-{given[4:]}"
+    sender = latest_sender(tx, issuer.platform, user_id=issuer.user_id)
+    whose = sender.user_name if sender is not None else "an account"
+    posts.reply(
+        tx, 0, row,
+        f"That code was shown to {whose} on {issuer.platform}. Linking makes this "
+        "account one player with it: that account sees and plays your games, hosts "
+        "those you host, and its settings become yours. Only if it is your own "
+        f"account, send `me link {shown} {CONFIRM}` within 10 minutes of when it was "
+        "shown; if someone gave you this code, do nothing.",
+        public=False,
+    )  # fmt: skip
+
+
+def _show_a_code(tx: Tx, row: Cause, own: PlayerSettingsRow, *, now: float) -> None:
+    """``me link``: a fresh code (only its digest is kept), shown to this account alone."""
+    code = "".join(secrets.choice(_CODE_LETTERS) for _ in range(_CODE_LENGTH))
+    own.link_digest = _digest(code)
+    own.link_expires = now + LINK_SECONDS
+    own.updated_at = now
+    save_settings(tx, own)
+    shown = f"{code[:4]}-{code[4:]}"
+    posts.reply(
+        tx,
+        0,
+        row,
+        f"Your link code is {shown}. Within 10 minutes, send `me link {shown}` by DM from "
+        "your account on the other platform (then, as it asks, `me link "
+        f"{shown} {CONFIRM}`): both are then one player, with this account's settings. "
+        "Give the code to nobody.",
+        public=False,
+    )
 
 
 def _unlink(tx: Tx, row: Cause, *, now: float) -> None:

@@ -32,7 +32,8 @@ class Who(enum.Enum):
 
 
 class Where(enum.Enum):
-    """Where a verb is sent."""
+    """Where a verb is sent (what a platform's menu offers where: Discord's ``/host`` is
+    in servers only); the dispatch finds the game from the place either way."""
 
     PUBLIC = "public"  # in the game's channel (or a room it was bridged into)
     PRIVATE = "private"  # in a DM with the bot
