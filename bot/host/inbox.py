@@ -54,7 +54,7 @@ from dataclasses import dataclass
 
 from bot.games.base import GameError, GamePhase, OrderSyntaxError, WrongChannelError
 from bot.games.catalog import get_game
-from bot.host import admin, bridges, lobby, me, orders, posts, substitutes, verbs
+from bot.host import admin, bridges, lobby, orders, posts, substitutes, verbs
 from bot.host.clock import Clock
 from bot.host.limits import NO_LIMITS, CommandRates, Limits
 from bot.host.messages import Inbound, InboundKind
@@ -399,7 +399,7 @@ class Commands:
         on, or they act on none); None: the message is about a game."""
         if word == "me" and (row.kind != _PUBLIC or addresses_the_host(row.text)):
             # A person's own settings, whatever game they play (always answered privately).
-            me.me(tx, row, rest, now=self.clock.now())
+            verbs.run_personal_verb(tx, row, rest, now=self.clock.now())
             return Effect(Outcome.HANDLED)
         if word == "new":
             return Effect(Outcome.HANDLED, lobby.new(self, tx, row, rest).id)

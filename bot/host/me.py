@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 
 from bot.games.base import GameError
@@ -25,7 +26,7 @@ from bot.host.local_time import (
 )
 from bot.host.posts import Cause
 from bot.host.ratings import ordinal
-from bot.host.routing import Refusal, command_word
+from bot.host.routing import Refusal
 from bot.store import Tx
 from bot.store.models import OfferRow, PlayerSettingsRow
 from bot.store.seats import add_offer, drop_offer, latest_sender, pending_link
@@ -96,50 +97,76 @@ def _away_for(argument: str) -> timedelta:
     return length
 
 
-def me(tx: Tx, row: Cause, rest: str, *, now: float) -> None:
-    """Carry out ``me …`` and answer privately with what now stands."""
-    word, argument = command_word(rest)
-    if word == "link":
-        _link(tx, row, argument, now=now)
-        return
-    if word == "rating" and not argument.strip():
-        _rating(tx, row)
-        return
-    if word == "top":
-        _top(tx, row, argument)
-        return
-    if word == "unlink" and not argument.strip():
-        _unlink(tx, row, now=now)
-        return
+# A change of one's settings: (the time as it stands, away until) → the same, changed.
+Change = Callable[[PersonalTime, float | None], tuple[PersonalTime, float | None]]
+
+
+def not_a_setting(rest: str) -> Refusal:
+    return Refusal(f"`me {rest.strip()}` is not a setting: send {USAGE}")
+
+
+def show(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
+    """``me``: the settings as they stand."""
+    stored = settings_of(tx, row.platform, row.user_id)
+    current = PersonalTime() if stored is None else as_personal_time(stored)
+    away_until = None if stored is None else stored.away_until
+    linked = _linked_text(tx, row, stored)
+    posts.reply(tx, 0, row, describe(current, away_until, now, linked), public=False)
+
+
+def zone(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
+    """``me tz ZONE``."""
+
+    def change(
+        current: PersonalTime, away_until: float | None
+    ) -> tuple[PersonalTime, float | None]:
+        if not argument.strip():
+            raise SettingError("say which time zone, such as `me tz Europe/Paris`")
+        zoned = PersonalTime(parse_zone(argument), current.quiet_start, current.quiet_end)
+        return zoned, away_until
+
+    _change(tx, row, change, now=now)
+
+
+def quiet(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
+    """``me quiet HH:MM-HH:MM`` or ``me quiet off``."""
+
+    def change(
+        current: PersonalTime, away_until: float | None
+    ) -> tuple[PersonalTime, float | None]:
+        if not argument.strip():
+            raise SettingError("say which hours, such as `me quiet 23:00-08:00` or `me quiet off`")
+        hours = parse_quiet(argument)
+        start, end = hours if hours is not None else (None, None)
+        return PersonalTime(current.zone, start, end), away_until
+
+    _change(tx, row, change, now=now)
+
+
+def away(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
+    """``me away DURATION``."""
+
+    def change(
+        current: PersonalTime, away_until: float | None
+    ) -> tuple[PersonalTime, float | None]:
+        if not argument.strip():
+            raise SettingError("say for how long, such as `me away 3d`")
+        return current, now + _away_for(argument).total_seconds()
+
+    _change(tx, row, change, now=now)
+
+
+def back(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
+    """``me back``."""
+    _change(tx, row, lambda current, away_until: (current, None), now=now)
+
+
+def _change(tx: Tx, row: Cause, change: Change, *, now: float) -> None:
+    """Change the sender's settings and answer privately with what now stands."""
     stored = settings_of(tx, row.platform, row.user_id)
     current = PersonalTime() if stored is None else as_personal_time(stored)
     try:
-        away_until = None if stored is None else stored.away_until
-        if word == "":
-            linked = _linked_text(tx, row, stored)
-            posts.reply(tx, 0, row, describe(current, away_until, now, linked), public=False)
-            return
-        if word in ("tz", "zone", "timezone"):
-            if not argument.strip():
-                raise SettingError("say which time zone, such as `me tz Europe/Paris`")
-            changed = PersonalTime(parse_zone(argument), current.quiet_start, current.quiet_end)
-        elif word == "quiet":
-            if not argument.strip():
-                raise SettingError(
-                    "say which hours, such as `me quiet 23:00-08:00` or `me quiet off`"
-                )
-            quiet = parse_quiet(argument)
-            start, end = quiet if quiet is not None else (None, None)
-            changed = PersonalTime(current.zone, start, end)
-        elif word == "away":
-            if not argument.strip():
-                raise SettingError("say for how long, such as `me away 3d`")
-            changed = current
-            away_until = now + _away_for(argument).total_seconds()
-        elif word == "back" and not argument.strip():
-            changed, away_until = current, None
-        else:
-            raise SettingError(f"`me {rest.strip()}` is not a setting: send {USAGE}")
+        changed, away_until = change(current, None if stored is None else stored.away_until)
     except SettingError as error:
         raise Refusal(str(error)) from error
     row_to_save = stored or PlayerSettingsRow(platform=row.platform, user_id=row.user_id)
@@ -150,6 +177,26 @@ def me(tx: Tx, row: Cause, rest: str, *, now: float) -> None:
     row_to_save.updated_at = now
     save_settings(tx, row_to_save)
     posts.reply(tx, 0, row, describe(changed, away_until, now), public=False)
+
+
+def link(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
+    """``me link [CODE [yes]]``: see _link."""
+    _link(tx, row, argument, now=now)
+
+
+def unlink(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
+    """``me unlink``: see _unlink."""
+    _unlink(tx, row, now=now)
+
+
+def rating(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
+    """``me rating``: see _rating."""
+    _rating(tx, row)
+
+
+def top(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
+    """``me top KIND``: see _top."""
+    _top(tx, row, argument)
 
 
 def _digest(code: str) -> str:

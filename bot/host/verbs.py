@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from bot.games.base import Arg, ArgKind, GamePhase
 from bot.games.catalog import get_game
-from bot.host import admin, bridges, lobby
+from bot.host import admin, bridges, lobby, me
 from bot.host.context import CommandContext
 from bot.host.posts import Cause
-from bot.host.routing import Refusal
+from bot.host.routing import Refusal, command_word
 from bot.host.verb_call import VerbCall
 from bot.store import Tx, records
 
@@ -248,3 +248,80 @@ def run_room_verb(commands: CommandContext, tx: Tx, row: Cause, word: str, rest:
     verb = _BY_NAME[word]
     assert verb.on_room is not None
     return verb.on_room(commands, tx, row, rest)
+
+
+# ``me …``: a person's own settings, whatever game they play (answered privately).
+PersonalHandler = Callable[..., None]  # (tx, row, argument, *, now)
+
+
+@dataclass(frozen=True)
+class PersonalVerb:
+    """One of ``me``'s words (``""``: ``me`` alone, shown as ``show`` in menus);
+    ``bare``: it takes no argument (with one, it is no setting)."""
+
+    name: str
+    menu_name: str
+    description: str
+    handler: PersonalHandler
+    args: tuple[Arg, ...] = ()
+    aliases: tuple[str, ...] = ()
+    bare: bool = False
+
+
+PERSONAL_VERBS: tuple[PersonalVerb, ...] = (
+    PersonalVerb(
+        "", "show", "Your settings: time zone, quiet hours, away, linked accounts", me.show
+    ),
+    PersonalVerb(
+        "tz",
+        "tz",
+        "The time zone your private messages are written in",
+        me.zone,
+        (Arg("zone", ArgKind.TEXT, "Your region's name, e.g. Europe/Paris (start typing)"),),
+        aliases=("zone", "timezone"),
+    ),
+    PersonalVerb(
+        "quiet",
+        "quiet",
+        "Hours in which no reminder reaches you (in your time zone)",
+        me.quiet,
+        (Arg("hours", ArgKind.TEXT, "e.g. 23:00-08:00, or off"),),
+    ),
+    PersonalVerb(
+        "away",
+        "away",
+        "You are away from all your games for a while",
+        me.away,
+        (Arg("for", ArgKind.DURATION, "e.g. 3d or 12h (at most 30d)"),),
+    ),
+    PersonalVerb("back", "back", "You are back from being away", me.back, bare=True),
+    PersonalVerb(
+        "link",
+        "link",
+        "One player on several platforms: a code to send from the other, or that code",
+        me.link,
+        (Arg("code", ArgKind.TEXT, "The code your other account was shown", required=False),),
+    ),
+    PersonalVerb("unlink", "unlink", "This account is its own again", me.unlink, bare=True),
+    PersonalVerb("rating", "rating", "Your ratings and record in each game", me.rating, bare=True),
+    PersonalVerb(
+        "top",
+        "top",
+        "A game's best ten",
+        me.top,
+        # (Its choices are the games a platform offers: filled in by its menu.)
+        (Arg("kind", ArgKind.CHOICE, "Which game"),),
+    ),
+)
+
+
+def run_personal_verb(tx: Tx, row: Cause, rest: str, *, now: float) -> None:
+    """Carry out ``me …`` (``rest``: what followed ``me``)."""
+    word, argument = command_word(rest)
+    for verb in PERSONAL_VERBS:
+        if word == verb.name or word in verb.aliases:
+            if verb.bare and argument.strip():
+                break
+            verb.handler(tx, row, argument, now=now)
+            return
+    raise me.not_a_setting(rest)

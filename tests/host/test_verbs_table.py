@@ -55,3 +55,20 @@ def test_the_tables_who_decides_whether_the_host_is_checked(
     _replaced(monkeypatch, "pause", seen)
     assert kit.say("bob", "pause").outcome is Outcome.REFUSED
     assert [call.word for call in seen] == ["status"]
+
+
+def test_me_is_carried_out_by_the_handler_its_entry_names(
+    kit: HostKit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[str] = []
+    entries = tuple(
+        dataclasses.replace(verb, handler=lambda tx, row, argument, *, now: seen.append(argument))
+        if verb.name == "quiet"
+        else verb
+        for verb in verbs.PERSONAL_VERBS
+    )
+    monkeypatch.setattr(verbs, "PERSONAL_VERBS", entries)
+    assert kit.say("alice", "me quiet 23:00-08:00", dm=True).outcome is Outcome.HANDLED
+    assert seen == ["23:00-08:00"]
+    # A word of no entry: not a setting, refused.
+    assert kit.say("alice", "me colour blue", dm=True).outcome is Outcome.REFUSED

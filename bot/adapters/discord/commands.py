@@ -31,7 +31,7 @@ from __future__ import annotations
 import inspect
 import keyword
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, Optional
 
 import discord
@@ -139,44 +139,21 @@ def host_subcommands(tag: str = "") -> list[Subcommand]:
 
 
 def me_subcommands(kinds: Sequence[str]) -> list[Subcommand]:
-    """A person's own settings (the host's ``me …``), the same in every game; each is
-    private (a DM inbound, answered to them alone)."""
-
-    def me(name: str, description: str, *args: Arg, words: str = "") -> Subcommand:
-        verb = Verb(name, description, private=True, args=args, words=words or f"me {name}")
-        return Subcommand(verb, Privacy.PRIVATE, lambda values: verb_text("", verb, values))
-
-    return [
-        me("show", "Your settings: time zone, quiet hours, away, linked accounts", words="me"),
-        me(
-            "tz",
-            "The time zone your private messages are written in",
-            Arg("zone", ArgKind.TEXT, "Your region's name, e.g. Europe/Paris (start typing)"),
-        ),
-        me(
-            "quiet",
-            "Hours in which no reminder reaches you (in your time zone)",
-            Arg("hours", ArgKind.TEXT, "e.g. 23:00-08:00, or off"),
-        ),
-        me(
-            "away",
-            "You are away from all your games for a while",
-            Arg("for", ArgKind.DURATION, "e.g. 3d or 12h (at most 30d)"),
-        ),
-        me("back", "You are back from being away"),
-        me(
-            "link",
-            "One player on several platforms: a code to send from the other, or that code",
-            Arg("code", ArgKind.TEXT, "The code your other account was shown", required=False),
-        ),
-        me("unlink", "This account is its own again"),
-        me("rating", "Your ratings and record in each game"),
-        me(
-            "top",
-            "A game's best ten",
-            Arg("kind", ArgKind.CHOICE, "Which game", choices=tuple(kinds)),
-        ),
-    ]
+    """A person's own settings (the host's ``me …``, read from its table in bot.host.verbs),
+    the same in every game; each is private (a DM inbound, answered to them alone).
+    ``kinds``: the games a CHOICE of game offers."""
+    found = []
+    for declared in verbs.PERSONAL_VERBS:
+        args = tuple(
+            replace(arg, choices=tuple(kinds))
+            if arg.kind is ArgKind.CHOICE and not arg.choices
+            else arg
+            for arg in declared.args
+        )
+        words = f"me {declared.name}".strip()
+        verb = Verb(declared.menu_name, declared.description, private=True, args=args, words=words)
+        found.append(_typed("", verb, Privacy.PRIVATE))
+    return found
 
 
 async def _zone_autocomplete(

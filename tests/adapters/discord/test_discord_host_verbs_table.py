@@ -45,3 +45,20 @@ def test_the_verbs_kept_out_of_the_menus_are_not_in_discords_tree() -> None:
 def test_a_verb_gives_exactly_one_handler() -> None:
     with pytest.raises(ValueError, match="exactly one"):
         HostVerb("odd", Who.HOST, Where.PUBLIC, "Neither")
+
+
+def test_a_personal_verb_added_to_the_table_is_in_discords_me_group(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    added = verbs.PersonalVerb(
+        "colour",
+        "colour",
+        "The colour of your boards",
+        lambda *args, **kwargs: None,
+        (Arg("colour", ArgKind.TEXT, "e.g. blue"),),
+    )
+    monkeypatch.setattr(verbs, "PERSONAL_VERBS", (*verbs.PERSONAL_VERBS, added))
+    groups = {group["name"]: group for group in payload(games())}
+    assert [(o["name"], o["type"]) for o in shape(groups["me"])["colour"]] == [("colour", STRING)]
+    # ``me top``'s game is a choice of the games the tree was built with.
+    assert shape(groups["me"])["top"][0]["choices"] == [game.name for game in games()]
