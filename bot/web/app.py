@@ -355,7 +355,8 @@ async def own_record(request: web.Request) -> web.StreamResponse:
     site = request.app[SITE]
     reply = await asyncio.to_thread(site.record, found[0])
     if reply.status == 200:
-        reply = Reply(200, reply.body, reply.content_type, {"Cache-Control": "private, no-store"})
+        private = {**reply.headers, "Cache-Control": "private, no-store"}
+        reply = Reply(200, reply.body, reply.content_type, private)
     return _reply(reply)
 
 

@@ -364,6 +364,7 @@ class GamePage:
     turn_word: str = "turn"  # the game's own word for a turn (U-Boat's ``round``)
     replay_poster: str = ""  # the picture a replay shows before it plays
     own_replay_poster: str = ""  # a player's page: what only they were told
+    record_name: str = ""  # the file the record is saved as (``bst-game-12.json``)
 
 
 ROBOTS = "noindex, nofollow"
@@ -625,7 +626,10 @@ def game_page(page: GamePage) -> bytes:
             f'<a href="{escape(page.replay_src)}">The replay (MP4)</a></video>'
         )
     if page.record_src:
-        parts.append(f'<p><a href="{escape(page.record_src)}">The full record (JSON)</a></p>')
+        saved = f' download="{escape(page.record_name)}"' if page.record_name else ""
+        parts.append(
+            f'<p><a href="{escape(page.record_src)}"{saved}>The full record (JSON)</a></p>'
+        )
     parts += [
         f"<h2>Players</h2><ul>{players}</ul>" if players else "",
         f"<details><summary>Rules</summary><pre>{escape(page.rules)}</pre></details>",

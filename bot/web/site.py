@@ -432,6 +432,7 @@ class Site:
                 if shown_publicly
                 else f"{base}/record.json"
             ),
+            record_name=record_name(game_id) if finished else "",
             viewer=names[viewer] if viewer is not None else "",
             turn_word=turn_word(facts.kind),
             turn_lines=lines,
@@ -526,7 +527,14 @@ class Site:
             return MISSING
         record = game_record(self.store, game_id)
         body = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-        return Reply(200, body, "application/json; charset=utf-8")
+        # Saved as ``bst-game-12.json``, not as ``record.json`` of every game alike.
+        named = {"Content-Disposition": f'attachment; filename="{record_name(game_id)}"'}
+        return Reply(200, body, "application/json; charset=utf-8", named)
+
+
+def record_name(game_id: int) -> str:
+    """The file a game's record is saved as."""
+    return f"bst-game-{game_id}.json"
 
 
 _CELL = re.compile(r"\b([A-Z]{1,3})([0-9]{1,4})\b")

@@ -12,6 +12,7 @@ from web_kit import play, served
 
 from bot.config import ConfigError, parse_config
 from bot.store import Store
+from bot.store.links import issue_link
 from bot.wiring import sqlite_url
 
 FIRST_GAME = """\
@@ -175,3 +176,23 @@ def test_a_wrong_web_setting_is_refused_saying_what_was_expected(
 
     with pytest.raises(ConfigError, match=message):
         parse_config(tomllib.loads(f"[web]\n{section}\n"), "config.toml")
+
+
+def test_the_record_downloads_under_the_games_own_name(database: Path, tmp_path: Path) -> None:
+    """Issue 43, item 15: saved as ``bst-game-2.json``, not as every game's
+    ``record.json``; at a player's link too."""
+    play(database, FIRST_GAME, tmp_path / "s")
+    play(database, ENDED, tmp_path / "s")
+    store = Store(sqlite_url(database))
+    with store.transaction() as tx:
+        [key] = [p.key for p in tx.players(2) if p.name == "ahab"]
+        token = issue_link(tx, 2, key, token="ahab-own-token-0123456789abcdef", now=0.0)
+    store.dispose()
+    with served(database) as site:
+        public = site.get("/games/2/record.json")
+        own = site.get(f"/p/{token}/record.json")
+        page = site.get("/games/2")
+    for answer in (public, own):
+        assert answer.headers["Content-Disposition"] == 'attachment; filename="bst-game-2.json"'
+    assert own.headers["Cache-Control"] == "private, no-store"
+    assert 'download="bst-game-2.json"' in page.text
