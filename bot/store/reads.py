@@ -166,13 +166,42 @@ def all_states(tx: Tx, game_id: int) -> list[tuple[int, int, str, str]]:
     return [(int(n), int(s), str(c), str(st)) for n, s, c, st in tx.session.execute(query).all()]
 
 
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """What the list of games filters and orders by, read for every game at once."""
+
+    id: int
+    kind: str
+    platform: str
+    open_to_all: bool
+    phase: str
+
+
+def listing(tx: Tx) -> list[Listed]:
+    """Every game's :class:`Listed`, newest first (the list of games pages, filters and
+    puts the live ones first from these before it reads any game's facts)."""
+    query = select(
+        col(GameRow.id),
+        col(GameRow.kind),
+        col(GameRow.platform),
+        col(GameRow.open_to_all),
+        col(GameRow.phase),
+    ).order_by(col(GameRow.id).desc())
+    return [
+        Listed(int(i), str(k), str(p), bool(o), str(ph))
+        for i, k, p, o, ph in tx.session.execute(query).all()
+    ]
+
+
 __all__ = [
     "GameFacts",
+    "Listed",
     "StepFacts",
     "all_states",
     "final_state",
     "game",
     "games",
+    "listing",
     "player_counts",
     "player_names",
     "reach",

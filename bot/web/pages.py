@@ -53,6 +53,13 @@ h1,dd,li,td,p{overflow-wrap:anywhere}
 ol.turns{padding-left:1.2rem;max-height:24rem;overflow-y:auto}
 ol.turns a[aria-current]{font-weight:700}
 .jump input{width:5rem;font:inherit}
+ul.games{list-style:none;padding:0;margin:0}
+ul.games li{padding:.5rem 0;border-bottom:1px solid var(--line)}
+ul.games .name{font-weight:600;margin-right:.6rem}
+ul.games .meta{display:inline-flex;flex-wrap:wrap;gap:.1rem .8rem;font-size:.95rem}
+ul.games .result{margin:.2rem 0 0;font-size:.95rem;opacity:.9}
+nav.filters p{margin:.3rem 0;display:flex;flex-wrap:wrap;gap:.3rem .7rem}
+nav.filters a[aria-current]{font-weight:700;color:inherit;text-decoration:none}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 """
 
@@ -303,6 +310,8 @@ class GameLine:
     players: int
     deadline: float | None
     result: str
+    live: bool = False  # not finished: listed under "Live now"
+    turn_word: str = "turn"  # the game's own word for a turn
 
 
 @dataclass(frozen=True)
@@ -390,45 +399,115 @@ def _where(where: str, url: str) -> str:
     return f'<a href="{escape(url)}">{escape(where)}</a>' if url else escape(where)
 
 
-def _list_nav(page: int, pages: int) -> str:
+RESULT_LENGTH = 160
+"""Characters of a game's result in the list at most (the game's page has it whole)."""
+
+STATES = {"live": "Live", "finished": "Finished"}
+"""The list's ``state`` filter: its values and their names."""
+
+
+def list_address(page: int = 1, kind: str = "", state: str = "") -> str:
+    """The list of games' address for a page and filter (``/`` for the first, unfiltered)."""
+    asked = [("kind", kind), ("state", state), ("page", str(page) if page > 1 else "")]
+    query = "&amp;".join(f"{name}={escape(value)}" for name, value in asked if value)
+    return "/?" + query if query else "/"
+
+
+def _list_nav(page: int, pages: int, kind: str, state: str) -> str:
     if pages <= 1:
         return ""
-    newer = f'<a href="/?page={page - 1}" rel="prev">‹ Newer</a>' if page > 1 else ""
-    older = f'<a href="/?page={page + 1}" rel="next">Older ›</a>' if page < pages else ""
+    newer = (
+        f'<a href="{list_address(page - 1, kind, state)}" rel="prev">‹ Newer</a>'
+        if page > 1
+        else ""
+    )
+    older = (
+        f'<a href="{list_address(page + 1, kind, state)}" rel="next">Older ›</a>'
+        if page < pages
+        else ""
+    )
     return (
         f'<nav class="steps" aria-label="Pages">{newer}'
         f"<strong>Page {page} of {pages}</strong>{older}</nav>"
     )
 
 
-def games_list(lines: Sequence[GameLine], *, page: int = 1, pages: int = 1) -> bytes:
-    rows = []
-    for line in lines:
-        rows.append(
-            "<tr>"
-            f'<td><a href="/games/{line.number}">{escape(line.title)}</a></td>'
-            f"<td>{escape(line.kind)}</td>"
-            f"<td>{_where(line.where, line.where_url)}</td>"
-            f"<td>{escape(line.phase)}</td>"
-            f"<td>{line.turn}</td>"
-            f"<td>{line.players}</td>"
-            f"<td>{when(line.deadline) if line.phase != 'finished' else '—'}</td>"
-            f"<td>{escape(line.result)}</td>"
-            "</tr>"
-        )
-    table = (
-        '<div class="scroll"><table><thead><tr><th>Game</th><th>Kind</th><th>Where</th>'
-        "<th>Phase</th><th>Turn</th><th>Players</th><th>Next deadline</th><th>Result</th>"
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-        if rows
-        else '<p class="note">No game yet.</p>'
+def _filters(kinds: Sequence[str], kind: str, state: str) -> str:
+    """Links choosing a kind of game and live or finished (plain links: no script)."""
+
+    def choice(label: str, address: str, chosen: bool) -> str:
+        current = ' aria-current="page"' if chosen else ""
+        return f'<a href="{address}"{current}>{escape(label)}</a>'
+
+    by_kind = [choice("Every game", list_address(1, "", state), not kind)]
+    by_kind += [choice(k, list_address(1, k, state), k == kind) for k in kinds]
+    by_state = [choice("Live and finished", list_address(1, kind, ""), not state)]
+    by_state += [choice(name, list_address(1, kind, s), s == state) for s, name in STATES.items()]
+    return (
+        '<nav class="filters" aria-label="Filter the games">'
+        f"<p>Kind: {' '.join(by_kind)}</p><p>Show: {' '.join(by_state)}</p></nav>"
     )
+
+
+def _game_item(line: GameLine) -> str:
+    result = line.result
+    if len(result) > RESULT_LENGTH:
+        result = result[: RESULT_LENGTH - 1].rstrip() + "…"
+    facts = [escape(line.kind), escape(line.phase)]
+    if line.phase != "setup" or line.turn:
+        facts.append(f"{escape(line.turn_word.capitalize())} {line.turn}")
+    facts.append(f"{line.players} player{'s' if line.players != 1 else ''}")
+    if line.live and line.deadline is not None:
+        facts.append(f"next deadline {when(line.deadline)}")
+    facts.append(_where(line.where, line.where_url))
+    meta = "".join(f"<span>{fact}</span>" for fact in facts)
+    said = f'<p class="result">{escape(result)}</p>' if result else ""
+    return (
+        f'<li><a class="name" href="/games/{line.number}">{escape(line.title)}</a>'
+        f'<span class="meta">{meta}</span>{said}</li>'
+    )
+
+
+def games_list(
+    lines: Sequence[GameLine],
+    *,
+    page: int = 1,
+    pages: int = 1,
+    kinds: Sequence[str] = (),
+    kind: str = "",
+    state: str = "",
+    version: str = "",
+) -> bytes:
+    """A page of the list of games: the live ones under "Live now", then the finished,
+    each game a few short lines (a phone's width holds them); filters and pages are
+    links, and an open list follows games starting and ending live."""
+    live = [line for line in lines if line.live]
+    over = [line for line in lines if not line.live]
+    sections = []
+    if live:
+        items = "".join(_game_item(line) for line in live)
+        sections.append(f'<h2>Live now</h2><ul class="games">{items}</ul>')
+    if over:
+        items = "".join(_game_item(line) for line in over)
+        sections.append(f'<h2>Finished</h2><ul class="games">{items}</ul>')
+    if not lines:
+        sections.append(
+            '<p class="note">No game yet.</p>'
+            if not (kind or state)
+            else '<p class="note">No game here: <a href="/">every game</a>.</p>'
+        )
     note = (
         '<p class="note">Games opened to everyone (<code>reach=all</code>); a game of a '
         "server or group shows to its players through their own links.</p>"
     )
-    nav = _list_nav(page, pages)
-    return document("Games", f"<main><h1>Games</h1>{note}{table}{nav}</main>")
+    nav = _list_nav(page, pages, kind, state)
+    filters = _filters(kinds, kind, state) if kinds else ""
+    attributes = f' data-version="{escape(version)}" data-live="/live"' if version else ""
+    return document(
+        "Games",
+        f"<main><h1>Games</h1>{note}{filters}{''.join(sections)}{nav}</main>",
+        attributes=attributes,
+    )
 
 
 def _steps_nav(page: GamePage) -> str:

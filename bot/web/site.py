@@ -92,6 +92,17 @@ def where_of(facts: reads.GameFacts) -> tuple[str, str]:
     return (f"{platform} channel {facts.channel}" if facts.channel else platform), ""
 
 
+LIST = 0
+"""The number the list of games is watched by for live updates (games count from 1)."""
+
+
+def list_version(shown: Sequence[reads.Listed]) -> str:
+    """A word that changes whenever a game is listed, starts or ends (what the list of
+    games shows in sections): an open list follows it live."""
+    said = ";".join(f"{g.id}:{g.phase}" for g in shown)
+    return hashlib.sha256(said.encode()).hexdigest()[:16]
+
+
 def _events(stored: str) -> list[Event]:
     return [
         Event(str(record["type"]), {k: v for k, v in record.items() if k != "type"})
@@ -126,8 +137,10 @@ class Site:
         self._listed: dict[int, bool] = {}
         # (game, turn, its steps stored) → the turn's line in the list of turns
         self._lines: dict[tuple[int, int, int], str] = {}  # (a game's reach never changes)
-        # (when read, the listed games' ids newest first, the pages of the list built)
-        self._listing: tuple[float, list[int], dict[int, Reply]] | None = None
+        # (when read, the listed games newest first, their version, the pages built)
+        self._listing: (
+            tuple[float, list[reads.Listed], str, dict[tuple[int, str, str], Reply]] | None
+        ) = None
 
     # --- reading -----------------------------------------------------------------
 
@@ -165,8 +178,14 @@ class Site:
             final = reads.final_state(tx, facts.id)
         result = ""
         if final is not None:
-            game = get_game(facts.kind)
-            state = game.codec.decode_state(loads(final))
+            try:
+                game = get_game(facts.kind)
+                state = game.codec.decode_state(loads(final))
+            except (GameError, ValueError, KeyError):
+                # A kind no longer played, or a state this version cannot read: no
+                # result line, rather than no list of games at all.
+                self._results[facts.id] = ""
+                return ""
             result = game.words.result(state, names)
             outcome = game.rules.outcome(state)
             if not result and outcome is not None:
@@ -177,34 +196,50 @@ class Site:
 
     # --- the list of games -------------------------------------------------------------
 
-    def games_list(self, page: int = 1) -> Reply:
-        """Page ``page`` of the listed games, newest first, :data:`PAGE_SIZE` a page; the
-        list is read again at most every :data:`LIST_SECONDS`, each page built once
-        from it."""
+    def _read_list(
+        self,
+    ) -> tuple[float, list[reads.Listed], str, dict[tuple[int, str, str], Reply]]:
+        """(when read, the listed games newest first, the list's version (see
+        :func:`list_version`), the pages built of it), read again at most every
+        :data:`LIST_SECONDS`."""
         now = time.monotonic()
         listing = self._listing
         if listing is None or now - listing[0] >= LIST_SECONDS:
             with self.store.transaction() as tx:
-                ids = [i for i, platform, to_all in reads.reach(tx) if listed(platform, to_all)]
-            listing = self._listing = (now, ids, {})
-        _, ids, built = listing
-        known = built.get(page)
+                shown = [g for g in reads.listing(tx) if listed(g.platform, g.open_to_all)]
+            listing = self._listing = (now, shown, list_version(shown), {})
+        return listing
+
+    def games_list(self, page: int = 1, kind: str = "", state: str = "") -> Reply:
+        """Page ``page`` of the listed games, :data:`PAGE_SIZE` a page: the live ones
+        first, then the finished, newest first in each; only games of ``kind`` and in
+        ``state`` (``live``, ``finished``) when given. Each page is built once from a
+        reading of the list (see :meth:`_read_list`)."""
+        _, every, version, built = self._read_list()
+        known = built.get((page, kind, state))
         if known is not None:
             return known
-        count = max(1, math.ceil(len(ids) / PAGE_SIZE))
+        chosen = [
+            g
+            for g in every
+            if (not kind or g.kind == kind)
+            and (not state or (g.phase == GamePhase.FINISHED) == (state == "finished"))
+        ]
+        chosen.sort(key=lambda g: g.phase == GamePhase.FINISHED)  # (stable: newest first)
+        count = max(1, math.ceil(len(chosen) / PAGE_SIZE))
         if not 1 <= page <= count:
             return MISSING
-        shown = ids[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+        shown = [g.id for g in chosen[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
         with self.store.transaction() as tx:
-            games = reads.games(tx, shown) if shown else []
+            by_id = {g.id: g for g in reads.games(tx, shown)} if shown else {}
             counts = reads.player_counts(tx, shown)
             finished = {
                 g.id: dict(reads.player_names(tx, g.id))
-                for g in games
+                for g in by_id.values()
                 if g.phase == GamePhase.FINISHED and g.id not in self._results
             }
         lines = []
-        for facts in games:
+        for facts in (by_id[i] for i in shown if i in by_id):
             where, url = where_of(facts)
             running = _running(facts.timers)
             names = finished.get(facts.id, {})
@@ -220,10 +255,20 @@ class Site:
                     players=counts.get(facts.id, 0),
                     deadline=running[0][1] if running else None,
                     result=self._result(facts, names),
+                    live=facts.phase != GamePhase.FINISHED,
+                    turn_word=turn_word(facts.kind),
                 )
             )
-        body = pages.games_list(lines, page=page, pages=count)
-        reply = built[page] = Reply(200, body, headers=_validator(body))
+        body = pages.games_list(
+            lines,
+            page=page,
+            pages=count,
+            kinds=tuple(sorted({g.kind for g in every})),
+            kind=kind,
+            state=state,
+            version=version,
+        )
+        reply = built[(page, kind, state)] = Reply(200, body, headers=_validator(body))
         return reply
 
     # --- one game's page ---------------------------------------------------------------

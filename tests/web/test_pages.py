@@ -60,13 +60,15 @@ def test_the_list_names_each_game_its_phase_turn_players_and_deadline(
     with served(database) as site:
         page = site.get("/")
     assert page.status == 200
-    rows = re.findall(r"<tr>(<td>.*?)</tr>", page.text)
-    assert len(rows) == 2  # newest first
-    assert '<a href="/games/2">#bst game 2</a>' in rows[0]
-    assert "<td>finished</td>" in rows[0]
-    assert '<a href="/games/1">#bst game 1</a>' in rows[1]
-    assert "<td>battle</td><td>3</td><td>2</td>" in rows[1]
-    assert '<time datetime="2026-01-02T00:00:00Z">2026-01-02 00:00 UTC</time>' in rows[1]
+    rows = re.findall(r"<li>(<a class=\"name\".*?)</li>", page.text)
+    assert len(rows) == 2
+    # the live game first, under "Live now"; the finished one after
+    assert page.text.index("<h2>Live now</h2>") < page.text.index("<h2>Finished</h2>")
+    assert '<a class="name" href="/games/1">#bst game 1</a>' in rows[0]
+    assert "<span>battle</span><span>Turn 3</span><span>2 players</span>" in rows[0]
+    assert '<time datetime="2026-01-02T00:00:00Z">2026-01-02 00:00 UTC</time>' in rows[0]
+    assert '<a class="name" href="/games/2">#bst game 2</a>' in rows[1]
+    assert "<span>finished</span>" in rows[1] and "deadline" not in rows[1]
 
 
 def test_a_game_page_steps_through_its_turns_with_the_turn_in_the_address(
