@@ -202,7 +202,9 @@ async def home(request: web.Request) -> web.StreamResponse:
     state = request.query.get("state", "")
     if page is None or (kind and kind not in game_names()) or (state and state not in STATES):
         return _reply(MISSING)
-    return _reply(await asyncio.to_thread(site.games_list, page, kind, state))
+    # (a list someone watches live is read again as soon as the hub sees it change)
+    newest = request.app[HUB].known(LIST)
+    return _reply(await asyncio.to_thread(site.games_list, page, kind, state, newest))
 
 
 async def list_live(request: web.Request) -> web.StreamResponse:

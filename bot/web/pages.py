@@ -60,6 +60,7 @@ ul.games .meta{display:inline-flex;flex-wrap:wrap;gap:.1rem .8rem;font-size:.95r
 ul.games .result{margin:.2rem 0 0;font-size:.95rem;opacity:.9}
 nav.filters p{margin:.3rem 0;display:flex;flex-wrap:wrap;gap:.3rem .7rem}
 nav.filters a[aria-current]{font-weight:700;color:inherit;text-decoration:none}
+p.newer{padding:.4rem .7rem;border:1px solid var(--accent);border-radius:.4rem}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 """
 
@@ -68,9 +69,25 @@ SCRIPT = """
 function localTimes(root){
  root.querySelectorAll('time[datetime]').forEach(function(t){
   var d=new Date(t.getAttribute('datetime'));
-  if(!isNaN(d)){t.textContent=d.toLocaleString(undefined,{dateStyle:'medium',timeStyle:'short'});}
+  if(!isNaN(d)){t.dataset.local=d.toLocaleString(undefined,{dateStyle:'medium',timeStyle:'short'});t.textContent=t.dataset.local;}
+ });
+ countdown();
+}
+function left(ms){
+ var s=Math.floor(ms/1000),d=Math.floor(s/86400),h=Math.floor(s%86400/3600),m=Math.floor(s%3600/60);
+ if(d>0){return d+' d '+h+' h';}
+ if(h>0){return h+' h '+m+' min';}
+ if(m>0){return m+' min '+(s%60)+' s';}
+ return (s%60)+' s';
+}
+function countdown(){
+ // A deadline says how long is left, each second (the page itself says only when).
+ document.querySelectorAll('time[data-countdown]').forEach(function(t){
+  var ms=new Date(t.getAttribute('datetime'))-Date.now();
+  t.textContent=(t.dataset.local||t.textContent)+(ms>0?' ('+left(ms)+' left)':' (closing)');
  });
 }
+setInterval(countdown,1000);
 function span(t){
  var a=t[0],b=t[1];
  return {d:Math.hypot(a.clientX-b.clientX,a.clientY-b.clientY)||1,x:(a.clientX+b.clientX)/2,y:(a.clientY+b.clientY)/2};
@@ -288,12 +305,16 @@ def iso(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def when(timestamp: float | None) -> str:
-    """A moment as a ``<time>``: UTC in the HTML, the reader's zone once the script runs."""
+def when(timestamp: float | None, *, countdown: bool = False) -> str:
+    """A moment as a ``<time>``: UTC in the HTML, the reader's zone once the script runs;
+    a deadline (``countdown``) also says how long is left, counting down each second."""
     if timestamp is None:
         return "—"
     moment = datetime.fromtimestamp(timestamp, UTC)
-    return f'<time datetime="{iso(timestamp)}">{moment.strftime("%Y-%m-%d %H:%M")} UTC</time>'
+    counted = " data-countdown" if countdown else ""
+    return (
+        f'<time datetime="{iso(timestamp)}"{counted}>{moment.strftime("%Y-%m-%d %H:%M")} UTC</time>'
+    )
 
 
 @dataclass(frozen=True)
@@ -458,7 +479,7 @@ def _game_item(line: GameLine) -> str:
         facts.append(f"{escape(line.turn_word.capitalize())} {line.turn}")
     facts.append(f"{line.players} player{'s' if line.players != 1 else ''}")
     if line.live and line.deadline is not None:
-        facts.append(f"next deadline {when(line.deadline)}")
+        facts.append(f"next deadline {when(line.deadline, countdown=True)}")
     facts.append(_where(line.where, line.where_url))
     meta = "".join(f"<span>{fact}</span>" for fact in facts)
     said = f'<p class="result">{escape(result)}</p>' if result else ""
@@ -651,6 +672,17 @@ def _preview(page: GamePage) -> str:
     )
 
 
+def _newer(page: GamePage) -> str:
+    """On an old turn's page, that a newer turn exists, and a link to the game now."""
+    if page.latest or page.shown is None or not page.turns or page.shown >= page.turns[-1]:
+        return ""
+    newest = _turn(page, page.turns[-1])
+    return (
+        f'<p class="newer">A newer {escape(page.turn_word)} exists: '
+        f'<a href="{escape(page.base)}">{newest}, the game now</a>.</p>'
+    )
+
+
 def game_page(page: GamePage) -> bytes:
     facts = [
         ("Game", escape(page.kind)),
@@ -661,7 +693,7 @@ def game_page(page: GamePage) -> bytes:
         # The game now: the turn open (or, once over, the last), and its deadlines.
         facts.append((escape(page.turn_word.capitalize()), str(page.turn)))
         for label, deadline in page.deadlines:
-            facts.append((escape(label) + " closes", when(deadline)))
+            facts.append((escape(label) + " closes", when(deadline, countdown=not page.paused)))
     else:
         # A past turn's page speaks of that turn alone; the game now is a link away.
         facts.append((escape(page.turn_word.capitalize()), str(page.shown)))
@@ -677,6 +709,7 @@ def game_page(page: GamePage) -> bytes:
     heading = "Now" if page.latest else _turn(page, page.shown or 0)
     parts = [
         f"<h1>{escape(page.title)}</h1>",
+        _newer(page),
         f'<dl class="facts">{facts_html}</dl>',
         *(f'<p class="note">{escape(note)}</p>' for note in page.notes),
         f"<h2>{heading}</h2>",
@@ -713,7 +746,10 @@ def game_page(page: GamePage) -> bytes:
         f"<h2>Players</h2><ul>{players}</ul>" if players else "",
         f"<details><summary>Rules</summary><pre>{escape(page.rules)}</pre></details>",
     ]
-    live = f"{page.base}/live" if page.latest and page.phase != GamePhase.FINISHED else ""
+    # The game now follows live updates, and so does its newest turn's own address:
+    # once a newer turn comes, that page says so.
+    newest = page.latest or (bool(page.turns) and page.shown == page.turns[-1])
+    live = f"{page.base}/live" if newest and page.phase != GamePhase.FINISHED else ""
     attributes = f' data-version="{escape(page.version)}"'
     if live:
         attributes += f' data-live="{escape(live)}"'

@@ -197,25 +197,29 @@ class Site:
     # --- the list of games -------------------------------------------------------------
 
     def _read_list(
-        self,
+        self, newest: str | None = None
     ) -> tuple[float, list[reads.Listed], str, dict[tuple[int, str, str], Reply]]:
         """(when read, the listed games newest first, the list's version (see
         :func:`list_version`), the pages built of it), read again at most every
-        :data:`LIST_SECONDS`."""
+        :data:`LIST_SECONDS`, or at once when ``newest`` (the version live updates
+        announced) is not the one read."""
         now = time.monotonic()
         listing = self._listing
-        if listing is None or now - listing[0] >= LIST_SECONDS:
+        stale = listing is not None and newest is not None and newest != listing[2]
+        if listing is None or stale or now - listing[0] >= LIST_SECONDS:
             with self.store.transaction() as tx:
                 shown = [g for g in reads.listing(tx) if listed(g.platform, g.open_to_all)]
             listing = self._listing = (now, shown, list_version(shown), {})
         return listing
 
-    def games_list(self, page: int = 1, kind: str = "", state: str = "") -> Reply:
+    def games_list(
+        self, page: int = 1, kind: str = "", state: str = "", newest: str | None = None
+    ) -> Reply:
         """Page ``page`` of the listed games, :data:`PAGE_SIZE` a page: the live ones
         first, then the finished, newest first in each; only games of ``kind`` and in
         ``state`` (``live``, ``finished``) when given. Each page is built once from a
-        reading of the list (see :meth:`_read_list`)."""
-        _, every, version, built = self._read_list()
+        reading of the list (see :meth:`_read_list`, and its ``newest``)."""
+        _, every, version, built = self._read_list(newest)
         known = built.get((page, kind, state))
         if known is not None:
             return known

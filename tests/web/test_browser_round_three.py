@@ -6,18 +6,20 @@ newer one exists; the game's facts; the replay stepped through frame by frame.""
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import CHROMIUM, Watched, browser, in_thread
+from host_fakes import HostKit
+from test_browser import CHROMIUM, Watched, _resolve, battle, browser, in_thread
 from test_pages import ENDED, FIRST_GAME
 from web_kit import play, served
 
 from bot.store import GameRow, Store
 from bot.wiring import sqlite_url
 
-__all__ = ["browser"]  # (the fixture, shared with test_browser)
+__all__ = ["battle", "browser"]  # (the fixtures, shared with test_browser)
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM,
@@ -109,3 +111,85 @@ def test_the_list_of_games_fits_a_phone_without_a_script(browser: Any, tmp_path:
         page.goto(f"{site.base}/")
         assert page.evaluate(NOTHING_SCROLLS_SIDEWAYS)
         context.close()
+
+
+def test_a_deadline_counts_down_and_is_a_plain_time_without_a_script(
+    browser: Any, battle: HostKit
+) -> None:
+    with served(battle.db_path) as site:
+        plain = browser.new_context(java_script_enabled=False)
+        page = plain.new_page()
+        page.goto(f"{site.base}/games/1")
+        deadline = page.locator("time[data-countdown]").first
+        moment = deadline.get_attribute("datetime")
+        assert deadline.inner_text().endswith(" UTC") and "left" not in deadline.inner_text()
+        plain.close()
+        watched = Watched(browser, width=390)
+        page = watched.page
+        # the reader's clock an hour and a half before the deadline
+        start = _before(moment, 5400)
+        page.clock.install(time=start - timedelta(seconds=10))
+        page.clock.pause_at(start)  # (it moves only when told to)
+        page.goto(f"{site.base}/games/1")
+        deadline = page.locator("time[data-countdown]").first
+        first = deadline.inner_text()
+        assert first.endswith("(1 h 30 min left)"), first
+        page.clock.run_for(61_000)
+        assert deadline.inner_text().endswith("(1 h 28 min left)"), deadline.inner_text()
+        page.clock.run_for(5400_000)
+        assert deadline.inner_text().endswith("(closing)")
+        watched.close()
+    assert watched.errors == []
+
+
+def _before(moment: str | None, seconds: int) -> datetime:
+    """``seconds`` before the ISO ``moment``."""
+    assert moment is not None
+    when = datetime.strptime(moment, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    return when - timedelta(seconds=seconds)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_newest_turns_page_says_when_a_newer_one_comes(
+    browser: Any, battle: HostKit, width: int
+) -> None:
+    with served(battle.db_path, live_interval=0.1) as site:
+        watched = Watched(browser, width=width, height=800)
+        page = watched.page
+        page.goto(f"{site.base}/games/1/turn/2")
+        assert page.locator("p.newer").count() == 0
+        page.wait_for_timeout(300)  # the event stream is open
+        in_thread(lambda: _resolve(battle, ("bob", "#bst B3")))
+        page.wait_for_selector("p.newer", timeout=10_000)
+        assert page.url == f"{site.base}/games/1/turn/2"  # still the turn read
+        assert page.locator("nav.steps strong").inner_text() == "Turn 2"
+        _shot(page, f"newer-{width}")
+        page.locator("p.newer a").click()
+        page.wait_for_url(f"{site.base}/games/1")
+        assert page.locator("nav.steps strong").inner_text() == "Turn 3"
+        watched.close()
+    assert watched.errors == []
+
+
+def test_the_list_of_games_follows_games_starting_live_keeping_the_readers_place(
+    browser: Any, tmp_path: Path
+) -> None:
+    database = tmp_path / "list.sqlite"
+    in_thread(lambda: play(database, FIRST_GAME, tmp_path / "scripts"))
+    _rooms(database, 40, "battle")
+    with served(database, live_interval=0.1) as site:
+        watched = Watched(browser, width=390, height=700)
+        page = watched.page
+        page.goto(f"{site.base}/")
+        page.wait_for_timeout(300)  # the event stream is open
+        page.evaluate("() => window.scrollTo(0, 900)")
+        page.get_by_role("link", name="#sonar game 30", exact=True).focus()
+        _rooms(database, 1, "setup")
+        page.wait_for_function(
+            "() => document.querySelector('ul.games .name').textContent === '#sonar game 42'",
+            timeout=10_000,
+        )
+        assert page.evaluate("() => window.scrollY") == 900
+        assert page.evaluate("() => document.activeElement.textContent") == "#sonar game 30"
+        watched.close()
+    assert watched.errors == []
