@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlmodel import col
 
-from bot.store.models import GameRow, PlayerRow, TurnRow
+from bot.store.models import GameRoomRow, GameRow, PlayerRow, SeatChangeRow, TurnRow
 from bot.store.repository import Tx
 
 
@@ -193,6 +193,36 @@ def listing(tx: Tx) -> list[Listed]:
     ]
 
 
+def options(tx: Tx, game_id: int) -> str:
+    """The options a game was opened with, as given (JSON; "" for no such game): they
+    were given in public, where the game was opened."""
+    query = select(col(GameRow.options)).where(col(GameRow.id) == game_id)
+    found = tx.session.execute(query).first()
+    return "" if found is None else str(found[0])
+
+
+def rooms(tx: Tx, game_id: int) -> list[tuple[str, str]]:
+    """(platform, channel) of each room the game is also played from (``bridge``), in
+    the order they were added."""
+    query = (
+        select(col(GameRoomRow.platform), col(GameRoomRow.channel))
+        .where(col(GameRoomRow.game_id) == game_id)
+        .order_by(col(GameRoomRow.bridged_at), col(GameRoomRow.platform))
+    )
+    return [(str(p), str(c)) for p, c in tx.session.execute(query).all()]
+
+
+def substitutes(tx: Tx, game_id: int) -> list[tuple[str, int, str]]:
+    """(seat's key, from which turn, the name of who plays it since) of each seat handed
+    to someone else (announced in the game's channel when it was), in order."""
+    query = (
+        select(col(SeatChangeRow.player_key), col(SeatChangeRow.turn), col(SeatChangeRow.to_name))
+        .where(col(SeatChangeRow.game_id) == game_id)
+        .order_by(col(SeatChangeRow.id))
+    )
+    return [(str(k), int(t), str(n)) for k, t, n in tx.session.execute(query).all()]
+
+
 __all__ = [
     "GameFacts",
     "Listed",
@@ -202,10 +232,13 @@ __all__ = [
     "game",
     "games",
     "listing",
+    "options",
     "player_counts",
     "player_names",
     "reach",
+    "rooms",
     "setup_state",
     "step_state",
     "steps",
+    "substitutes",
 ]

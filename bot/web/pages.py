@@ -395,6 +395,11 @@ class GamePage:
     replay_poster: str = ""  # the picture a replay shows before it plays
     own_replay_poster: str = ""  # a player's page: what only they were told
     record_name: str = ""  # the file the record is saved as (``bst-game-12.json``)
+    # (name, what is public of them: afloat or sunk, boat, crew, substitute) per player
+    roster: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    options: str = ""  # the options it was opened with, as typed
+    rooms: tuple[tuple[str, str], ...] = ()  # (room, link) of each room bridged to it
+    join: str = ""  # in setup, what to say to join (``#bst join``); else ""
 
 
 ROBOTS = "noindex, nofollow"
@@ -672,6 +677,18 @@ def _preview(page: GamePage) -> str:
     )
 
 
+def _how_to_join(page: GamePage) -> str:
+    """A game in setup: what to say, and where, to join it."""
+    if not page.join:
+        return ""
+    where = _where(page.where, page.where_url)
+    also = " or in a room it is also played in" if page.rooms else ""
+    return (
+        f'<p class="join">Open to join: say <code>{escape(page.join)}</code> in '
+        f"{where}{also}, before the game begins.</p>"
+    )
+
+
 def _newer(page: GamePage) -> str:
     """On an old turn's page, that a newer turn exists, and a link to the game now."""
     if page.latest or page.shown is None or not page.turns or page.shown >= page.turns[-1]:
@@ -700,10 +717,19 @@ def game_page(page: GamePage) -> bytes:
         facts.append(("Now", f'<a href="{escape(page.base)}">the game as it is now</a>'))
     if page.result:
         facts.append(("Result", escape(page.result)))
+    if page.options:
+        facts.append(("Options", f"<code>{escape(page.options)}</code>"))
+    if page.rooms:
+        rooms = ", ".join(_where(room, url) for room, url in page.rooms)
+        facts.append(("Also played in", rooms))
     if page.viewer:
         facts.append(("Your view", escape(page.viewer)))
     facts_html = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
-    players = "".join(f"<li>{escape(name)}</li>" for name in page.players)
+    roster = page.roster or tuple((name, ()) for name in page.players)
+    players = "".join(
+        f"<li>{escape(name)}" + (f" — {escape(', '.join(said))}" if said else "") + "</li>"
+        for name, said in roster
+    )
     report = "".join(f"<li>{escape(line)}</li>" for line in page.report)
     own = "".join(f"<li>{escape(line)}</li>" for line in page.own_report)
     heading = "Now" if page.latest else _turn(page, page.shown or 0)
@@ -711,6 +737,7 @@ def game_page(page: GamePage) -> bytes:
         f"<h1>{escape(page.title)}</h1>",
         _newer(page),
         f'<dl class="facts">{facts_html}</dl>',
+        _how_to_join(page),
         *(f'<p class="note">{escape(note)}</p>' for note in page.notes),
         f"<h2>{heading}</h2>",
         _steps_nav(page),
@@ -743,7 +770,7 @@ def game_page(page: GamePage) -> bytes:
             f'<p><a href="{escape(page.record_src)}"{saved}>The full record (JSON)</a></p>'
         )
     parts += [
-        f"<h2>Players</h2><ul>{players}</ul>" if players else "",
+        f'<h2>Players</h2><ul class="players">{players}</ul>' if players else "",
         f"<details><summary>Rules</summary><pre>{escape(page.rules)}</pre></details>",
     ]
     # The game now follows live updates, and so does its newest turn's own address:

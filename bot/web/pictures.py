@@ -30,6 +30,7 @@ from bot.host.attachments import OUTSIDE_PLAY
 from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
 from bot.web.guards import CLIENT, FairQueue
+from bot.web.players import public_standing
 from renderers.catalog import pictures_for, tiles_for
 from renderers.replay import replay_of_pictures
 from renderers.tiles import TILE, TileRect
@@ -195,6 +196,16 @@ class PictureCache:
         tiles = tiles_for(kind)
         size = None if tiles is None else tiles.board_size(game.views.view(state, viewer))
         return game.words.summary(state, viewer), size
+
+    def standing(self, game_id: int, number: int, step: int) -> tuple[Any, ...] | None:
+        """Each player's public standing after stored step ``(number, step)`` (see
+        :func:`bot.web.players.public_standing`); None when there is no such step. Run
+        where the drawing is (:meth:`run`): it decodes the state, as the drawing does."""
+        found = self._state(game_id, number, step)
+        if found is None:
+            return None
+        kind, state = found
+        return public_standing(get_game(kind).views.view(state, None))
 
     def setup_text(self, game_id: int, viewer: str) -> str | None:
         """What ``viewer`` sees of a game still in setup: their own text and board

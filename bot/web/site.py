@@ -83,13 +83,40 @@ def version_of(facts: reads.GameFacts) -> str:
 
 
 def where_of(facts: reads.GameFacts) -> tuple[str, str]:
-    """(where the game is played, a link to it where one can be made without asking
-    the platform: an X thread is a post's address; a Discord channel needs its server)."""
+    """(where the game is played, a link to it where one can be made), see
+    :func:`where_is`."""
+    return where_is(facts.platform, facts.channel)
+
+
+def where_is(platform_name: str, channel: str) -> tuple[str, str]:
+    """(a room in words, a link to it where one can be made without asking the
+    platform: an X thread is a post's address; a Discord channel needs its server)."""
     names = {"discord": "Discord", "twitter": "X", "script": "script", "console": "console"}
-    platform = names.get(facts.platform, facts.platform)
-    if facts.platform == "twitter" and facts.channel.isdigit():
-        return f"{platform} thread {facts.channel}", f"https://x.com/i/status/{facts.channel}"
-    return (f"{platform} channel {facts.channel}" if facts.channel else platform), ""
+    platform = names.get(platform_name, platform_name)
+    if platform_name == "twitter" and channel.isdigit():
+        return f"{platform} thread {channel}", f"https://x.com/i/status/{channel}"
+    return (f"{platform} channel {channel}" if channel else platform), ""
+
+
+@dataclass(frozen=True)
+class Public:
+    """What a game's page says of it besides its turns, all of it public: the options
+    it was opened with, the rooms it is bridged to, and who plays each seat since
+    when, when a substitute does."""
+
+    options: str = "{}"
+    rooms: tuple[tuple[str, str], ...] = ()
+    substitutes: tuple[tuple[str, int, str], ...] = ()
+
+
+HIDDEN_OPTIONS = frozenset({"seed"})
+"""Options the page leaves out (the seed's place is the record, once the game ends)."""
+
+
+def options_said(stored: str) -> str:
+    """The options as typed: ``size=10x10 turn=8h``."""
+    given = loads(stored or "{}") or {}
+    return " ".join(f"{k}={v}" for k, v in given.items() if k not in HIDDEN_OPTIONS)
 
 
 LIST = 0
@@ -347,11 +374,16 @@ class Site:
     ) -> bytes | None:
         game_id = facts.id
 
-        def read() -> tuple[dict[str, str], list[reads.StepFacts]]:
+        def read() -> tuple[dict[str, str], list[reads.StepFacts], Public]:
             with self.store.transaction() as tx:
-                return dict(reads.player_names(tx, game_id)), reads.steps(tx, game_id)
+                public = Public(
+                    reads.options(tx, game_id),
+                    tuple(reads.rooms(tx, game_id)),
+                    tuple(reads.substitutes(tx, game_id)),
+                )
+                return dict(reads.player_names(tx, game_id)), reads.steps(tx, game_id), public
 
-        names, steps = await asyncio.to_thread(read)
+        names, steps, public = await asyncio.to_thread(read)
         if viewer is not None and viewer not in names:
             return None
         turns = tuple(sorted({s.number for s in steps}))
@@ -362,6 +394,7 @@ class Site:
         drawn = None
         text = None
         placed = None
+        standing = None
         if viewer is not None and not of_turn and facts.phase == GamePhase.SETUP:
             placed = await self.pictures.run("setup_text", game_id, viewer)
         if of_turn:
@@ -369,6 +402,7 @@ class Site:
             drawn = await self.pictures.board(game_id, last.number, last.step, viewer)
             # (the state decoded where the picture was drawn, not here)
             text = await self.pictures.run("step_text", game_id, last.number, last.step, viewer)
+            standing = await self.pictures.run("standing", game_id, last.number, last.step)
         if placed is not None:
             text = (placed, None)
         newest = (steps[-1].number, steps[-1].step) if steps and drawn is not None else None
@@ -385,6 +419,8 @@ class Site:
             text,
             newest,
             steps,
+            public,
+            standing,
         )
 
     def _page(
@@ -400,6 +436,8 @@ class Site:
         text: tuple[str, tuple[int, int] | None] | None,
         newest: tuple[int, int] | None = None,
         steps: Sequence[reads.StepFacts] = (),
+        public: Public = Public(),
+        standing: tuple[tuple[str, tuple[str, ...]], ...] | None = None,
     ) -> bytes:
         game_id = facts.id
         game = get_game(facts.kind)
@@ -458,6 +496,10 @@ class Site:
             deadlines=_running(facts.timers) if not finished else (),
             paused=facts.paused_remaining is not None,
             players=tuple(names.values()),
+            roster=_roster(names, standing or (), public.substitutes, turn_word(facts.kind)),
+            options=options_said(public.options),
+            rooms=tuple(where_is(*room) for room in public.rooms),
+            join=(f"{game.tag} join" if facts.phase == GamePhase.SETUP and viewer is None else ""),
             result=self._result(facts, names),
             base=base,
             turns=turns,
@@ -584,6 +626,22 @@ class Site:
 def record_name(game_id: int) -> str:
     """The file a game's record is saved as."""
     return f"bst-game-{game_id}.json"
+
+
+def _roster(
+    names: dict[str, str],
+    standing: Sequence[tuple[str, tuple[str, ...]]],
+    substitutes: Sequence[tuple[str, int, str]],
+    word: str = "turn",
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(name, what is public of them) of each player, in the order they joined: their
+    standing in the game (see :mod:`bot.web.players`), and who plays their seat since
+    which turn when a substitute does."""
+    facts = {key: list(said) for key, said in standing}
+    for key, turn, name in substitutes:
+        since = f" since {word} {turn}" if turn else ""
+        facts.setdefault(key, []).append(f"played by {name}{since}")
+    return tuple((name, tuple(facts.get(key, ()))) for key, name in names.items())
 
 
 _CELL = re.compile(r"\b([A-Z]{1,3})([0-9]{1,4})\b")

@@ -98,7 +98,10 @@ def test_a_game_page_steps_through_its_turns_with_the_turn_in_the_address(
     assert 'data-live="/games/1/live"' in now.text
     assert "data-live" not in middle.text
     # the players and the game's rules are there
-    assert "<h2>Players</h2><ul><li>ahab</li><li>nemo</li></ul>" in now.text
+    assert (
+        '<h2>Players</h2><ul class="players"><li>ahab — afloat</li><li>nemo — afloat</li></ul>'
+        in now.text
+    )
     assert "<details><summary>Rules</summary><pre>" in now.text
     assert missing.status == unknown.status == nonsense.status == 404
     assert missing.body == unknown.body == nonsense.body
