@@ -61,6 +61,12 @@ ul.games .result{margin:.2rem 0 0;font-size:.95rem;opacity:.9}
 nav.filters p{margin:.3rem 0;display:flex;flex-wrap:wrap;gap:.3rem .7rem}
 nav.filters a[aria-current]{font-weight:700;color:inherit;text-decoration:none}
 p.newer{padding:.4rem .7rem;border:1px solid var(--accent);border-radius:.4rem}
+.frames figure{margin:.5rem 0}
+.frames img{display:block;max-width:100%;max-height:80vh;width:auto;height:auto;border:1px solid var(--line)}
+.framebar{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.framebar button{font:inherit;padding:.25rem .8rem}
+ol.chapters{padding-left:1.2rem;max-height:24rem;overflow-y:auto}
+ol.chapters a[aria-current]{font-weight:700}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 """
 
@@ -265,6 +271,30 @@ function steps(root){
   if(e.key==='Enter'&&jump.value!==''){location.href=jump.dataset.jump+Math.round(+jump.value);}
  });}
 }
+function frames(root){
+ // The replay a frame at a time: the chapters' links are the frames, shown in place.
+ root.querySelectorAll('[data-frames]').forEach(function(box){
+  var bar=box.querySelector('.framebar'),fig=box.querySelector('figure');
+  if(!bar||bar.dataset.ready){return;}
+  bar.dataset.ready='1';bar.hidden=false;fig.hidden=false;
+  var links=Array.prototype.slice.call(box.querySelectorAll('a[data-frame]'));
+  var img=fig.querySelector('img'),caption=fig.querySelector('figcaption'),at=0;
+  function show(i){
+   at=Math.max(0,Math.min(links.length-1,i));var a=links[at];
+   var turn=a.closest('li').querySelector('a').textContent;
+   var said=a.textContent===turn?turn:turn+', '+a.textContent;
+   img.src=a.getAttribute('href');img.alt=said;caption.textContent=said;
+   bar.querySelector('[data-frame-at]').textContent=(at+1)+' of '+links.length;
+   bar.querySelector('[data-frame-prev]').disabled=at===0;
+   bar.querySelector('[data-frame-next]').disabled=at===links.length-1;
+   links.forEach(function(l,j){if(j===at){l.setAttribute('aria-current','step');}else{l.removeAttribute('aria-current');}});
+  }
+  links.forEach(function(a,i){a.addEventListener('click',function(e){e.preventDefault();show(i);});});
+  bar.querySelector('[data-frame-prev]').addEventListener('click',function(){show(at-1);});
+  bar.querySelector('[data-frame-next]').addEventListener('click',function(){show(at+1);});
+  show(0);
+ });
+}
 document.addEventListener('keydown',function(e){
  // Left and right arrows step through the turns, unless typing or zoomed into a board.
  if(e.altKey||e.ctrlKey||e.metaKey||e.shiftKey||(e.key!=='ArrowLeft'&&e.key!=='ArrowRight')){return;}
@@ -273,7 +303,7 @@ document.addEventListener('keydown',function(e){
  var a=document.querySelector('nav.steps a[rel='+(e.key==='ArrowLeft'?'prev':'next')+']');
  if(a){location.href=a.href;}
 });
-localTimes(document);zoomable(document);tiled(document);steps(document);
+localTimes(document);zoomable(document);tiled(document);steps(document);frames(document);
 var live=document.body.dataset.live;
 function listen(){
  var source=new EventSource(live);
@@ -400,6 +430,10 @@ class GamePage:
     options: str = ""  # the options it was opened with, as typed
     rooms: tuple[tuple[str, str], ...] = ()  # (room, link) of each room bridged to it
     join: str = ""  # in setup, what to say to join (``#bst join``); else ""
+    # A finished game: every stored step (turn, step), its replay's frames, pictured
+    # at ``frames_base``/map/T-S.png (the public pictures, or the player's own).
+    frames: tuple[tuple[int, int], ...] = ()
+    frames_base: str = ""
 
 
 ROBOTS = "noindex, nofollow"
@@ -619,6 +653,42 @@ def _picture(
     )
 
 
+def _frames(page: GamePage) -> str:
+    """The replay a frame at a time, from the stored pictures: a chapter per turn, each
+    a link to its pictures (what a reader without the script follows); the script
+    shows them in place, with previous and next."""
+    if not page.frames:
+        return ""
+    by_turn: dict[int, list[tuple[int, int]]] = {}
+    for index, (number, step) in enumerate(page.frames):
+        by_turn.setdefault(number, []).append((index, step))
+    base = escape(page.frames_base)
+    chapters = []
+    for number, steps in by_turn.items():
+        first, _ = steps[0]
+        links = f'<a href="{base}/map/{number}-{steps[0][1]}.png" data-frame="{first}">'
+        links += f"{_turn(page, number)}</a>"
+        links += "".join(
+            f' <a href="{base}/map/{number}-{step}.png" data-frame="{index}">step {step}</a>'
+            for index, step in steps[1:]
+        )
+        chapters.append(f"<li>{links}</li>")
+    number, step = page.frames[0]
+    count = len(page.frames)
+    return (
+        f'<section class="frames" data-frames aria-label="The replay, {page.turn_word} by '
+        f'{page.turn_word}"><h2>Step through</h2>'
+        '<div class="framebar" hidden><button type="button" data-frame-prev>‹ Previous</button>'
+        f'<span data-frame-at aria-live="polite">1 of {count}</span>'
+        '<button type="button" data-frame-next>Next ›</button></div>'
+        f'<figure hidden><img src="{base}/map/{number}-{step}.png" alt="{_turn(page, number)}" '
+        'loading="lazy"><figcaption></figcaption></figure>'
+        f'<details class="chapters"><summary>Chapters: every {escape(page.turn_word)} '
+        f'({len(by_turn)})</summary><ol class="chapters">{"".join(chapters)}</ol></details>'
+        "</section>"
+    )
+
+
 def _video(src: str, poster: str) -> str:
     """A replay's attributes: played inline (an iPhone would go full screen), its poster
     shown until it plays, nothing of it loaded before."""
@@ -764,6 +834,7 @@ def game_page(page: GamePage) -> bytes:
             f"<h2>Replay</h2><video {_video(page.replay_src, page.replay_poster)}>"
             f'<a href="{escape(page.replay_src)}">The replay (MP4)</a></video>'
         )
+    parts.append(_frames(page))
     if page.record_src:
         saved = f' download="{escape(page.record_name)}"' if page.record_name else ""
         parts.append(

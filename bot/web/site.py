@@ -524,6 +524,14 @@ class Site:
                 else f"{base}/record.json"
             ),
             record_name=record_name(game_id) if finished else "",
+            # The replay a frame at a time: the public pictures (an unlisted game's
+            # only at its players' own page, where they are their own).
+            frames=(
+                tuple((s.number, s.step) for s in steps)
+                if finished and drawn is not None and (shown_publicly or viewer is not None)
+                else ()
+            ),
+            frames_base=base,
             viewer=names[viewer] if viewer is not None else "",
             turn_word=turn_word(facts.kind),
             turn_lines=lines,

@@ -193,3 +193,58 @@ def test_the_list_of_games_follows_games_starting_live_keeping_the_readers_place
         assert page.evaluate("() => document.activeElement.textContent") == "#sonar game 30"
         watched.close()
     assert watched.errors == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_replay_steps_frame_by_frame_with_a_chapter_per_turn(
+    browser: Any, tmp_path: Path, width: int
+) -> None:
+    database = tmp_path / "ended.sqlite"
+    in_thread(lambda: play(database, ENDED, tmp_path / "scripts"))
+    with served(database) as site:
+        watched = Watched(browser, width=width, height=900)
+        page = watched.page
+        page.goto(f"{site.base}/games/1")
+        frames = page.locator("[data-frames]")
+        shown = frames.locator("figure img")
+        at = frames.locator("[data-frame-at]")
+        count = frames.locator("a[data-frame]").count()
+        assert count >= 3
+        assert at.inner_text() == f"1 of {count}"
+        assert frames.locator("[data-frame-prev]").is_disabled()
+        assert shown.get_attribute("src") == "/games/1/map/0-0.png"
+        frames.locator("[data-frame-next]").click()
+        assert at.inner_text() == f"2 of {count}"
+        assert shown.get_attribute("src") == "/games/1/map/1-0.png"
+        assert frames.locator("figcaption").inner_text() == "Turn 1"
+        frames.locator("summary").click()  # the chapters, one a turn
+        frames.get_by_role("link", name="Turn 2", exact=True).click()
+        assert page.url == f"{site.base}/games/1"  # shown in place
+        assert shown.get_attribute("src") == "/games/1/map/2-0.png"
+        page.wait_for_function(
+            "() => { const i = document.querySelector('[data-frames] img');"
+            " return i.complete && i.naturalWidth > 0; }"
+        )
+        assert page.evaluate(NOTHING_SCROLLS_SIDEWAYS)
+        frames.scroll_into_view_if_needed()
+        _shot(page, f"frames-{width}")
+        watched.close()
+    assert watched.errors == []
+
+
+def test_the_replays_chapters_are_plain_links_to_its_frames_without_a_script(
+    browser: Any, tmp_path: Path
+) -> None:
+    database = tmp_path / "ended.sqlite"
+    in_thread(lambda: play(database, ENDED, tmp_path / "scripts"))
+    with served(database) as site:
+        context = browser.new_context(java_script_enabled=False)
+        page = context.new_page()
+        page.goto(f"{site.base}/games/1")
+        links = page.locator("[data-frames] a[data-frame]")
+        addresses = [links.nth(i).get_attribute("href") for i in range(links.count())]
+        assert addresses[:3] == ["/games/1/map/0-0.png", "/games/1/map/1-0.png",
+                                 "/games/1/map/2-0.png"]  # fmt: skip
+        for address in addresses:
+            assert site.get(address or "").status == 200
+        context.close()
