@@ -207,6 +207,17 @@ async def home(request: web.Request) -> web.StreamResponse:
     return _reply(await asyncio.to_thread(site.games_list, page, kind, state, newest))
 
 
+async def players(request: web.Request) -> web.StreamResponse:
+    """``/players``: each kind's leaderboard."""
+    return _reply(await asyncio.to_thread(request.app[SITE].leaderboards))
+
+
+async def player(request: web.Request) -> web.StreamResponse:
+    """``/players/DIGEST``: a person's page (see :mod:`bot.web.players_pages`)."""
+    address = f"/players/{request.match_info['person']}"
+    return _reply(await asyncio.to_thread(request.app[SITE].player, address))
+
+
 async def list_live(request: web.Request) -> web.StreamResponse:
     """The list of games' live updates: a new version whenever a game is listed,
     starts or ends."""
@@ -424,6 +435,8 @@ def build_app(
     routes = app.router
     routes.add_get("/", home)
     routes.add_get("/live", list_live)
+    routes.add_get("/players", players)
+    routes.add_get("/players/{person}", player)
     routes.add_get("/favicon.ico", no_icon)
     routes.add_get("/games/{game}", game)
     routes.add_get("/games/{game}/turn/{turn}", game)

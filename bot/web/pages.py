@@ -558,7 +558,8 @@ def games_list(
         )
     note = (
         '<p class="note">Games opened to everyone (<code>reach=all</code>); a game of a '
-        "server or group shows to its players through their own links.</p>"
+        "server or group shows to its players through their own links. "
+        '<a href="/players">The players\' ratings</a>.</p>'
     )
     nav = _list_nav(page, pages, kind, state)
     filters = _filters(kinds, kind, state) if kinds else ""

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import Event, GameError, GamePhase
+from bot.games.catalog import games as all_games
 from bot.games.catalog import get_game
 from bot.host.links import listed
 from bot.host.record import game_record
 from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
-from bot.web import pages
+from bot.web import pages, players_pages
 from bot.web.links import Holder, holder_of
 from bot.web.pictures import Drawn, PictureCache, title_of
 from renderers.tiles import LEVELS, TILE, TileRect, cell_of
@@ -165,6 +166,7 @@ class Site:
         # (game, turn, its steps stored) → the turn's line in the list of turns
         self._lines: dict[tuple[int, int, int], str] = {}  # (a game's reach never changes)
         # (when read, the listed games newest first, their version, the pages built)
+        self._ratings: tuple[float, list[reads.Rated]] | None = None
         self._listing: (
             tuple[float, list[reads.Listed], str, dict[tuple[int, str, str], Reply]] | None
         ) = None
@@ -301,6 +303,53 @@ class Site:
         )
         reply = built[(page, kind, state)] = Reply(200, body, headers=_validator(body))
         return reply
+
+    # --- players ----------------------------------------------------------------------
+
+    def _rated(self) -> list[reads.Rated]:
+        """The ratings shown (see :func:`reads.shown_ratings`), read again at most every
+        :data:`LIST_SECONDS`."""
+        now = time.monotonic()
+        if self._ratings is None or now - self._ratings[0] >= LIST_SECONDS:
+            with self.store.transaction() as tx:
+                self._ratings = (now, reads.shown_ratings(tx))
+        return self._ratings[1]
+
+    def leaderboards(self) -> Reply:
+        """Each kind's leaderboard, of the persons who let the web show them."""
+        by_kind: dict[str, list[reads.Rated]] = {}
+        for rated in self._rated():
+            by_kind.setdefault(rated.kind, []).append(rated)
+        body = players_pages.leaderboards(list(by_kind.items()), _awards())
+        return Reply(200, body, headers=_validator(body))
+
+    def player(self, address: str) -> Reply:
+        """A person's page (``/players/DIGEST``): their ratings, and the listed games
+        any of their accounts played; the one 404 for anyone else."""
+        rated = [r for r in self._rated() if players_pages.player_address(r.person) == address]
+        if not rated:
+            return MISSING
+        person = rated[0].person
+        with self.store.transaction() as tx:
+            ids = reads.games_of_person(tx, person)
+            games = [g for g in reads.games(tx, ids) if listed(g.platform, g.open_to_all)]
+            names = {
+                g.id: dict(reads.player_names(tx, g.id))
+                for g in games
+                if g.phase == GamePhase.FINISHED and g.id not in self._results
+            }
+        played = [
+            players_pages.PlayedGame(
+                g.id,
+                title_of(g.kind, g.id),
+                _phase_word(g.kind, g.phase),
+                self._result(g, names.get(g.id, {})),
+            )
+            for g in games[:PAGE_SIZE]
+        ]
+        name = max(rated, key=lambda r: r.played).name or "someone"
+        body = players_pages.player_page(name, rated, played, _awards())
+        return Reply(200, body, headers=_validator(body))
 
     # --- one game's page ---------------------------------------------------------------
 
@@ -674,6 +723,11 @@ def _spots(lines: list[str], rows: int, cols: int) -> str:
             if len(found) >= SPOTS:
                 return " ".join(found)
     return " ".join(found)
+
+
+def _awards() -> dict[str, tuple[str, str]]:
+    """Each kind's award (singular, plural), for the kinds that give one."""
+    return {g.name: g.award for g in all_games() if g.award is not None}
 
 
 def turn_word(kind: str) -> str:
