@@ -203,3 +203,22 @@ def test_the_record_downloads_under_the_games_own_name(database: Path, tmp_path:
         assert answer.headers["Content-Disposition"] == 'attachment; filename="bst-game-2.json"'
     assert own.headers["Cache-Control"] == "private, no-store"
     assert 'download="bst-game-2.json"' in page.text
+
+
+def test_an_old_turns_page_says_a_newer_one_exists_and_the_newest_turns_follows(
+    database: Path, tmp_path: Path
+) -> None:
+    """Issue 43, item 12 (without a browser): an older turn's page links the game now;
+    the newest turn's own address follows live updates (to say so when one comes); a
+    running deadline is marked to count down."""
+    play(database, FIRST_GAME, tmp_path / "s")
+    with served(database) as site:
+        now, newest, older = (site.get(p).text for p in ("/games/1", "/games/1/turn/2",
+                                                          "/games/1/turn/1"))  # fmt: skip
+    assert (
+        '<p class="newer">A newer turn exists: <a href="/games/1">Turn 2, the game now</a>.</p>'
+        in older
+    )
+    assert 'class="newer"' not in newest and 'class="newer"' not in now
+    assert 'data-live="/games/1/live"' in newest and "data-live" not in older
+    assert "data-countdown>" in now
