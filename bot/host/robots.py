@@ -95,9 +95,13 @@ def fill_option(game_row: GameRow) -> str:
     return str(loads(game_row.options or "{}").get(FILL) or "")
 
 
-def fill_table(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any) -> Any:
+def fill_table(
+    tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, first: str | None = None
+) -> Any:
     """At ``start`` of a game opened with ``fill=robots``: seat robots in the empty seats
-    up to the game's usual table. Returns the state (stored on the row)."""
+    up to the game's usual table. Returns the state (stored on the row). Seats nobody
+    when the game could not start with them (a board too small for the table, say): the
+    game's refusal is raised first, so a refused ``start`` changes nothing."""
     option = fill_option(game_row)
     if not option or game_row.id is None:
         return state
@@ -106,6 +110,11 @@ def fill_table(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any) -> A
     missing = usual_table(game, level) - present
     if missing <= 0:
         return state
+    trial, taken = state, tx.seats_taken(game_row.id)
+    for number in range(taken + 1, taken + missing + 1):
+        trial = game.rules.join(trial, PlayerRef(f"p{number}", f"{level}-robot-{number}"))
+    # A trial start, thrown away (its draws are not the game's): the real one follows.
+    game.rules.start(trial, random.Random(0), first)
     state, _ = seat_many(tx, game, game_row, state, missing, level)
     return state
 

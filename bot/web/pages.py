@@ -363,6 +363,14 @@ class GameLine:
     result: str
     live: bool = False  # not finished: listed under "Live now"
     turn_word: str = "turn"  # the game's own word for a turn
+    robots: int = 0  # of the players, the seats robots play
+
+
+def _robots_among(count: int) -> str:
+    """`` (2 robots)`` beside a game's players, where robots play some of its seats."""
+    if not count:
+        return ""
+    return f" ({count} robot{'s' if count > 1 else ''})"
 
 
 @dataclass(frozen=True)
@@ -516,7 +524,8 @@ def _game_item(line: GameLine) -> str:
     facts = [escape(line.kind), escape(line.phase)]
     if line.phase != "setup" or line.turn:
         facts.append(f"{escape(line.turn_word.capitalize())} {line.turn}")
-    facts.append(f"{line.players} player{'s' if line.players != 1 else ''}")
+    players = f"{line.players} player{'s' if line.players != 1 else ''}"
+    facts.append(players + _robots_among(line.robots))
     if line.live and line.deadline is not None:
         facts.append(f"next deadline {when(line.deadline, countdown=True)}")
     facts.append(_where(line.where, line.where_url))

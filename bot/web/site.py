@@ -266,6 +266,7 @@ class Site:
         with self.store.transaction() as tx:
             by_id = {g.id: g for g in reads.games(tx, shown)} if shown else {}
             counts = reads.player_counts(tx, shown)
+            robot_counts = reads.robot_counts(tx, shown)
             finished = {
                 g.id: dict(reads.player_names(tx, g.id))
                 for g in by_id.values()
@@ -286,6 +287,7 @@ class Site:
                     phase=_phase_word(facts.kind, facts.phase),
                     turn=facts.turn,
                     players=counts.get(facts.id, 0),
+                    robots=robot_counts.get(facts.id, 0),
                     deadline=running[0][1] if running else None,
                     result=self._result(facts, names),
                     live=facts.phase != GamePhase.FINISHED,
@@ -423,16 +425,18 @@ class Site:
     ) -> bytes | None:
         game_id = facts.id
 
-        def read() -> tuple[dict[str, str], list[reads.StepFacts], Public]:
+        def read() -> tuple[dict[str, str], list[reads.StepFacts], Public, dict[str, str]]:
             with self.store.transaction() as tx:
                 public = Public(
                     reads.options(tx, game_id),
                     tuple(reads.rooms(tx, game_id)),
                     tuple(reads.substitutes(tx, game_id)),
                 )
-                return dict(reads.player_names(tx, game_id)), reads.steps(tx, game_id), public
+                names = dict(reads.player_names(tx, game_id))
+                robots = reads.robot_levels(tx, game_id)
+                return names, reads.steps(tx, game_id), public, robots
 
-        names, steps, public = await asyncio.to_thread(read)
+        names, steps, public, robots = await asyncio.to_thread(read)
         if viewer is not None and viewer not in names:
             return None
         turns = tuple(sorted({s.number for s in steps}))
@@ -470,6 +474,7 @@ class Site:
             steps,
             public,
             standing,
+            tuple(_shown(name, robots.get(key, "")) for key, name in names.items()),
         )
 
     def _page(
@@ -487,6 +492,7 @@ class Site:
         steps: Sequence[reads.StepFacts] = (),
         public: Public = Public(),
         standing: tuple[tuple[str, tuple[str, ...]], ...] | None = None,
+        players: tuple[str, ...] = (),  # as the list shows them: robots marked
     ) -> bytes:
         game_id = facts.id
         game = get_game(facts.kind)
@@ -544,8 +550,10 @@ class Site:
             turn=facts.turn,
             deadlines=_running(facts.timers) if not finished else (),
             paused=facts.paused_remaining is not None,
-            players=tuple(names.values()),
-            roster=_roster(names, standing or (), public.substitutes, turn_word(facts.kind)),
+            players=players,
+            roster=_roster(
+                names, standing or (), public.substitutes, turn_word(facts.kind), players
+            ),
             options=options_said(public.options),
             rooms=tuple(where_is(*room) for room in public.rooms),
             join=(f"{game.tag} join" if facts.phase == GamePhase.SETUP and viewer is None else ""),
@@ -690,15 +698,18 @@ def _roster(
     standing: Sequence[tuple[str, tuple[str, ...]]],
     substitutes: Sequence[tuple[str, int, str]],
     word: str = "turn",
+    shown: Sequence[str] = (),
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """(name, what is public of them) of each player, in the order they joined: their
     standing in the game (see :mod:`bot.web.players`), and who plays their seat since
-    which turn when a substitute does."""
+    which turn when a substitute does; ``shown``: each name as the page shows it."""
     facts = {key: list(said) for key, said in standing}
     for key, turn, name in substitutes:
         since = f" since {word} {turn}" if turn else ""
         facts.setdefault(key, []).append(f"played by {name}{since}")
-    return tuple((name, tuple(facts.get(key, ()))) for key, name in names.items())
+    # (each name as the list shows it, ``shown``: robots marked with their level)
+    named = shown or tuple(names.values())
+    return tuple((name, tuple(facts.get(key, ()))) for key, name in zip(names, named, strict=True))
 
 
 _CELL = re.compile(r"\b([A-Z]{1,3})([0-9]{1,4})\b")
@@ -748,3 +759,9 @@ def _phase_word(kind: str, phase: str) -> str:
         return get_game(kind).phase_word(phase)
     except GameError:
         return phase
+
+
+def _shown(name: str, robot: str) -> str:
+    """A seat as the players list shows it: a robot's marked with its level (a seat
+    handed to a robot keeps its player's name: ``bob (strong robot)``)."""
+    return f"{name} ({robot} robot)" if robot else name

@@ -60,8 +60,9 @@ STATE_DIGEST = "0011: game state digest: games.state_digest; on SQLite, big colu
 OFFERS = "0012: offers: a seat or a bridge the host offered, until its newcomer or room accepts"
 AWARDS = "0013: awards in ratings: ratings.awards"
 ROBOTS = '0014: robot seats: players.robot, the level of the robot playing a seat ("" for a person)'
+ROBOT_GAMES = "0015: robot games in ratings: ratings.robot_games"
 ON_WEB = (
-    "0015: shown on the web: player_settings.on_web, whether the web page shows a "
+    "0016: shown on the web: player_settings.on_web, whether the web page shows a "
     "person's ratings and games"
 )
 LEGACY_2 = "legacy 2: index the standing orders"
@@ -337,12 +338,13 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
         OFFERS,
         AWARDS,
         ROBOTS,
+        ROBOT_GAMES,
         ON_WEB,
     ]
     assert differences(engine) == []
     with engine.connect() as connection:
         assert current_revisions(connection) == (head_revision(),)
-    assert head_revision() == "0015"
+    assert head_revision() == "0016"
     assert migrate(engine) == []
 
 
@@ -368,6 +370,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 OFFERS,
                 AWARDS,
                 ROBOTS,
+                ROBOT_GAMES,
                 ON_WEB,
             ],
         ),
@@ -389,6 +392,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 OFFERS,
                 AWARDS,
                 ROBOTS,
+                ROBOT_GAMES,
                 ON_WEB,
             ],
         ),
@@ -409,6 +413,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 OFFERS,
                 AWARDS,
                 ROBOTS,
+                ROBOT_GAMES,
                 ON_WEB,
             ],
         ),
@@ -482,6 +487,7 @@ def test_a_database_made_before_version_3_keeps_every_order_and_the_standing_one
         OFFERS,
         AWARDS,
         ROBOTS,
+        ROBOT_GAMES,
         ON_WEB,
     ]
     assert "active" not in {c["name"] for c in inspect(engine).get_columns("orders")}
@@ -539,6 +545,7 @@ def test_two_processes_migrating_at_once_take_turns(engine: Engine) -> None:
             OFFERS,
             AWARDS,
             ROBOTS,
+            ROBOT_GAMES,
             ON_WEB,
         ],
     ]
@@ -551,7 +558,7 @@ def test_the_store_migrates_sqlite_on_start_and_leaves_postgresql_to_bst_migrate
     store = Store(engine.url.render_as_string(hide_password=False))
     store.dispose()
     with engine.connect() as connection:
-        expected = ("0015",) if engine.dialect.name == "sqlite" else ()
+        expected = ("0016",) if engine.dialect.name == "sqlite" else ()
         assert current_revisions(connection) == expected
 
 
@@ -595,7 +602,7 @@ def test_alembic_runs_its_own_transaction_on_a_connection_without_one(engine: En
         connection.commit()  # (SQLAlchemy's autobegin after Alembic's own commit)
     assert differences(engine) == []
     with engine.connect() as connection:
-        assert current_revisions(connection) == ("0015",)
+        assert current_revisions(connection) == ("0016",)
 
 
 def _bst(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -618,7 +625,7 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
     first = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
-        f"{sqlite_url(database)}: migrated to revision 0015:",
+        f"{sqlite_url(database)}: migrated to revision 0016:",
         f"  {LEGACY_3}",
         f"  {STAMPED}",
         f"  {TIMERS_AND_STEPS}",
@@ -634,8 +641,9 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
         f"  {OFFERS}",
         f"  {AWARDS}",
         f"  {ROBOTS}",
+        f"  {ROBOT_GAMES}",
         f"  {ON_WEB}",
     ]
     again = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0015)\n"
+    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0016)\n"

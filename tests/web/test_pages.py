@@ -222,3 +222,27 @@ def test_an_old_turns_page_says_a_newer_one_exists_and_the_newest_turns_follows(
     assert 'class="newer"' not in newest and 'class="newer"' not in now
     assert 'data-live="/games/1/live"' in newest and "data-live" not in older
     assert "data-countdown>" in now
+
+
+ROBOTS_GAME = """\
+@game bst size=10x10 turn=8h robots=1
+ahab public: #bst join
+ahab dm: sub: A2\\ncarrier: C1-C5
+nemo dm: join
+nemo dm: cruiser: F1-F3, cruiser: J8-J10
+@start
+@host replace nemo robot strong
+"""
+
+
+def test_robots_are_marked_in_the_list_and_on_the_game_page(database: Path, tmp_path: Path) -> None:
+    play(database, ROBOTS_GAME, tmp_path / "s")
+    with served(database) as site:
+        listing = site.get("/")
+        page = site.get("/games/1")
+    assert "<span>3 players (2 robots)</span>" in listing.text
+    assert (
+        '<h2>Players</h2><ul class="players"><li>easy-robot-1 (easy robot) — afloat</li>'
+        "<li>ahab — afloat</li>"
+        "<li>nemo (strong robot) — afloat, played by strong-robot-3 since turn 1</li></ul>"
+    ) in page.text

@@ -1,7 +1,7 @@
 """shown on the web: player_settings.on_web, whether the web page shows a person's ratings and games
 
-Revision ID: 0015
-Revises: 0014
+Revision ID: 0016
+Revises: 0015
 Create Date: 2026-12-02
 
 The web page shows each kind's leaderboard and a page for each rated player (their
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0015"
-down_revision: str | Sequence[str] | None = "0014"
+revision: str = "0016"
+down_revision: str | Sequence[str] | None = "0015"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
