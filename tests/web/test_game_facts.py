@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_no_leak_over_http import TWINS
 from test_pages import FIRST_GAME
 from web_kit import play, served
 
 from bot.store import Store
+from bot.store.links import issue_link
 from bot.store.models import GameRoomRow, SeatChangeRow
+from bot.web import pictures as pictures_module
 from bot.wiring import sqlite_url
 
 SETUP = """\
@@ -67,3 +70,32 @@ def test_a_u_boat_page_names_each_players_boat_and_who_is_sunk(tmp_path: Path) -
     roster = roster[: roster.index("</ul>")]
     assert "<li>ann — red boat" in roster
     assert "boat" in roster and ("afloat" in roster or "sunk" in roster)
+
+
+def test_a_steps_standing_is_worked_out_once_for_every_page_of_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The public page and each player's own page of one step show the same public
+    standing: worked out from the public view once, not once a page."""
+    database = tmp_path / "games.sqlite"
+    play(database, FIRST_GAME, tmp_path / "s")
+    store = Store(sqlite_url(database))
+    with store.transaction() as tx:
+        keys = {p.name: p.key for p in tx.players(1)}
+        tokens = [
+            issue_link(tx, 1, keys[name], token=f"{name}-standing-token-0123456789ab", now=0.0)
+            for name in ("ahab", "nemo")
+        ]
+    store.dispose()
+    worked: list[object] = []
+    standing = pictures_module.public_standing
+
+    def counted(view: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        worked.append(view)
+        return standing(view)
+
+    monkeypatch.setattr(pictures_module, "public_standing", counted)
+    with served(database) as site:
+        pages = [site.get(path).text for path in ("/games/1", *(f"/p/{t}" for t in tokens))]
+    assert all("<li>ahab — afloat</li>" in page for page in pages)
+    assert len(worked) == 1
