@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from bot.games.base import GameError
@@ -45,7 +46,7 @@ from bot.store.settings import (
 USAGE = (
     "`me`, `me tz Europe/Paris`, `me quiet 23:00-08:00` (or `me quiet off`), "
     "`me away 3d` or `me back`, `me link` to link your account on another platform, "
-    "`me rating`, `me top KIND`"
+    "`me rating`, `me top KIND`, `me web off` (or `on`)"
 )
 LINK_SECONDS = 600.0
 CONFIRM = "yes"  # ``me link CODE yes``: linked only when asked again, warned
@@ -65,7 +66,13 @@ def as_personal_time(row: PlayerSettingsRow) -> PersonalTime:
     return PersonalTime(row.time_zone, row.quiet_start, row.quiet_end)
 
 
-def describe(settings: PersonalTime, away_until: float | None, now: float, linked: str = "") -> str:
+def describe(
+    settings: PersonalTime,
+    away_until: float | None,
+    now: float,
+    linked: str = "",
+    on_web: bool = True,
+) -> str:
     if settings.quiet_start is None or settings.quiet_end is None:
         quiet = "none"
     else:
@@ -78,8 +85,26 @@ def describe(settings: PersonalTime, away_until: float | None, now: float, linke
     return (
         f"Your settings: time zone {settings.zone}; quiet hours {quiet} "
         f"(no reminder reaches you then; it comes before they begin); {away}"
-        f"{linked}. Change them with {USAGE}."
+        f"{linked}; {_web_words(on_web)}. Change them with {USAGE}."
     )
+
+
+def _web_words(on_web: bool) -> str:
+    return (
+        "the web page shows your ratings and public games"
+        if on_web
+        else "the web page shows nothing of you"
+    )
+
+
+def _web(argument: str) -> bool:
+    """``me web off``: the web page's leaderboards and players' pages leave you out."""
+    said = argument.strip().lower()
+    if said not in ("on", "off"):
+        raise SettingError(
+            "say `me web off` to keep your ratings and games off the web page, or `me web on`"
+        )
+    return said == "on"
 
 
 def _away_for(argument: str) -> timedelta:
@@ -97,8 +122,17 @@ def _away_for(argument: str) -> timedelta:
     return length
 
 
-# A change of one's settings: (the time as it stands, away until) → the same, changed.
-Change = Callable[[PersonalTime, float | None], tuple[PersonalTime, float | None]]
+@dataclass(frozen=True)
+class Standing:
+    """One's settings as a change reads and returns them."""
+
+    time: PersonalTime
+    away_until: float | None
+    on_web: bool
+
+
+# A change of one's settings: what stands → the same, changed.
+Change = Callable[[Standing], Standing]
 
 
 def not_a_setting(rest: str) -> Refusal:
@@ -110,20 +144,21 @@ def show(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
     stored = settings_of(tx, row.platform, row.user_id)
     current = PersonalTime() if stored is None else as_personal_time(stored)
     away_until = None if stored is None else stored.away_until
+    on_web = True if stored is None else stored.on_web
     linked = _linked_text(tx, row, stored)
-    posts.reply(tx, 0, row, describe(current, away_until, now, linked), public=False)
+    said = describe(current, away_until, now, linked, on_web)
+    posts.reply(tx, 0, row, said, public=False)
 
 
 def zone(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
     """``me tz ZONE``."""
 
-    def change(
-        current: PersonalTime, away_until: float | None
-    ) -> tuple[PersonalTime, float | None]:
+    def change(now_set: Standing) -> Standing:
         if not argument.strip():
             raise SettingError("say which time zone, such as `me tz Europe/Paris`")
+        current = now_set.time
         zoned = PersonalTime(parse_zone(argument), current.quiet_start, current.quiet_end)
-        return zoned, away_until
+        return replace(now_set, time=zoned)
 
     _change(tx, row, change, now=now)
 
@@ -131,14 +166,12 @@ def zone(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
 def quiet(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
     """``me quiet HH:MM-HH:MM`` or ``me quiet off``."""
 
-    def change(
-        current: PersonalTime, away_until: float | None
-    ) -> tuple[PersonalTime, float | None]:
+    def change(now_set: Standing) -> Standing:
         if not argument.strip():
             raise SettingError("say which hours, such as `me quiet 23:00-08:00` or `me quiet off`")
         hours = parse_quiet(argument)
         start, end = hours if hours is not None else (None, None)
-        return PersonalTime(current.zone, start, end), away_until
+        return replace(now_set, time=PersonalTime(now_set.time.zone, start, end))
 
     _change(tx, row, change, now=now)
 
@@ -146,37 +179,47 @@ def quiet(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
 def away(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
     """``me away DURATION``."""
 
-    def change(
-        current: PersonalTime, away_until: float | None
-    ) -> tuple[PersonalTime, float | None]:
+    def change(now_set: Standing) -> Standing:
         if not argument.strip():
             raise SettingError("say for how long, such as `me away 3d`")
-        return current, now + _away_for(argument).total_seconds()
+        return replace(now_set, away_until=now + _away_for(argument).total_seconds())
 
     _change(tx, row, change, now=now)
 
 
 def back(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
     """``me back``."""
-    _change(tx, row, lambda current, away_until: (current, None), now=now)
+    _change(tx, row, lambda now_set: replace(now_set, away_until=None), now=now)
+
+
+def web(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
+    """``me web on|off``."""
+    _change(tx, row, lambda now_set: replace(now_set, on_web=_web(argument)), now=now)
 
 
 def _change(tx: Tx, row: Cause, change: Change, *, now: float) -> None:
     """Change the sender's settings and answer privately with what now stands."""
     stored = settings_of(tx, row.platform, row.user_id)
     current = PersonalTime() if stored is None else as_personal_time(stored)
+    standing = Standing(
+        current,
+        None if stored is None else stored.away_until,
+        True if stored is None else stored.on_web,
+    )
     try:
-        changed, away_until = change(current, None if stored is None else stored.away_until)
+        changed = change(standing)
     except SettingError as error:
         raise Refusal(str(error)) from error
     row_to_save = stored or PlayerSettingsRow(platform=row.platform, user_id=row.user_id)
-    row_to_save.time_zone = changed.zone or DEFAULT_ZONE
-    row_to_save.quiet_start = changed.quiet_start
-    row_to_save.quiet_end = changed.quiet_end
-    row_to_save.away_until = away_until
+    row_to_save.time_zone = changed.time.zone or DEFAULT_ZONE
+    row_to_save.quiet_start = changed.time.quiet_start
+    row_to_save.quiet_end = changed.time.quiet_end
+    row_to_save.away_until = changed.away_until
+    row_to_save.on_web = changed.on_web
     row_to_save.updated_at = now
     save_settings(tx, row_to_save)
-    posts.reply(tx, 0, row, describe(changed, away_until, now), public=False)
+    said = describe(changed.time, changed.away_until, now, on_web=changed.on_web)
+    posts.reply(tx, 0, row, said, public=False)
 
 
 def link(tx: Tx, row: Cause, argument: str, *, now: float) -> None:

@@ -266,6 +266,7 @@ class PersonalVerb:
     args: tuple[Arg, ...] = ()
     aliases: tuple[str, ...] = ()
     bare: bool = False
+    menu: bool = True  # offered in the platforms' menus (``me web`` is typed)
 
 
 PERSONAL_VERBS: tuple[PersonalVerb, ...] = (
@@ -301,6 +302,9 @@ PERSONAL_VERBS: tuple[PersonalVerb, ...] = (
         "One player on several platforms: a code to send from the other, or that code",
         me.link,
         (Arg("code", ArgKind.TEXT, "The code your other account was shown", required=False),),
+    ),
+    PersonalVerb(
+        "web", "web", "Whether the web page shows your ratings and games", me.web, menu=False
     ),
     PersonalVerb("unlink", "unlink", "This account is its own again", me.unlink, bare=True),
     PersonalVerb("rating", "rating", "Your ratings and record in each game", me.rating, bare=True),

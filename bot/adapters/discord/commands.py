@@ -144,6 +144,8 @@ def me_subcommands(kinds: Sequence[str]) -> list[Subcommand]:
     ``kinds``: the games a CHOICE of game offers."""
     found = []
     for declared in verbs.PERSONAL_VERBS:
+        if not declared.menu:
+            continue
         args = tuple(
             replace(arg, choices=tuple(kinds))
             if arg.kind is ArgKind.CHOICE and not arg.choices
