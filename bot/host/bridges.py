@@ -74,25 +74,7 @@ def bridge(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> records.G
             f"only game {game_row.id}'s host can bring it here: from the account that "
             "opened it, or one linked to it (`me link`)"
         )
-    here = (row.platform, row.channel)
-    if here in ((game_row.platform, game_row.channel), (game_row.platform, game_row.lobby)):
-        raise Refusal(f"game {game_row.id} is played here already")
-    playing = tx.game_in(row.platform, row.channel)
-    if playing is not None:
-        raise Refusal(f"game {playing.id} is played in this room: one game a room")
-    taken = room(tx, row.platform, row.channel)
-    if taken is not None:
-        raise Refusal(
-            f"game {game_row.id} is played here already"
-            if taken.game_id == game_row.id
-            else f"game {taken.game_id} is played from this room: one game a room"
-        )
-    offered = [o for o in game_offers(tx, game_row.id, VERB) if (o.platform, o.channel) != here]
-    if len(rooms_of(tx, game_row.id)) + len(offered) >= MOST_ROOMS:
-        raise Refusal(
-            f"game {game_row.id} is played from {MOST_ROOMS} rooms besides its own already "
-            "(or offered to them): a game has no more; `unbridge` in one of them first"
-        )
+    _refuse_a_taken_room(tx, row, game_row)
     now = commands.clock.now()
     offer = add_offer(
         tx,
@@ -118,6 +100,29 @@ def bridge(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> records.G
         public=True, every_room=False,
     )  # fmt: skip
     return game_row
+
+
+def _refuse_a_taken_room(tx: Tx, row: Cause, game_row: records.Game) -> None:
+    """A room plays one game, and a game is played from at most MOST_ROOMS rooms."""
+    here = (row.platform, row.channel)
+    if here in ((game_row.platform, game_row.channel), (game_row.platform, game_row.lobby)):
+        raise Refusal(f"game {game_row.id} is played here already")
+    playing = tx.game_in(row.platform, row.channel)
+    if playing is not None:
+        raise Refusal(f"game {playing.id} is played in this room: one game a room")
+    taken = room(tx, row.platform, row.channel)
+    if taken is not None:
+        raise Refusal(
+            f"game {game_row.id} is played here already"
+            if taken.game_id == game_row.id
+            else f"game {taken.game_id} is played from this room: one game a room"
+        )
+    offered = [o for o in game_offers(tx, game_row.id, VERB) if (o.platform, o.channel) != here]
+    if len(rooms_of(tx, game_row.id)) + len(offered) >= MOST_ROOMS:
+        raise Refusal(
+            f"game {game_row.id} is played from {MOST_ROOMS} rooms besides its own already "
+            "(or offered to them): a game has no more; `unbridge` in one of them first"
+        )
 
 
 def offered_here(tx: Tx, row: Cause) -> bool:
