@@ -51,6 +51,13 @@ from bot.host.messages import (
     Choice,
     DeliveryError,
     Outbound,
+    attachment_choice_of,
+    channel_links_of,
+    game_rooms_of,
+    group_rooms_of,
+    lanes_of,
+    mentions_of,
+    withdrawing_of,
 )
 from bot.store import OutboxRow, Store, Tx, loads
 
@@ -142,6 +149,12 @@ def destination(row: OutboxRow, address: Address, lobby: str, room: str) -> str:
     return f"{address.platform} channel {address.channel}"
 
 
+def _mention(adapter: ChatAdapter) -> Callable[[Address], str] | None:
+    """The platform's own markup naming a person, where it has one."""
+    mentioning = mentions_of(adapter)
+    return None if mentioning is None else mentioning.mention
+
+
 def outbound_of(
     row: OutboxRow,
     address: Address,
@@ -157,7 +170,7 @@ def outbound_of(
 
     The board as text (the extras' ``board``) goes only where no picture shows it: on a
     platform that shows no pictures (``shows_pictures``, see
-    :class:`bot.host.messages.PictureAdapter`), or when the row's picture could not be
+    :class:`bot.host.messages.Capabilities`), or when the row's picture could not be
     drawn; on Discord and X a board message is its picture and a few lines of news."""
     extra = loads(row.extras) if row.extras else {}
     text = row.text
@@ -237,8 +250,8 @@ class Relay:
         adapter = self.adapters.get(address.platform)
         if adapter is None:
             return None
-        lane = getattr(adapter, "lane", None)
-        return address.platform if lane is None else lane(address)
+        lanes = lanes_of(adapter)
+        return address.platform if lanes is None else lanes.lane(address)
 
     async def _db(self, work: Callable[[], T]) -> T:
         """Run ``work`` (a transaction) on the relay's database thread."""
@@ -327,7 +340,7 @@ class Relay:
         if not rows:
             return 0, False, None
         adapter = self.adapters.get(address_of(rows[0][0]).platform)
-        at_once = max(1, int(getattr(adapter, "sends_at_once", 1)))
+        at_once = 1 if adapter is None else max(1, adapter.capabilities.sends_at_once)
         waiting = list(rows)
         running: dict[asyncio.Task[str], tuple[OutboxRow, str]] = {}
         stopped: set[str] = set()  # places whose next row waits for a retried one
@@ -501,8 +514,8 @@ class Relay:
             return await self._room_member(row, address, adapter)
         # An adapter may say a recipient cannot take images (the demo's
         # simulated players); then nothing is drawn for them.
-        accepts = getattr(adapter, "accepts_attachments", None)
-        wanted = bool(row.render) and (accepts is None or accepts(address))
+        chooser = attachment_choice_of(adapter)
+        wanted = bool(row.render) and (chooser is None or chooser.accepts_attachments(address))
         try:
             attachments = await self.attachments(row) if wanted else ()
         except Exception:
@@ -513,9 +526,9 @@ class Relay:
             row,
             address,
             attachments,
-            getattr(adapter, "mention", None),
-            getattr(adapter, "channel_link", None),
-            shows_pictures=bool(getattr(adapter, "shows_pictures", False)),
+            _mention(adapter),
+            None if (linking := channel_links_of(adapter)) is None else linking.channel_link,
+            shows_pictures=adapter.capabilities.shows_pictures,
         )
         if instants:
             outbound = dataclasses.replace(outbound, instants=instants)
@@ -532,7 +545,8 @@ class Relay:
                 else links.game_page(self.web_base_url, row.game_id)
             )
             outbound = dataclasses.replace(outbound, link=page)
-        to_group = getattr(adapter, "send_to_group", None) if address.group else None
+        groups = group_rooms_of(adapter) if address.group else None
+        to_group = None if groups is None else groups.send_to_group
         if to_group is not None and await self._db(lambda: self._crew_told(row, address)):
             # The same news went to the crew's room with another member's row.
             await self._db(lambda: self._done(row, "skipped", None))
@@ -587,25 +601,27 @@ class Relay:
 
     async def _withdraw(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
         """Remove the public message the row names, where the platform can."""
-        withdraw = getattr(adapter, "withdraw", None)
-        if withdraw is None:
+        withdrawing = withdrawing_of(adapter)
+        if withdrawing is None:
             return await self._skip(row)
-        _, failed = await self._step(row, address, "withdrawal", lambda: withdraw(address))
+        _, failed = await self._step(
+            row, address, "withdrawal", lambda: withdrawing.withdraw(address)
+        )
         return failed or await self._sent(row, address.reply_to)
 
     async def _open_room(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
         """Open the game's room where the platform has rooms, and move the game into it;
         elsewhere the row is skipped (its text repeats what the channel was told)."""
-        open_room = getattr(adapter, "open_room", None)
-        if open_room is None:
+        rooms = game_rooms_of(adapter)
+        if rooms is None:
             return await self._skip(row)
         name = loads(row.extras).get("room", "") if row.extras else ""
-        outbound = outbound_of(row, address, (), getattr(adapter, "mention", None))
+        outbound = outbound_of(row, address, (), _mention(adapter))
         room, failed = await self._step(
             row,
             address,
             "opening a room",
-            lambda: open_room(address, outbound, name or f"game {row.game_id}"),
+            lambda: rooms.open_room(address, outbound, name or f"game {row.game_id}"),
         )
         if failed:
             return failed
@@ -616,23 +632,25 @@ class Relay:
     async def _room_member(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
         """Add a player to the game's room, or take them out, where the platform keeps room
         members; elsewhere skip."""
-        room_member = getattr(adapter, "room_member", None)
-        if room_member is None:
+        rooms = game_rooms_of(adapter)
+        if rooms is None:
             return await self._skip(row)
         _, failed = await self._step(
             row,
             address,
             "changing a room's members",
-            lambda: room_member(address, present=row.text == "add"),
+            lambda: rooms.room_member(address, present=row.text == "add"),
         )
         return failed or await self._sent(row, None)
 
     async def _close_room(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
         """Close a finished game's room where the platform has rooms; elsewhere skip."""
-        close_room = getattr(adapter, "close_room", None)
-        if close_room is None:
+        rooms = game_rooms_of(adapter)
+        if rooms is None:
             return await self._skip(row)
-        _, failed = await self._step(row, address, "closing a room", lambda: close_room(address))
+        _, failed = await self._step(
+            row, address, "closing a room", lambda: rooms.close_room(address)
+        )
         return failed or await self._sent(row, None)
 
     def _has_public_page(self, game_id: int) -> bool:

@@ -41,6 +41,7 @@ from bot.games.base import Game
 from bot.games.duration import parse_duration
 from bot.host.messages import (
     Address,
+    Capabilities,
     CursorStore,
     InboundHandler,
     Outbound,
@@ -66,7 +67,11 @@ class MastodonAdapter:
     ``"mastodon"``."""
 
     platform = PLATFORM
-    shows_pictures = True  # a board message is its picture (with its alt text)
+    capabilities = Capabilities(
+        mentions=True,
+        watched_link=True,
+        shows_pictures=True,  # a board message is its picture (with its alt text)
+    )
 
     def __init__(
         self,
