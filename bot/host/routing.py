@@ -17,11 +17,10 @@ import unicodedata
 from bot.games.base import GamePhase
 from bot.games.catalog import example_game, game_of_tag, tag_pattern
 from bot.games.numbers import looks_like_a_number, whole_number
-from bot.store import GameRow, InboundRow, Tx
-from bot.store.repository import GameSnapshot, Received
+from bot.host.posts import Cause
+from bot.store import GameRow, Tx
+from bot.store.repository import GameSnapshot
 from bot.store.rooms import room
-
-Cause = InboundRow | Received
 
 # Changes to the game that only its host may make.
 HOST_WORDS = frozenset(
