@@ -17,13 +17,14 @@ import json
 import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import Event, GameError, GamePhase
 from bot.games.catalog import get_game
 from bot.host.links import listed
+from bot.host.messages import PlatformFace
 from bot.host.record import game_record
 from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
@@ -82,14 +83,15 @@ def version_of(facts: reads.GameFacts) -> str:
     )
 
 
-def where_of(facts: reads.GameFacts) -> tuple[str, str]:
-    """(where the game is played, a link to it where one can be made without asking
-    the platform: an X thread is a post's address; a Discord channel needs its server)."""
-    names = {"discord": "Discord", "twitter": "X", "script": "script", "console": "console"}
-    platform = names.get(facts.platform, facts.platform)
-    if facts.platform == "twitter" and facts.channel.isdigit():
-        return f"{platform} thread {facts.channel}", f"https://x.com/i/status/{facts.channel}"
-    return (f"{platform} channel {facts.channel}" if facts.channel else platform), ""
+def where_of(facts: reads.GameFacts, faces: Mapping[str, PlatformFace]) -> tuple[str, str]:
+    """(where the game is played, a link to it where the platform's face says one can be
+    made without asking the platform). A platform without a face (the console, a script)
+    is named by its name."""
+    face = faces.get(facts.platform) or PlatformFace(facts.platform)
+    url = face.channel_url(facts.channel) if face.channel_url and facts.channel else ""
+    if url:
+        return f"{face.title} thread {facts.channel}", url
+    return (f"{face.title} channel {facts.channel}" if facts.channel else face.title), ""
 
 
 def _events(stored: str) -> list[Event]:
@@ -107,11 +109,18 @@ def _running(timers: str) -> tuple[tuple[str, float], ...]:
 
 class Site:
     def __init__(
-        self, store: Store, *, pictures: PictureCache | None = None, site_url: str = ""
+        self,
+        store: Store,
+        *,
+        pictures: PictureCache | None = None,
+        site_url: str = "",
+        faces: Mapping[str, PlatformFace] | None = None,
     ) -> None:
         """``site_url``: the page's public address (``[web] base_url``), for the
-        absolute addresses of link previews' pictures ("": previews without one)."""
+        absolute addresses of link previews' pictures ("": previews without one).
+        ``faces``: how each platform is named and linked (its declaration's)."""
         self.store = store
+        self.faces = dict(faces or {})
         self.site_url = site_url
         self.pictures = pictures or PictureCache(store)
         self._results: dict[int, str] = {}  # a finished game's result line, once worked out
@@ -205,7 +214,7 @@ class Site:
             }
         lines = []
         for facts in games:
-            where, url = where_of(facts)
+            where, url = where_of(facts, self.faces)
             running = _running(facts.timers)
             names = finished.get(facts.id, {})
             lines.append(
@@ -398,7 +407,7 @@ class Site:
         lines = self._turn_lines(facts.id, game, steps, names)
         finished = facts.phase == GamePhase.FINISHED
         shown_publicly = listed(facts.platform, facts.open_to_all)
-        where, url = where_of(facts)
+        where, url = where_of(facts, self.faces)
         page = pages.GamePage(
             title=title_of(facts.kind, game_id),
             kind=facts.kind,
