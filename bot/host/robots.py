@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -308,7 +308,3 @@ def announce_away(tx: Tx, game_id: int, turn: int, *, now: float) -> None:
         "(this game's `away=robot`); they take their seat back by sending an order."
     )
     posts.announce(tx, game_row, kind="away-robot", text=text, now=now)
-
-
-def robot_names(players: Mapping[str, Any]) -> list[str]:
-    return [p.name for p in players.values() if is_robot(p)]
