@@ -102,7 +102,7 @@ def host_command(
         lifecycle.resume(game, game_row, state, now)
         tx.save(game_row)
         closes = "; ".join(
-            f"{posts.in_sentence(t['label'])} closes {format_utc(t['deadline'])}"
+            f"{posts.in_sentence(t.label)} closes {format_utc(t.deadline or 0.0)}"
             for t in posts.running_timers(game_row)
         )
         posts.reply(tx, game_row.id, row, f"Game {game_row.id} resumed: {closes}.", public=True)
@@ -140,7 +140,7 @@ def host_command(
         earliest = posts.running_timers(game_row)[0]
         posts.reply(
             tx, game_row.id, row,
-            f"{earliest['label']} extended: it now closes {format_utc(earliest['deadline'])}.",
+            f"{earliest.label} extended: it now closes {format_utc(earliest.deadline or 0.0)}.",
             public=True,
         )  # fmt: skip
         return

@@ -21,19 +21,20 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.base import Game, GamePhase, Given, IllegalOrderError, Resolution
-from bot.host import ending, journal, posts, ratings, receipts
+from bot.host import ending, journal, posts, ratings, receipts, timers
 from bot.host.clock import format_utc
 from bot.host.collector import collector_paused
+from bot.host.outbox_wire import PostKind
 from bot.host.seeds import game_rng, mixed_luck
+from bot.host.timers import TimerEntry
 from bot.store import GameRow, OrderRow, PlayerRow, TurnRow, Tx, dumps, loads
 
 log = logging.getLogger(__name__)
 
-SETUP_TIMER = "setup"
 """Timers whose key starts with this close setup: the host starts the game when one
 falls (and, if the game cannot start yet, asks it what then: ``game.rules.expire``)."""
 
@@ -41,53 +42,24 @@ falls (and, if the game cannot start yet, asks it what then: ``game.rules.expire
 # --- timers ------------------------------------------------------------------
 
 
-def timer_entries(game_row: GameRow) -> list[dict[str, Any]]:
-    entries: list[dict[str, Any]] = loads(game_row.timers or "[]")
-    return entries
+def timer_entries(game_row: GameRow) -> tuple[TimerEntry, ...]:
+    return timers.decode(game_row.timers)
 
 
-def _save_entries(game_row: GameRow, entries: list[dict[str, Any]]) -> None:
-    game_row.timers = dumps(entries)
-    running = [e["deadline"] for e in entries if e["deadline"] is not None]
-    game_row.deadline = min(running) if running else None
+def _save_entries(game_row: GameRow, entries: Sequence[TimerEntry]) -> None:
+    game_row.timers = timers.encode(entries)
+    game_row.deadline = timers.earliest_deadline(entries)
 
 
 def arm(game: Game[Any, Any], game_row: GameRow, state: Any, *, moment: float, now: float) -> None:
     """Make the row's timers what the game declares now (see the module docstring)."""
-    paused = game_row.paused_remaining is not None
-    previous = {entry["key"]: entry for entry in timer_entries(game_row)}
-    entries = []
-    for timer in game.rules.timers(state):
-        stopped = timer.held or paused
-        old = previous.get(timer.key)
-        deadline: float | None
-        remaining: float | None
-        if old is None:
-            start = moment + timer.seconds
-            if timer.key.startswith(SETUP_TIMER) and start <= now:
-                # A setup window that would already be over (the host was down): the
-                # windows that passed meanwhile are skipped; nothing happened in them.
-                missed = int((now - start) // timer.seconds) + 1
-                start += missed * timer.seconds
-            deadline, remaining = start, None
-            if stopped:
-                deadline, remaining = None, timer.seconds
-        else:
-            deadline, remaining = old["deadline"], old["remaining"]
-            if stopped and old["deadline"] is not None:
-                deadline, remaining = None, max(0.0, float(old["deadline"]) - moment)
-            elif not stopped and old["deadline"] is None:
-                deadline, remaining = moment + float(old["remaining"] or 0.0), None
-        entries.append(
-            {
-                "key": timer.key,
-                "label": timer.label,
-                "deadline": deadline,
-                "remaining": remaining,
-                "held": timer.held,
-                "seconds": timer.seconds,  # its full length (a reminder comes before its end)
-            }
-        )
+    entries = timers.armed(
+        game.rules.timers(state),
+        timer_entries(game_row),
+        paused=game_row.paused_remaining is not None,
+        moment=moment,
+        now=now,
+    )
     _save_entries(game_row, entries)
 
 
@@ -98,16 +70,10 @@ def disarm(game_row: GameRow) -> None:
 
 def pause(game_row: GameRow, now: float) -> float:
     """Hold every running timer; returns the time left on the earliest."""
-    entries = timer_entries(game_row)
-    left = []
-    for entry in entries:
-        if entry["deadline"] is not None:
-            entry["remaining"] = max(0.0, entry["deadline"] - now)
-            entry["deadline"] = None
-            left.append(entry["remaining"])
-    game_row.paused_remaining = min(left) if left else 0.0
+    entries, left = timers.paused(timer_entries(game_row), now)
+    game_row.paused_remaining = left
     _save_entries(game_row, entries)
-    return game_row.paused_remaining
+    return left
 
 
 def resume(game: Game[Any, Any], game_row: GameRow, state: Any, now: float) -> None:
@@ -117,14 +83,7 @@ def resume(game: Game[Any, Any], game_row: GameRow, state: Any, now: float) -> N
 
 def extend(game_row: GameRow, seconds: float) -> None:
     """Lengthen every timer the game has not held itself (running, or paused)."""
-    entries = timer_entries(game_row)
-    for entry in entries:
-        if entry.get("held"):
-            continue
-        if entry["deadline"] is not None:
-            entry["deadline"] += seconds
-        elif entry["remaining"] is not None:
-            entry["remaining"] += seconds
+    entries = timers.extended(timer_entries(game_row), seconds)
     if game_row.paused_remaining is not None:
         game_row.paused_remaining += seconds
     _save_entries(game_row, entries)
@@ -132,27 +91,19 @@ def extend(game_row: GameRow, seconds: float) -> None:
 
 def longest_left(game_row: GameRow, now: float) -> float:
     """Seconds until the farthest timer ``extend`` would lengthen closes (0 if none)."""
-    lefts = [
-        entry["deadline"] - now if entry["deadline"] is not None else entry["remaining"] or 0.0
-        for entry in timer_entries(game_row)
-        if not entry.get("held")
-    ]
+    lefts = timers.longest_left(timer_entries(game_row), now)
     if game_row.paused_remaining is not None:
         lefts.append(game_row.paused_remaining)
     return max([0.0, *lefts])
 
 
-def due_timer(game_row: GameRow, now: float) -> dict[str, Any] | None:
+def due_timer(game_row: GameRow, now: float) -> TimerEntry | None:
     """The earliest running timer whose deadline has come, if any."""
-    running = [e for e in timer_entries(game_row) if e["deadline"] is not None]
-    if not running:
-        return None
-    first = min(running, key=lambda e: (e["deadline"], e["key"]))
-    return first if first["deadline"] <= now else None
+    return timers.due(timer_entries(game_row), now)
 
 
 def drop_timer(game_row: GameRow, key: str) -> None:
-    _save_entries(game_row, [e for e in timer_entries(game_row) if e["key"] != key])
+    _save_entries(game_row, timers.dropped(timer_entries(game_row), key))
 
 
 def timer_rng(game_row: GameRow, key: str) -> random.Random:
@@ -385,7 +336,7 @@ def close_setup(
         posts.announce(
             tx,
             game_row,
-            kind="cancelled",
+            kind=PostKind("cancelled"),
             text=f"{posts.title(game_row)}: nobody joined before setup closed, so the game "
             "is cancelled. Open another with `new` when players are around.",
             now=fell_at,
@@ -402,9 +353,9 @@ def close_setup(
             posts.announce(
                 tx,
                 game_row,
-                kind=f"setup-extended:{int(game_row.deadline or now)}:{index}"
+                kind=PostKind.of("setup-extended", int(game_row.deadline or now), index)
                 if index
-                else f"setup-extended:{int(game_row.deadline or now)}",
+                else PostKind.of("setup-extended", int(game_row.deadline or now)),
                 text=f"{posts.title(game_row)}: {notice.text}",
                 now=now,
             )
@@ -415,14 +366,14 @@ def fire(
     game: Game[Any, Any],
     game_row: GameRow,
     state: Any,
-    timer: Mapping[str, Any],
+    timer: TimerEntry,
     *,
     now: float,
 ) -> None:
     """A timer fell: the game applies its timeout, and the change is stored and posted."""
     assert game_row.id is not None
-    key = timer["key"]
-    fell_at = float(timer["deadline"])
+    key = timer.key
+    fell_at = float(timer.deadline if timer.deadline is not None else now)
     if game_row.phase == GamePhase.SETUP:
         close_setup(tx, game, game_row, state, key, now=now)
         return

@@ -59,6 +59,7 @@ from bot.host.messages import (
     mentions_of,
     withdrawing_of,
 )
+from bot.host.outbox_wire import NUDGE, Act, PostKind, decode_address
 from bot.store import OutboxRow, Store, Tx, loads
 
 log = logging.getLogger(__name__)
@@ -111,17 +112,7 @@ def may_have_arrived(row: OutboxRow) -> bool:
 
 
 def address_of(row: OutboxRow) -> Address:
-    data = loads(row.address)
-    return Address(
-        platform=data["platform"],
-        channel=data.get("channel") or "",
-        user_id=data.get("user_id"),
-        user_name=data.get("user_name"),
-        reply_to=data.get("reply_to"),
-        group=data.get("group") or "",
-        members=tuple((str(u), str(n)) for u, n in data.get("members") or ()),
-        group_name=data.get("group_name") or "",
-    )
+    return decode_address(row.address)
 
 
 def in_room(address: Address, row: OutboxRow, lobby: str, room: str) -> Address:
@@ -131,7 +122,7 @@ def in_room(address: Address, row: OutboxRow, lobby: str, room: str) -> Address:
     answers to a message sent in the lobby (a reply stays beside what it answers)."""
     if not lobby or address.channel != lobby or address.channel == room:
         return address
-    if row.kind == posts.ROOM or row.kind.startswith(f"{posts.LOBBY}:"):
+    if PostKind.parse(row.kind).for_lobby:
         return address
     if not address.is_dm and address.reply_to:
         return address
@@ -244,6 +235,13 @@ class Relay:
         self.sending_since: dict[str, float] = {}
         self.last_read = monotonic()
         self.running = False
+        # What the relay does with a row that is not a message to send (see Act).
+        self._acts: dict[Act, Callable[[OutboxRow, Address, ChatAdapter], Awaitable[str]]] = {
+            Act.WITHDRAW: self._withdraw,
+            Act.OPEN_ROOM: self._open_room,
+            Act.ROOM_MEMBER: self._room_member,
+            Act.CLOSE_ROOM: self._close_room,
+        }
 
     def lane_of(self, address: Address) -> str | None:
         """The lane a row travels in, or None when it is not this process's to send."""
@@ -504,14 +502,9 @@ class Relay:
         "undeliverable" or "skipped". ``fallback``: the channel to post in instead when
         the platform says the room ``address`` names is closed."""
         assert row.id is not None
-        if row.kind.startswith(f"{posts.WITHDRAW}:"):
-            return await self._withdraw(row, address, adapter)
-        if row.kind == posts.ROOM:
-            return await self._open_room(row, address, adapter)
-        if row.kind == posts.CLOSE_ROOM:
-            return await self._close_room(row, address, adapter)
-        if row.kind.startswith(f"{posts.ROOM_MEMBER}:"):
-            return await self._room_member(row, address, adapter)
+        kind = PostKind.parse(row.kind)
+        if kind.act is not Act.SEND:
+            return await self._acts[kind.act](row, address, adapter)
         # An adapter may say a recipient cannot take images (the demo's
         # simulated players); then nothing is drawn for them.
         chooser = attachment_choice_of(adapter)
@@ -535,10 +528,10 @@ class Relay:
         if (
             self.web_base_url
             and row.game_id
-            and posts.links_page(row.kind, row.recipient)
+            and kind.links_page(row.recipient)
             and await self._db(lambda: self._has_public_page(row.game_id))
         ):
-            turn = (loads(row.render) or {}).get("turn") if posts.reports_turn(row.kind) else 0
+            turn = (loads(row.render) or {}).get("turn") if kind.reports_turn else 0
             page = (
                 links.turn_page(self.web_base_url, row.game_id, turn)
                 if turn
@@ -684,7 +677,9 @@ class Relay:
             game = tx.game_route(row.game_id) if row.game_id else None
             if game is None:
                 return True, "", "", ()
-            instants = tuple(float(t["deadline"]) for t in posts.running_timers(game))
+            instants = tuple(
+                float(t.deadline) for t in posts.running_timers(game) if t.deadline is not None
+            )
             if not game.lobby:
                 return True, "", "", instants
             return True, game.lobby, game.channel, instants
@@ -731,7 +726,7 @@ class Relay:
         posts.announce(
             tx,
             game,
-            kind=f"nudge:{address.user_id}",
+            kind=PostKind.of(NUDGE, address.user_id),
             text=(
                 f"{who}, I can't send you direct messages. Open your DMs to me, "
                 f"or ask for your board with `board` (on Discord: /{game.kind} board)."

@@ -31,6 +31,7 @@ from typing import Any
 from bot.games.base import ROBOT_LEVELS, Game, GameError, GamePhase, PlayerRef
 from bot.games.catalog import get_game
 from bot.host import away, journal, posts
+from bot.host.outbox_wire import PostKind
 from bot.host.routing import Refusal
 from bot.store import GameRow, PlayerRow, Tx, dumps, loads
 from bot.store.models import ROBOT_USER
@@ -307,4 +308,4 @@ def announce_away(tx: Tx, game_id: int, turn: int, *, now: float) -> None:
         f"{posts.title(game_row)}: a robot plays turn {turn} for a player who is away "
         "(this game's `away=robot`); they take their seat back by sending an order."
     )
-    posts.announce(tx, game_row, kind="away-robot", text=text, now=now)
+    posts.announce(tx, game_row, kind=PostKind("away-robot"), text=text, now=now)

@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.games.base import Event, GameError, GamePhase
 from bot.games.catalog import get_game
+from bot.host import timers
 from bot.host.links import listed
 from bot.host.messages import PlatformFace
 from bot.host.record import game_record
@@ -101,10 +102,12 @@ def _events(stored: str) -> list[Event]:
     ]
 
 
-def _running(timers: str) -> tuple[tuple[str, float], ...]:
-    running = [t for t in loads(timers or "[]") or [] if t.get("deadline") is not None]
-    running.sort(key=lambda t: (t["deadline"], t["key"]))
-    return tuple((str(t["label"]), float(t["deadline"])) for t in running)
+def _running(stored: str) -> tuple[tuple[str, float], ...]:
+    return tuple(
+        (entry.label, float(entry.deadline))
+        for entry in timers.running(timers.decode(stored))
+        if entry.deadline is not None
+    )
 
 
 class Site:
