@@ -17,6 +17,7 @@ from bot.host.clock import VirtualClock
 from bot.host.inbox import Commands
 from bot.host.turns import TurnClock
 from bot.store import GameRow, OrderRow, OutboxRow, PlayerRow, Store, dumps
+from bot.store.models import ROBOT_USER
 
 PLATFORM = "bench"
 TURN_SECONDS = 8 * 3600.0
@@ -31,11 +32,14 @@ def prepare_games(
     platform: str = PLATFORM,
     channel_of: Callable[[int], str] = lambda n: f"storm-{n + 1}",
     user_of: Callable[[int, int], str] = lambda n, seat: f"u{n + 1}-{seat}",
+    robots: int = 0,
 ) -> float:
     """Write ``games`` battles straight into the store, every captain with a standing order
     for turn 1, all due at the same deadline (returned). Seconds, not minutes: rows go in
     by bulk insert instead of one command each. ``channel_of(n)`` and ``user_of(n, seat)``
-    (n from 0, seats from 1) name the ``n``-th game's channel and captains on ``platform``."""
+    (n from 0, seats from 1) name the ``n``-th game's channel and captains on ``platform``.
+    ``robots``: each game's last seats are played by that many (easy) robots, seated as
+    the host seats them (bot.host.robots): they order as each turn opens."""
     deadline = start + TURN_SECONDS
     with store.transaction() as tx:
         session = tx.session
@@ -71,14 +75,16 @@ def prepare_games(
                 }
             )
             for i, captain in enumerate(state.captains):
+                robot = i >= len(state.captains) - robots
                 player_rows.append(
                     {
                         "game_id": game_id,
                         "key": captain.id,
                         "platform": platform,
-                        "user_id": user_of(n, i + 1),
+                        "user_id": f"{ROBOT_USER}{game_id}:{i + 1}" if robot else user_of(n, i + 1),
                         "name": captain.name,
                         "join_order": i + 1,
+                        "robot": "easy" if robot else "",
                     }
                 )
             for key, order in orders.items():

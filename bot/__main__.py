@@ -318,6 +318,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--size", default=None, help="board size, where the game has one (default: the game's)"
     )
+    play.add_argument(
+        "--robots",
+        default=None,
+        help="robots seated as the game opens: N or N:LEVEL, e.g. 2 or 2:strong",
+    )
     play.add_argument("--out", default="bst-console", help="folder for images")
     play.add_argument("--database", default=None, help="SQLite file (default: a fresh one)")
     play.set_defaults(func=cmd_play)

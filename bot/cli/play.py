@@ -34,9 +34,11 @@ BANNER = """bst play: you speak as any {player}. A game of {title} is open; for 
 Type :help for everything, :quit to leave."""
 
 
-def opening_command(kind: str, size: str | None) -> str:
-    """What the console's host types to open the game ``bst play --game KIND`` asks for."""
-    return " ".join(part for part in ("new", kind, f"size={size}" if size else "") if part)
+def opening_command(kind: str, size: str | None, robots: str | None = None) -> str:
+    """What the console's host types to open the game ``bst play --game KIND`` asks for
+    (``--robots 2:strong``: the game opens with two strong robots seated)."""
+    parts = ("new", kind, f"size={size}" if size else "", f"robots={robots}" if robots else "")
+    return " ".join(part for part in parts if part)
 
 
 def banner(kind: str) -> str:
@@ -122,7 +124,8 @@ def run_play(args: argparse.Namespace) -> int:
         with store.transaction() as tx:
             existing = tx.active_game_in(PLATFORM, CHANNEL)
         if existing is None:
-            await adapter.say("host", opening_command(kind, size), private=False)
+            opening = opening_command(kind, size, getattr(args, "robots", None))
+            await adapter.say("host", opening, private=False)
             await host.relay.flush()
         print(banner(kind))
         await console_session(host, adapter, clock, _stdin_line, print)

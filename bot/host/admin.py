@@ -16,10 +16,11 @@ from typing import Any
 from bot.games.base import GameError, GamePhase, PlayerRef
 from bot.games.catalog import get_game
 from bot.games.duration import LONGEST, format_duration, humanize, parse_duration
-from bot.host import away, bridges, journal, lifecycle, posts, robots, substitutes
+from bot.host import bridges, journal, lifecycle, posts, robots, substitutes
 from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.lobby import change_and_say, check_clocks, option_pairs, refuse_while_paused
+from bot.host.new_options import STORED, host_options, parse_level
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, row_community
 from bot.store import GameRow, PlayerRow, Tx, dumps, loads
@@ -201,7 +202,7 @@ def _robot_seat(
     if game_row.phase != GamePhase.SETUP:
         raise Refusal(f"robots are seated and removed in setup, before `start`: not `{word}`")
     if word == "add":
-        level = robots.parse_level(game, argument, "add robot")
+        level = parse_level(game, argument, "add robot")
         state, player = robots.seat(tx, game, game_row, state, level)
         game_row.state = dumps(game.codec.encode_state(state))
         lifecycle.arm(game, game_row, state, moment=now, now=now)
@@ -246,11 +247,13 @@ def _change_options(
     if "seed" in changes:
         raise Refusal("the seed is set when the game is opened: `new` with seed=…")
     check_clocks(commands, game, changes)
-    if away.OPTION in changes:
-        changes[away.OPTION] = away.parse_option(changes[away.OPTION], game)
+    table = host_options(game)
+    for key in STORED:  # (the host's options kept with the game's: read with their table)
+        if key in changes:
+            changes[key] = table.get(key).parse(changes[key])
     options = {key: value for key, value in {**stored, **changes}.items() if key != "seed"}
-    # The host's own options are not the game's (see bot.host.away).
-    rules_options = {k: v for k, v in options.items() if k != away.OPTION}
+    # The host's own options are not the game's.
+    rules_options = {k: v for k, v in options.items() if k not in STORED}
     fresh = game.rules.new_game(rules_options)
     journal.note(tx, game_row.id, "new", options=rules_options)
     for player in tx.players(game_row.id):

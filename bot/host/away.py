@@ -28,63 +28,21 @@ from typing import Any
 
 from bot.games.base import Channel, Game, GameError, GamePhase
 from bot.games.catalog import get_game
-from bot.games.duration import format_duration, humanize, parse_duration
+from bot.games.duration import humanize, parse_duration
 from bot.host import lifecycle, posts
 from bot.host.clock import format_utc
+from bot.host.new_options import AWAY
+from bot.host.new_options import PASS as PASS
+from bot.host.new_options import ROBOT as ROBOT
 from bot.host.outbox_wire import PostKind
-from bot.host.routing import Refusal
 from bot.host.timers import TimerEntry
 from bot.store import GameRow, Tx, loads
 from bot.store.repository import GameSnapshot
 from bot.store.settings import away_accounts
 
-OPTION = "away"
-PASS = "pass"
-ROBOT = "robot"  # a robot plays the away player's seat (see bot.host.robots)
-LONGEST_WAIT = timedelta(days=7)
-
-
-def parse_option(value: str, game: Game[Any, Any] | None = None) -> str:
-    """``away=12h``: the canonical duration; ``away=pass`` where ``game`` has a ``pass``
-    order; refused with an example otherwise."""
-    if value.strip().lower() == ROBOT:
-        if game is not None and game.robot is None:
-            raise Refusal(
-                f"away: {game.name} has no robot to play an away player's seat: make the "
-                "turn wait for them instead, such as `new away=12h`"
-            )
-        return ROBOT
-    if value.strip().lower() == PASS:
-        if game is not None and not has_pass(game):
-            raise Refusal(
-                f"away: {game.name} has no `pass` order, so an away player cannot pass "
-                "there: make the turn wait for them instead, such as `new away=12h`"
-            )
-        return PASS
-    try:
-        length = parse_duration(value)
-    except GameError:
-        raise Refusal(
-            f"away: expected how long a turn waits for a player who is away, such as "
-            f"`new away=12h`, `new away=pass` (their order is `pass`) or `new away=robot` "
-            f"(a robot plays their seat); got {value!r}"
-        ) from None
-    if length > LONGEST_WAIT:
-        raise Refusal(f"away: at most {format_duration(LONGEST_WAIT)}, such as `new away=12h`")
-    return format_duration(length)
-
-
-def has_pass(game: Game[Any, Any]) -> bool:
-    """Whether ``pass`` is one of the game's orders."""
-    try:
-        game.rules.parse(PASS)
-    except GameError:
-        return False
-    return True
-
 
 def option_of(game_row: GameRow | GameSnapshot) -> str:
-    return str(loads(game_row.options or "{}").get(OPTION) or "")
+    return str(loads(game_row.options or "{}").get(AWAY) or "")
 
 
 def wait_of(game_row: GameRow) -> float:

@@ -12,9 +12,7 @@ from typing import Any
 from bot.games.base import ArgKind, GameError, GamePhase, PlayerRef
 from bot.games.catalog import game_of_tag, games, get_game, tag_pattern
 from bot.games.duration import format_duration, parse_duration
-from bot.games.numbers import LARGEST, whole_number
 from bot.host import (
-    away,
     ending,
     journal,
     lifecycle,
@@ -28,6 +26,7 @@ from bot.host.clock import format_utc
 from bot.host.context import CommandContext
 from bot.host.me import personal_time
 from bot.host.messages import Choice
+from bot.host.new_options import REACH, ROBOTS, SEED, STORED, host_options
 from bot.host.posts import Cause
 from bot.host.routing import (
     Refusal,
@@ -61,28 +60,18 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     options = option_pairs(game, tokens, f"new {game.name}")
     check_clocks(commands, game, options)
     _check_quotas(commands, tx, row)
-    open_to_all = _reach(options.pop("reach", ""))
-    if away.OPTION in options:  # the host's, not the game's: kept with the options
-        options[away.OPTION] = away.parse_option(options[away.OPTION], game)
-    if robots.FILL in options:
-        options[robots.FILL] = robots.parse_fill(game, options[robots.FILL])
-    seated = (
-        robots.parse_count(game, options.pop(robots.OPTION)) if robots.OPTION in options else ""
-    )
-    host_options = {k: options.pop(k) for k in (away.OPTION, robots.FILL) if k in options}
-    seed_text = options.pop("seed", "")
-    given_seed = whole_number(seed_text) if seed_text else None
-    if seed_text and given_seed is None:
-        raise Refusal(
-            f"seed: expected a whole number from 0 to {LARGEST} such as seed=42, "
-            f"got {seed_text[:40]!r}"
-        )
+    # The host's own options, read with their table; the rest are the game's.
+    table = host_options(game)
+    host = table.parse({key: options.pop(key) for key in table.keys if key in options})
+    kept = {key: host[key] for key in STORED if host[key]}
+    seed_text = host[SEED]
+    given_seed = int(seed_text) if seed_text else None
     if any(arg.name == "turn" for arg in game.option_args):
         # The host's configured turn length, for games that have turns of a set length.
         options.setdefault("turn", commands.default_turn)
     rules_options = dict(options)  # (for the journal: exactly what the rules were given)
     state = game.rules.new_game(options)
-    options.update(host_options)
+    options.update(kept)
     seed = (
         given_seed
         if given_seed is not None
@@ -106,14 +95,14 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         state=dumps(game.codec.encode_state(state)),
         created_at=now,
         community=row_community(row),
-        open_to_all=open_to_all,
+        open_to_all=host[REACH],
     )
     lifecycle.arm(game, game_row, state, moment=now, now=now)
     game_row = tx.add_game(game_row)
     assert game_row.id is not None
     row.game_id = game_row.id
     journal.note(tx, game_row.id, "new", options=rules_options)
-    if seated:
+    if seated := host[ROBOTS]:
         count, _, level = seated.partition(":")
         state, names = robots.seat_many(tx, game, game_row, state, int(count), level)
         lifecycle.arm(game, game_row, state, moment=now, now=now)
@@ -150,19 +139,6 @@ def option_pairs(game: Any, tokens: list[str], command: str) -> dict[str, str]:
             )
         options[key.lower()] = value
     return options
-
-
-def _reach(value: str) -> bool:
-    """``reach=all``: the host opens the game to everyone on the platform (a DM `join`
-    from anyone); ``reach=server`` (the default): to the members of its server."""
-    if value.lower() in ("", "server"):
-        return False
-    if value.lower() == "all":
-        return True
-    raise Refusal(
-        f"reach: expected `server` (the default: its members may join by DM) or `all` "
-        f"(anyone may), such as `new reach=all`; got {value!r}"
-    )
 
 
 def _check_quotas(commands: CommandContext, tx: Tx, row: Cause) -> None:

@@ -284,11 +284,17 @@ def _rating(tx: Tx, row: Cause) -> None:
         lines = ["Your ratings (OpenSkill; the figure is mu - 3 sigma):"]
         lines += [
             f"- {r.kind}: {ordinal(r):.1f} (mu {r.mu:.1f}, sigma {r.sigma:.1f}); "
-            f"{r.played} played, {r.won} won{_awards(r.kind, r.awards)}"
+            f"{_played(r.played, r.robot_games)}, {r.won} won{_awards(r.kind, r.awards)}"
             for r in rows
         ]
         text = "\n".join(lines)
     posts.reply(tx, 0, row, text, public=False)
+
+
+def _played(played: int, robot_games: int) -> str:
+    """``12 played (4 against robots)``: the games with a robot at the table apart."""
+    apart = f" ({robot_games} against robots)" if robot_games else ""
+    return f"{played} played{apart}"
 
 
 def _awards(kind: str, count: int) -> str:
@@ -313,7 +319,8 @@ def _top(tx: Tx, row: Cause, argument: str) -> None:
     else:
         lines = [f"The best at {kind} (OpenSkill, mu - 3 sigma):"]
         lines += [
-            f"{place}. {r.name or 'someone'}: {ordinal(r):.1f} ({r.played} played, {r.won} won)"
+            f"{place}. {r.name or 'someone'}: {ordinal(r):.1f} "
+            f"({_played(r.played, r.robot_games)}, {r.won} won)"
             for place, r in enumerate(rows, start=1)
         ]
         text = "\n".join(lines)

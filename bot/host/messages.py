@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, cast
 
-from bot.games.base import Arg, ArgKind
-
 
 class InboundKind(enum.Enum):
     PUBLIC = "public"  # posted in a game's channel (or a public tweet)
@@ -68,19 +66,6 @@ class Inbound:
     # Discord button's custom id holds its game's): it then names the game wherever the
     # message was sent, a DM included. 0: the host finds the game as for any message.
     game: int = 0
-
-
-HOST_NEW_OPTIONS: tuple[Arg, ...] = (
-    Arg(
-        "reach",
-        ArgKind.CHOICE,
-        "Who may join by DM: this server's members (default) or anyone",
-        required=False,
-        choices=("server", "all"),
-    ),
-)
-"""Options of ``new`` that are the host's, not the game's (``new reach=all``): a
-platform that builds ``new`` from a game's options offers these too."""
 
 
 class AttachmentKind(enum.Enum):

@@ -7,6 +7,12 @@ holds the game and checks its phase), so a retried end never rates twice. A crew
 seat several people share) is a team; winners share the first place, everyone else
 the second; a draw is one place for all. A person is their linked account
 (:func:`bot.store.settings.person_of`), so ratings follow them across platforms.
+
+A robot is rated like anyone, under its level (``robot:strong``: each level has its own
+rating per kind of game), so a person's rating moves against robots as against people.
+A game needs one person at least; several robots of one level at a table move their
+level's rating once, by its best-placed seat; a person's ``robot_games`` counts the
+games they played with a robot at the table (``me rating``).
 """
 
 from __future__ import annotations
@@ -16,8 +22,8 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from bot.games.base import Game
-from bot.store import GameRow, Tx
-from bot.store.models import RatingRow
+from bot.store import GameRow, PlayerRow, Tx
+from bot.store.models import ROBOT_USER, RatingRow
 from bot.store.settings import person_of, rating_of
 
 _MODEL = PlackettLuce()
@@ -35,9 +41,10 @@ def rate_finished(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, n
     if outcome is None or game_row.id is None:
         return 0
     players = tx.players(game_row.id)
-    person = {p.key: person_of(tx, p.platform, p.user_id) for p in players}
-    names = {p.key: p.name for p in players}
-    if len(set(person.values())) < 2:
+    person = {p.key: _rated_as(tx, p) for p in players}
+    names = {p.key: _shown_as(p) for p in players}
+    robots = {p.key for p in players if p.robot}
+    if len(set(person.values())) < 2 or len(robots) == len(players):
         return 0
     teams: list[list[str]] = []
     seen: set[str] = set()
@@ -65,16 +72,35 @@ def rate_finished(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, n
         for team in teams
     ]
     after = _MODEL.rate(before, ranks=ranks)
-    for team, rated, rank in zip(teams, after, ranks, strict=True):
+    moved: set[str] = set()
+    # Best placed first: a robot level at several seats moves once, by its best seat.
+    placed = sorted(zip(teams, after, ranks, strict=True), key=lambda t: t[2])
+    for team, rated, rank in placed:
         for key, new in zip(team, rated, strict=True):
             row = rows[person[key]]
+            if person[key] in moved:
+                continue
+            moved.add(person[key])
             row.mu, row.sigma = float(new.mu), float(new.sigma)
             row.played += 1
             row.won += 1 if rank == 1.0 and not outcome.draw else 0
             row.awards += 1 if key in outcome.awarded else 0
+            row.robot_games += 1 if robots - {key} else 0
             row.name = names[key]
             row.updated_at = now
     for row in rows.values():
         tx.session.add(row)
     tx.session.flush()
     return len(rows)
+
+
+def _rated_as(tx: Tx, player: PlayerRow) -> str:
+    """Whose rating a seat moves: its robot level's, else its person's."""
+    if player.robot:
+        return f"{ROBOT_USER}{player.robot}"
+    return person_of(tx, player.platform, player.user_id)
+
+
+def _shown_as(player: PlayerRow) -> str:
+    """The name a leaderboard shows: a robot's level (``strong robot``), else the seat's."""
+    return f"{player.robot} robot" if player.robot else player.name

@@ -31,6 +31,7 @@ from typing import Any
 from bot.games.base import ROBOT_LEVELS, Game, GameError, GamePhase, PlayerRef
 from bot.games.catalog import get_game
 from bot.host import away, journal, posts
+from bot.host.new_options import FILL, levels_of
 from bot.host.outbox_wire import PostKind
 from bot.host.routing import Refusal
 from bot.store import GameRow, PlayerRow, Tx, dumps, loads
@@ -39,64 +40,11 @@ from bot.store.repository import GameSnapshot
 from bot.store.robot_seats import games_with_robots, last_sent
 from bot.store.settings import away_accounts
 
-OPTION = "robots"
-"""``robots=N`` (or ``robots=N:LEVEL``): the robots ``new`` seats at once."""
-
-FILL = "fill"
-"""``fill=robots`` (or ``fill=robots:LEVEL``): ``start`` seats robots up to the game's
-usual table."""
-
-MOST_AT_ONCE = 50
-"""Robots one ``robots=N`` seats at most (a game's own table limit refuses sooner)."""
-
 MESSAGE_PREFIX = ROBOT_USER
 """How the id of every message a robot sends begins (``robot:12:3:0:p2:0``)."""
 
 VERB = "robot"
 """The word after the host's ``add``/``remove``."""
-
-
-def levels_of(game: Game[Any, Any]) -> list[str]:
-    """The robot levels ``game`` has, weakest first."""
-    return [level for level in ROBOT_LEVELS if game.robot_at(level) is not None]
-
-
-def parse_level(game: Game[Any, Any], word: str, example: str) -> str:
-    """A level the game has (``easy`` when ``word`` is empty); refused with an example."""
-    levels = levels_of(game)
-    if not levels:
-        raise Refusal(f"{game.name} has no robots yet: its seats are for people")
-    level = word.strip().lower() or levels[0]
-    if level not in levels:
-        raise Refusal(
-            f"expected a robot level, one of {', '.join(levels)}, such as `{example} "
-            f"{levels[-1]}`; got {word.strip()[:40]!r}"
-        )
-    return level
-
-
-def parse_count(game: Game[Any, Any], value: str) -> str:
-    """``robots=N`` or ``robots=N:LEVEL``, canonical (``2:easy``)."""
-    count_text, _, level_text = value.partition(":")
-    example = f"new {game.name} robots=2"
-    count = int(count_text) if count_text.isdigit() else -1
-    if not 1 <= count <= MOST_AT_ONCE:
-        raise Refusal(
-            f"robots: expected how many robots to seat, 1 to {MOST_AT_ONCE}, such as "
-            f"`{example}` (or `{example}:strong`); got {value[:40]!r}"
-        )
-    return f"{count}:{parse_level(game, level_text, f'{example}:')}"
-
-
-def parse_fill(game: Game[Any, Any], value: str) -> str:
-    """``fill=robots`` or ``fill=robots:LEVEL``, canonical (``robots:easy``)."""
-    word, _, level_text = value.partition(":")
-    if word.strip().lower() != "robots":
-        raise Refusal(
-            f"fill: expected `robots` (start seats robots up to the game's usual table), "
-            f"such as `new {game.name} fill=robots` or `fill=robots:strong`; got {value[:40]!r}"
-        )
-    return f"robots:{parse_level(game, level_text, f'new {game.name} fill=robots:')}"
 
 
 def seat(
@@ -148,9 +96,13 @@ def fill_option(game_row: GameRow) -> str:
     return str(loads(game_row.options or "{}").get(FILL) or "")
 
 
-def fill_table(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any) -> Any:
+def fill_table(
+    tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, first: str | None = None
+) -> Any:
     """At ``start`` of a game opened with ``fill=robots``: seat robots in the empty seats
-    up to the game's usual table. Returns the state (stored on the row)."""
+    up to the game's usual table. Returns the state (stored on the row). Seats nobody
+    when the game could not start with them (a board too small for the table, say): the
+    game's refusal is raised first, so a refused ``start`` changes nothing."""
     option = fill_option(game_row)
     if not option or game_row.id is None:
         return state
@@ -159,6 +111,11 @@ def fill_table(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any) -> A
     missing = usual_table(game, level) - present
     if missing <= 0:
         return state
+    trial, taken = state, tx.seats_taken(game_row.id)
+    for number in range(taken + 1, taken + missing + 1):
+        trial = game.rules.join(trial, PlayerRef(f"p{number}", f"{level}-robot-{number}"))
+    # A trial start, thrown away (its draws are not the game's): the real one follows.
+    game.rules.start(trial, random.Random(0), first)
     state, _ = seat_many(tx, game, game_row, state, missing, level)
     return state
 

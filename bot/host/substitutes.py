@@ -22,6 +22,12 @@ A substitute must not be a way to read a seat (issue 39), so:
   hands seats freely;
 - a seat never goes to someone who plays, or played, another seat of the game (from any
   of their linked accounts).
+
+A robot may take a seat too (``replace OLD robot`` or ``replace OLD robot LEVEL``, issue
+44), for a player who is gone: it accepts at once (the seat's player still agrees where
+a host who plays hands it), is shown as a robot (``strong-robot-2`` plays the seat,
+which keeps its name) and plays it from then on from that seat's view alone, as a robot
+seated at the start does (bot.host.robots).
 """
 
 from __future__ import annotations
@@ -33,13 +39,14 @@ from typing import Any
 from bot.games.base import GamePhase
 from bot.games.catalog import get_game
 from bot.games.numbers import looks_like_a_number, whole_number
-from bot.host import posts
+from bot.host import posts, robots
 from bot.host.context import CommandContext
+from bot.host.new_options import parse_level
 from bot.host.outbox_wire import PostKind
 from bot.host.posts import Cause
 from bot.host.routing import Refusal
 from bot.store import GameRow, PlayerRow, Tx
-from bot.store.models import OfferRow
+from bot.store.models import ROBOT_USER, OfferRow
 from bot.store.repository import PlayerSnapshot
 from bot.store.seats import (
     add_offer,
@@ -56,6 +63,7 @@ from bot.store.settings import accounts_of
 
 VERB = "seat"
 EXAMPLE = "`replace @bob @carol`"
+ROBOT_EXAMPLE = "`replace @bob robot` (or `replace @bob robot strong`)"
 YES, NO = "yes", "no"
 # A seat's player who sent nothing about the game over this many of its last deadlines
 # has left it: a host who plays may then hand the seat on without their agreement.
@@ -81,6 +89,9 @@ def replace(
     """``replace OLD NEW``: NEW is offered OLD's seat, theirs once they accept."""
     assert game_row.id is not None
     seat, wanted = _split(rest, find_player)
+    if wanted.split()[0].lower() == robots.VERB:
+        _offer_to_a_robot(commands, tx, row, game_row, game, seat, wanted, now=now)
+        return
     newcomer = _newcomer(tx, game_row, wanted)
     _check_newcomer(tx, game_row, seat, newcomer.platform, newcomer.user_id, newcomer.user_name)
     consent = "asked" if _needs_consent(tx, row, game_row, seat) else ""
@@ -121,6 +132,70 @@ def replace(
             f"{newcomer.user_name}. Send {yes} to me by DM to agree ({no} keeps it yours).",
             kind=PostKind.of("seat-consent", offer.id),
         )  # fmt: skip
+
+
+def _offer_to_a_robot(
+    commands: CommandContext,
+    tx: Tx,
+    row: Cause,
+    game_row: GameRow,
+    game: Any,
+    seat: PlayerRow,
+    wanted: str,
+    *,
+    now: float,
+) -> None:
+    """``replace OLD robot [LEVEL]``: a robot takes OLD's seat at once (it says yes as
+    soon as asked), or once OLD agrees where the host plays a seat of the game."""
+    assert game_row.id is not None
+    if game_row.phase == GamePhase.FINISHED:
+        raise Refusal("this game has finished")
+    level = parse_level(game, wanted.strip()[len(robots.VERB) :], f"replace {seat.name} robot")
+    if seat.robot:
+        raise Refusal(
+            f"{seat.name}'s seat is played by a robot already (level {seat.robot}): "
+            f"hand it to a person, such as {EXAMPLE}"
+        )
+    consent = "asked" if _needs_consent(tx, row, game_row, seat) else ""
+    offer = OfferRow(
+        game_id=game_row.id,
+        kind=VERB,
+        platform=game_row.platform,
+        # The seat's number makes the robot's account: one no other seat has.
+        user_id=f"{ROBOT_USER}{game_row.id}:{seat.join_order}",
+        name=f"{level}-robot-{seat.join_order}",
+        player_key=seat.key,
+        holder=_account(seat),
+        holder_consent=consent,
+        accepted=True,
+        created_at=now,
+    )
+    _check_newcomer(tx, game_row, seat, offer.platform, offer.user_id, offer.name)
+    if not consent:
+        _hand_over(commands, tx, row, game_row, seat, offer)
+        return
+    offer = add_offer(tx, offer)
+    yes, no = f"`{VERB} {YES} {game_row.id}`", f"`{VERB} {NO} {game_row.id}`"
+    posts.reply(
+        tx, game_row.id, row,
+        f"{posts.title(game_row)}: the host would hand {seat.name}'s seat to a robot "
+        f"({offer.name}). It plays it once {seat.name} agrees (the same {yes}).",
+        public=True,
+    )  # fmt: skip
+    posts.notify(
+        tx, game_row, seat,
+        f"{posts.title(game_row)}: the host would hand your seat ({seat.name}) to a robot "
+        f"({offer.name}). Send {yes} to me by DM to agree ({no} keeps it yours).",
+        kind=PostKind.of("seat-consent", offer.id),
+    )  # fmt: skip
+
+
+def robot_level(offer: OfferRow) -> str:
+    """The level of the robot an offer hands a seat to ("" for a person): a robot's
+    account begins ``robot:`` and its name is ``LEVEL-robot-N``."""
+    if not offer.user_id.startswith(ROBOT_USER):
+        return ""
+    return offer.name.partition("-robot-")[0]
 
 
 def answer(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> int:
@@ -202,6 +277,8 @@ def _hand_over(
         seat.avatar_url, seat.join_order, seat.account_name,
     )  # fmt: skip
     turn = game_row.turn
+    level = robot_level(offer)
+    seat.robot = level  # (saved with the seat's new account)
     change = hand_seat(
         tx,
         seat,
@@ -213,9 +290,10 @@ def _hand_over(
         now=now,
     )
     when = f"from turn {turn} on" if game_row.phase == GamePhase.RUNNING else "from now on"
+    who = f"{offer.name}'s (a robot, level {level})," if level else f"{offer.name}'s,"
     posts.announce(
         tx, game_row, kind=PostKind.of("seat-handed", change.id), now=now,
-        text=f"{posts.title(game_row)}: {seat.name}'s seat is {offer.name}'s, who plays it "
+        text=f"{posts.title(game_row)}: {seat.name}'s seat is {who} who plays it "
         f"{when} (still called {seat.name}).",
     )  # fmt: skip
     posts.notify(
@@ -224,6 +302,11 @@ def _hand_over(
         "longer play in this game; thank you for playing.",
         kind=PostKind.of("replaced", change.id),
     )  # fmt: skip
+    if level:
+        # A robot is sent nothing (nor let into a room): it reads the seat's view.
+        if old.platform in commands.room_platforms:
+            posts.room_member(tx, game_row, row, old.user_id, present=False, now=now)
+        return
     last = None
     if game_row.phase != GamePhase.SETUP:
         stored = tx.last_turn(game_row.id)

@@ -241,7 +241,8 @@ class PlayerSettingsRow(SQLModel, table=True):
 class RatingRow(SQLModel, table=True):
     """A person's rating in one kind of game (OpenSkill's Plackett-Luce: ``mu`` and
     ``sigma``), updated once when a rated game ends. ``person`` is the account key
-    ("platform:user_id") whose settings stand for them (see PlayerSettingsRow.person)."""
+    ("platform:user_id") whose settings stand for them (see PlayerSettingsRow.person),
+    or a robot level's (``robot:strong``): each level has its own rating per game."""
 
     __tablename__ = "ratings"
 
@@ -253,6 +254,8 @@ class RatingRow(SQLModel, table=True):
     played: int = 0
     won: int = 0
     awards: int = 0  # the game's own award (U-Boat's marks of victory), one a game at most
+    # Of ``played``, the games with a robot at the table (another seat's, or a crew's).
+    robot_games: int = 0
     updated_at: float = 0.0
 
 

@@ -123,6 +123,24 @@ def player_names(tx: Tx, game_id: int) -> list[tuple[str, str]]:
     return [(str(key), str(name)) for key, name in tx.session.execute(query).all()]
 
 
+def robot_levels(tx: Tx, game_id: int) -> dict[str, str]:
+    """(key: level) of each seat a robot plays (issue 44), people's seats left out."""
+    query = select(col(PlayerRow.key), col(PlayerRow.robot)).where(
+        col(PlayerRow.game_id) == game_id, col(PlayerRow.robot) != ""
+    )
+    return {str(key): str(level) for key, level in tx.session.execute(query).all()}
+
+
+def robot_counts(tx: Tx, ids: Sequence[int]) -> dict[int, int]:
+    """How many seats robots play, per game of ``ids`` (games with none left out)."""
+    query = (
+        select(col(PlayerRow.game_id), func.count())
+        .where(col(PlayerRow.game_id).in_(ids), col(PlayerRow.robot) != "")
+        .group_by(col(PlayerRow.game_id))
+    )
+    return {int(game_id): int(count) for game_id, count in tx.session.execute(query).all()}
+
+
 def player_counts(tx: Tx, ids: Sequence[int] | None = None) -> dict[int, int]:
     query = select(col(PlayerRow.game_id), func.count()).group_by(col(PlayerRow.game_id))
     if ids is not None:

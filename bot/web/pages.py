@@ -303,6 +303,14 @@ class GameLine:
     players: int
     deadline: float | None
     result: str
+    robots: int = 0  # of the players, the seats robots play
+
+
+def _robots_among(count: int) -> str:
+    """`` (2 robots)`` beside a game's players, where robots play some of its seats."""
+    if not count:
+        return ""
+    return f" ({count} robot{'s' if count > 1 else ''})"
 
 
 @dataclass(frozen=True)
@@ -410,7 +418,7 @@ def games_list(lines: Sequence[GameLine], *, page: int = 1, pages: int = 1) -> b
             f"<td>{_where(line.where, line.where_url)}</td>"
             f"<td>{escape(line.phase)}</td>"
             f"<td>{line.turn}</td>"
-            f"<td>{line.players}</td>"
+            f"<td>{line.players}{_robots_among(line.robots)}</td>"
             f"<td>{when(line.deadline) if line.phase != 'finished' else '—'}</td>"
             f"<td>{escape(line.result)}</td>"
             "</tr>"

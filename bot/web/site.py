@@ -210,6 +210,7 @@ class Site:
         with self.store.transaction() as tx:
             games = reads.games(tx, shown) if shown else []
             counts = reads.player_counts(tx, shown)
+            robot_counts = reads.robot_counts(tx, shown)
             finished = {
                 g.id: dict(reads.player_names(tx, g.id))
                 for g in games
@@ -230,6 +231,7 @@ class Site:
                     phase=_phase_word(facts.kind, facts.phase),
                     turn=facts.turn,
                     players=counts.get(facts.id, 0),
+                    robots=robot_counts.get(facts.id, 0),
                     deadline=running[0][1] if running else None,
                     result=self._result(facts, names),
                 )
@@ -310,11 +312,12 @@ class Site:
     ) -> bytes | None:
         game_id = facts.id
 
-        def read() -> tuple[dict[str, str], list[reads.StepFacts]]:
+        def read() -> tuple[dict[str, str], list[reads.StepFacts], dict[str, str]]:
             with self.store.transaction() as tx:
-                return dict(reads.player_names(tx, game_id)), reads.steps(tx, game_id)
+                names = dict(reads.player_names(tx, game_id))
+                return names, reads.steps(tx, game_id), reads.robot_levels(tx, game_id)
 
-        names, steps = await asyncio.to_thread(read)
+        names, steps, robots = await asyncio.to_thread(read)
         if viewer is not None and viewer not in names:
             return None
         turns = tuple(sorted({s.number for s in steps}))
@@ -348,6 +351,7 @@ class Site:
             text,
             newest,
             steps,
+            tuple(_shown(name, robots.get(key, "")) for key, name in names.items()),
         )
 
     def _page(
@@ -363,6 +367,7 @@ class Site:
         text: tuple[str, tuple[int, int] | None] | None,
         newest: tuple[int, int] | None = None,
         steps: Sequence[reads.StepFacts] = (),
+        players: tuple[str, ...] = (),  # as the list shows them: robots marked
     ) -> bytes:
         game_id = facts.id
         game = get_game(facts.kind)
@@ -420,7 +425,7 @@ class Site:
             turn=facts.turn,
             deadlines=_running(facts.timers) if not finished else (),
             paused=facts.paused_remaining is not None,
-            players=tuple(names.values()),
+            players=players,
             result=self._result(facts, names),
             base=base,
             turns=turns,
@@ -583,3 +588,9 @@ def _phase_word(kind: str, phase: str) -> str:
         return get_game(kind).phase_word(phase)
     except GameError:
         return phase
+
+
+def _shown(name: str, robot: str) -> str:
+    """A seat as the players list shows it: a robot's marked with its level (a seat
+    handed to a robot keeps its player's name: ``bob (strong robot)``)."""
+    return f"{name} ({robot} robot)" if robot else name

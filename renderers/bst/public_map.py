@@ -94,7 +94,9 @@ def status_line(view: PublicView) -> str:
             return f"Finished after turn {view.turn}"
         label = "Winner" if len(winners) == 1 else "Winners"
         return f"Finished after turn {view.turn}. {label}: {', '.join(winners)}"
-    return f"Turn {view.turn}"
+    # The map shows the board as the last turn left it: it is named for that turn, as the
+    # web page's turn it illustrates is (the map after turn 1 is not "Turn 2"'s).
+    return f"After turn {view.turn - 1}" if view.turn > 1 else f"Turn {view.turn}"
 
 
 def shots_line(view: PublicView) -> str | None:

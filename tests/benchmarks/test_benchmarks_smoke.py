@@ -5,6 +5,7 @@ No timing is asserted here: figures come from ``python -m benchmarks``, never fr
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
@@ -95,3 +96,11 @@ def test_storm_2proc_shares_a_tiny_storm_on_postgresql() -> None:
     with postgres_schema(url) as scratch:
         seconds, resolved = storm_2proc.storm(scratch, 2, 6, 4)
     assert seconds > 0 and resolved == 6
+
+
+def test_ack_storm_with_robots_times_acks_while_every_robot_orders(tmp_path: Path) -> None:
+    from benchmarks import ack_storm
+
+    latencies, _, _, robot_orders = asyncio.run(ack_storm._acks_while_robots_think(5, 4, tmp_path))
+    assert len(latencies) == 5
+    assert robot_orders == 4 * ack_storm.STORM_ROBOTS  # each robot of each game, once

@@ -304,6 +304,17 @@ def test_play_opens_the_game_asked_for(tmp_path: Path) -> None:
     assert "#bst" not in result.stdout
 
 
+def test_play_robots_opens_the_game_with_robots_seated(tmp_path: Path) -> None:
+    lines = ["alice> #sonar join", "host> start", ":next", ":quit"]
+    result = bst(
+        "play", "--game", "sonar", "--robots", "1:strong", "--out", str(tmp_path / "images"),
+        stdin="\n".join(lines) + "\n", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Robots seated: strong-robot-1." in result.stdout
+    assert "strong-robot-1 fired at" in result.stdout  # its turn, as soon as it opened
+
+
 def test_play_refuses_an_unknown_game(tmp_path: Path) -> None:
     result = bst("play", "--game", "chess", cwd=tmp_path)
     assert result.returncode == 2

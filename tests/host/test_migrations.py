@@ -60,6 +60,7 @@ STATE_DIGEST = "0011: game state digest: games.state_digest; on SQLite, big colu
 OFFERS = "0012: offers: a seat or a bridge the host offered, until its newcomer or room accepts"
 AWARDS = "0013: awards in ratings: ratings.awards"
 ROBOTS = '0014: robot seats: players.robot, the level of the robot playing a seat ("" for a person)'
+ROBOT_GAMES = "0015: robot games in ratings: ratings.robot_games"
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"
 
@@ -333,11 +334,12 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
         OFFERS,
         AWARDS,
         ROBOTS,
+        ROBOT_GAMES,
     ]
     assert differences(engine) == []
     with engine.connect() as connection:
         assert current_revisions(connection) == (head_revision(),)
-    assert head_revision() == "0014"
+    assert head_revision() == "0015"
     assert migrate(engine) == []
 
 
@@ -363,6 +365,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 OFFERS,
                 AWARDS,
                 ROBOTS,
+                ROBOT_GAMES,
             ],
         ),
         (
@@ -383,6 +386,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 OFFERS,
                 AWARDS,
                 ROBOTS,
+                ROBOT_GAMES,
             ],
         ),
         (
@@ -402,6 +406,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 OFFERS,
                 AWARDS,
                 ROBOTS,
+                ROBOT_GAMES,
             ],
         ),
     ],
@@ -474,6 +479,7 @@ def test_a_database_made_before_version_3_keeps_every_order_and_the_standing_one
         OFFERS,
         AWARDS,
         ROBOTS,
+        ROBOT_GAMES,
     ]
     assert "active" not in {c["name"] for c in inspect(engine).get_columns("orders")}
     assert {i["name"] for i in inspect(engine).get_indexes("orders")} == {"ix_orders_turn_player"}
@@ -530,6 +536,7 @@ def test_two_processes_migrating_at_once_take_turns(engine: Engine) -> None:
             OFFERS,
             AWARDS,
             ROBOTS,
+            ROBOT_GAMES,
         ],
     ]
 
@@ -541,7 +548,7 @@ def test_the_store_migrates_sqlite_on_start_and_leaves_postgresql_to_bst_migrate
     store = Store(engine.url.render_as_string(hide_password=False))
     store.dispose()
     with engine.connect() as connection:
-        expected = ("0014",) if engine.dialect.name == "sqlite" else ()
+        expected = ("0015",) if engine.dialect.name == "sqlite" else ()
         assert current_revisions(connection) == expected
 
 
@@ -585,7 +592,7 @@ def test_alembic_runs_its_own_transaction_on_a_connection_without_one(engine: En
         connection.commit()  # (SQLAlchemy's autobegin after Alembic's own commit)
     assert differences(engine) == []
     with engine.connect() as connection:
-        assert current_revisions(connection) == ("0014",)
+        assert current_revisions(connection) == ("0015",)
 
 
 def _bst(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -608,7 +615,7 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
     first = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
-        f"{sqlite_url(database)}: migrated to revision 0014:",
+        f"{sqlite_url(database)}: migrated to revision 0015:",
         f"  {LEGACY_3}",
         f"  {STAMPED}",
         f"  {TIMERS_AND_STEPS}",
@@ -624,7 +631,8 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
         f"  {OFFERS}",
         f"  {AWARDS}",
         f"  {ROBOTS}",
+        f"  {ROBOT_GAMES}",
     ]
     again = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0014)\n"
+    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0015)\n"

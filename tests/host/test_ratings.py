@@ -115,3 +115,50 @@ def test_a_game_ended_before_it_started_is_cancelled_and_rates_nobody(kit: HostK
     assert kit.game().phase == "finished"
     with kit.store.transaction() as tx:
         assert ratings_of(tx, "fake:id-alice") == [] and ratings_of(tx, "fake:id-bob") == []
+
+
+def _robots_game(kit: HostKit, options: str) -> None:
+    """alice alone against robots (``options``: how many, of which level); started."""
+    kit.say("alice", f"#bst new size=10x10 turn=8h {options}")
+    kit.say("alice", "join")
+    kit.say("alice", "sub: A2\ncarrier: C1-C5", dm=True)
+    kit.say("alice", "start")
+
+
+def test_a_person_is_rated_against_robots_and_each_level_has_its_own_rating(
+    kit: HostKit,
+) -> None:
+    _robots_game(kit, "robots=2:strong")
+    game_row = kit.game()
+    with kit.store.transaction() as tx:
+        # alice (p3) wins against the two strong robots.
+        rated = ratings.rate_finished(
+            tx, _Ended(Outcome(("p3",), False)), game_row, None, kit.clock.now()
+        )  # type: ignore[arg-type]
+        assert rated == 2  # alice, and the strong level (once, though it held two seats)
+        (alice,) = ratings_of(tx, "fake:id-alice")
+        (strong,) = ratings_of(tx, "robot:strong")
+        assert ratings_of(tx, "robot:easy") == []
+    assert alice.mu > 25 > strong.mu
+    assert (alice.played, alice.robot_games, strong.played, strong.name) == (
+        1,
+        1,
+        1,
+        "strong robot",
+    )
+    kit.say("alice", "me rating", dm=True)
+    assert "1 played (1 against robots), 1 won" in _private(kit, "alice")[-1]
+    kit.say("alice", "me top bst", dm=True)
+    top = _private(kit, "alice")[-1]
+    assert top.index("1. alice") < top.index("2. strong robot")
+
+
+def test_a_game_of_robots_alone_rates_nobody(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=10x10 turn=8h robots=2")
+    game_row = kit.game()
+    with kit.store.transaction() as tx:
+        rated = ratings.rate_finished(
+            tx, _Ended(Outcome(("p1",), False)), game_row, None, kit.clock.now()
+        )  # type: ignore[arg-type]
+        assert rated == 0
+        assert ratings_of(tx, "robot:easy") == []

@@ -6,6 +6,7 @@ as its seat's messages, replayed by `bst verify`), as soon as a turn opens; with
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from host_fakes import HostKit
@@ -153,3 +154,71 @@ def test_without_away_robot_nobody_plays_an_away_players_seat(kit: HostKit) -> N
     kit.tick()
     assert _standing(kit, 1) == {}
     assert _robot_messages(kit) == []
+
+
+# --- a robot takes a gone player's seat (`replace OLD robot [LEVEL]`) ---------------
+
+
+def _public(kit: HostKit) -> list[str]:
+    return [r.text for r in kit.outbox() if r.recipient == "public"]
+
+
+def test_the_host_hands_a_gone_players_seat_to_a_robot_which_plays_it_at_once(
+    tmp_path: Path,
+) -> None:
+    kit = HostKit(tmp_path, admins=frozenset({"fake:id-ref"}))  # an admin who plays no seat
+    try:
+        kit.two_player_battle()
+        assert kit.say("ref", "replace bob robot strong").outcome.value == "handled"
+        assert _public(kit)[-1] == (
+            "#bst game 1: bob's seat is strong-robot-2's (a robot, level strong), who plays "
+            "it from turn 1 on (still called bob)."
+        )
+        bob = _players(kit)[1]
+        assert (bob.name, bob.robot, bob.account_name) == ("bob", "strong", "strong-robot-2")
+        assert bob.user_id.startswith("robot:")
+        assert set(_standing(kit, 1)) == {"p2"}  # the robot shot as soon as it sat
+        assert {m.user_id for m in _robot_messages(kit)} == {bob.user_id}
+        assert kit.say("bob", "#bst C1").outcome.value == "refused"  # no longer his
+        assert _to_robots(kit) == []
+        record = game_record(kit.store, 1)
+        assert record["substitutes"][0]["player"] == "strong-robot-2"
+    finally:
+        kit.store.dispose()
+
+
+def test_a_host_who_plays_hands_a_seat_to_a_robot_once_its_player_agrees(kit: HostKit) -> None:
+    kit.two_player_battle()
+    assert kit.say("alice", "replace bob robot").outcome.value == "handled"
+    assert "It plays it once bob agrees (the same `seat yes 1`)" in _public(kit)[-1]
+    assert not _players(kit)[1].robot
+    assert kit.say("bob", "seat yes 1", dm=True).outcome.value == "handled"
+    bob = _players(kit)[1]
+    assert (bob.robot, bob.account_name) == ("easy", "easy-robot-2")
+    kit.tick()
+    assert set(_standing(kit, 1)) == {"p2"}
+
+
+def test_replace_by_a_robot_refuses_a_level_the_game_has_not_and_a_robots_seat(
+    kit: HostKit,
+) -> None:
+    kit.say("alice", "#bst new size=10x10 turn=8h robots=1")
+    kit.say("alice", "join")
+    kit.say("alice", "sub: A2\ncarrier: C1-C5", dm=True)
+    kit.say("alice", "start")
+    assert kit.say("alice", "replace alice robot wizard").outcome.value == "refused"
+    assert "one of easy, strong, such as `replace alice robot strong`" in _host_said(kit)
+    assert kit.say("alice", "replace easy-robot-1 robot strong").outcome.value == "refused"
+    assert "played by a robot already (level easy)" in _host_said(kit)
+    assert [p.robot for p in _players(kit)] == ["easy", ""]
+
+
+def test_a_refused_start_seats_no_robots_for_fill(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=8x8 turn=8h fill=robots")
+    kit.say("alice", "join")
+    assert kit.say("alice", "start").outcome.value == "refused"
+    assert "no room for 12 more fleets" in _host_said(kit)
+    assert [p.name for p in _players(kit)] == ["alice"]  # a refusal changes nothing
+    kit.say("alice", "options size=20x20")
+    assert kit.say("alice", "start").outcome.value == "handled"
+    assert len(_players(kit)) == 12

@@ -175,3 +175,26 @@ def test_a_wrong_web_setting_is_refused_saying_what_was_expected(
 
     with pytest.raises(ConfigError, match=message):
         parse_config(tomllib.loads(f"[web]\n{section}\n"), "config.toml")
+
+
+ROBOTS_GAME = """\
+@game bst size=10x10 turn=8h robots=1
+ahab public: #bst join
+ahab dm: sub: A2\\ncarrier: C1-C5
+nemo dm: join
+nemo dm: cruiser: F1-F3, cruiser: J8-J10
+@start
+@host replace nemo robot strong
+"""
+
+
+def test_robots_are_marked_in_the_list_and_on_the_game_page(database: Path, tmp_path: Path) -> None:
+    play(database, ROBOTS_GAME, tmp_path / "s")
+    with served(database) as site:
+        listing = site.get("/")
+        page = site.get("/games/1")
+    assert "<td>3 (2 robots)</td>" in listing.text
+    assert (
+        "<h2>Players</h2><ul><li>easy-robot-1 (easy robot)</li><li>ahab</li>"
+        "<li>nemo (strong robot)</li></ul>"
+    ) in page.text

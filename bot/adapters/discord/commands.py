@@ -47,7 +47,7 @@ from bot.adapters.discord.text import (
     zone_suggestions,
 )
 from bot.games.base import Arg, ArgKind, Game, Verb
-from bot.host.messages import HOST_NEW_OPTIONS
+from bot.host.new_options import new_args
 
 # (interaction, privacy, typed text) → awaitable: what every command calls.
 CommandHandler = Callable[[discord.Interaction[Any], Privacy, str], Awaitable[None]]
@@ -79,7 +79,7 @@ def _typed(tag: str, verb: Verb, privacy: Privacy = Privacy.PUBLIC) -> Subcomman
 def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
     """Every command of ``game``'s group, in the order Discord lists them."""
     tag = game.tag
-    options = (*game.option_args, *HOST_NEW_OPTIONS)
+    options = new_args(game)
     new = Verb("new", "Host a new game in this channel", private=False, args=options)
     found = [
         Subcommand(new, Privacy.PUBLIC, lambda values: new_text(tag, options, values)),

@@ -10,12 +10,22 @@ import enum
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 
-from bot.games.base import OptionError
+from bot.games.base import ArgKind, OptionError
 from bot.games.bst.cells import MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS
 from bot.games.bst.fleet import Loadout
-from bot.games.duration import format_duration, parse_duration
-from bot.games.numbers import whole_number
+from bot.games.duration import parse_duration
+from bot.games.option import (
+    Option,
+    OptionTable,
+    as_text,
+    choice,
+    duration,
+    enum_words,
+    number,
+    switch,
+)
 
 
 class ShotTiming(enum.Enum):
@@ -48,74 +58,9 @@ class LoadoutRule(enum.Enum):
         return (Loadout.CARRIER_SUBMARINE, Loadout.TWO_CRUISERS)
 
 
-@dataclass(frozen=True)
-class BstOptions:
-    """A game's options, checked and typed; ``turn`` and ``setup_deadline`` are kept in
-    their canonical text (``1h30m``), as records and ``status`` show them."""
-
-    rows: int = 20
-    cols: int = 20
-    turn: str = "8h"
-    shots: ShotTiming = ShotTiming.AFTER_MOVES
-    placement_conflicts: ConflictPolicy = ConflictPolicy.FIRST_COME
-    loadouts: LoadoutRule = LoadoutRule.BOTH
-    max_turns: int | None = None
-    setup_deadline: str | None = None
-    late_join: bool = False
-
-    def text(self) -> dict[str, str]:
-        """Every option but the size, in canonical text (the record's ``options``)."""
-        return {
-            "turn": self.turn,
-            "shots": self.shots.value,
-            "placement_conflicts": self.placement_conflicts.value,
-            "loadouts": self.loadouts.value,
-            "max_turns": "none" if self.max_turns is None else str(self.max_turns),
-            "setup_deadline": self.setup_deadline or "none",
-            "late_join": "on" if self.late_join else "off",
-        }
-
-    @property
-    def size_text(self) -> str:
-        return f"{self.rows}x{self.cols}"
-
-    @property
-    def turn_seconds(self) -> float:
-        """The length of a turn, and of every setup window after the first (§4)."""
-        return parse_duration(self.turn).total_seconds()
-
-    @property
-    def setup_seconds(self) -> float | None:
-        """The length of the first setup window; None when setup waits for ``start``."""
-        if self.setup_deadline is None:
-            return None
-        return parse_duration(self.setup_deadline).total_seconds()
-
-
 MAX_TURNS = 999_999_999
 
-KNOWN_KEYS = (
-    "size",
-    "turn",
-    "shots",
-    "placement_conflicts",
-    "loadouts",
-    "max_turns",
-    "setup_deadline",
-    "late_join",
-)
-
 _SIZE = re.compile(r"^\s*(\d{1,4})\s*(?:[x×*]\s*(\d{1,4}))?\s*$", re.IGNORECASE)
-_ON = {"on", "true", "yes", "1"}
-_OFF = {"off", "false", "no", "0"}
-_LOADOUT_WORDS = {
-    "both": LoadoutRule.BOTH,
-    "carrier+submarine": LoadoutRule.CARRIER_SUBMARINE,
-    "carrier+sub": LoadoutRule.CARRIER_SUBMARINE,
-    "carrier": LoadoutRule.CARRIER_SUBMARINE,
-    "cruisers": LoadoutRule.CRUISERS,
-    "cruiser": LoadoutRule.CRUISERS,
-}
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -132,67 +77,115 @@ def parse_size(text: str) -> tuple[int, int]:
     return rows, cols
 
 
-def _choice(key: str, text: str, words: Mapping[str, enum.Enum]) -> enum.Enum:
-    try:
-        return words[text.strip().lower()]
-    except KeyError:
-        expected = " or ".join(sorted({w.value for w in words.values()}))
-        raise OptionError(f"{key}: expected {expected}; got {text.strip()!r}") from None
+def size_text(size: tuple[int, int]) -> str:
+    return f"{size[0]}x{size[1]}"
 
 
-def _duration_or_none(key: str, text: str) -> str | None:
-    if text.strip().lower() in ("none", "off", ""):
-        return None
-    try:
-        return format_duration(parse_duration(text))
-    except OptionError as error:
-        raise OptionError(f"{key}: {error.message}") from None
+SIZE = Option(
+    "size",
+    ArgKind.TEXT,
+    (20, 20),
+    "Board size: N or ROWSxCOLS (default 20)",
+    parse_size,
+    size_text,
+)
+TURN = as_text(
+    duration("turn", timedelta(hours=8), "Turn length, e.g. 8h, 30m, 1h30m (default 8h)")
+)
+SHOTS = choice(
+    "shots",
+    ShotTiming.AFTER_MOVES,
+    "When shots land relative to moves",
+    enum_words(ShotTiming),
+)
+PLACEMENT_CONFLICTS = choice(
+    "placement_conflicts",
+    ConflictPolicy.FIRST_COME,
+    "What happens when placements overlap",
+    enum_words(ConflictPolicy),
+    # (The choices in the alphabet's order, as this refusal has always listed them.)
+    refusal="{name}: expected both_retry or first_come; got {got}",
+)
+LOADOUTS = choice(
+    "loadouts",
+    LoadoutRule.BOTH,
+    "Which fleets are allowed",
+    {
+        "both": LoadoutRule.BOTH,
+        "carrier+submarine": LoadoutRule.CARRIER_SUBMARINE,
+        "cruisers": LoadoutRule.CRUISERS,
+        "carrier+sub": LoadoutRule.CARRIER_SUBMARINE,
+        "carrier": LoadoutRule.CARRIER_SUBMARINE,
+        "cruiser": LoadoutRule.CRUISERS,
+    },
+)
+MAX_TURNS_OPTION = number(
+    "max_turns",
+    1,
+    1,
+    MAX_TURNS,
+    "End the game as a draw after this many turns",
+    refusal="{name}: expected a number of turns from {low} to {high} such as 20, or none; "
+    "got {got}",
+).or_word("none", "off", "")
+SETUP_DEADLINE = as_text(
+    duration(
+        "setup_deadline", timedelta(hours=24), "Close setup automatically after this long, e.g. 24h"
+    )
+).or_word("none", "off", "")
+LATE_JOIN = switch("late_join", False, "Allow joining after setup")
+
+OPTIONS = OptionTable(
+    (SIZE, TURN, SHOTS, PLACEMENT_CONFLICTS, LOADOUTS, MAX_TURNS_OPTION, SETUP_DEADLINE, LATE_JOIN)
+)
+KNOWN_KEYS = OPTIONS.keys
+
+
+@dataclass(frozen=True)
+class BstOptions:
+    """A game's options, checked and typed; ``turn`` and ``setup_deadline`` are kept in
+    their canonical text (``1h30m``), as records and ``status`` show them."""
+
+    size: tuple[int, int] = SIZE.default
+    turn: str = TURN.default
+    shots: ShotTiming = SHOTS.default
+    placement_conflicts: ConflictPolicy = PLACEMENT_CONFLICTS.default
+    loadouts: LoadoutRule = LOADOUTS.default
+    max_turns: int | None = MAX_TURNS_OPTION.default
+    setup_deadline: str | None = SETUP_DEADLINE.default
+    late_join: bool = LATE_JOIN.default
+
+    def text(self) -> dict[str, str]:
+        """Every option but the size, in canonical text (the record's ``options``)."""
+        options = OPTIONS.text(self)
+        del options["size"]  # (records show it apart, as ``size_text``)
+        return options
+
+    @property
+    def rows(self) -> int:
+        return self.size[0]
+
+    @property
+    def cols(self) -> int:
+        return self.size[1]
+
+    @property
+    def size_text(self) -> str:
+        return size_text(self.size)
+
+    @property
+    def turn_seconds(self) -> float:
+        """The length of a turn, and of every setup window after the first (§4)."""
+        return parse_duration(self.turn).total_seconds()
+
+    @property
+    def setup_seconds(self) -> float | None:
+        """The length of the first setup window; None when setup waits for ``start``."""
+        if self.setup_deadline is None:
+            return None
+        return parse_duration(self.setup_deadline).total_seconds()
 
 
 def parse_options(options: Mapping[str, str]) -> BstOptions:
     """Check and normalise ``new`` options; unknown keys are refused, naming the known ones."""
-    values: dict[str, object] = {}
-    for raw_key, raw_value in options.items():
-        key = raw_key.strip().lower()
-        value = str(raw_value)
-        if key == "size":
-            values["rows"], values["cols"] = parse_size(value)
-        elif key == "turn":
-            turn = _duration_or_none("turn", value)
-            if turn is None:
-                raise OptionError("turn: expected a duration such as 8h, 10m or 1h30m")
-            values["turn"] = turn
-        elif key == "shots":
-            values["shots"] = _choice(key, value, {t.value: t for t in ShotTiming})
-        elif key == "placement_conflicts":
-            values["placement_conflicts"] = _choice(
-                key, value, {p.value: p for p in ConflictPolicy}
-            )
-        elif key == "loadouts":
-            values["loadouts"] = _choice(key, value, _LOADOUT_WORDS)
-        elif key == "max_turns":
-            word = value.strip().lower()
-            if word in ("none", "off", ""):
-                values["max_turns"] = None
-            elif (turns := whole_number(word)) is not None and 1 <= turns <= MAX_TURNS:
-                values["max_turns"] = turns
-            else:
-                raise OptionError(
-                    f"max_turns: expected a number of turns from 1 to {MAX_TURNS} such as 20, "
-                    f"or none; got {value.strip()[:40]!r}"
-                )
-        elif key == "setup_deadline":
-            values["setup_deadline"] = _duration_or_none(key, value)
-        elif key == "late_join":
-            word = value.strip().lower()
-            if word in _ON:
-                values["late_join"] = True
-            elif word in _OFF:
-                values["late_join"] = False
-            else:
-                raise OptionError(f"late_join: expected on or off; got {value.strip()!r}")
-        else:
-            raise OptionError(
-                f"unknown option {raw_key!r}: the options are {', '.join(KNOWN_KEYS)}"
-            )
-    return BstOptions(**values)  # type: ignore[arg-type]
+    return BstOptions(**OPTIONS.parse(options))

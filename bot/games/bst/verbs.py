@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bot.games.base import Arg, ArgKind, Verb
 from bot.games.bst.fleet import Direction, ShipKind
+from bot.games.bst.options import OPTIONS
 
 SHIPS = tuple(kind.value for kind in ShipKind)
 ROTATING_SHIPS = tuple(kind.value for kind in ShipKind if kind is not ShipKind.SUBMARINE)
@@ -70,54 +71,5 @@ VERBS: tuple[Verb, ...] = (
     Verb("pass", "Withdraw this turn's action (private)", private=True),
 )
 
-OPTION_ARGS: tuple[Arg, ...] = (
-    Arg("size", ArgKind.TEXT, "Board size: N or ROWSxCOLS (default 20)", required=False),
-    Arg(
-        "turn",
-        ArgKind.DURATION,
-        "Turn length, e.g. 8h, 30m, 1h30m (default 8h)",
-        required=False,
-    ),
-    Arg(
-        "shots",
-        ArgKind.CHOICE,
-        "When shots land relative to moves",
-        required=False,
-        choices=("after_moves", "before_moves"),
-    ),
-    Arg(
-        "placement_conflicts",
-        ArgKind.CHOICE,
-        "What happens when placements overlap",
-        required=False,
-        choices=("first_come", "both_retry"),
-    ),
-    Arg(
-        "loadouts",
-        ArgKind.CHOICE,
-        "Which fleets are allowed",
-        required=False,
-        choices=("both", "carrier+submarine", "cruisers"),
-    ),
-    Arg(
-        "max_turns",
-        ArgKind.NUMBER,
-        "End the game as a draw after this many turns",
-        required=False,
-        minimum=1,
-        maximum=10000,
-    ),
-    Arg(
-        "setup_deadline",
-        ArgKind.DURATION,
-        "Close setup automatically after this long, e.g. 24h",
-        required=False,
-    ),
-    Arg(
-        "late_join",
-        ArgKind.CHOICE,
-        "Allow joining after setup",
-        required=False,
-        choices=("on", "off"),
-    ),
-)
+OPTION_ARGS: tuple[Arg, ...] = OPTIONS.args
+"""The options of ``new``, as platforms offer them (declared in :mod:`bot.games.bst.options`)."""

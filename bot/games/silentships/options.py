@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.games.base import OptionError
-from bot.games.duration import format_duration, parse_duration
-from bot.games.numbers import whole_number
+from bot.games.base import ArgKind, OptionError
+from bot.games.option import Option, OptionTable, choice, duration, enum_words, number
 from bot.games.silentships.ships import SHIP_ORDER, Ship, find_ship, short_words
 
 MIN_TURNS = 2
@@ -30,83 +29,6 @@ class FirstPlayer(enum.Enum):
 
     COIN = "coin"
     JOINED = "joined"
-
-
-@dataclass(frozen=True)
-class SilentShipsOptions:
-    move_time: timedelta = timedelta(hours=24)
-    response_time: timedelta = timedelta(minutes=10)
-    max_turns: int = 60
-    first: FirstPlayer = FirstPlayer.COIN
-    deck1: tuple[Ship, ...] | None = None  # None: shuffled at the start
-    deck2: tuple[Ship, ...] | None = None
-
-    def text(self) -> dict[str, str]:
-        """Every option in canonical text, defaults included (the record's ``game.options``)."""
-        return {
-            "move_time": format_duration(self.move_time),
-            "response_time": format_duration(self.response_time),
-            "max_turns": str(self.max_turns),
-            "first": self.first.value,
-            "deck1": deck_text(self.deck1),
-            "deck2": deck_text(self.deck2),
-        }
-
-
-KNOWN_KEYS = ("move_time", "response_time", "max_turns", "first", "deck1", "deck2")
-
-
-def parse_options(raw: Mapping[str, str]) -> SilentShipsOptions:
-    """The options from their texts; OptionError names the known keys or the range."""
-    options = SilentShipsOptions()
-    for key, text in raw.items():
-        name = key.strip().lower()
-        if name not in KNOWN_KEYS:
-            raise OptionError(
-                f"unknown option {key!r}: the options of silentships are {', '.join(KNOWN_KEYS)} "
-                "(e.g. `move_time=8h max_turns=40`)"
-            )
-        if name == "move_time":
-            options = replace(options, move_time=_parse_time(name, text))
-        elif name == "response_time":
-            options = replace(options, response_time=_parse_time(name, text))
-        elif name == "max_turns":
-            options = replace(options, max_turns=_parse_max_turns(text))
-        elif name == "first":
-            options = replace(options, first=_parse_first(text))
-        elif name == "deck1":
-            options = replace(options, deck1=parse_deck(name, text))
-        else:
-            options = replace(options, deck2=parse_deck(name, text))
-    return options
-
-
-def _parse_time(name: str, text: str) -> timedelta:
-    try:
-        return parse_duration(text)
-    except OptionError as error:
-        raise OptionError(f"{name}: {error.message}") from None
-
-
-def _parse_max_turns(text: str) -> int:
-    stripped = text.strip()
-    turns = whole_number(stripped)
-    if turns is None or not MIN_TURNS <= turns <= MAX_TURNS:
-        raise OptionError(
-            f"max_turns must be a whole number from {MIN_TURNS} to {MAX_TURNS} "
-            f"(e.g. max_turns=60); got {stripped[:40]!r}"
-        )
-    return turns
-
-
-def _parse_first(text: str) -> FirstPlayer:
-    try:
-        return FirstPlayer(text.strip().lower())
-    except ValueError:
-        raise OptionError(
-            f"first must be coin (a coin toss) or joined (the first to join moves first); "
-            f"got {text.strip()!r}"
-        ) from None
 
 
 def parse_deck(key: str, text: str) -> tuple[Ship, ...] | None:
@@ -134,3 +56,57 @@ def parse_deck(key: str, text: str) -> tuple[Ship, ...] | None:
 
 def deck_text(deck: tuple[Ship, ...] | None) -> str:
     return "shuffled" if deck is None else ",".join(ship.value for ship in deck)
+
+
+def _deck_option(name: str, doc: str) -> Option[tuple[Ship, ...] | None]:
+    return Option(name, ArgKind.TEXT, None, doc, lambda text: parse_deck(name, text), deck_text)
+
+
+MOVE_TIME = duration("move_time", timedelta(hours=24), "time a player has for a turn (24h)")
+RESPONSE_TIME = duration(
+    "response_time", timedelta(minutes=10), "time a defender has to answer an attack (10m)"
+)
+MAX_TURNS_OPTION = number(
+    "max_turns",
+    60,
+    MIN_TURNS,
+    MAX_TURNS,
+    "player turns before the ships sunk decide (60)",
+    refusal="{name} must be a whole number from {low} to {high} (e.g. max_turns=60); got {got}",
+)
+FIRST = choice(
+    "first",
+    FirstPlayer.COIN,
+    "who moves first: a coin toss, or the first to join",
+    enum_words(FirstPlayer),
+    refusal="{name} must be coin (a coin toss) or joined (the first to join moves first); "
+    "got {got}",
+)
+DECK1 = _deck_option("deck1", "first player's deck: shuffled, or ships top first")
+DECK2 = _deck_option("deck2", "second player's deck: shuffled, or ships top first")
+
+OPTIONS = OptionTable(
+    (MOVE_TIME, RESPONSE_TIME, MAX_TURNS_OPTION, FIRST, DECK1, DECK2),
+    unknown="unknown option {key!r}: the options of silentships are {names} "
+    "(e.g. `move_time=8h max_turns=40`)",
+)
+KNOWN_KEYS = OPTIONS.keys
+
+
+@dataclass(frozen=True)
+class SilentShipsOptions:
+    move_time: timedelta = MOVE_TIME.default
+    response_time: timedelta = RESPONSE_TIME.default
+    max_turns: int = MAX_TURNS_OPTION.default
+    first: FirstPlayer = FIRST.default
+    deck1: tuple[Ship, ...] | None = DECK1.default  # None: shuffled at the start
+    deck2: tuple[Ship, ...] | None = DECK2.default
+
+    def text(self) -> dict[str, str]:
+        """Every option in canonical text, defaults included (the record's ``game.options``)."""
+        return OPTIONS.text(self)
+
+
+def parse_options(raw: Mapping[str, str]) -> SilentShipsOptions:
+    """The options from their texts; OptionError names the known keys or the range."""
+    return SilentShipsOptions(**OPTIONS.parse(raw))

@@ -7,7 +7,7 @@ Each verb's :meth:`~bot.games.base.Verb.text` is an order :func:`orders.parse_or
 from __future__ import annotations
 
 from bot.games.base import Arg, ArgKind, Verb
-from bot.games.silentships.options import MAX_TURNS, MIN_TURNS, FirstPlayer
+from bot.games.silentships.options import OPTIONS
 from bot.games.silentships.ships import SHIP_ORDER
 
 _SHIPS = tuple(ship.card.short for ship in SHIP_ORDER)
@@ -84,29 +84,5 @@ VERBS: tuple[Verb, ...] = (
     Verb("accept", "Accept your opponent's offer to stop", private=False),
 )
 
-OPTION_ARGS: tuple[Arg, ...] = (
-    Arg("move_time", ArgKind.DURATION, "time a player has for a turn (24h)", required=False),
-    Arg(
-        "response_time",
-        ArgKind.DURATION,
-        "time a defender has to answer an attack (10m)",
-        required=False,
-    ),
-    Arg(
-        "max_turns",
-        ArgKind.NUMBER,
-        "player turns before the ships sunk decide (60)",
-        required=False,
-        minimum=MIN_TURNS,
-        maximum=MAX_TURNS,
-    ),
-    Arg(
-        "first",
-        ArgKind.CHOICE,
-        "who moves first: a coin toss, or the first to join",
-        required=False,
-        choices=tuple(choice.value for choice in FirstPlayer),
-    ),
-    Arg("deck1", ArgKind.TEXT, "first player's deck: shuffled, or ships top first", False),
-    Arg("deck2", ArgKind.TEXT, "second player's deck: shuffled, or ships top first", False),
-)
+OPTION_ARGS: tuple[Arg, ...] = OPTIONS.args
+"""The options of ``new``, as platforms offer them (declared in :mod:`bot.games.silentships.options`)."""

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.games.base import OptionError
-from bot.games.duration import format_duration, parse_duration
-from bot.games.numbers import whole_number
+from bot.games.option import OptionTable, choice, duration, enum_words, in_seconds, number, switch
 from bot.games.sonar.board import MAX_ROWS, MIN_ROWS
 
 MIN_SHIPS, MAX_SHIPS = 1, 16
@@ -42,23 +41,56 @@ class Placement(enum.Enum):
     GIVEN = "given"
 
 
-KNOWN_KEYS = ("size", "ships", "one_shot", "hide_hits", "move_time", "on_timeout", "placement")
+SIZE = number(
+    "size",
+    16,
+    MIN_ROWS,
+    MAX_ROWS,
+    "rows of the board, even (it has twice as many columns)",
+    refusal="{name}: expected an even number from {low} to {high}; got {number}",
+    even=True,
+)
+SHIPS = number(
+    "ships",
+    SHARED_SUBS,
+    MIN_SHIPS,
+    MAX_SHIPS,
+    "subs per captain (default 12 ÷ captains)",
+    refusal="{name}: expected a number from {low} to {high}; got {number}",
+).or_word("auto")
+ONE_SHOT = switch("one_shot", False, "one charge per turn instead of one per live sub")
+HIDE_HITS = switch("hide_hits", False, "show hits only on the turn they happen")
+MOVE_TIME = in_seconds(
+    duration("move_time", timedelta(days=1), "time a captain has for a turn (default 1d)")
+)
+ON_TIMEOUT = choice(
+    "on_timeout",
+    OnTimeout.RANDOM,
+    "when the move time runs out: random shots or skip",
+    enum_words(OnTimeout),
+)
+PLACEMENT = choice(
+    "placement",
+    Placement.RANDOM,
+    "random: the host places every fleet; given: captains may send their own (needs ships)",
+    enum_words(Placement),
+)
 
-_ON = {"on", "true", "yes", "1"}
-_OFF = {"off", "false", "no", "0"}
+OPTIONS = OptionTable((SIZE, SHIPS, ONE_SHOT, HIDE_HITS, MOVE_TIME, ON_TIMEOUT, PLACEMENT))
+KNOWN_KEYS = OPTIONS.keys
 
 
 @dataclass(frozen=True)
 class SonarOptions:
-    size: int = 16
-    ships: int | None = None
+    size: int = SIZE.default
+    ships: int | None = SHIPS.default
     """None: ``12 ÷ players``, fixed when the battle starts."""
-    one_shot: bool = False
-    hide_hits: bool = False
-    move_time: int = 86400
+    one_shot: bool = ONE_SHOT.default
+    hide_hits: bool = HIDE_HITS.default
+    move_time: int = MOVE_TIME.default
     """Seconds."""
-    on_timeout: OnTimeout = OnTimeout.RANDOM
-    placement: Placement = Placement.RANDOM
+    on_timeout: OnTimeout = ON_TIMEOUT.default
+    placement: Placement = PLACEMENT.default
 
     def ships_for(self, players: int) -> int:
         """The subs per player for this many players."""
@@ -66,85 +98,19 @@ class SonarOptions:
 
     def text(self, ships_in_use: int | None = None) -> dict[str, str]:
         """Every option in canonical text; ``ships`` is ``auto`` until the battle starts."""
-        ships = self.ships if ships_in_use is None else ships_in_use
-        return {
-            "size": str(self.size),
-            "ships": "auto" if ships is None else str(ships),
-            "one_shot": _switch(self.one_shot),
-            "hide_hits": _switch(self.hide_hits),
-            "move_time": format_duration(timedelta(seconds=self.move_time)),
-            "on_timeout": self.on_timeout.value,
-            "placement": self.placement.value,
-        }
-
-
-def _switch(value: bool) -> str:
-    return "on" if value else "off"
-
-
-def _number(key: str, text: str, low: int, high: int, even: bool = False) -> int:
-    word = text.strip()
-    kind = "an even number" if even else "a number"
-    value = whole_number(word)
-    if value is None:
-        raise OptionError(f"{key}: expected {kind} from {low} to {high}; got {word[:40]!r}")
-    if not low <= value <= high or (even and value % 2):
-        raise OptionError(f"{key}: expected {kind} from {low} to {high}; got {value}")
-    return value
-
-
-def _flag(key: str, text: str) -> bool:
-    word = text.strip().lower()
-    if word in _ON:
-        return True
-    if word in _OFF:
-        return False
-    raise OptionError(f"{key}: expected on or off; got {text.strip()!r}")
-
-
-def _choice(key: str, text: str, kind: type[OnTimeout] | type[Placement]) -> OnTimeout | Placement:
-    word = text.strip().lower()
-    for member in kind:
-        if member.value == word:
-            return member
-    expected = " or ".join(member.value for member in kind)
-    raise OptionError(f"{key}: expected {expected}; got {text.strip()!r}")
+        options = OPTIONS.text(self)
+        if ships_in_use is not None:
+            options["ships"] = SHIPS.text(ships_in_use)
+        return options
 
 
 def parse_options(options: Mapping[str, str]) -> SonarOptions:
     """Check and normalise the options of ``new``; an unknown key is refused, naming the
     known ones, and a value out of range names the range."""
-    size, ships = 16, None
-    one_shot = hide_hits = False
-    move_time = 86400
-    on_timeout, placement = OnTimeout.RANDOM, Placement.RANDOM
-    for raw_key, raw_value in options.items():
-        key, value = raw_key.strip().lower(), str(raw_value)
-        if key == "size":
-            size = _number(key, value, MIN_ROWS, MAX_ROWS, even=True)
-        elif key == "ships":
-            if value.strip().lower() != "auto":
-                ships = _number(key, value, MIN_SHIPS, MAX_SHIPS)
-        elif key == "one_shot":
-            one_shot = _flag(key, value)
-        elif key == "hide_hits":
-            hide_hits = _flag(key, value)
-        elif key == "move_time":
-            try:
-                move_time = int(parse_duration(value).total_seconds())
-            except OptionError as error:
-                raise OptionError(f"move_time: {error.message}") from None
-        elif key == "on_timeout":
-            on_timeout = OnTimeout(_choice(key, value, OnTimeout).value)
-        elif key == "placement":
-            placement = Placement(_choice(key, value, Placement).value)
-        else:
-            raise OptionError(
-                f"unknown option {raw_key.strip()!r}: the options are {', '.join(KNOWN_KEYS)}"
-            )
-    if placement is Placement.GIVEN and ships is None:
+    parsed = SonarOptions(**OPTIONS.parse(options))
+    if parsed.placement is Placement.GIVEN and parsed.ships is None:
         raise OptionError(
             "placement=given needs ships=N (the fleet each player sends), e.g. "
             "`@game sonar placement=given ships=4`"
         )
-    return SonarOptions(size, ships, one_shot, hide_hits, move_time, on_timeout, placement)
+    return parsed

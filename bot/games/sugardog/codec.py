@@ -15,7 +15,7 @@ from typing import Any
 from bot.games.base import Event
 from bot.games.grid import Direction
 from bot.games.sugardog.board import Cell, parse_cell
-from bot.games.sugardog.options import SugarDogOptions
+from bot.games.sugardog.options import MAXIMUM_PLAYERS, SugarDogOptions
 from bot.games.sugardog.orders import (
     Leave,
     Order,
@@ -150,7 +150,11 @@ def _decode_entry(data: Mapping[str, Any]) -> TurnEntry:
 def encode_state(state: SugarDogState) -> dict[str, Any]:
     return {
         "format": STATE_FORMAT,
-        "options": {"move_time": state.options.move_time, "seed": state.options.seed},
+        "options": {
+            "move_time": state.options.move_time,
+            "seed": state.options.seed,
+            "max_players": state.options.max_players,
+        },
         "phase": state.phase.value,
         "captains": [_encode_captain(c) for c in state.captains],
         "order": list(state.order),
@@ -170,7 +174,10 @@ def decode_state(data: Mapping[str, Any]) -> SugarDogState:
     seed = options.get("seed")
     return SugarDogState(
         options=SugarDogOptions(
-            move_time=int(options["move_time"]), seed=None if seed is None else str(seed)
+            move_time=int(options["move_time"]),
+            seed=None if seed is None else str(seed),
+            # (States stored before it was kept have the default.)
+            max_players=int(options.get("max_players", MAXIMUM_PLAYERS)),
         ),
         phase=Phase(data["phase"]),
         captains=tuple(_decode_captain(c) for c in data["captains"]),

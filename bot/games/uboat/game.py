@@ -43,7 +43,7 @@ from bot.games.base import (
 from bot.games.uboat import codec, scoring, text
 from bot.games.uboat.cells import Direction
 from bot.games.uboat.legality import off_board, problem
-from bot.games.uboat.options import MAX_ROUNDS, MAX_SIZE, MIN_ROUNDS, MIN_SIZE, parse_options
+from bot.games.uboat.options import OPTIONS, parse_options
 from bot.games.uboat.orders import (
     Evade,
     Fire,
@@ -653,38 +653,7 @@ UBOAT: Game[UboatState, Order] = Game(
             args=(Arg("boat", ArgKind.CHOICE, "the U-boat to join", choices=_COLOUR_NAMES),),
         ),
     ),
-    option_args=(
-        Arg("size", ArgKind.NUMBER, "the sea's side (default 9)", False, (), MIN_SIZE, MAX_SIZE),
-        Arg(
-            "islands",
-            ArgKind.TEXT,
-            "none, or N@CELL joined by commas (default 1@C3,2@G3,3@C7,4@G7,5@E5)",
-            required=False,
-        ),
-        Arg(
-            "island_powers",
-            ArgKind.CHOICE,
-            "house island powers, or none (default house)",
-            required=False,
-            choices=("house", "none"),
-        ),
-        Arg(
-            "rounds",
-            ArgKind.NUMBER,
-            "rounds before the islands are counted (default 12)",
-            False,
-            (),
-            MIN_ROUNDS,
-            MAX_ROUNDS,
-        ),
-        Arg("round", ArgKind.DURATION, "the length of a round, 2m to 1d (default 10m)", False),
-        Arg(
-            "evade_window",
-            ArgKind.DURATION,
-            "the time for a damaged U-boat's invisible move, 1m to less than a round (default 1m)",
-            False,
-        ),
-    ),
+    option_args=OPTIONS.args,
     rules=UboatRules(),
     views=UboatViews(),
     codec=UboatCodec(),

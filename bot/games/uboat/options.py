@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.games.base import OptionError, OrderSyntaxError
-from bot.games.duration import format_duration, parse_duration
+from bot.games.base import ArgKind, OptionError, OrderSyntaxError
 from bot.games.numbers import whole_number
+from bot.games.option import Option, OptionTable, choice, duration, in_seconds, number
 from bot.games.uboat.cells import Sea, parse_cell
 from bot.games.uboat.values import Island
 
@@ -28,96 +28,19 @@ MAX_ROUND = timedelta(days=1)
 MIN_EVADE = timedelta(minutes=1)
 
 DEFAULT_ISLANDS_TEXT = "1@C3,2@G3,3@C7,4@G7,5@E5"
-KNOWN_KEYS = ("size", "islands", "island_powers", "rounds", "round", "evade_window")
-POWER_CHOICES = ("house", "none")
-
-
-@dataclass(frozen=True)
-class UboatOptions:
-    """A game's options, checked. ``islands`` ascending by number."""
-
-    size: int = 9
-    islands: tuple[Island, ...] = ()
-    island_powers: bool = True
-    rounds: int = 12
-    round_seconds: int = 600
-    evade_seconds: int = 60
-
-    @property
-    def sea(self) -> Sea:
-        return Sea(self.size, frozenset(island.cell for island in self.islands))
-
-    def text(self) -> dict[str, str]:
-        """Every option in canonical text, in the contract's order."""
-        return {
-            "size": str(self.size),
-            "islands": islands_text(self.islands),
-            "island_powers": "house" if self.island_powers else "none",
-            "rounds": str(self.rounds),
-            "round": format_duration(timedelta(seconds=self.round_seconds)),
-            "evade_window": format_duration(timedelta(seconds=self.evade_seconds)),
-        }
+_EXAMPLE = "islands=none or islands=1@C3,2@E5"
 
 
 def islands_text(islands: tuple[Island, ...]) -> str:
     return ",".join(map(str, sorted(islands))) if islands else "none"
 
 
-def parse_options(raw: Mapping[str, str]) -> UboatOptions:
-    """The options from ``key=value`` texts (``seed`` belongs to the host and is ignored)."""
-    unknown = sorted(key for key in raw if key.lower() not in KNOWN_KEYS and key.lower() != "seed")
-    if unknown:
-        raise OptionError(
-            f"unknown option {unknown[0]!r}: the options of uboat are {', '.join(KNOWN_KEYS)}"
-        )
-    values = {key.lower(): value.strip() for key, value in raw.items()}
-    size = _whole("size", values.get("size", "9"), MIN_SIZE, MAX_SIZE)
-    islands_given = "islands" in values
-    islands = _islands(values.get("islands", DEFAULT_ISLANDS_TEXT), size, islands_given)
-    powers = values.get("island_powers", "house").lower()
-    if powers not in POWER_CHOICES:
-        raise OptionError(f"island_powers must be house or none; got {powers!r}")
-    rounds = _whole("rounds", values.get("rounds", "12"), MIN_ROUNDS, MAX_ROUNDS)
-    round_length = _duration("round", values.get("round", "10m"))
-    if not MIN_ROUND <= round_length <= MAX_ROUND:
-        raise OptionError(
-            f"round must be from 2m to 1d; got {format_duration(round_length)} "
-            "(e.g. round=10m or round=8h)"
-        )
-    evade = _duration("evade_window", values.get("evade_window", "1m"))
-    if not MIN_EVADE <= evade < round_length:
-        raise OptionError(
-            f"evade_window must be from 1m to less than the round "
-            f"({format_duration(round_length)}); got {format_duration(evade)} (e.g. evade_window=1m)"
-        )
-    return UboatOptions(
-        size=size,
-        islands=islands,
-        island_powers=powers == "house",
-        rounds=rounds,
-        round_seconds=int(round_length.total_seconds()),
-        evade_seconds=int(evade.total_seconds()),
-    )
-
-
-def _whole(key: str, text: str, low: int, high: int) -> int:
-    number = whole_number(text)
-    if number is None or not low <= number <= high:
-        raise OptionError(f"{key} must be a whole number from {low} to {high}; got {text[:40]!r}")
-    return number
-
-
-def _duration(key: str, text: str) -> timedelta:
-    try:
-        return parse_duration(text)
-    except OptionError as error:
-        raise OptionError(f"{key}: {error.message}") from None
-
-
-def _islands(text: str, size: int, given: bool) -> tuple[Island, ...]:
-    if text.lower() == "none":
+def read_islands(text: str) -> tuple[Island, ...]:
+    """``none`` or ``N@CELL`` joined by commas, numbers and cells distinct, ascending by
+    number. Whether they fit the board is :func:`parse_options`' question (the size is
+    another option)."""
+    if text.strip().lower() == "none":
         return ()
-    example = "islands=none or islands=1@C3,2@E5"
     islands: list[Island] = []
     for part in text.split(","):
         number_text, at, cell_text = part.strip().partition("@")
@@ -128,29 +51,129 @@ def _islands(text: str, size: int, given: bool) -> tuple[Island, ...]:
                 f"got {part.strip()[:40]!r}"
             )
         if not MIN_ISLAND <= number <= MAX_ISLAND:
-            raise OptionError(f"island numbers must be from 1 to 99; got {number} ({example})")
+            raise OptionError(f"island numbers must be from 1 to 99; got {number} ({_EXAMPLE})")
         try:
             cell = parse_cell(cell_text)
         except OrderSyntaxError:
             raise OptionError(
                 f"{part.strip()!r} is not an island: write its number @ its cell, e.g. 5@E5"
             ) from None
-        if not (cell.row < size and cell.col < size):
-            if not given:
-                raise OptionError(
-                    f"the default islands ({DEFAULT_ISLANDS_TEXT}) need size 7 or more: "
-                    f"give a bigger size or your own islands ({example})"
-                )
-            raise OptionError(
-                f"island {number} at {cell} is off the {size}x{size} board ({example})"
-            )
         islands.append(Island(number, cell))
     numbers = [island.number for island in islands]
     cells = [island.cell for island in islands]
     if len(set(numbers)) != len(numbers):
-        raise OptionError(f"island numbers must be distinct; got {text!r} ({example})")
+        raise OptionError(f"island numbers must be distinct; got {text.strip()!r} ({_EXAMPLE})")
     if len(set(cells)) != len(cells):
-        raise OptionError(f"island cells must be distinct; got {text!r} ({example})")
-    if len(cells) >= size * size:
-        raise OptionError(f"islands must leave some water for the U-boats ({example})")
+        raise OptionError(f"island cells must be distinct; got {text.strip()!r} ({_EXAMPLE})")
     return tuple(sorted(islands))
+
+
+SIZE = number(
+    "size",
+    9,
+    MIN_SIZE,
+    MAX_SIZE,
+    "the sea's side (default 9)",
+    refusal="{name} must be a whole number from {low} to {high}; got {got}",
+)
+ISLANDS = Option(
+    "islands",
+    ArgKind.TEXT,
+    read_islands(DEFAULT_ISLANDS_TEXT),
+    f"none, or N@CELL joined by commas (default {DEFAULT_ISLANDS_TEXT})",
+    read_islands,
+    islands_text,
+)
+ISLAND_POWERS = choice(
+    "island_powers",
+    True,
+    "house island powers, or none (default house)",
+    {"house": True, "none": False},
+    refusal="{name} must be house or none; got {got}",
+)
+ROUNDS = number(
+    "rounds",
+    12,
+    MIN_ROUNDS,
+    MAX_ROUNDS,
+    "rounds before the islands are counted (default 12)",
+    refusal="{name} must be a whole number from {low} to {high}; got {got}",
+)
+ROUND = in_seconds(
+    duration(
+        "round",
+        timedelta(minutes=10),
+        "the length of a round, 2m to 1d (default 10m)",
+        least=MIN_ROUND,
+        most=MAX_ROUND,
+        refusal="{name} must be from 2m to 1d; got {length} (e.g. round=10m or round=8h)",
+    ),
+    field="round_seconds",
+)
+EVADE_WINDOW = in_seconds(
+    duration(
+        "evade_window",
+        MIN_EVADE,
+        "the time for a damaged U-boat's invisible move, 1m to less than a round (default 1m)",
+    ),
+    field="evade_seconds",
+)
+
+OPTIONS = OptionTable(
+    (SIZE, ISLANDS, ISLAND_POWERS, ROUNDS, ROUND, EVADE_WINDOW),
+    unknown="unknown option {key!r}: the options of uboat are {names}",
+    ignored=("seed",),  # (the host's)
+)
+KNOWN_KEYS = OPTIONS.keys
+
+
+@dataclass(frozen=True)
+class UboatOptions:
+    """A game's options, checked. ``islands`` ascending by number."""
+
+    size: int = SIZE.default
+    islands: tuple[Island, ...] = ISLANDS.default
+    island_powers: bool = ISLAND_POWERS.default
+    rounds: int = ROUNDS.default
+    round_seconds: int = ROUND.default
+    evade_seconds: int = EVADE_WINDOW.default
+
+    @property
+    def sea(self) -> Sea:
+        return Sea(self.size, frozenset(island.cell for island in self.islands))
+
+    def text(self) -> dict[str, str]:
+        """Every option in canonical text, in the contract's order."""
+        return OPTIONS.text(self)
+
+
+def parse_options(raw: Mapping[str, str]) -> UboatOptions:
+    """The options from ``key=value`` texts (``seed`` belongs to the host and is ignored),
+    then what depends on two of them: the islands on the board, the evade window
+    shorter than the round."""
+    options = UboatOptions(**OPTIONS.parse(raw))
+    given = any(key.strip().lower() == ISLANDS.name for key in raw)
+    _check_islands_fit(options.islands, options.size, given)
+    if not MIN_EVADE.total_seconds() <= options.evade_seconds < options.round_seconds:
+        round_text = ROUND.text(options.round_seconds)
+        raise OptionError(
+            f"evade_window must be from 1m to less than the round ({round_text}); "
+            f"got {EVADE_WINDOW.text(options.evade_seconds)} (e.g. evade_window=1m)"
+        )
+    return options
+
+
+def _check_islands_fit(islands: tuple[Island, ...], size: int, given: bool) -> None:
+    for island in islands:
+        if not (island.cell.row < size and island.cell.col < size):
+            if not given:
+                raise OptionError(
+                    f"the default islands ({DEFAULT_ISLANDS_TEXT}) need size 7 or more: "
+                    f"give a bigger size or your own islands ({_EXAMPLE})"
+                )
+            raise OptionError(
+                f"island {island.number} at {island.cell} is off the {size}x{size} board "
+                f"({_EXAMPLE})"
+            )
+    if len(islands) >= size * size:
+        raise OptionError(f"islands must leave some water for the U-boats ({_EXAMPLE})")

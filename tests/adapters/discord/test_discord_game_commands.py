@@ -31,6 +31,7 @@ from bot.adapters.discord.commands import build_command_tree, game_group
 from bot.adapters.discord.sync import sync_commands
 from bot.config import DiscordConfig
 from bot.games.base import Arg, ArgKind, Verb
+from bot.games.bst.options import MAX_TURNS
 from bot.games.catalog import game_names, games, get_game, register, unregister
 from bot.host.messages import InboundKind
 from tests.tug import TUG
@@ -115,10 +116,21 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
         ship = next(o for o in old[verb] if o["name"] == "ship")
         assert ship["autocomplete"] and not ship["choices"]
         ship.update(autocomplete=False, choices=ships)
-    # The host's own option of `new` (issue 24): who may join by DM.
-    assert new["new"].pop() == dict(name="reach", type=STRING, required=False,
-                                    choices=["server", "all"], min_value=None, max_value=None,
-                                    autocomplete=False)  # fmt: skip
+    # The menu's bound of max_turns is now the one its parser holds to (issue 41).
+    max_turns = next(o for o in old["new"] if o["name"] == "max_turns")
+    assert max_turns["max_value"] == 10000
+    max_turns["max_value"] = MAX_TURNS
+    # The host's own options of `new`, from their one table (issues 24, 41): who may join
+    # by DM, what a turn does for one away, robots at start and at once, the seed.
+    host_options = [new["new"].pop() for _ in range(5)][::-1]
+    assert host_options == [
+        dict(name="reach", type=STRING, required=False, choices=["server", "all"],
+             min_value=None, max_value=None, autocomplete=False),
+        *(dict(name=name, type=STRING, required=False, choices=[], min_value=None,
+               max_value=None, autocomplete=False) for name in ("away", "fill", "robots")),
+        dict(name="seed", type=INTEGER, required=False, choices=[], min_value=0,
+             max_value=None, autocomplete=False),
+    ]  # fmt: skip
     assert new == old
 
 
@@ -150,7 +162,11 @@ def test_a_game_registered_only_in_a_test_gets_its_own_group(tug_registered):
         ("move_time", STRING, False),
         ("response_time", STRING, False),
         ("target", INTEGER, False),
-        ("reach", STRING, False),  # the host's own option of `new` (issue 24)
+        ("reach", STRING, False),  # the host's own options of `new` (issues 24, 41)
+        ("away", STRING, False),
+        ("fill", STRING, False),
+        ("robots", STRING, False),
+        ("seed", INTEGER, False),
     ]
     # Who moves first (in Tug, which takes turns) is named with /host start.
     assert [(o["name"], o["type"], o["required"]) for o in shape(groups["host"])["start"]] == [

@@ -206,7 +206,7 @@ def test_public_view_has_no_live_ship_field() -> None:
 
 def test_public_alt_text_names_shots_wrecks_captains_and_deadline() -> None:
     text = public_alt_text(small_public(), title=TITLE, deadline=DEADLINE, now=NOW)
-    assert "10 by 10" in text and "Turn 4" in text
+    assert "10 by 10" in text and "After turn 3" in text
     assert "alice hit E5" in text and "bob hit E5" in text and "Carol Danvers missed B8" in text
     assert "dave's cruiser at G2-G4" in text
     assert "Captains alive (3): alice, bob, Carol Danvers" in text

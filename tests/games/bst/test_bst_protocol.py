@@ -25,7 +25,7 @@ from bot.games.base import (
 from bot.games.bst import BST, BstState, Move, Order, Pass, Place, Rotate, Shoot
 from bot.games.bst.cells import Cell
 from bot.games.bst.fleet import Direction, ShipKind
-from bot.games.bst.options import KNOWN_KEYS
+from bot.games.bst.options import KNOWN_KEYS, MAX_TURNS
 from bot.games.bst.views import Phase
 
 FLEETS = {
@@ -468,7 +468,7 @@ def test_option_args_are_the_options_of_new_and_their_choices_are_accepted() -> 
         for choice in arg.choices:
             assert BST.rules.options(BST.rules.new_game({arg.name: choice}))[arg.name] == choice
     (max_turns,) = [arg for arg in BST.option_args if arg.name == "max_turns"]
-    assert (max_turns.minimum, max_turns.maximum) == (1, 10000)
+    assert (max_turns.minimum, max_turns.maximum) == (1, MAX_TURNS)
     with pytest.raises(OptionError):
         BST.rules.new_game({"late_join": "sometimes"})
 

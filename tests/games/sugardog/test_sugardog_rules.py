@@ -804,3 +804,11 @@ def test_options_max_players_caps_the_table_naming_the_bound() -> None:
 def test_options_max_players_out_of_range_is_refused_naming_the_range(value: str) -> None:
     with pytest.raises(OptionError, match="max_players: expected a number from 2 to 11"):
         SUGARDOG.rules.new_game({"max_players": value})
+
+
+def test_options_max_players_is_kept_when_the_state_is_stored_and_read_again() -> None:
+    # The host stores every state and reads it back: the cap must survive that.
+    state = SUGARDOG.rules.new_game({"max_players": "3"})
+    again = SUGARDOG.codec.decode_state(SUGARDOG.codec.encode_state(state))
+    assert again.options.max_players == 3
+    assert SUGARDOG.rules.options(again)["max_players"] == "3"
