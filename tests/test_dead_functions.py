@@ -1,5 +1,6 @@
 """No dead function in bot/ or renderers/: every function defined there is named
-somewhere in bot/, renderers/ or benchmarks/ besides its own definition.
+somewhere in bot/, renderers/, benchmarks/ or the example game Tug besides its own
+definition.
 
 A name is "used" when it appears as a name, an attribute, an imported name or a word of
 a string (``getattr(self, work)`` dispatches by a string). Hooks a framework calls by its
@@ -63,7 +64,9 @@ def _registered(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 def test_every_function_in_bot_and_renderers_is_called_from_them() -> None:
-    used = _used_names(_modules("bot", "renderers", "benchmarks"))
+    # Tug (tests/tug) is a whole game kept beside the tests to show what a new game
+    # takes: what it calls of the games' neutral defaults is what any game may call.
+    used = _used_names(_modules("bot", "renderers", "benchmarks", "tests/tug"))
     allowed = FRAMEWORK_HOOKS | FOR_TESTS | LEFT_TO_THE_STORE | STATED_BY_TESTS
     dead = []
     for path in _modules("bot", "renderers"):

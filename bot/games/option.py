@@ -11,7 +11,8 @@ after the table's parse.
 
 The helpers (:func:`number`, :func:`switch`, :func:`choice`, :func:`duration`) build
 the common kinds from their range; a refusal text may be given where a game's words
-differ (``{name}``, ``{low}``, ``{high}`` and ``{got}`` are filled in).
+differ (``{name}``, ``{got}`` and, as the kind has them, ``{low}``, ``{high}``,
+``{number}``, ``{expected}`` or ``{length}`` are filled in).
 """
 
 from __future__ import annotations

@@ -359,6 +359,9 @@ class Capabilities:
     answers_cost: bool = False
     # A message's card shows as the platform's own (Discord's embed).
     shows_cards: bool = False
+    # A person types here: a step that cannot be undone (leaving a game) is confirmed
+    # (``leave yes``); a script's lines act at once.
+    confirms_final_steps: bool = False
 
 
 @dataclass(frozen=True)

@@ -164,6 +164,11 @@ class Host:
             card_platforms=frozenset(
                 name for name, adapter in self.adapters.items() if adapter.capabilities.shows_cards
             ),
+            confirm_platforms=frozenset(
+                name
+                for name, adapter in self.adapters.items()
+                if adapter.capabilities.confirms_final_steps
+            ),
             web_base_url=web_base_url,
             draw_secret=draw_secret,
         )

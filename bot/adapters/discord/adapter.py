@@ -129,6 +129,8 @@ class DiscordAdapter:
         reminds_in_public=True,
         # A message's card shows as an embed (``status``).
         shows_cards=True,
+        # A person types here: a step that cannot be undone (leaving a game) is confirmed.
+        confirms_final_steps=True,
     )
 
     def __init__(

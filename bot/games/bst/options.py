@@ -121,7 +121,7 @@ LOADOUTS = choice(
 )
 MAX_TURNS_OPTION = number(
     "max_turns",
-    1,
+    1,  # (unused: the default is none, below)
     1,
     MAX_TURNS,
     "End the game as a draw after this many turns",
