@@ -91,7 +91,7 @@ def started_game(
         say(user, "join", f"join{user}")
     say(1, "start", "start")
     with commands.store.transaction() as tx:
-        game = tx.active_game_in(PLATFORM, channel)
+        game = tx.game_in(PLATFORM, channel)
         assert game is not None and game.phase == "battle" and game.id is not None
         return game.id
 

@@ -35,7 +35,7 @@ from benchmarks.fixtures import battle, given, mixed_orders, side_for
 from benchmarks.timing import Figure
 from bot.games.bst import BST
 from bot.host import heap
-from bot.store import GameRow, PlayerRow, Store, TurnRow, dumps
+from bot.store import GameRow, NewPlayer, NewStep, Store, dumps
 from bot.web.app import WebServer
 from bot.wiring import sqlite_url
 
@@ -57,10 +57,10 @@ def _store_game(store: Store, captains: int) -> Any:
                        created_at=now, open_to_all=True)  # fmt: skip
         tx.save(game)
         for index, captain in enumerate(state.captains):
-            tx.add_player(PlayerRow(game_id=game.id, key=captain.id, platform="bench",
+            tx.add_player(NewPlayer(game_id=game.id, key=captain.id, platform="bench",
                                     user_id=str(index), name=captain.name,
                                     join_order=index + 1))  # fmt: skip
-        tx.add_turn(TurnRow(game_id=game.id, number=0, cause="start", orders="[]", events="[]",
+        tx.add_turn(NewStep(game_id=game.id, number=0, cause="start", orders="[]", events="[]",
                             state=game.state, resolved_at=now, deadline=now + 28800))  # fmt: skip
     return state
 
@@ -72,7 +72,7 @@ def _resolve_turn(store: Store, state: Any, number: int) -> Any:
     encoded = dumps(BST.codec.encode_state(resolution.state))
     now = 1_767_225_600.0 + number * 28800
     with store.transaction() as tx:
-        tx.add_turn(TurnRow(game_id=1, number=number, cause="turn", orders="[]",
+        tx.add_turn(NewStep(game_id=1, number=number, cause="turn", orders="[]",
                             events=dumps([e.record() for e in resolution.events]),
                             state=encoded, resolved_at=now, deadline=now + 28800))  # fmt: skip
         tx.advance_turn(1, expected_turn=number,

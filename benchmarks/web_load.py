@@ -35,7 +35,7 @@ from typing import Any
 from benchmarks.fixtures import battle, side_for
 from benchmarks.timing import Figure
 from bot.games.bst import BST
-from bot.store import GameRow, PlayerRow, Store, TurnRow, dumps
+from bot.store import GameRow, NewPlayer, NewStep, Store, dumps
 from bot.wiring import sqlite_url
 
 CAPTAINS = 300  # a board drawn in tiles
@@ -54,10 +54,10 @@ def _store_game(url: str) -> None:
                        state=encoded, created_at=now, open_to_all=True)  # fmt: skip
         tx.save(game)
         for index, captain in enumerate(state.captains):
-            tx.add_player(PlayerRow(game_id=game.id, key=captain.id, platform="bench",
+            tx.add_player(NewPlayer(game_id=game.id, key=captain.id, platform="bench",
                                     user_id=str(index), name=captain.name,
                                     join_order=index + 1))  # fmt: skip
-        tx.add_turn(TurnRow(game_id=game.id, number=0, cause="start", orders="[]", events="[]",
+        tx.add_turn(NewStep(game_id=game.id, number=0, cause="start", orders="[]", events="[]",
                             state=encoded, resolved_at=now, deadline=now + 28800))  # fmt: skip
     store.dispose()
 

@@ -397,11 +397,11 @@ def _unreachable_database(error: Exception) -> str:
     else): a server that is down or a wrong host is the host's to fix, not a bug to report.
     The driver's own first line says why (refused, timed out, no such host) and never
     holds the password."""
-    from sqlalchemy.exc import OperationalError
+    from bot.store.database import unreachable_reason
 
-    if not isinstance(error, OperationalError):
+    reason = unreachable_reason(error)
+    if reason is None:
         return ""
-    reason = str(error.orig or error).splitlines()[0][:200]
     return (
         f"bst: cannot reach the database ({reason}). Check that the server is running and "
         "the [database] url in your config, e.g. postgresql://bst@db.example:5432/bst."

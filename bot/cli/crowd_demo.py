@@ -44,8 +44,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import insert
-
 from bot.adapters.files_adapter import PLATFORM, FilesAdapter
 from bot.cli.demo import CHANNEL, captain_names, simulated
 from bot.config import Config
@@ -55,7 +53,7 @@ from bot.games.duration import parse_duration
 from bot.host.clock import VirtualClock
 from bot.host.collector import collector_paused
 from bot.host.inbox import Outcome
-from bot.store import PlayerRow, Store, dumps
+from bot.store import NewPlayer, Store, dumps
 from bot.wiring import build_host, no_network, sqlite_url
 
 CROWD_FROM = 100
@@ -262,11 +260,11 @@ class CrowdDemo:
             key = f"p{seat}"
             state = self.game.rules.join(state, PlayerRef(key, name))
             seats.append(
-                {"game_id": game_id, "key": key, "platform": PLATFORM,
-                 "user_id": f"id-{name}", "name": name, "join_order": seat}
+                NewPlayer(game_id=game_id, key=key, platform=PLATFORM,
+                          user_id=f"id-{name}", name=name, join_order=seat)
             )  # fmt: skip
         with self.store.transaction() as tx:
-            tx.session.execute(insert(PlayerRow), seats)
+            tx.add_players(seats)
             tx.set_game_state(game_id, dumps(self.game.codec.encode_state(state)))
         return state
 

@@ -34,7 +34,7 @@ from bot.host.clock import VirtualClock, to_datetime
 from bot.host.inbox import Outcome
 from bot.host.messages import Inbound, InboundKind, Sender
 from bot.host.record import game_record
-from bot.store import GameRow, Store, loads
+from bot.store import Store, loads, records
 from bot.wiring import build_host, no_network, sqlite_url
 
 NAMES = [
@@ -123,7 +123,7 @@ class Demo:
         effect = await self.host.on_inbound(said)
         return effect.outcome
 
-    def game(self) -> tuple[GameRow, dict[str, str]]:
+    def game(self) -> tuple[records.Game, dict[str, str]]:
         """The demo's game as the host stored it, and each captain's player key."""
         with self.store.transaction() as tx:
             row = tx.latest_game_in(PLATFORM, CHANNEL)
@@ -198,7 +198,7 @@ class Demo:
         self.summary(record, record_path)
         return 0
 
-    def think(self, row: GameRow, rng: random.Random) -> None:
+    def think(self, row: records.Game, rng: random.Random) -> None:
         """In a game played in turn, the player to move takes a while, as a person would:
         the virtual clock moves on by a part of the time left (so each turn's deadline
         follows from when the last move was made, as in a real game)."""

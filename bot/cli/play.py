@@ -122,7 +122,7 @@ def run_play(args: argparse.Namespace) -> int:
     async def session() -> None:
         await adapter.start(host.on_inbound)
         with store.transaction() as tx:
-            existing = tx.active_game_in(PLATFORM, CHANNEL)
+            existing = tx.game_in(PLATFORM, CHANNEL)
         if existing is None:
             opening = opening_command(kind, size, getattr(args, "robots", None))
             await adapter.say("host", opening, private=False)

@@ -23,11 +23,11 @@ from bot.host.lobby import change_and_say, check_clocks, option_pairs, refuse_wh
 from bot.host.new_options import STORED, host_options, parse_level
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, row_community
-from bot.store import GameRow, PlayerRow, Tx, dumps, loads
+from bot.store import GameChange, Tx, dumps, loads, records
 from bot.store.rooms import room
 
 
-def is_host(commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow) -> bool:
+def is_host(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game) -> bool:
     """The game's creator (from any account linked to theirs), an admin of the bot, or
     someone the platform says runs the channel — the game's own channel: a room a game is
     also played from (``bridge``) gives its admins no say over the game, on any platform,
@@ -37,7 +37,7 @@ def is_host(commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow) -> 
     return bridges.hosts(commands, tx, row, game_row)
 
 
-def _in_the_games_own_place(tx: Tx, row: Cause, game_row: GameRow) -> bool:
+def _in_the_games_own_place(tx: Tx, row: Cause, game_row: records.Game) -> bool:
     """Sent on the game's platform, in its community, and not from a room it was bridged
     into (whose admins are another room's)."""
     return (
@@ -48,7 +48,7 @@ def _in_the_games_own_place(tx: Tx, row: Cause, game_row: GameRow) -> bool:
 
 
 def host_command(
-    commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
+    commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, word: str, rest: str
 ) -> None:
     game = get_game(game_row.kind)
     if not is_host(commands, tx, row, game_row):
@@ -58,7 +58,6 @@ def host_command(
         )
     state = commands.states.of(game, game_row)
     now = commands.clock.now()
-    assert game_row.id is not None
     if word == "start":
         if game_row.phase != GamePhase.SETUP:
             raise Refusal("the game has already started: `status` shows where it stands")
@@ -70,6 +69,8 @@ def host_command(
         filled = robots.fill_table(tx, game, game_row, state)
         if filled is not state:
             state = filled
+            encoded = dumps(game.codec.encode_state(state))
+            game_row = tx.change_game(game_row, GameChange(state=encoded))
             commands.states.remember(game_row.id, game_row.state_digest, state)
         lifecycle.start(tx, game, game_row, state, moment=now, now=now, first=first)
         posts.reply(tx, game_row.id, row, f"Game {game_row.id} started.", public=False)
@@ -89,8 +90,9 @@ def host_command(
             raise Refusal(
                 "nothing to pause: no deadline is running (`status` shows the game's clocks)"
             )
-        left = humanize(timedelta(seconds=max(1, int(lifecycle.pause(game_row, now)))))
-        tx.save(game_row)
+        paused, remaining = lifecycle.pause(game_row, now)
+        game_row = tx.change_game(game_row, paused)
+        left = humanize(timedelta(seconds=max(1, int(remaining))))
         posts.reply(
             tx, game_row.id, row,
             f"Game {game_row.id} paused with {left} left on the clock. `resume` to go on.",
@@ -100,8 +102,7 @@ def host_command(
     if word == "resume":
         if game_row.paused_remaining is None:
             raise Refusal("the game is not paused")
-        lifecycle.resume(game, game_row, state, now)
-        tx.save(game_row)
+        game_row = tx.change_game(game_row, lifecycle.resume(game, game_row, state, now))
         closes = "; ".join(
             f"{posts.in_sentence(t.label)} closes {format_utc(t.deadline or 0.0)}"
             for t in posts.running_timers(game_row)
@@ -125,8 +126,7 @@ def host_command(
                 f"{format_duration(timedelta(seconds=room))}, such as `extend 2h`"
             )
         if game_row.paused_remaining is not None:
-            lifecycle.extend(game_row, extra.total_seconds())
-            tx.save(game_row)
+            game_row = tx.change_game(game_row, lifecycle.extend(game_row, extra.total_seconds()))
             posts.reply(
                 tx, game_row.id, row,
                 f"Extended by {format_duration(extra)} (the game is paused).", public=True,
@@ -136,8 +136,7 @@ def host_command(
             raise Refusal(
                 "nothing to extend: no deadline is running (`status` shows the game's clocks)"
             )
-        lifecycle.extend(game_row, extra.total_seconds())
-        tx.save(game_row)
+        game_row = tx.change_game(game_row, lifecycle.extend(game_row, extra.total_seconds()))
         earliest = posts.running_timers(game_row)[0]
         posts.reply(
             tx, game_row.id, row,
@@ -187,14 +186,13 @@ def _robot_seat(
     tx: Tx,
     row: Cause,
     game: Any,
-    game_row: GameRow,
+    game_row: records.Game,
     state: Any,
     word: str,
     rest: str,
     now: float,
 ) -> None:
     """``add robot [LEVEL]`` and ``remove robot NAME``, in setup (see bot.host.robots)."""
-    assert game_row.id is not None
     what, _, argument = rest.strip().partition(" ")
     if what.lower() != robots.VERB:
         example = "add robot" if word == "add" else "remove robot easy-robot-2"
@@ -204,9 +202,7 @@ def _robot_seat(
     if word == "add":
         level = parse_level(game, argument, "add robot")
         state, player = robots.seat(tx, game, game_row, state, level)
-        game_row.state = dumps(game.codec.encode_state(state))
-        lifecycle.arm(game, game_row, state, moment=now, now=now)
-        tx.save(game_row)
+        game_row = lifecycle.store_state(tx, game, game_row, state, now=now)
         commands.states.remember(game_row.id, game_row.state_digest, state)
         posts.reply(
             tx, game_row.id, row,
@@ -228,7 +224,7 @@ def _change_options(
     tx: Tx,
     row: Cause,
     game: Any,
-    game_row: GameRow,
+    game_row: records.Game,
     state: Any,
     rest: str,
     now: float,
@@ -236,7 +232,6 @@ def _change_options(
     """``options key=value …`` in setup: the game is made again with the options changed
     (after a refused ``start``, say), every player still in it. What they sent in setup
     went with the old game: they send it again."""
-    assert game_row.id is not None
     if game_row.phase != GamePhase.SETUP:
         raise Refusal("options change only in setup, before `start`")
     stored = loads(game_row.options)
@@ -267,10 +262,8 @@ def _change_options(
             fresh = game.rules.remove(fresh, ref.id).state
             journal.note(tx, game_row.id, "remove", player=ref.id, cause="leave")
     seed = {"seed": stored["seed"]} if "seed" in stored else {}
-    game_row.options = dumps({**options, **seed})
-    game_row.state = dumps(game.codec.encode_state(fresh))
-    lifecycle.arm(game, game_row, fresh, moment=now, now=now)
-    tx.save(game_row)
+    new_options = GameChange(options=dumps({**options, **seed}))
+    game_row = lifecycle.store_state(tx, game, game_row, fresh, now=now, prior=new_options)
     commands.states.remember(game_row.id, game_row.state_digest, fresh)
     said = " ".join(f"{key}={value}" for key, value in changes.items())
     posts.reply(
@@ -293,8 +286,7 @@ def _seated(game: Any, state: Any, player: PlayerRef) -> bool:
     return False
 
 
-def _find_player(tx: Tx, game_row: GameRow, rest: str, word: str) -> PlayerRow:
-    assert game_row.id is not None
+def _find_player(tx: Tx, game_row: records.Game, rest: str, word: str) -> records.Player:
     wanted = rest.strip()
     mention = re.fullmatch(r"<@!?(\d+)>", wanted)
     for player in tx.players(game_row.id):

@@ -25,7 +25,7 @@ from bot.host import posts
 from bot.host.avatar_cache import AvatarCache
 from bot.host.ending import FINAL_MAP
 from bot.host.messages import Attachment, AttachmentKind
-from bot.store import GameRow, OutboxRow, PlayerRow, Store, TurnRow, loads
+from bot.store import Store, loads, records
 from renderers.catalog import pictures_for
 from renderers.pictures import Pictures, Replay
 
@@ -54,12 +54,12 @@ from one step a game, and the lanes of the relay draw a few games at once)."""
 class _Step:
     """One stored step of a game, as every picture drawn from it needs it."""
 
-    game_row: GameRow
+    game_row: records.Game
     pictures: Pictures
     state: Any
-    players: dict[str, PlayerRow]
+    players: dict[str, records.Player]
 
-    def avatared(self, recipient: str | None) -> list[PlayerRow]:
+    def avatared(self, recipient: str | None) -> list[records.Player]:
         """The players whose avatars a picture of this step is given (see
         :data:`AVATARS_FOR_EVERYONE`); ``recipient``: whose own board it is, if anyone's."""
         if len(self.players) <= AVATARS_FOR_EVERYONE:
@@ -77,7 +77,7 @@ class AttachmentRenderer:
         self._replays: dict[tuple[Any, ...], Replay] = {}
         self._steps: dict[tuple[Any, ...], asyncio.Future[_Step | None]] = {}
 
-    async def __call__(self, row: OutboxRow) -> Sequence[Attachment]:
+    async def __call__(self, row: records.Post) -> Sequence[Attachment]:
         spec = loads(row.render) or {}
         kind = spec.get("kind")
         # without a ``step`` the spec means the turn's last step, which is the same picture
@@ -98,7 +98,7 @@ class AttachmentRenderer:
         self._cache[key] = result
         return result
 
-    async def _board_of(self, row: OutboxRow, spec: dict[str, Any]) -> list[Attachment] | None:
+    async def _board_of(self, row: records.Post, spec: dict[str, Any]) -> list[Attachment] | None:
         """The picture of the step the spec names; None when there is nothing to draw."""
         if row.game_id is None:
             return None
@@ -148,7 +148,7 @@ class AttachmentRenderer:
         state = get_game(game_row.kind).codec.decode_state(loads(stored.state))
         return _Step(game_row, pictures, state, players)
 
-    async def _replay_of(self, row: OutboxRow) -> list[Attachment] | None:
+    async def _replay_of(self, row: records.Post) -> list[Attachment] | None:
         """The replay of the whole stored history; None when there is nothing to draw."""
         drawn = await self._drawn_replay(row)
         if drawn is None:
@@ -156,7 +156,7 @@ class AttachmentRenderer:
         game_row, replay = drawn
         return self._replay_attachments(game_row, replay)
 
-    async def _final_map_of(self, row: OutboxRow) -> list[Attachment] | None:
+    async def _final_map_of(self, row: records.Post) -> list[Attachment] | None:
         """The final map of the end post: the replay's last picture, everything revealed
         (the replay is drawn once for both posts)."""
         drawn = await self._drawn_replay(row)
@@ -174,7 +174,7 @@ class AttachmentRenderer:
             )
         ]
 
-    async def _drawn_replay(self, row: OutboxRow) -> tuple[GameRow, Replay] | None:
+    async def _drawn_replay(self, row: records.Post) -> tuple[records.Game, Replay] | None:
         with self.store.transaction() as tx:
             game_row = tx.game(row.game_id)
             if game_row is None or (pictures := pictures_for(game_row.kind)) is None:
@@ -209,7 +209,9 @@ class AttachmentRenderer:
             name = f"game{game_row.id}-turn{turn}-map.png"
         return [Attachment(AttachmentKind.IMAGE, name, picture.png, "image/png", picture.alt)]
 
-    def _replay(self, pictures: Pictures, game_row: GameRow, history: Sequence[TurnRow]) -> Replay:
+    def _replay(
+        self, pictures: Pictures, game_row: records.Game, history: Sequence[records.Step]
+    ) -> Replay:
         game = get_game(game_row.kind)
         boards: list[tuple[Any, str]] = []
         for stored in sorted(history, key=lambda t: (t.number, t.step)):
@@ -222,7 +224,7 @@ class AttachmentRenderer:
             boards.append((final, pictures.end_label()))
         return pictures.replay(boards, title=posts.title(game_row), gif=self.replay_gif)
 
-    def _replay_attachments(self, game_row: GameRow, replay: Replay) -> list[Attachment]:
+    def _replay_attachments(self, game_row: records.Game, replay: Replay) -> list[Attachment]:
         title = posts.title(game_row)
         result = [
             Attachment(

@@ -36,16 +36,15 @@ from bot.host.new_options import PASS as PASS
 from bot.host.new_options import ROBOT as ROBOT
 from bot.host.outbox_wire import PostKind
 from bot.host.timers import TimerEntry
-from bot.store import GameRow, Tx, loads
-from bot.store.repository import GameSnapshot
+from bot.store import Tx, loads, records
 from bot.store.settings import away_accounts
 
 
-def option_of(game_row: GameRow | GameSnapshot) -> str:
+def option_of(game_row: records.Game) -> str:
     return str(loads(game_row.options or "{}").get(AWAY) or "")
 
 
-def wait_of(game_row: GameRow) -> float:
+def wait_of(game_row: records.Game) -> float:
     """How long, in seconds, a turn of this game waits for away players (0: not at all)."""
     value = option_of(game_row)
     return parse_duration(value).total_seconds() if value and value not in (PASS, ROBOT) else 0.0
@@ -72,7 +71,7 @@ def passes_due(tx: Tx, *, now: float) -> list[AwayPass]:
     found: list[AwayPass] = []
     seen: set[int] = set()
     for platform, user_id in away:
-        for game_row in tx.peek_games_of(platform, user_id):
+        for game_row in tx.games_of(platform, user_id):
             game_id = game_row.id
             if (
                 game_id is None
@@ -92,15 +91,14 @@ def passes_due(tx: Tx, *, now: float) -> list[AwayPass]:
 
 
 def _passes_in(
-    tx: Tx, game_row: GameSnapshot, away: Mapping[tuple[str, str], float]
+    tx: Tx, game_row: records.Game, away: Mapping[tuple[str, str], float]
 ) -> list[AwayPass]:
-    assert game_row.id is not None
     game = get_game(game_row.kind)
     state = game.codec.decode_state(loads(game_row.state))
     waiting = game.rules.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
     step = tx.next_step(game_row.id, game_row.turn)
     passes = []
-    for player in tx.peek_players(game_row.id):
+    for player in tx.players(game_row.id):
         if player.key not in waiting or (player.platform, player.user_id) not in away:
             continue
         try:
@@ -134,7 +132,7 @@ def announce_pass(tx: Tx, game_id: int, turn: int, *, now: float) -> None:
 def wait_for_away(
     tx: Tx,
     game: Game[Any, Any],
-    game_row: GameRow,
+    game_row: records.Game,
     state: Any,
     timer: TimerEntry,
     *,
@@ -165,6 +163,5 @@ def wait_for_away(
     )
     if not posts.announce(tx, game_row, kind=PostKind("away"), text=text, now=now):
         return False  # this turn waited once already
-    lifecycle.extend(game_row, extra)
-    tx.save(game_row)
+    tx.change_game(game_row, lifecycle.extend(game_row, extra))
     return True

@@ -30,7 +30,7 @@ from bot.host import posts
 from bot.host.context import CommandContext
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, player_identity, row_community
-from bot.store import GameRow, Tx
+from bot.store import Tx, records
 from bot.store.models import GameRoomRow, OfferRow
 from bot.store.rooms import add_room, remove_room, room, rooms_of
 from bot.store.seats import add_offer, drop_offer, game_offers, room_offers
@@ -45,7 +45,7 @@ MOST_ROOMS = 3
 EXAMPLE = "`bridge 12` (12: the game's number, as its posts say: `game 12`)"
 
 
-def hosts(commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow) -> bool:
+def hosts(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game) -> bool:
     """Whether the sender hosts the game from any of their accounts (or is an admin)."""
     if player_identity(row.platform, row.user_id) in commands.admins:
         return True
@@ -55,7 +55,7 @@ def hosts(commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow) -> bo
     )
 
 
-def bridge(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow | None:
+def bridge(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> records.Game | None:
     """``bridge GAME`` in a public room: the room is offered the game (made at once where
     the room accepts it already); ``bridge yes`` / ``bridge no`` there: a room's admin
     answers the offer. The game, where there is one."""
@@ -77,7 +77,7 @@ def bridge(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow |
     here = (row.platform, row.channel)
     if here in ((game_row.platform, game_row.channel), (game_row.platform, game_row.lobby)):
         raise Refusal(f"game {game_row.id} is played here already")
-    playing = tx.peek_game_in(row.platform, row.channel)
+    playing = tx.game_in(row.platform, row.channel)
     if playing is not None:
         raise Refusal(f"game {playing.id} is played in this room: one game a room")
     taken = room(tx, row.platform, row.channel)
@@ -126,7 +126,7 @@ def offered_here(tx: Tx, row: Cause) -> bool:
     return row.kind == "public" and bool(room_offers(tx, row.platform, row.channel))
 
 
-def unbridge(commands: CommandContext, tx: Tx, row: Cause) -> GameRow:
+def unbridge(commands: CommandContext, tx: Tx, row: Cause) -> records.Game:
     """``unbridge`` in a bridged room, by the game's host or an admin of the room: the
     game is no longer played from it (its players there play on, by DM)."""
     bridged = room(tx, row.platform, row.channel) if row.kind == "public" else None
@@ -135,7 +135,7 @@ def unbridge(commands: CommandContext, tx: Tx, row: Cause) -> GameRow:
     if bridged is None:
         raise Refusal(f"send `{UNDO}` in a room a game was bridged into (with {EXAMPLE})")
     game_row = tx.game(bridged.game_id)
-    assert game_row is not None and game_row.id is not None
+    assert game_row is not None
     if not (row.is_channel_admin or hosts(commands, tx, row, game_row)):
         raise Refusal(f"only game {game_row.id}'s host or an admin of this room can `{UNDO}`")
     remove_room(tx, bridged)
@@ -149,12 +149,12 @@ def unbridge(commands: CommandContext, tx: Tx, row: Cause) -> GameRow:
     return game_row
 
 
-def _withdraw(commands: CommandContext, tx: Tx, row: Cause) -> GameRow:
+def _withdraw(commands: CommandContext, tx: Tx, row: Cause) -> records.Game:
     """``unbridge`` in a room a game is offered to and not yet played from: the offer is
     withdrawn (it no longer counts toward the game's rooms)."""
     (offer,) = room_offers(tx, row.platform, row.channel)[-1:]
     game_row = tx.game(offer.game_id)
-    assert game_row is not None and game_row.id is not None
+    assert game_row is not None
     if not (row.is_channel_admin or hosts(commands, tx, row, game_row)):
         raise Refusal(f"only game {game_row.id}'s host or an admin of this room can `{UNDO}`")
     drop_offer(tx, offer)
@@ -166,7 +166,7 @@ def _withdraw(commands: CommandContext, tx: Tx, row: Cause) -> GameRow:
     return game_row
 
 
-def _answer(commands: CommandContext, tx: Tx, row: Cause, answer: str) -> GameRow | None:
+def _answer(commands: CommandContext, tx: Tx, row: Cause, answer: str) -> records.Game | None:
     offers = room_offers(tx, row.platform, row.channel)
     if not offers:
         raise Refusal(f"no game is offered to this room; its host offers one with {EXAMPLE}")
@@ -182,10 +182,9 @@ def _answer(commands: CommandContext, tx: Tx, row: Cause, answer: str) -> GameRo
 
 
 def _make(
-    commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, offer: OfferRow
-) -> GameRow:
-    assert game_row.id is not None
-    if tx.peek_game_in(offer.platform, offer.channel) or room(tx, offer.platform, offer.channel):
+    commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, offer: OfferRow
+) -> records.Game:
+    if tx.game_in(offer.platform, offer.channel) or room(tx, offer.platform, offer.channel):
         drop_offer(tx, offer)
         raise Refusal("a game is played in this room already: one game a room")
     drop_offer(tx, offer)

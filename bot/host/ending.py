@@ -12,7 +12,7 @@ from typing import Any
 from bot.games.base import Game, Standing, Step
 from bot.host import posts
 from bot.host.outbox_wire import STANDINGS, PostKind
-from bot.store import GameRow, TurnRow, Tx, loads
+from bot.store import Tx, loads, records
 
 FINAL_MAP = "final_map"
 """The render kind of the standings post's picture: the game's last replay frame."""
@@ -25,7 +25,7 @@ def ordinal(place: int) -> str:
     return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place % 10, 'th') }"
 
 
-def history_of(turns: Sequence[TurnRow]) -> list[Step]:
+def history_of(turns: Sequence[records.Step]) -> list[Step]:
     """The stored steps as the game reads them (see ``Codec.record``)."""
     steps = []
     for turn in turns:
@@ -71,9 +71,8 @@ def place_text(standing: Standing, standings: Sequence[Standing], title: str) ->
     return f"{title} is over: {said}" + (f" Your game: {figures}." if figures else "")
 
 
-def post_end(tx: Tx, game: Game[Any, Any], game_row: GameRow, turn: int, now: float) -> None:
+def post_end(tx: Tx, game: Game[Any, Any], game_row: records.Game, turn: int, now: float) -> None:
     """The standings (with the final map), each player's place, then the replay."""
-    assert game_row.id is not None
     state = game.codec.decode_state(loads(game_row.state))
     players = tx.players(game_row.id)
     names = posts.names_of(players)

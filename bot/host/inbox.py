@@ -50,7 +50,6 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from bot.games.base import GameError, GamePhase, OrderSyntaxError, WrongChannelError
 from bot.games.catalog import get_game
@@ -73,8 +72,7 @@ from bot.host.routing import (
     game_to_join_by_dm,
 )
 from bot.host.states import Descriptions, States
-from bot.store import GameRow, Received, Store, Tx, is_passing_failure
-from bot.store.repository import GameSnapshot
+from bot.store import Received, Store, Tx, is_passing_failure, records
 from bot.store.settings import accounts_of
 
 log = logging.getLogger(__name__)
@@ -131,21 +129,20 @@ class Effect:
         return self.outcome is not Outcome.IGNORED and not self.unanswered
 
 
-def _plays_in(tx: Tx, row: Cause, game_row: GameRow | GameSnapshot) -> bool:
+def _plays_in(tx: Tx, row: Cause, game_row: records.Game) -> bool:
     """Whether the sender plays a seat of the game, from this account or one linked to it."""
-    assert game_row.id is not None
-    if tx.peek_player(game_row.id, row.platform, row.user_id) is not None:
+    if tx.player(game_row.id, row.platform, row.user_id) is not None:
         return True
     others = accounts_of(tx, row.platform, row.user_id)[1:]
-    return any(tx.peek_player(game_row.id, *account) is not None for account in others)
+    return any(tx.player(game_row.id, *account) is not None for account in others)
 
 
-def _is_talk(game_row: GameRow | GameSnapshot, text: str) -> bool:
+def _is_talk(game_row: records.Game, text: str) -> bool:
     return get_game(game_row.kind).public_needs_tag and not addresses_the_host(text)
 
 
 def _is_order(
-    tx: Tx, row: Cause, game_row: GameRow | GameSnapshot, text: str, hosts: Callable[[], bool]
+    tx: Tx, row: Cause, game_row: records.Game, text: str, hosts: Callable[[], bool]
 ) -> bool:
     """Whether a text that starts with a host word is one of the game's orders: sent by
     one of its players, and read by the game as an order (or, by DM from a player who
@@ -155,8 +152,7 @@ def _is_order(
     typed = (verb.name if verb.words is None else verb.words for verb in game.verbs)
     if not any(t.split()[:1] == [word] for t in typed):
         return False
-    assert game_row.id is not None
-    if tx.peek_player(game_row.id, row.platform, row.user_id) is None:
+    if tx.player(game_row.id, row.platform, row.user_id) is None:
         return False
     try:
         game.rules.parse(text)
@@ -247,7 +243,7 @@ class Commands:
                     with tx.savepoint():
                         results.append(self._handle_one(tx, inbound))
                 except Exception as error:
-                    if not tx.session.is_active:
+                    if not tx.is_active:
                         raise  # the transaction itself is lost: the whole batch is
                     if is_passing_failure(error):
                         results.append(error)
@@ -274,7 +270,7 @@ class Commands:
                     return Effect(Outcome.DUPLICATE)
                 posts.reply(tx, 0, row, FAILED_REPLY, public=False)
         except Exception as second:
-            if not tx.session.is_active:
+            if not tx.is_active:
                 raise
             log.exception("recording the failed message %s failed too", inbound.message_id)
             return second if is_passing_failure(second) else error
@@ -322,9 +318,9 @@ class Commands:
         try:
             with tx.savepoint():
                 effect = self._carry_out(tx, row)
-                tx.save(row)
+                tx.update_inbound(row)
         except Exception as error:
-            if not tx.session.is_active or is_passing_failure(error):
+            if not tx.is_active or is_passing_failure(error):
                 raise
             log.error("held message %s could not be handled", row.message_id, exc_info=error)
             row.outcome = Outcome.FAILED.value
@@ -336,7 +332,7 @@ class Commands:
     # ------------------------------------------------------------------
 
     def _carry_out(self, tx: Tx, row: Cause) -> Effect:
-        game_row: GameRow | GameSnapshot | None = None
+        game_row: records.Game | None = None
         try:
             if len(row.text) > MAX_TEXT:
                 raise Refusal(
@@ -388,7 +384,7 @@ class Commands:
             elif word == "board" and row.kind != _PUBLIC:
                 # In no game now: the board of the last one, finished (its final board).
                 game_row = find_game(tx, row, required=False)
-                if game_row is None and not tx.peek_games_of(row.platform, row.user_id):
+                if game_row is None and not tx.games_of(row.platform, row.user_id):
                     game_row = tx.last_game_of(row.platform, row.user_id)
                 game_row = game_row or find_game(tx, row, required=True)
             elif word == "board" and row.channel:
@@ -399,9 +395,8 @@ class Commands:
                     ended = tx.latest_game_in(row.platform, row.channel)
                     if (
                         ended is not None
-                        and ended.id is not None
-                        and ended.phase == (GamePhase.FINISHED)
-                        and tx.peek_player(ended.id, row.platform, row.user_id)
+                        and ended.phase == GamePhase.FINISHED
+                        and tx.player(ended.id, row.platform, row.user_id)
                     ):
                         game_row = ended
                 game_row = game_row or find_game(tx, row, required=True)
@@ -426,8 +421,7 @@ class Commands:
                 row.outcome = "ignored"
                 row.game_id = game_row.id
                 return Effect(Outcome.IGNORED, game_row.id)
-            # (is_host reads the row's platform and creator, which a snapshot has too.)
-            found = cast(GameRow, game_row)
+            found = game_row
             hosts = lambda: admin.is_host(self, tx, row, found)  # noqa: E731 - asked only if needed
             if word in HOST_WORDS and not explicit_host and _is_order(tx, row, found, text, hosts):
                 # The game has an order of that name (U-Boat's `start E6`, Silent Ships'
@@ -463,20 +457,17 @@ class Commands:
                 )
             row.game_id = game_row.id
             if word in HOST_WORDS or word in PLAYER_WORDS:
-                # These may change the game through the ORM: load the row into the session.
-                assert game_row.id is not None
+                # These may change more than an order does: the game is read again, locked
+                # (a game found to join by DM was read without a lock).
                 loaded = tx.game(game_row.id, lock=True)
                 assert loaded is not None
-                game_row = loaded
                 if word in HOST_WORDS:
                     admin.host_command(self, tx, row, loaded, word, rest)
                 else:
                     lobby.player_command(self, tx, row, loaded, word, rest)
             elif word == "withdraw":
-                assert isinstance(game_row, GameSnapshot)
                 orders.withdraw(tx, row, game_row)
             else:
-                assert isinstance(game_row, GameSnapshot)  # (only `join` finds a GameRow)
                 if not orders.order(self, tx, row, game_row, text):
                     return Effect(Outcome.HANDLED, game_row.id, unanswered=True)
             return Effect(Outcome.HANDLED, game_row.id)
@@ -554,7 +545,7 @@ def _channel_of(tx: Tx, inbound: Inbound) -> str:
     return inbound.channel
 
 
-def _reaches(game_row: GameRow, inbound: Inbound) -> bool:
+def _reaches(game_row: records.Game, inbound: Inbound) -> bool:
     """Whether the sender could reach the game by typing (see routing.reachable): a
     button's number is no way around a game's reach (a DM `join` of another server's
     game)."""

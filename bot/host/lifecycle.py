@@ -31,7 +31,8 @@ from bot.host.collector import collector_paused
 from bot.host.outbox_wire import PostKind
 from bot.host.seeds import game_rng, mixed_luck
 from bot.host.timers import TimerEntry
-from bot.store import GameRow, OrderRow, PlayerRow, TurnRow, Tx, dumps, loads
+from bot.store import GameChange, NewStep, Tx, dumps, loads, records
+from bot.store.changes import changed
 
 log = logging.getLogger(__name__)
 
@@ -42,54 +43,85 @@ falls (and, if the game cannot start yet, asks it what then: ``game.rules.expire
 # --- timers ------------------------------------------------------------------
 
 
-def timer_entries(game_row: GameRow) -> tuple[TimerEntry, ...]:
+def timer_entries(game_row: records.Game) -> tuple[TimerEntry, ...]:
     return timers.decode(game_row.timers)
 
 
-def _save_entries(game_row: GameRow, entries: Sequence[TimerEntry]) -> None:
-    game_row.timers = timers.encode(entries)
-    game_row.deadline = timers.earliest_deadline(entries)
+def _entries_change(entries: Sequence[TimerEntry]) -> GameChange:
+    """The game's timers become ``entries`` (and its deadline their earliest)."""
+    return GameChange(timers=timers.encode(entries), deadline=timers.earliest_deadline(entries))
 
 
-def arm(game: Game[Any, Any], game_row: GameRow, state: Any, *, moment: float, now: float) -> None:
-    """Make the row's timers what the game declares now (see the module docstring)."""
-    entries = timers.armed(
-        game.rules.timers(state),
-        timer_entries(game_row),
-        paused=game_row.paused_remaining is not None,
-        moment=moment,
-        now=now,
+def arm(
+    game: Game[Any, Any], game_row: records.Game, state: Any, *, moment: float, now: float
+) -> GameChange:
+    """The game's timers made what the game declares now (see the module docstring)."""
+    return _armed(
+        game, timer_entries(game_row), game_row.paused_remaining is not None, state, moment, now
     )
-    _save_entries(game_row, entries)
 
 
-def disarm(game_row: GameRow) -> None:
-    _save_entries(game_row, [])
-    game_row.paused_remaining = None
+def first_timers(game: Game[Any, Any], state: Any, *, now: float) -> GameChange:
+    """The timers of a game just opened (:func:`arm` of a game that had none)."""
+    return _armed(game, (), False, state, now, now)
 
 
-def pause(game_row: GameRow, now: float) -> float:
-    """Hold every running timer; returns the time left on the earliest."""
-    entries, left = timers.paused(timer_entries(game_row), now)
-    game_row.paused_remaining = left
-    _save_entries(game_row, entries)
-    return left
+def store_state(
+    tx: Tx,
+    game: Game[Any, Any],
+    game_row: records.Game,
+    state: Any,
+    *,
+    now: float,
+    prior: GameChange = GameChange(),
+) -> records.Game:
+    """Write a new state of the game that is no step of its history (a join, a seat, a
+    placement that moved a clock), with ``prior``, and arm its timers as it declares
+    them now. Returns the game as it now reads."""
+    armed = arm(game, changed(game_row, prior), state, moment=now, now=now)
+    encoded = GameChange(state=dumps(game.codec.encode_state(state)))
+    return tx.change_game(game_row, prior.then(encoded).then(armed))
 
 
-def resume(game: Game[Any, Any], game_row: GameRow, state: Any, now: float) -> None:
-    game_row.paused_remaining = None
-    arm(game, game_row, state, moment=now, now=now)
+def _armed(
+    game: Game[Any, Any],
+    previous: Sequence[TimerEntry],
+    paused: bool,
+    state: Any,
+    moment: float,
+    now: float,
+) -> GameChange:
+    declared = game.rules.timers(state)
+    return _entries_change(timers.armed(declared, previous, paused=paused, moment=moment, now=now))
 
 
-def extend(game_row: GameRow, seconds: float) -> None:
+def disarm() -> GameChange:
+    """No timer runs any more."""
+    return _entries_change([]).then(GameChange(paused_remaining=None))
+
+
+def pause(game_row: records.Game, now: float) -> tuple[GameChange, float]:
+    """Every running timer held; and the time left on the earliest."""
+    entries, remaining = timers.paused(timer_entries(game_row), now)
+    return _entries_change(entries).then(GameChange(paused_remaining=remaining)), remaining
+
+
+def resume(game: Game[Any, Any], game_row: records.Game, state: Any, now: float) -> GameChange:
+    """The held timers run on from now."""
+    running = GameChange(paused_remaining=None)
+    return running.then(arm(game, changed(game_row, running), state, moment=now, now=now))
+
+
+def extend(game_row: records.Game, seconds: float) -> GameChange:
     """Lengthen every timer the game has not held itself (running, or paused)."""
     entries = timers.extended(timer_entries(game_row), seconds)
+    change = _entries_change(entries)
     if game_row.paused_remaining is not None:
-        game_row.paused_remaining += seconds
-    _save_entries(game_row, entries)
+        change = change.then(GameChange(paused_remaining=game_row.paused_remaining + seconds))
+    return change
 
 
-def longest_left(game_row: GameRow, now: float) -> float:
+def longest_left(game_row: records.Game, now: float) -> float:
     """Seconds until the farthest timer ``extend`` would lengthen closes (0 if none)."""
     lefts = timers.longest_left(timer_entries(game_row), now)
     if game_row.paused_remaining is not None:
@@ -97,16 +129,17 @@ def longest_left(game_row: GameRow, now: float) -> float:
     return max([0.0, *lefts])
 
 
-def due_timer(game_row: GameRow, now: float) -> TimerEntry | None:
+def due_timer(game_row: records.Game, now: float) -> TimerEntry | None:
     """The earliest running timer whose deadline has come, if any."""
     return timers.due(timer_entries(game_row), now)
 
 
-def drop_timer(game_row: GameRow, key: str) -> None:
-    _save_entries(game_row, timers.dropped(timer_entries(game_row), key))
+def drop_timer(game_row: records.Game, key: str) -> GameChange:
+    """The timer ``key`` gone from the game's timers."""
+    return _entries_change(timers.dropped(timer_entries(game_row), key))
 
 
-def timer_rng(game_row: GameRow, key: str) -> random.Random:
+def timer_rng(game_row: records.Game, key: str) -> random.Random:
     """The random source of a timer's expiry: the game's luck and the timer's key
     (``turn:3`` draws as the turn 3 resolution always has)."""
     return game_rng(game_row, *key.split(":"))
@@ -115,14 +148,14 @@ def timer_rng(game_row: GameRow, key: str) -> random.Random:
 # --- the history ---------------------------------------------------------------
 
 
-def givens(game: Game[Any, Any], orders: list[OrderRow]) -> list[Given[Any]]:
+def givens(game: Game[Any, Any], orders: list[records.Order]) -> list[Given[Any]]:
     """The orders given in a turn, oldest first, as the game receives them."""
     return [
         Given(
             player=row.player_key,
             order=game.codec.decode_order(loads(row.order)),
             sent_at=row.sent_at,
-            sequence=row.id or 0,
+            sequence=row.id,
         )
         for row in orders
     ]
@@ -131,50 +164,52 @@ def givens(game: Game[Any, Any], orders: list[OrderRow]) -> list[Given[Any]]:
 def commit(
     tx: Tx,
     game: Game[Any, Any],
-    game_row: GameRow,
+    game_row: records.Game,
     before: Any,
     resolution: Resolution[Any],
     *,
     cause: str,
     moment: float,
     now: float,
-) -> tuple[int, int]:
-    """Store a change as a step of the history and apply it to the game row (state,
-    turn, timers, the end). Returns the step's (turn, step)."""
-    assert game_row.id is not None
+    prior: GameChange = GameChange(),
+) -> tuple[records.Game, int, int]:
+    """Store a change as a step of the history and apply it to the game (state, turn,
+    timers, the end), with ``prior`` (what the caller changed before it). Returns the
+    game as it now reads and the step's (turn, step)."""
+    stored = game_row
+    game_row = changed(game_row, prior)
     turn = game.rules.turn(before)
     step = tx.next_step(game_row.id, turn)
     state = resolution.state
-    game_row.state = dumps(game.codec.encode_state(state))
+    encoded = dumps(game.codec.encode_state(state))
+    change = prior.then(GameChange(state=encoded))
     new_turn = game.rules.turn(state)
     if new_turn != game_row.turn:
-        game_row.turn = new_turn
-        game_row.turn_opened_at = moment
+        change = change.then(GameChange(turn=new_turn, turn_opened_at=moment))
     if game.rules.outcome(state) is not None:
-        disarm(game_row)
-        game_row.phase = GamePhase.FINISHED
-        game_row.finished_at = now
-        ratings.rate_finished(tx, game, game_row, state, now)  # once: the game ends once
+        change = change.then(disarm()).then(GameChange(phase=GamePhase.FINISHED, finished_at=now))
+        # Once: the game ends once.
+        ratings.rate_finished(tx, game, changed(stored, change), state, now)
     else:
-        arm(game, game_row, state, moment=moment, now=now)
-    tx.save(game_row)
+        change = change.then(arm(game, changed(stored, change), state, moment=moment, now=now))
+    game_row = tx.change_game(stored, change)
     tx.add_turn(
-        TurnRow(
+        NewStep(
             game_id=game_row.id,
             number=turn,
             step=step,
             cause=cause,
             orders=dumps([dict(order) for order in resolution.orders]),
             events=dumps([event.record() for event in resolution.events]),
-            state=game_row.state,
+            state=encoded,
             resolved_at=moment,  # when it took effect: a late-fired timer counts from its deadline
             deadline=game_row.deadline,
         )
     )
-    return turn, step
+    return game_row, turn, step
 
 
-def luck_revealed(game_row: GameRow) -> str:
+def luck_revealed(game_row: records.Game) -> str:
     """What the end post adds for a game of committed luck: the secret, which anyone
     can hash to the commitment of the opening post (then ``bst verify`` the record)."""
     if not game_row.secret:
@@ -182,13 +217,13 @@ def luck_revealed(game_row: GameRow) -> str:
     return f" Luck revealed: the secret was {game_row.secret} (its SHA-256 was committed)."
 
 
-def players_of(tx: Tx, game_id: int) -> dict[str, PlayerRow]:
+def players_of(tx: Tx, game_id: int) -> dict[str, records.Player]:
     return {p.key: p for p in tx.players(game_id)}
 
 
 def report(
     game: Game[Any, Any],
-    game_row: GameRow,
+    game_row: records.Game,
     resolution: Resolution[Any],
     *,
     turn: int,
@@ -215,19 +250,22 @@ def report(
 def record_and_post(
     tx: Tx,
     game: Game[Any, Any],
-    game_row: GameRow,
+    game_row: records.Game,
     before: Any,
     resolution: Resolution[Any],
     *,
     cause: str,
     moment: float,
     now: float,
-) -> tuple[int, int]:
+    prior: GameChange = GameChange(),
+) -> records.Game:
     """:func:`commit`, then the posts: the public report and picture, the boards of
-    the players whose boards changed, the notices, and the replay if the game ended."""
-    assert game_row.id is not None
+    the players whose boards changed, the notices, and the replay if the game ended.
+    Returns the game as it now reads."""
     previous_turn = game_row.turn
-    turn, step = commit(tx, game, game_row, before, resolution, cause=cause, moment=moment, now=now)
+    game_row, turn, step = commit(
+        tx, game, game_row, before, resolution, cause=cause, moment=moment, now=now, prior=prior
+    )
     players = players_of(tx, game_row.id)
     names = posts.names_of(players.values())
     turn_over = game_row.turn != previous_turn
@@ -263,7 +301,7 @@ def record_and_post(
     )
     if game_row.phase == GamePhase.FINISHED:
         ending.post_end(tx, game, game_row, turn, now)
-    return turn, step
+    return game_row
 
 
 # --- start --------------------------------------------------------------------
@@ -272,25 +310,31 @@ def record_and_post(
 def start(
     tx: Tx,
     game: Game[Any, Any],
-    game_row: GameRow,
+    game_row: records.Game,
     state: Any,
     *,
     moment: float,
     now: float,
     first: str | None = None,
-) -> None:
-    """Close setup: the game begins (raises IllegalOrderError when it cannot yet)."""
-    assert game_row.id is not None
+    prior: GameChange = GameChange(),
+) -> records.Game:
+    """Close setup: the game begins (raises IllegalOrderError when it cannot yet), with
+    ``prior`` (what the caller changed before). Returns the game as it now reads."""
+    stored = game_row
     if game_row.secret:
         # The players' join nonces, which the host could not know when it committed to
         # its secret, go into every draw from here on.
         joined = sorted(tx.players(game_row.id), key=lambda p: p.join_order)
-        game_row.luck = mixed_luck(game_row.secret, [p.nonce for p in joined if p.nonce])
+        luck = mixed_luck(game_row.secret, [p.nonce for p in joined if p.nonce])
+        prior = prior.then(GameChange(luck=luck))
+        game_row = changed(game_row, prior)
     resolution = game.rules.start(state, game_rng(game_row, "start"), first)
     journal.note(tx, game_row.id, "start", first=first, at=moment)
-    game_row.phase = GamePhase.RUNNING
-    game_row.turn = 0  # the start is step 0 of turn 0; commit moves the row to turn 1
-    _, step = commit(tx, game, game_row, state, resolution, cause="start", moment=moment, now=now)
+    # The start is step 0 of turn 0; commit moves the game to turn 1.
+    prior = prior.then(GameChange(phase=GamePhase.RUNNING, turn=0))
+    game_row, _, step = commit(
+        tx, game, stored, state, resolution, cause="start", moment=moment, now=now, prior=prior
+    )
     players = players_of(tx, game_row.id)
     names = posts.names_of(players.values())
     parts = (
@@ -311,28 +355,27 @@ def start(
     )
     if game_row.phase == GamePhase.FINISHED:
         ending.post_end(tx, game, game_row, 0, now)
+    return game_row
 
 
 def close_setup(
-    tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, key: str, *, now: float
-) -> None:
+    tx: Tx, game: Game[Any, Any], game_row: records.Game, state: Any, key: str, *, now: float
+) -> records.Game:
     """A setup timer fell: start, or (when the game cannot start yet) let the game say
     what happens instead — typically another window — and say it in public."""
     fell_at = game_row.deadline if game_row.deadline is not None else now
     try:
         # Turn 1 starts when setup closed, at its deadline (no drift), and everything
         # the start writes is dated then.
-        start(tx, game, game_row, state, moment=fell_at, now=fell_at)
-        return
+        return start(tx, game, game_row, state, moment=fell_at, now=fell_at)
     except IllegalOrderError:
         pass
-    assert game_row.id is not None
     if tx.seats_taken(game_row.id) == 0:
         # Nobody ever joined: the game is cancelled rather than opening window after
         # window (each one a post) for no one.
         cancelled = game.rules.finish(state)
         journal.note(tx, game_row.id, "finish", cause="cancelled", at=fell_at)
-        change(tx, game, game_row, state, cancelled, cause="cancelled", now=fell_at)
+        game_row, _ = change(tx, game, game_row, state, cancelled, cause="cancelled", now=fell_at)
         posts.announce(
             tx,
             game_row,
@@ -341,13 +384,13 @@ def close_setup(
             "is cancelled. Open another with `new` when players are around.",
             now=fell_at,
         )
-        return
-    drop_timer(game_row, key)
+        return game_row
+    dropped = drop_timer(game_row, key)
     resolution = game.rules.expire(state, key, (), timer_rng(game_row, key))
     journal.note(tx, game_row.id, "expire", timer=key)
-    game_row.state = dumps(game.codec.encode_state(resolution.state))
-    arm(game, game_row, resolution.state, moment=fell_at, now=now)
-    tx.save(game_row)
+    armed = arm(game, changed(game_row, dropped), resolution.state, moment=fell_at, now=now)
+    new_state = GameChange(state=dumps(game.codec.encode_state(resolution.state)))
+    game_row = tx.change_game(game_row, dropped.then(new_state).then(armed))
     for index, notice in enumerate(resolution.notices):
         if notice.to is None:
             posts.announce(
@@ -359,62 +402,66 @@ def close_setup(
                 text=f"{posts.title(game_row)}: {notice.text}",
                 now=now,
             )
+    return game_row
 
 
 def fire(
     tx: Tx,
     game: Game[Any, Any],
-    game_row: GameRow,
+    game_row: records.Game,
     state: Any,
     timer: TimerEntry,
     *,
     now: float,
-) -> None:
-    """A timer fell: the game applies its timeout, and the change is stored and posted."""
-    assert game_row.id is not None
+) -> records.Game:
+    """A timer fell: the game applies its timeout, and the change is stored and posted.
+    Returns the game as it now reads."""
     key = timer.key
     fell_at = float(timer.deadline if timer.deadline is not None else now)
     if game_row.phase == GamePhase.SETUP:
-        close_setup(tx, game, game_row, state, key, now=now)
-        return
-    drop_timer(game_row, key)  # a timer falls once: declared again, it is a new one
+        return close_setup(tx, game, game_row, state, key, now=now)
+    dropped = drop_timer(game_row, key)  # a timer falls once: declared again, it is a new one
     given = givens(game, tx.orders_of_turn(game_row.id, game_row.turn))
     with collector_paused():
         resolution = game.rules.expire(state, key, given, timer_rng(game_row, key))
     journal.note(tx, game_row.id, "expire", timer=key, at=fell_at)
-    record_and_post(
-        tx, game, game_row, state, resolution, cause=f"timer:{key}", moment=fell_at, now=now
-    )
+    game_row = record_and_post(
+        tx, game, game_row, state, resolution,
+        cause=f"timer:{key}", moment=fell_at, now=now, prior=dropped,
+    )  # fmt: skip
     log.info("game %s: %s fell (%s)", game_row.id, key, format_utc(fell_at))
+    return game_row
 
 
 def resolve_now(
-    tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, *, moment: float, now: float
-) -> None:
-    """An order completed its turn: resolve it in the same transaction as the order."""
-    assert game_row.id is not None
+    tx: Tx, game: Game[Any, Any], game_row: records.Game, state: Any, *, moment: float, now: float
+) -> records.Game:
+    """An order completed its turn: resolve it in the same transaction as the order.
+    Returns the game as it now reads."""
     given = givens(game, tx.orders_of_turn(game_row.id, game_row.turn))
     rng = game_rng(game_row, "turn", game_row.turn)
     resolution = game.rules.resolve(state, given, rng)
     journal.note(tx, game_row.id, "resolve", draw=["turn", game_row.turn], at=moment)
-    record_and_post(tx, game, game_row, state, resolution, cause="turn", moment=moment, now=now)
+    return record_and_post(
+        tx, game, game_row, state, resolution, cause="turn", moment=moment, now=now
+    )
 
 
 def change(
     tx: Tx,
     game: Game[Any, Any],
-    game_row: GameRow,
+    game_row: records.Game,
     before: Any,
     resolution: Resolution[Any],
     *,
     cause: str,
     now: float,
-) -> int | None:
+) -> tuple[records.Game, int | None]:
     """A change the host makes between deadlines (a player leaves, the host kicks
     one or ends the game): stored as a step when it did something the record shows,
-    and the game closed when it is over. Returns the turn whose replay the caller
-    posts (after saying what happened) when a game that had begun is over."""
-    assert game_row.id is not None
+    and the game closed when it is over. Returns the game as it now reads and, when a
+    game that had begun is over, the turn whose replay the caller posts (after saying
+    what happened)."""
     began = game_row.phase == GamePhase.RUNNING
     replay_turn = max(0, game_row.turn - 1)
     ends_turn = (
@@ -425,18 +472,22 @@ def change(
     if ends_turn:
         # The change closed the turn in progress (the player to move left): it is posted
         # as any turn's end is, with its report, the boards and the next deadline.
-        record_and_post(tx, game, game_row, before, resolution, cause=cause, moment=now, now=now)
+        game_row = record_and_post(
+            tx, game, game_row, before, resolution, cause=cause, moment=now, now=now
+        )
     elif began and (resolution.events or resolution.orders):
-        commit(tx, game, game_row, before, resolution, cause=cause, moment=now, now=now)
+        game_row, _, _ = commit(
+            tx, game, game_row, before, resolution, cause=cause, moment=now, now=now
+        )
     else:
-        game_row.state = dumps(game.codec.encode_state(resolution.state))
+        change = GameChange(state=dumps(game.codec.encode_state(resolution.state)))
         if game.rules.outcome(resolution.state) is not None:
-            disarm(game_row)
-            game_row.phase = GamePhase.FINISHED
-            game_row.finished_at = now
+            change = change.then(disarm())
+            change = change.then(GameChange(phase=GamePhase.FINISHED, finished_at=now))
             if began:  # a game that never started is cancelled: nobody played it
-                ratings.rate_finished(tx, game, game_row, resolution.state, now)
+                ratings.rate_finished(tx, game, changed(game_row, change), resolution.state, now)
         else:
-            arm(game, game_row, resolution.state, moment=now, now=now)
-        tx.save(game_row)
-    return replay_turn if began and game_row.phase == GamePhase.FINISHED else None
+            change = change.then(arm(game, game_row, resolution.state, moment=now, now=now))
+        game_row = tx.change_game(game_row, change)
+    replay = replay_turn if began and game_row.phase == GamePhase.FINISHED else None
+    return game_row, replay

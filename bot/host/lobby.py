@@ -35,11 +35,11 @@ from bot.host.routing import (
     row_community,
     tagged_kind,
 )
-from bot.store import GameRow, PlayerRow, Tx, dumps
+from bot.store import NewGame, NewPlayer, Tx, dumps, records
 from bot.store.settings import accounts_of
 
 
-def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
+def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> records.Game:
     """``new [KIND] [key=value …]``: open a game in a public channel; its maker hosts it."""
     tokens = rest.split()
     kind = tagged_kind(row.text) or commands.default_game
@@ -51,7 +51,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     if row.kind != "public" or not row.channel:
         tag = get_game(kind).tag if kind in known else "#TAG"
         raise Refusal(f"start a game in a public channel: post `{tag} new` there")
-    existing = tx.peek_game_in(row.platform, row.channel) or bridged_to(tx, row)
+    existing = tx.game_in(row.platform, row.channel) or bridged_to(tx, row)
     if existing is not None:
         raise Refusal(
             f"game {existing.id} is already running in this channel; its host can `end` it first"
@@ -81,7 +81,8 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
     # SHA-256 published below before anyone joins, the secret revealed in the record.
     secret = commands.draw_secret() if commands.draw_secret and not seed_text else ""
     now = commands.clock.now()
-    game_row = GameRow(
+    timers = lifecycle.first_timers(game, state, now=now)
+    new_game = NewGame(
         kind=game.name,
         platform=row.platform,
         channel=row.channel,
@@ -96,17 +97,15 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> GameRow:
         created_at=now,
         community=row_community(row),
         open_to_all=host[REACH],
+        **timers.values(),
     )
-    lifecycle.arm(game, game_row, state, moment=now, now=now)
-    game_row = tx.add_game(game_row)
-    assert game_row.id is not None
+    game_row = tx.add_game(new_game)
     row.game_id = game_row.id
     journal.note(tx, game_row.id, "new", options=rules_options)
     if seated := host[ROBOTS]:
         count, _, level = seated.partition(":")
         state, names = robots.seat_many(tx, game, game_row, state, int(count), level)
-        lifecycle.arm(game, game_row, state, moment=now, now=now)
-        tx.save(game_row)
+        game_row = lifecycle.store_state(tx, game, game_row, state, now=now)
     commands.states.remember(game_row.id, game_row.state_digest, state)
     text = f"{posts.title(game_row)} {game.words.opening(state)}"
     if seated:
@@ -198,7 +197,7 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
     playing: dict[int, tuple[str, str]] = {}
     found = []
     for account in accounts_of(tx, row.platform, row.user_id):
-        for game_row in tx.peek_games_of(*account):
+        for game_row in tx.games_of(*account):
             if game_row.id not in playing:
                 playing[game_row.id] = account
                 found.append(game_row)
@@ -214,7 +213,7 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
         game = get_game(game_row.kind)
         state = commands.states.of(game, game_row)
         account = playing[game_row.id]
-        player = tx.peek_player(game_row.id, *account)
+        player = tx.player(game_row.id, *account)
         # (A channel link works only on its own platform: elsewhere, the platform's name.)
         here = account[0] == row.platform
         where = posts.where_token(game_row.channel) if here else ""
@@ -257,13 +256,12 @@ def outside_help(tx: Tx, row: Cause, word: str, *, private: bool = False) -> Non
 
 
 def player_command(
-    commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, word: str, rest: str
+    commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, word: str, rest: str
 ) -> None:
     game = get_game(game_row.kind)
     state = commands.states.of(game, game_row)
-    assert game_row.id is not None
     public = row.kind == "public"
-    player = tx.player_by_user(game_row.id, row.platform, row.user_id)
+    player = tx.player(game_row.id, row.platform, row.user_id)
     now = commands.clock.now()
     if word in ("help", "rules", "status") and commands.limits.private_answers:
         public = False  # one person's question: answered to them alone
@@ -340,7 +338,7 @@ def player_command(
 
 
 def _asks_to_confirm_leaving(
-    commands: CommandContext, tx: Tx, row: Cause, game_row: GameRow, rest: str
+    commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, rest: str
 ) -> bool:
     """Where a person types (not a script: its `leave` acts at once, as the contracts
     say), leaving a battle, which cannot be undone, is confirmed first: `leave` is
@@ -352,7 +350,6 @@ def _asks_to_confirm_leaving(
         return False
     if answer:
         raise Refusal(f"expected `leave yes` to leave the game, got `leave {rest.strip()[:40]}`")
-    assert game_row.id is not None
     ends = " With two players, leaving ends it." if len(tx.players(game_row.id)) == 2 else ""
     posts.reply(
         tx,
@@ -372,15 +369,14 @@ def _link(
     commands: CommandContext,
     tx: Tx,
     row: Cause,
-    game_row: GameRow,
-    player: PlayerRow | None,
+    game_row: records.Game,
+    player: records.Player | None,
     rest: str,
     *,
     now: float,
 ) -> None:
     """``link``: the player's private link to their own page, by DM; ``link revoke``: a
     new one, the old one no longer works."""
-    assert game_row.id is not None
     if player is None:
         raise Refusal("you are not in this game: send `join` to play")
     if not commands.web_base_url:
@@ -397,7 +393,7 @@ def _link(
     posts.reply(tx, game_row.id, row, text, public=False)
 
 
-def _refuse_another_games_tag(row: Cause, game_row: GameRow, game: Any) -> None:
+def _refuse_another_games_tag(row: Cause, game_row: records.Game, game: Any) -> None:
     """A join tagged for one kind of game where a game of another kind plays: not a join of
     that game."""
     found = tag_pattern().search(row.text)
@@ -415,15 +411,14 @@ def _join(
     commands: CommandContext,
     tx: Tx,
     row: Cause,
-    game_row: GameRow,
+    game_row: records.Game,
     game: Any,
     state: Any,
-    player: PlayerRow | None,
+    player: records.Player | None,
     *,
     public: bool,
     now: float,
 ) -> None:
-    assert game_row.id is not None
     if player is not None:
         # Back after leaving during setup (the game decides; else "already in").
         key = player.key
@@ -439,7 +434,7 @@ def _join(
         state = game.rules.join(state, PlayerRef(key, name))
         journal.note(tx, game_row.id, "join", player=key, name=name)
         tx.add_player(
-            PlayerRow(
+            NewPlayer(
                 game_id=game_row.id,
                 key=key,
                 platform=row.platform,
@@ -453,9 +448,7 @@ def _join(
                 else "",
             )
         )
-    game_row.state = dumps(game.codec.encode_state(state))
-    lifecycle.arm(game, game_row, state, moment=now, now=now)
-    tx.save(game_row)
+    game_row = lifecycle.store_state(tx, game, game_row, state, now=now)
     commands.states.remember(game_row.id, game_row.state_digest, state)
     quick = posts.choices_of(game, game.words.quick_orders(state, key), private=True)
     posts.reply(
@@ -476,11 +469,10 @@ def _join(
         posts.room_member(tx, game_row, row, row.user_id, present=True, now=now)
 
 
-def _refuse_a_second_seat(tx: Tx, row: Cause, game_row: GameRow) -> None:
+def _refuse_a_second_seat(tx: Tx, row: Cause, game_row: records.Game) -> None:
     """One person, one seat: refused when another account they linked plays the game."""
-    assert game_row.id is not None
     for platform, user_id in accounts_of(tx, row.platform, row.user_id)[1:]:
-        seated = tx.player_by_user(game_row.id, platform, user_id)
+        seated = tx.player(game_row.id, platform, user_id)
         if seated is not None:
             raise Refusal(
                 f"you already play in game {game_row.id} as {seated.name}, from your linked "
@@ -492,7 +484,7 @@ def _refuse_a_second_seat(tx: Tx, row: Cause, game_row: GameRow) -> None:
 def _change_and_say(
     tx: Tx,
     game: Any,
-    game_row: GameRow,
+    game_row: records.Game,
     state: Any,
     resolution: Any,
     *,
@@ -504,9 +496,10 @@ def _change_and_say(
 ) -> None:
     """A change between deadlines (leave, kick, end), said in public with what the
     public may know of it (``with_result``: and how the game ended, if it did)."""
-    assert game_row.id is not None
     ended_turn = game_row.turn
-    replay_turn = lifecycle.change(tx, game, game_row, state, resolution, cause=cause, now=now)
+    game_row, replay_turn = lifecycle.change(
+        tx, game, game_row, state, resolution, cause=cause, now=now
+    )
     players = {p.key: p for p in tx.players(game_row.id)}
     names = posts.names_of(players.values())
     if game_row.turn == ended_turn:
@@ -537,7 +530,7 @@ def _change_and_say(
         ending.post_end(tx, game, game_row, replay_turn, now)
 
 
-def refuse_while_paused(game: Any, game_row: GameRow, word: str) -> None:
+def refuse_while_paused(game: Any, game_row: records.Game, word: str) -> None:
     """In a game played in turn, nothing changes hands while its host has paused it."""
     if game_row.paused_remaining is not None and not game.simultaneous:
         raise Refusal(f"the game is paused: `{word}` waits until its host resumes it")

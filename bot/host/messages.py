@@ -59,7 +59,7 @@ class Inbound:
     sent_at: datetime
     # The community the message was posted in (a Discord server), by the adapter's
     # opaque id; "" for a DM and where the platform has no communities (X, a console).
-    # A game opened there is reached from there (see GameRow.community).
+    # A game opened there is reached from there (see bot.store.records.Game.community).
     community: str = ""
 
     # The number of the game the message is about, where the platform carried it (a

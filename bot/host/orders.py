@@ -23,8 +23,8 @@ from bot.host.messages import Choice, InboundKind
 from bot.host.posts import Cause
 from bot.host.routing import HOST_WORDS, PLAYER_WORDS, Refusal, command_word
 from bot.host.seeds import game_rng_on_first_draw
-from bot.store import Tx, dumps
-from bot.store.repository import WITHDRAWN, GameSnapshot, PlayerSnapshot
+from bot.store import GameChange, Tx, dumps, records
+from bot.store.repository import WITHDRAWN
 
 _PUBLIC = InboundKind.PUBLIC.value
 
@@ -38,15 +38,14 @@ def _meant(text: str) -> str | None:
     return found[0] if found else None
 
 
-def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, text: str) -> bool:
-    """An order: ``game_row`` is a snapshot; the fast path (an order that stands, the
-    state unchanged or changed in setup) stages the state (Tx.stage_game_state: written
-    once for the batch), anything that changes the game's history loads the row.
+def order(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, text: str) -> bool:
+    """An order: the fast path (an order that stands, the state unchanged or changed in
+    setup) stages the state (Tx.stage_game_state: written once for the batch); anything
+    that changes the game's history reads the game again, locked, and changes it.
     Returns whether the order was answered by a reply (not when the game tells it later)."""
     game = get_game(game_row.kind)
-    game_id = game_row.id  # (each read of a row's field costs: read them once)
-    assert game_id is not None
-    player = tx.peek_player(game_id, row.platform, row.user_id)
+    game_id = game_row.id
+    player = tx.player(game_id, row.platform, row.user_id)
     try:
         parsed = game.rules.parse(text)
     except OrderSyntaxError as error:
@@ -87,14 +86,13 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
         if changed:
             # Written once for the batch (a crowd's placements: see Tx.stage_game_state).
             new = accepted.state
-            token = tx.stage_game_state(
-                game_id,
+            game_row = tx.stage_game_state(
+                game_row,
                 new,
                 encode=lambda staged: dumps(game.codec.encode_state(staged)),
                 written=lambda digest: commands.states.remember(game_id, digest, new),
             )
-            game_row.now_staged(token)  # (it may no longer be the tx's snapshot)
-            commands.states.remember(game_id, token, new)
+            commands.states.remember(game_id, game_row.state_digest, new)
         return _answer(
             commands, tx, row, game, game_row, player, accepted, standing, previous, turn
         )
@@ -113,13 +111,13 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: GameSnapshot, 
             orders=accepted.orders,
         )
         accepted = dataclasses.replace(accepted, notices=alone)
-        lifecycle.record_and_post(
+        loaded = lifecycle.record_and_post(
             tx, game, loaded, state, change, cause="action", moment=row.sent_at, now=now
         )
     else:
-        loaded.state = dumps(game.codec.encode_state(accepted.state))
-        lifecycle.arm(game, loaded, accepted.state, moment=row.sent_at, now=now)
-        tx.save(loaded)
+        armed = lifecycle.arm(game, loaded, accepted.state, moment=row.sent_at, now=now)
+        new_state = GameChange(state=dumps(game.codec.encode_state(accepted.state)))
+        loaded = tx.change_game(loaded, new_state.then(armed))
     answered = _answer(commands, tx, row, game, loaded, player, accepted, standing, previous, turn)
     if accepted.resolve_now and loaded.phase == GamePhase.RUNNING:
         lifecycle.resolve_now(tx, game, loaded, accepted.state, moment=row.sent_at, now=now)
@@ -145,7 +143,7 @@ def _answer(
     row: Cause,
     game: Any,
     game_row: Any,
-    player: PlayerSnapshot,
+    player: records.Player,
     accepted: Any,
     standing: Any,
     previous: str | None,
@@ -195,8 +193,8 @@ def _answer(
 
 
 def _addressees(
-    tx: Tx, game: Any, game_id: int, accepted: Any, sender: PlayerSnapshot
-) -> Mapping[str, PlayerSnapshot]:
+    tx: Tx, game: Any, game_id: int, accepted: Any, sender: records.Player
+) -> Mapping[str, records.Player]:
     """The players the order's notices may go to: the sender alone when they answer only
     the sender (a placement's does: reading a crowd's 100,000 players for it was a fifth
     of a placement's time), or else every player."""
@@ -208,7 +206,7 @@ def _addressees(
     }
     if wanted <= {sender.key}:
         return {sender.key: sender}
-    return {p.key: p for p in tx.peek_players(game_id)}
+    return {p.key: p for p in tx.players(game_id)}
 
 
 @functools.cache
@@ -218,12 +216,11 @@ def _withdraw_button(tag: str) -> str:
     return posts.extras(choices=[Choice("Withdraw", f"{tag} withdraw", private=True)])
 
 
-def withdraw(tx: Tx, row: Cause, game_row: GameSnapshot) -> None:
+def withdraw(tx: Tx, row: Cause, game_row: records.Game) -> None:
     """``withdraw``: take back one's standing order of the turn (the game then resolves
     as if it had not been given); the orders stay in the history."""
     game = get_game(game_row.kind)
-    assert game_row.id is not None
-    player = tx.peek_player(game_row.id, row.platform, row.user_id)
+    player = tx.player(game_row.id, row.platform, row.user_id)
     if player is None:
         raise Refusal("you are not in this game: send `join` to play")
     if not game.simultaneous or game_row.phase != GamePhase.RUNNING:

@@ -60,7 +60,8 @@ from bot.host.messages import (
     withdrawing_of,
 )
 from bot.host.outbox_wire import NUDGE, Act, PostKind, decode_address
-from bot.store import OutboxRow, Store, Tx, loads
+from bot.store import Store, Tx, loads, records
+from bot.store.changes import PostChange
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +81,7 @@ MAY_HAVE_ARRIVED = "(may have arrived) "
 platform took the message (see :func:`outcome_unknown`). Kept through the failures after
 it: a later refusal says nothing of the earlier attempt."""
 
-AttachmentSource = Callable[[OutboxRow], Awaitable[Sequence[Attachment]]]
+AttachmentSource = Callable[[records.Post], Awaitable[Sequence[Attachment]]]
 T = TypeVar("T")
 
 
@@ -99,7 +100,7 @@ def outcome_unknown(error: DeliveryError) -> bool:
     return not (error.permanent or error.retry_after is not None or error.per_recipient)
 
 
-def may_have_arrived(row: OutboxRow) -> bool:
+def may_have_arrived(row: records.Post) -> bool:
     """Whether an earlier attempt at ``row`` (as read before this attempt claimed it) may
     have delivered it, its outcome unknown: one that ended in a failure that proves
     nothing (:func:`outcome_unknown`), or one cut off before its outcome was recorded (the
@@ -111,11 +112,11 @@ def may_have_arrived(row: OutboxRow) -> bool:
     return row.attempts == 0 and row.next_attempt_at > 0
 
 
-def address_of(row: OutboxRow) -> Address:
+def address_of(row: records.Post) -> Address:
     return decode_address(row.address)
 
 
-def in_room(address: Address, row: OutboxRow, lobby: str, room: str) -> Address:
+def in_room(address: Address, row: records.Post, lobby: str, room: str) -> Address:
     """Where a row goes once its game moved from ``lobby`` into ``room`` (a thread): what
     was written for the game's channel before the move goes to the room, except the
     rows meant for the lobby itself (the room's opening, the line when the game ends) and
@@ -129,7 +130,7 @@ def in_room(address: Address, row: OutboxRow, lobby: str, room: str) -> Address:
     return dataclasses.replace(address, channel=room)
 
 
-def destination(row: OutboxRow, address: Address, lobby: str, room: str) -> str:
+def destination(row: records.Post, address: Address, lobby: str, room: str) -> str:
     """The place a row's message lands (a channel or room, a person's DMs, a crew's room):
     the rows to one place go out one after another, in id order."""
     address = in_room(address, row, lobby, room)
@@ -147,7 +148,7 @@ def _mention(adapter: ChatAdapter) -> Callable[[Address], str] | None:
 
 
 def outbound_of(
-    row: OutboxRow,
+    row: records.Post,
     address: Address,
     attachments: Sequence[Attachment],
     mention: Callable[[Address], str] | None,
@@ -236,7 +237,7 @@ class Relay:
         self.last_read = monotonic()
         self.running = False
         # What the relay does with a row that is not a message to send (see Act).
-        self._acts: dict[Act, Callable[[OutboxRow, Address, ChatAdapter], Awaitable[str]]] = {
+        self._acts: dict[Act, Callable[[records.Post, Address, ChatAdapter], Awaitable[str]]] = {
             Act.WITHDRAW: self._withdraw,
             Act.OPEN_ROOM: self._open_room,
             Act.ROOM_MEMBER: self._room_member,
@@ -255,7 +256,7 @@ class Relay:
         """Run ``work`` (a transaction) on the relay's database thread."""
         return await asyncio.get_running_loop().run_in_executor(self._database, work)
 
-    def _pending(self) -> list[tuple[OutboxRow, str]]:
+    def _pending(self) -> list[tuple[records.Post, str]]:
         """Due rows with the place each goes (in its lane), leaving out those behind an
         older row to the same place that may not go yet (being retried, or being sent by another relay):
         a retried message is never overtaken by a later one to the same place."""
@@ -266,11 +267,11 @@ class Relay:
                 return []
             rooms: dict[int, tuple[str, str]] = {}
 
-            def place(row: OutboxRow) -> str:
+            def place(row: records.Post) -> str:
                 lobby = room = ""
                 if row.game_id:
                     if row.game_id not in rooms:
-                        game = tx.game_route(row.game_id)
+                        game = tx.game(row.game_id)
                         rooms[row.game_id] = (
                             (game.lobby, game.channel) if game and game.lobby else ("", "")
                         )
@@ -280,8 +281,8 @@ class Relay:
                 return f"{self.lane_of(address)}: {destination(row, address, lobby, room)}"
 
             held: dict[str, int] = {}
-            for older in tx.held_outbox(now, max(row.id or 0 for row in rows)):
-                held.setdefault(place(older), older.id or 0)
+            for older in tx.held_outbox(now, max(row.id for row in rows)):
+                held.setdefault(place(older), older.id)
             due = []
             for row in rows:
                 where = place(row)
@@ -291,12 +292,12 @@ class Relay:
 
     async def _due_by_lane(
         self, skip: Callable[[str], bool]
-    ) -> dict[str, list[tuple[OutboxRow, str]]]:
+    ) -> dict[str, list[tuple[records.Post, str]]]:
         """Due rows and their places grouped by lane (id order kept), leaving out the
         lanes ``skip`` names."""
         rows = await self._db(self._pending)
         self.last_read = self._monotonic()
-        lanes: dict[str, list[tuple[OutboxRow, str]]] = {}
+        lanes: dict[str, list[tuple[records.Post, str]]] = {}
         for row, where in rows:
             lane = self.lane_of(address_of(row))
             if lane is not None and not skip(lane):
@@ -327,7 +328,7 @@ class Relay:
             return delivered
 
     async def _send_lane(
-        self, lane: str, rows: Sequence[tuple[OutboxRow, str]]
+        self, lane: str, rows: Sequence[tuple[records.Post, str]]
     ) -> tuple[int, bool, float | None]:
         """Send a lane's rows: each place's one after another in id order, and as many
         places at once as the lane's adapter takes (its ``sends_at_once``, else one: then
@@ -340,12 +341,12 @@ class Relay:
         adapter = self.adapters.get(address_of(rows[0][0]).platform)
         at_once = 1 if adapter is None else max(1, adapter.capabilities.sends_at_once)
         waiting = list(rows)
-        running: dict[asyncio.Task[str], tuple[OutboxRow, str]] = {}
+        running: dict[asyncio.Task[str], tuple[records.Post, str]] = {}
         stopped: set[str] = set()  # places whose next row waits for a retried one
-        told_to_wait: OutboxRow | None = None
+        told_to_wait: records.Post | None = None
         delivered, progressed = 0, False
 
-        async def timed(row: OutboxRow) -> str:
+        async def timed(row: records.Post) -> str:
             key = f"{lane} {row.id}"
             self.sending_since[key] = self._monotonic()
             try:
@@ -357,7 +358,7 @@ class Relay:
             while True:
                 # start the oldest rows whose place is free, while the lane has room
                 busy = {where for _, where in running.values()}
-                kept: list[tuple[OutboxRow, str]] = []
+                kept: list[tuple[records.Post, str]] = []
                 for row, where in waiting:
                     if where in stopped:
                         continue
@@ -390,9 +391,8 @@ class Relay:
         rest = await self._db(functools.partial(self._rest_after, told_to_wait))
         return delivered, progressed, rest
 
-    def _rest_after(self, row: OutboxRow) -> float:
+    def _rest_after(self, row: records.Post) -> float:
         """Seconds until a row the platform told us to hold may go again."""
-        assert row.id is not None
         with self.store.transaction() as tx:
             fresh = tx.outbox_row(row.id)
         at = fresh.next_attempt_at if fresh is not None else self.clock.now()
@@ -461,8 +461,7 @@ class Relay:
             return 0.0
         return self._monotonic() - min(self.sending_since.values())
 
-    async def _send(self, row: OutboxRow) -> str:
-        assert row.id is not None
+    async def _send(self, row: records.Post) -> str:
         address = address_of(row)
         adapter = self.adapters[address.platform]
         # Claim the row first, so a second relay (another process on the same
@@ -491,7 +490,7 @@ class Relay:
 
     async def _deliver(
         self,
-        row: OutboxRow,
+        row: records.Post,
         address: Address,
         adapter: ChatAdapter,
         fallback: str | None = None,
@@ -501,7 +500,6 @@ class Relay:
         """Send a claimed row and record how it went: "sent", "retry", "wait",
         "undeliverable" or "skipped". ``fallback``: the channel to post in instead when
         the platform says the room ``address`` names is closed."""
-        assert row.id is not None
         kind = PostKind.parse(row.kind)
         if kind.act is not Act.SEND:
             return await self._acts[kind.act](row, address, adapter)
@@ -568,13 +566,13 @@ class Relay:
         await self._db(lambda: self._done(row, "sent", message_id))
         return "sent"
 
-    async def _skip(self, row: OutboxRow) -> str:
+    async def _skip(self, row: records.Post) -> str:
         """The platform has no such thing (rooms, withdrawing): the row is done, unsent."""
         await self._db(lambda: self._done(row, "skipped", None))
         return "skipped"
 
     async def _step(
-        self, row: OutboxRow, address: Address, what: str, call: Callable[[], Awaitable[T]]
+        self, row: records.Post, address: Address, what: str, call: Callable[[], Awaitable[T]]
     ) -> tuple[T | None, str | None]:
         """One adapter call for ``row``: ``(its result, None)``, or ``(None, how the row
         was recorded)`` when the platform refused it or the call failed (retried later)."""
@@ -588,11 +586,11 @@ class Relay:
             failure = DeliveryError(type(error).__name__)
             return None, await self._db(lambda: self._failed(row, address, failure))
 
-    async def _sent(self, row: OutboxRow, message_id: str | None) -> str:
+    async def _sent(self, row: records.Post, message_id: str | None) -> str:
         await self._db(lambda: self._done(row, "sent", message_id))
         return "sent"
 
-    async def _withdraw(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
+    async def _withdraw(self, row: records.Post, address: Address, adapter: ChatAdapter) -> str:
         """Remove the public message the row names, where the platform can."""
         withdrawing = withdrawing_of(adapter)
         if withdrawing is None:
@@ -602,7 +600,7 @@ class Relay:
         )
         return failed or await self._sent(row, address.reply_to)
 
-    async def _open_room(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
+    async def _open_room(self, row: records.Post, address: Address, adapter: ChatAdapter) -> str:
         """Open the game's room where the platform has rooms, and move the game into it;
         elsewhere the row is skipped (its text repeats what the channel was told)."""
         rooms = game_rooms_of(adapter)
@@ -622,7 +620,7 @@ class Relay:
         await self._db(lambda: self._moved(row, opened))
         return "sent"
 
-    async def _room_member(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
+    async def _room_member(self, row: records.Post, address: Address, adapter: ChatAdapter) -> str:
         """Add a player to the game's room, or take them out, where the platform keeps room
         members; elsewhere skip."""
         rooms = game_rooms_of(adapter)
@@ -636,7 +634,7 @@ class Relay:
         )
         return failed or await self._sent(row, None)
 
-    async def _close_room(self, row: OutboxRow, address: Address, adapter: ChatAdapter) -> str:
+    async def _close_room(self, row: records.Post, address: Address, adapter: ChatAdapter) -> str:
         """Close a finished game's room where the platform has rooms; elsewhere skip."""
         rooms = game_rooms_of(adapter)
         if rooms is None:
@@ -653,28 +651,26 @@ class Relay:
             game = tx.game(game_id)
         return game is not None and links.listed(game.platform, game.open_to_all)
 
-    def _crew_told(self, row: OutboxRow, address: Address) -> bool:
+    def _crew_told(self, row: records.Post, address: Address) -> bool:
         """Whether another member's copy of this row (same game, turn and kind, same
         crew) was already posted in the crew's room."""
         with self.store.transaction() as tx:
             return tx.sent_to_group(row, address.group)
 
-    def _moved(self, row: OutboxRow, room: str) -> None:
+    def _moved(self, row: records.Post, room: str) -> None:
         """The room is open: the game plays there from now on (once; see Tx.move_to_room)."""
-        assert row.id is not None
         with self.store.transaction() as tx:
             tx.move_to_room(row.game_id, room)
         self._done(row, "sent", room)
 
-    def _claim(self, row: OutboxRow) -> tuple[bool, str, str, tuple[float, ...]]:
+    def _claim(self, row: records.Post) -> tuple[bool, str, str, tuple[float, ...]]:
         """Lease the row; with the lobby and room of its game, once it moved into one, and
         the exact deadlines of its running timers (the text names them to the minute)."""
-        assert row.id is not None
         now = self.clock.now()
         with self.store.transaction() as tx:
             if not tx.claim_outbox(row.id, now, now + CLAIM_SECONDS):
                 return False, "", "", ()
-            game = tx.game_route(row.game_id) if row.game_id else None
+            game = tx.game(row.game_id) if row.game_id else None
             if game is None:
                 return True, "", "", ()
             instants = tuple(
@@ -684,41 +680,36 @@ class Relay:
                 return True, "", "", instants
             return True, game.lobby, game.channel, instants
 
-    def _renew(self, row: OutboxRow) -> None:
-        assert row.id is not None
+    def _renew(self, row: records.Post) -> None:
         with self.store.transaction() as tx:
             tx.extend_claim(row.id, self.clock.now() + CLAIM_SECONDS)
 
-    def _done(self, row: OutboxRow, status: str, message_id: str | None) -> None:
-        assert row.id is not None
+    def _done(self, row: records.Post, status: str, message_id: str | None) -> None:
         with self.store.transaction() as tx:
             tx.finish_outbox(row.id, status, message_id)
 
-    def _failed(self, row: OutboxRow, address: Address, error: DeliveryError) -> str:
-        assert row.id is not None
+    def _failed(self, row: records.Post, address: Address, error: DeliveryError) -> str:
         now = self.clock.now()
         with self.store.transaction() as tx:
             fresh = tx.outbox_row(row.id)
             if fresh is None or fresh.status != "pending":
                 return "sent"
-            fresh.attempts += 1
+            attempts = fresh.attempts + 1
             unsure = outcome_unknown(error) or may_have_arrived(row)
-            fresh.error = (MAY_HAVE_ARRIVED if unsure else "") + str(error)[:500]
+            said = (MAY_HAVE_ARRIVED if unsure else "") + str(error)[:500]
             if error.permanent or now - fresh.created_at >= GIVE_UP_SECONDS:
-                fresh.status = "undeliverable"
-                tx.save(fresh)
+                fresh = tx.change_post(fresh, PostChange(attempts, said, status="undeliverable"))
                 # Only the player can fix closed DMs; the bot's own missing permission
                 # is the operator's to fix, and a public nudge would only puzzle them.
                 if address.is_dm and address.channel and error.dms_closed:
                     self._nudge(tx, fresh, address, now)
                 log.warning("outbox %s undeliverable: %s", row.id, fresh.error)
                 return "undeliverable"
-            delay = error.retry_after if error.retry_after is not None else backoff(fresh.attempts)
-            fresh.next_attempt_at = now + max(0.0, delay)
-            tx.save(fresh)
+            delay = error.retry_after if error.retry_after is not None else backoff(attempts)
+            tx.change_post(fresh, PostChange(attempts, said, next_attempt_at=now + max(0.0, delay)))
         return "wait" if error.retry_after is not None and not error.per_recipient else "retry"
 
-    def _nudge(self, tx: Tx, row: OutboxRow, address: Address, now: float) -> None:
+    def _nudge(self, tx: Tx, row: records.Post, address: Address, now: float) -> None:
         game = tx.game(row.game_id) if row.game_id else None
         if game is None or address.user_id is None:
             return

@@ -26,14 +26,12 @@ from bot.host.clock import format_utc
 from bot.host.messages import Address, Card, Choice
 from bot.host.outbox_wire import PostKind, decode_address, encode_address
 from bot.host.timers import TimerEntry
-from bot.store import GameRow, InboundRow, PlayerRow, Received, Tx, dumps, loads
-from bot.store.repository import GameRoute, GameSnapshot, NewPost, PlayerSnapshot
+from bot.store import Received, Tx, dumps, loads, records
+from bot.store.repository import NewPost
 from bot.store.rooms import rooms_of
 
-# A message being answered: as received (commands) or as stored (held messages).
-Cause = InboundRow | Received
-AnyGameRow = GameRow | GameSnapshot
-AnyPlayer = PlayerRow | PlayerSnapshot
+# A message being answered (handled as it arrives, or held until its turn opened).
+Cause = Received
 
 # The relay sends in id order; within one turn the public picture is written first,
 # then the boards, so a rate-limited platform gets what matters most first.
@@ -116,7 +114,7 @@ def _enqueue(
     render: Mapping[str, Any] | None,
     now: float,
     extra: str = "",
-    rooms_of_game: AnyGameRow | None = None,
+    rooms_of_game: records.Game | None = None,
 ) -> bool:
     """Write one outbox row; False when a row with its key was written already.
     ``rooms_of_game``: a public post of that game, copied to every room it is played
@@ -138,7 +136,7 @@ def _enqueue(
     return written
 
 
-def copies_for_rooms(tx: Tx, post: NewPost, *, home: AnyGameRow | None) -> list[NewPost]:
+def copies_for_rooms(tx: Tx, post: NewPost, *, home: records.Game | None) -> list[NewPost]:
     """Copies of a game's public ``post`` for each other room the game is played from
     (its own channel and the rooms bridged to it, ``bridge``), each a row of its own
     (so each platform sends, retries and records it on its own). Nothing for a game
@@ -147,7 +145,7 @@ def copies_for_rooms(tx: Tx, post: NewPost, *, home: AnyGameRow | None) -> list[
     rooms = rooms_of(tx, post.game_id)
     if not rooms:
         return []
-    game = home if home is not None else tx.peek_game(post.game_id)
+    game = home if home is not None else tx.game(post.game_id)
     if game is None:
         return []
     address = decode_address(post.address)
@@ -229,7 +227,7 @@ def withdraw(tx: Tx, game_id: int, row: Cause) -> None:
     )
 
 
-def _private(game_row: AnyGameRow, player: AnyPlayer) -> str:
+def _private(game_row: records.Game, player: records.Player) -> str:
     return _address(
         player.platform,
         # (A player who joined from another platform's room: their DM there names no
@@ -240,7 +238,9 @@ def _private(game_row: AnyGameRow, player: AnyPlayer) -> str:
     )
 
 
-def _crew_private(game_row: AnyGameRow, player: AnyPlayer, crew: Sequence[AnyPlayer]) -> str:
+def _crew_private(
+    game_row: records.Game, player: records.Player, crew: Sequence[records.Player]
+) -> str:
     """A member's copy of a crew's news: their DM, naming the crew so that a platform with
     group rooms posts it once in the crew's room (see Address.group)."""
     return encode_address(
@@ -254,8 +254,8 @@ def _crew_private(game_row: AnyGameRow, player: AnyPlayer, crew: Sequence[AnyPla
 
 
 def crew_players(
-    game: Game[Any, Any], state: Any, key: str, players: Mapping[str, AnyPlayer]
-) -> list[AnyPlayer]:
+    game: Game[Any, Any], state: Any, key: str, players: Mapping[str, records.Player]
+) -> list[records.Player]:
     """The players who share ``key``'s seat (``key`` alone, outside a crew)."""
     return [players[k] for k in game.rules.crew(state, key) if k in players]
 
@@ -263,9 +263,9 @@ def crew_players(
 def crew_address(
     game: Game[Any, Any],
     state: Any,
-    game_row: AnyGameRow,
-    player: AnyPlayer,
-    players: Mapping[str, AnyPlayer],
+    game_row: records.Game,
+    player: records.Player,
+    players: Mapping[str, records.Player],
 ) -> str:
     """A player's private address, naming their crew when they share a seat: a crew sees
     the same board, so where the platform has group rooms it is posted there once."""
@@ -275,17 +275,16 @@ def crew_address(
 
 def notify(
     tx: Tx,
-    game_row: AnyGameRow,
-    player: AnyPlayer,
+    game_row: records.Game,
+    player: records.Player,
     text: str,
     *,
     kind: PostKind,
     extra: str = "",
-    crew: Sequence[AnyPlayer] = (),
+    crew: Sequence[records.Player] = (),
 ) -> None:
     """A private message to a player that answers nothing they sent; ``crew``: news for
     the whole crew (see :func:`_crew_private`), when it has more than one member."""
-    assert game_row.id is not None
     _enqueue(
         tx,
         game_id=game_row.id,
@@ -304,7 +303,7 @@ def notify(
 
 def announce(
     tx: Tx,
-    game_row: AnyGameRow,
+    game_row: records.Game,
     *,
     kind: PostKind,
     text: str,
@@ -318,7 +317,6 @@ def announce(
     game's turn had one of that ``kind`` already (it is not written again).
     ``every_room``: copied to each room the game is played from (see bridges); not a
     message for the channel's own people alone (a ping)."""
-    assert game_row.id is not None
     return _enqueue(
         tx,
         game_id=game_row.id,
@@ -335,12 +333,11 @@ def announce(
 
 
 def open_room(
-    tx: Tx, game_row: AnyGameRow, text: str, *, now: float, choices: Sequence[Choice] = ()
+    tx: Tx, game_row: records.Game, text: str, *, now: float, choices: Sequence[Choice] = ()
 ) -> None:
     """Ask for a room of the game's own in its channel (a Discord thread), with ``text`` as
     its first message; written for platforms whose adapter opens rooms (a relay skips it
     elsewhere), so ``text`` repeats what the channel was told already."""
-    assert game_row.id is not None
     _enqueue(
         tx,
         game_id=game_row.id,
@@ -356,12 +353,11 @@ def open_room(
 
 
 def room_member(
-    tx: Tx, game_row: AnyGameRow, cause: Cause, user_id: str, *, present: bool, now: float
+    tx: Tx, game_row: records.Game, cause: Cause, user_id: str, *, present: bool, now: float
 ) -> None:
     """Add ``user_id`` to the game's room (``present``) or take them out of it: written on
     join, leave and kick where the platform gives games rooms; a relay whose adapter
     keeps no room members skips it. ``text`` says which (``add`` or ``remove``)."""
-    assert game_row.id is not None
     _enqueue(
         tx,
         game_id=game_row.id,
@@ -375,7 +371,7 @@ def room_member(
     )
 
 
-def close_room(tx: Tx, game_row: AnyGameRow, *, now: float) -> None:
+def close_room(tx: Tx, game_row: records.Game, *, now: float) -> None:
     """Close the room a finished game played in (a Discord thread is archived: it leaves
     the sidebar and stops counting towards the platform's limit of active rooms), after
     everything the game said there; nothing when the game never moved into a room."""
@@ -394,7 +390,7 @@ def close_room(tx: Tx, game_row: AnyGameRow, *, now: float) -> None:
     )
 
 
-def tell_lobby(tx: Tx, game_row: AnyGameRow, *, kind: PostKind, text: str, now: float) -> None:
+def tell_lobby(tx: Tx, game_row: records.Game, *, kind: PostKind, text: str, now: float) -> None:
     """One line in the channel a game moved out of (that it ended); nothing when the game
     never moved."""
     if not game_row.lobby or game_row.id is None:
@@ -412,13 +408,13 @@ def tell_lobby(tx: Tx, game_row: AnyGameRow, *, kind: PostKind, text: str, now: 
     )
 
 
-def title(game_row: AnyGameRow) -> str:
+def title(game_row: records.Game) -> str:
     """How the host names a game in its posts: ``#sonar game 12``."""
     return f"{get_game(game_row.kind).tag} game {game_row.id}"
 
 
 def render_spec(
-    kind: str, game_row: AnyGameRow, turn: int, now: float, **extra: Any
+    kind: str, game_row: records.Game, turn: int, now: float, **extra: Any
 ) -> dict[str, Any]:
     """What the relay draws for a row: ``public_map``/``private_board`` after a stored
     step (``turn``, and ``step`` when a turn has several), or the ``replay``."""
@@ -435,10 +431,9 @@ def render_spec(
 # --- timers, in words ------------------------------------------------------
 
 
-def running_timers(game_row: AnyGameRow | GameRoute) -> list[TimerEntry]:
+def running_timers(game_row: records.Game) -> list[TimerEntry]:
     """The game's timers that run now, earliest first."""
-    # (A snapshot read for a reply carries no timers: none are named.)
-    return timers.running(timers.decode(getattr(game_row, "timers", "")))
+    return timers.running(timers.decode(game_row.timers))
 
 
 def _deadline(timer: TimerEntry) -> float:
@@ -446,7 +441,7 @@ def _deadline(timer: TimerEntry) -> float:
     return timer.deadline if timer.deadline is not None else 0.0
 
 
-def deadlines_text(game_row: AnyGameRow) -> str:
+def deadlines_text(game_row: records.Game) -> str:
     """``Turn 3 closes 2026-01-01 08:00 UTC.`` for every timer that runs, earliest first."""
     return " ".join(
         f"{t.label} closes {format_utc(_deadline(t))}." for t in running_timers(game_row)
@@ -464,7 +459,7 @@ def humanize_seconds(seconds: float) -> str:
 
 def status_text(
     game: Game[Any, Any],
-    game_row: GameRow,
+    game_row: records.Game,
     state: Any,
     now: float,
     written: Callable[[float], str] = format_utc,
@@ -499,7 +494,11 @@ def turn_word(game: Game[Any, Any], turn: int) -> str:
 
 
 def status_card(
-    game: Game[Any, Any], game_row: GameRow, state: Any, players: Sequence[AnyPlayer], in_: set[str]
+    game: Game[Any, Any],
+    game_row: records.Game,
+    state: Any,
+    players: Sequence[records.Player],
+    in_: set[str],
 ) -> Card:
     """The status as a card (a Discord embed): phase and turn, each running clock, who
     plays, and in a battle how many of those who must act have given their order
@@ -529,9 +528,9 @@ def status_card(
 def send_board(
     tx: Tx,
     game: Game[Any, Any],
-    game_row: GameRow,
+    game_row: records.Game,
     state: Any,
-    player: PlayerRow,
+    player: records.Player,
     *,
     cause: Cause,
     now: float,
@@ -539,7 +538,6 @@ def send_board(
 ) -> None:
     """A player's board on request: text always, the picture of the last stored step
     (``last``: its turn and step) once the game has one."""
-    assert game_row.id is not None
     text = game.words.summary(state, player.key)
     render = None
     if last is not None:
@@ -555,9 +553,9 @@ def send_board(
 def welcome_substitute(
     tx: Tx,
     game: Game[Any, Any],
-    game_row: GameRow,
+    game_row: records.Game,
     state: Any,
-    player: PlayerRow,
+    player: records.Player,
     text: str,
     *,
     kind: PostKind,
@@ -566,7 +564,6 @@ def welcome_substitute(
 ) -> None:
     """A seat's board (as :func:`send_board` gives it), by DM to who now plays it,
     after ``text``: what a substitute sees first."""
-    assert game_row.id is not None
     render = None
     if last is not None:
         turn, step = last
@@ -594,20 +591,28 @@ def recipients(game: Game[Any, Any], state: Any, notice: Notice) -> Sequence[str
     return game.rules.crew(state, notice.to) if notice.crew else (notice.to,)
 
 
-def names_of(players: Iterable[AnyPlayer]) -> dict[str, str]:
-    return {player.key: player.name for player in players}
+def names_of(players: Iterable[records.Player]) -> dict[str, str]:
+    """Each seat's name as posts show it: a seat handed to a robot keeps its player's
+    name, marked (``bob [robot]``), so a robot is shown as one in every post (a robot
+    seated as one is named for it already: ``easy-robot-2``)."""
+    return {player.key: _marked(player) for player in players}
+
+
+def _marked(player: records.Player) -> str:
+    marked = player.robot and "robot" not in player.name
+    return f"{player.name} [robot]" if marked else player.name
 
 
 def publish(
     tx: Tx,
     game: Game[Any, Any],
-    game_row: GameRow,
+    game_row: records.Game,
     *,
     turn: int,
     step: int,
     resolution: Resolution[Any],
     public_text: str | None,
-    players: Mapping[str, PlayerRow],
+    players: Mapping[str, records.Player],
     now: float,
     pictured: bool = True,
     private_lines: Mapping[str, str] | None = None,
@@ -621,7 +626,6 @@ def publish(
     ``private_lines``: what the host adds for one player alone (their receipt's path to
     the turn's root), delivered the same way, after the game's notices. ``keep``: the
     parts of ``public_text`` a platform that shortens posts keeps (``Outbound.keep``)."""
-    assert game_row.id is not None
     extra: dict[str, Any] = {"step": step} if step else {}
     state = resolution.state
     told: dict[str, list[str]] = {}
@@ -707,17 +711,16 @@ def publish(
 def deliver_notices(
     tx: Tx,
     game: Game[Any, Any],
-    game_row: AnyGameRow,
+    game_row: records.Game,
     state: Any,
     notices: Sequence[Notice],
     *,
     cause: Cause,
     sender: str,
-    players: Mapping[str, AnyPlayer],
+    players: Mapping[str, records.Player],
 ) -> None:
     """What the game says in answer to an order: to the sender as a reply, to the public
     in the channel, to anyone else (or a whole crew) by a private message of their own."""
-    assert game_row.id is not None
     for index, notice in enumerate(notices):
         if notice.to is None:
             if cause.kind == "public" and cause.channel:
@@ -742,9 +745,10 @@ def deliver_notices(
                        extra=extra, crew=crew)  # fmt: skip
 
 
-def post_replay(tx: Tx, game: Game[Any, Any], game_row: GameRow, turn: int, now: float) -> None:
+def post_replay(
+    tx: Tx, game: Game[Any, Any], game_row: records.Game, turn: int, now: float
+) -> None:
     """The end of the game: the replay of the whole game, drawn when it is sent."""
-    assert game_row.id is not None
     _enqueue(
         tx,
         game_id=game_row.id,

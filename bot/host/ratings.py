@@ -22,9 +22,9 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from bot.games.base import Game
-from bot.store import GameRow, PlayerRow, Tx
+from bot.store import Tx, records
 from bot.store.models import ROBOT_USER, RatingRow
-from bot.store.settings import person_of, rating_of
+from bot.store.settings import person_of, rating_of, save_ratings
 
 _MODEL = PlackettLuce()
 
@@ -34,7 +34,9 @@ def ordinal(row: RatingRow) -> float:
     return row.mu - 3 * row.sigma
 
 
-def rate_finished(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, now: float) -> int:
+def rate_finished(
+    tx: Tx, game: Game[Any, Any], game_row: records.Game, state: Any, now: float
+) -> int:
     """Update the ratings of a game that has just ended; returns how many people were
     rated (0 for a game of fewer than two people)."""
     outcome = game.rules.outcome(state)
@@ -88,19 +90,17 @@ def rate_finished(tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, n
             row.robot_games += 1 if robots - {key} else 0
             row.name = names[key]
             row.updated_at = now
-    for row in rows.values():
-        tx.session.add(row)
-    tx.session.flush()
+    save_ratings(tx, rows.values())
     return len(rows)
 
 
-def _rated_as(tx: Tx, player: PlayerRow) -> str:
+def _rated_as(tx: Tx, player: records.Player) -> str:
     """Whose rating a seat moves: its robot level's, else its person's."""
     if player.robot:
         return f"{ROBOT_USER}{player.robot}"
     return person_of(tx, player.platform, player.user_id)
 
 
-def _shown_as(player: PlayerRow) -> str:
+def _shown_as(player: records.Player) -> str:
     """The name a leaderboard shows: a robot's level (``strong robot``), else the seat's."""
     return f"{player.robot} robot" if player.robot else player.name

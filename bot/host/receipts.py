@@ -24,7 +24,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from bot.store import OrderRow, loads
+from bot.store import loads, records
 
 RECEIPT_VERSION = "bst-receipt/1"
 SALT_BYTES = 32
@@ -98,7 +98,7 @@ def path_root(receipt_hex: str, path: str) -> str:
     return node.hex()
 
 
-def order_receipt(secret: str, game_id: int, row: OrderRow) -> str:
+def order_receipt(secret: str, game_id: int, row: records.Order) -> str:
     """The receipt of a stored order."""
     return receipt(
         salt_of(secret, row.inbound_id), game_id, row.turn, row.player_key, loads(row.order)
@@ -106,7 +106,7 @@ def order_receipt(secret: str, game_id: int, row: OrderRow) -> str:
 
 
 def turn_proofs(
-    secret: str, game_id: int, turn: int, standing: Iterable[OrderRow]
+    secret: str, game_id: int, turn: int, standing: Iterable[records.Order]
 ) -> tuple[str, dict[str, str]]:
     """What a turn's end adds: to its public post, the root over the orders that stood
     ("" if none); to the DM of each player whose order stood, their receipt and its

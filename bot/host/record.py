@@ -11,7 +11,7 @@ from bot.games.catalog import get_game
 from bot.host import journal, receipts
 from bot.host.lifecycle import timer_entries
 from bot.host.seeds import LUCK_PROCEDURE, commitment
-from bot.store import GameRow, OrderRow, PlayerRow, Store, loads
+from bot.store import Store, loads, records
 from bot.store.seats import seat_changes
 
 
@@ -80,7 +80,9 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
     return record
 
 
-def replay_section(game_row: GameRow, entries: list[str], context: RecordContext) -> dict[str, Any]:
+def replay_section(
+    game_row: records.Game, entries: list[str], context: RecordContext
+) -> dict[str, Any]:
     """What makes the game again (README, "Fair play"): the journal of every call the
     host made to the rules (``bot.host.journal``); for a game without committed luck, the
     seed its draws came from (a game of luck draws from its ``luck`` section, which
@@ -95,7 +97,7 @@ def replay_section(game_row: GameRow, entries: list[str], context: RecordContext
 
 
 def luck_section(
-    game_row: GameRow, players: list[PlayerRow], standing: dict[int, list[OrderRow]]
+    game_row: records.Game, players: list[records.Player], standing: dict[int, list[records.Order]]
 ) -> dict[str, Any]:
     """The committed luck of a game (README, "Fair play"): the commitment always; the
     secret, the join nonces, the mixed key, and each order that stood with its salt and
@@ -116,14 +118,14 @@ def luck_section(
                 "player": row.player_key,
                 "order": loads(row.order),
                 "salt": receipts.salt_of(game_row.secret, row.inbound_id).hex(),
-                "receipt": receipts.order_receipt(game_row.secret, game_row.id or 0, row),
+                "receipt": receipts.order_receipt(game_row.secret, game_row.id, row),
             }
             for turn in sorted(standing)
             for row in standing[turn]
         ]
         section["roots"] = {
             str(turn): receipts.merkle_root(
-                receipts.order_receipt(game_row.secret, game_row.id or 0, row) for row in rows
+                receipts.order_receipt(game_row.secret, game_row.id, row) for row in rows
             )
             for turn, rows in sorted(standing.items())
             if rows

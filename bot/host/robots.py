@@ -2,7 +2,7 @@
 ``fill=robots`` at ``start``) and removes one (``remove robot NAME``, or ``kick``).
 
 A robot's seat is a player row like anyone's, marked with the robot's level
-(``PlayerRow.robot``) and named for it (``easy-robot-3``: the name every post, picture
+(``Player.robot``) and named for it (``easy-robot-3``: the name every post, picture
 and standings show). Its user id begins ``robot:``, which no platform gives a person;
 the store writes no message to such an address, so a robot is never sent anything.
 
@@ -34,9 +34,8 @@ from bot.host import away, journal, posts
 from bot.host.new_options import FILL, levels_of
 from bot.host.outbox_wire import PostKind
 from bot.host.routing import Refusal
-from bot.store import GameRow, PlayerRow, Tx, dumps, loads
+from bot.store import NewPlayer, Tx, loads, records
 from bot.store.models import ROBOT_USER
-from bot.store.repository import GameSnapshot
 from bot.store.robot_seats import games_with_robots, last_sent
 from bot.store.settings import away_accounts
 
@@ -48,11 +47,10 @@ VERB = "robot"
 
 
 def seat(
-    tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, level: str
-) -> tuple[Any, PlayerRow]:
+    tx: Tx, game: Game[Any, Any], game_row: records.Game, state: Any, level: str
+) -> tuple[Any, records.Player]:
     """Seat a robot of ``level`` in ``game_row``: the game's ``join``, journalled, and its
     player row. Returns the new state (the caller stores it) and the row."""
-    assert game_row.id is not None
     number = tx.seats_taken(game_row.id) + 1
     key = f"p{number}"
     name = f"{level}-robot-{number}"
@@ -61,7 +59,7 @@ def seat(
     state = game.rules.join(state, PlayerRef(key, name))
     journal.note(tx, game_row.id, "join", player=key, name=name)
     row = tx.add_player(
-        PlayerRow(
+        NewPlayer(
             game_id=game_row.id,
             key=key,
             platform=game_row.platform,
@@ -75,14 +73,13 @@ def seat(
 
 
 def seat_many(
-    tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, count: int, level: str
+    tx: Tx, game: Game[Any, Any], game_row: records.Game, state: Any, count: int, level: str
 ) -> tuple[Any, list[str]]:
     """Seat ``count`` robots; returns the state and their names."""
     names = []
     for _ in range(count):
         state, row = seat(tx, game, game_row, state, level)
         names.append(row.name)
-    game_row.state = dumps(game.codec.encode_state(state))
     return state, names
 
 
@@ -92,12 +89,12 @@ def usual_table(game: Game[Any, Any], level: str) -> int:
     return robot.demo_players if robot is not None else 0
 
 
-def fill_option(game_row: GameRow) -> str:
+def fill_option(game_row: records.Game) -> str:
     return str(loads(game_row.options or "{}").get(FILL) or "")
 
 
 def fill_table(
-    tx: Tx, game: Game[Any, Any], game_row: GameRow, state: Any, first: str | None = None
+    tx: Tx, game: Game[Any, Any], game_row: records.Game, state: Any, first: str | None = None
 ) -> Any:
     """At ``start`` of a game opened with ``fill=robots``: seat robots in the empty seats
     up to the game's usual table. Returns the state (stored on the row). Seats nobody
@@ -120,7 +117,7 @@ def fill_table(
     return state
 
 
-def _seated(game: Game[Any, Any], state: Any, player: PlayerRow) -> bool:
+def _seated(game: Game[Any, Any], state: Any, player: records.Player) -> bool:
     """Whether ``player`` still holds a seat (a game refuses to seat a player twice)."""
     try:
         game.rules.join(state, PlayerRef(player.key, player.name))
@@ -129,13 +126,12 @@ def _seated(game: Game[Any, Any], state: Any, player: PlayerRow) -> bool:
     return False
 
 
-def is_robot(player: PlayerRow | Any) -> bool:
+def is_robot(player: records.Player | Any) -> bool:
     return bool(getattr(player, "robot", ""))
 
 
-def find_robot(tx: Tx, game_row: GameRow, name: str) -> PlayerRow:
+def find_robot(tx: Tx, game_row: records.Game, name: str) -> records.Player:
     """The robot called ``name`` in the game; refused with the robots' names."""
-    assert game_row.id is not None
     robots = [p for p in tx.players(game_row.id) if is_robot(p)]
     for player in robots:
         if player.name.lower() == name.strip().lower():
@@ -179,14 +175,14 @@ def orders_due(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -
     return [o for o in found if not tx.inbound_seen(o.platform, o.message_id)]
 
 
-def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list[GameSnapshot]:
+def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list[records.Game]:
     wanted = set(games_with_robots(tx) if game_ids is None else game_ids)
     if game_ids is None:
         for platform, user_id in away_accounts(tx, now):
-            wanted |= {g.id for g in tx.peek_games_of(platform, user_id) if g.id is not None}
+            wanted |= {g.id for g in tx.games_of(platform, user_id)}
     games = []
     for game_id in sorted(wanted):
-        game_row = tx.peek_game(game_id)
+        game_row = tx.game(game_id)
         if (
             game_row is None
             or game_row.phase not in (GamePhase.SETUP, GamePhase.RUNNING)
@@ -199,11 +195,10 @@ def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list
     return games
 
 
-def _orders_in(tx: Tx, game_row: GameSnapshot, now: float) -> list[RobotOrder]:
-    assert game_row.id is not None
+def _orders_in(tx: Tx, game_row: records.Game, now: float) -> list[RobotOrder]:
     game = get_game(game_row.kind)
     state = game.codec.decode_state(loads(game_row.state))
-    players = tx.peek_players(game_row.id)
+    players = tx.players(game_row.id)
     seats = {p.key: (p, p.robot) for p in players if p.robot}
     if game_row.phase == GamePhase.RUNNING and away.option_of(game_row) == away.ROBOT:
         gone = away_accounts(tx, now)
@@ -247,11 +242,10 @@ def _orders_in(tx: Tx, game_row: GameSnapshot, now: float) -> list[RobotOrder]:
     return found
 
 
-def _took_back(tx: Tx, game_row: GameSnapshot, player: Any) -> bool:
+def _took_back(tx: Tx, game_row: records.Game, player: Any) -> bool:
     """Whether the away player took their seat back: they sent the game something of
     their own since a robot last played it for them. (A robot plays first: it acts as
     soon as a turn opens.)"""
-    assert game_row.id is not None
     own, played = last_sent(tx, game_row.id, player.platform, player.user_id)
     return played > 0 and own >= played
 

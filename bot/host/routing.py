@@ -18,8 +18,7 @@ from bot.games.base import GamePhase
 from bot.games.catalog import example_game, game_of_tag, tag_pattern
 from bot.games.numbers import looks_like_a_number, whole_number
 from bot.host.posts import Cause
-from bot.store import GameRow, Tx
-from bot.store.repository import GameSnapshot
+from bot.store import Tx, records
 from bot.store.rooms import room
 
 # Changes to the game that only its host may make.
@@ -112,11 +111,11 @@ def player_identity(platform: str, user_id: str) -> str:
     return f"{platform}:{user_id}"
 
 
-def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
-    """The game a message is about, as a snapshot (read-only; see Tx.peek_game_in)."""
+def find_game(tx: Tx, row: Cause, *, required: bool) -> records.Game | None:
+    """The game a message is about (see Tx.game_in)."""
     if row.channel:
         game = (
-            tx.peek_game_in(row.platform, row.channel)
+            tx.game_in(row.platform, row.channel)
             or bridged_to(tx, row)
             or _moved_from(tx, row, required)
         )
@@ -129,7 +128,7 @@ def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
                     )
                 raise NoGameHere(no_game_here())
             return game
-    games = tx.peek_games_of(row.platform, row.user_id)
+    games = tx.games_of(row.platform, row.user_id)
     if len(games) == 1:
         return games[0]
     if not required:
@@ -139,16 +138,16 @@ def find_game(tx: Tx, row: Cause, *, required: bool) -> GameSnapshot | None:
     raise Refusal("you are in several games; send this from the game's channel so I know which")
 
 
-def bridged_to(tx: Tx, row: Cause) -> GameSnapshot | None:
+def bridged_to(tx: Tx, row: Cause) -> records.Game | None:
     """The game a room on another platform was bridged to (``bridge GAME``), while it runs."""
     bridged = room(tx, row.platform, row.channel)
     if bridged is None:
         return None
-    game = tx.peek_game(bridged.game_id)
+    game = tx.game(bridged.game_id)
     return game if game is not None and game.phase != GamePhase.FINISHED else None
 
 
-def _moved_from(tx: Tx, row: Cause, required: bool) -> GameSnapshot | None:
+def _moved_from(tx: Tx, row: Cause, required: bool) -> records.Game | None:
     """The game a message in a channel is about when the channel's games moved into rooms of
     their own there (threads): the one there is; with several, the sender must say it in
     the game's room (None when not ``required``)."""
@@ -166,7 +165,7 @@ def row_community(row: Cause) -> str:
     return getattr(row, "community", "") or ""
 
 
-def reachable(game_row: GameRow, row: Cause) -> bool:
+def reachable(game_row: records.Game, row: Cause) -> bool:
     """Whether the sender of a DM may join ``game_row`` from there: a game opened where
     the platform has no communities, or opened to all by its host, is; one opened in a
     community (a Discord server) is for that community's members, as far as the
@@ -176,7 +175,7 @@ def reachable(game_row: GameRow, row: Cause) -> bool:
     return game_row.community in (getattr(row, "communities", None) or ())
 
 
-def game_to_join_by_dm(tx: Tx, row: Cause, rest: str) -> GameRow | GameSnapshot:
+def game_to_join_by_dm(tx: Tx, row: Cause, rest: str) -> records.Game:
     """`join` by DM where a DM belongs to no channel (Discord): the game named by its
     number (`join 12`), else the one game open for joining there — among the games the
     sender can reach (see :func:`reachable`): nobody fills another server's tables."""
@@ -198,7 +197,7 @@ def game_to_join_by_dm(tx: Tx, row: Cause, rest: str) -> GameRow | GameSnapshot:
                 "join a server's game in its channel there"
             )
         return named
-    if tx.peek_games_of(row.platform, row.user_id):
+    if tx.games_of(row.platform, row.user_id):
         found = find_game(tx, row, required=True)  # already in one ("already in")
         assert found is not None
         return found

@@ -55,7 +55,7 @@ from bot.host.messages import (
 from bot.host.outbox import AttachmentSource, Relay
 from bot.host.turns import TurnClock
 from bot.host.yielding import yielding
-from bot.store import CursorRow, DatabaseCursors, Store
+from bot.store import DatabaseCursors, Store
 from bot.store.rooms import rooms_of
 
 log = logging.getLogger(__name__)
@@ -91,9 +91,7 @@ class HostCursors(DatabaseCursors):
 
     def _forget(self, platform: str, key: str) -> None:
         with self.store.transaction() as tx:
-            row = tx.session.get(CursorRow, (platform, key))
-            if row is not None:
-                tx.session.delete(row)
+            tx.forget_cursor(platform, key)
 
 
 HEARTBEAT_SECONDS = 0.005  # while the clock works, the loop notes it is free this often

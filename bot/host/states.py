@@ -5,7 +5,7 @@ order that does not change it, so the decoded states of the games being played
 right now are kept, keyed by game id and checked against the digest stored with the
 state (``games.state_digest``, written with every state): a cached state is used only
 when it was decoded from the state stored now, so it can never be stale, and the state
-itself is not read to know it (a crowd's is tens of megabytes; see GameSnapshot.state).
+itself is not read to know it (a crowd's is tens of megabytes; see bot.store.records.Game.state).
 States are immutable values.
 """
 
@@ -16,8 +16,7 @@ from collections import OrderedDict
 from typing import Any
 
 from bot.games.base import Game
-from bot.store import GameRow, loads, state_digest
-from bot.store.repository import GameSnapshot
+from bot.store import loads, records, state_digest
 
 STATE_CACHE_SIZE = 64  # decoded game states kept (the games being played right now)
 DECODED_CACHE_SIZE = 4096  # decoded stored orders kept, for acknowledgements
@@ -30,9 +29,8 @@ class States:
         self._states: OrderedDict[int, tuple[str, Any]] = OrderedDict()
         self._lock = threading.Lock()  # the worker thread and the turn clock share it
 
-    def of(self, game: Game[Any, Any], game_row: GameRow | GameSnapshot) -> Any:
+    def of(self, game: Game[Any, Any], game_row: records.Game) -> Any:
         """The decoded state of the game row as read in this transaction."""
-        assert game_row.id is not None
         key = game_row.id
         digest = game_row.state_digest
         if digest is None:  # (a game whose state was last written before 0011)
@@ -43,9 +41,9 @@ class States:
                 self._states.move_to_end(key)
                 return cached[1]
         state = game.codec.decode_state(loads(game_row.state))
-        # Kept under the digest the row has now: reading a snapshot's state writes a
-        # state staged for it (Tx.stage_game_state), and its token gives way to the digest.
-        self.remember(key, game_row.state_digest or digest, state)
+        # Kept under the digest stored now: reading the state of a game whose state was
+        # staged (Tx.stage_game_state) writes it, and its token gives way to the digest.
+        self.remember(key, game_row.stored_digest() or digest, state)
         return state
 
     def remember(self, game_id: int, digest: str | None, state: Any) -> None:

@@ -45,9 +45,9 @@ from bot.host.new_options import parse_level
 from bot.host.outbox_wire import PostKind
 from bot.host.posts import Cause
 from bot.host.routing import Refusal
-from bot.store import GameRow, PlayerRow, Tx
+from bot.store import Tx, records
 from bot.store.models import ROBOT_USER, OfferRow
-from bot.store.repository import PlayerSnapshot
+from bot.store.robot_seats import left_the_game
 from bot.store.seats import (
     add_offer,
     closes,
@@ -57,6 +57,7 @@ from bot.store.seats import (
     held_seats,
     latest_sender,
     offers_to,
+    save_offer,
     sent_since,
 )
 from bot.store.settings import accounts_of
@@ -78,16 +79,15 @@ def replace(
     commands: CommandContext,
     tx: Tx,
     row: Cause,
-    game_row: GameRow,
+    game_row: records.Game,
     game: Any,
     state: Any,
     rest: str,
-    find_player: Callable[[str], PlayerRow],
+    find_player: Callable[[str], records.Player],
     *,
     now: float,
 ) -> None:
     """``replace OLD NEW``: NEW is offered OLD's seat, theirs once they accept."""
-    assert game_row.id is not None
     seat, wanted = _split(rest, find_player)
     if wanted.split()[0].lower() == robots.VERB:
         _offer_to_a_robot(commands, tx, row, game_row, game, seat, wanted, now=now)
@@ -138,19 +138,24 @@ def _offer_to_a_robot(
     commands: CommandContext,
     tx: Tx,
     row: Cause,
-    game_row: GameRow,
+    game_row: records.Game,
     game: Any,
-    seat: PlayerRow,
+    seat: records.Player,
     wanted: str,
     *,
     now: float,
 ) -> None:
     """``replace OLD robot [LEVEL]``: a robot takes OLD's seat at once (it says yes as
     soon as asked), or once OLD agrees where the host plays a seat of the game."""
-    assert game_row.id is not None
     if game_row.phase == GamePhase.FINISHED:
         raise Refusal("this game has finished")
     level = parse_level(game, wanted.strip()[len(robots.VERB) :], f"replace {seat.name} robot")
+    if left_the_game(tx, game_row.id, seat.key):
+        raise Refusal(
+            f"{seat.name} left the game (or was removed): their seat is out of play, with "
+            f"nothing for a robot to take; a robot takes the seat of a player who is gone "
+            f"but still in the game, such as {ROBOT_EXAMPLE}"
+        )
     if seat.robot:
         raise Refusal(
             f"{seat.name}'s seat is played by a robot already (level {seat.robot}): "
@@ -220,7 +225,7 @@ def answer(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> int:
         raise Refusal(f"seats are offered to you in games {listed}: say which, as {example}")
     offer = offers[0]
     game_row = tx.game(offer.game_id, lock=True)
-    assert game_row is not None and game_row.id is not None
+    assert game_row is not None
     row.game_id = game_row.id
     newcomer = (offer.platform, offer.user_id) == (row.platform, row.user_id)
     if game_row.phase == GamePhase.FINISHED:
@@ -244,7 +249,7 @@ def answer(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> int:
         offer.accepted = True
     else:
         offer.holder_consent = "given"
-    tx.session.add(offer)
+    save_offer(tx, offer)
     if not offer.accepted or offer.holder_consent == "asked":
         waits = offer.name if not offer.accepted else seat.name
         posts.reply(
@@ -263,29 +268,25 @@ def _hand_over(
     commands: CommandContext,
     tx: Tx,
     row: Cause,
-    game_row: GameRow,
-    seat: PlayerRow,
+    game_row: records.Game,
+    seat: records.Player,
     offer: OfferRow,
 ) -> None:
     """Both said yes: from the turn in progress on, the seat is the newcomer's."""
-    assert game_row.id is not None and seat.id is not None
     now = commands.clock.now()
     game = get_game(game_row.kind)
     state = commands.states.of(game, game_row)
-    old = PlayerSnapshot(
-        seat.id, game_row.id, seat.key, seat.platform, seat.user_id, seat.name,
-        seat.avatar_url, seat.join_order, seat.account_name,
-    )  # fmt: skip
+    old = seat  # (the record stays as it was read: the seat's player until now)
     turn = game_row.turn
     level = robot_level(offer)
-    seat.robot = level  # (saved with the seat's new account)
-    change = hand_seat(
+    change, seat = hand_seat(
         tx,
         seat,
         platform=offer.platform,
         user_id=offer.user_id,
         name=offer.name,
         avatar_url=offer.avatar_url,
+        robot=level,
         turn=turn,
         now=now,
     )
@@ -324,16 +325,15 @@ def _hand_over(
 
 
 def _check_newcomer(
-    tx: Tx, game_row: GameRow, seat: PlayerRow, platform: str, user_id: str, name: str
+    tx: Tx, game_row: records.Game, seat: records.Player, platform: str, user_id: str, name: str
 ) -> None:
     """A seat goes to no one who plays it already, nor plays or played another seat of
     the game (from any of their accounts)."""
-    assert game_row.id is not None
     if (platform, user_id) == (seat.platform, seat.user_id):
         raise Refusal(f"{seat.name} already plays that seat: name someone else, such as {EXAMPLE}")
     accounts = accounts_of(tx, platform, user_id)
     for account in accounts:
-        other = tx.player_by_user(game_row.id, *account)
+        other = tx.player(game_row.id, *account)
         if other is not None:
             raise Refusal(
                 f"{name} already plays in this game (as {other.name}): one person has one "
@@ -346,13 +346,12 @@ def _check_newcomer(
         )
 
 
-def _needs_consent(tx: Tx, row: Cause, game_row: GameRow, seat: PlayerRow) -> bool:
+def _needs_consent(tx: Tx, row: Cause, game_row: records.Game, seat: records.Player) -> bool:
     """Whether the seat's player must agree: the host plays a seat of the game (from any
     of their accounts), and the seat's player sent something about the game over its
     last two deadlines (or fewer have passed)."""
-    assert game_row.id is not None
     host_accounts = accounts_of(tx, row.platform, row.user_id)
-    if not any(tx.player_by_user(game_row.id, *account) for account in host_accounts):
+    if not any(tx.player(game_row.id, *account) for account in host_accounts):
         return False
     passed = closes(tx, game_row.id, SILENT_DEADLINES + 1)
     if len(passed) < SILENT_DEADLINES:
@@ -362,20 +361,19 @@ def _needs_consent(tx: Tx, row: Cause, game_row: GameRow, seat: PlayerRow) -> bo
     return sent_since(tx, game_row.id, accounts_of(tx, seat.platform, seat.user_id), since)
 
 
-def _account(player: PlayerRow) -> str:
+def _account(player: records.Player) -> str:
     return f"{player.platform}:{player.user_id}"
 
 
-def _as_player(game_row: GameRow, offer: OfferRow) -> PlayerSnapshot:
+def _as_player(game_row: records.Game, offer: OfferRow) -> records.Player:
     """The newcomer as an address for a DM (they hold no seat yet)."""
-    assert game_row.id is not None
-    return PlayerSnapshot(
+    return records.Player(
         0, game_row.id, f"{offer.platform}:{offer.user_id}", offer.platform, offer.user_id,
-        offer.name, offer.avatar_url, 0,
+        offer.name, offer.avatar_url, 0, "", "", "",
     )  # fmt: skip
 
 
-def _split(rest: str, find_player: Callable[[str], PlayerRow]) -> tuple[PlayerRow, str]:
+def _split(rest: str, find_player: Callable[[str], records.Player]) -> tuple[records.Player, str]:
     """(OLD's seat, NEW as written): OLD is the longest leading words that name a seat
     (names may have spaces), NEW the last word."""
     words = rest.split()
@@ -387,7 +385,7 @@ def _split(rest: str, find_player: Callable[[str], PlayerRow]) -> tuple[PlayerRo
         return find_player(words[0]), " ".join(words[1:])  # (raises: names no seat)
 
 
-def _newcomer(tx: Tx, game_row: GameRow, wanted: str) -> Any:
+def _newcomer(tx: Tx, game_row: records.Game, wanted: str) -> Any:
     written = wanted.strip()
     mention = _MENTION.fullmatch(written)
     handle = _HANDLE.fullmatch(written)

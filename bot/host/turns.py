@@ -31,7 +31,7 @@ from bot.host.clock import Clock
 from bot.host.collector import collector_paused
 from bot.host.inbox import Commands
 from bot.host.me import as_personal_time
-from bot.store import GameRow, PlayerRow, Store, loads
+from bot.store import Store, loads, records
 from bot.store.robot_seats import games_with_robots
 from bot.store.settings import quiet_accounts
 
@@ -143,8 +143,8 @@ class TurnClock:
                 # Each missing player's reminder: at the usual moment, unless that falls in
                 # their quiet hours (then alone, by DM, when those begin); never while
                 # they keep quiet.
-                pinged: list[PlayerRow] = []
-                early: list[PlayerRow] = []
+                pinged: list[records.Player] = []
+                early: list[records.Player] = []
                 for player in missing:
                     own = keeps_quiet.get(player.key)
                     if own is None:
@@ -279,14 +279,14 @@ class TurnClock:
             state = game.codec.decode_state(loads(game_row.state))
             if away.wait_for_away(tx, game, game_row, state, timer, now=now):
                 return False  # the turn waits for a player who is away (once a turn)
-            lifecycle.fire(tx, game, game_row, state, timer, now=now)
+            game_row = lifecycle.fire(tx, game, game_row, state, timer, now=now)
             if game_row.phase != GamePhase.SETUP:
                 for held in tx.held_inbound(game_id):
                     self.commands.rehandle_held(tx, held)
             return True
 
 
-def _lead(game_row: GameRow, before_seconds: float) -> float:
+def _lead(game_row: records.Game, before_seconds: float) -> float:
     """How long before its deadline a turn is reminded: ``before_seconds``, or half of a
     shorter timer's length."""
     earliest = min(

@@ -1,5 +1,6 @@
 """Storage: the only package that imports the database layer (sqlmodel / SQLAlchemy)."""
 
+from bot.store.changes import UNSET, GameChange, NewGame, NewPlayer, NewStep
 from bot.store.database import is_passing_failure
 from bot.store.models import (
     CursorRow,
@@ -11,6 +12,7 @@ from bot.store.models import (
     TurnRow,
     state_digest,
 )
+from bot.store.records import Game
 from bot.store.repository import (
     ClockScope,
     DatabaseCursors,
@@ -23,11 +25,17 @@ from bot.store.repository import (
 )
 
 __all__ = [
+    "UNSET",
     "ClockScope",
     "CursorRow",
     "DatabaseCursors",
+    "Game",
+    "GameChange",
     "GameRow",
     "InboundRow",
+    "NewGame",
+    "NewPlayer",
+    "NewStep",
     "OrderRow",
     "OutboxRow",
     "PlayerRow",

@@ -295,3 +295,11 @@ __all__ = [
     "session_scope",
     "when_gone",
 ]
+
+
+def unreachable_reason(error: Exception) -> str | None:
+    """Why the database did not answer, in the driver's own first line (refused, timed
+    out, no such host; never the password), when ``error`` says it did not; else None."""
+    if not isinstance(error, sa_exc.OperationalError):
+        return None
+    return str(error.orig or error).splitlines()[0][:200]

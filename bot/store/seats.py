@@ -6,24 +6,27 @@ from __future__ import annotations
 from sqlalchemy import func
 from sqlmodel import col, select
 
-from bot.store.models import InboundRow, OfferRow, PlayerRow, SeatChangeRow, TurnRow, WebLinkRow
+from bot.store.models import InboundRow, OfferRow, SeatChangeRow, TurnRow, WebLinkRow
+from bot.store.records import Player
 from bot.store.repository import Tx
 
 
 def hand_seat(
     tx: Tx,
-    player: PlayerRow,
+    player: Player,
     *,
     platform: str,
     user_id: str,
     name: str,
     avatar_url: str | None,
+    robot: str,
     turn: int,
     now: float,
-) -> SeatChangeRow:
+) -> tuple[SeatChangeRow, Player]:
     """From ``turn`` on, the account (``platform``, ``user_id``) plays ``player``'s seat;
     the seat keeps its key and name. The seat's private web link, if any, is revoked
-    (the newcomer gets one of their own when they ask)."""
+    (the newcomer gets one of their own when they ask). Returns the change and the seat
+    as it now reads."""
     change = SeatChangeRow(
         game_id=player.game_id,
         player_key=player.key,
@@ -34,10 +37,7 @@ def hand_seat(
         to_name=name,
         changed_at=now,
     )
-    player.platform = platform
-    player.user_id = user_id
-    player.avatar_url = avatar_url
-    player.account_name = "" if name == player.name else name
+    account_name = "" if name == player.name else name
     links = select(WebLinkRow).where(
         WebLinkRow.game_id == player.game_id,
         WebLinkRow.player_key == player.key,
@@ -47,8 +47,12 @@ def hand_seat(
         link.revoked_at = now
         tx.session.add(link)
     tx.session.add(change)
-    tx.save(player)  # (drops the transaction's snapshots of the game's players)
-    return change
+    tx.session.flush()
+    seat = tx.change_seat(
+        player, platform=platform, user_id=user_id, avatar_url=avatar_url,
+        account_name=account_name, robot=robot,
+    )  # fmt: skip
+    return change, seat
 
 
 def seat_changes(tx: Tx, game_id: int) -> list[SeatChangeRow]:
@@ -205,3 +209,9 @@ __all__ = [
     "seat_changes",
     "sent_since",
 ]
+
+
+def save_offer(tx: Tx, offer: OfferRow) -> None:
+    """Write an offer's answers so far (accepted, the holder's consent)."""
+    tx.session.add(offer)
+    tx.session.flush()

@@ -7,6 +7,8 @@ their settings follow them to every platform."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from sqlmodel import col, select
 
 from bot.store.models import PlayerSettingsRow, RatingRow
@@ -114,3 +116,10 @@ def top_ratings(tx: Tx, kind: str, limit: int) -> list[RatingRow]:
         .limit(limit)
     )
     return list(tx.session.exec(query).all())
+
+
+def save_ratings(tx: Tx, rows: Iterable[RatingRow]) -> None:
+    """Write ratings moved by a game's end (new ones and changed ones)."""
+    for row in rows:
+        tx.session.add(row)
+    tx.session.flush()

@@ -44,7 +44,7 @@ def test_one_person_and_robots_play_a_whole_game_in_bst_play(tmp_path: Path, kin
 
     def finished() -> bool:
         with store.transaction() as tx:
-            game = tx.active_game_in(PLATFORM, CHANNEL)
+            game = tx.game_in(PLATFORM, CHANNEL)
             return game is None or game.phase == GamePhase.FINISHED
 
     def next_line() -> str | None:

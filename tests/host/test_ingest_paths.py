@@ -16,7 +16,7 @@ from bot.host import posts
 from bot.host.inbox import FAILED_REPLY, Effect, Outcome
 from bot.host.messages import Address
 from bot.host.outbox_wire import encode_address
-from bot.store import InboundRow, OrderRow, Store, Tx, dumps, loads
+from bot.store import GameChange, InboundRow, OrderRow, Store, Tx, dumps, loads
 
 
 def inbound_rows(store: Store) -> dict[str, InboundRow]:
@@ -130,8 +130,7 @@ def test_state_cache_is_checked_against_what_the_transaction_read(kit: HostKit) 
         row = tx.game(1)
         assert row is not None
         state = game.rules.remove(game.codec.decode_state(loads(row.state)), "p2").state
-        row.state = dumps(game.codec.encode_state(state))
-        tx.save(row)
+        tx.change_game(row, GameChange(state=dumps(game.codec.encode_state(state))))
     effect = kit.say("bob", "#bst F2")
     assert effect.outcome is Outcome.REFUSED
     kit.flush()

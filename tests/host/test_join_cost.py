@@ -75,7 +75,7 @@ def test_a_placement_answered_to_its_sender_reads_no_other_players_row(
     def every_player(*_args: object) -> None:
         raise AssertionError("the placement's answer read every player of the game")
 
-    monkeypatch.setattr(Tx, "peek_players", every_player)
+    monkeypatch.setattr(Tx, "players", every_player)
     commands.handle(kit.inbound("captain7", "random", dm=True))
     with kit.store.transaction() as tx:
         answers = [row for row in tx.outbox() if "Placed at random" in row.text]

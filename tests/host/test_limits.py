@@ -16,7 +16,7 @@ from bot.host.clock import VirtualClock, to_datetime
 from bot.host.limits import NO_LIMITS, Limits
 from bot.host.messages import Capabilities, Inbound, InboundKind, Sender
 from bot.host.service import Host
-from bot.store import GameRow, Store
+from bot.store import NewGame, Store
 from bot.wiring import limits_of, sqlite_url
 
 LIVE = limits_of(parse_config({}, "test"))
@@ -285,7 +285,7 @@ def test_5_games_in_the_threads_of_a_channel_count_for_it(tmp_path: Path) -> Non
     with live.store.transaction() as tx:
         for n, thread in enumerate(("t1", "t2")):  # two games moved into threads of "chan"
             tx.add_game(
-                GameRow(
+                NewGame(
                     kind="bst", platform="fake", channel=thread, lobby="chan",
                     creator=f"fake:id-{n}", options="{}", seed=1, phase="setup",
                     state="{}", created_at=0.0,

@@ -264,8 +264,8 @@ def test_a_row_whose_relay_died_mid_send_may_have_arrived(kit: HostKit) -> None:
 def test_sending_a_games_messages_never_reads_its_state(
     kit: HostKit, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The relay reads a game's route (lobby, channel, timers) for every message, never the
-    whole row: a crowd's state is tens of megabytes, and reading it for each of 100,000
+    """The relay reads a game's record (lobby, channel, timers) for every message, never
+    its state: a crowd's state is tens of megabytes, and reading it for each of 100,000
     boards was most of a crowd's turn."""
     kit.two_player_battle()
     kit.say("alice", "#bst F3")
@@ -275,8 +275,8 @@ def test_sending_a_games_messages_never_reads_its_state(
         pending = sum(1 for row in tx.outbox() if row.status == "pending")
     assert pending >= 4
 
-    def whole_row(self: Any, game_id: int, **_: Any) -> None:
-        raise AssertionError("the relay read the game's whole row, state and all")
+    def state_of(self: Any, game_id: int) -> None:
+        raise AssertionError("the relay read the game's state")
 
-    monkeypatch.setattr(Tx, "game", whole_row)
+    monkeypatch.setattr(Tx, "_state_of", state_of)
     assert kit.flush() == pending

@@ -3,6 +3,7 @@ of two or more people ends; `me rating` and `me top KIND`."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from host_fakes import HostKit
@@ -93,7 +94,7 @@ def test_a_persons_awards_add_up_beside_their_record_in_a_game_that_gives_one(
 ) -> None:
     kit.two_player_battle()
     bst_row = kit.game()
-    uboat_row = bst_row.model_copy(update={"kind": "uboat"})  # U-Boat gives marks of victory
+    uboat_row = replace(bst_row, kind="uboat")  # U-Boat gives marks of victory
     with kit.store.transaction() as tx:
         for _ in range(2):
             ended = _Ended(Outcome(("p1",), False, awarded=("p1",)))

@@ -99,15 +99,17 @@ def test_a_read_of_the_game_in_the_same_transaction_sees_its_staged_state(kit: H
     _opened(kit)
     written: list[str] = []
     with kit.store.transaction() as tx:
-        snapshot = tx.peek_game_in("fake", "chan")
+        snapshot = tx.game_in("fake", "chan")
         assert snapshot is not None
-        token = tx.stage_game_state(snapshot.id, "staged", lambda s: f'"{s}"', written.append)
-        assert snapshot.state_digest == token and not written  # nothing written yet
-        loaded = tx.game(snapshot.id)  # an ORM statement about games: written first
-        assert loaded is not None and loaded.state == '"staged"' and len(written) == 1
-        assert loaded.state_digest == written[0]
-        tx.stage_game_state(snapshot.id, "again", lambda s: f'"{s}"', written.append)
-        assert snapshot.state == '"again"'  # the text, asked for: written first
+        staged = tx.stage_game_state(snapshot, "staged", lambda s: f'"{s}"', written.append)
+        token = staged.state_digest
+        assert token not in (None, snapshot.state_digest) and not written  # nothing written yet
+        loaded = tx.game(snapshot.id)
+        assert loaded is not None and loaded.state_digest == token
+        assert loaded.state == '"staged"' and len(written) == 1  # the text, asked for: written
+        assert loaded.stored_digest() == written[0]
+        again = tx.stage_game_state(loaded, "again", lambda s: f'"{s}"', written.append)
+        assert again.state == '"again"'  # the text, asked for: written first
     with kit.store.transaction() as tx:
         assert tx.game(snapshot.id).state == '"again"'  # type: ignore[union-attr]
     assert len(written) == 2
@@ -116,9 +118,9 @@ def test_a_read_of_the_game_in_the_same_transaction_sees_its_staged_state(kit: H
 def test_what_is_staged_is_written_when_the_transaction_commits(kit: HostKit) -> None:
     _opened(kit)
     with kit.store.transaction() as tx:
-        snapshot = tx.peek_game_in("fake", "chan")
+        snapshot = tx.game_in("fake", "chan")
         assert snapshot is not None
-        tx.stage_game_state(snapshot.id, "last", lambda s: f'"{s}"', lambda _digest: None)
+        tx.stage_game_state(snapshot, "last", lambda s: f'"{s}"', lambda _digest: None)
     with kit.store.transaction() as tx:
         assert tx.game(snapshot.id).state == '"last"'  # type: ignore[union-attr]
 
@@ -130,9 +132,9 @@ def test_a_staged_state_is_written_with_the_orms_unwritten_rows_before_a_read_of
     state first: both are written, neither lost."""
     _opened(kit)
     with kit.store.transaction() as tx:
-        snapshot = tx.peek_game_in("fake", "chan")
+        snapshot = tx.game_in("fake", "chan")
         assert snapshot is not None
-        tx.stage_game_state(snapshot.id, "both", lambda s: f'"{s}"', lambda _digest: None)
+        tx.stage_game_state(snapshot, "both", lambda s: f'"{s}"', lambda _digest: None)
         tx.session.add(PlayerRow(game_id=snapshot.id, key="p9", platform="fake",
                                  user_id="id-dora", name="dora", join_order=9))  # fmt: skip
         assert tx.game(snapshot.id).state == '"both"'  # type: ignore[union-attr]

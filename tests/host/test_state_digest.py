@@ -13,10 +13,10 @@ from host_fakes import HostKit
 
 from bot.games.catalog import get_game
 from bot.host.states import States
-from bot.store import GameRow, Tx, dumps, state_digest
+from bot.store import Tx, dumps, records, state_digest
 
 
-def _stored(kit: HostKit) -> GameRow:
+def _stored(kit: HostKit) -> records.Game:
     with kit.store.transaction() as tx:
         row = tx.latest_game_in("fake", "chan")
         assert row is not None
@@ -77,6 +77,9 @@ class _Row:
         self.reads += 1
         return self._state
 
+    def stored_digest(self) -> str | None:
+        return self.state_digest
+
 
 def test_the_cache_serves_a_state_only_while_its_digest_is_the_one_stored() -> None:
     game = get_game("bst")
@@ -95,14 +98,19 @@ def test_the_cache_serves_a_state_only_while_its_digest_is_the_one_stored() -> N
 
 
 class _Staged(_Row):
-    """A snapshot whose state was staged: reading its text writes it, and its token gives
-    way to the written state's digest (as Tx.stage_game_state and GameSnapshot do)."""
+    """A record whose state was staged: reading its text writes it, and its token gives
+    way to the written state's digest (as Tx.stage_game_state and Game.stored_digest do)."""
+
+    written: str | None = None
 
     @property
     def state(self) -> str:
         self.reads += 1
-        self.state_digest = state_digest(self._state)
+        self.written = state_digest(self._state)
         return self._state
+
+    def stored_digest(self) -> str | None:
+        return self.written or self.state_digest
 
 
 def test_a_staged_state_read_afresh_is_kept_under_its_written_digest() -> None:

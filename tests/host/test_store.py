@@ -174,7 +174,7 @@ def _check_a_command_holds_its_game(url: str) -> None:
         )  # fmt: skip
     plain = url.replace("postgresql+psycopg://", "postgresql://")
     with store.transaction() as tx:
-        assert tx.peek_game_in("p", "c") is not None
+        assert tx.game_in("p", "c") is not None
         with psycopg.connect(plain) as other:
             with pytest.raises(psycopg.errors.LockNotAvailable):
                 other.execute("SELECT id FROM games WHERE channel = 'c' FOR UPDATE NOWAIT")

@@ -138,7 +138,7 @@ class MultiKit:
         self.say(platform, "bob", "cruiser: F1-F3, cruiser: J8-J10", channel=channel, dm=True)
         self.say(platform, "alice", "start", channel=channel)
         with self.store.transaction() as tx:
-            game = tx.active_game_in(platform, channel)
+            game = tx.game_in(platform, channel)
             assert game is not None and game.phase == "battle", game
             assert game.id is not None
             return game.id

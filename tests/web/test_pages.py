@@ -11,7 +11,7 @@ import pytest
 from web_kit import play, served
 
 from bot.config import ConfigError, parse_config
-from bot.store import Store
+from bot.store import GameChange, Store
 from bot.wiring import sqlite_url
 
 FIRST_GAME = """\
@@ -155,8 +155,7 @@ def test_the_web_store_cannot_write(database: Path, tmp_path: Path) -> None:
         ):
             game = tx.game(1)
             assert game is not None
-            game.phase = "finished"
-            tx.save(game)
+            tx.change_game(game, GameChange(phase="finished"))
     finally:
         store.dispose()
 

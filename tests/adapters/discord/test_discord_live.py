@@ -246,7 +246,7 @@ async def _battle(table: Any, channel: int) -> int:
     await _say(table, channel, other, "cruiser: F1-F3, cruiser: J8-J10", dm=True)
     await _say(table, channel, host_user, "start")
     with table.store.transaction() as tx:
-        game = tx.active_game_in("discord", str(channel))
+        game = tx.game_in("discord", str(channel))
         assert game is not None and game.phase == "battle"
         return int(game.id)
 
@@ -264,7 +264,7 @@ async def test_2_the_catch_up_reads_live_games_channels_and_forgets_the_rest(
         await cursors.set("discord", f"dm:{DM_CHANNEL_ID}:{LIVE_A + 1000}", "1")  # a player
         await cursors.set("discord", f"dm:{DM_CHANNEL_ID + 1}:{USER_ID}", "1")  # plays no more
         with table.store.transaction() as tx:
-            deadline = tx.active_game_in("discord", str(LIVE_A)).deadline
+            deadline = tx.game_in("discord", str(LIVE_A)).deadline
         table.clock.set(deadline)  # the game is due: its channel and DMs are read
         await table.host.catch_up()
         read = {

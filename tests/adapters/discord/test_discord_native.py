@@ -474,7 +474,7 @@ async def test_a_display_name_is_plain_text_in_the_bots_posts(
     await run(table.adapter, payload)
     await table.host.relay.flush()
     with table.store.transaction() as tx:
-        names = [p.name for p in tx.peek_players(1)]
+        names = [p.name for p in tx.players(1)]
     assert names == ["[Gift](https://x.co) ‹@&1› @here"]
     sent = [
         m["content"]

@@ -1,0 +1,173 @@
+"""What the store hands the host and the web: one frozen record per table, ``id: int``.
+
+A record is a plain value read in a transaction: no ORM object, no session, nothing
+written by changing it (the host writes by handing the store a change, see
+:mod:`bot.store.changes`). The one column read late is a game's ``state``: a crowd's
+is tens of megabytes that the decoded-state cache (``bot.host.states``) mostly holds
+already, as ``state_digest`` tells it, so it is read from the transaction the first
+time it is asked for (ask inside the transaction that read the record)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+class StoredState:
+    """A game's encoded state as a record carries it: known, or read (with the digest
+    it is stored under) from the transaction that made the record, once, when asked."""
+
+    __slots__ = ("_digest", "_read", "_text")
+
+    def __init__(
+        self,
+        read: Callable[[], tuple[str, str | None]] | None,
+        text: str | None = None,
+        digest: str | None = None,
+    ) -> None:
+        self._read = read
+        self._text = text
+        self._digest = digest
+
+    def text(self) -> str:
+        if self._text is None:
+            assert self._read is not None, "a state is either known or readable"
+            self._text, self._digest = self._read()
+        return self._text
+
+    def digest(self) -> str | None:
+        """The digest the state is stored under, once its text was read (or written)."""
+        return self._digest
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A row of ``games`` (see bot.store.models.GameRow for what each column means)."""
+
+    id: int
+    kind: str
+    platform: str
+    channel: str
+    creator: str
+    options: str
+    seed: int
+    phase: str
+    turn: int
+    deadline: float | None
+    turn_opened_at: float | None
+    paused_remaining: float | None
+    timers: str
+    lobby: str
+    community: str
+    open_to_all: bool
+    secret: str
+    luck: str
+    created_at: float
+    finished_at: float | None
+    # The digest of the state this record stands for; while a state is staged (left to
+    # be written once a batch, see Tx.stage_game_state), the token that stands for it.
+    state_digest: str | None
+    stored: StoredState = field(repr=False, compare=False)
+
+    @property
+    def state(self) -> str:
+        """The game's encoded state (JSON), read from the transaction the first time."""
+        return self.stored.text()
+
+    def stored_digest(self) -> str | None:
+        """The digest of the state as stored once ``state`` was read: a staged state is
+        written when its text is asked for, and its token gives way to its digest."""
+        return self.stored.digest() or self.state_digest
+
+
+GAME_FIELDS = (
+    "id", "kind", "platform", "channel", "creator", "options", "seed", "phase", "turn",
+    "deadline", "turn_opened_at", "paused_remaining", "timers", "lobby", "community",
+    "open_to_all", "secret", "luck", "created_at", "finished_at", "state_digest",
+)  # fmt: skip
+"""The columns of a :class:`Game` but its state, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A row of ``players``: a seat in a game and the account that plays it (see
+    bot.store.models.PlayerRow)."""
+
+    id: int
+    game_id: int
+    key: str
+    platform: str
+    user_id: str
+    name: str
+    avatar_url: str | None
+    join_order: int
+    nonce: str
+    account_name: str
+    robot: str
+
+
+PLAYER_FIELDS = tuple(f for f in Player.__dataclass_fields__)
+"""The columns of a :class:`Player`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A row of ``outbox``: one outgoing message and how its sending went (see
+    bot.store.models.OutboxRow)."""
+
+    id: int
+    game_id: int
+    turn: int
+    kind: str
+    recipient: str
+    address: str
+    text: str
+    render: str
+    extras: str
+    status: str
+    attempts: int
+    next_attempt_at: float
+    platform_message_id: str | None
+    error: str
+    created_at: float
+
+
+POST_FIELDS = tuple(f for f in Post.__dataclass_fields__)
+"""The columns of a :class:`Post`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """A row of ``orders``: an order given, kept as history (the newest of a player's
+    turn stands; see bot.store.models.OrderRow)."""
+
+    id: int
+    game_id: int
+    player_key: str
+    turn: int
+    order: str
+    text: str
+    inbound_id: int
+    sent_at: float
+
+
+ORDER_FIELDS = tuple(f for f in Order.__dataclass_fields__)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A row of ``turns``: one step of a game's history (see bot.store.models.TurnRow)."""
+
+    id: int
+    game_id: int
+    number: int
+    step: int
+    cause: str
+    resolved_at: float
+    deadline: float | None
+    orders: str
+    events: str
+    state: str
+
+
+STEP_FIELDS = tuple(f for f in Step.__dataclass_fields__)
