@@ -5,20 +5,33 @@ stopped. Each platform's test subclasses ``LocalServer`` with only what differs.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import signal
 import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any, TypeVar
 
 from aiohttp import web
 
 ROOT = Path(__file__).resolve().parents[2]
 Served = TypeVar("Served", bound="LocalServer")
+
+
+def load_fake(name: str, path: Path) -> ModuleType:
+    """A fake from the adapters' tests (they are not a package), as module ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def free_port() -> int:
@@ -102,3 +115,34 @@ def stop_bst(process: subprocess.Popen[str]) -> int:
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def wait_for(condition: Callable[[], Any], what: str, process: subprocess.Popen[str], *,
+             timeout: float, log: Callable[[], str] = str, pause: float = 0.1) -> Any:  # fmt: skip
+    """What ``condition`` finds once it finds something; fails, with the end of ``log``,
+    when ``bst run`` ends first or ``timeout`` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        if process.poll() is not None:
+            raise AssertionError(f"bst run ended ({process.returncode}) before {what}: "
+                                 f"{log()[-3000:]}")  # fmt: skip
+        time.sleep(pause)
+    raise AssertionError(f"no {what} within {timeout} s: {log()[-3000:]}")
+
+
+def write_config(tmp_path: Path, platforms: str, limits: str = "") -> Path:
+    """``config.toml`` for a whole game within a test: its database under ``tmp_path``,
+    turns of seconds (and ``limits``' other lines), then the ``platforms``' sections."""
+    path = tmp_path / "config.toml"
+    path.write_text(f"""
+[database]
+url = "sqlite:///{tmp_path / "bst.db"}"
+
+[limits]
+min_duration = "1s"  # turns of seconds: a whole game within the test
+{limits}
+{platforms}""", encoding="utf-8")  # fmt: skip
+    return path

@@ -8,10 +8,8 @@ messages; every record the bot writes is checked against the official lexicons.
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -28,15 +26,10 @@ FAKE_DIR = ROOT / "tests" / "adapters" / "bluesky"
 
 
 def _load(name: str, path: Path) -> ModuleType:
-    """The fake from the adapter's tests (they are not a package)."""
+    """The fake, which imports its neighbours in the adapter's tests."""
     if str(FAKE_DIR) not in sys.path:
         sys.path.insert(0, str(FAKE_DIR))
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return servers.load_fake(name, path)
 
 
 fake_module = _load("bst_live_bluesky_fake", FAKE_DIR / "fake_bluesky.py")
@@ -62,16 +55,9 @@ def bluesky() -> Iterator[LocalBluesky]:
 
 
 def _config(tmp_path: Path, bluesky: LocalBluesky) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(
-        f"""
-[database]
-url = "sqlite:///{tmp_path / "bst.db"}"
-
-[limits]
-min_duration = "1s"  # turns of seconds: a whole game within the test
-
-[bluesky]
+    return servers.write_config(
+        tmp_path,
+        f"""[bluesky]
 enabled = true
 handle = "{BOT}"
 api_base = "http://127.0.0.1:{bluesky.port}"
@@ -81,9 +67,7 @@ dm_poll = "1s"
 posts_per_minute = 0
 dms_per_minute = 0
 """,
-        encoding="utf-8",
     )
-    return path
 
 
 def _environment(tmp_path: Path, password: str = fake_module.APP_PASSWORD) -> dict[str, str]:
@@ -100,15 +84,7 @@ def _log(process: subprocess.Popen[str]) -> str:
 
 
 def _wait(condition: Callable[[], Any], what: str, process: subprocess.Popen[str], timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        if process.poll() is not None:
-            raise AssertionError(f"bst run ended ({process.returncode}) before {what}: "
-                                 f"{_log(process)[-3000:]}")  # fmt: skip
-        time.sleep(0.1)
-    raise AssertionError(f"no {what} within {timeout} s: {_log(process)[-3000:]}")
+    servers.wait_for(condition, what, process, timeout=timeout, log=lambda: _log(process))
 
 
 def _stop(process: subprocess.Popen[str]) -> str:

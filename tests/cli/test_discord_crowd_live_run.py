@@ -63,17 +63,9 @@ def local_discord() -> Iterator[LocalDiscord]:
 
 
 def _config(tmp_path: Path, local: LocalDiscord) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(
-        f"""
-[database]
-url = "sqlite:///{tmp_path / "bst.db"}"
-
-[limits]
-min_duration = "1s"  # turns of seconds: a whole game within the test
-commands_per_minute = 1000
-
-[discord]
+    return servers.write_config(
+        tmp_path,
+        f"""[discord]
 enabled = true
 token_env = "BST_E2E_DISCORD_TOKEN"
 api_base = "{local.discord.base}"
@@ -83,9 +75,8 @@ message_content = false
 requests_per_second = 0
 dm_opens_per_minute = 100
 """,
-        encoding="utf-8",
+        limits="commands_per_minute = 1000",
     )
-    return path
 
 
 def _start(config: Path, tmp_path: Path, run: int) -> subprocess.Popen[str]:

@@ -12,7 +12,6 @@ non-zero, saying where to switch it on.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import signal
@@ -23,7 +22,6 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import live_servers as servers
@@ -39,18 +37,10 @@ X_KEYS = {
 }
 
 
-def _load(name: str, path: Path) -> ModuleType:
-    """A fake from the adapters' tests (they are not a package)."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-discord_fake = _load("bst_live_discord_fake", ADAPTER_TESTS / "discord" / "discord_fake.py")
-x_fake = _load("bst_live_x_fake", ADAPTER_TESTS / "twitter" / "fake_x_api.py")
+discord_fake = servers.load_fake(
+    "bst_live_discord_fake", ADAPTER_TESTS / "discord" / "discord_fake.py"
+)
+x_fake = servers.load_fake("bst_live_x_fake", ADAPTER_TESTS / "twitter" / "fake_x_api.py")
 
 
 class LocalPlatforms(servers.LocalServer):
@@ -124,15 +114,12 @@ def _start(config: Path, tmp_path: Path) -> subprocess.Popen[str]:
 
 
 def _wait(condition: Callable[[], bool], what: str, process: subprocess.Popen[str], timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        if process.poll() is not None:
-            raise AssertionError(f"bst run ended ({process.returncode}) before {what}: "
-                                 f"{process.stderr.read() if process.stderr else ''}")  # fmt: skip
-        time.sleep(0.05)
-    raise AssertionError(f"no {what} within {timeout} s")
+    def stderr() -> str:
+        # Read only once it has ended: a running process's pipe would block the read.
+        ended = process.poll() is not None and process.stderr is not None
+        return process.stderr.read() if ended and process.stderr else ""
+
+    servers.wait_for(condition, what, process, timeout=timeout, log=stderr, pause=0.05)
 
 
 def _health(port: int) -> tuple[int, dict[str, Any]]:

@@ -6,13 +6,10 @@ its opening post, with boards by direct post that reach their one captain."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import live_servers as servers
@@ -23,16 +20,7 @@ from tests.cli.test_live_run import _health
 ROOT = servers.ROOT
 
 
-def _load(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fake_mastodon = _load(
+fake_mastodon = servers.load_fake(
     "bst_live_mastodon_fake", ROOT / "tests" / "adapters" / "mastodon" / "fake_mastodon.py"
 )
 
@@ -72,15 +60,7 @@ def instance() -> Iterator[Instance]:
 
 def _wait(condition: Callable[[], Any], what: str, process: subprocess.Popen[str],
           timeout: float = 60.0) -> Any:  # fmt: skip
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = condition()
-        if found:
-            return found
-        if process.poll() is not None:
-            raise AssertionError(f"bst run ended ({process.returncode}) before {what}")
-        time.sleep(0.05)
-    raise AssertionError(f"no {what} within {timeout} s")
+    return servers.wait_for(condition, what, process, timeout=timeout, pause=0.05)
 
 
 def test_bst_run_plays_a_whole_sonar_and_bst_game_on_mastodon(

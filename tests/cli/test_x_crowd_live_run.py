@@ -64,16 +64,9 @@ def local_x() -> Iterator[LocalX]:
 
 
 def _config(tmp_path: Path, local_x: LocalX) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(
-        f"""
-[database]
-url = "sqlite:///{tmp_path / "bst.db"}"
-
-[limits]
-min_duration = "1s"  # turns of seconds: a whole game within the test
-
-[twitter]
+    return servers.write_config(
+        tmp_path,
+        f"""[twitter]
 enabled = true
 api_base = "http://127.0.0.1:{local_x.port}"
 bot_user_id = "{local_x.x.bot_id}"
@@ -83,9 +76,7 @@ dm_poll = "1s"
 posts_per_minute = 0
 dms_per_minute = 0
 """,
-        encoding="utf-8",
     )
-    return path
 
 
 def _start(config: Path, tmp_path: Path, run: int) -> subprocess.Popen[str]:
@@ -99,16 +90,10 @@ def _stop(process: subprocess.Popen[str]) -> None:
 def _wait(
     condition: Any, what: str, process: subprocess.Popen[str], tmp_path: Path, timeout: float = 60
 ) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        if process.poll() is not None:
-            logs = "".join(p.read_text() for p in sorted(tmp_path.glob("bst-run-*.log")))
-            raise AssertionError(f"bst run ended before {what}: {logs[-3000:]}")
-        time.sleep(0.1)
-    logs = "".join(p.read_text() for p in sorted(tmp_path.glob("bst-run-*.log")))
-    raise AssertionError(f"no {what} within {timeout} s: {logs[-3000:]}")
+    def logs() -> str:
+        return "".join(p.read_text() for p in sorted(tmp_path.glob("bst-run-*.log")))
+
+    servers.wait_for(condition, what, process, timeout=timeout, log=logs)
 
 
 def _shot(turn: int, n: int) -> str:
