@@ -30,9 +30,8 @@ from bot.games.sonar.options import MAX_SHIPS, SHARED_SUBS
 from bot.games.sonar.placement import place_fleets
 from bot.games.sonar.resolution import random_targets
 from bot.games.sonar.views import PublicView
-from renderers import hexgrid
 from renderers.encode import png_bytes
-from renderers.sonar import PICTURES, picture
+from renderers.sonar import PICTURES, hexgrid, picture
 from renderers.sonar import board as sonar_board
 
 SIZES = tuple(range(4, 25, 2))

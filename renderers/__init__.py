@@ -5,12 +5,12 @@ package imports the host, the store, an adapter or a platform SDK; avatars are d
 ``bot.host.avatar_cache`` and handed in as images.
 
 The shared parts are at the top: ``style`` (palette, fonts, text), ``avatars``, ``marks``
-(anti-aliased hulls, shots, name tags), ``grid`` (a labelled square board), ``hexgrid`` (the
-geometry of Sonar's hex board), ``header`` (a picture's title, status and lines of facts),
-``legend`` (icons and their words in rows under a board), ``alt_text`` (the limit of the words
-beside a picture, and long lists cut to fit), ``encode`` (PNG, MP4) and ``replay`` (cards,
-timing and limits of the end-of-game video). Each game with pictures has its package
-(``renderers/bst/``): its drawing code and one declaration, ``PICTURES``, a
+(anti-aliased hulls, shots, name tags), ``grid`` (a labelled square board), ``header`` (a
+picture's title, status and lines of facts), ``legend`` (icons and their words in rows under a
+board), ``alt_text`` (the limit of the words beside a picture, and long lists cut to fit),
+``encode`` (PNG, MP4) and ``replay`` (cards, timing and limits of the end-of-game video). Each game with pictures has its package
+(``renderers/bst/``): its drawing code (Sonar's hex geometry, which no other game draws, is
+``renderers/sonar/hexgrid.py``) and one declaration, ``PICTURES``, a
 :class:`~renderers.game_pictures.GamePictures` naming its drawing functions and the views
 they are drawn from (it follows :class:`~renderers.pictures.Pictures`).
 :mod:`renderers.catalog` lists each game's declaration by the game's name; the host finds it

@@ -29,6 +29,7 @@ from bot.config import Config
 from bot.games.base import Game, GameError, GamePhase, Robot
 from bot.games.catalog import get_game
 from bot.games.duration import parse_duration
+from bot.host import posts
 from bot.host.clock import VirtualClock, to_datetime
 from bot.host.inbox import Outcome
 from bot.host.messages import Inbound, InboundKind, Sender
@@ -238,7 +239,13 @@ class Demo:
         videos = [p for p in self.adapter.files if p.suffix in (".mp4", ".gif")]
         maps = [p for p in self.adapter.files if re.search(r"-map\.png$", p.name)]
         self.console.print()
-        self.console.print(f"[bold]Result:[/bold] {result} after {info.get('turn')} turns.")
+        # In the game's own word: U-Boat plays rounds.
+        turns = info.get("turn")
+        kind = info.get("kind")
+        word = posts.turn_word(get_game(kind), 1) if isinstance(kind, str) else "turn"
+        self.console.print(
+            f"[bold]Result:[/bold] {result} after {turns} {word}{'' if turns == 1 else 's'}."
+        )
         self.console.print(f"[bold]Files[/bold] in {self.out}/:")
         self.console.print(
             f"  public posts  {self.out / 'public.txt'} ({len(maps)} maps in public/)"

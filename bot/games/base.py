@@ -19,9 +19,15 @@ each a narrow protocol. The host calls the part it needs (``game.rules.accept``,
   ``record`` (``KIND-record/1``).
 * **words** (:class:`Words`): every sentence the host posts about the game, from
   ``opening`` to ``rules_text``, including ``describe``/``acknowledge`` for orders.
-  :class:`NeutralWords` holds the defaults (``turn 3``, ``Nothing to announce.``,
-  ``player``/``players``…); a game's words subclass it and override only where the
-  game differs.
+
+A game writes only what differs from every other game. A part may be a module (a
+module satisfies a protocol, and mypy checks it): ``codec=codec``, ``views=views``.
+:class:`NeutralRules` and :class:`NeutralWords` hold the defaults (the turn in
+progress, the options' text, one player a seat; ``turn 3``, ``Nothing to
+announce.``, ``player``/``players``…): a game's rules and words subclass them and
+say only what is their own, binding the functions of its modules where they already
+hold it (``join = staticmethod(lifecycle.join)``) rather than writing a method that
+only calls one.
 
 Beside them a game may declare its **robot** (:class:`Robot`), the simulated player
 ``bst demo`` and ``bst play`` seat. What differs between games is data the host
@@ -334,7 +340,8 @@ class RecordContext:
 
 
 class Rules(Protocol[StateT, OrderT]):
-    """A game's state machine: setup, orders, time, the host's verbs and seats."""
+    """A game's state machine: setup, orders, time, the host's verbs and seats.
+    :class:`NeutralRules` holds the defaults; a game's rules subclass it and write the rest."""
 
     def new_game(self, options: Mapping[str, str]) -> StateT:
         """A game in setup with the given options (raises OptionError naming the known keys)."""
@@ -420,6 +427,40 @@ class Rules(Protocol[StateT, OrderT]):
     def crew(self, state: StateT, player: PlayerId) -> tuple[PlayerId, ...]:
         """Everyone who shares ``player``'s seat, ``player`` included (one, in most games)."""
         ...
+
+
+class Described(Protocol):
+    """A game's options as its state keeps them: their canonical text (``turn`` → ``8h``)."""
+
+    def text(self) -> dict[str, str]: ...
+
+
+class NeutralState(Protocol):
+    """What the neutral rules read of a game's state: the turn in progress and the options."""
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def options(self) -> Described: ...
+
+
+NeutralStateT = TypeVar("NeutralStateT", bound=NeutralState)
+
+
+class NeutralRules(Generic[NeutralStateT, OrderT]):
+    """The rules every game shares unless it says otherwise: a game's ``rules`` subclass
+    this and write only the rest of :class:`Rules` (``mypy`` checks that it is all there
+    where the :class:`Game` is declared). Its state keeps ``turn`` and ``options``."""
+
+    def options(self, state: NeutralStateT) -> dict[str, str]:
+        return state.options.text()
+
+    def turn(self, state: NeutralStateT) -> int:
+        return state.turn
+
+    def crew(self, state: NeutralStateT, player: PlayerId) -> tuple[PlayerId, ...]:
+        return (player,)  # one player a seat, unless the game seats crews
 
 
 class Views(Protocol[StateIn]):
@@ -604,6 +645,9 @@ class NeutralWords(abc.ABC, Generic[StateIn, OrderIn]):
     def quick_orders(self, state: StateIn, player: PlayerId) -> tuple[str, ...]:
         return ()
 
+    def private_report(self, events: Sequence[Event], viewer: PlayerId) -> list[str]:
+        return []  # a game whose events are all public tells nobody more
+
     def report_title(self, turn: int) -> str:
         return f"turn {turn}"
 
@@ -621,8 +665,12 @@ class NeutralWords(abc.ABC, Generic[StateIn, OrderIn]):
     def replay_caption(self) -> str:
         return "the replay of the whole game."
 
+    player_words: tuple[str, str] = ("player", "players")
+    """The game's word for one player and for several: a game's words set only this
+    (``("captain", "captains")``) to say :meth:`player_word` its own way."""
+
     def player_word(self, count: int) -> str:
-        return "player" if count == 1 else "players"
+        return self.player_words[0] if count == 1 else self.player_words[1]
 
     def running_phase(self) -> str:
         return "battle"

@@ -25,6 +25,9 @@ class CommandContext(Protocol):
     # The platforms that show a message's card (a Discord embed): there `status` is a
     # card with the latest public picture in it.
     card_platforms: frozenset[str]
+    # The platforms where a person types (not a script): there a step that cannot be
+    # undone (`leave` during a battle) asks to be confirmed first.
+    confirm_platforms: frozenset[str]
     # The web page's public address ([web] base_url): players get private links to it;
     # "" = no web page, no links.
     web_base_url: str

@@ -117,13 +117,16 @@ class _RetryWithSavepoints(Exception):
 class Effect:
     outcome: Outcome
     game_id: int | None = None
+    # An order the game acknowledges later (with the player's next answer or board)
+    # gets no reply of its own.
+    unanswered: bool = False
 
     @property
     def answered(self) -> bool:
         """Whether anything will be sent in reply: not for a message the host ignored
-        (talk not for it, or one past its sender's rate), so a platform showing a
-        "working on it" placeholder knows to take it away."""
-        return self.outcome is not Outcome.IGNORED
+        (talk not for it, or one past its sender's rate) nor for an order told later, so a
+        platform showing a "working on it" placeholder knows to take it away."""
+        return self.outcome is not Outcome.IGNORED and not self.unanswered
 
 
 def _plays_in(tx: Tx, row: Cause, game_row: records.Game) -> bool:
@@ -171,6 +174,7 @@ class Commands:
         default_game: str = "",
         room_platforms: frozenset[str] = frozenset(),
         card_platforms: frozenset[str] = frozenset(),
+        confirm_platforms: frozenset[str] = frozenset(),
         web_base_url: str = "",
         limits: Limits = NO_LIMITS,
         paid_answer_platforms: frozenset[str] = frozenset(),
@@ -185,6 +189,7 @@ class Commands:
         self.admins = admins
         self.room_platforms = room_platforms
         self.card_platforms = card_platforms
+        self.confirm_platforms = confirm_platforms
         self.web_base_url = web_base_url
         self.default_turn = default_turn
         self.default_game = default_game
@@ -382,6 +387,20 @@ class Commands:
                 if game_row is None and not tx.games_of(row.platform, row.user_id):
                     game_row = tx.last_game_of(row.platform, row.user_id)
                 game_row = game_row or find_game(tx, row, required=True)
+            elif word == "board" and row.channel:
+                # Asked in a channel whose game is over: its final board, to a player of
+                # it (by DM, as every board).
+                game_row = find_game(tx, row, required=False)
+                if game_row is None:
+                    ended = tx.latest_game_in(row.platform, row.channel)
+                    if (
+                        ended is not None
+                        and ended.id is not None
+                        and ended.phase == (GamePhase.FINISHED)
+                        and tx.player(ended.id, row.platform, row.user_id)
+                    ):
+                        game_row = ended
+                game_row = game_row or find_game(tx, row, required=True)
             else:
                 game_row = find_game(tx, row, required=True)
             assert game_row is not None
@@ -450,7 +469,8 @@ class Commands:
             elif word == "withdraw":
                 orders.withdraw(tx, row, game_row)
             else:
-                orders.order(self, tx, row, game_row, text)
+                if not orders.order(self, tx, row, game_row, text):
+                    return Effect(Outcome.HANDLED, game_row.id, unanswered=True)
             return Effect(Outcome.HANDLED, game_row.id)
         except (Refusal, GameError) as error:
             if (

@@ -309,6 +309,8 @@ def player_command(
                 "(its host can remove a player with `kick`)"
             )
         refuse_while_paused(game, game_row, "leave")
+        if _asks_to_confirm_leaving(commands, tx, row, game_row, rest):
+            return
         left = game.rules.remove(state, player.key)
         journal.note(tx, game_row.id, "remove", player=player.key, cause="leave", at=now)
         _change_and_say(
@@ -333,6 +335,35 @@ def player_command(
                         kind_suffix="link")  # fmt: skip
     elif word == "link":
         _link(commands, tx, row, game_row, player, rest, now=now)
+
+
+def _asks_to_confirm_leaving(
+    commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, rest: str
+) -> bool:
+    """Where a person types (not a script: its `leave` acts at once, as the contracts
+    say), leaving a battle, which cannot be undone, is confirmed first: `leave` is
+    answered with what it will do, `leave yes` leaves. Whether it asked."""
+    if game_row.phase != GamePhase.RUNNING or row.platform not in commands.confirm_platforms:
+        return False
+    answer = rest.strip().lower()
+    if answer == "yes":
+        return False
+    if answer:
+        raise Refusal(f"expected `leave yes` to leave the game, got `leave {rest.strip()[:40]}`")
+    assert game_row.id is not None
+    ends = " With two players, leaving ends it." if len(tx.players(game_row.id)) == 2 else ""
+    posts.reply(
+        tx,
+        game_row.id,
+        row,
+        f"Leaving game {game_row.id} is final: you cannot join it again.{ends} "
+        "Send `leave yes` to leave; nothing changes until you do.",
+        public=False,
+        extra=posts.extras(
+            choices=[Choice("Leave", f"{get_game(game_row.kind).tag} leave yes", private=True)]
+        ),
+    )
+    return True
 
 
 def _link(

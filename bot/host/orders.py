@@ -9,12 +9,13 @@ an order that completes its turn is resolved in the same transaction.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.base import Channel, GamePhase, OrderSyntaxError, Resolution
+from bot.games.base import Channel, GamePhase, Notice, OrderSyntaxError, Resolution
 from bot.games.catalog import get_game
 from bot.host import journal, lifecycle, posts, receipts, substitutes
 from bot.host.context import CommandContext
@@ -37,10 +38,11 @@ def _meant(text: str) -> str | None:
     return found[0] if found else None
 
 
-def order(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, text: str) -> None:
+def order(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, text: str) -> bool:
     """An order: the fast path (an order that stands, the state unchanged or changed in
     setup) stages the state (Tx.stage_game_state: written once for the batch); anything
-    that changes the game's history reads the game again, locked, and changes it."""
+    that changes the game's history reads the game again, locked, and changes it.
+    Returns whether the order was answered by a reply (not when the game tells it later)."""
     game = get_game(game_row.kind)
     game_id = game_row.id
     player = tx.player(game_id, row.platform, row.user_id)
@@ -91,15 +93,24 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, 
                 written=lambda digest: commands.states.remember(game_id, digest, new),
             )
             commands.states.remember(game_id, game_row.state_digest, new)
-        _answer(commands, tx, row, game, game_row, player, accepted, standing, previous, turn)
-        return
+        return _answer(
+            commands, tx, row, game, game_row, player, accepted, standing, previous, turn
+        )
     now = commands.clock.now()
     loaded = tx.game(game_id, lock=True)
     assert loaded is not None
     if accepted.events or accepted.orders:
+        # What the game tells a player whose board this change redraws goes in that board's
+        # message (one message, not an answer and then a board).
+        folded, alone = _split_by_board(game, accepted)
         change = Resolution(
-            accepted.state, accepted.events, accepted.changed, orders=accepted.orders
+            accepted.state,
+            accepted.events,
+            accepted.changed,
+            notices=folded,
+            orders=accepted.orders,
         )
+        accepted = dataclasses.replace(accepted, notices=alone)
         loaded = lifecycle.record_and_post(
             tx, game, loaded, state, change, cause="action", moment=row.sent_at, now=now
         )
@@ -107,9 +118,23 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, 
         armed = lifecycle.arm(game, loaded, accepted.state, moment=row.sent_at, now=now)
         new_state = GameChange(state=dumps(game.codec.encode_state(accepted.state)))
         loaded = tx.change_game(loaded, new_state.then(armed))
-    _answer(commands, tx, row, game, loaded, player, accepted, standing, previous, turn)
+    answered = _answer(commands, tx, row, game, loaded, player, accepted, standing, previous, turn)
     if accepted.resolve_now and loaded.phase == GamePhase.RUNNING:
         lifecycle.resolve_now(tx, game, loaded, accepted.state, moment=row.sent_at, now=now)
+    return answered
+
+
+def _split_by_board(game: Any, accepted: Any) -> tuple[tuple[Notice, ...], tuple[Notice, ...]]:
+    """An order's notices: those whose every recipient gets a new board from the change
+    (told in it), and the rest (told on their own)."""
+    folded: list[Notice] = []
+    alone: list[Notice] = []
+    for notice in accepted.notices:
+        boarded = notice.to is not None and set(
+            posts.recipients(game, accepted.state, notice)
+        ) <= set(accepted.changed)
+        (folded if boarded else alone).append(notice)
+    return tuple(folded), tuple(alone)
 
 
 def _answer(
@@ -123,8 +148,9 @@ def _answer(
     standing: Any,
     previous: str | None,
     turn: int,
-) -> None:
-    """The game's notices, then the acknowledgement of an order that stands."""
+) -> bool:
+    """The game's notices, then the acknowledgement of an order that stands; whether the
+    sender got a reply."""
     sender = player.key
     if accepted.notices:
         posts.deliver_notices(
@@ -132,7 +158,10 @@ def _answer(
             sender=sender, players=_addressees(tx, game, game_row.id, accepted, player),
         )  # fmt: skip
     if standing is None:
-        return
+        return any(
+            notice.to == sender or (notice.to is None and row.kind == _PUBLIC and row.channel)
+            for notice in accepted.notices
+        )
     # The player's receipt for this order (bot.host.receipts) in a game of committed
     # luck: the turn's post will carry a root over it, the record the salt to check it.
     mine = ""
@@ -147,7 +176,7 @@ def _answer(
             posts.reply(
                 tx, game_row.id, row, f"Turn {turn}: your order counted. {mine}", public=False
             )
-        return
+        return True
     replaced = None if previous is None else commands.described.decoded(game, previous)
     text = game.words.acknowledge(turn, standing, replaced)
     if mine:
@@ -160,6 +189,7 @@ def _answer(
         public=False,
         extra=_withdraw_button(game.tag) if game.simultaneous else "",
     )
+    return True
 
 
 def _addressees(

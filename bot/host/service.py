@@ -163,6 +163,11 @@ class Host:
                 for name, adapter in self.adapters.items()
                 if getattr(adapter, "shows_cards", False)
             ),
+            confirm_platforms=frozenset(
+                name
+                for name, adapter in self.adapters.items()
+                if getattr(adapter, "confirms_final_steps", False)
+            ),
             web_base_url=web_base_url,
             draw_secret=draw_secret,
         )

@@ -1,8 +1,8 @@
 """Sonar's hex ocean and what is drawn on it (``shared/rules/sonar.md`` §2, §4.3, §5).
 
 The board is pbmserv's: rows shifted half a cell from one another, numbered along slanted
-columns (:mod:`renderers.hexgrid` holds the geometry). On it go a turn's charges with their
-marks (a miss shows its distance in a white disc; a hit is a red burst; the killer shot
+columns (:mod:`renderers.sonar.hexgrid` holds the geometry). On it go a turn's charges with
+their marks (a miss shows its distance in a white disc; a hit is a red burst; the killer shot
 that sank a sub has a white ring round its burst), the hits that sail with the subs they
 struck (a red ``x``), sunk subs (dark, outlined in their owner's colour) and, where a view
 shows them, whole subs: a hull from bow to stern, pointed at the bow, with a propeller
@@ -25,8 +25,9 @@ from PIL import Image, ImageDraw
 from bot.games.sonar.board import Cell, Facing
 from bot.games.sonar.state import ShotResult
 from bot.games.sonar.views import BoardView, ShotView
-from renderers import hexgrid, marks, style
-from renderers.hexgrid import HexLayout, Point
+from renderers import marks, style
+from renderers.sonar import hexgrid
+from renderers.sonar.hexgrid import HexLayout, Point
 from renderers.style import RGB
 
 MIN_CELL = 22.0
@@ -221,7 +222,7 @@ def _band(a: Point, b: Point, half: float) -> list[Point]:
 
 
 def draw_water(image: Image.Image, layout: HexLayout) -> None:
-    """The hexagons and their labels (see :func:`renderers.hexgrid.draw_hex_grid`)."""
+    """The hexagons and their labels (see :func:`renderers.sonar.hexgrid.draw_hex_grid`)."""
     hexgrid.draw_hex_grid(image, layout)
 
 

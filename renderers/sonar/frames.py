@@ -18,11 +18,11 @@ from bot.games.sonar.board import Cell
 from bot.games.sonar.state import Phase, Status
 from bot.games.sonar.views import FleetView, PublicView, RevealedView
 from renderers import end_card, marks, replay, style
-from renderers.hexgrid import HexLayout
 from renderers.pictures import Replay
 from renderers.replay import HEADER, MAX_HEIGHT, MAX_WIDTH, PAD
 from renderers.sonar import board
 from renderers.sonar.board import Hull
+from renderers.sonar.hexgrid import HexLayout
 from renderers.sonar.picture import BAND_GAP, board_cell, names_of
 
 NAMES_SIZE = 20

@@ -25,13 +25,13 @@ from PIL import Image, ImageDraw
 from bot.games.sonar.board import Cell, Facing
 from bot.games.sonar.state import Phase, ShotResult, Status
 from bot.games.sonar.views import BoardView, OwnSubView, PrivateView, PublicView
-from renderers import header, hexgrid, marks, style
+from renderers import header, marks, style
 from renderers.encode import png_bytes
 from renderers.header import LINE_HEIGHT, LINE_SIZE, TITLE_SIZE
-from renderers.hexgrid import HexLayout
 from renderers.legend import LegendSpacing, draw_legend, legend_rows
-from renderers.sonar import board
+from renderers.sonar import board, hexgrid
 from renderers.sonar.board import Hull
+from renderers.sonar.hexgrid import HexLayout
 
 MIN_WIDTH = 760
 BANDED_WIDTH = MIN_WIDTH

@@ -44,6 +44,24 @@ _TORPEDO = (
     (-1.0, -0.8),
 )
 
+# A torpedo whose heading is unknown: a nose at each end and the fins amidships.
+_UNHEADED_TORPEDO = (
+    (-1.0, 0.0),
+    (-0.62, -0.42),
+    (-0.16, -0.42),
+    (-0.06, -0.9),
+    (0.06, -0.9),
+    (0.16, -0.42),
+    (0.62, -0.42),
+    (1.0, 0.0),
+    (0.62, 0.42),
+    (0.16, 0.42),
+    (0.06, 0.9),
+    (-0.06, 0.9),
+    (-0.16, 0.42),
+    (-0.62, 0.42),
+)
+
 _CELL_WIDE = frozenset({Glyph.WRECK, Glyph.IMPACT, Glyph.RING})
 """Marks drawn over the whole cell, under the units that share it."""
 
@@ -115,12 +133,18 @@ def torpedo(
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    if direction is None:
-        body = (cx - w * 0.36, cy - h * 0.1, cx + w * 0.36, cy + h * 0.1)
-        marks.capsule(image, body, fill, edge, max(1.0, min(w, h) * 0.035))
-        return
     half_length = min(w, h) * 0.4
     half_width = min(w, h) * 0.14
+    if direction is None:
+        # Heard, heading unknown: a torpedo all the same (pointed, finned), but pointed at
+        # both ends, so it claims no heading — not a capsule, which read as a submarine's hull.
+        for colour, grow in ((edge, 1.14), (fill, 1.0)):
+            points = [
+                (cx + u * half_length * grow, cy + v * half_width * grow)
+                for u, v in _UNHEADED_TORPEDO
+            ]
+            _polygon(image, points, colour)
+        return
 
     def place(u: float, v: float, grow: float) -> tuple[float, float]:
         u, v = u * half_length * grow, v * half_width * grow

@@ -19,3 +19,16 @@ def test_the_demo_summary_names_a_whole_winning_crew(tmp_path: Path) -> None:
     record: dict[str, object] = {"game": {"winners": ["ann", "cy"], "draw": False, "turn": 3}}
     Demo.summary(fake, record, tmp_path / "record.json")  # type: ignore[arg-type]
     assert "Result: ann and cy win after 3 turns." in console.export_text()
+
+
+def test_the_demo_summary_counts_in_the_games_word(tmp_path: Path) -> None:
+    """U-Boat plays rounds: its demo ends "after 12 rounds", not "after 12 turns"."""
+    console = Console(record=True, width=200)
+    fake = SimpleNamespace(
+        adapter=SimpleNamespace(files=[]), console=console, out=tmp_path, follow="ann"
+    )
+    record: dict[str, object] = {
+        "game": {"kind": "uboat", "winners": ["ann"], "draw": False, "turn": 12}
+    }
+    Demo.summary(fake, record, tmp_path / "record.json")  # type: ignore[arg-type]
+    assert "Result: ann wins after 12 rounds." in console.export_text()

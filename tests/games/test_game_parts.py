@@ -4,7 +4,12 @@ phase while the stored and recorded phase stays ``battle``."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import importlib
+import inspect
+import textwrap
+from types import ModuleType
 
 import pytest
 
@@ -53,3 +58,60 @@ def test_tug_writes_only_the_words_that_differ_from_the_neutral_ones() -> None:
     assert NeutralWords.__abstractmethods__ == {"describe", "public_report"}
     assert TUG.words.report_title(3) == "turn 3" and TUG.words.player_word(2) == "players"
     assert TUG.phase_word("battle") == "battle"
+
+
+def test_tug_writes_only_the_rules_that_differ_from_the_neutral_ones() -> None:
+    from bot.games.base import NeutralRules
+
+    def methods(cls: type) -> set[str]:
+        return {name for name in vars(cls) if not name.startswith("_")}
+
+    # The turn and the options' text come from the neutral rules; Tug seats crews.
+    assert methods(type(TUG.rules)) & methods(NeutralRules) == {"crew"}
+    state = TUG.rules.new_game({"target": "2"})
+    assert TUG.rules.turn(state) == 0
+    assert TUG.rules.options(state) == {"move_time": "1h", "response_time": "10m", "target": "2"}
+
+
+def _forwarders(cls: type) -> list[str]:
+    """The methods of ``cls`` whose body only calls another function with what it was given
+    (``return text.opening(state)``): a part binds that function by name instead."""
+
+    def plain(node: ast.expr) -> bool:
+        return isinstance(node, ast.Name | ast.Constant) or (
+            isinstance(node, ast.Attribute) and plain(node.value)
+        )
+
+    found = []
+    for node in ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body:  # type: ignore[attr-defined]
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        body = [
+            s
+            for s in node.body
+            if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+        ]
+        value = (
+            body[0].value if len(body) == 1 and isinstance(body[0], ast.Return | ast.Expr) else None
+        )
+        if isinstance(value, ast.Call) and all(
+            plain(a) for a in [*value.args, *(k.value for k in value.keywords)]
+        ):
+            found.append(f"{cls.__name__}.{node.name}")
+    return found
+
+
+@pytest.mark.parametrize("kind", ["bst", "sugardog", "silentships"])
+def test_a_games_game_py_is_its_declaration_and_no_part_forwards(kind: str) -> None:
+    game = get_game(kind)
+    # Its codec and views are modules; its rules and words bind its modules' functions.
+    assert isinstance(game.codec, ModuleType) and isinstance(game.views, ModuleType)
+    assert _forwarders(type(game.rules)) == [] and _forwarders(type(game.words)) == []
+    game_py = ast.parse(inspect.getsource(importlib.import_module(f"bot.games.{kind}.game")))
+    written = [n for n in game_py.body if isinstance(n, ast.ClassDef | ast.FunctionDef)]
+    assert written == [], f"{kind}'s game.py declares the game only"
+
+
+def test_tugs_parts_forward_nothing() -> None:
+    for part in (TUG.rules, TUG.views, TUG.codec, TUG.words):
+        assert _forwarders(type(part)) == []

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from host_fakes import HostKit
 
-from bot.games.bst.game import BstCodec
+from bot.games.bst import codec
 from bot.games.catalog import get_game
 from bot.host import orders
 from bot.store import PlayerRow, loads
@@ -42,13 +42,13 @@ def _placed(state: Any) -> dict[str, int]:
 
 def _encodings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     counted: list[int] = []
-    encode = BstCodec.encode_state
+    encode = codec.encode_state
 
-    def counting(self: BstCodec, state: Any) -> dict[str, Any]:
+    def counting(state: Any) -> dict[str, Any]:
         counted.append(1)
-        return encode(self, state)
+        return encode(state)
 
-    monkeypatch.setattr(BstCodec, "encode_state", counting)
+    monkeypatch.setattr(codec, "encode_state", counting)
     return counted
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from host_fakes import HostKit
 
+from bot.games.catalog import get_game
 from bot.host.clock import VirtualClock
 from bot.host.inbox import Commands
 from bot.host.turns import TurnClock
@@ -254,17 +255,17 @@ def test_the_collector_is_paused_while_a_turn_resolves_and_on_again_after(
 ) -> None:
     import gc
 
-    from bot.games.bst.game import BstRules
+    from bot.games.bst import turns
 
     seen: list[bool] = []
-    real_expire = BstRules.expire
+    real_expire = turns.expire
 
-    def expire(self, state, timer, orders, rng):  # type: ignore[no-untyped-def]
+    def expire(state, timer, orders, rng):  # type: ignore[no-untyped-def]
         seen.append(gc.isenabled())
-        return real_expire(self, state, timer, orders, rng)
+        return real_expire(state, timer, orders, rng)
 
     # A deadline that falls is a timer running out: the host calls the game's expire.
-    monkeypatch.setattr(BstRules, "expire", expire)
+    monkeypatch.setattr(get_game("bst").rules, "expire", expire)
     t0 = started(kit)
     assert gc.isenabled()
     kit.clock.set(t0 + TURN)
@@ -277,22 +278,21 @@ def test_the_collector_is_paused_while_a_turns_state_is_read_and_its_posts_writt
 ) -> None:
     import gc
 
-    from bot.games.bst.game import BstCodec, BstWords
-
+    game = get_game("bst")
     seen: dict[str, list[bool]] = {"decode": [], "report": []}
-    real_decode, real_report = BstCodec.decode_state, BstWords.public_report
+    real_decode, real_report = game.codec.decode_state, game.words.public_report
 
-    def decode_state(self, data):  # type: ignore[no-untyped-def]
+    def decode_state(data):  # type: ignore[no-untyped-def]
         seen["decode"].append(gc.isenabled())
-        return real_decode(self, data)
+        return real_decode(data)
 
-    def public_report(self, events, names):  # type: ignore[no-untyped-def]
+    def public_report(events, names):  # type: ignore[no-untyped-def]
         seen["report"].append(gc.isenabled())
-        return real_report(self, events, names)
+        return real_report(events, names)
 
     t0 = started(kit)
-    monkeypatch.setattr(BstCodec, "decode_state", decode_state)
-    monkeypatch.setattr(BstWords, "public_report", public_report)
+    monkeypatch.setattr(game.codec, "decode_state", decode_state)
+    monkeypatch.setattr(game.words, "public_report", public_report)
     kit.clock.set(t0 + TURN)
     assert kit.tick() == 1
     assert seen["decode"] and not any(seen["decode"])

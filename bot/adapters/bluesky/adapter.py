@@ -74,6 +74,8 @@ class BlueskyAdapter:
     answers_cost = True
     # A public board message is its picture; a DM's is its text (see accepts_attachments).
     shows_pictures = True
+    # A person types here: a step that cannot be undone (leaving a game) is confirmed.
+    confirms_final_steps = True
 
     def __init__(
         self,

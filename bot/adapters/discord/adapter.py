@@ -113,6 +113,8 @@ class DiscordAdapter:
 
     platform = PLATFORM
     shows_pictures = True  # a board message is its picture: no text board (PictureAdapter)
+    # A person types here: a step that cannot be undone (leaving a game) is confirmed.
+    confirms_final_steps = True
     # The relay sends to this many places at once (each place's posts stay in order);
     # discord.py keeps Discord's per-route buckets and global limit across them.
     sends_at_once = 8

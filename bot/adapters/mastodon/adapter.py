@@ -67,6 +67,8 @@ class MastodonAdapter:
 
     platform = PLATFORM
     shows_pictures = True  # a board message is its picture (with its alt text)
+    # A person types here: a step that cannot be undone (leaving a game) is confirmed.
+    confirms_final_steps = True
 
     def __init__(
         self,

@@ -73,6 +73,8 @@ class TwitterAdapter:
     # Every answer is a paid post or DM: the host answers no public chatter here.
     answers_cost = True
     shows_pictures = True  # a board message is its picture: no text board (PictureAdapter)
+    # A person types here: a step that cannot be undone (leaving a game) is confirmed.
+    confirms_final_steps = True
 
     def __init__(
         self,

@@ -29,7 +29,17 @@ from bot.games.bst.cells import Cell
 from bot.games.bst.fleet import ROWS, Orientation, ShipKind, axis_of
 from bot.games.bst.movement import rotated
 from bot.games.bst.options import BstOptions, ConflictPolicy
-from bot.games.bst.orders import Move, Order, Pass, Place, Rotate, Shoot, describe_order, range_text
+from bot.games.bst.orders import (
+    EXAMPLES,
+    Move,
+    Order,
+    Pass,
+    Place,
+    Rotate,
+    Shoot,
+    describe_order,
+    range_text,
+)
 from bot.games.bst.placement import (
     board_text,
     check_fleet,
@@ -103,7 +113,9 @@ def _accept_placement(
             raise IllegalOrderError(
                 "the battle is on: your fleet is placed at random when this turn closes"
             )
-        raise IllegalOrderError("the battle has started: fleets can no longer be placed")
+        raise IllegalOrderError(
+            f"the battle has started: fleets can no longer be placed; now send {EXAMPLES}"
+        )
     if channel is not Channel.PRIVATE:
         # Never echo the cells: the message itself may already have given them away.
         raise WrongChannelError(

@@ -17,10 +17,14 @@ from bot.games.bst.cells import Cell, stored_cell
 from bot.games.bst.fleet import Direction, Ship, ShipKind
 from bot.games.bst.options import BstOptions, parse_options
 from bot.games.bst.orders import Move, Order, Pass, Place, Rotate, Shoot, range_text
+from bot.games.bst.record import game_record
 from bot.games.bst.state import BstState, Captain, ShotRecord
 from bot.games.bst.views import CaptainStatus, Phase
 
 STATE_FORMAT = "bst-state/1"
+
+record = game_record
+"""The Codec part (``bot/games/base.py``) is this module; the record is ``record.py``'s."""
 
 
 def encode_state(state: BstState) -> dict[str, Any]:

@@ -31,9 +31,15 @@ from bot.games.base import (
 from bot.games.bst.cells import Cell
 from bot.games.bst.events import finished, ship_event
 from bot.games.bst.fleet import Ship
+from bot.games.bst.options import parse_options
 from bot.games.bst.placement import fleet_text, place_many_at_random
 from bot.games.bst.state import BstState, Captain
 from bot.games.bst.views import CaptainStatus, Phase
+
+
+def new_game(options: Mapping[str, str]) -> BstState:
+    """A game in setup with these options (raises OptionError naming the known keys)."""
+    return BstState(options=parse_options(options))
 
 
 def join(state: BstState, player: PlayerRef) -> BstState:
@@ -56,7 +62,9 @@ def join(state: BstState, player: PlayerRef) -> BstState:
     return state.with_newcomer(captain)
 
 
-def start(state: BstState, rng: random.Random, first: PlayerId | None) -> Resolution[BstState]:
+def start(
+    state: BstState, rng: random.Random, first: PlayerId | None = None
+) -> Resolution[BstState]:
     """Close setup: place the unplaced at random, and turn 1 begins; everyone gets a board."""
     if first is not None:
         raise IllegalOrderError(

@@ -78,6 +78,12 @@ _MOVE = re.compile(
     rf"^(?:move\s+)?(?:my\s+)?{_SHIP}\s+(?:at\s+)?{_CELL}\s+(?:(\d{{1,4}})\s*)?{_DIRECTION}$"
 )
 _PLACE_PIECE = re.compile(rf"^{_SHIP}\s*:?\s*{_CELL}(?:\s*(?:-|–|to)\s*{_CELL})?$")
+_OTHER_SHIP = re.compile(
+    rf"^(?:place\s+)?([a-z][a-z]*(?: [a-z]+)?)\s*(?::\s*{_CELL}|\s{_CELL}\s*(?:-|–|to)\s*{_CELL})"
+)
+"""A ship's word and its cells, as a placement has them, whatever the word."""
+_NOT_SHIPS = frozenset({"move", "my", "rotate", "turn", "shoot", "fire", "at", "place"})
+_PIECES = re.compile(rf"{_SHIP}\s*:?\s*{_CELL}(?:\s*(?:-|–|to)\s*{_CELL})?")
 _PLACE_WORDS = re.compile(r"^(?:place\s+)?(?:random|at random|random placement|randomly)$")
 
 
@@ -127,7 +133,15 @@ def parse_order(text: str) -> Order:
     if match:
         return _move(match, typed)
     if re.match(rf"^(?:place\s+)?{_SHIP}\s*:?\s*{ROW_LETTERS}\s*-?\s*\d", one_line):
-        return _placement(clean)
+        return _placement(clean, typed)
+    other = _OTHER_SHIP.match(one_line)
+    if other and other.group(1) not in _NOT_SHIPS:
+        # A placement of a ship bst has not (`battleship: C1-C4`), in setup or in battle.
+        raise OrderSyntaxError(
+            f"there is no {other.group(1)} in bst: a fleet is a carrier (5 cells) and a "
+            f"submarine (1), or two cruisers (3), placed by DM before the battle, e.g. "
+            f"{PLACEMENT_EXAMPLE}; once it has begun, send {EXAMPLES}; got {typed[:60]!r}"
+        )
     if one_line.startswith(("move", "my ")):
         raise OrderSyntaxError(
             "expected a move such as `move cruiser at G7 3 up`: the ship, a cell it occupies, "
@@ -159,22 +173,38 @@ def _move(match: re.Match[str], text: str) -> Move:
     return Move(kind, at, steps, Direction(word))
 
 
-def _placement(text: str) -> Place:
+def _placement(text: str, typed: str) -> Place:
     text = re.sub(r"^place\s+", "", text)
     pieces = [p.strip() for p in re.split(r"[\n,;]+", text) if p.strip()]
     ships: list[tuple[ShipKind, tuple[Cell, ...]]] = []
     for piece in pieces:
         match = _PLACE_PIECE.match(piece)
         if not match:
+            found = list(_PIECES.finditer(piece))
+            if len(found) > 1 and not _PIECES.sub("", piece).strip():
+                # Ships one after the other with nothing between them (rules §3).
+                fixed = ", ".join(_piece_text(m) for m in found)
+                raise OrderSyntaxError(
+                    "put a comma (or a new line) between the ships of a placement: "
+                    f"`{fixed}`; got {typed[:80]!r}"
+                )
             raise OrderSyntaxError(
                 "expected a placement: each ship, a colon and its cells, "
-                f"separated by newlines, commas or semicolons, e.g. {PLACEMENT_EXAMPLE}; got {piece!r}"
+                f"separated by newlines, commas or semicolons, e.g. {PLACEMENT_EXAMPLE}; "
+                f"got {typed[:80]!r}"
             )
         kind = _kind(match.group(1))
         first = parse_cell(match.group(2))
         last = parse_cell(match.group(3)) if match.group(3) else first
         ships.append((kind, _run(kind, first, last)))
     return Place(tuple(ships))
+
+
+def _piece_text(match: re.Match[str]) -> str:
+    """One ship of a placement as it should be typed (``carrier: A1-A5``)."""
+    kind = _kind(match.group(1)).value
+    cells = _upper(match.group(2)) + (f"-{_upper(match.group(3))}" if match.group(3) else "")
+    return f"{kind}: {cells}"
 
 
 def _run(kind: ShipKind, first: Cell, last: Cell) -> tuple[Cell, ...]:

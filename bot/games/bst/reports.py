@@ -51,6 +51,12 @@ def public_report(
     return lines
 
 
+def public_report_in_full(events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
+    """The public report with every sinking and elimination named, however many shots:
+    what the turn's web page shows beside a crowd's digest."""
+    return public_report(events, names, named=None)
+
+
 def _digest(
     events: Sequence[Event],
     shots: Sequence[Event],

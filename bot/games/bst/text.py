@@ -11,19 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.games.base import Outcome, PlayerId
+from bot.games.base import PlayerId
 from bot.games.bst.cells import Cell, row_label
+from bot.games.bst.lifecycle import outcome
 from bot.games.bst.orders import Order, describe_order, range_text
 from bot.games.bst.state import BstState
-from bot.games.bst.views import CaptainStatus, Phase, PrivateView, PublicView
+from bot.games.bst.turns import to_act
+from bot.games.bst.views import CaptainStatus, Phase, PrivateView, PublicView, view_of
 
 GRID_LIMIT = 30
 """Boards up to this many rows and columns get a text grid in the summary (console play)."""
 
 
-def summary_text(view: PublicView | PrivateView) -> str:
-    """What a view shows, in a few lines: the words beside a board picture (the board
-    itself as text is :func:`board_text`)."""
+def summary_text(state: BstState, viewer: PlayerId | None) -> str:
+    """What ``viewer`` sees (public when None), in a few lines: the words beside a board
+    picture (the board itself as text is :func:`board_text`)."""
+    view = view_of(state, viewer)
     public = view.public if isinstance(view, PrivateView) else view
     lines = list(_public_summary(public))
     if isinstance(view, PrivateView):
@@ -88,9 +91,10 @@ def _public_lines(public: PublicView) -> list[str]:
     return lines
 
 
-def board_text(view: PublicView | PrivateView) -> str:
-    """The board as text, for where no picture can be shown: a column header, the grid
-    and its key ('' on a board too big to read as text)."""
+def board_text(state: BstState, viewer: PlayerId | None) -> str:
+    """The board ``viewer`` sees as text, for where no picture can be shown: a column
+    header, the grid and its key ('' on a board too big to read as text)."""
+    view = view_of(state, viewer)
     public = view.public if isinstance(view, PrivateView) else view
     if public.rows > GRID_LIMIT or public.cols > GRID_LIMIT:
         return ""
@@ -194,8 +198,11 @@ def welcome(state: BstState, player: PlayerId, number: int) -> str:
     return f"{name} joined game {number}: placed at random when turn {state.turn} closes."
 
 
-def beginning(captains: list[str]) -> str:
-    """``#bst game 1: the battle begins! 2 captains: ahab, nemo. Turn 1 closes …``"""
+def beginning(state: BstState, names: Mapping[PlayerId, str]) -> str:
+    """``#bst game 1: the battle begins! 2 captains: ahab, nemo. Turn 1 closes …`` (not
+    those who left during setup)."""
+    in_battle = to_act(state)
+    captains = [names.get(c.id, c.name) for c in state.captains if c.id in in_battle]
     return f"the battle begins! {len(captains)} captains: {', '.join(captains)}."
 
 
@@ -224,12 +231,13 @@ def board_heading(title: str, turn: int) -> str:
     return f"{title}: your fleet as the battle begins."
 
 
-def result(outcome: Outcome | None, names: Mapping[PlayerId, str]) -> str:
+def result(state: BstState, names: Mapping[PlayerId, str]) -> str:
     """How the battle ended ('' while it runs): ``nemo wins the battle!``, or a draw."""
-    if outcome is None:
+    ended = outcome(state)
+    if ended is None:
         return ""
-    winners = [names.get(k, k) for k in outcome.winners]
-    if outcome.draw:
+    winners = [names.get(k, k) for k in ended.winners]
+    if ended.draw:
         if winners:
             return "The battle ends in a draw between " + ", ".join(winners) + "."
         return "The battle ends in a draw."

@@ -134,6 +134,11 @@ def revealed_view(state: BstState) -> RevealedView:
     )
 
 
+view = view_of
+"""The Views part (``bot/games/base.py``) is this module: ``view`` and ``reveal``."""
+reveal = revealed_view
+
+
 _PUBLIC_VIEW = "_public_view"
 """Where a state keeps its public view once built (not a field: never stored or compared)."""
 

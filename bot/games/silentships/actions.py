@@ -126,7 +126,8 @@ def move(state: SilentShipsState, player: PlayerId, order: Move, log: Log) -> Si
     if occupant is None:
         return state
     number = state.attacks + 1
-    log.touch(occupant.owner)  # the defender's unit is attacked: they hear it privately too
+    # (the defender hears of it with the question, at `go`, and gets a board with the
+    # combat: one board a combat)
     log.event(
         "attack",
         {

@@ -129,7 +129,10 @@ def support(
         "support",
         {"player": player, "ship": unit.ship.value, "cell": str(unit.cell), "side": side.value},
     )
-    log.touch(*(a.id for a in state.admirals))
+    if side is Side.DEFENCE:
+        # (an attack's supports reach the defender with the question, at `go`: not a
+        # board each)
+        log.touch(*(a.id for a in state.admirals))
     return state
 
 
@@ -158,7 +161,7 @@ def retreat(
         )
     state = discarding(state, player, order.discard, "a retreat")
     log.order(player, order_entry(order))
-    log.touch(*(a.id for a in state.admirals))
+    # (no board until the retreat is done: the attacker is asked where, by a DM of its own)
     if len(squares) == 1:
         return retreat_to(state, squares[0], rng, log)
     if state.out_of_time:

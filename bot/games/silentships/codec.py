@@ -15,6 +15,7 @@ from typing import Any
 from bot.games.silentships.cells import Cell, parse_cell
 from bot.games.silentships.options import FirstPlayer, SilentShipsOptions
 from bot.games.silentships.orders import Order, order_entry, order_from_entry
+from bot.games.silentships.record import build_record
 from bot.games.silentships.ships import Ship
 from bot.games.silentships.state import (
     Admiral,
@@ -32,6 +33,10 @@ from bot.games.silentships.state import (
 )
 
 STATE_FORMAT = "silentships-state/1"
+
+
+record = build_record
+"""The Codec part (``bot/games/base.py``) is this module; the record is ``record.py``'s."""
 
 
 def _ships(ships: tuple[Ship, ...]) -> list[str]:
@@ -120,6 +125,7 @@ def encode_state(state: SilentShipsState) -> dict[str, Any]:
         # Kept only while it says something, so the states of turns without a warning
         # read as they always did.
         **({"end_warned": state.end_warned} if state.end_warned else {}),
+        **({"held": list(state.held)} if state.held else {}),
     }
 
 
@@ -229,6 +235,7 @@ def decode_state(data: Mapping[str, Any]) -> SilentShipsState:
         # (states stored before combats were kept have no "combat")
         combat=_read_combat(data.get("combat")),
         end_warned=int(data.get("end_warned", 0)),
+        held=tuple(data.get("held", ())),
     )
 
 

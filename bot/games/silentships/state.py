@@ -161,6 +161,11 @@ class SilentShipsState:
     end_warned: int = 0  # the turn whose player was warned that `end` now loses
     out_of_time: bool = False  # the move time ran out during this attack: the turn ends after it
     combat: Combat | None = None  # the turn's last combat, for pictures
+    # The turn player's orders of this turn not yet acknowledged, as they read (``play
+    # fire at B4``): a play or a plain move gets no reply of its own (one each flooded a
+    # player's DMs), they are told with the player's next answer (an attack's prompt, the
+    # end of the turn).
+    held: tuple[str, ...] = ()
     winners: tuple[PlayerId, ...] = ()
     reason: Reason | None = None
 

@@ -250,8 +250,10 @@ def question(state: SilentShipsState) -> Notice:
 def answer_awaited(state: SilentShipsState) -> Notice:
     """The public word that the defender is answering (nothing of the cards)."""
     attack = attacks.current(state)
+    added = len(attack.sides(Side.ATTACK))
     return Notice(
-        f"{state.admiral(attack.attacker).name} goes ahead with the attack on {attack.target}: "
+        f"{state.admiral(attack.attacker).name} attacks {state.admiral(attack.defender).name}'s "
+        f"unit on {attack.target} from {attack.origin} with {plural(added, 'support')}: "
         f"{state.admiral(attack.defender).name} answers within "
         f"{format_duration(state.options.response_time)}."
     )
@@ -290,9 +292,12 @@ def retreat_question(state: SilentShipsState) -> Notice:
     )
 
 
-def acknowledgement(state: SilentShipsState, player: PlayerId, order: Order, log: Log) -> str:
-    """The sender's reply to an order that acted at once."""
-    lines = [f"Done: {describe_order(order)}."]
+def acknowledgement(
+    state: SilentShipsState, player: PlayerId, order: Order, log: Log, held: Sequence[str] = ()
+) -> str:
+    """The sender's reply to an order that acted at once, after the orders ``held`` since
+    their last answer (see bot.games.silentships.acknowledgements)."""
+    lines = [f"Done: {'; '.join((*held, describe_order(order)))}."]
     attack = state.attack
     if isinstance(order, Move) and state.step is TurnStep.SUPPORTS and attack is not None:
         lines.append(

@@ -74,6 +74,7 @@ def begin_turn(
         attack=None,
         out_of_time=False,
         combat=None,
+        held=(),
     )
     player = state.to_move
     assert player is not None
@@ -93,7 +94,11 @@ def end_turn(
     player = state.to_move
     assert player is not None
     log.order(player, order_entry(End()), timeout=timeout)
-    log.touch(player)  # the board of the turn played, once (its actions sent none)
+    if timeout:
+        # Their board, with what the turn did: they did not end it themselves. (An `end`
+        # is answered by its reply, and the next board comes as their next turn begins:
+        # one board a turn, not two.)
+        log.touch(player)
     state = replace(state, offer=None, attack=None, step=TurnStep.ACTIONS, out_of_time=False)
     opponent = state.opponent(player)
     invader = state.unit_at(state.country(player))

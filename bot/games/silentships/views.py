@@ -254,3 +254,15 @@ def revealed_view(state: SilentShipsState) -> RevealedView:
             for admiral in state.admirals
         ),
     )
+
+
+def view_of(state: SilentShipsState, viewer: PlayerId | None) -> PublicView | PrivateView:
+    """An admiral's own view; the public one for anyone else (and for ``None``)."""
+    if viewer is None or not state.has(viewer):
+        return public_view(state)
+    return private_view(state, viewer)
+
+
+view = view_of
+"""The Views part (``bot/games/base.py``) is this module: ``view`` and ``reveal``."""
+reveal = revealed_view

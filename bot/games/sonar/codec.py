@@ -5,6 +5,9 @@ sub as its course from turn 0 (``3 c20 ur``), its hits (segment and turn) and th
 it sank, and the public logs of the last two turns; decoding gives an equal state.
 Orders are written in the words of the record (``shoot`` with cells, ``random``,
 ``fleet`` with subs). The rules the states follow are ``shared/rules/sonar.md``.
+
+This module is the game's ``codec`` part (:class:`bot.games.base.Codec`); its ``record``
+is :func:`bot.games.sonar.record.build_record`.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from bot.games.sonar.encounters import Course
 from bot.games.sonar.fleet import Hit, Submarine
 from bot.games.sonar.options import parse_options
 from bot.games.sonar.orders import AtRandom, Fleet, Order, Shots
+from bot.games.sonar.record import build_record
 from bot.games.sonar.state import (
     Action,
     Captain,
@@ -180,3 +184,7 @@ def decode_order(data: Mapping[str, Any]) -> Order:
     except (KeyError, ValueError, TypeError) as error:
         raise OrderSyntaxError(f"not a sonar order record: {dict(data)!r}") from error
     raise OrderSyntaxError(f"not a sonar order record: {dict(data)!r}")
+
+
+record = build_record
+"""The game's whole record (``sonar-record/1``): the ``codec`` part's ``record``."""

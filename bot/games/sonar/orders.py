@@ -26,6 +26,9 @@ MAX_ORDER_TEXT = 2000
 
 SHOTS_EXAMPLE = "`f11, a9` (cells to fire at) or `random`"
 
+SHOOT_EXAMPLE = "#sonar f11, a9"
+"""A turn's shots as a captain types them, for the host's hints and reminders."""
+
 
 @dataclass(frozen=True)
 class Shots:

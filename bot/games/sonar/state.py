@@ -1,5 +1,5 @@
 """The state of one Sonar game (``shared/rules/sonar.md``): frozen values, changed only by
-the rules in game.py and resolution.py.
+the rules in rules.py, setup_phase.py and resolution.py.
 
 A :class:`SonarState` holds the options, the phase, the captains in join order with
 their fleets (each sub kept as its course from turn 0, its hits and the turn it sank,

@@ -9,6 +9,9 @@ it is the number of charges they fire). A private view adds exactly the viewer's
 subs, with their lengths, facings and hits, now and a turn before. Nothing shows an
 unhit segment of another player's live sub; the revealed view (every fleet) is for
 finished games and the host's records only.
+
+This module is the game's ``views`` part (:class:`bot.games.base.Views`): :func:`view`
+and :func:`reveal`.
 """
 
 from __future__ import annotations
@@ -260,3 +263,14 @@ def revealed_view(state: SonarState) -> RevealedView:
             for c in state.captains
         ),
     )
+
+
+def view(state: SonarState, viewer: PlayerId | None) -> PublicView | PrivateView:
+    """What ``viewer`` may see; ``None`` (anyone) sees the public view."""
+    if viewer is None:
+        return public_view(state)
+    return private_view(state, viewer)
+
+
+reveal = revealed_view
+"""Every fleet, for the replay of a finished game (the ``views`` part's ``reveal``)."""

@@ -25,6 +25,7 @@ from bot.games.sugardog.orders import (
     order_record,
     played_of_record,
 )
+from bot.games.sugardog.record import build_record
 from bot.games.sugardog.state import (
     Captain,
     Phase,
@@ -35,6 +36,9 @@ from bot.games.sugardog.state import (
 )
 
 STATE_FORMAT = "sugardog-state/1"
+
+record = build_record
+"""The Codec part (``bot/games/base.py``) is this module; the record is ``record.py``'s."""
 
 
 def _cell(cell: Cell | None) -> str | None:
@@ -57,13 +61,17 @@ def encode_order(order: Order | Leave) -> dict[str, Any]:
     return entry
 
 
-def decode_order(data: Mapping[str, Any]) -> Order | Leave:
+def decode_order(data: Mapping[str, Any]) -> Order:
+    """Inverse of :func:`encode_order` for an order a player gave (``leave`` is the host's
+    word, never a stored Sugar Dog order)."""
     action = data.get("action")
     if action == "cell":
         return StartingCell(parse_cell(str(data["cell"])))
     if action == "log":
         return ShowLog()
     played, _ = played_of_record(data)
+    if isinstance(played, Leave):
+        raise ValueError("`leave` is the host's word, not a stored Sugar Dog order")
     return played
 
 

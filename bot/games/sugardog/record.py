@@ -99,8 +99,13 @@ def _turns(state: SugarDogState, history: Sequence[Step], name: _Names) -> list[
 
 
 def build_record(
-    state: SugarDogState, history: Sequence[Step], context: RecordContext, options: dict[str, str]
+    state: SugarDogState, history: Sequence[Step], context: RecordContext
 ) -> dict[str, Any]:
+    """The whole ``sugardog-record/1``, with the game's seed among its options when the host
+    gave one."""
+    options = state.options.text()
+    if context.seed is not None and "seed" not in options:
+        options["seed"] = str(context.seed)
     name = _Names(state, context)
     size = state.board
     return {

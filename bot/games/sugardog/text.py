@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.games.base import Event, PlayerId
 from bot.games.sugardog.board import Cell, column_label
-from bot.games.sugardog.state import Phase, Status, UnitKind
+from bot.games.sugardog.state import Phase, Status, SugarDogState, UnitKind
 from bot.games.sugardog.units import PRIVATE_EVENTS, TimedOutSilence
 from bot.games.sugardog.views import (
     CaptainView,
@@ -35,6 +35,7 @@ from bot.games.sugardog.views import (
     UnitView,
     blasts,
     last_heard,
+    view_of,
 )
 
 TITLE = "Sugar Dog"
@@ -298,8 +299,10 @@ def _phase_text(public: PublicView) -> str:
     return f"finished after turn {public.turn}"
 
 
-def summary_text(view: PublicView | PrivateView) -> str:
-    """What a view shows, as text: the caption of a board image, or the board on a console."""
+def summary_text(state: SugarDogState, viewer: PlayerId | None) -> str:
+    """What ``viewer`` sees (public when None), as text: the caption of a board image, or
+    the board on a console."""
+    view = view_of(state, viewer)
     public = view.public if isinstance(view, PrivateView) else view
     viewer = view.viewer if isinstance(view, PrivateView) else None
     lines = [f"{TAG} {public.size}×{public.size}, {_phase_text(public)}."]
@@ -320,8 +323,10 @@ def summary_text(view: PublicView | PrivateView) -> str:
     return "\n".join(lines)
 
 
-def board_text(view: PublicView | PrivateView) -> str:
-    """The sea as text, for where no picture can be shown ('' in setup or when too big)."""
+def board_text(state: SugarDogState, viewer: PlayerId | None) -> str:
+    """The sea ``viewer`` sees as text, for where no picture can be shown ('' in setup or
+    when too big)."""
+    view = view_of(state, viewer)
     public = view.public if isinstance(view, PrivateView) else view
     if public.size > GRID_LIMIT or public.phase is Phase.SETUP:
         return ""

@@ -401,6 +401,20 @@ def revealed_view(state: SugarDogState) -> RevealedView:
     return RevealedView(public_view(state), tuple(side_view(c) for c in state.captains))
 
 
+def view_of(state: SugarDogState, viewer: PlayerId | None) -> PublicView | PrivateView:
+    """A captain's own view; the public one for anyone else (and for ``None``)."""
+    if viewer is not None:
+        private = private_view(state, viewer)
+        if private is not None:
+            return private
+    return public_view(state)
+
+
+view = view_of
+"""The Views part (``bot/games/base.py``) is this module: ``view`` and ``reveal``."""
+reveal = revealed_view
+
+
 # ------------------------------------------------------------------ what a map shows
 
 

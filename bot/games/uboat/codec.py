@@ -6,6 +6,9 @@ what each crew said this round, the last round's events and how the game ended.
 Orders are stored as the record writes them (``{"action": "fire", "cell": "E6"}``),
 without the sender. ``decode(encode(x)) == x`` for both. Rules in
 ``shared/rules/uboat.md``.
+
+This module is the game's ``codec`` part (:class:`bot.games.base.Codec`); its ``record``
+is :func:`bot.games.uboat.record.build_record`.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from bot.games.grid import Direction
 from bot.games.uboat.cells import Cell, Route, parse_cell
 from bot.games.uboat.options import parse_options
 from bot.games.uboat.orders import Evade, Fire, Hold, JoinCrew, Move, Order, Ram, StartAt
+from bot.games.uboat.record import build_record
 from bot.games.uboat.state import Boat, Ending, Phase, Player, Said, UboatState
 from bot.games.uboat.values import Colour
 
@@ -177,3 +181,7 @@ def decode_state(data: Mapping[str, Any]) -> UboatState:
             first_duelist=ending.get("first_duelist"),
         ),
     )
+
+
+record = build_record
+"""The game's whole record (``uboat-record/1``): the ``codec`` part's ``record``."""

@@ -9,6 +9,9 @@ and which boats have an evade window. A crew also sees its own boat: cell, healt
 range, what stands for it this round, its evasion, its last Sonar reading, and its
 cancelled or healed news. A player adrift sees which crews they may join. The
 reveal shows every boat, for the replay. Rules in ``shared/rules/uboat.md``.
+
+This module is the game's ``views`` part (:class:`bot.games.base.Views`): :func:`view`
+and :func:`reveal`.
 """
 
 from __future__ import annotations
@@ -344,3 +347,14 @@ def revealed_view(state: UboatState) -> RevealedView:
         ),
         starts=tuple((p.id, p.start) for p in state.players),
     )
+
+
+def view(state: UboatState, viewer: PlayerId | None) -> PublicView | PrivateView:
+    """What ``viewer`` may see; ``None`` (anyone) sees the public view."""
+    if viewer is None:
+        return public_view(state)
+    return private_view(state, viewer)
+
+
+reveal = revealed_view
+"""Every boat, for the replay of a finished game (the ``views`` part's ``reveal``)."""

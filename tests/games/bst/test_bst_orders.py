@@ -114,6 +114,42 @@ def test_3_diagonal_range_refused_with_example() -> None:
         BST.rules.parse("carrier: C1-G5, sub: A2")
 
 
+@pytest.mark.parametrize(
+    ("text", "written_right"),
+    [
+        ("carrier A1-A5 submarine C1", "carrier: A1-A5, submarine: C1"),
+        ("Carrier: A1-A5 sub: C1", "carrier: A1-A5, submarine: C1"),
+        ("cruiser C1-C3 cruiser E1-E3", "cruiser: C1-C3, cruiser: E1-E3"),
+    ],
+)
+def test_3_ships_without_a_separator_are_refused_with_the_placement_written_right(
+    text: str, written_right: str
+) -> None:
+    """#42: §3's separators are newlines, commas or semicolons: ships typed one after the
+    other are refused, showing the sender's own placement in the right form (quoted as
+    typed, not lower-cased)."""
+    with pytest.raises(OrderSyntaxError) as caught:
+        BST.rules.parse(text)
+    assert f"`{written_right}`" in caught.value.message
+    assert repr(text) in caught.value.message
+
+
+@pytest.mark.parametrize(
+    "text", ["battleship: C1-C4", "battleship A1-A4 cruiser C1-C3", "destroyer: B2"]
+)
+def test_3_a_ship_bst_has_not_is_answered_with_its_fleets_and_its_battle_orders(
+    text: str,
+) -> None:
+    """#42: a placement of a ship bst has not (setup words typed in the battle, too) gets
+    bst's help: the fleets it has and the orders of the battle, not a bare refusal."""
+    with pytest.raises(OrderSyntaxError) as caught:
+        BST.rules.parse(text)
+    message = caught.value.message
+    assert message.startswith(f"there is no {text.split()[0].rstrip(':')} in bst")
+    assert "carrier" in message and "`sub: A2, carrier: C1-C5`" in message
+    assert "`move cruiser at G7 3 up`" in message
+
+
 @pytest.mark.parametrize("text", ["", "hello there", "shoot", "move cruiser 3 up", "rotate", "Z"])
 def test_unknown_text_says_what_was_expected(text: str) -> None:
     with pytest.raises(OrderSyntaxError) as caught:

@@ -384,3 +384,13 @@ def test_3_random_placement_at_start_fits_boards_too_narrow_one_way(size: str) -
                 rows = {cell.row for cell in ship.cells}
                 cols = {cell.col for cell in ship.cells}
                 assert len(rows) == 1 or len(cols) == 1
+
+
+def test_a_placement_sent_in_the_battle_is_answered_with_the_battle_orders() -> None:
+    """#42: `carrier: C1-C5` typed once the battle is on is refused with what to send now."""
+    state = setup({"alice": "sub: A2, carrier: C1-C5", "bob": "cruiser: F1-F3, cruiser: J8-J10"})
+    order = BST.rules.parse("carrier: C1-C5")
+    with pytest.raises(IllegalOrderError) as caught:
+        BST.rules.accept(state, pid("alice"), order, Channel.PRIVATE, random.Random(0))
+    assert caught.value.message.startswith("the battle has started: fleets can no longer be placed")
+    assert "`H14` (shoot, in public), `move cruiser at G7 3 up`" in caught.value.message

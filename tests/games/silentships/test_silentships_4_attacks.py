@@ -98,8 +98,10 @@ def test_4_go_asks_the_defender_privately_with_choices() -> None:
     accepted = GAME.rules.accept(
         state, "p1", GAME.rules.parse("go"), Channel.PUBLIC, random.Random(0)
     )
-    ack, question, public = accepted.notices
-    assert ack.to == "p1"
+    # (the attacker's `go` is told with their next answer: one a combat, see
+    # test_silentships_acknowledgements)
+    question, public = accepted.notices
+    assert accepted.state.held == ("go",)
     assert question.to == "p2"
     assert question.choices[0] == "pass"
     assert "retreat discard fire" in question.choices

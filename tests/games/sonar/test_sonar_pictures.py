@@ -26,10 +26,9 @@ from bot.games.base import Channel, Given, PlayerRef
 from bot.games.sonar import SONAR, SonarState
 from bot.games.sonar.board import parse_cell
 from bot.games.sonar.views import PrivateView, PublicView, RevealedView
-from renderers import hexgrid
 from renderers.alt_text import MAX_ALT_TEXT
 from renderers.catalog import pictures_for
-from renderers.sonar import PICTURES, board, picture
+from renderers.sonar import PICTURES, board, hexgrid, picture
 from renderers.sonar.frames import board_picture, frame_layout
 from renderers.style import HIT
 from tests.golden_images import Golden
@@ -309,8 +308,8 @@ def test_replay_through_the_protocol() -> None:
 def test_5_own_subs_carry_their_numbers_as_the_text_does() -> None:
     """ "Your sub 2 was hit": the private board writes each sub's number on its hull."""
     from bot.games.sonar.board import Cell, Facing
-    from renderers.hexgrid import HexLayout
     from renderers.sonar.board import Hull, draw_hull
+    from renderers.sonar.hexgrid import HexLayout
 
     layout = HexLayout(rows=4, cols=8, cell=40.0, x0=10.0, y0=10.0, label_size=12)
     cells = (Cell(1, 4), Cell(1, 3), Cell(1, 2))

@@ -383,3 +383,29 @@ def test_8_the_end_post_shows_a_card_naming_the_winner_that_reads_on_a_phone() -
         (1, winner.name, "afloat at the end"),
         (2, loser.name, "out in turn 7"),
     ]
+
+
+def test_a_torpedo_heard_is_drawn_as_a_torpedo_not_a_submarines_hull() -> None:
+    """#42: a contact's torpedo (its heading unknown) was a plain capsule, a submarine's
+    hull in its captain's colour; now it is pointed at both ends, with fins amidships."""
+    from renderers.sugardog.glyphs import submarine, torpedo
+
+    water, fill, edge = (0, 0, 0), (250, 80, 200), (120, 30, 90)
+
+    def drawn(draw: Any) -> Image.Image:
+        image = Image.new("RGB", (100, 100), water)
+        draw(image)
+        return image
+
+    box = (0.0, 0.0, 100.0, 100.0)
+    heard = drawn(lambda image: torpedo(image, box, fill, edge, None))
+    hull = drawn(lambda image: submarine(image, box, fill, edge))
+    # Fins amidships, above and below the body (half-width 14 px: the fins reach 12.6).
+    assert heard.getpixel((50, 39)) != water and heard.getpixel((50, 61)) != water
+
+    # Pointed ends: at the nose, the body is a few pixels high where a hull is round and full.
+    def height_at(image: Image.Image, x: int) -> int:
+        return sum(1 for y in range(100) if image.getpixel((x, y)) != water)
+
+    assert height_at(heard, 8) < height_at(heard, 30) / 2
+    assert heard.tobytes() != hull.tobytes()

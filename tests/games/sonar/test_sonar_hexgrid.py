@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from renderers import hexgrid, style
+from renderers import style
 from renderers.encode import png_bytes
-from renderers.hexgrid import HexCell, HexLayout
+from renderers.sonar import hexgrid
+from renderers.sonar.hexgrid import HexCell, HexLayout
 
 
 def sonar_neighbours(rows: int, cell: HexCell) -> list[HexCell]:
