@@ -395,8 +395,7 @@ class Commands:
                     ended = tx.latest_game_in(row.platform, row.channel)
                     if (
                         ended is not None
-                        and ended.id is not None
-                        and ended.phase == (GamePhase.FINISHED)
+                        and ended.phase == GamePhase.FINISHED
                         and tx.player(ended.id, row.platform, row.user_id)
                     ):
                         game_row = ended

@@ -350,7 +350,6 @@ def _asks_to_confirm_leaving(
         return False
     if answer:
         raise Refusal(f"expected `leave yes` to leave the game, got `leave {rest.strip()[:40]}`")
-    assert game_row.id is not None
     ends = " With two players, leaving ends it." if len(tx.players(game_row.id)) == 2 else ""
     posts.reply(
         tx,

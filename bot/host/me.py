@@ -44,7 +44,7 @@ from bot.store.settings import (
 USAGE = (
     "`me`, `me tz Europe/Paris`, `me quiet 23:00-08:00` (or `me quiet off`), "
     "`me away 3d` or `me back`, `me link` to link your account on another platform, "
-    "`me rating`, `me top KIND`"
+    "`me rating`, `me top KIND`, `me web off` (or `on`)"
 )
 LINK_SECONDS = 600.0
 CONFIRM = "yes"  # ``me link CODE yes``: linked only when asked again, warned
@@ -64,7 +64,13 @@ def as_personal_time(row: PlayerSettingsRow) -> PersonalTime:
     return PersonalTime(row.time_zone, row.quiet_start, row.quiet_end)
 
 
-def describe(settings: PersonalTime, away_until: float | None, now: float, linked: str = "") -> str:
+def describe(
+    settings: PersonalTime,
+    away_until: float | None,
+    now: float,
+    linked: str = "",
+    on_web: bool = True,
+) -> str:
     if settings.quiet_start is None or settings.quiet_end is None:
         quiet = "none"
     else:
@@ -77,8 +83,26 @@ def describe(settings: PersonalTime, away_until: float | None, now: float, linke
     return (
         f"Your settings: time zone {settings.zone}; quiet hours {quiet} "
         f"(no reminder reaches you then; it comes before they begin); {away}"
-        f"{linked}. Change them with {USAGE}."
+        f"{linked}; {_web_words(on_web)}. Change them with {USAGE}."
     )
+
+
+def _web_words(on_web: bool) -> str:
+    return (
+        "the web page shows your ratings and public games"
+        if on_web
+        else "the web page shows nothing of you"
+    )
+
+
+def _web(argument: str) -> bool:
+    """``me web off``: the web page's leaderboards and players' pages leave you out."""
+    said = argument.strip().lower()
+    if said not in ("on", "off"):
+        raise SettingError(
+            "say `me web off` to keep your ratings and games off the web page, or `me web on`"
+        )
+    return said == "on"
 
 
 def _away_for(argument: str) -> timedelta:
@@ -113,11 +137,13 @@ def me(tx: Tx, row: Cause, rest: str, *, now: float) -> None:
         return
     stored = settings_of(tx, row.platform, row.user_id)
     current = PersonalTime() if stored is None else as_personal_time(stored)
+    on_web = True if stored is None else stored.on_web
     try:
         away_until = None if stored is None else stored.away_until
         if word == "":
             linked = _linked_text(tx, row, stored)
-            posts.reply(tx, 0, row, describe(current, away_until, now, linked), public=False)
+            said = describe(current, away_until, now, linked, on_web)
+            posts.reply(tx, 0, row, said, public=False)
             return
         if word in ("tz", "zone", "timezone"):
             if not argument.strip():
@@ -138,6 +164,8 @@ def me(tx: Tx, row: Cause, rest: str, *, now: float) -> None:
             away_until = now + _away_for(argument).total_seconds()
         elif word == "back" and not argument.strip():
             changed, away_until = current, None
+        elif word == "web":
+            changed, on_web = current, _web(argument)
         else:
             raise SettingError(f"`me {rest.strip()}` is not a setting: send {USAGE}")
     except SettingError as error:
@@ -147,9 +175,10 @@ def me(tx: Tx, row: Cause, rest: str, *, now: float) -> None:
     row_to_save.quiet_start = changed.quiet_start
     row_to_save.quiet_end = changed.quiet_end
     row_to_save.away_until = away_until
+    row_to_save.on_web = on_web
     row_to_save.updated_at = now
     save_settings(tx, row_to_save)
-    posts.reply(tx, 0, row, describe(changed, away_until, now), public=False)
+    posts.reply(tx, 0, row, describe(changed, away_until, now, on_web=on_web), public=False)
 
 
 def _digest(code: str) -> str:

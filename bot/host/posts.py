@@ -648,7 +648,15 @@ def recipients(game: Game[Any, Any], state: Any, notice: Notice) -> Sequence[str
 
 
 def names_of(players: Iterable[records.Player]) -> dict[str, str]:
-    return {player.key: player.name for player in players}
+    """Each seat's name as posts show it: a seat handed to a robot keeps its player's
+    name, marked (``bob [robot]``), so a robot is shown as one in every post (a robot
+    seated as one is named for it already: ``easy-robot-2``)."""
+    return {player.key: _marked(player) for player in players}
+
+
+def _marked(player: records.Player) -> str:
+    marked = player.robot and "robot" not in player.name
+    return f"{player.name} [robot]" if marked else player.name
 
 
 def publish(

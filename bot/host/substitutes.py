@@ -46,6 +46,7 @@ from bot.host.posts import Cause
 from bot.host.routing import Refusal
 from bot.store import Tx, records
 from bot.store.models import ROBOT_USER, OfferRow
+from bot.store.robot_seats import left_the_game
 from bot.store.seats import (
     add_offer,
     closes,
@@ -148,6 +149,12 @@ def _offer_to_a_robot(
     if game_row.phase == GamePhase.FINISHED:
         raise Refusal("this game has finished")
     level = parse_level(game, wanted.strip()[len(robots.VERB) :], f"replace {seat.name} robot")
+    if left_the_game(tx, game_row.id, seat.key):
+        raise Refusal(
+            f"{seat.name} left the game (or was removed): their seat is out of play, with "
+            f"nothing for a robot to take; a robot takes the seat of a player who is gone "
+            f"but still in the game, such as {ROBOT_EXAMPLE}"
+        )
     if seat.robot:
         raise Refusal(
             f"{seat.name}'s seat is played by a robot already (level {seat.robot}): "

@@ -236,6 +236,8 @@ class PlayerSettingsRow(SQLModel, table=True):
     link_digest: str | None = Field(default=None, index=True)
     link_expires: float | None = None
     updated_at: float = 0.0
+    # The web page shows the person's ratings and games (``me web off``: it does not).
+    on_web: bool = True
 
 
 class RatingRow(SQLModel, table=True):

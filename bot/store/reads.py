@@ -10,7 +10,15 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlmodel import col
 
-from bot.store.models import GameRow, PlayerRow, TurnRow
+from bot.store.models import (
+    GameRoomRow,
+    GameRow,
+    PlayerRow,
+    PlayerSettingsRow,
+    RatingRow,
+    SeatChangeRow,
+    TurnRow,
+)
 from bot.store.repository import Tx
 
 
@@ -184,17 +192,144 @@ def all_states(tx: Tx, game_id: int) -> list[tuple[int, int, str, str]]:
     return [(int(n), int(s), str(c), str(st)) for n, s, c, st in tx.session.execute(query).all()]
 
 
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """What the list of games filters and orders by, read for every game at once."""
+
+    id: int
+    kind: str
+    platform: str
+    open_to_all: bool
+    phase: str
+
+
+def listing(tx: Tx) -> list[Listed]:
+    """Every game's :class:`Listed`, newest first (the list of games pages, filters and
+    puts the live ones first from these before it reads any game's facts)."""
+    query = select(
+        col(GameRow.id),
+        col(GameRow.kind),
+        col(GameRow.platform),
+        col(GameRow.open_to_all),
+        col(GameRow.phase),
+    ).order_by(col(GameRow.id).desc())
+    return [
+        Listed(int(i), str(k), str(p), bool(o), str(ph))
+        for i, k, p, o, ph in tx.session.execute(query).all()
+    ]
+
+
+def options(tx: Tx, game_id: int) -> str:
+    """The options a game was opened with, as given (JSON; "" for no such game): they
+    were given in public, where the game was opened."""
+    query = select(col(GameRow.options)).where(col(GameRow.id) == game_id)
+    found = tx.session.execute(query).first()
+    return "" if found is None else str(found[0])
+
+
+def rooms(tx: Tx, game_id: int) -> list[tuple[str, str]]:
+    """(platform, channel) of each room the game is also played from (``bridge``), in
+    the order they were added."""
+    query = (
+        select(col(GameRoomRow.platform), col(GameRoomRow.channel))
+        .where(col(GameRoomRow.game_id) == game_id)
+        .order_by(col(GameRoomRow.bridged_at), col(GameRoomRow.platform))
+    )
+    return [(str(p), str(c)) for p, c in tx.session.execute(query).all()]
+
+
+def substitutes(tx: Tx, game_id: int) -> list[tuple[str, int, str]]:
+    """(seat's key, from which turn, the name of who plays it since) of each seat handed
+    to someone else (announced in the game's channel when it was), in order."""
+    query = (
+        select(col(SeatChangeRow.player_key), col(SeatChangeRow.turn), col(SeatChangeRow.to_name))
+        .where(col(SeatChangeRow.game_id) == game_id)
+        .order_by(col(SeatChangeRow.id))
+    )
+    return [(str(k), int(t), str(n)) for k, t, n in tx.session.execute(query).all()]
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """A person's rating in one kind of game (see RatingRow), as the web shows it."""
+
+    kind: str
+    person: str
+    name: str
+    mu: float
+    sigma: float
+    played: int
+    won: int
+    awards: int
+
+
+def _off_the_web(tx: Tx) -> set[str]:
+    """The persons (account keys) who keep off the web page (``me web off``)."""
+    query = select(col(PlayerSettingsRow.platform), col(PlayerSettingsRow.user_id)).where(
+        col(PlayerSettingsRow.on_web).is_(False)
+    )
+    return {f"{p}:{u}" for p, u in tx.session.execute(query).all()}
+
+
+def shown_ratings(tx: Tx) -> list[Rated]:
+    """Every rating of the persons who let the web show them, best first in each kind
+    (by OpenSkill's ordinal, mu - 3 sigma), kinds in order."""
+    hidden = _off_the_web(tx)
+    query = select(
+        col(RatingRow.kind),
+        col(RatingRow.person),
+        col(RatingRow.name),
+        col(RatingRow.mu),
+        col(RatingRow.sigma),
+        col(RatingRow.played),
+        col(RatingRow.won),
+        col(RatingRow.awards),
+    ).order_by(
+        col(RatingRow.kind),
+        (col(RatingRow.mu) - 3 * col(RatingRow.sigma)).desc(),
+        col(RatingRow.person),
+    )
+    return [
+        Rated(str(k), str(p), str(n), float(m), float(s), int(pl), int(w), int(a))
+        for k, p, n, m, s, pl, w, a in tx.session.execute(query).all()
+        if str(p) not in hidden
+    ]
+
+
+def games_of_person(tx: Tx, person: str) -> list[int]:
+    """The games (newest first) in which any account of ``person`` (the account key
+    their ratings are kept under, and every account linked to it) holds a seat."""
+    platform, _, user_id = person.partition(":")
+    accounts = {(platform, user_id)}
+    linked = select(col(PlayerSettingsRow.platform), col(PlayerSettingsRow.user_id)).where(
+        col(PlayerSettingsRow.person) == person
+    )
+    accounts |= {(str(p), str(u)) for p, u in tx.session.execute(linked).all()}
+    query = select(col(PlayerRow.game_id), col(PlayerRow.platform), col(PlayerRow.user_id))
+    query = query.where(col(PlayerRow.user_id).in_([u for _, u in accounts]))
+    found = {int(g) for g, p, u in tx.session.execute(query).all() if (str(p), str(u)) in accounts}
+    return sorted(found, reverse=True)
+
+
 __all__ = [
     "GameFacts",
+    "Listed",
+    "Rated",
     "StepFacts",
     "all_states",
     "final_state",
     "game",
     "games",
+    "games_of_person",
+    "listing",
+    "options",
     "player_counts",
     "player_names",
     "reach",
+    "rooms",
     "setup_state",
+    "shown_ratings",
     "step_state",
     "steps",
+    "substitutes",
 ]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from sqlmodel import col, func, select
 
 from bot.games.base import GamePhase
-from bot.store.models import ROBOT_USER, GameRow, InboundRow, PlayerRow
-from bot.store.repository import Tx
+from bot.store.models import ROBOT_USER, GameRow, InboundRow, JournalRow, PlayerRow
+from bot.store.repository import Tx, dumps
 
 
 def games_with_robots(tx: Tx) -> list[int]:
@@ -36,3 +36,22 @@ def last_sent(tx: Tx, game_id: int, platform: str, user_id: str) -> tuple[int, i
     own = tx.session.exec(mine.where(~robot)).one()
     played = tx.session.exec(mine.where(robot)).one()
     return int(own or 0), int(played or 0)
+
+
+def left_the_game(tx: Tx, game_id: int, key: str) -> bool:
+    """Whether the seat ``key`` was taken out of the game (``leave``, ``kick``): the last
+    call of the game's journal that seated or removed it removed it. (Entries are compact
+    JSON, ``do`` first and ``player`` second: see bot.host.journal.)"""
+    seated = f'{{"do":"join","player":{dumps(key)},%'
+    removed = f'{{"do":"remove","player":{dumps(key)},%'
+    query = (
+        select(JournalRow.entry)
+        .where(
+            JournalRow.game_id == game_id,
+            col(JournalRow.entry).like(seated) | col(JournalRow.entry).like(removed),
+        )
+        .order_by(col(JournalRow.id).desc())
+        .limit(1)
+    )
+    last = tx.session.exec(query).first()
+    return last is not None and last.startswith('{"do":"remove"')

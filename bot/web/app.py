@@ -22,6 +22,8 @@ from aiohttp.abc import AbstractAccessLogger
 from aiohttp.web_request import BaseRequest
 from aiohttp.web_response import StreamResponse
 
+from bot.games.catalog import game_names
+from bot.host.links import listed
 from bot.store import Store, reads
 from bot.web.drawing import DrawingProcess
 from bot.web.guards import (
@@ -39,9 +41,9 @@ from bot.web.guards import (
 )
 from bot.web.links import mask_tokens_in_logs, redact
 from bot.web.live import LiveHub
-from bot.web.pages import CONTENT_SECURITY_POLICY, ROBOTS
+from bot.web.pages import CONTENT_SECURITY_POLICY, ROBOTS, STATES
 from bot.web.pictures import Drawn, PictureCache
-from bot.web.site import MISSING, Reply, Site, version_of
+from bot.web.site import LIST, MISSING, Reply, Site, list_version, version_of
 from bot.web.validators import UNSATISFIABLE, Part, byte_range, none_match
 from renderers.tiles import TileRect
 
@@ -192,12 +194,34 @@ def _number(text: str) -> int | None:
 
 
 async def home(request: web.Request) -> web.StreamResponse:
+    """``/?kind=KIND&state=live|finished&page=N``: a page of the list of games, of one
+    kind, live or finished when asked (anything else names nothing)."""
     site = request.app[SITE]
-    page_text = request.query.get("page", "1")
-    page = _number(page_text)
-    if page is None:
+    page = _number(request.query.get("page", "1"))
+    kind = request.query.get("kind", "")
+    state = request.query.get("state", "")
+    if page is None or (kind and kind not in game_names()) or (state and state not in STATES):
         return _reply(MISSING)
-    return _reply(await asyncio.to_thread(site.games_list, page))
+    # (a list someone watches live is read again as soon as the hub sees it change)
+    newest = request.app[HUB].known(LIST)
+    return _reply(await asyncio.to_thread(site.games_list, page, kind, state, newest))
+
+
+async def players(request: web.Request) -> web.StreamResponse:
+    """``/players``: each kind's leaderboard."""
+    return _reply(await asyncio.to_thread(request.app[SITE].leaderboards))
+
+
+async def player(request: web.Request) -> web.StreamResponse:
+    """``/players/DIGEST``: a person's page (see :mod:`bot.web.players_pages`)."""
+    address = f"/players/{request.match_info['person']}"
+    return _reply(await asyncio.to_thread(request.app[SITE].player, address))
+
+
+async def list_live(request: web.Request) -> web.StreamResponse:
+    """The list of games' live updates: a new version whenever a game is listed,
+    starts or ends."""
+    return await _stream(request, LIST)
 
 
 async def game(request: web.Request) -> web.StreamResponse:
@@ -355,7 +379,8 @@ async def own_record(request: web.Request) -> web.StreamResponse:
     site = request.app[SITE]
     reply = await asyncio.to_thread(site.record, found[0])
     if reply.status == 200:
-        reply = Reply(200, reply.body, reply.content_type, {"Cache-Control": "private, no-store"})
+        private = {**reply.headers, "Cache-Control": "private, no-store"}
+        reply = Reply(200, reply.body, reply.content_type, private)
     return _reply(reply)
 
 
@@ -374,7 +399,11 @@ async def no_icon(_request: web.Request) -> web.StreamResponse:
 def _versions(store: Store) -> Callable[[Sequence[int]], Mapping[int, str]]:
     def versions(ids: Sequence[int]) -> Mapping[int, str]:
         with store.transaction() as tx:
-            return {facts.id: version_of(facts) for facts in reads.games(tx, ids)}
+            found = {facts.id: version_of(facts) for facts in reads.games(tx, ids)}
+            if LIST in ids:
+                shown = [g for g in reads.listing(tx) if listed(g.platform, g.open_to_all)]
+                found[LIST] = list_version(shown)
+            return found
 
     return versions
 
@@ -405,6 +434,9 @@ def build_app(
     app[PROXIES] = trusted_proxies
     routes = app.router
     routes.add_get("/", home)
+    routes.add_get("/live", list_live)
+    routes.add_get("/players", players)
+    routes.add_get("/players/{person}", player)
     routes.add_get("/favicon.ico", no_icon)
     routes.add_get("/games/{game}", game)
     routes.add_get("/games/{game}/turn/{turn}", game)

@@ -52,6 +52,10 @@ class LiveHub:
                     del self._watchers[game_id]
                     self._known.pop(game_id, None)
 
+    def known(self, game_id: int) -> str | None:
+        """The game's newest version this hub has read, while someone watches it."""
+        return self._known.get(game_id)
+
     async def _read(self, game_id: int) -> str | None:
         """The game's version, read once for all who start watching it together (a
         thousand streams opened at once would otherwise queue a thousand reads on the

@@ -53,6 +53,20 @@ h1,dd,li,td,p{overflow-wrap:anywhere}
 ol.turns{padding-left:1.2rem;max-height:24rem;overflow-y:auto}
 ol.turns a[aria-current]{font-weight:700}
 .jump input{width:5rem;font:inherit}
+ul.games{list-style:none;padding:0;margin:0}
+ul.games li{padding:.5rem 0;border-bottom:1px solid var(--line)}
+ul.games .name{font-weight:600;margin-right:.6rem}
+ul.games .meta{display:inline-flex;flex-wrap:wrap;gap:.1rem .8rem;font-size:.95rem}
+ul.games .result{margin:.2rem 0 0;font-size:.95rem;opacity:.9}
+nav.filters p{margin:.3rem 0;display:flex;flex-wrap:wrap;gap:.3rem .7rem}
+nav.filters a[aria-current]{font-weight:700;color:inherit;text-decoration:none}
+p.newer{padding:.4rem .7rem;border:1px solid var(--accent);border-radius:.4rem}
+.frames figure{margin:.5rem 0}
+.frames img{display:block;max-width:100%;max-height:80vh;width:auto;height:auto;border:1px solid var(--line)}
+.framebar{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.framebar button{font:inherit;padding:.25rem .8rem}
+ol.chapters{padding-left:1.2rem;max-height:24rem;overflow-y:auto}
+ol.chapters a[aria-current]{font-weight:700}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 """
 
@@ -61,9 +75,25 @@ SCRIPT = """
 function localTimes(root){
  root.querySelectorAll('time[datetime]').forEach(function(t){
   var d=new Date(t.getAttribute('datetime'));
-  if(!isNaN(d)){t.textContent=d.toLocaleString(undefined,{dateStyle:'medium',timeStyle:'short'});}
+  if(!isNaN(d)){t.dataset.local=d.toLocaleString(undefined,{dateStyle:'medium',timeStyle:'short'});t.textContent=t.dataset.local;}
+ });
+ countdown();
+}
+function left(ms){
+ var s=Math.floor(ms/1000),d=Math.floor(s/86400),h=Math.floor(s%86400/3600),m=Math.floor(s%3600/60);
+ if(d>0){return d+' d '+h+' h';}
+ if(h>0){return h+' h '+m+' min';}
+ if(m>0){return m+' min '+(s%60)+' s';}
+ return (s%60)+' s';
+}
+function countdown(){
+ // A deadline says how long is left, each second (the page itself says only when).
+ document.querySelectorAll('time[data-countdown]').forEach(function(t){
+  var ms=new Date(t.getAttribute('datetime'))-Date.now();
+  t.textContent=(t.dataset.local||t.textContent)+(ms>0?' ('+left(ms)+' left)':' (closing)');
  });
 }
+setInterval(countdown,1000);
 function span(t){
  var a=t[0],b=t[1];
  return {d:Math.hypot(a.clientX-b.clientX,a.clientY-b.clientY)||1,x:(a.clientX+b.clientX)/2,y:(a.clientY+b.clientY)/2};
@@ -241,6 +271,30 @@ function steps(root){
   if(e.key==='Enter'&&jump.value!==''){location.href=jump.dataset.jump+Math.round(+jump.value);}
  });}
 }
+function frames(root){
+ // The replay a frame at a time: the chapters' links are the frames, shown in place.
+ root.querySelectorAll('[data-frames]').forEach(function(box){
+  var bar=box.querySelector('.framebar'),fig=box.querySelector('figure');
+  if(!bar||bar.dataset.ready){return;}
+  bar.dataset.ready='1';bar.hidden=false;fig.hidden=false;
+  var links=Array.prototype.slice.call(box.querySelectorAll('a[data-frame]'));
+  var img=fig.querySelector('img'),caption=fig.querySelector('figcaption'),at=0;
+  function show(i){
+   at=Math.max(0,Math.min(links.length-1,i));var a=links[at];
+   var turn=a.closest('li').querySelector('a').textContent;
+   var said=a.textContent===turn?turn:turn+', '+a.textContent;
+   img.src=a.getAttribute('href');img.alt=said;caption.textContent=said;
+   bar.querySelector('[data-frame-at]').textContent=(at+1)+' of '+links.length;
+   bar.querySelector('[data-frame-prev]').disabled=at===0;
+   bar.querySelector('[data-frame-next]').disabled=at===links.length-1;
+   links.forEach(function(l,j){if(j===at){l.setAttribute('aria-current','step');}else{l.removeAttribute('aria-current');}});
+  }
+  links.forEach(function(a,i){a.addEventListener('click',function(e){e.preventDefault();show(i);});});
+  bar.querySelector('[data-frame-prev]').addEventListener('click',function(){show(at-1);});
+  bar.querySelector('[data-frame-next]').addEventListener('click',function(){show(at+1);});
+  show(0);
+ });
+}
 document.addEventListener('keydown',function(e){
  // Left and right arrows step through the turns, unless typing or zoomed into a board.
  if(e.altKey||e.ctrlKey||e.metaKey||e.shiftKey||(e.key!=='ArrowLeft'&&e.key!=='ArrowRight')){return;}
@@ -249,7 +303,7 @@ document.addEventListener('keydown',function(e){
  var a=document.querySelector('nav.steps a[rel='+(e.key==='ArrowLeft'?'prev':'next')+']');
  if(a){location.href=a.href;}
 });
-localTimes(document);zoomable(document);tiled(document);steps(document);
+localTimes(document);zoomable(document);tiled(document);steps(document);frames(document);
 var live=document.body.dataset.live;
 function listen(){
  var source=new EventSource(live);
@@ -281,12 +335,16 @@ def iso(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def when(timestamp: float | None) -> str:
-    """A moment as a ``<time>``: UTC in the HTML, the reader's zone once the script runs."""
+def when(timestamp: float | None, *, countdown: bool = False) -> str:
+    """A moment as a ``<time>``: UTC in the HTML, the reader's zone once the script runs;
+    a deadline (``countdown``) also says how long is left, counting down each second."""
     if timestamp is None:
         return "—"
     moment = datetime.fromtimestamp(timestamp, UTC)
-    return f'<time datetime="{iso(timestamp)}">{moment.strftime("%Y-%m-%d %H:%M")} UTC</time>'
+    counted = " data-countdown" if countdown else ""
+    return (
+        f'<time datetime="{iso(timestamp)}"{counted}>{moment.strftime("%Y-%m-%d %H:%M")} UTC</time>'
+    )
 
 
 @dataclass(frozen=True)
@@ -303,6 +361,8 @@ class GameLine:
     players: int
     deadline: float | None
     result: str
+    live: bool = False  # not finished: listed under "Live now"
+    turn_word: str = "turn"  # the game's own word for a turn
     robots: int = 0  # of the players, the seats robots play
 
 
@@ -372,6 +432,16 @@ class GamePage:
     turn_word: str = "turn"  # the game's own word for a turn (U-Boat's ``round``)
     replay_poster: str = ""  # the picture a replay shows before it plays
     own_replay_poster: str = ""  # a player's page: what only they were told
+    record_name: str = ""  # the file the record is saved as (``bst-game-12.json``)
+    # (name, what is public of them: afloat or sunk, boat, crew, substitute) per player
+    roster: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    options: str = ""  # the options it was opened with, as typed
+    rooms: tuple[tuple[str, str], ...] = ()  # (room, link) of each room bridged to it
+    join: str = ""  # in setup, what to say to join (``#bst join``); else ""
+    # A finished game: every stored step (turn, step), its replay's frames, pictured
+    # at ``frames_base``/map/T-S.png (the public pictures, or the player's own).
+    frames: tuple[tuple[int, int], ...] = ()
+    frames_base: str = ""
 
 
 ROBOTS = "noindex, nofollow"
@@ -397,45 +467,117 @@ def _where(where: str, url: str) -> str:
     return f'<a href="{escape(url)}">{escape(where)}</a>' if url else escape(where)
 
 
-def _list_nav(page: int, pages: int) -> str:
+RESULT_LENGTH = 160
+"""Characters of a game's result in the list at most (the game's page has it whole)."""
+
+STATES = {"live": "Live", "finished": "Finished"}
+"""The list's ``state`` filter: its values and their names."""
+
+
+def list_address(page: int = 1, kind: str = "", state: str = "") -> str:
+    """The list of games' address for a page and filter (``/`` for the first, unfiltered)."""
+    asked = [("kind", kind), ("state", state), ("page", str(page) if page > 1 else "")]
+    query = "&amp;".join(f"{name}={escape(value)}" for name, value in asked if value)
+    return "/?" + query if query else "/"
+
+
+def _list_nav(page: int, pages: int, kind: str, state: str) -> str:
     if pages <= 1:
         return ""
-    newer = f'<a href="/?page={page - 1}" rel="prev">‹ Newer</a>' if page > 1 else ""
-    older = f'<a href="/?page={page + 1}" rel="next">Older ›</a>' if page < pages else ""
+    newer = (
+        f'<a href="{list_address(page - 1, kind, state)}" rel="prev">‹ Newer</a>'
+        if page > 1
+        else ""
+    )
+    older = (
+        f'<a href="{list_address(page + 1, kind, state)}" rel="next">Older ›</a>'
+        if page < pages
+        else ""
+    )
     return (
         f'<nav class="steps" aria-label="Pages">{newer}'
         f"<strong>Page {page} of {pages}</strong>{older}</nav>"
     )
 
 
-def games_list(lines: Sequence[GameLine], *, page: int = 1, pages: int = 1) -> bytes:
-    rows = []
-    for line in lines:
-        rows.append(
-            "<tr>"
-            f'<td><a href="/games/{line.number}">{escape(line.title)}</a></td>'
-            f"<td>{escape(line.kind)}</td>"
-            f"<td>{_where(line.where, line.where_url)}</td>"
-            f"<td>{escape(line.phase)}</td>"
-            f"<td>{line.turn}</td>"
-            f"<td>{line.players}{_robots_among(line.robots)}</td>"
-            f"<td>{when(line.deadline) if line.phase != 'finished' else '—'}</td>"
-            f"<td>{escape(line.result)}</td>"
-            "</tr>"
-        )
-    table = (
-        '<div class="scroll"><table><thead><tr><th>Game</th><th>Kind</th><th>Where</th>'
-        "<th>Phase</th><th>Turn</th><th>Players</th><th>Next deadline</th><th>Result</th>"
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-        if rows
-        else '<p class="note">No game yet.</p>'
+def _filters(kinds: Sequence[str], kind: str, state: str) -> str:
+    """Links choosing a kind of game and live or finished (plain links: no script)."""
+
+    def choice(label: str, address: str, chosen: bool) -> str:
+        current = ' aria-current="page"' if chosen else ""
+        return f'<a href="{address}"{current}>{escape(label)}</a>'
+
+    by_kind = [choice("Every game", list_address(1, "", state), not kind)]
+    by_kind += [choice(k, list_address(1, k, state), k == kind) for k in kinds]
+    by_state = [choice("Live and finished", list_address(1, kind, ""), not state)]
+    by_state += [choice(name, list_address(1, kind, s), s == state) for s, name in STATES.items()]
+    return (
+        '<nav class="filters" aria-label="Filter the games">'
+        f"<p>Kind: {' '.join(by_kind)}</p><p>Show: {' '.join(by_state)}</p></nav>"
     )
+
+
+def _game_item(line: GameLine) -> str:
+    result = line.result
+    if len(result) > RESULT_LENGTH:
+        result = result[: RESULT_LENGTH - 1].rstrip() + "…"
+    facts = [escape(line.kind), escape(line.phase)]
+    if line.phase != "setup" or line.turn:
+        facts.append(f"{escape(line.turn_word.capitalize())} {line.turn}")
+    players = f"{line.players} player{'s' if line.players != 1 else ''}"
+    facts.append(players + _robots_among(line.robots))
+    if line.live and line.deadline is not None:
+        facts.append(f"next deadline {when(line.deadline, countdown=True)}")
+    facts.append(_where(line.where, line.where_url))
+    meta = "".join(f"<span>{fact}</span>" for fact in facts)
+    said = f'<p class="result">{escape(result)}</p>' if result else ""
+    return (
+        f'<li><a class="name" href="/games/{line.number}">{escape(line.title)}</a>'
+        f'<span class="meta">{meta}</span>{said}</li>'
+    )
+
+
+def games_list(
+    lines: Sequence[GameLine],
+    *,
+    page: int = 1,
+    pages: int = 1,
+    kinds: Sequence[str] = (),
+    kind: str = "",
+    state: str = "",
+    version: str = "",
+) -> bytes:
+    """A page of the list of games: the live ones under "Live now", then the finished,
+    each game a few short lines (a phone's width holds them); filters and pages are
+    links, and an open list follows games starting and ending live."""
+    live = [line for line in lines if line.live]
+    over = [line for line in lines if not line.live]
+    sections = []
+    if live:
+        items = "".join(_game_item(line) for line in live)
+        sections.append(f'<h2>Live now</h2><ul class="games">{items}</ul>')
+    if over:
+        items = "".join(_game_item(line) for line in over)
+        sections.append(f'<h2>Finished</h2><ul class="games">{items}</ul>')
+    if not lines:
+        sections.append(
+            '<p class="note">No game yet.</p>'
+            if not (kind or state)
+            else '<p class="note">No game here: <a href="/">every game</a>.</p>'
+        )
     note = (
         '<p class="note">Games opened to everyone (<code>reach=all</code>); a game of a '
-        "server or group shows to its players through their own links.</p>"
+        "server or group shows to its players through their own links. "
+        '<a href="/players">The players\' ratings</a>.</p>'
     )
-    nav = _list_nav(page, pages)
-    return document("Games", f"<main><h1>Games</h1>{note}{table}{nav}</main>")
+    nav = _list_nav(page, pages, kind, state)
+    filters = _filters(kinds, kind, state) if kinds else ""
+    attributes = f' data-version="{escape(version)}" data-live="/live"' if version else ""
+    return document(
+        "Games",
+        f"<main><h1>Games</h1>{note}{filters}{''.join(sections)}{nav}</main>",
+        attributes=attributes,
+    )
 
 
 def _steps_nav(page: GamePage) -> str:
@@ -521,6 +663,42 @@ def _picture(
     )
 
 
+def _frames(page: GamePage) -> str:
+    """The replay a frame at a time, from the stored pictures: a chapter per turn, each
+    a link to its pictures (what a reader without the script follows); the script
+    shows them in place, with previous and next."""
+    if not page.frames:
+        return ""
+    by_turn: dict[int, list[tuple[int, int]]] = {}
+    for index, (number, step) in enumerate(page.frames):
+        by_turn.setdefault(number, []).append((index, step))
+    base = escape(page.frames_base)
+    chapters = []
+    for number, steps in by_turn.items():
+        first, _ = steps[0]
+        links = f'<a href="{base}/map/{number}-{steps[0][1]}.png" data-frame="{first}">'
+        links += f"{_turn(page, number)}</a>"
+        links += "".join(
+            f' <a href="{base}/map/{number}-{step}.png" data-frame="{index}">step {step}</a>'
+            for index, step in steps[1:]
+        )
+        chapters.append(f"<li>{links}</li>")
+    number, step = page.frames[0]
+    count = len(page.frames)
+    return (
+        f'<section class="frames" data-frames aria-label="The replay, {page.turn_word} by '
+        f'{page.turn_word}"><h2>Step through</h2>'
+        '<div class="framebar" hidden><button type="button" data-frame-prev>‹ Previous</button>'
+        f'<span data-frame-at aria-live="polite">1 of {count}</span>'
+        '<button type="button" data-frame-next>Next ›</button></div>'
+        f'<figure hidden><img src="{base}/map/{number}-{step}.png" alt="{_turn(page, number)}" '
+        'loading="lazy"><figcaption></figcaption></figure>'
+        f'<details class="chapters"><summary>Chapters: every {escape(page.turn_word)} '
+        f'({len(by_turn)})</summary><ol class="chapters">{"".join(chapters)}</ol></details>'
+        "</section>"
+    )
+
+
 def _video(src: str, poster: str) -> str:
     """A replay's attributes: played inline (an iPhone would go full screen), its poster
     shown until it plays, nothing of it loaded before."""
@@ -579,6 +757,29 @@ def _preview(page: GamePage) -> str:
     )
 
 
+def _how_to_join(page: GamePage) -> str:
+    """A game in setup: what to say, and where, to join it."""
+    if not page.join:
+        return ""
+    where = _where(page.where, page.where_url)
+    also = " or in a room it is also played in" if page.rooms else ""
+    return (
+        f'<p class="join">Open to join: say <code>{escape(page.join)}</code> in '
+        f"{where}{also}, before the game begins.</p>"
+    )
+
+
+def _newer(page: GamePage) -> str:
+    """On an old turn's page, that a newer turn exists, and a link to the game now."""
+    if page.latest or page.shown is None or not page.turns or page.shown >= page.turns[-1]:
+        return ""
+    newest = _turn(page, page.turns[-1])
+    return (
+        f'<p class="newer">A newer {escape(page.turn_word)} exists: '
+        f'<a href="{escape(page.base)}">{newest}, the game now</a>.</p>'
+    )
+
+
 def game_page(page: GamePage) -> bytes:
     facts = [
         ("Game", escape(page.kind)),
@@ -589,23 +790,34 @@ def game_page(page: GamePage) -> bytes:
         # The game now: the turn open (or, once over, the last), and its deadlines.
         facts.append((escape(page.turn_word.capitalize()), str(page.turn)))
         for label, deadline in page.deadlines:
-            facts.append((escape(label) + " closes", when(deadline)))
+            facts.append((escape(label) + " closes", when(deadline, countdown=not page.paused)))
     else:
         # A past turn's page speaks of that turn alone; the game now is a link away.
         facts.append((escape(page.turn_word.capitalize()), str(page.shown)))
         facts.append(("Now", f'<a href="{escape(page.base)}">the game as it is now</a>'))
     if page.result:
         facts.append(("Result", escape(page.result)))
+    if page.options:
+        facts.append(("Options", f"<code>{escape(page.options)}</code>"))
+    if page.rooms:
+        rooms = ", ".join(_where(room, url) for room, url in page.rooms)
+        facts.append(("Also played in", rooms))
     if page.viewer:
         facts.append(("Your view", escape(page.viewer)))
     facts_html = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
-    players = "".join(f"<li>{escape(name)}</li>" for name in page.players)
+    roster = page.roster or tuple((name, ()) for name in page.players)
+    players = "".join(
+        f"<li>{escape(name)}" + (f" — {escape(', '.join(said))}" if said else "") + "</li>"
+        for name, said in roster
+    )
     report = "".join(f"<li>{escape(line)}</li>" for line in page.report)
     own = "".join(f"<li>{escape(line)}</li>" for line in page.own_report)
     heading = "Now" if page.latest else _turn(page, page.shown or 0)
     parts = [
         f"<h1>{escape(page.title)}</h1>",
+        _newer(page),
         f'<dl class="facts">{facts_html}</dl>',
+        _how_to_join(page),
         *(f'<p class="note">{escape(note)}</p>' for note in page.notes),
         f"<h2>{heading}</h2>",
         _steps_nav(page),
@@ -632,13 +844,20 @@ def game_page(page: GamePage) -> bytes:
             f"<h2>Replay</h2><video {_video(page.replay_src, page.replay_poster)}>"
             f'<a href="{escape(page.replay_src)}">The replay (MP4)</a></video>'
         )
+    parts.append(_frames(page))
     if page.record_src:
-        parts.append(f'<p><a href="{escape(page.record_src)}">The full record (JSON)</a></p>')
+        saved = f' download="{escape(page.record_name)}"' if page.record_name else ""
+        parts.append(
+            f'<p><a href="{escape(page.record_src)}"{saved}>The full record (JSON)</a></p>'
+        )
     parts += [
-        f"<h2>Players</h2><ul>{players}</ul>" if players else "",
+        f'<h2>Players</h2><ul class="players">{players}</ul>' if players else "",
         f"<details><summary>Rules</summary><pre>{escape(page.rules)}</pre></details>",
     ]
-    live = f"{page.base}/live" if page.latest and page.phase != GamePhase.FINISHED else ""
+    # The game now follows live updates, and so does its newest turn's own address:
+    # once a newer turn comes, that page says so.
+    newest = page.latest or (bool(page.turns) and page.shown == page.turns[-1])
+    live = f"{page.base}/live" if newest and page.phase != GamePhase.FINISHED else ""
     attributes = f' data-version="{escape(page.version)}"'
     if live:
         attributes += f' data-live="{escape(live)}"'

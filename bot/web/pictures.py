@@ -30,6 +30,7 @@ from bot.host.attachments import OUTSIDE_PLAY
 from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
 from bot.web.guards import CLIENT, FairQueue
+from bot.web.players import public_standing
 from renderers.catalog import pictures_for, tiles_for
 from renderers.replay import replay_of_pictures
 from renderers.tiles import TILE, TileRect
@@ -37,6 +38,9 @@ from renderers.tiles import on_board as tiles_on_board
 
 STATES_KEPT = 8
 """Decoded states kept for drawing tiles: the newest steps of a few games."""
+
+STANDINGS_KEPT = 1024
+"""Stored steps whose players' public standing is kept (a few small tuples each)."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,7 @@ class PictureCache:
         # Decoded states of recent steps, for their tiles (drawn on worker threads).
         self._states: OrderedDict[tuple[int, int, int], tuple[str, Any] | None] = OrderedDict()
         self._states_lock = threading.Lock()
+        self._standings: OrderedDict[tuple[int, int, int], tuple[Any, ...]] = OrderedDict()
 
     async def run(self, work: str, *args: Any) -> Any:
         """``self.<work>(*args)`` where the drawing is done: in the drawing process when
@@ -195,6 +200,27 @@ class PictureCache:
         tiles = tiles_for(kind)
         size = None if tiles is None else tiles.board_size(game.views.view(state, viewer))
         return game.words.summary(state, viewer), size
+
+    def standing(self, game_id: int, number: int, step: int) -> tuple[Any, ...] | None:
+        """Each player's public standing after stored step ``(number, step)`` (see
+        :func:`bot.web.players.public_standing`); None when there is no such step. Run
+        where the drawing is (:meth:`run`): it decodes the state, as the drawing does."""
+        key = (game_id, number, step)
+        with self._states_lock:
+            if key in self._standings:
+                return self._standings[key]
+        found = self._state(game_id, number, step)
+        if found is None:
+            return None
+        kind, state = found
+        standing = public_standing(get_game(kind).views.view(state, None))
+        with self._states_lock:
+            # (a stored step's never changes: every page of that step, public or a
+            # player's, shows the one worked out once)
+            self._standings[key] = standing
+            while len(self._standings) > STANDINGS_KEPT:
+                self._standings.popitem(last=False)
+        return standing
 
     def setup_text(self, game_id: int, viewer: str) -> str | None:
         """What ``viewer`` sees of a game still in setup: their own text and board

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import Event, GameError, GamePhase
+from bot.games.catalog import games as all_games
 from bot.games.catalog import get_game
 from bot.host.links import listed
 from bot.host.record import game_record
 from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
-from bot.web import pages
+from bot.web import pages, players_pages
 from bot.web.links import Holder, holder_of
 from bot.web.pictures import Drawn, PictureCache, title_of
 from renderers.tiles import LEVELS, TILE, TileRect, cell_of
@@ -83,13 +84,51 @@ def version_of(facts: reads.GameFacts) -> str:
 
 
 def where_of(facts: reads.GameFacts) -> tuple[str, str]:
-    """(where the game is played, a link to it where one can be made without asking
-    the platform: an X thread is a post's address; a Discord channel needs its server)."""
+    """(where the game is played, a link to it where one can be made), see
+    :func:`where_is`."""
+    return where_is(facts.platform, facts.channel)
+
+
+def where_is(platform_name: str, channel: str) -> tuple[str, str]:
+    """(a room in words, a link to it where one can be made without asking the
+    platform: an X thread is a post's address; a Discord channel needs its server)."""
     names = {"discord": "Discord", "twitter": "X", "script": "script", "console": "console"}
-    platform = names.get(facts.platform, facts.platform)
-    if facts.platform == "twitter" and facts.channel.isdigit():
-        return f"{platform} thread {facts.channel}", f"https://x.com/i/status/{facts.channel}"
-    return (f"{platform} channel {facts.channel}" if facts.channel else platform), ""
+    platform = names.get(platform_name, platform_name)
+    if platform_name == "twitter" and channel.isdigit():
+        return f"{platform} thread {channel}", f"https://x.com/i/status/{channel}"
+    return (f"{platform} channel {channel}" if channel else platform), ""
+
+
+@dataclass(frozen=True)
+class Public:
+    """What a game's page says of it besides its turns, all of it public: the options
+    it was opened with, the rooms it is bridged to, and who plays each seat since
+    when, when a substitute does."""
+
+    options: str = "{}"
+    rooms: tuple[tuple[str, str], ...] = ()
+    substitutes: tuple[tuple[str, int, str], ...] = ()
+
+
+HIDDEN_OPTIONS = frozenset({"seed"})
+"""Options the page leaves out (the seed's place is the record, once the game ends)."""
+
+
+def options_said(stored: str) -> str:
+    """The options as typed: ``size=10x10 turn=8h``."""
+    given = loads(stored or "{}") or {}
+    return " ".join(f"{k}={v}" for k, v in given.items() if k not in HIDDEN_OPTIONS)
+
+
+LIST = 0
+"""The number the list of games is watched by for live updates (games count from 1)."""
+
+
+def list_version(shown: Sequence[reads.Listed]) -> str:
+    """A word that changes whenever a game is listed, starts or ends (what the list of
+    games shows in sections): an open list follows it live."""
+    said = ";".join(f"{g.id}:{g.phase}" for g in shown)
+    return hashlib.sha256(said.encode()).hexdigest()[:16]
 
 
 def _events(stored: str) -> list[Event]:
@@ -126,8 +165,11 @@ class Site:
         self._listed: dict[int, bool] = {}
         # (game, turn, its steps stored) → the turn's line in the list of turns
         self._lines: dict[tuple[int, int, int], str] = {}  # (a game's reach never changes)
-        # (when read, the listed games' ids newest first, the pages of the list built)
-        self._listing: tuple[float, list[int], dict[int, Reply]] | None = None
+        # (when read, the listed games newest first, their version, the pages built)
+        self._ratings: tuple[float, list[reads.Rated]] | None = None
+        self._listing: (
+            tuple[float, list[reads.Listed], str, dict[tuple[int, str, str], Reply]] | None
+        ) = None
 
     # --- reading -----------------------------------------------------------------
 
@@ -165,8 +207,14 @@ class Site:
             final = reads.final_state(tx, facts.id)
         result = ""
         if final is not None:
-            game = get_game(facts.kind)
-            state = game.codec.decode_state(loads(final))
+            try:
+                game = get_game(facts.kind)
+                state = game.codec.decode_state(loads(final))
+            except (GameError, ValueError, KeyError):
+                # A kind no longer played, or a state this version cannot read: no
+                # result line, rather than no list of games at all.
+                self._results[facts.id] = ""
+                return ""
             result = game.words.result(state, names)
             outcome = game.rules.outcome(state)
             if not result and outcome is not None:
@@ -177,35 +225,55 @@ class Site:
 
     # --- the list of games -------------------------------------------------------------
 
-    def games_list(self, page: int = 1) -> Reply:
-        """Page ``page`` of the listed games, newest first, :data:`PAGE_SIZE` a page; the
-        list is read again at most every :data:`LIST_SECONDS`, each page built once
-        from it."""
+    def _read_list(
+        self, newest: str | None = None
+    ) -> tuple[float, list[reads.Listed], str, dict[tuple[int, str, str], Reply]]:
+        """(when read, the listed games newest first, the list's version (see
+        :func:`list_version`), the pages built of it), read again at most every
+        :data:`LIST_SECONDS`, or at once when ``newest`` (the version live updates
+        announced) is not the one read."""
         now = time.monotonic()
         listing = self._listing
-        if listing is None or now - listing[0] >= LIST_SECONDS:
+        stale = listing is not None and newest is not None and newest != listing[2]
+        if listing is None or stale or now - listing[0] >= LIST_SECONDS:
             with self.store.transaction() as tx:
-                ids = [i for i, platform, to_all in reads.reach(tx) if listed(platform, to_all)]
-            listing = self._listing = (now, ids, {})
-        _, ids, built = listing
-        known = built.get(page)
+                shown = [g for g in reads.listing(tx) if listed(g.platform, g.open_to_all)]
+            listing = self._listing = (now, shown, list_version(shown), {})
+        return listing
+
+    def games_list(
+        self, page: int = 1, kind: str = "", state: str = "", newest: str | None = None
+    ) -> Reply:
+        """Page ``page`` of the listed games, :data:`PAGE_SIZE` a page: the live ones
+        first, then the finished, newest first in each; only games of ``kind`` and in
+        ``state`` (``live``, ``finished``) when given. Each page is built once from a
+        reading of the list (see :meth:`_read_list`, and its ``newest``)."""
+        _, every, version, built = self._read_list(newest)
+        known = built.get((page, kind, state))
         if known is not None:
             return known
-        count = max(1, math.ceil(len(ids) / PAGE_SIZE))
+        chosen = [
+            g
+            for g in every
+            if (not kind or g.kind == kind)
+            and (not state or (g.phase == GamePhase.FINISHED) == (state == "finished"))
+        ]
+        chosen.sort(key=lambda g: g.phase == GamePhase.FINISHED)  # (stable: newest first)
+        count = max(1, math.ceil(len(chosen) / PAGE_SIZE))
         if not 1 <= page <= count:
             return MISSING
-        shown = ids[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+        shown = [g.id for g in chosen[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
         with self.store.transaction() as tx:
-            games = reads.games(tx, shown) if shown else []
+            by_id = {g.id: g for g in reads.games(tx, shown)} if shown else {}
             counts = reads.player_counts(tx, shown)
             robot_counts = reads.robot_counts(tx, shown)
             finished = {
                 g.id: dict(reads.player_names(tx, g.id))
-                for g in games
+                for g in by_id.values()
                 if g.phase == GamePhase.FINISHED and g.id not in self._results
             }
         lines = []
-        for facts in games:
+        for facts in (by_id[i] for i in shown if i in by_id):
             where, url = where_of(facts)
             running = _running(facts.timers)
             names = finished.get(facts.id, {})
@@ -222,11 +290,68 @@ class Site:
                     robots=robot_counts.get(facts.id, 0),
                     deadline=running[0][1] if running else None,
                     result=self._result(facts, names),
+                    live=facts.phase != GamePhase.FINISHED,
+                    turn_word=turn_word(facts.kind),
                 )
             )
-        body = pages.games_list(lines, page=page, pages=count)
-        reply = built[page] = Reply(200, body, headers=_validator(body))
+        body = pages.games_list(
+            lines,
+            page=page,
+            pages=count,
+            kinds=tuple(sorted({g.kind for g in every})),
+            kind=kind,
+            state=state,
+            version=version,
+        )
+        reply = built[(page, kind, state)] = Reply(200, body, headers=_validator(body))
         return reply
+
+    # --- players ----------------------------------------------------------------------
+
+    def _rated(self) -> list[reads.Rated]:
+        """The ratings shown (see :func:`reads.shown_ratings`), read again at most every
+        :data:`LIST_SECONDS`."""
+        now = time.monotonic()
+        if self._ratings is None or now - self._ratings[0] >= LIST_SECONDS:
+            with self.store.transaction() as tx:
+                self._ratings = (now, reads.shown_ratings(tx))
+        return self._ratings[1]
+
+    def leaderboards(self) -> Reply:
+        """Each kind's leaderboard, of the persons who let the web show them."""
+        by_kind: dict[str, list[reads.Rated]] = {}
+        for rated in self._rated():
+            by_kind.setdefault(rated.kind, []).append(rated)
+        body = players_pages.leaderboards(list(by_kind.items()), _awards())
+        return Reply(200, body, headers=_validator(body))
+
+    def player(self, address: str) -> Reply:
+        """A person's page (``/players/DIGEST``): their ratings, and the listed games
+        any of their accounts played; the one 404 for anyone else."""
+        rated = [r for r in self._rated() if players_pages.player_address(r.person) == address]
+        if not rated:
+            return MISSING
+        person = rated[0].person
+        with self.store.transaction() as tx:
+            ids = reads.games_of_person(tx, person)
+            games = [g for g in reads.games(tx, ids) if listed(g.platform, g.open_to_all)]
+            names = {
+                g.id: dict(reads.player_names(tx, g.id))
+                for g in games
+                if g.phase == GamePhase.FINISHED and g.id not in self._results
+            }
+        played = [
+            players_pages.PlayedGame(
+                g.id,
+                title_of(g.kind, g.id),
+                _phase_word(g.kind, g.phase),
+                self._result(g, names.get(g.id, {})),
+            )
+            for g in games[:PAGE_SIZE]
+        ]
+        name = max(rated, key=lambda r: r.played).name or "someone"
+        body = players_pages.player_page(name, rated, played, _awards())
+        return Reply(200, body, headers=_validator(body))
 
     # --- one game's page ---------------------------------------------------------------
 
@@ -300,12 +425,18 @@ class Site:
     ) -> bytes | None:
         game_id = facts.id
 
-        def read() -> tuple[dict[str, str], list[reads.StepFacts], dict[str, str]]:
+        def read() -> tuple[dict[str, str], list[reads.StepFacts], Public, dict[str, str]]:
             with self.store.transaction() as tx:
+                public = Public(
+                    reads.options(tx, game_id),
+                    tuple(reads.rooms(tx, game_id)),
+                    tuple(reads.substitutes(tx, game_id)),
+                )
                 names = dict(reads.player_names(tx, game_id))
-                return names, reads.steps(tx, game_id), reads.robot_levels(tx, game_id)
+                robots = reads.robot_levels(tx, game_id)
+                return names, reads.steps(tx, game_id), public, robots
 
-        names, steps, robots = await asyncio.to_thread(read)
+        names, steps, public, robots = await asyncio.to_thread(read)
         if viewer is not None and viewer not in names:
             return None
         turns = tuple(sorted({s.number for s in steps}))
@@ -316,6 +447,7 @@ class Site:
         drawn = None
         text = None
         placed = None
+        standing = None
         if viewer is not None and not of_turn and facts.phase == GamePhase.SETUP:
             placed = await self.pictures.run("setup_text", game_id, viewer)
         if of_turn:
@@ -323,6 +455,7 @@ class Site:
             drawn = await self.pictures.board(game_id, last.number, last.step, viewer)
             # (the state decoded where the picture was drawn, not here)
             text = await self.pictures.run("step_text", game_id, last.number, last.step, viewer)
+            standing = await self.pictures.run("standing", game_id, last.number, last.step)
         if placed is not None:
             text = (placed, None)
         newest = (steps[-1].number, steps[-1].step) if steps and drawn is not None else None
@@ -339,6 +472,8 @@ class Site:
             text,
             newest,
             steps,
+            public,
+            standing,
             tuple(_shown(name, robots.get(key, "")) for key, name in names.items()),
         )
 
@@ -355,6 +490,8 @@ class Site:
         text: tuple[str, tuple[int, int] | None] | None,
         newest: tuple[int, int] | None = None,
         steps: Sequence[reads.StepFacts] = (),
+        public: Public = Public(),
+        standing: tuple[tuple[str, tuple[str, ...]], ...] | None = None,
         players: tuple[str, ...] = (),  # as the list shows them: robots marked
     ) -> bytes:
         game_id = facts.id
@@ -414,6 +551,12 @@ class Site:
             deadlines=_running(facts.timers) if not finished else (),
             paused=facts.paused_remaining is not None,
             players=players,
+            roster=_roster(
+                names, standing or (), public.substitutes, turn_word(facts.kind), players
+            ),
+            options=options_said(public.options),
+            rooms=tuple(where_is(*room) for room in public.rooms),
+            join=(f"{game.tag} join" if facts.phase == GamePhase.SETUP and viewer is None else ""),
             result=self._result(facts, names),
             base=base,
             turns=turns,
@@ -437,6 +580,15 @@ class Site:
                 if shown_publicly
                 else f"{base}/record.json"
             ),
+            record_name=record_name(game_id) if finished else "",
+            # The replay a frame at a time: the public pictures (an unlisted game's
+            # only at its players' own page, where they are their own).
+            frames=(
+                tuple((s.number, s.step) for s in steps)
+                if finished and drawn is not None and (shown_publicly or viewer is not None)
+                else ()
+            ),
+            frames_base=base,
             viewer=names[viewer] if viewer is not None else "",
             turn_word=turn_word(facts.kind),
             turn_lines=lines,
@@ -531,7 +683,33 @@ class Site:
             return MISSING
         record = game_record(self.store, game_id)
         body = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-        return Reply(200, body, "application/json; charset=utf-8")
+        # Saved as ``bst-game-12.json``, not as ``record.json`` of every game alike.
+        named = {"Content-Disposition": f'attachment; filename="{record_name(game_id)}"'}
+        return Reply(200, body, "application/json; charset=utf-8", named)
+
+
+def record_name(game_id: int) -> str:
+    """The file a game's record is saved as."""
+    return f"bst-game-{game_id}.json"
+
+
+def _roster(
+    names: dict[str, str],
+    standing: Sequence[tuple[str, tuple[str, ...]]],
+    substitutes: Sequence[tuple[str, int, str]],
+    word: str = "turn",
+    shown: Sequence[str] = (),
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(name, what is public of them) of each player, in the order they joined: their
+    standing in the game (see :mod:`bot.web.players`), and who plays their seat since
+    which turn when a substitute does; ``shown``: each name as the page shows it."""
+    facts = {key: list(said) for key, said in standing}
+    for key, turn, name in substitutes:
+        since = f" since {word} {turn}" if turn else ""
+        facts.setdefault(key, []).append(f"played by {name}{since}")
+    # (each name as the list shows it, ``shown``: robots marked with their level)
+    named = shown or tuple(names.values())
+    return tuple((name, tuple(facts.get(key, ()))) for key, name in zip(names, named, strict=True))
 
 
 _CELL = re.compile(r"\b([A-Z]{1,3})([0-9]{1,4})\b")
@@ -556,6 +734,11 @@ def _spots(lines: list[str], rows: int, cols: int) -> str:
             if len(found) >= SPOTS:
                 return " ".join(found)
     return " ".join(found)
+
+
+def _awards() -> dict[str, tuple[str, str]]:
+    """Each kind's award (singular, plural), for the kinds that give one."""
+    return {g.name: g.award for g in all_games() if g.award is not None}
 
 
 def turn_word(kind: str) -> str:

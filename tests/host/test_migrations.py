@@ -61,6 +61,10 @@ OFFERS = "0012: offers: a seat or a bridge the host offered, until its newcomer 
 AWARDS = "0013: awards in ratings: ratings.awards"
 ROBOTS = '0014: robot seats: players.robot, the level of the robot playing a seat ("" for a person)'
 ROBOT_GAMES = "0015: robot games in ratings: ratings.robot_games"
+ON_WEB = (
+    "0016: shown on the web: player_settings.on_web, whether the web page shows a "
+    "person's ratings and games"
+)
 LEGACY_2 = "legacy 2: index the standing orders"
 LEGACY_3 = "legacy 3: the newest order stands: drop orders.active"
 
@@ -335,11 +339,12 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
         AWARDS,
         ROBOTS,
         ROBOT_GAMES,
+        ON_WEB,
     ]
     assert differences(engine) == []
     with engine.connect() as connection:
         assert current_revisions(connection) == (head_revision(),)
-    assert head_revision() == "0015"
+    assert head_revision() == "0016"
     assert migrate(engine) == []
 
 
@@ -366,6 +371,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 AWARDS,
                 ROBOTS,
                 ROBOT_GAMES,
+                ON_WEB,
             ],
         ),
         (
@@ -387,6 +393,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 AWARDS,
                 ROBOTS,
                 ROBOT_GAMES,
+                ON_WEB,
             ],
         ),
         (
@@ -407,6 +414,7 @@ def test_a_fresh_database_upgraded_to_the_head_is_exactly_the_models(engine: Eng
                 AWARDS,
                 ROBOTS,
                 ROBOT_GAMES,
+                ON_WEB,
             ],
         ),
     ],
@@ -480,6 +488,7 @@ def test_a_database_made_before_version_3_keeps_every_order_and_the_standing_one
         AWARDS,
         ROBOTS,
         ROBOT_GAMES,
+        ON_WEB,
     ]
     assert "active" not in {c["name"] for c in inspect(engine).get_columns("orders")}
     assert {i["name"] for i in inspect(engine).get_indexes("orders")} == {"ix_orders_turn_player"}
@@ -537,6 +546,7 @@ def test_two_processes_migrating_at_once_take_turns(engine: Engine) -> None:
             AWARDS,
             ROBOTS,
             ROBOT_GAMES,
+            ON_WEB,
         ],
     ]
 
@@ -548,7 +558,7 @@ def test_the_store_migrates_sqlite_on_start_and_leaves_postgresql_to_bst_migrate
     store = Store(engine.url.render_as_string(hide_password=False))
     store.dispose()
     with engine.connect() as connection:
-        expected = ("0015",) if engine.dialect.name == "sqlite" else ()
+        expected = ("0016",) if engine.dialect.name == "sqlite" else ()
         assert current_revisions(connection) == expected
 
 
@@ -592,7 +602,7 @@ def test_alembic_runs_its_own_transaction_on_a_connection_without_one(engine: En
         connection.commit()  # (SQLAlchemy's autobegin after Alembic's own commit)
     assert differences(engine) == []
     with engine.connect() as connection:
-        assert current_revisions(connection) == ("0015",)
+        assert current_revisions(connection) == ("0016",)
 
 
 def _bst(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -615,7 +625,7 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
     first = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
-        f"{sqlite_url(database)}: migrated to revision 0015:",
+        f"{sqlite_url(database)}: migrated to revision 0016:",
         f"  {LEGACY_3}",
         f"  {STAMPED}",
         f"  {TIMERS_AND_STEPS}",
@@ -632,7 +642,8 @@ def test_bst_migrate_prints_what_it_did_then_that_it_is_up_to_date(tmp_path: Pat
         f"  {AWARDS}",
         f"  {ROBOTS}",
         f"  {ROBOT_GAMES}",
+        f"  {ON_WEB}",
     ]
     again = _bst("migrate", "--config", str(config), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0015)\n"
+    assert again.stdout == f"{sqlite_url(database)}: up to date (revision 0016)\n"

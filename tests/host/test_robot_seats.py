@@ -183,6 +183,12 @@ def test_the_host_hands_a_gone_players_seat_to_a_robot_which_plays_it_at_once(
         assert _to_robots(kit) == []
         record = game_record(kit.store, 1)
         assert record["substitutes"][0]["player"] == "strong-robot-2"
+        kit.say("alice", "#bst B2")
+        kit.clock.set(kit.game().deadline)
+        kit.tick()
+        report = [t for t in _public(kit) if "turn 1:" in t][-1]
+        assert "bob [robot]" in report  # every post shows the seat's robot as one
+        assert "alice [robot]" not in report
     finally:
         kit.store.dispose()
 
@@ -222,3 +228,15 @@ def test_a_refused_start_seats_no_robots_for_fill(kit: HostKit) -> None:
     kit.say("alice", "options size=20x20")
     assert kit.say("alice", "start").outcome.value == "handled"
     assert len(_players(kit)) == 12
+
+
+def test_a_seat_whose_player_left_the_game_is_no_robots_to_take(kit: HostKit) -> None:
+    kit.say("alice", "#bst new size=10x10 turn=8h robots=1")
+    for who, fleet in (("alice", "sub: A2\ncarrier: C1-C5"), ("bob", "cruiser: F1-F3, cruiser: J8-J10")):  # fmt: skip
+        kit.say(who, "join")
+        kit.say(who, fleet, dm=True)
+    kit.say("alice", "start")
+    kit.say("bob", "leave")
+    assert kit.say("alice", "replace bob robot").outcome.value == "refused"
+    assert "bob left the game (or was removed): their seat is out of play" in _host_said(kit)
+    assert [p.robot for p in _players(kit)] == ["easy", "", ""]  # nothing changed

@@ -118,10 +118,74 @@ def test_the_list_of_games_comes_a_page_at_a_time(tmp_path: Path) -> None:
     with served(database) as site:
         first, second = site.get("/"), site.get("/?page=2")
         beyond, nonsense = site.get("/?page=3"), site.get("/?page=x")
-    rows = [re.findall(r'<a href="/games/(\d+)">', a.text) for a in (first, second)]
+    rows = [re.findall(r'<a class="name" href="/games/(\d+)">', a.text) for a in (first, second)]
     assert len(rows[0]) == PAGE_SIZE and len(rows[1]) == listed - PAGE_SIZE
     numbers = [int(n) for n in rows[0] + rows[1]]
     assert numbers == sorted(numbers, reverse=True)  # newest first
     assert all(n % 2 == 1 for n in numbers)  # ids from 1: the even rows' opened to all
-    assert 'href="/?page=2"' in first.text and 'href="/?page=1"' in second.text
+    assert 'href="/?page=2"' in first.text and 'href="/" rel="prev"' in second.text
     assert (beyond.status, nonsense.status) == (404, 404)
+
+
+def _many(database: Path, games: list[tuple[str, str]]) -> None:
+    """Games of (kind, phase), opened to all, numbered from 1 in this order."""
+    store = Store(sqlite_url(database))
+    with store.transaction() as tx:
+        for number, (kind, phase) in enumerate(games):
+            tx.save(
+                GameRow(
+                    kind=kind,
+                    platform="fake",
+                    channel=f"room-{number}",
+                    creator="fake:alice",
+                    options="{}",
+                    seed=1,
+                    phase=phase,
+                    turn=0 if phase == "setup" else 4,
+                    open_to_all=True,
+                    state="{}",
+                    created_at=1_767_225_600.0 + number,
+                )
+            )
+    store.dispose()
+
+
+def _listed_games(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<a class="name" href="/games/(\d+)">', text)]
+
+
+def test_the_list_puts_live_games_first_and_filters_by_kind_and_state(tmp_path: Path) -> None:
+    """Issue 43, item 5: "Live now" first (newest first), then the finished; a kind and
+    live or finished chosen by plain links (no script), kept by the pages' links; a
+    filter that names nothing is the one 404."""
+    database = tmp_path / "kinds.db"
+    games = [("bst", "finished"), ("sonar", "battle"), ("bst", "battle"), ("sonar", "finished")]
+    games += [("bst", "setup")] + [("uboat", "finished")] * (PAGE_SIZE + 1)
+    _many(database, games)
+    with served(database) as site:
+        every = site.get("/")
+        bst = site.get("/?kind=bst")
+        live = site.get("/?state=live")
+        finished_sonar = site.get("/?kind=sonar&state=finished")
+        uboat, uboat_2 = (
+            site.get("/?kind=uboat&state=finished"),
+            site.get("/?kind=uboat&state=finished&page=2"),
+        )
+        wrong = [site.get(p) for p in ("/?kind=chess", "/?state=over", "/?kind=sonar&page=2")]
+    assert _listed_games(every.text)[:3] == [5, 3, 2]  # the live ones, newest first
+    assert every.text.index("<h2>Live now</h2>") < every.text.index("<h2>Finished</h2>")
+    assert _listed_games(every.text)[3:6] == [56, 55, 54]
+    assert _listed_games(bst.text) == [5, 3, 1]
+    assert _listed_games(live.text) == [5, 3, 2] and "<h2>Finished</h2>" not in live.text
+    assert _listed_games(finished_sonar.text) == [4]
+    assert "<h2>Live now</h2>" not in finished_sonar.text
+    assert len(_listed_games(uboat.text)) == PAGE_SIZE
+    assert _listed_games(uboat_2.text) == [6]
+    assert 'href="/?kind=uboat&amp;state=finished&amp;page=2" rel="next"' in uboat.text
+    assert 'href="/?kind=uboat&amp;state=finished" rel="prev"' in uboat_2.text
+    # the filters are links, the one chosen marked
+    assert '<a href="/?kind=sonar">sonar</a>' in bst.text
+    assert '<a href="/?state=live" aria-current="page">Live</a>' in live.text
+    assert '<a href="/?kind=bst" aria-current="page">bst</a>' in bst.text
+    for answer in wrong:
+        assert (answer.status, answer.body) == (404, NOT_FOUND)

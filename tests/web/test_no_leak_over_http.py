@@ -5,6 +5,7 @@ hidden facts) differ."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -110,7 +111,8 @@ def crawl(
         headers = sorted((k, v) for k, v in answer.headers.items() if k != "Date")
         seen[path] = (answer.status, answer.headers.get("Content-Type", ""), headers, answer.body)
         if answer.headers.get("Content-Type", "").startswith("text/html"):
-            waiting += [p for p in _LINKED.findall(answer.text) if p not in seen]
+            linked = [html.unescape(p) for p in _LINKED.findall(answer.text)]
+            waiting += [p for p in linked if p not in seen]
             waiting += [p for p in tiles(answer.text) if p not in seen]
     return seen
 

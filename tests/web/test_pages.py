@@ -12,6 +12,7 @@ from web_kit import play, served
 
 from bot.config import ConfigError, parse_config
 from bot.store import GameChange, Store
+from bot.store.links import issue_link
 from bot.wiring import sqlite_url
 
 FIRST_GAME = """\
@@ -59,13 +60,17 @@ def test_the_list_names_each_game_its_phase_turn_players_and_deadline(
     with served(database) as site:
         page = site.get("/")
     assert page.status == 200
-    rows = re.findall(r"<tr>(<td>.*?)</tr>", page.text)
-    assert len(rows) == 2  # newest first
-    assert '<a href="/games/2">#bst game 2</a>' in rows[0]
-    assert "<td>finished</td>" in rows[0]
-    assert '<a href="/games/1">#bst game 1</a>' in rows[1]
-    assert "<td>battle</td><td>3</td><td>2</td>" in rows[1]
-    assert '<time datetime="2026-01-02T00:00:00Z">2026-01-02 00:00 UTC</time>' in rows[1]
+    rows = re.findall(r"<li>(<a class=\"name\".*?)</li>", page.text)
+    assert len(rows) == 2
+    # the live game first, under "Live now"; the finished one after
+    assert page.text.index("<h2>Live now</h2>") < page.text.index("<h2>Finished</h2>")
+    assert '<a class="name" href="/games/1">#bst game 1</a>' in rows[0]
+    assert "<span>battle</span><span>Turn 3</span><span>2 players</span>" in rows[0]
+    # a plain time without a script; the script counts down to it
+    deadline = '<time datetime="2026-01-02T00:00:00Z" data-countdown>2026-01-02 00:00 UTC</time>'
+    assert deadline in rows[0]
+    assert '<a class="name" href="/games/2">#bst game 2</a>' in rows[1]
+    assert "<span>finished</span>" in rows[1] and "deadline" not in rows[1]
 
 
 def test_a_game_page_steps_through_its_turns_with_the_turn_in_the_address(
@@ -93,7 +98,10 @@ def test_a_game_page_steps_through_its_turns_with_the_turn_in_the_address(
     assert 'data-live="/games/1/live"' in now.text
     assert "data-live" not in middle.text
     # the players and the game's rules are there
-    assert "<h2>Players</h2><ul><li>ahab</li><li>nemo</li></ul>" in now.text
+    assert (
+        '<h2>Players</h2><ul class="players"><li>ahab — afloat</li><li>nemo — afloat</li></ul>'
+        in now.text
+    )
     assert "<details><summary>Rules</summary><pre>" in now.text
     assert missing.status == unknown.status == nonsense.status == 404
     assert missing.body == unknown.body == nonsense.body
@@ -176,6 +184,45 @@ def test_a_wrong_web_setting_is_refused_saying_what_was_expected(
         parse_config(tomllib.loads(f"[web]\n{section}\n"), "config.toml")
 
 
+def test_the_record_downloads_under_the_games_own_name(database: Path, tmp_path: Path) -> None:
+    """Issue 43, item 15: saved as ``bst-game-2.json``, not as every game's
+    ``record.json``; at a player's link too."""
+    play(database, FIRST_GAME, tmp_path / "s")
+    play(database, ENDED, tmp_path / "s")
+    store = Store(sqlite_url(database))
+    with store.transaction() as tx:
+        [key] = [p.key for p in tx.players(2) if p.name == "ahab"]
+        token = issue_link(tx, 2, key, token="ahab-own-token-0123456789abcdef", now=0.0)
+    store.dispose()
+    with served(database) as site:
+        public = site.get("/games/2/record.json")
+        own = site.get(f"/p/{token}/record.json")
+        page = site.get("/games/2")
+    for answer in (public, own):
+        assert answer.headers["Content-Disposition"] == 'attachment; filename="bst-game-2.json"'
+    assert own.headers["Cache-Control"] == "private, no-store"
+    assert 'download="bst-game-2.json"' in page.text
+
+
+def test_an_old_turns_page_says_a_newer_one_exists_and_the_newest_turns_follows(
+    database: Path, tmp_path: Path
+) -> None:
+    """Issue 43, item 12 (without a browser): an older turn's page links the game now;
+    the newest turn's own address follows live updates (to say so when one comes); a
+    running deadline is marked to count down."""
+    play(database, FIRST_GAME, tmp_path / "s")
+    with served(database) as site:
+        now, newest, older = (site.get(p).text for p in ("/games/1", "/games/1/turn/2",
+                                                          "/games/1/turn/1"))  # fmt: skip
+    assert (
+        '<p class="newer">A newer turn exists: <a href="/games/1">Turn 2, the game now</a>.</p>'
+        in older
+    )
+    assert 'class="newer"' not in newest and 'class="newer"' not in now
+    assert 'data-live="/games/1/live"' in newest and "data-live" not in older
+    assert "data-countdown>" in now
+
+
 ROBOTS_GAME = """\
 @game bst size=10x10 turn=8h robots=1
 ahab public: #bst join
@@ -192,8 +239,9 @@ def test_robots_are_marked_in_the_list_and_on_the_game_page(database: Path, tmp_
     with served(database) as site:
         listing = site.get("/")
         page = site.get("/games/1")
-    assert "<td>3 (2 robots)</td>" in listing.text
+    assert "<span>3 players (2 robots)</span>" in listing.text
     assert (
-        "<h2>Players</h2><ul><li>easy-robot-1 (easy robot)</li><li>ahab</li>"
-        "<li>nemo (strong robot)</li></ul>"
+        '<h2>Players</h2><ul class="players"><li>easy-robot-1 (easy robot) — afloat</li>'
+        "<li>ahab — afloat</li>"
+        "<li>nemo (strong robot) — afloat, played by strong-robot-3 since turn 1</li></ul>"
     ) in page.text

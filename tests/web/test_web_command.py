@@ -123,7 +123,7 @@ def test_bst_run_serves_the_page_when_enabled(tmp_path: Path) -> None:
                 lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read()
             )
 
-    assert b'<a href="/games/1">#bst game 1</a>' in asyncio.run(visit())
+    assert b'<a class="name" href="/games/1">#bst game 1</a>' in asyncio.run(visit())
 
 
 def test_the_web_draws_in_a_process_of_its_own_unless_the_database_is_in_memory(

@@ -147,9 +147,17 @@ def host_subcommands(tag: str = "") -> list[Subcommand]:
         ),
         host(
             "replace",
-            "Hand a player's seat to someone else, who gets its board",
+            "Hand a player's seat to someone else, who gets its board, or to a robot",
             Arg("member", ArgKind.PLAYER, "Whose seat"),
-            Arg("substitute", ArgKind.PLAYER, "Who takes it"),
+            Arg("substitute", ArgKind.PLAYER, "Who takes it", required=False),
+            # A robot takes the seat instead (issue 44): `replace @bob robot strong`.
+            Arg(
+                "robot",
+                ArgKind.CHOICE,
+                "Or a robot takes it, for a player who is gone",
+                required=False,
+                choices=("robot", "robot strong"),
+            ),
         ),
         host("end", "End the game now"),
         host("unbridge", "Stop playing here the game bridged into this room"),

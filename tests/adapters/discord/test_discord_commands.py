@@ -180,6 +180,25 @@ async def test_kick_names_the_member_by_mention(adapter, inbox, fake_discord, pa
     assert inbox.items[0].kind is PUBLIC
 
 
+async def test_replace_hands_a_members_seat_to_a_robot(
+    adapter, inbox, fake_discord, payload_factory
+):
+    target = user_payload(OTHER_USER_ID, "ishmael")
+    member = {"roles": [], "joined_at": "2025-01-01T00:00:00+00:00", "nick": None,
+              "avatar": None, "flags": 0, "pending": False, "premium_since": None,
+              "permissions": str(MEMBER_PERMISSIONS)}  # fmt: skip
+    payload = payload_factory(
+        "replace",
+        [option("member", str(OTHER_USER_ID), 6), option("robot", "robot strong")],
+        interaction_id=fake_discord.snowflake(),
+        permissions=MEMBER_PERMISSIONS | MANAGE_GUILD,
+        resolved={"users": {str(OTHER_USER_ID): target}, "members": {str(OTHER_USER_ID): member}},
+        group="host",
+    )
+    await run(adapter, payload)
+    assert inbox.items[0].text == f"host replace <@{OTHER_USER_ID}> robot strong"
+
+
 @pytest.mark.parametrize(
     ("permissions", "roles", "expected"),
     [

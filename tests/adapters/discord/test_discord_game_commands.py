@@ -98,12 +98,14 @@ def test_the_generated_bst_group_gives_the_hand_written_groups_commands():
     # bst's turns are simultaneous: /host start also takes who moves first (other games').
     moved["start"] = [dict(name="first", type=USER, required=False, choices=[], min_value=None,
                            max_value=None, autocomplete=False)]  # fmt: skip
-    # New (issue 30): the host hands a seat to a substitute, both named as members.
+    # New (issue 30): the host hands a seat to a substitute, both named as members, or
+    # (issue 44) to a robot.
     assert host.pop("replace") == [
-        dict(name=name, type=USER, required=True, choices=[], min_value=None, max_value=None,
-             autocomplete=False)
-        for name in ("member", "substitute")
-    ]  # fmt: skip
+        dict(name=name, type=USER, required=required, choices=[], min_value=None,
+             max_value=None, autocomplete=False)
+        for name, required in (("member", True), ("substitute", False))
+    ] + [dict(name="robot", type=STRING, required=False, choices=["robot", "robot strong"],
+              min_value=None, max_value=None, autocomplete=False)]  # fmt: skip
     assert host.pop("unbridge") == []  # New (issue 39): a bridged room stops playing the game.
     assert host == moved
 
