@@ -2,12 +2,13 @@
 
 The adapters already keep tokens out of what they log; this filter is the
 second lock: whatever a library prints, a known secret value never reaches a
-log line, nor an interaction's token in a URL (Discord's follow-ups are
-``/webhooks/APP/TOKEN``, its answers ``/interactions/ID/TOKEN/callback``).
+log line, nor a token in a URL where a platform declares its URLs carry one
+(``Platform.tokens_in_urls``: Discord's follow-ups are ``/webhooks/APP/TOKEN``).
 
 At DEBUG the platform libraries log whole requests and gateway events: every
 private board sent by DM, every interaction token, X's OAuth headers. Their
-loggers are therefore held at INFO whatever the level asked for (ours log only
+loggers (each platform's declared ``libraries``, and the transport libraries
+below) are therefore held at INFO whatever the level asked for (ours log only
 what is safe: ids, lengths, routes).
 """
 
@@ -18,10 +19,20 @@ import logging
 import re
 from collections.abc import Iterable
 
+from bot.platforms import platforms
+
 REDACTED = "[secret]"
-QUIET_LIBRARIES = ("discord", "tweepy", "aiohttp", "websockets", "oauthlib", "requests_oauthlib")
+QUIET_LIBRARIES = (
+    *(library for declared in platforms() for library in declared.libraries),
+    "aiohttp",
+    "websockets",
+    "oauthlib",
+    "requests_oauthlib",
+)
 """Libraries whose DEBUG carries message text, tokens or headers: never below INFO."""
-_TOKEN_IN_URL = re.compile(r"(/(?:webhooks|interactions)/\d+/)[A-Za-z0-9_.\-]{20,}")
+_TOKENS_IN_URLS = tuple(
+    re.compile(pattern) for declared in platforms() for pattern in declared.tokens_in_urls
+)
 
 
 class SecretFilter(logging.Filter):
@@ -33,7 +44,9 @@ class SecretFilter(logging.Filter):
         for value in self.secrets:
             if value in text:
                 text = text.replace(value, REDACTED)
-        return _TOKEN_IN_URL.sub(rf"\1{REDACTED}", text)
+        for pattern in _TOKENS_IN_URLS:
+            text = pattern.sub(rf"\1{REDACTED}", text)
+        return text
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.adapters.local_base import LocalAdapter
-from bot.host.messages import Address, Inbound, InboundKind, Outbound, Sender
+from bot.host.messages import Address, Capabilities, Inbound, InboundKind, Outbound, Sender
 
 PLATFORM = "console"
 CHANNEL = "console"
@@ -73,6 +73,7 @@ def read_line(line: str, current: str | None) -> ConsoleLine:
 
 class ConsoleAdapter(LocalAdapter):
     platform = PLATFORM
+    capabilities = Capabilities(withdraws=True)
 
     def __init__(
         self,

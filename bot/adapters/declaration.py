@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from bot.host.messages import PlatformFace
+
 if TYPE_CHECKING:
     from bot.games.base import Game
     from bot.host.messages import ChatAdapter
@@ -56,6 +58,13 @@ class Platform:
     list_items: Mapping[str, type] = field(default_factory=dict)
     check: Callable[[Any], str | None] | None = None
     check_online: Callable[[Any], Awaitable[tuple[list[str], list[str]]]] | None = None
+    # How the web page names the platform and links a game's channel there.
+    face: PlatformFace | None = None
+    # Loggers of the platform's library whose DEBUG carries message text, tokens or
+    # headers (held at INFO), and paths of its URLs that carry a token after the part
+    # matched by the pattern's first group (scrubbed from every log line).
+    libraries: tuple[str, ...] = ()
+    tokens_in_urls: tuple[str, ...] = ()
 
 
 _LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "[::1]")

@@ -13,13 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.adapters.local_base import LocalAdapter
-from bot.host.messages import Address, Outbound
+from bot.host.messages import Address, Capabilities, Outbound
 
 PLATFORM = "local"
 
 
 class FilesAdapter(LocalAdapter):
     platform = PLATFORM
+    capabilities = Capabilities(picks_attachments=True)
 
     def __init__(self, out_dir: Path, *, follow: str | None) -> None:
         super().__init__()

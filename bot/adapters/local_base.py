@@ -7,11 +7,12 @@ outbox row sent again after a crash by its key and do not repeat it.
 
 from __future__ import annotations
 
-from bot.host.messages import CursorStore, InboundHandler
+from bot.host.messages import Capabilities, CursorStore, InboundHandler
 
 
 class LocalAdapter:
     platform: str
+    capabilities = Capabilities()
 
     def __init__(self) -> None:
         self._handler: InboundHandler | None = None

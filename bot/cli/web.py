@@ -12,6 +12,7 @@ import sys
 from bot.config import Config, redacted_url, secret_values
 from bot.host import heap
 from bot.logs import configure_logging
+from bot.platforms import platforms
 from bot.store import Store
 from bot.store.database import DatabaseGone, when_gone
 from bot.web.app import PortBusy, WebServer
@@ -40,6 +41,7 @@ def web_server(config: Config, url: str | None = None) -> WebServer:
         draw_in_process=shared,
         trusted_proxies=proxies(config.web.trusted_proxies),
         site_url=config.web.base_url,
+        faces={declared.name: declared.face for declared in platforms() if declared.face},
     )
 
 

@@ -109,7 +109,7 @@ def resume(call: HostCall) -> None:
         raise Refusal("the game is not paused")
     game_row = tx.change_game(game_row, lifecycle.resume(game, game_row, state, now))
     closes = "; ".join(
-        f"{posts.in_sentence(t['label'])} closes {format_utc(t['deadline'])}"
+        f"{posts.in_sentence(t.label)} closes {format_utc(t.deadline or 0.0)}"
         for t in posts.running_timers(game_row)
     )
     posts.reply(tx, game_row.id, row, f"Game {game_row.id} resumed: {closes}.", public=True)
@@ -149,7 +149,7 @@ def extend(call: HostCall) -> None:
     earliest = posts.running_timers(game_row)[0]
     posts.reply(
         tx, game_row.id, row,
-        f"{earliest['label']} extended: it now closes {format_utc(earliest['deadline'])}.",
+        f"{earliest.label} extended: it now closes {format_utc(earliest.deadline or 0.0)}.",
         public=True,
     )  # fmt: skip
 

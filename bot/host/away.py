@@ -34,6 +34,8 @@ from bot.host.clock import format_utc
 from bot.host.new_options import AWAY
 from bot.host.new_options import PASS as PASS
 from bot.host.new_options import ROBOT as ROBOT
+from bot.host.outbox_wire import PostKind
+from bot.host.timers import TimerEntry
 from bot.store import Tx, loads, records
 from bot.store.settings import away_accounts
 
@@ -124,7 +126,7 @@ def announce_pass(tx: Tx, game_id: int, turn: int, *, now: float) -> None:
         f"{posts.title(game_row)}: turn {turn} counts `pass` for a player who is away "
         "(this game's `away=pass`)."
     )
-    posts.announce(tx, game_row, kind="away-pass", text=text, now=now)
+    posts.announce(tx, game_row, kind=PostKind("away-pass"), text=text, now=now)
 
 
 def wait_for_away(
@@ -132,7 +134,7 @@ def wait_for_away(
     game: Game[Any, Any],
     game_row: records.Game,
     state: Any,
-    timer: Mapping[str, Any],
+    timer: TimerEntry,
     *,
     now: float,
 ) -> bool:
@@ -141,7 +143,7 @@ def wait_for_away(
     wait = wait_of(game_row)
     if wait <= 0 or game_row.phase != GamePhase.RUNNING or game_row.id is None:
         return False
-    fell_at = float(timer["deadline"])
+    fell_at = float(timer.deadline if timer.deadline is not None else now)
     waiting = game.rules.to_act(state) - set(tx.standing_orders(game_row.id, game_row.turn))
     if not waiting:
         return False
@@ -154,12 +156,12 @@ def wait_for_away(
     if not returns:
         return False
     extra = min(wait, max(returns) - fell_at)
-    label = str(timer.get("label") or "The turn")
+    label = timer.label or "The turn"
     text = (
         f"{posts.title(game_row)}: {label} waits up to {humanize(timedelta(seconds=extra))} "
         f"for a player who is away: it now closes {format_utc(fell_at + extra)}."
     )
-    if not posts.announce(tx, game_row, kind="away", text=text, now=now):
+    if not posts.announce(tx, game_row, kind=PostKind("away"), text=text, now=now):
         return False  # this turn waited once already
     tx.change_game(game_row, lifecycle.extend(game_row, extra))
     return True

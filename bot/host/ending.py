@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.games.base import Game, Standing, Step
 from bot.host import posts
+from bot.host.outbox_wire import STANDINGS, PostKind
 from bot.store import Tx, loads, records
 
 FINAL_MAP = "final_map"
@@ -80,7 +81,7 @@ def post_end(tx: Tx, game: Game[Any, Any], game_row: records.Game, turn: int, no
     if standings:
         text = standings_text(title, standings, names)
         posts.announce(
-            tx, game_row, kind="standings", text=text,
+            tx, game_row, kind=PostKind(STANDINGS), text=text,
             render=posts.render_spec(FINAL_MAP, game_row, turn, now), now=now,
         )  # fmt: skip
         by_key = {p.key: p for p in players}
@@ -88,5 +89,5 @@ def post_end(tx: Tx, game: Game[Any, Any], game_row: records.Game, turn: int, no
             player = by_key.get(standing.player)
             if player is not None:
                 text = place_text(standing, standings, title)
-                posts.notify(tx, game_row, player, text, kind="place")
+                posts.notify(tx, game_row, player, text, kind=PostKind("place"))
     posts.post_replay(tx, game, game_row, turn, now)

@@ -21,20 +21,21 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.base import Game, GamePhase, Given, IllegalOrderError, Resolution
-from bot.host import ending, journal, posts, ratings, receipts
+from bot.host import ending, journal, posts, ratings, receipts, timers
 from bot.host.clock import format_utc
 from bot.host.collector import collector_paused
+from bot.host.outbox_wire import PostKind
 from bot.host.seeds import game_rng, mixed_luck
+from bot.host.timers import TimerEntry
 from bot.store import GameChange, NewStep, Tx, dumps, loads, records
 from bot.store.changes import changed
 
 log = logging.getLogger(__name__)
 
-SETUP_TIMER = "setup"
 """Timers whose key starts with this close setup: the host starts the game when one
 falls (and, if the game cannot start yet, asks it what then: ``game.rules.expire``)."""
 
@@ -42,15 +43,13 @@ falls (and, if the game cannot start yet, asks it what then: ``game.rules.expire
 # --- timers ------------------------------------------------------------------
 
 
-def timer_entries(game_row: records.Game) -> list[dict[str, Any]]:
-    entries: list[dict[str, Any]] = loads(game_row.timers or "[]")
-    return entries
+def timer_entries(game_row: records.Game) -> tuple[TimerEntry, ...]:
+    return timers.decode(game_row.timers)
 
 
-def _entries_change(entries: list[dict[str, Any]]) -> GameChange:
+def _entries_change(entries: Sequence[TimerEntry]) -> GameChange:
     """The game's timers become ``entries`` (and its deadline their earliest)."""
-    running = [e["deadline"] for e in entries if e["deadline"] is not None]
-    return GameChange(timers=dumps(entries), deadline=min(running) if running else None)
+    return GameChange(timers=timers.encode(entries), deadline=timers.earliest_deadline(entries))
 
 
 def arm(
@@ -64,7 +63,7 @@ def arm(
 
 def first_timers(game: Game[Any, Any], state: Any, *, now: float) -> GameChange:
     """The timers of a game just opened (:func:`arm` of a game that had none)."""
-    return _armed(game, [], False, state, now, now)
+    return _armed(game, (), False, state, now, now)
 
 
 def store_state(
@@ -86,46 +85,14 @@ def store_state(
 
 def _armed(
     game: Game[Any, Any],
-    timers: list[dict[str, Any]],
+    previous: Sequence[TimerEntry],
     paused: bool,
     state: Any,
     moment: float,
     now: float,
 ) -> GameChange:
-    previous = {entry["key"]: entry for entry in timers}
-    entries = []
-    for timer in game.rules.timers(state):
-        stopped = timer.held or paused
-        old = previous.get(timer.key)
-        deadline: float | None
-        remaining: float | None
-        if old is None:
-            start = moment + timer.seconds
-            if timer.key.startswith(SETUP_TIMER) and start <= now:
-                # A setup window that would already be over (the host was down): the
-                # windows that passed meanwhile are skipped; nothing happened in them.
-                missed = int((now - start) // timer.seconds) + 1
-                start += missed * timer.seconds
-            deadline, remaining = start, None
-            if stopped:
-                deadline, remaining = None, timer.seconds
-        else:
-            deadline, remaining = old["deadline"], old["remaining"]
-            if stopped and old["deadline"] is not None:
-                deadline, remaining = None, max(0.0, float(old["deadline"]) - moment)
-            elif not stopped and old["deadline"] is None:
-                deadline, remaining = moment + float(old["remaining"] or 0.0), None
-        entries.append(
-            {
-                "key": timer.key,
-                "label": timer.label,
-                "deadline": deadline,
-                "remaining": remaining,
-                "held": timer.held,
-                "seconds": timer.seconds,  # its full length (a reminder comes before its end)
-            }
-        )
-    return _entries_change(entries)
+    declared = game.rules.timers(state)
+    return _entries_change(timers.armed(declared, previous, paused=paused, moment=moment, now=now))
 
 
 def disarm() -> GameChange:
@@ -135,14 +102,7 @@ def disarm() -> GameChange:
 
 def pause(game_row: records.Game, now: float) -> tuple[GameChange, float]:
     """Every running timer held; and the time left on the earliest."""
-    entries = timer_entries(game_row)
-    left = []
-    for entry in entries:
-        if entry["deadline"] is not None:
-            entry["remaining"] = max(0.0, entry["deadline"] - now)
-            entry["deadline"] = None
-            left.append(entry["remaining"])
-    remaining = min(left) if left else 0.0
+    entries, remaining = timers.paused(timer_entries(game_row), now)
     return _entries_change(entries).then(GameChange(paused_remaining=remaining)), remaining
 
 
@@ -154,14 +114,7 @@ def resume(game: Game[Any, Any], game_row: records.Game, state: Any, now: float)
 
 def extend(game_row: records.Game, seconds: float) -> GameChange:
     """Lengthen every timer the game has not held itself (running, or paused)."""
-    entries = timer_entries(game_row)
-    for entry in entries:
-        if entry.get("held"):
-            continue
-        if entry["deadline"] is not None:
-            entry["deadline"] += seconds
-        elif entry["remaining"] is not None:
-            entry["remaining"] += seconds
+    entries = timers.extended(timer_entries(game_row), seconds)
     change = _entries_change(entries)
     if game_row.paused_remaining is not None:
         change = change.then(GameChange(paused_remaining=game_row.paused_remaining + seconds))
@@ -170,28 +123,20 @@ def extend(game_row: records.Game, seconds: float) -> GameChange:
 
 def longest_left(game_row: records.Game, now: float) -> float:
     """Seconds until the farthest timer ``extend`` would lengthen closes (0 if none)."""
-    lefts = [
-        entry["deadline"] - now if entry["deadline"] is not None else entry["remaining"] or 0.0
-        for entry in timer_entries(game_row)
-        if not entry.get("held")
-    ]
+    lefts = timers.longest_left(timer_entries(game_row), now)
     if game_row.paused_remaining is not None:
         lefts.append(game_row.paused_remaining)
     return max([0.0, *lefts])
 
 
-def due_timer(game_row: records.Game, now: float) -> dict[str, Any] | None:
+def due_timer(game_row: records.Game, now: float) -> TimerEntry | None:
     """The earliest running timer whose deadline has come, if any."""
-    running = [e for e in timer_entries(game_row) if e["deadline"] is not None]
-    if not running:
-        return None
-    first = min(running, key=lambda e: (e["deadline"], e["key"]))
-    return first if first["deadline"] <= now else None
+    return timers.due(timer_entries(game_row), now)
 
 
 def drop_timer(game_row: records.Game, key: str) -> GameChange:
     """The timer ``key`` gone from the game's timers."""
-    return _entries_change([e for e in timer_entries(game_row) if e["key"] != key])
+    return _entries_change(timers.dropped(timer_entries(game_row), key))
 
 
 def timer_rng(game_row: records.Game, key: str) -> random.Random:
@@ -434,7 +379,7 @@ def close_setup(
         posts.announce(
             tx,
             game_row,
-            kind="cancelled",
+            kind=PostKind("cancelled"),
             text=f"{posts.title(game_row)}: nobody joined before setup closed, so the game "
             "is cancelled. Open another with `new` when players are around.",
             now=fell_at,
@@ -451,9 +396,9 @@ def close_setup(
             posts.announce(
                 tx,
                 game_row,
-                kind=f"setup-extended:{int(game_row.deadline or now)}:{index}"
+                kind=PostKind.of("setup-extended", int(game_row.deadline or now), index)
                 if index
-                else f"setup-extended:{int(game_row.deadline or now)}",
+                else PostKind.of("setup-extended", int(game_row.deadline or now)),
                 text=f"{posts.title(game_row)}: {notice.text}",
                 now=now,
             )
@@ -465,14 +410,14 @@ def fire(
     game: Game[Any, Any],
     game_row: records.Game,
     state: Any,
-    timer: Mapping[str, Any],
+    timer: TimerEntry,
     *,
     now: float,
 ) -> records.Game:
     """A timer fell: the game applies its timeout, and the change is stored and posted.
     Returns the game as it now reads."""
-    key = timer["key"]
-    fell_at = float(timer["deadline"])
+    key = timer.key
+    fell_at = float(timer.deadline if timer.deadline is not None else now)
     if game_row.phase == GamePhase.SETUP:
         return close_setup(tx, game, game_row, state, key, now=now)
     dropped = drop_timer(game_row, key)  # a timer falls once: declared again, it is a new one

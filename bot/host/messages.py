@@ -14,7 +14,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, cast
 
 
 class InboundKind(enum.Enum):
@@ -315,8 +315,8 @@ class CatchUpIncomplete(Exception):
 
 
 class ScopedCatchUp(Protocol):
-    """An adapter that catches up only what live games need (optional: the host asks
-    ``getattr(adapter, "fetch_live", None)``, else calls ``fetch_since``)."""
+    """An adapter that catches up only what live games need (optional: declared by
+    ``Capabilities.scoped_catch_up``; else the host calls ``fetch_since``)."""
 
     async def fetch_live(
         self, cursors: CursorStore, on_inbound: InboundHandler, live: LiveScope
@@ -327,10 +327,58 @@ class ScopedCatchUp(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What a platform can do beyond the four verbs of :class:`ChatAdapter`, declared by
+    its adapter (its ``capabilities``) and read by the host: the host never probes an
+    adapter for a method or an attribute, so what a platform does is written in one place
+    and a test checks the declaration against the adapter.
+
+    A flag naming an optional protocol below says the adapter speaks it too; the host
+    reaches it through the accessor beside the protocol (:func:`lanes_of`, …)."""
+
+    lanes: bool = False  # LaneAdapter: says which relay lane a message travels in
+    mentions: bool = False  # MentioningAdapter: its own markup to name a person
+    channel_links: bool = False  # ChannelLinking: its own markup to name a channel
+    group_rooms: bool = False  # GroupAdapter: a private room for a crew
+    game_rooms: bool = False  # RoomAdapter: a room of the game's own in its channel
+    withdraws: bool = False  # WithdrawingAdapter: removes a move posted in public
+    picks_attachments: bool = False  # AttachmentChoosing: says who takes pictures
+    scoped_catch_up: bool = False  # ScopedCatchUp: catches up only live games
+    watched_link: bool = False  # LinkedAdapter: a connection the health signal watches
+    # A board message is its picture and a few lines of news, without the board as text
+    # (Discord, X); elsewhere (the console, a script's transcript) the text board follows.
+    shows_pictures: bool = False
+    # How many places the relay sends to at once in a lane, each place's messages in
+    # order (Discord: its library paces them by the platform's rate limits); 1: strictly
+    # in order.
+    sends_at_once: int = 1
+    # A reminder is one public post pinging the players missing (Discord), not a DM each.
+    reminds_in_public: bool = False
+    # Every answer costs (an X reply is a paid post or DM): chatter is left unanswered.
+    answers_cost: bool = False
+    # A message's card shows as the platform's own (Discord's embed).
+    shows_cards: bool = False
+    # A person types here: a step that cannot be undone (leaving a game) is confirmed
+    # (``leave yes``); a script's lines act at once.
+    confirms_final_steps: bool = False
+
+
+@dataclass(frozen=True)
+class PlatformFace:
+    """How people know a platform, for pages that name where a game is played: its name
+    as shown (``X``), and a link to a game's channel where one can be made without
+    asking the platform (an X thread is a post's address; "" where none can)."""
+
+    title: str
+    channel_url: Callable[[str], str] | None = None
+
+
 class ChatAdapter(Protocol):
     """A platform, as the host sees it."""
 
     platform: str
+    capabilities: Capabilities
 
     async def start(self, on_inbound: InboundHandler) -> None:
         """Connect and deliver every inbound message to ``on_inbound``."""
@@ -352,8 +400,8 @@ class ChatAdapter(Protocol):
 
 
 class LaneAdapter(Protocol):
-    """A platform that says which relay lane a message travels in (optional: the relay
-    asks ``getattr(adapter, "lane", None)``; without it a platform is one lane).
+    """A platform that says which relay lane a message travels in (optional: declared by
+    ``Capabilities.lanes``; without it a platform is one lane).
 
     Lanes send side by side, each in order (see :mod:`bot.host.outbox`)."""
 
@@ -365,8 +413,8 @@ class LaneAdapter(Protocol):
 
 class MentioningAdapter(Protocol):
     """A platform whose mention of a person is its own markup (Discord's ``<@id>``, X's
-    ``@handle``). Optional (the relay asks ``getattr(adapter, "mention", None)``):
-    without it the host writes ``@name``, which pings nobody on Discord."""
+    ``@handle``). Optional (``Capabilities.mentions``): without it the host writes
+    ``@name``, which pings nobody on Discord."""
 
     def mention(self, address: Address) -> str:
         """How to name ``address``'s user in a public message so they are notified."""
@@ -376,8 +424,8 @@ class MentioningAdapter(Protocol):
 class GroupAdapter(Protocol):
     """A platform with private rooms for a group of people (a Discord private thread).
 
-    Optional (the relay asks ``getattr(adapter, "send_to_group", None)``): elsewhere a
-    crew's news reaches each member by DM."""
+    Optional (``Capabilities.group_rooms``): elsewhere a crew's news reaches each member
+    by DM."""
 
     async def send_to_group(self, address: Address, outbound: Outbound) -> str:
         """Post in the room of ``address.group`` (made the first time, with every one of
@@ -389,8 +437,8 @@ class GroupAdapter(Protocol):
 class RoomAdapter(Protocol):
     """A platform that can give a game a room of its own in a channel (a Discord thread).
 
-    Optional (the relay asks ``getattr(adapter, "open_room", None)``): elsewhere a game
-    lives in the channel it was opened in."""
+    Optional (``Capabilities.game_rooms``): elsewhere a game lives in the channel it was
+    opened in."""
 
     async def open_room(self, address: Address, outbound: Outbound, name: str) -> str:
         """Open a room called ``name`` in ``address.channel`` and post ``outbound`` in it
@@ -403,38 +451,19 @@ class RoomAdapter(Protocol):
     async def room_member(self, address: Address, *, present: bool) -> None:
         """Add ``address.user_id`` to the room ``address.channel`` names (``present``), or
         take them out (they left, or were kicked), so the platform shows them the room's
-        news. Optional, like ``close_room``."""
+        news."""
         ...
 
     async def close_room(self, address: Address) -> None:
         """Close the room ``address.channel`` names (the game in it is over): a Discord
-        thread is archived. Optional: the relay asks ``getattr(adapter, "close_room",
-        None)``, and skips the row without it."""
+        thread is archived."""
         ...
-
-
-class PictureAdapter(Protocol):
-    """A platform that shows the pictures it is sent (Discord, X). Optional (the relay asks
-    ``getattr(adapter, "shows_pictures", False)``): a board message there is its picture
-    and a few lines of news, without the board as text; elsewhere (the console, a script's
-    transcript, a text-only platform) the text board follows the news."""
-
-    shows_pictures: bool
-
-
-class ConcurrentAdapter(Protocol):
-    """A platform that takes several sends at once (Discord: its library paces them by the
-    platform's rate limits). Optional (the relay asks ``getattr(adapter, "sends_at_once",
-    1)``): the relay sends to up to this many places at once in a lane, each place's
-    messages one after another in order; elsewhere everything goes strictly in order."""
-
-    sends_at_once: int
 
 
 class WithdrawingAdapter(Protocol):
     """A platform on which the host can remove a message a person posted in public.
 
-    Optional (the relay asks ``getattr(adapter, "withdraw", None)``): the rules have
+    Optional (``Capabilities.withdraws``): the rules have
     the host delete a move posted in public where the platform lets it (Discord, with
     Manage Messages); on X nobody can delete someone else's post."""
 
@@ -443,3 +472,65 @@ class WithdrawingAdapter(Protocol):
         already gone counts as removed. Raise DeliveryError when it cannot be removed
         (``permanent`` when retrying cannot help: no permission)."""
         ...
+
+
+class ChannelLinking(Protocol):
+    """A platform whose mention of a channel is its own markup (Discord's ``<#id>``).
+    Optional (``Capabilities.channel_links``): elsewhere a channel is named as text."""
+
+    def channel_link(self, channel: str) -> str: ...
+
+
+class AttachmentChoosing(Protocol):
+    """A platform on which some recipients take no pictures (the demo's simulated
+    players, a Bluesky DM). Optional (``Capabilities.picks_attachments``): elsewhere
+    every message with a picture is drawn."""
+
+    def accepts_attachments(self, address: Address) -> bool: ...
+
+
+class LinkedAdapter(Protocol):
+    """A platform whose connection the health signal watches (a gateway, a poll).
+    Optional (``Capabilities.watched_link``): elsewhere (the console) it is always there."""
+
+    link: PlatformLink
+
+
+# The host reaches an optional protocol only through the adapter's declaration: each
+# accessor gives the adapter as that protocol where its capabilities say it speaks it.
+
+
+def scoped_catch_up_of(adapter: ChatAdapter) -> ScopedCatchUp | None:
+    return cast(ScopedCatchUp, adapter) if adapter.capabilities.scoped_catch_up else None
+
+
+def lanes_of(adapter: ChatAdapter) -> LaneAdapter | None:
+    return cast(LaneAdapter, adapter) if adapter.capabilities.lanes else None
+
+
+def mentions_of(adapter: ChatAdapter) -> MentioningAdapter | None:
+    return cast(MentioningAdapter, adapter) if adapter.capabilities.mentions else None
+
+
+def channel_links_of(adapter: ChatAdapter) -> ChannelLinking | None:
+    return cast(ChannelLinking, adapter) if adapter.capabilities.channel_links else None
+
+
+def group_rooms_of(adapter: ChatAdapter) -> GroupAdapter | None:
+    return cast(GroupAdapter, adapter) if adapter.capabilities.group_rooms else None
+
+
+def game_rooms_of(adapter: ChatAdapter) -> RoomAdapter | None:
+    return cast(RoomAdapter, adapter) if adapter.capabilities.game_rooms else None
+
+
+def withdrawing_of(adapter: ChatAdapter) -> WithdrawingAdapter | None:
+    return cast(WithdrawingAdapter, adapter) if adapter.capabilities.withdraws else None
+
+
+def attachment_choice_of(adapter: ChatAdapter) -> AttachmentChoosing | None:
+    return cast(AttachmentChoosing, adapter) if adapter.capabilities.picks_attachments else None
+
+
+def link_of(adapter: ChatAdapter) -> PlatformLink | None:
+    return cast(LinkedAdapter, adapter).link if adapter.capabilities.watched_link else None

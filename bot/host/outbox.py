@@ -51,7 +51,15 @@ from bot.host.messages import (
     Choice,
     DeliveryError,
     Outbound,
+    attachment_choice_of,
+    channel_links_of,
+    game_rooms_of,
+    group_rooms_of,
+    lanes_of,
+    mentions_of,
+    withdrawing_of,
 )
+from bot.host.outbox_wire import NUDGE, Act, PostKind, decode_address
 from bot.store import Store, Tx, loads, records
 from bot.store.changes import PostChange
 
@@ -105,17 +113,7 @@ def may_have_arrived(row: records.Post) -> bool:
 
 
 def address_of(row: records.Post) -> Address:
-    data = loads(row.address)
-    return Address(
-        platform=data["platform"],
-        channel=data.get("channel") or "",
-        user_id=data.get("user_id"),
-        user_name=data.get("user_name"),
-        reply_to=data.get("reply_to"),
-        group=data.get("group") or "",
-        members=tuple((str(u), str(n)) for u, n in data.get("members") or ()),
-        group_name=data.get("group_name") or "",
-    )
+    return decode_address(row.address)
 
 
 def in_room(address: Address, row: records.Post, lobby: str, room: str) -> Address:
@@ -125,7 +123,7 @@ def in_room(address: Address, row: records.Post, lobby: str, room: str) -> Addre
     answers to a message sent in the lobby (a reply stays beside what it answers)."""
     if not lobby or address.channel != lobby or address.channel == room:
         return address
-    if row.kind == posts.ROOM or row.kind.startswith(f"{posts.LOBBY}:"):
+    if PostKind.parse(row.kind).for_lobby:
         return address
     if not address.is_dm and address.reply_to:
         return address
@@ -143,6 +141,12 @@ def destination(row: records.Post, address: Address, lobby: str, room: str) -> s
     return f"{address.platform} channel {address.channel}"
 
 
+def _mention(adapter: ChatAdapter) -> Callable[[Address], str] | None:
+    """The platform's own markup naming a person, where it has one."""
+    mentioning = mentions_of(adapter)
+    return None if mentioning is None else mentioning.mention
+
+
 def outbound_of(
     row: records.Post,
     address: Address,
@@ -158,7 +162,7 @@ def outbound_of(
 
     The board as text (the extras' ``board``) goes only where no picture shows it: on a
     platform that shows no pictures (``shows_pictures``, see
-    :class:`bot.host.messages.PictureAdapter`), or when the row's picture could not be
+    :class:`bot.host.messages.Capabilities`), or when the row's picture could not be
     drawn; on Discord and X a board message is its picture and a few lines of news."""
     extra = loads(row.extras) if row.extras else {}
     text = row.text
@@ -232,14 +236,21 @@ class Relay:
         self.sending_since: dict[str, float] = {}
         self.last_read = monotonic()
         self.running = False
+        # What the relay does with a row that is not a message to send (see Act).
+        self._acts: dict[Act, Callable[[records.Post, Address, ChatAdapter], Awaitable[str]]] = {
+            Act.WITHDRAW: self._withdraw,
+            Act.OPEN_ROOM: self._open_room,
+            Act.ROOM_MEMBER: self._room_member,
+            Act.CLOSE_ROOM: self._close_room,
+        }
 
     def lane_of(self, address: Address) -> str | None:
         """The lane a row travels in, or None when it is not this process's to send."""
         adapter = self.adapters.get(address.platform)
         if adapter is None:
             return None
-        lane = getattr(adapter, "lane", None)
-        return address.platform if lane is None else lane(address)
+        lanes = lanes_of(adapter)
+        return address.platform if lanes is None else lanes.lane(address)
 
     async def _db(self, work: Callable[[], T]) -> T:
         """Run ``work`` (a transaction) on the relay's database thread."""
@@ -328,7 +339,7 @@ class Relay:
         if not rows:
             return 0, False, None
         adapter = self.adapters.get(address_of(rows[0][0]).platform)
-        at_once = max(1, int(getattr(adapter, "sends_at_once", 1)))
+        at_once = 1 if adapter is None else max(1, adapter.capabilities.sends_at_once)
         waiting = list(rows)
         running: dict[asyncio.Task[str], tuple[records.Post, str]] = {}
         stopped: set[str] = set()  # places whose next row waits for a retried one
@@ -489,18 +500,13 @@ class Relay:
         """Send a claimed row and record how it went: "sent", "retry", "wait",
         "undeliverable" or "skipped". ``fallback``: the channel to post in instead when
         the platform says the room ``address`` names is closed."""
-        if row.kind.startswith(f"{posts.WITHDRAW}:"):
-            return await self._withdraw(row, address, adapter)
-        if row.kind == posts.ROOM:
-            return await self._open_room(row, address, adapter)
-        if row.kind == posts.CLOSE_ROOM:
-            return await self._close_room(row, address, adapter)
-        if row.kind.startswith(f"{posts.ROOM_MEMBER}:"):
-            return await self._room_member(row, address, adapter)
+        kind = PostKind.parse(row.kind)
+        if kind.act is not Act.SEND:
+            return await self._acts[kind.act](row, address, adapter)
         # An adapter may say a recipient cannot take images (the demo's
         # simulated players); then nothing is drawn for them.
-        accepts = getattr(adapter, "accepts_attachments", None)
-        wanted = bool(row.render) and (accepts is None or accepts(address))
+        chooser = attachment_choice_of(adapter)
+        wanted = bool(row.render) and (chooser is None or chooser.accepts_attachments(address))
         try:
             attachments = await self.attachments(row) if wanted else ()
         except Exception:
@@ -511,26 +517,27 @@ class Relay:
             row,
             address,
             attachments,
-            getattr(adapter, "mention", None),
-            getattr(adapter, "channel_link", None),
-            shows_pictures=bool(getattr(adapter, "shows_pictures", False)),
+            _mention(adapter),
+            None if (linking := channel_links_of(adapter)) is None else linking.channel_link,
+            shows_pictures=adapter.capabilities.shows_pictures,
         )
         if instants:
             outbound = dataclasses.replace(outbound, instants=instants)
         if (
             self.web_base_url
             and row.game_id
-            and posts.links_page(row.kind, row.recipient)
+            and kind.links_page(row.recipient)
             and await self._db(lambda: self._has_public_page(row.game_id))
         ):
-            turn = (loads(row.render) or {}).get("turn") if posts.reports_turn(row.kind) else 0
+            turn = (loads(row.render) or {}).get("turn") if kind.reports_turn else 0
             page = (
                 links.turn_page(self.web_base_url, row.game_id, turn)
                 if turn
                 else links.game_page(self.web_base_url, row.game_id)
             )
             outbound = dataclasses.replace(outbound, link=page)
-        to_group = getattr(adapter, "send_to_group", None) if address.group else None
+        groups = group_rooms_of(adapter) if address.group else None
+        to_group = None if groups is None else groups.send_to_group
         if to_group is not None and await self._db(lambda: self._crew_told(row, address)):
             # The same news went to the crew's room with another member's row.
             await self._db(lambda: self._done(row, "skipped", None))
@@ -585,25 +592,27 @@ class Relay:
 
     async def _withdraw(self, row: records.Post, address: Address, adapter: ChatAdapter) -> str:
         """Remove the public message the row names, where the platform can."""
-        withdraw = getattr(adapter, "withdraw", None)
-        if withdraw is None:
+        withdrawing = withdrawing_of(adapter)
+        if withdrawing is None:
             return await self._skip(row)
-        _, failed = await self._step(row, address, "withdrawal", lambda: withdraw(address))
+        _, failed = await self._step(
+            row, address, "withdrawal", lambda: withdrawing.withdraw(address)
+        )
         return failed or await self._sent(row, address.reply_to)
 
     async def _open_room(self, row: records.Post, address: Address, adapter: ChatAdapter) -> str:
         """Open the game's room where the platform has rooms, and move the game into it;
         elsewhere the row is skipped (its text repeats what the channel was told)."""
-        open_room = getattr(adapter, "open_room", None)
-        if open_room is None:
+        rooms = game_rooms_of(adapter)
+        if rooms is None:
             return await self._skip(row)
         name = loads(row.extras).get("room", "") if row.extras else ""
-        outbound = outbound_of(row, address, (), getattr(adapter, "mention", None))
+        outbound = outbound_of(row, address, (), _mention(adapter))
         room, failed = await self._step(
             row,
             address,
             "opening a room",
-            lambda: open_room(address, outbound, name or f"game {row.game_id}"),
+            lambda: rooms.open_room(address, outbound, name or f"game {row.game_id}"),
         )
         if failed:
             return failed
@@ -614,23 +623,25 @@ class Relay:
     async def _room_member(self, row: records.Post, address: Address, adapter: ChatAdapter) -> str:
         """Add a player to the game's room, or take them out, where the platform keeps room
         members; elsewhere skip."""
-        room_member = getattr(adapter, "room_member", None)
-        if room_member is None:
+        rooms = game_rooms_of(adapter)
+        if rooms is None:
             return await self._skip(row)
         _, failed = await self._step(
             row,
             address,
             "changing a room's members",
-            lambda: room_member(address, present=row.text == "add"),
+            lambda: rooms.room_member(address, present=row.text == "add"),
         )
         return failed or await self._sent(row, None)
 
     async def _close_room(self, row: records.Post, address: Address, adapter: ChatAdapter) -> str:
         """Close a finished game's room where the platform has rooms; elsewhere skip."""
-        close_room = getattr(adapter, "close_room", None)
-        if close_room is None:
+        rooms = game_rooms_of(adapter)
+        if rooms is None:
             return await self._skip(row)
-        _, failed = await self._step(row, address, "closing a room", lambda: close_room(address))
+        _, failed = await self._step(
+            row, address, "closing a room", lambda: rooms.close_room(address)
+        )
         return failed or await self._sent(row, None)
 
     def _has_public_page(self, game_id: int) -> bool:
@@ -662,7 +673,9 @@ class Relay:
             game = tx.game(row.game_id) if row.game_id else None
             if game is None:
                 return True, "", "", ()
-            instants = tuple(float(t["deadline"]) for t in posts.running_timers(game))
+            instants = tuple(
+                float(t.deadline) for t in posts.running_timers(game) if t.deadline is not None
+            )
             if not game.lobby:
                 return True, "", "", instants
             return True, game.lobby, game.channel, instants
@@ -704,7 +717,7 @@ class Relay:
         posts.announce(
             tx,
             game,
-            kind=f"nudge:{address.user_id}",
+            kind=PostKind.of(NUDGE, address.user_id),
             text=(
                 f"{who}, I can't send you direct messages. Open your DMs to me, "
                 f"or ask for your board with `board` (on Discord: /{game.kind} board)."

@@ -12,7 +12,6 @@ host adds only its neutral ones (titles, deadlines, who did what to the game).
 from __future__ import annotations
 
 import dataclasses
-import json.encoder
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import timedelta
@@ -21,14 +20,15 @@ from typing import Any
 from bot.games.base import Game, GamePhase, Notice, Resolution
 from bot.games.catalog import get_game
 from bot.games.duration import humanize
+from bot.host import outbox_wire as kinds
+from bot.host import timers
 from bot.host.clock import format_utc
-from bot.host.messages import Card, Choice
+from bot.host.messages import Address, Card, Choice
+from bot.host.outbox_wire import PostKind, decode_address, encode_address
+from bot.host.timers import TimerEntry
 from bot.store import Received, Tx, dumps, loads, records
 from bot.store.repository import NewPost
 from bot.store.rooms import rooms_of
-
-# A JSON string as dumps() writes it (ensure_ascii=False).
-_json_str = json.encoder.encode_basestring
 
 # A message being answered (handled as it arrives, or held until its turn opened).
 Cause = Received
@@ -45,31 +45,7 @@ def _address(
     user_name: str | None = None,
     reply_to: str | None = None,
 ) -> str:
-    # dumps() of {"platform", "channel", "user_id", "user_name", "reply_to"}, spelled out
-    # (the same bytes; every reply writes one).
-    return (
-        f'{{"platform":{_json_str(platform)},"channel":{_json_str(channel)},'
-        f'"user_id":{_json_opt(user_id)},"user_name":{_json_opt(user_name)},'
-        f'"reply_to":{_json_opt(reply_to)}}}'
-    )
-
-
-def _address_head(
-    platform: str, channel: str, user_id: str | None = None, user_name: str | None = None
-) -> str:
-    """What _address writes before the value of ``reply_to`` (and its closing brace)."""
-    return (
-        f'{{"platform":{_json_str(platform)},"channel":{_json_str(channel)},'
-        f'"user_id":{_json_opt(user_id)},"user_name":{_json_opt(user_name)},"reply_to":'
-    )
-
-
-_REPLY_HEADS_SIZE = 4096
-_reply_heads: dict[tuple[str, ...], str] = {}
-
-
-def _json_opt(value: str | None) -> str:
-    return "null" if value is None else _json_str(value)
+    return encode_address(Address(platform, channel, user_id, user_name, reply_to))
 
 
 def mention_token(user_id: str) -> str:
@@ -131,7 +107,7 @@ def _enqueue(
     *,
     game_id: int,
     turn: int,
-    kind: str,
+    kind: PostKind,
     recipient: str,
     address: str,
     text: str,
@@ -146,7 +122,7 @@ def _enqueue(
     post = NewPost(
         game_id,
         turn,
-        kind,
+        kind.key(),
         recipient,
         address,
         text,
@@ -172,8 +148,8 @@ def copies_for_rooms(tx: Tx, post: NewPost, *, home: records.Game | None) -> lis
     game = home if home is not None else tx.game(post.game_id)
     if game is None:
         return []
-    address = loads(post.address)
-    here = (address.get("platform"), address.get("channel"))
+    address = decode_address(post.address)
+    here = (address.platform, address.channel)
     targets = [(game.platform, game.channel), *((r.platform, r.channel) for r in rooms)]
     carried = {k: v for k, v in (loads(post.extras) if post.extras else {}).items()
                if k not in ("mentions", "room")}  # fmt: skip
@@ -182,7 +158,9 @@ def copies_for_rooms(tx: Tx, post: NewPost, *, home: records.Game | None) -> lis
         dataclasses.replace(
             post,
             recipient=f"public:{platform}:{channel}",
-            address=dumps({**address, "platform": platform, "channel": channel, "reply_to": None}),
+            address=encode_address(
+                dataclasses.replace(address, platform=platform, channel=channel, reply_to=None)
+            ),
             text=text,
             extras=dumps(carried) if carried else "",
         )
@@ -209,23 +187,17 @@ def reply(
     platform = row.platform
     channel = row.channel
     if public and channel:
-        key: tuple[str, ...] = (platform, channel)
+        address = Address(platform, channel, reply_to=row.message_id)
         recipient = "public"
     else:
-        key = (platform, channel, row.user_id, row.user_name)
+        address = Address(platform, channel, row.user_id, row.user_name, row.message_id)
         recipient = f"{platform}:{row.user_id}"
-    # The address up to its reply_to, the same for every reply to that sender there.
-    head = _reply_heads.get(key)
-    if head is None:
-        if len(_reply_heads) >= _REPLY_HEADS_SIZE:
-            _reply_heads.clear()
-        head = _reply_heads[key] = _address_head(*key)
     post = NewPost(
         game_id=game_id,
         turn=0,
-        kind=f"reply:{row.id}:{kind_suffix}" if kind_suffix else f"reply:{row.id}",
+        kind=kinds.reply(row.id, kind_suffix).key(),
         recipient=recipient,
-        address=f"{head}{_json_str(row.message_id)}}}",
+        address=encode_address(address),
         text=text,
         render=dumps(render) if render else "",
         created_at=row.received_at,
@@ -237,9 +209,6 @@ def reply(
         tx.post_all(copies_for_rooms(tx, post, home=None))
 
 
-WITHDRAW = "withdraw"  # the kind of an outbox row that removes a public message
-
-
 def withdraw(tx: Tx, game_id: int, row: Cause) -> None:
     """Remove a public message that gave away a secret (a move posted in the channel),
     where the platform allows it: an outbox row with nothing to say, whose address is
@@ -248,7 +217,7 @@ def withdraw(tx: Tx, game_id: int, row: Cause) -> None:
         NewPost(
             game_id=game_id,
             turn=0,
-            kind=f"{WITHDRAW}:{row.id}",
+            kind=PostKind.of(kinds.WITHDRAW, row.id).key(),
             recipient="public",
             address=_address(row.platform, row.channel, reply_to=row.message_id),
             text="",
@@ -274,13 +243,13 @@ def _crew_private(
 ) -> str:
     """A member's copy of a crew's news: their DM, naming the crew so that a platform with
     group rooms posts it once in the crew's room (see Address.group)."""
-    return dumps(
-        {
-            **loads(_private(game_row, player)),
-            "group": f"crew:{crew[0].key}",
-            "members": [[p.user_id, p.name] for p in crew],
-            "group_name": f"{title(game_row)}: {crew[0].name}'s crew",
-        }
+    return encode_address(
+        dataclasses.replace(
+            decode_address(_private(game_row, player)),
+            group=f"crew:{crew[0].key}",
+            members=tuple((p.user_id, p.name) for p in crew),
+            group_name=f"{title(game_row)}: {crew[0].name}'s crew",
+        )
     )
 
 
@@ -310,7 +279,7 @@ def notify(
     player: records.Player,
     text: str,
     *,
-    kind: str,
+    kind: PostKind,
     extra: str = "",
     crew: Sequence[records.Player] = (),
 ) -> None:
@@ -336,7 +305,7 @@ def announce(
     tx: Tx,
     game_row: records.Game,
     *,
-    kind: str,
+    kind: PostKind,
     text: str,
     now: float,
     extra: str = "",
@@ -363,10 +332,6 @@ def announce(
     )
 
 
-ROOM = "room"  # the kind of the outbox row that opens a game's room (see open_room)
-LOBBY = "lobby"  # the kind of a row for the channel a game moved out of
-
-
 def open_room(
     tx: Tx, game_row: records.Game, text: str, *, now: float, choices: Sequence[Choice] = ()
 ) -> None:
@@ -377,7 +342,7 @@ def open_room(
         tx,
         game_id=game_row.id,
         turn=0,
-        kind=ROOM,
+        kind=PostKind(kinds.ROOM),
         recipient="public",
         address=_address(game_row.platform, game_row.channel),
         text=text,
@@ -385,10 +350,6 @@ def open_room(
         now=now,
         extra=extras(choices=choices, room=title(game_row)),
     )
-
-
-ROOM_MEMBER = "room-member"  # the kind of a row that adds a player to (or removes one
-# from) the game's room, so the platform shows them its news (Discord's thread members)
 
 
 def room_member(
@@ -401,16 +362,13 @@ def room_member(
         tx,
         game_id=game_row.id,
         turn=game_row.turn,
-        kind=f"{ROOM_MEMBER}:{cause.id}",
+        kind=PostKind.of(kinds.ROOM_MEMBER, str(cause.id)),
         recipient=user_id,
         address=_address(game_row.platform, game_row.channel, user_id=user_id),
         text="add" if present else "remove",
         render=None,
         now=now,
     )
-
-
-CLOSE_ROOM = "close-room"  # the kind of the row that closes a finished game's room
 
 
 def close_room(tx: Tx, game_row: records.Game, *, now: float) -> None:
@@ -423,7 +381,7 @@ def close_room(tx: Tx, game_row: records.Game, *, now: float) -> None:
         tx,
         game_id=game_row.id,
         turn=game_row.turn,
-        kind=CLOSE_ROOM,
+        kind=PostKind(kinds.CLOSE_ROOM),
         recipient="public",
         address=_address(game_row.platform, game_row.channel),
         text="",
@@ -432,7 +390,7 @@ def close_room(tx: Tx, game_row: records.Game, *, now: float) -> None:
     )
 
 
-def tell_lobby(tx: Tx, game_row: records.Game, *, kind: str, text: str, now: float) -> None:
+def tell_lobby(tx: Tx, game_row: records.Game, *, kind: PostKind, text: str, now: float) -> None:
     """One line in the channel a game moved out of (that it ended); nothing when the game
     never moved."""
     if not game_row.lobby or game_row.id is None:
@@ -441,29 +399,13 @@ def tell_lobby(tx: Tx, game_row: records.Game, *, kind: str, text: str, now: flo
         tx,
         game_id=game_row.id,
         turn=game_row.turn,
-        kind=f"{LOBBY}:{kind}",
+        kind=kinds.in_lobby(kind),
         recipient="public",
         address=_address(game_row.platform, game_row.lobby),
         text=text,
         render=None,
         now=now,
     )
-
-
-PAGE_LINKED = ("map", "standings", "replay", f"{LOBBY}:end")
-"""The kinds of public post that link the game's web page (when it has a public
-address): each turn's map and the posts of the end. A ``map:N`` (a step of a turn) too."""
-
-
-def links_page(kind: str, recipient: str) -> bool:
-    """Whether a row of ``kind`` to ``recipient`` carries the link to its game's page."""
-    return recipient == "public" and (kind in PAGE_LINKED or kind.startswith("map:"))
-
-
-def reports_turn(kind: str) -> bool:
-    """Whether a row of ``kind`` is a turn's report with its map (its link is that turn's
-    page, where the report is in full)."""
-    return kind == "map" or kind.startswith("map:")
 
 
 def title(game_row: records.Game) -> str:
@@ -489,17 +431,20 @@ def render_spec(
 # --- timers, in words ------------------------------------------------------
 
 
-def running_timers(game_row: records.Game) -> list[dict[str, Any]]:
+def running_timers(game_row: records.Game) -> list[TimerEntry]:
     """The game's timers that run now, earliest first."""
-    timers = loads(getattr(game_row, "timers", "[]") or "[]")
-    running = [t for t in timers if t.get("deadline") is not None]
-    return sorted(running, key=lambda t: (t["deadline"], t["key"]))
+    return timers.running(timers.decode(game_row.timers))
+
+
+def _deadline(timer: TimerEntry) -> float:
+    """A running timer's deadline (see :func:`running_timers`: only running ones)."""
+    return timer.deadline if timer.deadline is not None else 0.0
 
 
 def deadlines_text(game_row: records.Game) -> str:
     """``Turn 3 closes 2026-01-01 08:00 UTC.`` for every timer that runs, earliest first."""
     return " ".join(
-        f"{t['label']} closes {format_utc(t['deadline'])}." for t in running_timers(game_row)
+        f"{t.label} closes {format_utc(_deadline(t))}." for t in running_timers(game_row)
     )
 
 
@@ -529,17 +474,16 @@ def status_text(
         left = humanize_seconds(game_row.paused_remaining)
         lines.append(f"Paused with {left} left on the clock.")
     else:
-        timers = running_timers(game_row)
-        declared = loads(getattr(game_row, "timers", "[]") or "[]")
-        for timer in timers:
-            left = humanize_seconds(timer["deadline"] - now)
+        declared = timers.decode(game_row.timers)
+        for timer in timers.running(declared):
+            left = humanize_seconds(_deadline(timer) - now)
             # One clock: the first line already names the turn. Several (or one running
             # while another waits, as a move clock during a defender's answer): say which.
             if len(declared) > 1:
-                what = timer["label"]
+                what = timer.label
             else:
                 what = "Setup" if game_row.phase == GamePhase.SETUP else turn.capitalize()
-            lines.append(f"{what} closes {written(timer['deadline'])} (in {left}).")
+            lines.append(f"{what} closes {written(_deadline(timer))} (in {left}).")
     lines.append(game.words.summary(state, None))
     return "\n".join(lines)
 
@@ -565,7 +509,7 @@ def status_card(
     if game_row.paused_remaining is not None:
         fields.append(("Clock", f"paused, {humanize_seconds(game_row.paused_remaining)} left"))
     for timer in running_timers(game_row):
-        fields.append((timer["label"], f"closes {format_utc(timer['deadline'])}"))
+        fields.append((timer.label, f"closes {format_utc(_deadline(timer))}"))
     fields.append((game.words.player_word(len(players)).capitalize(), str(len(players))))
     if game_row.phase == GamePhase.RUNNING:
         acting = game.rules.to_act(state)
@@ -614,7 +558,7 @@ def welcome_substitute(
     player: records.Player,
     text: str,
     *,
-    kind: str,
+    kind: PostKind,
     now: float,
     last: tuple[int, int] | None,
 ) -> None:
@@ -682,7 +626,6 @@ def publish(
     ``private_lines``: what the host adds for one player alone (their receipt's path to
     the turn's root), delivered the same way, after the game's notices. ``keep``: the
     parts of ``public_text`` a platform that shortens posts keeps (``Outbound.keep``)."""
-    suffix = f":{step}" if step else ""
     extra: dict[str, Any] = {"step": step} if step else {}
     state = resolution.state
     told: dict[str, list[str]] = {}
@@ -703,7 +646,7 @@ def publish(
             NewPost(
                 game_id=game_row.id,
                 turn=turn,
-                kind=f"map{suffix}",
+                kind=kinds.of_step(kinds.MAP, step).key(),
                 recipient="public",
                 address=_address(game_row.platform, game_row.channel),
                 text=public_text,
@@ -733,7 +676,7 @@ def publish(
             NewPost(
                 game_id=game_row.id,
                 turn=turn,
-                kind=f"board{suffix}",
+                kind=kinds.of_step(kinds.BOARD, step).key(),
                 recipient=key,
                 address=crew_address(game, state, game_row, player, players),
                 text="\n".join(lines),
@@ -753,13 +696,13 @@ def publish(
         if player is not None:
             quick = choices_of(game, asked.get(key, []), private=True)
             crew = crew_players(game, state, key, players)
-            notify(tx, game_row, player, "\n".join(texts), kind=f"turn-notice:{turn}{suffix}",
+            notify(tx, game_row, player, "\n".join(texts), kind=kinds.turn_notice(turn, step),
                    extra=extras(choices=quick), crew=crew)  # fmt: skip
     for index, text in enumerate(public_notices):
         announce(
             tx,
             game_row,
-            kind=f"notice:{turn}{suffix}:{index}",
+            kind=kinds.public_notice(turn, step, index),
             text=f"{title(game_row)}: {text}",
             now=now,
         )
@@ -784,7 +727,7 @@ def deliver_notices(
                 reply(tx, game_row.id, cause, notice.text, public=True, kind_suffix=f"n{index}")
             else:
                 # An order sent by DM: what the game tells everyone goes to its channel.
-                announce(tx, game_row, kind=f"notice:{cause.id}:{index}", text=notice.text,
+                announce(tx, game_row, kind=PostKind.of(kinds.NOTICE, str(cause.id), index), text=notice.text,
                          now=cause.received_at)  # fmt: skip
             continue
         for key in recipients(game, state, notice):
@@ -798,7 +741,7 @@ def deliver_notices(
                       kind_suffix=f"n{index}", extra=extra)  # fmt: skip
             else:
                 crew = crew_players(game, state, notice.to, players) if notice.crew else ()
-                notify(tx, game_row, target, notice.text, kind=f"notice:{cause.id}:{index}",
+                notify(tx, game_row, target, notice.text, kind=PostKind.of(kinds.NOTICE, str(cause.id), index),
                        extra=extra, crew=crew)  # fmt: skip
 
 
@@ -810,7 +753,7 @@ def post_replay(
         tx,
         game_id=game_row.id,
         turn=turn,
-        kind="replay",
+        kind=PostKind(kinds.REPLAY),
         recipient="public",
         address=_address(game_row.platform, game_row.channel),
         text=f"{title(game_row)}: {game.words.replay_caption()}",
@@ -822,6 +765,6 @@ def post_replay(
         # The channel it was opened in hears, in one line, that it ended and how.
         state = game.codec.decode_state(loads(game_row.state))
         result = game.words.result(state, names_of(tx.players(game_row.id)))
-        tell_lobby(tx, game_row, kind="end", text=f"{title(game_row)} is over. {result}".strip(),
+        tell_lobby(tx, game_row, kind=PostKind(kinds.END), text=f"{title(game_row)} is over. {result}".strip(),
                    now=now)  # fmt: skip
         close_room(tx, game_row, now=now)

@@ -58,7 +58,7 @@ def game_record(store: Store, game_id: int) -> dict[str, Any]:
         number=game_id,
         names={p.key: p.name for p in players},
         phase=game_row.phase,
-        deadlines={e["key"]: _iso(e["deadline"]) for e in entries if e["deadline"] is not None},
+        deadlines={e.key: _iso(e.deadline) for e in entries if e.deadline is not None},
         seed=loads(game_row.options).get("seed"),
     )
     record = game.codec.record(state, history, context)

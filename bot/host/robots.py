@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,7 @@ from bot.games.base import ROBOT_LEVELS, Game, GameError, GamePhase, PlayerRef
 from bot.games.catalog import get_game
 from bot.host import away, journal, posts
 from bot.host.new_options import FILL, levels_of
+from bot.host.outbox_wire import PostKind
 from bot.host.routing import Refusal
 from bot.store import NewPlayer, Tx, loads, records
 from bot.store.models import ROBOT_USER
@@ -258,8 +259,4 @@ def announce_away(tx: Tx, game_id: int, turn: int, *, now: float) -> None:
         f"{posts.title(game_row)}: a robot plays turn {turn} for a player who is away "
         "(this game's `away=robot`); they take their seat back by sending an order."
     )
-    posts.announce(tx, game_row, kind="away-robot", text=text, now=now)
-
-
-def robot_names(players: Mapping[str, Any]) -> list[str]:
-    return [p.name for p in players.values() if is_robot(p)]
+    posts.announce(tx, game_row, kind=PostKind("away-robot"), text=text, now=now)

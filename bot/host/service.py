@@ -49,6 +49,8 @@ from bot.host.messages import (
     PlatformLink,
     PlatformRefused,
     Sender,
+    link_of,
+    scoped_catch_up_of,
 )
 from bot.host.outbox import AttachmentSource, Relay
 from bot.host.turns import TurnClock
@@ -138,7 +140,8 @@ class Host:
         self.public_reminders = frozenset(
             name
             for name in reminder_platforms
-            if getattr(self.adapters.get(name), "reminds_in_public", False)
+            if (adapter := self.adapters.get(name)) is not None
+            and adapter.capabilities.reminds_in_public
         )
         self.reminder_platforms = reminder_platforms - self.public_reminders
         self.commands = Commands(
@@ -151,22 +154,18 @@ class Host:
             # Where every answer costs (an X reply is a paid post or DM): chatter that
             # mentions the bot is left unanswered there.
             paid_answer_platforms=frozenset(
-                name
-                for name, adapter in self.adapters.items()
-                if getattr(adapter, "answers_cost", False)
+                name for name, adapter in self.adapters.items() if adapter.capabilities.answers_cost
             ),
             room_platforms=frozenset(
-                name for name, adapter in self.adapters.items() if hasattr(adapter, "open_room")
+                name for name, adapter in self.adapters.items() if adapter.capabilities.game_rooms
             ),
             card_platforms=frozenset(
-                name
-                for name, adapter in self.adapters.items()
-                if getattr(adapter, "shows_cards", False)
+                name for name, adapter in self.adapters.items() if adapter.capabilities.shows_cards
             ),
             confirm_platforms=frozenset(
                 name
                 for name, adapter in self.adapters.items()
-                if getattr(adapter, "confirms_final_steps", False)
+                if adapter.capabilities.confirms_final_steps
             ),
             web_base_url=web_base_url,
             draw_secret=draw_secret,
@@ -377,9 +376,9 @@ class Host:
         self.unfetched = set()
         self.waiting = set()
         scoped = {
-            name: fetch
+            name: catching.fetch_live
             for name, adapter in self.adapters.items()
-            if (fetch := getattr(adapter, "fetch_live", None)) is not None
+            if (catching := scoped_catch_up_of(adapter)) is not None
         }
         try:
             scopes = await self._off_loop(lambda: self._live_scopes(scoped)) if scoped else {}
@@ -555,7 +554,7 @@ class Host:
         return {
             name: link
             for name, adapter in self.adapters.items()
-            if isinstance(link := getattr(adapter, "link", None), PlatformLink)
+            if (link := link_of(adapter)) is not None
         }
 
     async def stop(self) -> None:

@@ -42,6 +42,7 @@ from bot.games.numbers import looks_like_a_number, whole_number
 from bot.host import posts, robots
 from bot.host.context import CommandContext
 from bot.host.new_options import parse_level
+from bot.host.outbox_wire import PostKind
 from bot.host.posts import Cause
 from bot.host.routing import Refusal
 from bot.store import Tx, records
@@ -122,14 +123,14 @@ def replace(
         tx, game_row, _as_player(game_row, offer),
         f"{posts.title(game_row)}: its host offers you {seat.name}'s seat. Send {answer}. "
         "You see the seat's board once it is yours.",
-        kind=f"seat-offer:{offer.id}",
+        kind=PostKind.of("seat-offer", offer.id),
     )  # fmt: skip
     if consent:
         posts.notify(
             tx, game_row, seat,
             f"{posts.title(game_row)}: the host would hand your seat ({seat.name}) to "
             f"{newcomer.user_name}. Send {yes} to me by DM to agree ({no} keeps it yours).",
-            kind=f"seat-consent:{offer.id}",
+            kind=PostKind.of("seat-consent", offer.id),
         )  # fmt: skip
 
 
@@ -190,7 +191,7 @@ def _offer_to_a_robot(
         tx, game_row, seat,
         f"{posts.title(game_row)}: the host would hand your seat ({seat.name}) to a robot "
         f"({offer.name}). Send {yes} to me by DM to agree ({no} keeps it yours).",
-        kind=f"seat-consent:{offer.id}",
+        kind=PostKind.of("seat-consent", offer.id),
     )  # fmt: skip
 
 
@@ -239,7 +240,7 @@ def answer(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> int:
         who = offer.name if newcomer else seat.name
         what = "declined" if newcomer else "kept"
         posts.announce(
-            tx, game_row, kind=f"seat-no:{offer.id}", now=commands.clock.now(),
+            tx, game_row, kind=PostKind.of("seat-no", offer.id), now=commands.clock.now(),
             text=f"{posts.title(game_row)}: {who} {what} {seat.name}'s seat; nothing changes.",
         )  # fmt: skip
         posts.reply(tx, game_row.id, row, "Done: the seat stays as it was.", public=False)
@@ -292,7 +293,7 @@ def _hand_over(
     when = f"from turn {turn} on" if game_row.phase == GamePhase.RUNNING else "from now on"
     who = f"{offer.name}'s (a robot, level {level})," if level else f"{offer.name}'s,"
     posts.announce(
-        tx, game_row, kind=f"seat-handed:{change.id}", now=now,
+        tx, game_row, kind=PostKind.of("seat-handed", change.id), now=now,
         text=f"{posts.title(game_row)}: {seat.name}'s seat is {who} who plays it "
         f"{when} (still called {seat.name}).",
     )  # fmt: skip
@@ -300,7 +301,7 @@ def _hand_over(
         tx, game_row, old,
         f"{posts.title(game_row)}: your seat ({seat.name}) is {offer.name}'s now. You no "
         "longer play in this game; thank you for playing.",
-        kind=f"replaced:{change.id}",
+        kind=PostKind.of("replaced", change.id),
     )  # fmt: skip
     if level:
         # A robot is sent nothing (nor let into a room): it reads the seat's view.
@@ -316,7 +317,7 @@ def _hand_over(
         tx, game, game_row, state, seat,
         f"{posts.title(game_row)}: {seat.name}'s seat is yours, to play {when}. Here is its "
         "board; `help` says how to play.",
-        kind=f"substitute:{change.id}", now=now, last=last,
+        kind=PostKind.of("substitute", change.id), now=now, last=last,
     )  # fmt: skip
     if seat.platform in commands.room_platforms or old.platform in commands.room_platforms:
         posts.room_member(tx, game_row, row, old.user_id, present=False, now=now)

@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection
 from bot.games.base import GamePhase
 from bot.games.catalog import get_game
 from bot.host import away, lifecycle, posts, robots
+from bot.host import outbox_wire as kinds
 from bot.host.clock import Clock
 from bot.host.collector import collector_paused
 from bot.host.inbox import Commands
@@ -159,7 +160,7 @@ class TurnClock:
                 said = game.words.reminder(state, posts.humanize_seconds(deadline - now))
                 text = f"{posts.title(game_row)}: {said}"
                 for player in early:
-                    posts.notify(tx, game_row, player, text, kind="reminder")
+                    posts.notify(tx, game_row, player, text, kind=kinds.reminder(0))
                     written += 1
                 if not pinged:
                     continue
@@ -167,7 +168,7 @@ class TurnClock:
                     # Players who joined from another platform's room: by DM (a ping here
                     # cannot reach them).
                     for player in [p for p in pinged if p.platform != game_row.platform]:
-                        posts.notify(tx, game_row, player, text, kind="reminder")
+                        posts.notify(tx, game_row, player, text, kind=kinds.reminder(0))
                         written += 1
                     pinged = [p for p in pinged if p.platform == game_row.platform]
                     # A crowd is named over several posts, each pinging only its own names
@@ -178,7 +179,7 @@ class TurnClock:
                         posts.announce(
                             tx,
                             game_row,
-                            kind="reminder" if part == 0 else f"reminder:{part + 1}",
+                            kind=kinds.reminder(part),
                             text=f"{posts.title(game_row)}: {names}: {said}",
                             now=now,
                             extra=posts.extras(mentions=[(p.user_id, p.name) for p in named]),
@@ -187,7 +188,7 @@ class TurnClock:
                     written += len(pinged)
                     continue
                 for player in pinged:
-                    posts.notify(tx, game_row, player, text, kind="reminder")
+                    posts.notify(tx, game_row, player, text, kind=kinds.reminder(0))
                     written += 1
         return written
 
@@ -289,10 +290,10 @@ def _lead(game_row: records.Game, before_seconds: float) -> float:
     """How long before its deadline a turn is reminded: ``before_seconds``, or half of a
     shorter timer's length."""
     earliest = min(
-        (t for t in posts.running_timers(game_row) if t.get("seconds")),
-        key=lambda t: t["deadline"],
+        (t for t in posts.running_timers(game_row) if t.seconds),
+        key=lambda t: t.deadline or 0.0,
         default=None,
     )
-    if earliest is None:
+    if earliest is None or earliest.seconds is None:
         return before_seconds
-    return min(before_seconds, float(earliest["seconds"]) / 2)
+    return min(before_seconds, float(earliest.seconds) / 2)

@@ -24,6 +24,7 @@ from aiohttp.web_response import StreamResponse
 
 from bot.games.catalog import game_names
 from bot.host.links import listed
+from bot.host.messages import PlatformFace
 from bot.store import Store, reads
 from bot.web.drawing import DrawingProcess
 from bot.web.guards import (
@@ -416,6 +417,7 @@ def build_app(
     limits: Limits | None = None,
     trusted_proxies: tuple[Network, ...] = (),
     site_url: str = "",
+    faces: Mapping[str, PlatformFace] | None = None,
 ) -> web.Application:
     """The web page's application over ``store`` (open it read-only: the web writes
     nothing). ``drawer``: where pictures are drawn (None: on worker threads).
@@ -426,7 +428,10 @@ def build_app(
         limits.draw_slots, per_client=limits.draws_per_client, waiting=limits.draws_waiting
     )
     app[SITE] = Site(
-        store, pictures=PictureCache(store, drawer=drawer, queue=queue), site_url=site_url
+        store,
+        pictures=PictureCache(store, drawer=drawer, queue=queue),
+        site_url=site_url,
+        faces=faces,
     )
     app[HUB] = LiveHub(_versions(store), interval=live_interval)
     app[STREAMS] = StreamSlots(limits.streams, limits.streams_per_client)
@@ -482,9 +487,10 @@ class WebServer:
         limits: Limits | None = None,
         trusted_proxies: tuple[Network, ...] = (),
         site_url: str = "",
+        faces: Mapping[str, PlatformFace] | None = None,
     ) -> None:
         """``site_url``: the page's public address (``[web] base_url``): link previews
-        name their pictures by it."""
+        name their pictures by it. ``faces``: how each platform is named and linked."""
         self.store = store
         self.host = host
         self.port = port
@@ -501,6 +507,7 @@ class WebServer:
             limits=self.limits,
             trusted_proxies=trusted_proxies,
             site_url=site_url,
+            faces=faces,
         )
 
     @property

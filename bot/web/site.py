@@ -17,14 +17,16 @@ import json
 import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import Event, GameError, GamePhase
 from bot.games.catalog import games as all_games
 from bot.games.catalog import get_game
+from bot.host import timers
 from bot.host.links import listed
+from bot.host.messages import PlatformFace
 from bot.host.record import game_record
 from bot.host.yielding import off_loop
 from bot.store import Store, loads, reads
@@ -83,20 +85,23 @@ def version_of(facts: reads.GameFacts) -> str:
     )
 
 
-def where_of(facts: reads.GameFacts) -> tuple[str, str]:
+def where_of(facts: reads.GameFacts, faces: Mapping[str, PlatformFace]) -> tuple[str, str]:
     """(where the game is played, a link to it where one can be made), see
     :func:`where_is`."""
-    return where_is(facts.platform, facts.channel)
+    return where_is(facts.platform, facts.channel, faces)
 
 
-def where_is(platform_name: str, channel: str) -> tuple[str, str]:
-    """(a room in words, a link to it where one can be made without asking the
-    platform: an X thread is a post's address; a Discord channel needs its server)."""
-    names = {"discord": "Discord", "twitter": "X", "script": "script", "console": "console"}
-    platform = names.get(platform_name, platform_name)
-    if platform_name == "twitter" and channel.isdigit():
-        return f"{platform} thread {channel}", f"https://x.com/i/status/{channel}"
-    return (f"{platform} channel {channel}" if channel else platform), ""
+def where_is(
+    platform_name: str, channel: str, faces: Mapping[str, PlatformFace]
+) -> tuple[str, str]:
+    """(a room in words, a link to it where the platform's face says one can be made
+    without asking the platform). A platform without a face (the console, a script) is
+    named by its name."""
+    face = faces.get(platform_name) or PlatformFace(platform_name)
+    url = face.channel_url(channel) if face.channel_url and channel else ""
+    if url:
+        return f"{face.title} thread {channel}", url
+    return (f"{face.title} channel {channel}" if channel else face.title), ""
 
 
 @dataclass(frozen=True)
@@ -138,19 +143,28 @@ def _events(stored: str) -> list[Event]:
     ]
 
 
-def _running(timers: str) -> tuple[tuple[str, float], ...]:
-    running = [t for t in loads(timers or "[]") or [] if t.get("deadline") is not None]
-    running.sort(key=lambda t: (t["deadline"], t["key"]))
-    return tuple((str(t["label"]), float(t["deadline"])) for t in running)
+def _running(stored: str) -> tuple[tuple[str, float], ...]:
+    return tuple(
+        (entry.label, float(entry.deadline))
+        for entry in timers.running(timers.decode(stored))
+        if entry.deadline is not None
+    )
 
 
 class Site:
     def __init__(
-        self, store: Store, *, pictures: PictureCache | None = None, site_url: str = ""
+        self,
+        store: Store,
+        *,
+        pictures: PictureCache | None = None,
+        site_url: str = "",
+        faces: Mapping[str, PlatformFace] | None = None,
     ) -> None:
         """``site_url``: the page's public address (``[web] base_url``), for the
-        absolute addresses of link previews' pictures ("": previews without one)."""
+        absolute addresses of link previews' pictures ("": previews without one).
+        ``faces``: how each platform is named and linked (its declaration's)."""
         self.store = store
+        self.faces = dict(faces or {})
         self.site_url = site_url
         self.pictures = pictures or PictureCache(store)
         self._results: dict[int, str] = {}  # a finished game's result line, once worked out
@@ -274,7 +288,7 @@ class Site:
             }
         lines = []
         for facts in (by_id[i] for i in shown if i in by_id):
-            where, url = where_of(facts)
+            where, url = where_of(facts, self.faces)
             running = _running(facts.timers)
             names = finished.get(facts.id, {})
             lines.append(
@@ -540,7 +554,7 @@ class Site:
         lines = self._turn_lines(facts.id, game, steps, names)
         finished = facts.phase == GamePhase.FINISHED
         shown_publicly = listed(facts.platform, facts.open_to_all)
-        where, url = where_of(facts)
+        where, url = where_of(facts, self.faces)
         page = pages.GamePage(
             title=title_of(facts.kind, game_id),
             kind=facts.kind,
@@ -555,7 +569,7 @@ class Site:
                 names, standing or (), public.substitutes, turn_word(facts.kind), players
             ),
             options=options_said(public.options),
-            rooms=tuple(where_is(*room) for room in public.rooms),
+            rooms=tuple(where_is(*room, self.faces) for room in public.rooms),
             join=(f"{game.tag} join" if facts.phase == GamePhase.SETUP and viewer is None else ""),
             result=self._result(facts, names),
             base=base,

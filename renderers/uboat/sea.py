@@ -52,12 +52,6 @@ def bright(colour: Colour) -> RGB:
     return (round(r + (255 - r) * 0.4), round(g + (255 - g) * 0.4), round(b + (255 - b) * 0.4))
 
 
-def text_on(colour: Colour) -> RGB:
-    """Black or white, whichever reads on the boat's colour."""
-    r, g, b = BOAT_RGB[colour]
-    return (20, 20, 20) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (250, 250, 250)
-
-
 def column_label(col: int) -> str:
     return LETTERS[col]
 

@@ -17,6 +17,7 @@ import pytest
 from bot import platforms
 from bot.adapters.declaration import BuildContext, Platform
 from bot.config import ConfigError, load_config, missing_secrets, parse_config
+from bot.host.messages import Capabilities
 
 TOKEN = "pigeon-secret-token-7f3a9"
 
@@ -35,6 +36,7 @@ class PigeonAdapter:
     """As much of a ChatAdapter as the wiring needs: it is only built here."""
 
     platform = "pigeon"
+    capabilities = Capabilities()
 
     def __init__(self, section: PigeonConfig, token: str, context: BuildContext) -> None:
         self.section = section

@@ -16,6 +16,7 @@ from bot.host.clock import VirtualClock, to_datetime
 from bot.host.messages import (
     Address,
     Attachment,
+    Capabilities,
     CursorStore,
     Inbound,
     InboundHandler,
@@ -34,6 +35,8 @@ async def no_attachments(row: OutboxRow) -> Sequence[Attachment]:
 
 class RecordingAdapter:
     """A ChatAdapter that remembers every send; ``fail`` scripts failures per call."""
+
+    capabilities = Capabilities()
 
     def __init__(self, platform: str = "fake") -> None:
         self.platform = platform

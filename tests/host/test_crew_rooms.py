@@ -14,11 +14,13 @@ from pathlib import Path
 import pytest
 from host_fakes import HostKit, RecordingAdapter
 
-from bot.host.messages import Address, Outbound
+from bot.host.messages import Address, Capabilities, Outbound
 
 
 class GroupRecordingAdapter(RecordingAdapter):
     """A platform with group rooms."""
+
+    capabilities = Capabilities(group_rooms=True)
 
     def __init__(self, platform: str = "fake") -> None:
         super().__init__(platform)

@@ -14,6 +14,8 @@ from sqlmodel import select
 from bot.games.catalog import get_game
 from bot.host import posts
 from bot.host.inbox import FAILED_REPLY, Effect, Outcome
+from bot.host.messages import Address
+from bot.host.outbox_wire import encode_address
 from bot.store import GameChange, InboundRow, OrderRow, Store, Tx, dumps, loads
 
 
@@ -214,13 +216,13 @@ def test_a_failed_message_leaves_no_standing_order_behind(
 
 
 def test_reply_addresses_are_the_bytes_address_writes() -> None:
-    """reply() builds its address from a cached head: the same JSON as _address/dumps."""
+    """An address is written from a cached head (bot.host.outbox_wire): the same JSON as
+    _address/dumps."""
     for platform, channel, user_id, user_name, reply_to in [
         ("discord", "c1", None, None, "m1"),
         ("x", "", 'u"1', "Zoë \\ ☃", "m\n2"),
     ]:
-        head = posts._address_head(platform, channel, user_id, user_name)
-        built = f"{head}{posts._json_str(reply_to)}}}"
+        built = encode_address(Address(platform, channel, user_id, user_name, reply_to))
         expected = dumps(
             {
                 "platform": platform,

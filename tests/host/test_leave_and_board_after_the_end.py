@@ -30,7 +30,7 @@ def _texts_to(kit: HostKit, who: str) -> list[str]:
 
 def test_the_live_platforms_declare_that_a_person_types_there() -> None:
     for adapter in (DiscordAdapter, TwitterAdapter, MastodonAdapter, BlueskyAdapter):
-        assert adapter.confirms_final_steps is True, adapter
+        assert adapter.capabilities.confirms_final_steps is True, adapter
 
 
 def test_leave_in_a_battle_asks_first_where_a_person_types(tmp_path: Path) -> None:

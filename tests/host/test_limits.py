@@ -14,7 +14,7 @@ from host_fakes import RecordingAdapter, no_attachments
 from bot.config import ConfigError, parse_config
 from bot.host.clock import VirtualClock, to_datetime
 from bot.host.limits import NO_LIMITS, Limits
-from bot.host.messages import Inbound, InboundKind, Sender
+from bot.host.messages import Capabilities, Inbound, InboundKind, Sender
 from bot.host.service import Host
 from bot.store import NewGame, Store
 from bot.wiring import limits_of, sqlite_url
@@ -311,7 +311,7 @@ def test_5_help_and_status_asked_in_public_are_answered_privately(tmp_path: Path
 
 def test_5_where_answers_are_paid_chatter_mentioning_the_bot_gets_none(tmp_path: Path) -> None:
     live = LiveHost(tmp_path)
-    live.adapter.answers_cost = True  # type: ignore[attr-defined]  (as the X adapter says)
+    live.adapter.capabilities = Capabilities(answers_cost=True)  # as the X adapter says
     live.host = Host(live.store, live.clock, {"fake": live.adapter}, no_attachments, limits=LIVE)
     live.say("ann", "#bst new")
     live.flush()

@@ -226,7 +226,8 @@ def test_a_board_message_where_pictures_show_is_the_picture_and_the_news() -> No
     sent = outbound_of(_board_row(render=True), Address("discord", "c", "u"), (picture,),
                        None, shows_pictures=True)  # fmt: skip
     assert sent.text == "#bst game 1, turn 3:\nYour carrier was hit at C3."
-    assert DiscordAdapter.shows_pictures and TwitterAdapter.shows_pictures
+    assert DiscordAdapter.capabilities.shows_pictures
+    assert TwitterAdapter.capabilities.shows_pictures
 
 
 def test_the_text_board_goes_where_pictures_cannot() -> None:

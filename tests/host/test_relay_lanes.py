@@ -12,7 +12,7 @@ import pytest
 from host_fakes import HostKit, RecordingAdapter, no_attachments
 
 from bot.host import outbox
-from bot.host.messages import Address, DeliveryError, Outbound
+from bot.host.messages import Address, Capabilities, DeliveryError, Outbound
 from bot.host.outbox import Relay
 from bot.store import OutboxRow, dumps
 
@@ -24,7 +24,7 @@ class SlowPlatform(RecordingAdapter):
 
     def __init__(self, sends_at_once: int) -> None:
         super().__init__("slow")
-        self.sends_at_once = sends_at_once
+        self.capabilities = Capabilities(sends_at_once=sends_at_once)
         self.in_flight: dict[str, int] = {}
         self.most_at_once = 0
         self.most_at_one_place = 0
@@ -44,7 +44,7 @@ class SlowPlatform(RecordingAdapter):
             self.most_at_once = max(self.most_at_once, sum(self.in_flight.values()))
             self.most_at_one_place = max(self.most_at_one_place, self.in_flight[place])
             if self.wait_for_the_bound and not self._bound_reached.is_set():
-                if sum(self.in_flight.values()) >= self.sends_at_once:
+                if sum(self.in_flight.values()) >= self.capabilities.sends_at_once:
                     self._bound_reached.set()
                 else:
                     with contextlib.suppress(TimeoutError):

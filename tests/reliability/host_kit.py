@@ -14,6 +14,7 @@ from bot.host.clock import VirtualClock, to_datetime
 from bot.host.messages import (
     Address,
     Attachment,
+    Capabilities,
     CursorStore,
     DeliveryError,
     Inbound,
@@ -43,6 +44,7 @@ class FakePlatform:
     sent: list[tuple[Address, Outbound]] = field(default_factory=list)
     attempts: list[str] = field(default_factory=list)
     pending: list[Inbound] = field(default_factory=list)
+    capabilities: Capabilities = field(default_factory=Capabilities)
 
     async def start(self, on_inbound: InboundHandler) -> None:
         return None

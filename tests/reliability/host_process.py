@@ -30,6 +30,7 @@ from bot.config import Config
 from bot.host.clock import to_datetime
 from bot.host.messages import (
     Address,
+    Capabilities,
     CursorStore,
     Inbound,
     InboundHandler,
@@ -76,6 +77,7 @@ class QueueAdapter:
     """A ChatAdapter over two files: the inbox (JSONL) and the sent log (JSONL)."""
 
     platform = PLATFORM
+    capabilities = Capabilities()
 
     def __init__(self, inbox: Path, sent: Path, *, dedupe: bool = True, name: str = "") -> None:
         self.inbox = inbox

@@ -17,7 +17,7 @@ from urllib.error import HTTPError
 import pytest
 from host_kit import FakePlatform, MultiKit
 
-from bot.host.messages import Address, DeliveryError, Outbound
+from bot.host.messages import Address, Capabilities, DeliveryError, Outbound
 
 
 @pytest.fixture
@@ -84,6 +84,7 @@ def test_8_follow_ups_have_their_own_lane_beside_a_rate_limited_channel(kit: Mul
         return "discord/follow-ups" if address.reply_to in followups else "discord"
 
     adapter.lane = lane  # type: ignore[attr-defined]
+    adapter.capabilities = Capabilities(lanes=True)
 
     def limited(address: Address, outbound: Outbound) -> BaseException | None:
         if address.reply_to not in followups:
@@ -112,6 +113,7 @@ class LinkedPlatform(FakePlatform):
         super().__init__(platform)
         self.now = 0.0
         self.link = PlatformLink(clock=lambda: self.now)
+        self.capabilities = Capabilities(watched_link=True)
 
 
 def _get(port: int) -> tuple[int, dict]:

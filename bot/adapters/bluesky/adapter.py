@@ -44,6 +44,7 @@ from bot.games.base import Game
 from bot.games.duration import parse_duration
 from bot.host.messages import (
     Address,
+    Capabilities,
     CursorStore,
     InboundHandler,
     Outbound,
@@ -68,14 +69,21 @@ class BlueskyAdapter:
     ``"bluesky"``."""
 
     platform = PLATFORM
-    # Every answer spends the write budget and reaches a stranger (the tag search reads
-    # anyone's post with the tag; a bot that DMs people who only used a hashtag is
-    # labelled spam): chatter that is no command is recorded, not answered.
-    answers_cost = True
-    # A public board message is its picture; a DM's is its text (see accepts_attachments).
-    shows_pictures = True
-    # A person types here: a step that cannot be undone (leaving a game) is confirmed.
-    confirms_final_steps = True
+    capabilities = Capabilities(
+        lanes=True,
+        mentions=True,
+        picks_attachments=True,
+        watched_link=True,
+        # Every answer spends the write budget and reaches a stranger (the tag search
+        # reads anyone's post with the tag; a bot that DMs people who only used a hashtag
+        # is labelled spam): chatter that is no command is recorded, not answered.
+        answers_cost=True,
+        # A public board message is its picture; a DM's is its text (see
+        # accepts_attachments).
+        shows_pictures=True,
+        # A person types here: a step that cannot be undone (leaving a game) is confirmed.
+        confirms_final_steps=True,
+    )
 
     def __init__(
         self,

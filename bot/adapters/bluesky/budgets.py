@@ -75,11 +75,6 @@ class WritePoints:
             raise BudgetSpent(f"write budget ({limit} points)", window)
         self._spent.append((now, points))
 
-    def refund(self, points: int = CREATE_POINTS) -> None:
-        """A write that was refused before it was made costs nothing."""
-        if self._spent and self._spent[-1][1] == points:
-            self._spent.pop()
-
 
 @dataclass
 class _Window:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from bot.adapters.bluesky.section import BlueskyConfig as BlueskyConfig
 from bot.adapters.declaration import BuildContext, Platform, api_base_problem
+from bot.host.messages import PlatformFace
 
 if TYPE_CHECKING:
     from bot.host.messages import ChatAdapter
@@ -62,4 +63,5 @@ BLUESKY = Platform(
     durations=("notifications_poll", "dm_poll"),
     check=_check,
     check_online=_check_online,
+    face=PlatformFace("bluesky"),
 )

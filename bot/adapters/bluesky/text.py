@@ -163,21 +163,6 @@ def renamed(text: str, old: str, new: str) -> str:
     return whole.sub(lambda _: f"@{new}", text)
 
 
-def mentioned_handles(text: str) -> list[str]:
-    """The ``@handles`` ``text`` names, lower-cased, in order."""
-    return [match.group(1).lower() for match in _MENTION.finditer(text)]
-
-
-def tags_of(record: Mapping[str, Any]) -> list[str]:
-    """The hashtags a post record carries in its facets (what searchPosts matches)."""
-    tags = []
-    for facet in record.get("facets") or ():
-        for feature in facet.get("features") or ():
-            if feature.get("$type") == "app.bsky.richtext.facet#tag":
-                tags.append(str(feature.get("tag", "")))
-    return tags
-
-
 def strip_leading_mentions(text: str) -> str:
     """``@bot.bsky.social #sonar f11`` → ``#sonar f11``: a reply's leading handles are
     addressing, not content."""

@@ -83,6 +83,7 @@ from bot.adapters.discord.text import Privacy, route_for
 from bot.games.base import Game
 from bot.host.messages import (
     Address,
+    Capabilities,
     CursorStore,
     DeliveryError,
     Inbound,
@@ -112,16 +113,25 @@ class DiscordAdapter:
     """
 
     platform = PLATFORM
-    shows_pictures = True  # a board message is its picture: no text board (PictureAdapter)
-    # A person types here: a step that cannot be undone (leaving a game) is confirmed.
-    confirms_final_steps = True
-    # The relay sends to this many places at once (each place's posts stay in order);
-    # discord.py keeps Discord's per-route buckets and global limit across them.
-    sends_at_once = 8
-    # A reminder is one post in the game's thread that pings the players missing.
-    reminds_in_public = True
-    # A message's card shows as an embed (``status``).
-    shows_cards = True
+    capabilities = Capabilities(
+        lanes=True,
+        mentions=True,
+        channel_links=True,
+        game_rooms=True,  # a game's thread
+        withdraws=True,  # with Manage Messages
+        scoped_catch_up=True,
+        watched_link=True,
+        shows_pictures=True,  # a board message is its picture: no text board
+        # The relay sends to this many places at once (each place's posts stay in order);
+        # discord.py keeps Discord's per-route buckets and global limit across them.
+        sends_at_once=8,
+        # A reminder is one post in the game's thread that pings the players missing.
+        reminds_in_public=True,
+        # A message's card shows as an embed (``status``).
+        shows_cards=True,
+        # A person types here: a step that cannot be undone (leaving a game) is confirmed.
+        confirms_final_steps=True,
+    )
 
     def __init__(
         self,

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from bot.adapters.declaration import BuildContext, Platform, api_base_problem
 from bot.adapters.discord.section import DiscordConfig as DiscordConfig
+from bot.host.messages import PlatformFace
 
 if TYPE_CHECKING:
     from bot.host.messages import ChatAdapter
@@ -70,4 +71,8 @@ DISCORD = Platform(
     list_items={"shard_ids": int},
     check=_check,
     check_online=_check_online,
+    face=PlatformFace("Discord"),  # a channel's link needs its server: none
+    libraries=("discord",),
+    # A follow-up's URL is /webhooks/APP/TOKEN, an answer's /interactions/ID/TOKEN/callback.
+    tokens_in_urls=(r"(/(?:webhooks|interactions)/\d+/)[A-Za-z0-9_.\-]{20,}",),
 )

@@ -41,6 +41,7 @@ from bot.games.base import Game
 from bot.games.duration import parse_duration
 from bot.host.messages import (
     Address,
+    Capabilities,
     CursorStore,
     InboundHandler,
     Outbound,
@@ -66,9 +67,13 @@ class MastodonAdapter:
     ``"mastodon"``."""
 
     platform = PLATFORM
-    shows_pictures = True  # a board message is its picture (with its alt text)
-    # A person types here: a step that cannot be undone (leaving a game) is confirmed.
-    confirms_final_steps = True
+    capabilities = Capabilities(
+        mentions=True,
+        watched_link=True,
+        shows_pictures=True,  # a board message is its picture (with its alt text)
+        # A person types here: a step that cannot be undone (leaving a game) is confirmed.
+        confirms_final_steps=True,
+    )
 
     def __init__(
         self,

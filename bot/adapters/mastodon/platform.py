@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from bot.adapters.declaration import BuildContext, Platform, api_base_problem
 from bot.adapters.mastodon.section import MastodonConfig as MastodonConfig
+from bot.host.messages import PlatformFace
 
 if TYPE_CHECKING:
     from bot.host.messages import ChatAdapter
@@ -58,4 +59,5 @@ MASTODON = Platform(
     durations=("poll",),
     check=_check,
     check_online=_check_online,
+    face=PlatformFace("mastodon"),
 )

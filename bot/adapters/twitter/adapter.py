@@ -49,6 +49,7 @@ from bot.games.base import Game
 from bot.games.duration import parse_duration
 from bot.host.messages import (
     Address,
+    Capabilities,
     CursorStore,
     InboundHandler,
     Outbound,
@@ -70,11 +71,16 @@ class TwitterAdapter:
     of the game it names."""
 
     platform = PLATFORM
-    # Every answer is a paid post or DM: the host answers no public chatter here.
-    answers_cost = True
-    shows_pictures = True  # a board message is its picture: no text board (PictureAdapter)
-    # A person types here: a step that cannot be undone (leaving a game) is confirmed.
-    confirms_final_steps = True
+    capabilities = Capabilities(
+        lanes=True,
+        mentions=True,
+        watched_link=True,
+        # Every answer is a paid post or DM: the host answers no public chatter here.
+        answers_cost=True,
+        shows_pictures=True,  # a board message is its picture: no text board
+        # A person types here: a step that cannot be undone (leaving a game) is confirmed.
+        confirms_final_steps=True,
+    )
 
     def __init__(
         self,

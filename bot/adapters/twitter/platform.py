@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from bot.adapters.declaration import BuildContext, Platform, api_base_problem
 from bot.adapters.twitter.section import TwitterConfig as TwitterConfig
+from bot.host.messages import PlatformFace
 
 if TYPE_CHECKING:
     from bot.host.messages import ChatAdapter
@@ -48,6 +49,11 @@ async def _check_online(section: TwitterConfig) -> tuple[list[str], list[str]]:
     return await check_x(section, TwitterCredentials.from_environment(section))
 
 
+def _thread_url(channel: str) -> str:
+    """A game's channel on X is its thread, whose address is its first post's."""
+    return f"https://x.com/i/status/{channel}" if channel.isdigit() else ""
+
+
 TWITTER = Platform(
     name="twitter",
     section=TwitterConfig,
@@ -57,4 +63,6 @@ TWITTER = Platform(
     durations=("mentions_poll", "dm_poll"),
     check=_check,
     check_online=_check_online,
+    face=PlatformFace("X", _thread_url),
+    libraries=("tweepy",),
 )

@@ -32,13 +32,6 @@ class Unit:
             entry["torpedo"] = self.torpedo
         return entry
 
-    @classmethod
-    def of_record(cls, entry: Any) -> Unit:
-        torpedo = entry.get("torpedo")
-        return cls(
-            str(entry["player"]), UnitKind(entry["unit"]), None if torpedo is None else int(torpedo)
-        )
-
 
 def submarine(owner: PlayerId) -> Unit:
     return Unit(owner, UnitKind.SUBMARINE)
