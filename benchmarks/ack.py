@@ -122,6 +122,21 @@ def production_adapter(store: Store) -> Any:
     )
 
 
+async def logged_in(host: Any, adapter: Any, fake_module: ModuleType, fake: Any) -> list[Outcome]:
+    """Log ``adapter`` in through the recorder, its inbound messages going to ``host``;
+    the list each one's outcome is added to, as it comes."""
+    outcomes: list[Outcome] = []
+
+    async def on_inbound(inbound: Inbound) -> Any:
+        effect = await host.on_inbound(inbound)
+        outcomes.append(effect.outcome)
+        return effect
+
+    with fake_module.recording_transport(fake):
+        await adapter.login(on_inbound)
+    return outcomes
+
+
 async def measure_acks(
     host: Any,
     adapter: Any,
@@ -138,15 +153,7 @@ async def measure_acks(
     ``arrive_at`` (``time.perf_counter()`` seconds): when the commands reach the bot's
     socket, to time from; the dispatch waits for it. A loop that is busy then dispatches
     them late, and that lateness is part of their latency, as it is live."""
-    outcomes: list[Outcome] = []
-
-    async def on_inbound(inbound: Inbound) -> Any:
-        effect = await host.on_inbound(inbound)
-        outcomes.append(effect.outcome)
-        return effect
-
-    with fake_module.recording_transport(fake):
-        await adapter.login(on_inbound)
+    outcomes = await logged_in(host, adapter, fake_module, fake)
     return await timed_acks(adapter, fake_module, fake, commands, outcomes, arrive_at=arrive_at)
 
 

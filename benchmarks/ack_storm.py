@@ -37,6 +37,7 @@ from typing import Any
 from benchmarks.ack import (
     _setup_game,
     load_fake,
+    logged_in,
     measure_acks,
     p99,
     production_adapter,
@@ -105,15 +106,7 @@ async def _acks_while_robots_think(
         _setup_game(host, fake_module, commands)
         prepare_games(store, games, start=clock.now() - TURN_SECONDS - 1.0, robots=STORM_ROBOTS)
         began = _when_robots_think(host, asyncio.get_running_loop())
-        outcomes: list[Any] = []
-
-        async def on_inbound(inbound: Any) -> Any:
-            effect = await host.on_inbound(inbound)
-            outcomes.append(effect.outcome)
-            return effect
-
-        with fake_module.recording_transport(fake):
-            await adapter.login(on_inbound)
+        outcomes = await logged_in(host, adapter, fake_module, fake)
         storm_started = time.perf_counter()
         storm = asyncio.create_task(host.tick(send=False))
         ended: list[float] = []

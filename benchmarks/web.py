@@ -92,11 +92,15 @@ def _bot(url: str, seconds: float, turn_every: float, ready: Any, go: Any, done:
 async def _bot_loop(
     url: str, seconds: float, turn_every: float, ready: Any, go: Any, done: Any
 ) -> None:
-    from benchmarks.ack import _setup_game, load_fake, production_adapter, timed_acks
+    from benchmarks.ack import (
+        _setup_game,
+        load_fake,
+        logged_in,
+        production_adapter,
+        timed_acks,
+    )
     from bot.config import Config
     from bot.host.clock import RealClock
-    from bot.host.inbox import Outcome
-    from bot.host.messages import Inbound
     from bot.wiring import build_host, no_network
 
     store = Store(url)
@@ -106,15 +110,7 @@ async def _bot_loop(
     host = build_host(store, RealClock(), {"discord": adapter}, Config(), avatar_fetch=no_network)
     # The battle the commands are for: game 2 of the same database, beside the web's game.
     _setup_game(host, fake_module, ACK_COMMANDS)
-    outcomes: list[Outcome] = []
-
-    async def on_inbound(inbound: Inbound) -> Any:
-        effect = await host.on_inbound(inbound)
-        outcomes.append(effect.outcome)
-        return effect
-
-    with fake_module.recording_transport(fake):
-        await adapter.login(on_inbound)
+    outcomes = await logged_in(host, adapter, fake_module, fake)
     with store.transaction() as tx:
         game = tx.game(1)
         assert game is not None

@@ -10,7 +10,7 @@ anti-aliased hulls) and, when the board would not fit the width cap that way, *c
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from PIL import Image, ImageDraw
@@ -156,6 +156,27 @@ def plan_board(
         col_step=1 if detailed else _label_step(cell, col_needed),
         labels=labels,
     )
+
+
+def plan_square_board(size: int, cell: int, *, labels: GridLabels) -> GridLayout:
+    """A ``size``×``size`` board of ``cell``-pixel squares at (0, 0), for a picture that
+    chose its cell size itself."""
+    side = cell * size
+    return plan_board(size, size, labels=labels, x0=0, y0=0, max_board_width=side,
+                      max_board_height=side, min_cell=cell, max_cell=cell, target=side)  # fmt: skip
+
+
+def centred_board(
+    size: int, *, labels: GridLabels, margins: tuple[int, int], label_size: int,
+    width: int, max_cell: int,
+) -> GridLayout:  # fmt: skip
+    """A ``size``×``size`` board as wide as fits a picture ``width`` wide (cells of 8 to
+    ``max_cell`` pixels), centred across it, its names (``label_size``) in ``margins``."""
+    left, top = margins
+    cell = max(8, min(max_cell, (width - 2 * left) // size))
+    plan = plan_square_board(size, cell, labels=labels)
+    x0 = (width - plan.width - left) // 2 + left
+    return replace(plan, label_size=label_size, x0=x0, y0=top)
 
 
 def draw_grid(image: Image.Image, layout: GridLayout) -> None:

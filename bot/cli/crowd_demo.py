@@ -234,7 +234,7 @@ class CrowdDemo:
     def stored(self) -> tuple[int, Any]:
         with self.store.transaction() as tx:
             row = tx.latest_game_in(PLATFORM, CHANNEL)
-            assert row is not None and row.id is not None
+            assert row is not None
             # The host's own decoded state (its cache's): a crowd's is hundreds of
             # megabytes decoded, and a copy of the demo's own would be one more.
             return row.id, self.host.commands.states.of(self.game, row)

@@ -127,7 +127,7 @@ class Demo:
         """The demo's game as the host stored it, and each captain's player key."""
         with self.store.transaction() as tx:
             row = tx.latest_game_in(PLATFORM, CHANNEL)
-            assert row is not None and row.id is not None
+            assert row is not None
             return row, {p.name: p.key for p in tx.players(row.id)}
 
     def host_said(self) -> str:

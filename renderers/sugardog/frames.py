@@ -124,24 +124,11 @@ def card_board(last: RevealedView) -> Image.Image:
     revealed, the last turn's contacts, and the captains' key under it."""
     public = last.public
     size = max(1, public.size)
-    left, top = board.margins(size, CARD_LABELS)
-    cell = max(8, min(96, (end_card.WIDTH - 2 * left) // size))
-    plan = grid.plan_board(
-        size,
-        size,
-        labels=board.labels(size),
-        x0=0,
-        y0=0,
-        max_board_width=cell * size,
-        max_board_height=cell * size,
-        min_cell=cell,
-        max_cell=cell,
-        target=cell * size,
-    )
-    x0 = (end_card.WIDTH - plan.width - left) // 2 + left
-    layout = dataclasses.replace(plan, label_size=CARD_LABELS, x0=x0, y0=top)
+    layout = grid.centred_board(size, labels=board.labels(size),
+                                margins=board.margins(size, CARD_LABELS), label_size=CARD_LABELS,
+                                width=end_card.WIDTH, max_cell=96)  # fmt: skip
     rows = arrange_legend(captains_key(public), end_card.WIDTH - 2 * PAD)
-    height = top + plan.height + PAD + LEGEND_ROW * len(rows) + PAD
+    height = layout.y0 + layout.height + PAD + LEGEND_ROW * len(rows) + PAD
     image = Image.new("RGB", (end_card.WIDTH, height + height % 2), style.BACKGROUND)
     grid.draw_grid(image, layout)
     draw_chart(image, layout, revealed_chart(last))

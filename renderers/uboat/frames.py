@@ -49,18 +49,7 @@ def frame_layout(size: int) -> tuple[GridLayout, tuple[int, int]]:
     room_w = MAX_WIDTH - 2 * PAD - left - PANEL
     room_h = MAX_HEIGHT - HEADER - top - PAD
     cell = max(12, min(MAX_CELL, room_w // size, room_h // size))
-    plan = grid.plan_board(
-        size,
-        size,
-        labels=sea.LABELS,
-        x0=0,
-        y0=0,
-        max_board_width=cell * size,
-        max_board_height=cell * size,
-        min_cell=cell,
-        max_cell=cell,
-        target=cell * size,
-    )
+    plan = grid.plan_square_board(size, cell, labels=sea.LABELS)
     left, top = sea.margins(size, plan.label_size)
     width = min(MAX_WIDTH, max(MIN_WIDTH, PAD + left + plan.width + 2 * PAD + PANEL))
     height = min(MAX_HEIGHT, HEADER + top + plan.height + PAD)
@@ -183,23 +172,9 @@ CARD_LABELS = 20
 def card_layout(size: int) -> tuple[GridLayout, tuple[int, int]]:
     """Where the sea goes on the end card (as wide as the card, no report beside it), and
     the size of the picture holding it."""
-    left, top = sea.margins(size, CARD_LABELS)
-    cell = max(8, min(MAX_CELL, (end_card.WIDTH - 2 * left) // size))
-    plan = grid.plan_board(
-        size,
-        size,
-        labels=sea.LABELS,
-        x0=0,
-        y0=0,
-        max_board_width=cell * size,
-        max_board_height=cell * size,
-        min_cell=cell,
-        max_cell=cell,
-        target=cell * size,
-    )
-    x0 = (end_card.WIDTH - plan.width - left) // 2 + left
-    layout = dataclasses.replace(plan, label_size=CARD_LABELS, x0=x0, y0=top)
-    return layout, (end_card.WIDTH, top + plan.height + PAD)
+    layout = grid.centred_board(size, labels=sea.LABELS, margins=sea.margins(size, CARD_LABELS),
+                                label_size=CARD_LABELS, width=end_card.WIDTH, max_cell=MAX_CELL)  # fmt: skip
+    return layout, (end_card.WIDTH, layout.y0 + layout.height + PAD)
 
 
 def card_board(last: Frame) -> Image.Image:

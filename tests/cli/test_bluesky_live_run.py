@@ -8,40 +8,28 @@ messages; every record the bot writes is checked against the official lexicons.
 
 from __future__ import annotations
 
-import asyncio
-import importlib.util
-import os
-import signal
-import socket
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import live_servers as servers
 import pytest
-from aiohttp import web
 
 from bot.store import Store
 from bot.wiring import sqlite_url
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = servers.ROOT
 FAKE_DIR = ROOT / "tests" / "adapters" / "bluesky"
 
 
 def _load(name: str, path: Path) -> ModuleType:
-    """The fake from the adapter's tests (they are not a package)."""
+    """The fake, which imports its neighbours in the adapter's tests."""
     if str(FAKE_DIR) not in sys.path:
         sys.path.insert(0, str(FAKE_DIR))
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return servers.load_fake(name, path)
 
 
 fake_module = _load("bst_live_bluesky_fake", FAKE_DIR / "fake_bluesky.py")
@@ -49,68 +37,27 @@ ALICE, BOB, CAROL = fake_module.ALICE, fake_module.BOB, fake_module.CAROL
 BOT = fake_module.BOT_HANDLE
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class LocalBluesky:
-    """The fake served on 127.0.0.1 from a thread of its own, while the bot runs in its
-    own process. Every change to the fake's world is made on that thread."""
+class LocalBluesky(servers.LocalServer):
+    """The fake PDS and chat service on 127.0.0.1."""
 
     def __init__(self, *, dm_access: bool = True) -> None:
+        super().__init__()
         self.fake = fake_module.FakeBluesky(dm_access=dm_access, live=True)
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self._runner: web.AppRunner | None = None
 
     def start(self) -> None:
-        self._thread.start()
-        self.port = self.call(self._serve())
-
-    async def _serve(self) -> int:
-        self._runner = web.AppRunner(self.fake.app())
-        await self._runner.setup()
-        port = _free_port()
-        await web.TCPSite(self._runner, "127.0.0.1", port).start()
-        return port
-
-    def call(self, coroutine: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=10)
-
-    def do(self, work: Callable[[], Any]) -> Any:
-        async def run() -> Any:
-            return work()
-
-        return self.call(run())
-
-    def stop(self) -> None:
-        if self._runner is not None:
-            self.call(self._runner.cleanup())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(timeout=10)
+        super().start()
+        self.port = self.serve(self.fake.app())
 
 
 @pytest.fixture
 def bluesky() -> Iterator[LocalBluesky]:
-    made = LocalBluesky()
-    made.start()
-    yield made
-    made.stop()
+    yield from servers.served(LocalBluesky())
 
 
 def _config(tmp_path: Path, bluesky: LocalBluesky) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(
-        f"""
-[database]
-url = "sqlite:///{tmp_path / "bst.db"}"
-
-[limits]
-min_duration = "1s"  # turns of seconds: a whole game within the test
-
-[bluesky]
+    return servers.write_config(
+        tmp_path,
+        f"""[bluesky]
 enabled = true
 handle = "{BOT}"
 api_base = "http://127.0.0.1:{bluesky.port}"
@@ -120,28 +67,16 @@ dm_poll = "1s"
 posts_per_minute = 0
 dms_per_minute = 0
 """,
-        encoding="utf-8",
     )
-    return path
 
 
 def _environment(tmp_path: Path, password: str = fake_module.APP_PASSWORD) -> dict[str, str]:
-    return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "PYTHONPATH": str(ROOT),
-        "HOME": str(tmp_path),
-        "BLUESKY_APP_PASSWORD": password,
-    }
+    return servers.environment(tmp_path, {"BLUESKY_APP_PASSWORD": password})
 
 
 def _start(config: Path, tmp_path: Path) -> subprocess.Popen[str]:
-    # The log goes to a file: a whole game logs more than a pipe holds unread.
-    log = (tmp_path / "bst-run.log").open("w", encoding="utf-8")
-    return subprocess.Popen(
-        [sys.executable, "-m", "bot", "run", "--config", str(config)],
-        cwd=tmp_path, env=_environment(tmp_path),
-        stdout=subprocess.DEVNULL, stderr=log, text=True,
-    )  # fmt: skip
+    secrets = {"BLUESKY_APP_PASSWORD": fake_module.APP_PASSWORD}
+    return servers.start_bst(config, tmp_path, secrets, "bst-run.log")
 
 
 def _log(process: subprocess.Popen[str]) -> str:
@@ -149,24 +84,11 @@ def _log(process: subprocess.Popen[str]) -> str:
 
 
 def _wait(condition: Callable[[], Any], what: str, process: subprocess.Popen[str], timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        if process.poll() is not None:
-            raise AssertionError(f"bst run ended ({process.returncode}) before {what}: "
-                                 f"{_log(process)[-3000:]}")  # fmt: skip
-        time.sleep(0.1)
-    raise AssertionError(f"no {what} within {timeout} s: {_log(process)[-3000:]}")
+    servers.wait_for(condition, what, process, timeout=timeout, log=lambda: _log(process))
 
 
 def _stop(process: subprocess.Popen[str]) -> str:
-    process.send_signal(signal.SIGTERM)
-    try:
-        code = process.wait(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
+    code = servers.stop_bst(process)
     stderr = _log(process)
     assert code == 0, stderr[-3000:]
     return stderr

@@ -9,21 +9,18 @@ every turn counts, and every outbox row went out once.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
-import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import live_servers as servers
 import pytest
 import test_live_run as live
 import test_x_crowd_live_run as crowd
-from aiohttp import web
 
 from bot.store import Store
 from bot.wiring import sqlite_url
@@ -34,37 +31,18 @@ CAPTAINS = [1_100_000_000_000_001_000 + n for n in range(1, 31)]
 TURNS = 3
 
 
-class LocalDiscord:
-    """The fake Discord served on 127.0.0.1 from a thread of its own; the bot in its own
-    process. Every change to the fake's world is made on that thread."""
+class LocalDiscord(servers.LocalServer):
+    """The fake Discord on 127.0.0.1, REST and gateway on one port."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.discord = discord_fake.FakeDiscord()
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self._runner: web.AppRunner | None = None
 
     def start(self) -> None:
-        self._thread.start()
-        port = self.call(self._serve())
+        super().start()
+        port = self.serve(self.discord.app())
         self.discord.base = f"http://127.0.0.1:{port}/api/v10"
         self.discord.gateway.url = f"ws://127.0.0.1:{port}/gateway"
-
-    async def _serve(self) -> int:
-        self._runner = web.AppRunner(self.discord.app())
-        await self._runner.setup()
-        port = live._free_port()
-        await web.TCPSite(self._runner, "127.0.0.1", port).start()
-        return port
-
-    def call(self, coroutine: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=10)
-
-    def do(self, work: Any) -> Any:
-        async def run() -> Any:
-            return work()
-
-        return self.call(run())
 
     def slash(self, user_id: int, name: str, channel_id: int | None = None, **options: str) -> Any:
         """``/bst name option:value…`` (``/host`` for start) as the gateway brings it."""
@@ -78,33 +56,16 @@ class LocalDiscord:
     def push(self, payload: Any) -> None:
         self.call(self.discord.gateway.push("INTERACTION_CREATE", payload))
 
-    def stop(self) -> None:
-        if self._runner is not None:
-            self.call(self._runner.cleanup())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(timeout=10)
-
 
 @pytest.fixture
 def local_discord() -> Iterator[LocalDiscord]:
-    made = LocalDiscord()
-    made.start()
-    yield made
-    made.stop()
+    yield from servers.served(LocalDiscord())
 
 
 def _config(tmp_path: Path, local: LocalDiscord) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(
-        f"""
-[database]
-url = "sqlite:///{tmp_path / "bst.db"}"
-
-[limits]
-min_duration = "1s"  # turns of seconds: a whole game within the test
-commands_per_minute = 1000
-
-[discord]
+    return servers.write_config(
+        tmp_path,
+        f"""[discord]
 enabled = true
 token_env = "BST_E2E_DISCORD_TOKEN"
 api_base = "{local.discord.base}"
@@ -114,20 +75,14 @@ message_content = false
 requests_per_second = 0
 dm_opens_per_minute = 100
 """,
-        encoding="utf-8",
+        limits="commands_per_minute = 1000",
     )
-    return path
 
 
 def _start(config: Path, tmp_path: Path, run: int) -> subprocess.Popen[str]:
-    # The log goes to a file (one per run): a whole game logs more than a pipe holds.
-    log = (tmp_path / f"bst-run-{run}.log").open("w", encoding="utf-8")
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(live.ROOT),
-           "HOME": str(tmp_path), "BST_E2E_DISCORD_TOKEN": discord_fake.TOKEN,
-           "BST_SPECS_DIR": os.environ.get("BST_SPECS_DIR", "/work/shared/specs")}  # fmt: skip
-    return subprocess.Popen([sys.executable, "-m", "bot", "run", "--config", str(config)],
-                            cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=log,
-                            text=True)  # fmt: skip
+    secrets = {"BST_E2E_DISCORD_TOKEN": discord_fake.TOKEN,
+               "BST_SPECS_DIR": os.environ.get("BST_SPECS_DIR", "/work/shared/specs")}  # fmt: skip
+    return servers.start_bst(config, tmp_path, secrets, f"bst-run-{run}.log")
 
 
 def _shot(turn: int, n: int) -> str:

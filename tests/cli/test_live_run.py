@@ -12,27 +12,22 @@ non-zero, saying where to switch it on.
 
 from __future__ import annotations
 
-import asyncio
-import importlib.util
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+import live_servers as servers
 import pytest
-from aiohttp import web
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = servers.ROOT
 ADAPTER_TESTS = ROOT / "tests" / "adapters"
 X_KEYS = {
     "X_API_KEY": "FAKEAPIKEY0123456789abc",
@@ -42,71 +37,34 @@ X_KEYS = {
 }
 
 
-def _load(name: str, path: Path) -> ModuleType:
-    """A fake from the adapters' tests (they are not a package)."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+discord_fake = servers.load_fake(
+    "bst_live_discord_fake", ADAPTER_TESTS / "discord" / "discord_fake.py"
+)
+x_fake = servers.load_fake("bst_live_x_fake", ADAPTER_TESTS / "twitter" / "fake_x_api.py")
 
 
-discord_fake = _load("bst_live_discord_fake", ADAPTER_TESTS / "discord" / "discord_fake.py")
-x_fake = _load("bst_live_x_fake", ADAPTER_TESTS / "twitter" / "fake_x_api.py")
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class LocalPlatforms:
-    """Both fakes served on 127.0.0.1 from a thread of their own, while the bot runs in
-    its own process."""
+class LocalPlatforms(servers.LocalServer):
+    """Both fakes on 127.0.0.1, each on a port of its own."""
 
     def __init__(self) -> None:
         if not x_fake.SPEC_PATH.exists():
             pytest.skip(reason=f"X API spec not found at {x_fake.SPEC_PATH}")
+        super().__init__()
         self.discord = discord_fake.FakeDiscord()
         self.x = x_fake.FakeX(x_fake.XSpec(x_fake.SPEC_PATH), x_fake.Credentials(*X_KEYS.values()))
         self.x.add_user("2244994945", "alice", "Alice")
-        self.loop = asyncio.new_event_loop()
-        self._runners: list[web.AppRunner] = []
-        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
 
     def start(self) -> None:
-        self._thread.start()
-        self.discord_port = self.call(self._serve(self.discord.app()))
-        self.x_port = self.call(self._serve(self.x.app()))
+        super().start()
+        self.discord_port = self.serve(self.discord.app())
+        self.x_port = self.serve(self.x.app())
         self.discord.base = f"http://127.0.0.1:{self.discord_port}/api/v10"
         self.discord.gateway.url = f"ws://127.0.0.1:{self.discord_port}/gateway"
-
-    async def _serve(self, app: web.Application) -> int:
-        runner = web.AppRunner(app)
-        await runner.setup()
-        port = _free_port()
-        await web.TCPSite(runner, "127.0.0.1", port).start()
-        self._runners.append(runner)
-        return port
-
-    def call(self, coroutine: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=10)
-
-    def stop(self) -> None:
-        for runner in self._runners:
-            self.call(runner.cleanup())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(timeout=10)
 
 
 @pytest.fixture
 def platforms() -> Iterator[LocalPlatforms]:
-    made = LocalPlatforms()
-    made.start()
-    yield made
-    made.stop()
+    yield from servers.served(LocalPlatforms())
 
 
 def _config(tmp_path: Path, platforms: LocalPlatforms, *, message_content: bool) -> Path:
@@ -130,7 +88,7 @@ mentions_poll = "1s"
 dm_poll = "2s"
 
 [health]
-port = {_free_port()}
+port = {servers.free_port()}
 """,
         encoding="utf-8",
     )
@@ -156,15 +114,12 @@ def _start(config: Path, tmp_path: Path) -> subprocess.Popen[str]:
 
 
 def _wait(condition: Callable[[], bool], what: str, process: subprocess.Popen[str], timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        if process.poll() is not None:
-            raise AssertionError(f"bst run ended ({process.returncode}) before {what}: "
-                                 f"{process.stderr.read() if process.stderr else ''}")  # fmt: skip
-        time.sleep(0.05)
-    raise AssertionError(f"no {what} within {timeout} s")
+    def stderr() -> str:
+        # Read only once it has ended: a running process's pipe would block the read.
+        ended = process.poll() is not None and process.stderr is not None
+        return process.stderr.read() if ended and process.stderr else ""
+
+    servers.wait_for(condition, what, process, timeout=timeout, log=stderr, pause=0.05)
 
 
 def _health(port: int) -> tuple[int, dict[str, Any]]:

@@ -6,63 +6,37 @@ its opening post, with boards by direct post that reach their one captain."""
 
 from __future__ import annotations
 
-import asyncio
-import importlib.util
-import os
-import signal
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+import live_servers as servers
 import pytest
-from aiohttp import web
 
-from tests.cli.test_live_run import _free_port, _health
+from tests.cli.test_live_run import _health
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+ROOT = servers.ROOT
 
 
-fake_mastodon = _load(
+fake_mastodon = servers.load_fake(
     "bst_live_mastodon_fake", ROOT / "tests" / "adapters" / "mastodon" / "fake_mastodon.py"
 )
 
 
-class Instance:
-    """The fake instance on 127.0.0.1, in a thread of its own, while the bot runs."""
+class Instance(servers.LocalServer):
+    """The fake instance on 127.0.0.1, its address known before it serves."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.fake = fake_mastodon.FakeMastodon(media_per_window=200)
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self._runner: web.AppRunner | None = None
 
     def start(self) -> None:
-        self._thread.start()
-        self.port = _free_port()
+        super().start()
+        self.port = servers.free_port()
         self.fake.base_url = f"http://127.0.0.1:{self.port}"
-        self.call(self._serve())
-
-    async def _serve(self) -> None:
-        self._runner = web.AppRunner(self.fake.app())
-        await self._runner.setup()
-        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
-
-    def call(self, coroutine: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=10)
+        self.serve(self.fake.app(), self.port)
 
     def say(self, account: Any, text: str, *, direct: bool = False, reply_to: str = "") -> str:
         """A person posts (in the fake's own loop: the stream is written there)."""
@@ -76,38 +50,24 @@ class Instance:
 
     def stop(self) -> None:
         self.call(self.fake.drop_streams())
-        if self._runner is not None:
-            self.call(self._runner.cleanup())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(timeout=10)
+        super().stop()
 
 
 @pytest.fixture
 def instance() -> Iterator[Instance]:
-    made = Instance()
-    made.start()
-    yield made
-    made.stop()
+    yield from servers.served(Instance())
 
 
 def _wait(condition: Callable[[], Any], what: str, process: subprocess.Popen[str],
           timeout: float = 60.0) -> Any:  # fmt: skip
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = condition()
-        if found:
-            return found
-        if process.poll() is not None:
-            raise AssertionError(f"bst run ended ({process.returncode}) before {what}")
-        time.sleep(0.05)
-    raise AssertionError(f"no {what} within {timeout} s")
+    return servers.wait_for(condition, what, process, timeout=timeout, pause=0.05)
 
 
 def test_bst_run_plays_a_whole_sonar_and_bst_game_on_mastodon(
     tmp_path: Path, instance: Instance
 ) -> None:
     fake = instance.fake
-    health_port = _free_port()
+    health_port = servers.free_port()
     config = tmp_path / "config.toml"
     config.write_text(
         f"""
@@ -132,17 +92,8 @@ port = {health_port}
 """,
         encoding="utf-8",
     )
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "PYTHONPATH": str(ROOT),
-        "HOME": str(tmp_path),
-        "BST_E2E_MASTODON_TOKEN": fake_mastodon.TOKEN,
-    }
-    log = (tmp_path / "bst.log").open("w+", encoding="utf-8")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "run", "--config", str(config)],
-        cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=log, text=True,
-    )  # fmt: skip
+    secrets = {"BST_E2E_MASTODON_TOKEN": fake_mastodon.TOKEN}
+    process = servers.start_bst(config, tmp_path, secrets, "bst.log")
     ahab = fake.add_account("ahab", "Ahab")
     nemo = fake.add_account("nemo", "Nemo", domain="deep.example")
     alice = fake.add_account("alice", "Alice")
@@ -217,13 +168,7 @@ port = {health_port}
         logged = (tmp_path / "bst.log").read_text(encoding="utf-8")[-3000:]
         raise AssertionError(f"{failure}; the last statuses: {said}; log: {logged}") from None
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            code = process.wait(timeout=30)
-        finally:
-            if process.poll() is None:
-                process.kill()
-    log.close()
+        code = servers.stop_bst(process)
     stderr = (tmp_path / "bst.log").read_text(encoding="utf-8")
     assert code == 0, stderr
     assert fake_mastodon.TOKEN not in stderr
@@ -238,12 +183,7 @@ def _check_online(
         'access_token_env = "BST_E2E_MASTODON_TOKEN"\nset_up_account = false\n',
         encoding="utf-8",
     )
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "PYTHONPATH": str(ROOT),
-        "HOME": str(tmp_path),
-        "BST_E2E_MASTODON_TOKEN": token,
-    }
+    env = servers.environment(tmp_path, {"BST_E2E_MASTODON_TOKEN": token})
     return subprocess.run(
         [sys.executable, "-m", "bot", "check-config", str(config), "--online"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,

@@ -8,12 +8,7 @@ of every turn counts, and every outbox row went out once.
 
 from __future__ import annotations
 
-import asyncio
-import os
-import signal
 import subprocess
-import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -21,9 +16,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import live_servers as servers
 import pytest
 import test_live_run as live
-from aiohttp import web
 
 from bot.host.outbox import address_of
 from bot.store import Store
@@ -35,42 +30,23 @@ HOST = "2244994945"  # alice, who opens and starts the game
 TURNS = 3
 
 
-class LocalX:
-    """The fake X served on 127.0.0.1 from a thread of its own; the bot in its own
-    process. Every change to the fake's world is made on that thread."""
+class LocalX(servers.LocalServer):
+    """The fake X on 127.0.0.1, its 30 captains among its users."""
 
     def __init__(self) -> None:
         if not x_fake.SPEC_PATH.exists():
             pytest.skip(reason=f"X API spec not found at {x_fake.SPEC_PATH}")
+        super().__init__()
         self.x = x_fake.FakeX(
             x_fake.XSpec(x_fake.SPEC_PATH), x_fake.Credentials(*live.X_KEYS.values())
         )
         self.x.add_user(HOST, "alice", "Alice")
         for user_id, name in CAPTAINS:
             self.x.add_user(user_id, name, name.title())
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self._runner: web.AppRunner | None = None
 
     def start(self) -> None:
-        self._thread.start()
-        self.port = self.call(self._serve())
-
-    async def _serve(self) -> int:
-        self._runner = web.AppRunner(self.x.app())
-        await self._runner.setup()
-        port = live._free_port()
-        await web.TCPSite(self._runner, "127.0.0.1", port).start()
-        return port
-
-    def call(self, coroutine: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=10)
-
-    def do(self, work: Any) -> Any:
-        async def run() -> Any:
-            return work()
-
-        return self.call(run())
+        super().start()
+        self.port = self.serve(self.x.app())
 
     def post(self, author: str, text: str, root: str | None = None) -> str:
         """A post mentioning the bot, stamped now (in the game's thread under ``root``)."""
@@ -81,32 +57,16 @@ class LocalX:
                       "referenced_tweets": [{"type": "replied_to", "id": root}]}  # fmt: skip
         return str(self.do(lambda: self.x.mention(author, f"@bstbot {text}", **extra)))
 
-    def stop(self) -> None:
-        if self._runner is not None:
-            self.call(self._runner.cleanup())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(timeout=10)
-
 
 @pytest.fixture
 def local_x() -> Iterator[LocalX]:
-    made = LocalX()
-    made.start()
-    yield made
-    made.stop()
+    yield from servers.served(LocalX())
 
 
 def _config(tmp_path: Path, local_x: LocalX) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(
-        f"""
-[database]
-url = "sqlite:///{tmp_path / "bst.db"}"
-
-[limits]
-min_duration = "1s"  # turns of seconds: a whole game within the test
-
-[twitter]
+    return servers.write_config(
+        tmp_path,
+        f"""[twitter]
 enabled = true
 api_base = "http://127.0.0.1:{local_x.port}"
 bot_user_id = "{local_x.x.bot_id}"
@@ -116,43 +76,24 @@ dm_poll = "1s"
 posts_per_minute = 0
 dms_per_minute = 0
 """,
-        encoding="utf-8",
     )
-    return path
 
 
 def _start(config: Path, tmp_path: Path, run: int) -> subprocess.Popen[str]:
-    # The log goes to a file (one per run): a whole game logs more than a pipe holds.
-    log = (tmp_path / f"bst-run-{run}.log").open("w", encoding="utf-8")
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(live.ROOT),
-           "HOME": str(tmp_path), **live.X_KEYS}  # fmt: skip
-    return subprocess.Popen([sys.executable, "-m", "bot", "run", "--config", str(config)],
-                            cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=log,
-                            text=True)  # fmt: skip
+    return servers.start_bst(config, tmp_path, live.X_KEYS, f"bst-run-{run}.log")
 
 
 def _stop(process: subprocess.Popen[str]) -> None:
-    process.send_signal(signal.SIGTERM)
-    try:
-        assert process.wait(timeout=30) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
+    assert servers.stop_bst(process) == 0
 
 
 def _wait(
     condition: Any, what: str, process: subprocess.Popen[str], tmp_path: Path, timeout: float = 60
 ) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        if process.poll() is not None:
-            logs = "".join(p.read_text() for p in sorted(tmp_path.glob("bst-run-*.log")))
-            raise AssertionError(f"bst run ended before {what}: {logs[-3000:]}")
-        time.sleep(0.1)
-    logs = "".join(p.read_text() for p in sorted(tmp_path.glob("bst-run-*.log")))
-    raise AssertionError(f"no {what} within {timeout} s: {logs[-3000:]}")
+    def logs() -> str:
+        return "".join(p.read_text() for p in sorted(tmp_path.glob("bst-run-*.log")))
+
+    servers.wait_for(condition, what, process, timeout=timeout, log=logs)
 
 
 def _shot(turn: int, n: int) -> str:

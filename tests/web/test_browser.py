@@ -29,11 +29,12 @@ _NO_PLAYWRIGHT = "Playwright is not installed (pip install -e '.[test]')"
 sync_api = pytest.importorskip("playwright.sync_api", reason=_NO_PLAYWRIGHT)
 
 CHROMIUM = os.environ.get("BST_TEST_CHROMIUM") or shutil.which("chromium") or ""
-pytestmark = pytest.mark.skipif(
+needs_chromium = pytest.mark.skipif(
     not CHROMIUM,
     reason="no Chromium browser (apt-get install chromium, as .ci/run does): "
     "the browser tests need the system's chromium",
 )
+pytestmark = needs_chromium
 
 BASE = "https://bst.example.org"
 BIG = """\
@@ -87,6 +88,25 @@ def in_thread(work: Callable[[], object]) -> None:
     thread.join(60)
     if failures:
         raise failures[0]
+
+
+def played_with_link(
+    database: Path, script: str, folder: Path, token: str, name: str = "ahab"
+) -> None:
+    """``script`` played into ``database`` (its scripts kept in ``folder``), then
+    ``name``'s private link to game 1 issued as ``token``."""
+    in_thread(lambda: play(database, script, folder))
+
+    def link() -> None:
+        store = Store(sqlite_url(database))
+        try:
+            with store.transaction() as tx:
+                [key] = [p.key for p in tx.players(1) if p.name == name]
+                issue_link(tx, 1, key, token=token, now=0.0)
+        finally:
+            store.dispose()
+
+    in_thread(link)
 
 
 def _resolve(kit: HostKit, *said: tuple[str, str]) -> None:
@@ -231,19 +251,8 @@ def test_a_players_own_page_of_a_big_board_zooms_into_their_own_tiles(
     """ahab's private link to a 250×250 board, on a phone: zooming in swaps in ahab's
     own tiles, under the link (never the public ones), as the public page does."""
     database = tmp_path / "big.sqlite"
-    in_thread(lambda: play(database, BIG, tmp_path / "scripts"))
     token = "ahab-own-tiles-token-0123456789ab"
-
-    def link() -> None:
-        store = Store(sqlite_url(database))
-        try:
-            with store.transaction() as tx:
-                [key] = [p.key for p in tx.players(1) if p.name == "ahab"]
-                issue_link(tx, 1, key, token=token, now=0.0)
-        finally:
-            store.dispose()
-
-    in_thread(link)
+    played_with_link(database, BIG, tmp_path / "scripts", token)
     with served(database) as site:
         watched = Watched(browser, width=390, height=844)
         page = watched.page

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from host_fakes import HostKit
-from test_browser import CHROMIUM, Watched, _resolve, battle, browser, in_thread
+from test_browser import Watched, _resolve, battle, browser, in_thread, needs_chromium
 from test_pages import ENDED, FIRST_GAME
 from web_kit import play, served
 
@@ -21,11 +21,7 @@ from bot.wiring import sqlite_url
 
 __all__ = ["battle", "browser"]  # (the fixtures, shared with test_browser)
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM,
-    reason="no Chromium browser (apt-get install chromium, as .ci/run does): "
-    "the browser tests need the system's chromium",
-)
+pytestmark = needs_chromium
 
 WIDTHS = [1280, 390]
 

@@ -10,21 +10,22 @@ from typing import Any
 
 import pytest
 from host_fakes import HostKit
-from test_browser import BIG, CHROMIUM, Watched, _resolve, battle, browser, in_thread
+from test_browser import (
+    BIG,
+    Watched,
+    _resolve,
+    battle,
+    browser,
+    in_thread,
+    needs_chromium,
+    played_with_link,
+)
 from test_pages import ENDED
 from web_kit import play, served
 
-from bot.store import Store
-from bot.store.links import issue_link
-from bot.wiring import sqlite_url
-
 __all__ = ["battle", "browser"]  # (the fixtures, shared with test_browser)
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM,
-    reason="no Chromium browser (apt-get install chromium, as .ci/run does): "
-    "the browser tests need the system's chromium",
-)
+pytestmark = needs_chromium
 
 WIDTHS = [1280, 390]
 
@@ -197,19 +198,8 @@ def test_a_32_character_name_does_not_widen_a_phones_page(browser: Any, tmp_path
         "nemo dm: join\nnemo dm: cruiser: F1-F3, cruiser: J8-J10\n"
         f"@start\n{LONG} public: #bst F3\n@close\n"
     )
-    in_thread(lambda: play(database, script, tmp_path / "scripts"))
     token = "long-name-token-0123456789abcdefghij"
-
-    def link() -> None:
-        store = Store(sqlite_url(database))
-        try:
-            with store.transaction() as tx:
-                [key] = [p.key for p in tx.players(1) if p.name == LONG]
-                issue_link(tx, 1, key, token=token, now=0.0)
-        finally:
-            store.dispose()
-
-    in_thread(link)
+    played_with_link(database, script, tmp_path / "scripts", token, LONG)
     with served(database) as site:
         watched = Watched(browser, width=390, height=800)
         page = watched.page
@@ -227,19 +217,8 @@ def test_a_finished_games_pages_in_the_browser(browser: Any, tmp_path: Path, wid
     from byte ranges with a poster; a turn's page names one turn; a preview is there
     (items 1, 2, 6, 11)."""
     database = tmp_path / "ended.sqlite"
-    in_thread(lambda: play(database, ENDED, tmp_path / "scripts"))
     token = "ahab-finished-token-0123456789abcdef"
-
-    def link() -> None:
-        store = Store(sqlite_url(database))
-        try:
-            with store.transaction() as tx:
-                [key] = [p.key for p in tx.players(1) if p.name == "ahab"]
-                issue_link(tx, 1, key, token=token, now=0.0)
-        finally:
-            store.dispose()
-
-    in_thread(link)
+    played_with_link(database, ENDED, tmp_path / "scripts", token)
     with served(database, site_url="https://bst.example.org") as site:
         watched = Watched(browser, width=width, height=900)
         page = watched.page
@@ -273,19 +252,8 @@ def test_a_finished_games_pages_in_the_browser(browser: Any, tmp_path: Path, wid
 
 def test_go_to_my_ships_on_a_players_big_board(browser: Any, tmp_path: Path) -> None:
     database = tmp_path / "big.sqlite"
-    in_thread(lambda: play(database, BIG, tmp_path / "scripts"))
     token = "ahab-go-to-ships-token-0123456789ab"
-
-    def link() -> None:
-        store = Store(sqlite_url(database))
-        try:
-            with store.transaction() as tx:
-                [key] = [p.key for p in tx.players(1) if p.name == "ahab"]
-                issue_link(tx, 1, key, token=token, now=0.0)
-        finally:
-            store.dispose()
-
-    in_thread(link)
+    played_with_link(database, BIG, tmp_path / "scripts", token)
     with served(database) as site:
         watched = Watched(browser, width=390, height=844)
         page = watched.page

@@ -141,6 +141,16 @@ class Reading:
         return self.hand[0] if len(self.hand) > keep else None
 
 
+def _playable(hand: list[Ship]) -> list[Ship]:
+    """The ships of ``hand`` that may be played: all but the Flag Ship."""
+    return [s for s in hand if s is not Ship.FLAG_SHIP]
+
+
+def _strongest(ships: list[Ship]) -> Ship:
+    """The ship of most attack (the earlier in the ship order on a tie)."""
+    return max(ships, key=lambda s: (s.card.attack, -s.order))
+
+
 def _dm(text: str) -> list[Said]:
     return [Said(text, public=False)]
 
@@ -153,6 +163,10 @@ class SilentShipsRobot:
     """The simulated admiral (``ROBOT``)."""
 
     demo_players = 2
+    play_reserve = RESERVE
+    """Cards it keeps in hand when it plays a ship (to move and support with)."""
+    strike_margin = 0.0
+    """How much stronger an attack must look to be made (a lost attack loses a ship)."""
 
     def orders(self, view: object, player: PlayerId, rng: random.Random) -> list[Said]:
         if not isinstance(view, PrivateView):
@@ -310,19 +324,35 @@ class SilentShipsRobot:
         for unit in read.mine():
             if unit.ship is None or unit.ship.card.loses_the_game_when_sunk:
                 continue
+            if not self._strikes_from(read, unit):
+                continue
             for cell in unit.cell.neighbours():
                 enemy = read.units.get(cell)
                 if enemy is None or enemy.mine:
                     continue
-                margin = self._margin(read, unit, cell)
+                margin = self._strike_margin(read, unit, cell, enemy)
                 ties = unit.ship.card.wins_ties_attacking
                 fire = enemy.face_up and enemy.ship is Ship.FIRE_SHIP
-                worth = fire or margin > 0 or (ties and margin >= 0) or cell == read.target_country
+                least = self.strike_margin
+                worth = (
+                    fire
+                    or margin > least
+                    or (ties and margin >= least)
+                    or cell == read.target_country
+                )
                 if worth and (best is None or margin > best[0]):
                     best = (margin, unit.cell, cell)
         if best is None:
             return []
         return self._attack_order(read, read.units[best[1]], best[2])
+
+    def _strikes_from(self, read: Reading, unit: Unit) -> bool:
+        """Whether ``unit`` may leave its square to attack: any may."""
+        return True
+
+    def _strike_margin(self, read: Reading, unit: Unit, cell: Cell, enemy: Unit) -> float:
+        """How much stronger ``unit``'s attack on ``enemy`` at ``cell`` looks."""
+        return self._margin(read, unit, cell)
 
     def _dash(self, read: Reading, rng: random.Random) -> list[Said]:
         """A Speed Boat with a clear line to the enemy's empty country takes it."""
@@ -348,22 +378,26 @@ class SilentShipsRobot:
             return []
         if not any(not u.mine and u.cell.is_next_to(read.home) for u in read.units.values()):
             return []
-        playable = [s for s in read.hand if s is not Ship.FLAG_SHIP]
+        playable = _playable(read.hand)
         if not playable:
             return []
-        strongest = max(playable, key=lambda s: (s.card.attack, -s.order))
-        return _dm(f"play {strongest.card.short} at {read.home}")
+        return _dm(f"play {_strongest(playable).card.short} at {read.home}")
 
     def _play(self, read: Reading, rng: random.Random) -> list[Said]:
         """A ship from hand onto a free square of its country's row, cards allowing."""
-        playable = [s for s in read.hand if s is not Ship.FLAG_SHIP]
-        if len(read.hand) <= RESERVE or not playable or len(read.mine()) >= 5:
+        playable = _playable(read.hand)
+        if len(read.hand) <= self.play_reserve or not playable or len(read.mine()) >= 5:
             return []
         free = [c for c in play_squares(read.home) if read.empty(c)]
         if not free:
             return []
-        ship = max(playable, key=lambda s: (s.card.attack, -s.order))
-        return _dm(f"play {ship.card.short} at {rng.choice(free)}")
+        return self._play_onto(read, rng, playable, free)
+
+    def _play_onto(
+        self, read: Reading, rng: random.Random, playable: list[Ship], free: list[Cell]
+    ) -> list[Said]:
+        """The strongest of ``playable`` onto one of the ``free`` squares, at random."""
+        return _dm(f"play {_strongest(playable).card.short} at {rng.choice(free)}")
 
     def _advance(self, read: Reading, rng: random.Random) -> list[Said]:
         """One step of a unit towards the enemy country (or onto a free island), cards

@@ -29,7 +29,15 @@ from collections.abc import Callable
 
 from bot.games.base import PlayerId, Said
 from bot.games.silentships.cells import Cell, play_squares
-from bot.games.silentships.robot import Reading, SilentShipsRobot, Unit, _dm, _say
+from bot.games.silentships.robot import (
+    Reading,
+    SilentShipsRobot,
+    Unit,
+    _dm,
+    _playable,
+    _say,
+    _strongest,
+)
 from bot.games.silentships.ships import SHIP_ORDER, Ship
 from bot.games.silentships.views import PrivateView, PublicView
 
@@ -78,6 +86,9 @@ class CountedReading(Reading):
 class StrongSilentShipsRobot(SilentShipsRobot):
     """Silent Ships' ``strong`` robot; see the module docstring."""
 
+    play_reserve = PLAY_RESERVE
+    strike_margin = STRIKE_MARGIN
+
     def _reading(self, view: PrivateView, player: PlayerId) -> Reading:
         """As the easy admiral decides (attacking, answering, its turn), from the count."""
         return CountedReading(view, player)
@@ -92,7 +103,7 @@ class StrongSilentShipsRobot(SilentShipsRobot):
             self._retake_in_force,
             self._take_country,
             self._guard_country_early,
-            *(() if defending else (self._strike_counted,)),
+            *(() if defending else (self._strike,)),
             self._play,
             *(() if defending else (self._advance_keeping_guard,)),
         )
@@ -128,10 +139,9 @@ class StrongSilentShipsRobot(SilentShipsRobot):
             if total > defence or (ties and total >= defence):
                 return self._attack_order(read, attacker, home)
         free = [c for c in play_squares(home) if c != home and read.empty(c)]
-        playable = [s for s in read.hand if s is not Ship.FLAG_SHIP]
+        playable = _playable(read.hand)
         if free and playable and len(read.hand) >= 2:
-            ship = max(playable, key=lambda s: (s.card.attack, -s.order))
-            return _dm(f"play {ship.card.short} at {free[0]}")
+            return _dm(f"play {_strongest(playable).card.short} at {free[0]}")
         if near:
             attacker = max(near, key=lambda u: (read.value(u), u.cell))
             return self._attack_order(read, attacker, home)
@@ -175,39 +185,19 @@ class StrongSilentShipsRobot(SilentShipsRobot):
             return _dm(f"move {best.cell} to {home} discard {read.hand[0].card.short}")
         return []
 
-    def _strike_counted(self, read: Reading, rng: random.Random) -> list[Said]:
-        """The easy admiral's strike, with the Flag Ship's chance in a face-down target."""
+    def _strikes_from(self, read: Reading, unit: Unit) -> bool:
+        """Any unit but the guard of its country: the guard stays."""
+        return unit.cell != read.home
+
+    def _strike_margin(self, read: Reading, unit: Unit, cell: Cell, enemy: Unit) -> float:
+        """The easy admiral's margin, with the Flag Ship's chance in a face-down target."""
         assert isinstance(read, CountedReading)
-        if not read.hand:
-            return []
-        best: tuple[float, Cell, Cell] | None = None
-        for unit in read.mine():
-            if unit.ship is None or unit.ship.card.loses_the_game_when_sunk:
-                continue
-            if unit.cell == read.home:
-                continue  # the guard stays
-            for cell in unit.cell.neighbours():
-                enemy = read.units.get(cell)
-                if enemy is None or enemy.mine:
-                    continue
-                margin = self._margin(read, unit, cell)
-                ties = unit.ship.card.wins_ties_attacking
-                fire = enemy.face_up and enemy.ship is Ship.FIRE_SHIP
-                if enemy.ship is None:
-                    margin += FLAG_WORTH * read.flag_chance
-                elif enemy.ship is Ship.FLAG_SHIP:
-                    margin += FLAG_WORTH
-                worth = (
-                    fire
-                    or margin > STRIKE_MARGIN
-                    or (ties and margin >= STRIKE_MARGIN)
-                    or cell == read.target_country
-                )
-                if worth and (best is None or margin > best[0]):
-                    best = (margin, unit.cell, cell)
-        if best is None:
-            return []
-        return self._attack_order(read, read.units[best[1]], best[2])
+        margin = self._margin(read, unit, cell)
+        if enemy.ship is None:
+            return margin + FLAG_WORTH * read.flag_chance
+        if enemy.ship is Ship.FLAG_SHIP:
+            return margin + FLAG_WORTH
+        return margin
 
     def _advance_keeping_guard(self, read: Reading, rng: random.Random) -> list[Said]:
         """The easy admiral's advance, never with the guard of its country."""
@@ -216,20 +206,15 @@ class StrongSilentShipsRobot(SilentShipsRobot):
             return []
         return said
 
-    def _play(self, read: Reading, rng: random.Random) -> list[Said]:
-        """A ship from hand onto its country first, then beside it."""
-        playable = [s for s in read.hand if s is not Ship.FLAG_SHIP]
-        if len(read.hand) <= PLAY_RESERVE or not playable or len(read.mine()) >= 5:
-            return []
-        free = [c for c in play_squares(read.home) if read.empty(c)]
-        if not free:
-            return []
+    def _play_onto(
+        self, read: Reading, rng: random.Random, playable: list[Ship], free: list[Cell]
+    ) -> list[Said]:
+        """Onto its country first (its best guard), then beside it."""
         if read.home in free:
             guard = _best_guard(read.hand)
             if guard is not None:
                 return _dm(f"play {guard.card.short} at {read.home}")
-        ship = max(playable, key=lambda s: (s.card.attack, -s.order))
-        return _dm(f"play {ship.card.short} at {rng.choice(free)}")
+        return super()._play_onto(read, rng, playable, free)
 
 
 def _best_guard(hand: list[Ship]) -> Ship | None:
