@@ -11,6 +11,7 @@ import sys
 
 from bot.config import Config, redacted_url, secret_values
 from bot.host import heap
+from bot.host.messages import PlatformFace
 from bot.logs import configure_logging
 from bot.platforms import platforms
 from bot.store import Store
@@ -27,6 +28,11 @@ def open_read_only(url: str) -> Store:
     return Store(url, read_only=True)
 
 
+def platform_faces() -> dict[str, PlatformFace]:
+    """How the page names each registered platform and links a game's channel there."""
+    return {declared.name: declared.face for declared in platforms() if declared.face}
+
+
 def web_server(config: Config, url: str | None = None) -> WebServer:
     """The web page of ``config`` (``url`` overrides its database)."""
     url = url or config.database_url()
@@ -41,7 +47,7 @@ def web_server(config: Config, url: str | None = None) -> WebServer:
         draw_in_process=shared,
         trusted_proxies=proxies(config.web.trusted_proxies),
         site_url=config.web.base_url,
-        faces={declared.name: declared.face for declared in platforms() if declared.face},
+        faces=platform_faces(),
     )
 
 

@@ -13,7 +13,7 @@ from threading import Thread
 from typing import Any
 
 from bot.cli import script as script_cli
-from bot.cli.web import open_read_only
+from bot.cli.web import open_read_only, platform_faces
 from bot.store import Store
 from bot.web.app import WebServer
 from bot.web.guards import Limits, proxies
@@ -74,6 +74,7 @@ class Served:
             limits=limits,
             trusted_proxies=proxies(trusted_proxies),
             site_url=site_url,
+            faces=platform_faces(),  # as `bst web` serves it
         )
         self.loop = asyncio.new_event_loop()
         self._thread = Thread(target=self.loop.run_forever, daemon=True)
