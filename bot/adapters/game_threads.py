@@ -101,7 +101,6 @@ class GameThreads:
     async def forget_old(self) -> int:
         """Forget the threads the bot has not posted in for the retention period (a bare
         root, written before the time was kept, counts from the first look); how many."""
-        forget = getattr(self._cursors, "forget", None)
         now = self._clock()
         forgotten = 0
         for key, value in (await self._cursors.all(self._platform)).items():
@@ -117,10 +116,9 @@ class GameThreads:
                 continue
             self._known.pop(key, None)
             self._stamped.pop(key, None)
-            if forget is not None:
-                with contextlib.suppress(Exception):  # a store hiccup: forgotten next time
-                    await forget(self._platform, key)
-                    forgotten += 1
+            with contextlib.suppress(Exception):  # a store hiccup: forgotten next time
+                await self._cursors.forget(self._platform, key)
+                forgotten += 1
         return forgotten
 
     async def thread_named(self, text: str) -> str | None:

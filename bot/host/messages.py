@@ -268,11 +268,9 @@ class CursorStore(Protocol):
         """Every cursor of a platform (an adapter keeps one per channel it watches)."""
         ...
 
-
-class ForgettingCursors(Protocol):
-    """A cursor store that can drop a cursor (the host's does; optional elsewhere)."""
-
-    async def forget(self, platform: str, key: str) -> None: ...
+    async def forget(self, platform: str, key: str) -> None:
+        """Drop a cursor nobody needs any more (a thread gone quiet, a DM channel gone)."""
+        ...
 
 
 @dataclass(frozen=True)

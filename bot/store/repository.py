@@ -92,6 +92,9 @@ class DatabaseCursors:
     async def all(self, platform: str) -> dict[str, str]:
         return await asyncio.to_thread(self._all, platform)
 
+    async def forget(self, platform: str, key: str) -> None:
+        await asyncio.to_thread(self._forget, platform, key)
+
     def _get(self, platform: str, key: str) -> str | None:
         with self.store.transaction() as tx:
             return tx.cursor(platform, key)
@@ -103,6 +106,10 @@ class DatabaseCursors:
     def _all(self, platform: str) -> dict[str, str]:
         with self.store.transaction() as tx:
             return tx.cursors(platform)
+
+    def _forget(self, platform: str, key: str) -> None:
+        with self.store.transaction() as tx:
+            tx.forget_cursor(platform, key)
 
 
 __all__ = [

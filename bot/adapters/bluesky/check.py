@@ -29,6 +29,9 @@ class _NoCursors:
     async def all(self, platform: str) -> dict[str, str]:
         return {}
 
+    async def forget(self, platform: str, key: str) -> None:
+        return None
+
 
 async def check_bluesky(
     config: BlueskyConfig, password: str, *, base_url: str | None = None

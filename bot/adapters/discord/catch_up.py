@@ -315,9 +315,7 @@ class CatchUp:
     async def _forget(self, cursors: CursorStore, key: str) -> None:
         self._watched.discard(key)
         self._read_in.pop(key, None)
-        forget = getattr(cursors, "forget", None)
-        if forget is not None:
-            await forget(PLATFORM, key)
+        await cursors.forget(PLATFORM, key)
 
     async def _catch_up_channel(
         self,

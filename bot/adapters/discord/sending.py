@@ -225,10 +225,9 @@ class DmOpener:
     async def forget(self, user_id: str) -> None:
         """The channel is gone (Discord answered 10003): the next send opens it again."""
         self._known.pop(user_id, None)
-        forget = getattr(self._cursors, "forget", None)
-        if forget is not None:
-            with contextlib.suppress(Exception):
-                await forget(PLATFORM, dm_channel_key(user_id))
+        if self._cursors is not None:
+            with contextlib.suppress(Exception):  # a store hiccup: the cursor stays, harmless
+                await self._cursors.forget(PLATFORM, dm_channel_key(user_id))
 
     async def _remembered(self, user_id: str) -> int | None:
         if user_id in self._known:

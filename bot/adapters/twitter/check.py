@@ -27,6 +27,9 @@ class _NoCursors:
     async def all(self, platform: str) -> dict[str, str]:
         return {}
 
+    async def forget(self, platform: str, key: str) -> None:
+        return None
+
 
 async def check_x(
     config: TwitterConfig, credentials: TwitterCredentials

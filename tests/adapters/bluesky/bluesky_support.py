@@ -33,6 +33,9 @@ class MemoryCursors:
     async def all(self, platform: str) -> dict[str, str]:
         return {k: v for (p, k), v in self.values.items() if p == platform}
 
+    async def forget(self, platform: str, key: str) -> None:
+        self.values.pop((platform, key), None)
+
 
 class FakeClock:
     def __init__(self, now: float = 1_785_056_400.0) -> None:  # 2026-07-26 09:00 UTC

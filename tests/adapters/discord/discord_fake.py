@@ -2085,6 +2085,9 @@ class MemoryCursors:
     async def all(self, platform: str) -> dict[str, str]:
         return {k: v for (p, k), v in self.values.items() if p == platform}
 
+    async def forget(self, platform: str, key: str) -> None:
+        self.values.pop((platform, key), None)
+
 
 @pytest.fixture
 def cursors() -> MemoryCursors:
