@@ -65,7 +65,9 @@ def status_text(view: PublicView) -> str:
         return "Setup"
     if view.phase is Phase.FINISHED:
         return "Finished"
-    return f"Turn {view.turn}"
+    # Named for the turn it shows, as the web page's turn it illustrates is: the board after
+    # turn 4 is not "Turn 5"'s (the line below says who moves now).
+    return f"After turn {view.turn - 1}" if view.turn > 1 else f"Turn {view.turn}"
 
 
 def names_of(view: PublicView) -> dict[str, str]:

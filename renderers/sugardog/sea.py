@@ -86,7 +86,8 @@ def status_text(public: PublicView) -> str:
         return "Setup"
     if public.phase is Phase.FINISHED:
         return "Finished"
-    return f"Turn {public.turn}"
+    # Named for the turn it shows (see renderers.sonar.picture.status_text).
+    return f"After turn {public.turn - 1}" if public.turn > 1 else f"Turn {public.turn}"
 
 
 def last_turn_text(public: PublicView) -> str | None:

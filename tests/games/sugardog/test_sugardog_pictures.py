@@ -252,7 +252,7 @@ def test_drawing_twice_gives_the_same_bytes() -> None:
 
 def test_the_alt_text_says_the_turn_the_last_turn_and_what_was_heard() -> None:
     alt = PICTURES.public(public_of(first_game()), avatars={}, **OPTIONS).alt
-    assert alt.startswith("#sugardog game 3, Sugar Dog map 6×6, turn 8.")
+    assert alt.startswith("#sugardog game 3, Sugar Dog map 6×6, after turn 7.")
     assert "Turn 7, nemo: torpedo. Contacts C5, B5." in alt
     assert "ahab to move." in alt
     assert "nemo's torpedo 1 heard at B5 on turn 7" in alt
