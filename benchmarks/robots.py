@@ -44,7 +44,7 @@ MATCHES = (
     Match("sugardog", 2, 0.70, quick_games=100),
     Match("silentships", 2, 0.70, quick_games=100),
 )
-"""The full run takes about 11 minutes on the shared 2-core machine (bst's twelve
+"""The full run takes about 3 minutes on the shared 2-core machine (bst's twelve
 captains and Sonar's long games take most of it); ``--quick`` about 2."""
 THINK_MS_GOAL = 50.0
 
