@@ -216,11 +216,6 @@ PLAYER_VERBS: tuple[HostVerb, ...] = (
 _BY_NAME = {verb.name: verb for verb in (*HOST_VERBS, *PLAYER_VERBS)}
 
 
-def host_verb(word: str) -> HostVerb | None:
-    """The host's verb ``word`` names, if it names one."""
-    return _BY_NAME.get(word)
-
-
 def in_menus() -> tuple[HostVerb, ...]:
     """The host's verbs a platform's menu offers, in the order they are listed (the
     players' are in each game's own menu, with the game's verbs)."""
