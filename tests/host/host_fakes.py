@@ -159,3 +159,25 @@ def host_without_images(store, clock, adapters, config, **_: Any) -> Host:  # ty
         default_turn=config.games.turn,
         default_game=config.games.default,
     )
+
+
+COMMITTED_SECRET = "5a" * 32
+"""The committed luck's secret of :func:`short_finished_game_record` (its record shows it)."""
+
+
+def short_finished_game_record(folder: Path) -> dict[str, Any]:
+    """The record of a two-player bst game played for a turn, a move and an ``end``, with a
+    committed secret: what ``bst verify``'s tests check (and tamper with)."""
+    from bot.host.record import game_record
+
+    kit = HostKit(folder, draw_secret=lambda: COMMITTED_SECRET)
+    kit.two_player_battle()
+    kit.say("alice", "#bst F1", message_id="shot-a")
+    kit.say("bob", "#bst C1", message_id="shot-b")
+    kit.clock.set(kit.game().deadline + 1)
+    kit.tick()
+    kit.say("alice", "move carrier at C1 1 right", dm=True, message_id="move-a")
+    kit.say("alice", "end")
+    found = game_record(kit.store, 1)
+    kit.store.dispose()
+    return found

@@ -14,29 +14,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from host_fakes import HostKit
+from host_fakes import COMMITTED_SECRET, HostKit, short_finished_game_record
 from sqlalchemy import text
 
 from bot.__main__ import main
 from bot.cli.verify import Mismatch, verify
 from bot.host.record import game_record
 
-SECRET = "5a" * 32
+SECRET = COMMITTED_SECRET
 
 
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    kit = HostKit(tmp_path_factory.mktemp("verify"), draw_secret=lambda: SECRET)
-    kit.two_player_battle()
-    kit.say("alice", "#bst F1", message_id="shot-a")
-    kit.say("bob", "#bst C1", message_id="shot-b")
-    kit.clock.set(kit.game().deadline + 1)
-    kit.tick()
-    kit.say("alice", "move carrier at C1 1 right", dm=True, message_id="move-a")
-    kit.say("alice", "end")
-    found = game_record(kit.store, 1)
-    kit.store.dispose()
-    return found
+    return short_finished_game_record(tmp_path_factory.mktemp("verify"))
 
 
 def checked(record: dict[str, Any], wanted: str = "") -> list[str]:

@@ -11,29 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from host_fakes import HostKit
+from host_fakes import COMMITTED_SECRET, short_finished_game_record
 
 from bot.__main__ import main
 from bot.cli import verify as verifying
 from bot.cli.verify import BadRecord, Mismatch, read_record, verify
-from bot.host.record import game_record
 
-SECRET = "5a" * 32
+SECRET = COMMITTED_SECRET
 
 
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    kit = HostKit(tmp_path_factory.mktemp("hostile"), draw_secret=lambda: SECRET)
-    kit.two_player_battle()
-    kit.say("alice", "#bst F1", message_id="shot-a")
-    kit.say("bob", "#bst C1", message_id="shot-b")
-    kit.clock.set(kit.game().deadline + 1)
-    kit.tick()
-    kit.say("alice", "move carrier at C1 1 right", dm=True, message_id="move-a")
-    kit.say("alice", "end")
-    found = game_record(kit.store, 1)
-    kit.store.dispose()
-    return found
+    return short_finished_game_record(tmp_path_factory.mktemp("hostile"))
 
 
 def run(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
