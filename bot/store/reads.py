@@ -1,4 +1,5 @@
-"""What the web page reads: games, players and stored steps, without the columns it
+"""What the web page reads besides a game's record (``Tx.game``, ``Tx.games_numbered``):
+the list of games' headings, players, ratings and stored steps, without the columns it
 does not need (a step's state is read only for the one picture being drawn). Each
 function works inside the caller's transaction (a read-only store's, for the web)."""
 
@@ -19,27 +20,9 @@ from bot.store.models import (
     SeatChangeRow,
     TurnRow,
 )
+from bot.store.records import RATING_FIELDS, GameHeading, Rating
 from bot.store.repository import Tx
-
-
-@dataclass(frozen=True, slots=True)
-class GameFacts:
-    """A game row without its options, seed or state (what a page may show of it)."""
-
-    id: int
-    kind: str
-    platform: str
-    channel: str
-    lobby: str
-    phase: str
-    turn: int
-    deadline: float | None
-    timers: str
-    paused_remaining: float | None
-    created_at: float
-    finished_at: float | None
-    open_to_all: bool  # opened ``reach=all``: the web lists it (bot.web.site.listed)
-    steps: int  # how many steps are stored: any change to the history changes it
+from bot.store.tx import columns_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,52 +37,15 @@ class StepFacts:
     deadline: float | None
 
 
-_GAME_COLUMNS = (
-    col(GameRow.id),
-    col(GameRow.kind),
-    col(GameRow.platform),
-    col(GameRow.channel),
-    col(GameRow.lobby),
-    col(GameRow.phase),
-    col(GameRow.turn),
-    col(GameRow.deadline),
-    col(GameRow.timers),
-    col(GameRow.paused_remaining),
-    col(GameRow.created_at),
-    col(GameRow.finished_at),
-    col(GameRow.open_to_all),
-)
-
-
-def _step_counts(tx: Tx, ids: Sequence[int] | None) -> dict[int, int]:
-    query = select(col(TurnRow.game_id), func.count()).group_by(col(TurnRow.game_id))
-    if ids is not None:
-        query = query.where(col(TurnRow.game_id).in_(ids))
-    return {int(game_id): int(count) for game_id, count in tx.session.execute(query).all()}
-
-
-def games(tx: Tx, ids: Sequence[int] | None = None) -> list[GameFacts]:
-    """Every game (or those of ``ids``), newest first."""
-    query = select(*_GAME_COLUMNS).order_by(col(GameRow.id).desc())
-    if ids is not None:
-        query = query.where(col(GameRow.id).in_(ids))
-    rows = tx.session.execute(query).all()
-    counts = _step_counts(tx, ids)
-    return [GameFacts(*row, counts.get(int(row[0]), 0)) for row in rows]  # type: ignore[call-arg]
-
-
-def reach(tx: Tx) -> list[tuple[int, str, bool]]:
-    """(id, platform, opened ``reach=all``) of every game, newest first: what the list of
-    games needs to choose the games it shows, before it reads their facts."""
-    query = select(col(GameRow.id), col(GameRow.platform), col(GameRow.open_to_all)).order_by(
-        col(GameRow.id).desc()
+def step_counts(tx: Tx, ids: Sequence[int]) -> dict[int, int]:
+    """How many steps are stored, per game of ``ids`` (games with none left out): any
+    change to a game's history changes it (a page's version, bot.web.site.version_of)."""
+    query = (
+        select(col(TurnRow.game_id), func.count())
+        .where(col(TurnRow.game_id).in_(ids))
+        .group_by(col(TurnRow.game_id))
     )
-    return [(int(i), str(p), bool(o)) for i, p, o in tx.session.execute(query).all()]
-
-
-def game(tx: Tx, game_id: int) -> GameFacts | None:
-    found = games(tx, [game_id])
-    return found[0] if found else None
+    return {int(game_id): int(count) for game_id, count in tx.session.execute(query).all()}
 
 
 def final_state(tx: Tx, game_id: int) -> str | None:
@@ -192,19 +138,8 @@ def all_states(tx: Tx, game_id: int) -> list[tuple[int, int, str, str]]:
     return [(int(n), int(s), str(c), str(st)) for n, s, c, st in tx.session.execute(query).all()]
 
 
-@dataclass(frozen=True, slots=True)
-class Listed:
-    """What the list of games filters and orders by, read for every game at once."""
-
-    id: int
-    kind: str
-    platform: str
-    open_to_all: bool
-    phase: str
-
-
-def listing(tx: Tx) -> list[Listed]:
-    """Every game's :class:`Listed`, newest first (the list of games pages, filters and
+def listing(tx: Tx) -> list[GameHeading]:
+    """Every game's :class:`~bot.store.records.GameHeading`, newest first (the list of games pages, filters and
     puts the live ones first from these before it reads any game's facts)."""
     query = select(
         col(GameRow.id),
@@ -214,7 +149,7 @@ def listing(tx: Tx) -> list[Listed]:
         col(GameRow.phase),
     ).order_by(col(GameRow.id).desc())
     return [
-        Listed(int(i), str(k), str(p), bool(o), str(ph))
+        GameHeading(int(i), str(k), str(p), bool(o), str(ph))
         for i, k, p, o, ph in tx.session.execute(query).all()
     ]
 
@@ -249,20 +184,6 @@ def substitutes(tx: Tx, game_id: int) -> list[tuple[str, int, str]]:
     return [(str(k), int(t), str(n)) for k, t, n in tx.session.execute(query).all()]
 
 
-@dataclass(frozen=True, slots=True)
-class Rated:
-    """A person's rating in one kind of game (see RatingRow), as the web shows it."""
-
-    kind: str
-    person: str
-    name: str
-    mu: float
-    sigma: float
-    played: int
-    won: int
-    awards: int
-
-
 def _off_the_web(tx: Tx) -> set[str]:
     """The persons (account keys) who keep off the web page (``me web off``)."""
     query = select(col(PlayerSettingsRow.platform), col(PlayerSettingsRow.user_id)).where(
@@ -271,29 +192,16 @@ def _off_the_web(tx: Tx) -> set[str]:
     return {f"{p}:{u}" for p, u in tx.session.execute(query).all()}
 
 
-def shown_ratings(tx: Tx) -> list[Rated]:
+def shown_ratings(tx: Tx) -> list[Rating]:
     """Every rating of the persons who let the web show them, best first in each kind
     (by OpenSkill's ordinal, mu - 3 sigma), kinds in order."""
     hidden = _off_the_web(tx)
-    query = select(
-        col(RatingRow.kind),
-        col(RatingRow.person),
-        col(RatingRow.name),
-        col(RatingRow.mu),
-        col(RatingRow.sigma),
-        col(RatingRow.played),
-        col(RatingRow.won),
-        col(RatingRow.awards),
-    ).order_by(
+    query = select(*columns_of(RatingRow, RATING_FIELDS)).order_by(
         col(RatingRow.kind),
         (col(RatingRow.mu) - 3 * col(RatingRow.sigma)).desc(),
         col(RatingRow.person),
     )
-    return [
-        Rated(str(k), str(p), str(n), float(m), float(s), int(pl), int(w), int(a))
-        for k, p, n, m, s, pl, w, a in tx.session.execute(query).all()
-        if str(p) not in hidden
-    ]
+    return [Rating(*row) for row in tx.session.execute(query).all() if str(row[1]) not in hidden]
 
 
 def games_of_person(tx: Tx, person: str) -> list[int]:
@@ -312,23 +220,18 @@ def games_of_person(tx: Tx, person: str) -> list[int]:
 
 
 __all__ = [
-    "GameFacts",
-    "Listed",
-    "Rated",
     "StepFacts",
     "all_states",
     "final_state",
-    "game",
-    "games",
     "games_of_person",
     "listing",
     "options",
     "player_counts",
     "player_names",
-    "reach",
     "rooms",
     "setup_state",
     "shown_ratings",
+    "step_counts",
     "step_state",
     "steps",
     "substitutes",

@@ -171,3 +171,38 @@ class Step:
 
 
 STEP_FIELDS = tuple(f for f in Step.__dataclass_fields__)
+
+
+@dataclass(frozen=True, slots=True)
+class GameHeading:
+    """What the list of games filters and orders every game by, read for all of them
+    at once (3,000 games: a whole :class:`Game` each would be read to be dropped). One
+    purpose: choosing which games a page of the list shows, before it reads their
+    :class:`Game` records."""
+
+    id: int
+    kind: str
+    platform: str
+    open_to_all: bool  # opened ``reach=all``: the web lists it (bot.host.links.listed)
+    phase: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A row of ``ratings``: a person's rating in one kind of game (see
+    bot.store.models.RatingRow)."""
+
+    kind: str
+    person: str
+    name: str
+    mu: float
+    sigma: float
+    played: int
+    won: int
+    awards: int
+    robot_games: int
+    updated_at: float
+
+
+RATING_FIELDS = tuple(f for f in Rating.__dataclass_fields__)
+"""The columns of a :class:`Rating`, in the record's order."""
