@@ -12,6 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+ROBOT_USER = "robot:"
+"""How a robot's seat's user id begins (``robot:12:1``): no platform gives its people such
+an id, and the store writes no message to an address naming one."""
+
 
 class StoredState:
     """A game's encoded state as a record carries it: known, or read (with the digest
@@ -206,3 +210,84 @@ class Rating:
 
 RATING_FIELDS = tuple(f for f in Rating.__dataclass_fields__)
 """The columns of a :class:`Rating`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class AccountSettings:
+    """A row of ``player_settings``: one platform account's own settings (see
+    bot.store.models.PlayerSettingsRow for what each column means)."""
+
+    platform: str
+    user_id: str
+    time_zone: str = "UTC"
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    away_until: float | None = None
+    person: str | None = None
+    link_digest: str | None = None
+    link_expires: float | None = None
+    updated_at: float = 0.0
+    on_web: bool = True
+
+
+SETTINGS_FIELDS = tuple(f for f in AccountSettings.__dataclass_fields__)
+"""The columns of :class:`AccountSettings`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A row of ``offers``: something a game's host offered that waits for someone
+    else's yes (see bot.store.models.OfferRow)."""
+
+    id: int
+    game_id: int
+    kind: str
+    platform: str
+    channel: str
+    community: str
+    user_id: str
+    name: str
+    avatar_url: str | None
+    player_key: str
+    holder: str
+    holder_consent: str
+    accepted: bool
+    created_at: float
+
+
+OFFER_FIELDS = tuple(f for f in Offer.__dataclass_fields__)
+"""The columns of an :class:`Offer`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """A row of ``game_rooms``: a room a game is also played from (see
+    bot.store.models.GameRoomRow)."""
+
+    platform: str
+    channel: str
+    game_id: int
+    community: str
+    bridged_at: float
+
+
+ROOM_FIELDS = tuple(f for f in Room.__dataclass_fields__)
+"""The columns of a :class:`Room`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class WebLink:
+    """A row of ``web_links``: a player's private link to their own view of a game on
+    the web page (see bot.store.models.WebLinkRow)."""
+
+    id: int
+    game_id: int
+    player_key: str
+    token: str
+    digest: str
+    created_at: float
+    revoked_at: float | None
+
+
+WEB_LINK_FIELDS = tuple(f for f in WebLink.__dataclass_fields__)
+"""The columns of a :class:`WebLink`, in the record's order."""

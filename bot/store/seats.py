@@ -3,12 +3,17 @@ transaction (:class:`Tx`)."""
 
 from __future__ import annotations
 
-from sqlalchemy import func
+from dataclasses import asdict, replace
+from typing import Any
+
+from sqlalchemy import delete, func, update
 from sqlmodel import col, select
 
+from bot.store.changes import NewOffer
 from bot.store.models import InboundRow, OfferRow, SeatChangeRow, TurnRow, WebLinkRow
-from bot.store.records import Player
+from bot.store.records import OFFER_FIELDS, Offer, Player
 from bot.store.repository import Tx
+from bot.store.tx import columns_of
 
 
 def hand_seat(
@@ -135,67 +140,100 @@ def sent_since(tx: Tx, game_id: int, accounts: list[tuple[str, str]], since: flo
     return False
 
 
-def add_offer(tx: Tx, offer: OfferRow) -> OfferRow:
+def _offers(tx: Tx, query: Any) -> list[Offer]:
+    return [
+        Offer(**dict(zip(OFFER_FIELDS, (*row[:-2], bool(row[-2]), row[-1]), strict=True)))
+        for row in tx.session.execute(query.order_by(col(OfferRow.id))).all()
+    ]
+
+
+def _offer_columns() -> Any:
+    return select(*columns_of(OfferRow, OFFER_FIELDS))
+
+
+def add_offer(tx: Tx, new: NewOffer) -> Offer:
     """Write an offer; an open offer of the same seat (or room) is withdrawn by it."""
-    same = select(OfferRow).where(OfferRow.game_id == offer.game_id, OfferRow.kind == offer.kind)
-    if offer.kind == "seat":
-        same = same.where(OfferRow.player_key == offer.player_key)
-    elif offer.kind == "link":
-        same = same.where(OfferRow.platform == offer.platform, OfferRow.user_id == offer.user_id)
+    same = delete(OfferRow).where(
+        col(OfferRow.game_id) == new.game_id, col(OfferRow.kind) == new.kind
+    )
+    if new.kind == "seat":
+        same = same.where(col(OfferRow.player_key) == new.player_key)
+    elif new.kind == "link":
+        same = same.where(
+            col(OfferRow.platform) == new.platform, col(OfferRow.user_id) == new.user_id
+        )
     else:
-        same = same.where(OfferRow.platform == offer.platform, OfferRow.channel == offer.channel)
-    for old in tx.session.exec(same).all():
-        tx.session.delete(old)
-    tx.session.add(offer)
+        same = same.where(
+            col(OfferRow.platform) == new.platform, col(OfferRow.channel) == new.channel
+        )
+    tx.session.execute(same)
+    row = OfferRow(**asdict(new))
+    tx.session.add(row)
     tx.session.flush()
-    return offer
+    assert row.id is not None
+    tx.session.expunge(row)
+    return Offer(**{name: getattr(row, name) for name in OFFER_FIELDS})
 
 
-def offers_to(tx: Tx, kind: str, platform: str, user_id: str) -> list[OfferRow]:
+def offers_to(tx: Tx, kind: str, platform: str, user_id: str) -> list[Offer]:
     """Open seat offers this account is the newcomer of, or whose seat it plays and is
     asked to agree to (``kind`` "seat"), oldest first."""
     account = f"{platform}:{user_id}"
-    query = select(OfferRow).where(
-        OfferRow.kind == kind,
-        ((OfferRow.platform == platform) & (OfferRow.user_id == user_id))
-        | ((OfferRow.holder == account) & (OfferRow.holder_consent == "asked")),
+    query = _offer_columns().where(
+        col(OfferRow.kind) == kind,
+        ((col(OfferRow.platform) == platform) & (col(OfferRow.user_id) == user_id))
+        | ((col(OfferRow.holder) == account) & (col(OfferRow.holder_consent) == "asked")),
     )
-    return list(tx.session.exec(query.order_by(col(OfferRow.id))).all())
+    return _offers(tx, query)
 
 
-def game_offers(tx: Tx, game_id: int, kind: str) -> list[OfferRow]:
+def game_offers(tx: Tx, game_id: int, kind: str) -> list[Offer]:
     """A game's open offers of one kind, oldest first."""
-    query = select(OfferRow).where(OfferRow.game_id == game_id, OfferRow.kind == kind)
-    return list(tx.session.exec(query.order_by(col(OfferRow.id))).all())
+    query = _offer_columns().where(col(OfferRow.game_id) == game_id, col(OfferRow.kind) == kind)
+    return _offers(tx, query)
 
 
-def room_offers(tx: Tx, platform: str, channel: str) -> list[OfferRow]:
+def room_offers(tx: Tx, platform: str, channel: str) -> list[Offer]:
     """Open bridge offers of this room, oldest first."""
-    query = select(OfferRow).where(
-        OfferRow.kind == "bridge", OfferRow.platform == platform, OfferRow.channel == channel
+    query = _offer_columns().where(
+        col(OfferRow.kind) == "bridge",
+        col(OfferRow.platform) == platform,
+        col(OfferRow.channel) == channel,
     )
-    return list(tx.session.exec(query.order_by(col(OfferRow.id))).all())
+    return _offers(tx, query)
 
 
-def pending_link(tx: Tx, platform: str, user_id: str, digest: str) -> OfferRow | None:
+def pending_link(tx: Tx, platform: str, user_id: str, digest: str) -> Offer | None:
     """The warning this account was given about the link code with this digest, if any
     (``me link CODE``, before ``me link CODE yes``)."""
-    query = select(OfferRow).where(
-        OfferRow.kind == "link",
-        OfferRow.platform == platform,
-        OfferRow.user_id == user_id,
-        OfferRow.player_key == digest,
+    query = _offer_columns().where(
+        col(OfferRow.kind) == "link",
+        col(OfferRow.platform) == platform,
+        col(OfferRow.user_id) == user_id,
+        col(OfferRow.player_key) == digest,
     )
-    return tx.session.exec(query).first()
+    found = _offers(tx, query)
+    return found[0] if found else None
 
 
-def drop_offer(tx: Tx, offer: OfferRow) -> None:
-    tx.session.delete(offer)
-    tx.session.flush()
+def drop_offer(tx: Tx, offer: Offer) -> None:
+    tx.session.execute(delete(OfferRow).where(col(OfferRow.id) == offer.id))
+
+
+def answer_offer(tx: Tx, offer: Offer, *, accepted: bool, holder_consent: str) -> Offer:
+    """Write an offer's answers so far (the newcomer's yes, the seat's player's
+    consent); the offer as it now reads."""
+    tx.session.execute(
+        update(OfferRow)
+        .where(col(OfferRow.id) == offer.id)
+        .values(accepted=accepted, holder_consent=holder_consent)
+    )
+    return replace(offer, accepted=accepted, holder_consent=holder_consent)
 
 
 __all__ = [
     "add_offer",
+    "answer_offer",
     "closes",
     "drop_offer",
     "game_offers",
@@ -209,9 +247,3 @@ __all__ = [
     "seat_changes",
     "sent_since",
 ]
-
-
-def save_offer(tx: Tx, offer: OfferRow) -> None:
-    """Write an offer's answers so far (accepted, the holder's consent)."""
-    tx.session.add(offer)
-    tx.session.flush()
