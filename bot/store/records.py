@@ -291,3 +291,23 @@ class WebLink:
 
 WEB_LINK_FIELDS = tuple(f for f in WebLink.__dataclass_fields__)
 """The columns of a :class:`WebLink`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """A row of ``seat_changes``: a seat handed to someone else (see
+    bot.store.models.SeatChangeRow)."""
+
+    id: int
+    game_id: int
+    player_key: str
+    turn: int
+    from_account: str
+    from_name: str
+    to_account: str
+    to_name: str
+    changed_at: float
+
+
+SEAT_CHANGE_FIELDS = tuple(f for f in SeatChange.__dataclass_fields__)
+"""The columns of a :class:`SeatChange`, in the record's order."""

@@ -11,7 +11,7 @@ from sqlmodel import col, select
 
 from bot.store.changes import NewOffer
 from bot.store.models import InboundRow, OfferRow, SeatChangeRow, TurnRow, WebLinkRow
-from bot.store.records import OFFER_FIELDS, Offer, Player
+from bot.store.records import OFFER_FIELDS, SEAT_CHANGE_FIELDS, Offer, Player, SeatChange
 from bot.store.repository import Tx
 from bot.store.tx import columns_of
 
@@ -27,7 +27,7 @@ def hand_seat(
     robot: str,
     turn: int,
     now: float,
-) -> tuple[SeatChangeRow, Player]:
+) -> tuple[SeatChange, Player]:
     """From ``turn`` on, the account (``platform``, ``user_id``) plays ``player``'s seat;
     the seat keeps its key and name. The seat's private web link, if any, is revoked
     (the newcomer gets one of their own when they ask). Returns the change and the seat
@@ -43,44 +43,54 @@ def hand_seat(
         changed_at=now,
     )
     account_name = "" if name == player.name else name
-    links = select(WebLinkRow).where(
-        WebLinkRow.game_id == player.game_id,
-        WebLinkRow.player_key == player.key,
-        col(WebLinkRow.revoked_at).is_(None),
+    tx.session.execute(
+        update(WebLinkRow)
+        .where(
+            col(WebLinkRow.game_id) == player.game_id,
+            col(WebLinkRow.player_key) == player.key,
+            col(WebLinkRow.revoked_at).is_(None),
+        )
+        .values(revoked_at=now)
     )
-    for link in tx.session.exec(links).all():
-        link.revoked_at = now
-        tx.session.add(link)
     tx.session.add(change)
     tx.session.flush()
+    assert change.id is not None
+    tx.session.expunge(change)
+    handed = SeatChange(**{name: getattr(change, name) for name in SEAT_CHANGE_FIELDS})
     seat = tx.change_seat(
         player, platform=platform, user_id=user_id, avatar_url=avatar_url,
         account_name=account_name, robot=robot,
     )  # fmt: skip
-    return change, seat
+    return handed, seat
 
 
-def seat_changes(tx: Tx, game_id: int) -> list[SeatChangeRow]:
+def _seat_changes(tx: Tx, query: Any) -> list[SeatChange]:
+    return [SeatChange(*row) for row in tx.session.execute(query).all()]
+
+
+def seat_changes(tx: Tx, game_id: int) -> list[SeatChange]:
     query = (
-        select(SeatChangeRow)
-        .where(SeatChangeRow.game_id == game_id)
+        select(*columns_of(SeatChangeRow, SEAT_CHANGE_FIELDS))
+        .where(col(SeatChangeRow.game_id) == game_id)
         .order_by(col(SeatChangeRow.id))
     )
-    return list(tx.session.exec(query).all())
+    return _seat_changes(tx, query)
 
 
-def handed_away(tx: Tx, game_id: int, platform: str, user_id: str) -> SeatChangeRow | None:
+def handed_away(tx: Tx, game_id: int, platform: str, user_id: str) -> SeatChange | None:
     """The latest hand-over of a seat this account played in the game, if it has one
     and plays no seat there now."""
     query = (
-        select(SeatChangeRow)
+        select(*columns_of(SeatChangeRow, SEAT_CHANGE_FIELDS))
         .where(
-            SeatChangeRow.game_id == game_id,
-            SeatChangeRow.from_account == f"{platform}:{user_id}",
+            col(SeatChangeRow.game_id) == game_id,
+            col(SeatChangeRow.from_account) == f"{platform}:{user_id}",
         )
         .order_by(col(SeatChangeRow.id).desc())
+        .limit(1)
     )
-    return tx.session.exec(query).first()
+    found = _seat_changes(tx, query)
+    return found[0] if found else None
 
 
 def latest_sender(
