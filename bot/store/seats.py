@@ -3,13 +3,14 @@ transaction (:class:`Tx`)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, replace
+from dataclasses import asdict, fields, replace
 from typing import Any
 
 from sqlalchemy import delete, func, update
 from sqlmodel import col, select
 
 from bot.store.changes import NewOffer
+from bot.store.inbound import Received
 from bot.store.models import InboundRow, OfferRow, SeatChangeRow, TurnRow, WebLinkRow
 from bot.store.records import OFFER_FIELDS, SEAT_CHANGE_FIELDS, Offer, Player, SeatChange
 from bot.store.repository import Tx
@@ -93,21 +94,30 @@ def handed_away(tx: Tx, game_id: int, platform: str, user_id: str) -> SeatChange
     return found[0] if found else None
 
 
-def latest_sender(
-    tx: Tx, platform: str, *, user_id: str = "", handle: str = ""
-) -> InboundRow | None:
+def latest_sender(tx: Tx, platform: str, *, user_id: str = "", handle: str = "") -> Received | None:
     """The newest message an account sent the host on ``platform``: the account with
     ``user_id``, else the one whose name is the handle ``@handle`` (any case): where a
     platform names its people by their handle (X, Mastodon, Bluesky), that name is the
     account's own; a display name (Discord's) is anyone's to choose and never starts a
     match unless it is written exactly so. Whom a host can name as a substitute."""
-    query = select(InboundRow).where(InboundRow.platform == platform)
+    query = select(*columns_of(InboundRow, _SENT_FIELDS)).where(
+        col(InboundRow.platform) == platform
+    )
     if user_id:
-        query = query.where(InboundRow.user_id == user_id)
+        query = query.where(col(InboundRow.user_id) == user_id)
     else:
         wanted = "@" + handle.lower().lstrip("@")
         query = query.where(func.lower(InboundRow.user_name) == wanted)
-    return tx.session.exec(query.order_by(col(InboundRow.id).desc()).limit(1)).first()
+    found = tx.session.execute(query.order_by(col(InboundRow.id).desc()).limit(1)).first()
+    if found is None:
+        return None
+    values = dict(zip(_SENT_FIELDS, found, strict=True))
+    values["is_channel_admin"] = bool(values["is_channel_admin"])
+    return Received(**values)
+
+
+_SENT_FIELDS = tuple(f.name for f in fields(Received) if f.name not in ("community", "communities"))
+"""The stored columns of a message (its community and communities are not stored)."""
 
 
 def held_seats(tx: Tx, game_id: int, accounts: list[tuple[str, str]]) -> set[str]:
