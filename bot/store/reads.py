@@ -1,7 +1,8 @@
-"""What the web page reads besides a game's record (``Tx.game``, ``Tx.games_numbered``):
-the list of games' headings, players, ratings and stored steps, without the columns it
-does not need (a step's state is read only for the one picture being drawn). Each
-function works inside the caller's transaction (a read-only store's, for the web)."""
+"""What the web page reads besides the records the tables give every reader (a game's,
+``Tx.game`` and ``Tx.games_numbered``; its players', rooms' and seat changes'): the list
+of games' headings, counts, ratings shown and stored steps, without the columns it does
+not need (a step's state is read only for the one picture being drawn). Each function
+works inside the caller's transaction (a read-only store's, for the web)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,10 @@ from sqlalchemy import func, select
 from sqlmodel import col
 
 from bot.store.models import (
-    GameRoomRow,
     GameRow,
     PlayerRow,
     PlayerSettingsRow,
     RatingRow,
-    SeatChangeRow,
     TurnRow,
 )
 from bot.store.records import RATING_FIELDS, GameHeading, Rating
@@ -65,24 +64,6 @@ def setup_state(tx: Tx, game_id: int) -> str | None:
     )
     found = tx.session.execute(query).first()
     return None if found is None else str(found[0])
-
-
-def player_names(tx: Tx, game_id: int) -> list[tuple[str, str]]:
-    """(key, display name) of each player, in the order they joined."""
-    query = (
-        select(col(PlayerRow.key), col(PlayerRow.name))
-        .where(col(PlayerRow.game_id) == game_id)
-        .order_by(col(PlayerRow.join_order))
-    )
-    return [(str(key), str(name)) for key, name in tx.session.execute(query).all()]
-
-
-def robot_levels(tx: Tx, game_id: int) -> dict[str, str]:
-    """(key: level) of each seat a robot plays (issue 44), people's seats left out."""
-    query = select(col(PlayerRow.key), col(PlayerRow.robot)).where(
-        col(PlayerRow.game_id) == game_id, col(PlayerRow.robot) != ""
-    )
-    return {str(key): str(level) for key, level in tx.session.execute(query).all()}
 
 
 def robot_counts(tx: Tx, ids: Sequence[int]) -> dict[int, int]:
@@ -139,8 +120,9 @@ def all_states(tx: Tx, game_id: int) -> list[tuple[int, int, str, str]]:
 
 
 def listing(tx: Tx) -> list[GameHeading]:
-    """Every game's :class:`~bot.store.records.GameHeading`, newest first (the list of games pages, filters and
-    puts the live ones first from these before it reads any game's facts)."""
+    """Every game's :class:`~bot.store.records.GameHeading`, newest first (the list of
+    games pages, filters and puts the live ones first from these before it reads any
+    game's record)."""
     query = select(
         col(GameRow.id),
         col(GameRow.kind),
@@ -152,36 +134,6 @@ def listing(tx: Tx) -> list[GameHeading]:
         GameHeading(int(i), str(k), str(p), bool(o), str(ph))
         for i, k, p, o, ph in tx.session.execute(query).all()
     ]
-
-
-def options(tx: Tx, game_id: int) -> str:
-    """The options a game was opened with, as given (JSON; "" for no such game): they
-    were given in public, where the game was opened."""
-    query = select(col(GameRow.options)).where(col(GameRow.id) == game_id)
-    found = tx.session.execute(query).first()
-    return "" if found is None else str(found[0])
-
-
-def rooms(tx: Tx, game_id: int) -> list[tuple[str, str]]:
-    """(platform, channel) of each room the game is also played from (``bridge``), in
-    the order they were added."""
-    query = (
-        select(col(GameRoomRow.platform), col(GameRoomRow.channel))
-        .where(col(GameRoomRow.game_id) == game_id)
-        .order_by(col(GameRoomRow.bridged_at), col(GameRoomRow.platform))
-    )
-    return [(str(p), str(c)) for p, c in tx.session.execute(query).all()]
-
-
-def substitutes(tx: Tx, game_id: int) -> list[tuple[str, int, str]]:
-    """(seat's key, from which turn, the name of who plays it since) of each seat handed
-    to someone else (announced in the game's channel when it was), in order."""
-    query = (
-        select(col(SeatChangeRow.player_key), col(SeatChangeRow.turn), col(SeatChangeRow.to_name))
-        .where(col(SeatChangeRow.game_id) == game_id)
-        .order_by(col(SeatChangeRow.id))
-    )
-    return [(str(k), int(t), str(n)) for k, t, n in tx.session.execute(query).all()]
 
 
 def _off_the_web(tx: Tx) -> set[str]:
@@ -225,14 +177,10 @@ __all__ = [
     "final_state",
     "games_of_person",
     "listing",
-    "options",
     "player_counts",
-    "player_names",
-    "rooms",
     "setup_state",
     "shown_ratings",
     "step_counts",
     "step_state",
     "steps",
-    "substitutes",
 ]
