@@ -10,7 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import BIG, Watched, _not_blank, _shots, browser, in_thread, needs_chromium
+from test_browser import (
+    BIG,
+    Watched,
+    _not_blank,
+    _shots,
+    browser,
+    in_thread,
+    needs_chromium,
+    played_with_link,
+)
 from web_kit import play, served
 
 __all__ = ["browser"]  # (the fixture, shared with test_browser)
@@ -130,3 +139,26 @@ def test_a_small_board_has_no_minimap_and_no_script_none(browser: Any, tmp_path:
         assert page.locator(".minimap").count() == 0
         assert page.get_by_role("button", name="Overview").count() == 0
         plain.close()
+
+
+def test_a_players_minimap_draws_their_own_tiles(browser: Any, tmp_path: Path) -> None:
+    """On ahab's private page the minimap is drawn from ahab's own tiles, under his link
+    (the same view his tiles draw from), never from the public ones."""
+    database = tmp_path / "big.sqlite"
+    token = "ahab-minimap-token-0123456789abcdef"
+    played_with_link(database, BIG, tmp_path / "scripts", token)
+    with served(database) as site:
+        watched = Watched(browser, width=390, height=844)
+        page = watched.page
+        fetched: list[str] = []
+        page.on("response", lambda r: fetched.append(r.url))
+        page.goto(f"{site.base}/p/{token}")
+        _zoomed_in(page)
+        assert page.get_by_role("img", name=NAME).is_visible()
+        sources = page.eval_on_selector_all(
+            ".minimap img", "ts => ts.map(t => new URL(t.src).pathname)"
+        )
+        assert sources == [f"/p/{token}/tiles/1-0/0/0/0.png"]
+        assert not [url for url in fetched if "/games/1/tiles/" in url]
+        watched.close()
+    assert watched.errors == []
