@@ -283,7 +283,7 @@ class PictureCache:
             final = reads.final_state(tx, game_id)
             history = reads.all_states(tx, game_id)
             deadlines = {(s.number, s.step): s.deadline for s in reads.steps(tx, game_id)}
-            names = {p.key: p.name for p in tx.players(game_id)}
+            names = dict(reads.player_names(tx, game_id))
         if facts is None or final is None or player not in names:
             return None
         pictures = pictures_for(facts.kind)

@@ -297,7 +297,7 @@ class Site:
             counts = reads.player_counts(tx, shown)
             robot_counts = reads.robot_counts(tx, shown)
             finished = {
-                g.id: {p.key: p.name for p in tx.players(g.id)}
+                g.id: dict(reads.player_names(tx, g.id))
                 for g in by_id.values()
                 if g.phase == GamePhase.FINISHED and g.id not in self._results
             }
@@ -365,7 +365,7 @@ class Site:
             ids = reads.games_of_person(tx, person)
             games = [g for g in tx.games_numbered(ids) if listed(g.platform, g.open_to_all)]
             names = {
-                g.id: {p.key: p.name for p in tx.players(g.id)}
+                g.id: dict(reads.player_names(tx, g.id))
                 for g in games
                 if g.phase == GamePhase.FINISHED and g.id not in self._results
             }
@@ -463,15 +463,13 @@ class Site:
 
         def read() -> tuple[dict[str, str], list[reads.StepFacts], Public, dict[str, str]]:
             with self.store.transaction() as tx:
-                now = tx.game(game_id)
                 public = Public(
-                    "" if now is None else now.options,
+                    facts.options,
                     tuple((r.platform, r.channel) for r in rooms_of(tx, game_id)),
                     tuple((c.player_key, c.turn, c.to_name) for c in seat_changes(tx, game_id)),
                 )
-                seats = tx.players(game_id)
-                names = {p.key: p.name for p in seats}
-                robots = {p.key: p.robot for p in seats if p.robot}
+                names = dict(reads.player_names(tx, game_id))
+                robots = reads.robot_levels(tx, game_id)
                 return names, reads.steps(tx, game_id), public, robots
 
         names, steps, public, robots = await asyncio.to_thread(read)
@@ -711,7 +709,7 @@ class Site:
 
         def result() -> str:
             with self.store.transaction() as tx:
-                names = {p.key: p.name for p in tx.players(game_id)}
+                names = dict(reads.player_names(tx, game_id))
             return self._result(facts, names)
 
         return await self.pictures.own_replay(game_id, player, await asyncio.to_thread(result))
