@@ -257,8 +257,11 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
     posts.reply(tx, 0, row, "\n".join(lines), public=False)
 
 
-def outside_help(tx: Tx, row: Cause, word: str, *, private: bool = False) -> None:
-    """``help``/``rules`` where no game is: a tagged word asks that game; else the list.
+def outside_help(
+    tx: Tx, row: Cause, word: str, verbs_listed: list[str], *, private: bool = False
+) -> None:
+    """``help``/``rules`` where no game is: a tagged word asks that game; else the list of
+    games and then ``verbs_listed``, the host's verbs as its table lists them.
     ``private``: answered privately even when asked in public."""
     kind = tagged_kind(row.text)
     if kind is not None:
@@ -273,6 +276,7 @@ def outside_help(tx: Tx, row: Cause, word: str, *, private: bool = False) -> Non
             "A seat a game's host offered you (or asked you to hand on): answer me by DM "
             f"`{substitutes.VERB} yes 12` or `{substitutes.VERB} no 12` (12: the game's number)."
         )
+        lines += verbs_listed
         reply = "\n".join(lines)
     posts.reply(tx, 0, row, reply, public=row.kind == "public" and not private)
 
