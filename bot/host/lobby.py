@@ -258,15 +258,15 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
 
 
 def outside_help(
-    tx: Tx, row: Cause, word: str, verbs_listed: list[str], *, private: bool = False
+    tx: Tx, row: Cause, verbs_listed: list[str], *, rules: bool, private: bool = False
 ) -> None:
-    """``help``/``rules`` where no game is: a tagged word asks that game; else the list of
-    games and then ``verbs_listed``, the host's verbs as its table lists them.
+    """``help`` (``rules``: ``rules``) where no game is: a tagged word asks that game; else
+    the list of games and then ``verbs_listed``, the host's verbs as its table lists them.
     ``private``: answered privately even when asked in public."""
     kind = tagged_kind(row.text)
     if kind is not None:
         game = get_game(kind)
-        reply = game.words.help_text() if word == "help" else game.words.rules_text()
+        reply = game.words.rules_text() if rules else game.words.help_text()
     else:
         lines = ["I host these games (start one in a channel with `new KIND`):"]
         lines += [f"- {g.name}: {g.title} — tag {g.tag}" for g in games()]

@@ -173,13 +173,13 @@ def _me(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> int | None:
 
 def _help(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> int | None:
     private = commands.limits.private_answers
-    lobby.outside_help(tx, row, "help", help_lines(), private=private)
+    lobby.outside_help(tx, row, help_lines(), rules=False, private=private)
     return None
 
 
 def _rules(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> int | None:
     private = commands.limits.private_answers
-    lobby.outside_help(tx, row, "rules", help_lines(), private=private)
+    lobby.outside_help(tx, row, help_lines(), rules=True, private=private)
     return None
 
 
@@ -286,7 +286,7 @@ HOST_VERBS: tuple[HostVerb, ...] = (
         Where.EITHER,
         "Seat a robot in setup",
         (Arg("robot", ArgKind.TEXT, "robot [LEVEL]"),),
-        on_game=admin.robot_seat,
+        on_game=admin.add_robot,
         menu=False,
     ),
     HostVerb(
@@ -295,7 +295,7 @@ HOST_VERBS: tuple[HostVerb, ...] = (
         Where.EITHER,
         "Take a robot's seat back in setup",
         (Arg("robot", ArgKind.TEXT, "robot NAME"),),
-        on_game=admin.robot_seat,
+        on_game=admin.remove_robot,
         menu=False,
     ),
 )
