@@ -3,11 +3,10 @@
 Each message is recorded with its platform id (a redelivery is a no-op: the
 unique ``(platform, message_id)`` key decides, inside the database), the game
 changes, and every reply is written to the outbox, as one unit: either all of it
-happens or none of it does. What the message asks is decided by
-:mod:`bot.host.routing` and carried out by the handler :mod:`bot.host.verbs`
-declares for its verb (join, leave, status, board, help, rules: :mod:`bot.host.lobby`;
-the host's verbs: :mod:`bot.host.admin`), by :mod:`bot.host.lobby` (new) or by
-:mod:`bot.host.orders` (everything else: an order to the game).
+happens or none of it does. A message's first word is looked up in the host's verbs
+table (:mod:`bot.host.verbs`), whose row says where the verb is heard and sent, who may
+use it, how it finds its game and which handler carries it out; any other word is an
+order to the message's game (:mod:`bot.host.orders`), found by :mod:`bot.host.routing`.
 
 Group commit. :meth:`Commands.handle_many` handles a batch of messages in ONE
 transaction (one commit, which is what a message costs on a disk), each message
