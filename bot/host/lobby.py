@@ -39,6 +39,9 @@ from bot.host.verb_call import VerbCall
 from bot.store import NewGame, NewPlayer, Tx, dumps, records
 from bot.store.settings import accounts_of
 
+# Where ``new`` is sent, as the refusal elsewhere says (the dispatch's, see bot.host.verbs).
+OPENED_IN_PUBLIC = "start a game in a public channel: post `{tag} new` there"
+
 
 def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> records.Game:
     """``new [KIND] [key=value …]``: open a game in a public channel; its maker hosts it."""
@@ -109,7 +112,7 @@ def _kind_to_open(commands: CommandContext, tx: Tx, row: Cause, tokens: list[str
         raise Refusal(f"say which game to open: `new KIND`, with KIND one of {', '.join(known)}")
     if row.kind != "public" or not row.channel:
         tag = get_game(kind).tag if kind in known else "#TAG"
-        raise Refusal(f"start a game in a public channel: post `{tag} new` there")
+        raise Refusal(OPENED_IN_PUBLIC.format(tag=tag))
     existing = tx.game_in(row.platform, row.channel) or bridged_to(tx, row)
     if existing is not None:
         raise Refusal(

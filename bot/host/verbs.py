@@ -269,7 +269,7 @@ HOST_VERBS: tuple[HostVerb, ...] = (
         "Stop playing here the game bridged into this room",
         on_room=_unbridge,
         heard=Heard.ADDRESSED_OR_AFTER_HOST,
-        elsewhere=f"send `{bridges.UNDO}` in a room a game was bridged into (with {bridges.EXAMPLE})",
+        elsewhere=bridges.UNDONE_IN_A_ROOM,
     ),
     HostVerb(
         "options",
@@ -383,7 +383,7 @@ PLACE_VERBS: tuple[HostVerb, ...] = (
         ),
         on_room=_new,
         after_host=True,
-        elsewhere="start a game in a public channel: post `{tag} new` there",
+        elsewhere=lobby.OPENED_IN_PUBLIC,
     ),
     HostVerb(
         "games",
@@ -417,7 +417,7 @@ PLACE_VERBS: tuple[HostVerb, ...] = (
         (Arg("game", ArgKind.TEXT, "The game's number, or yes / no to an offer"),),
         on_room=_bridge,
         heard=Heard.ADDRESSED_OR_OFFERED,
-        elsewhere=f"send this in the public room the game should be played from: {bridges.EXAMPLE}",
+        elsewhere=bridges.SENT_IN_A_ROOM,
     ),
     HostVerb(
         substitutes.VERB,
