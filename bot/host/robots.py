@@ -30,7 +30,7 @@ from typing import Any
 
 from bot.games.base import ROBOT_LEVELS, Game, GameError, GamePhase, PlayerRef
 from bot.games.catalog import get_game
-from bot.host import away, journal, posts
+from bot.host import away, journal, posts, thinking
 from bot.host.new_options import FILL, levels_of
 from bot.host.outbox_wire import PostKind
 from bot.host.routing import Refusal
@@ -164,15 +164,55 @@ class RobotOrder:
     away: bool = False
 
 
-def orders_due(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -> list[RobotOrder]:
-    """What every robot seat the games wait for would send now (``game_ids``: of those
-    games only), each decided from its own seat's view: the robots' seats, and the seats
-    of away players in games opened with ``away=robot``. Messages sent already (their
-    ids) are left out, so a refused robot is not asked again until the game moves on."""
-    found: list[RobotOrder] = []
+@dataclass(frozen=True)
+class RobotJob:
+    """A robot seat's decision to make now (``job``, thought out anywhere: see
+    bot.host.thinking) and where its messages go: ``base`` begins each message's id."""
+
+    job: thinking.Job
+    game_id: int
+    turn: int
+    platform: str
+    channel: str
+    user_id: str
+    name: str
+    tag: str
+    base: str
+    away: bool = False
+
+
+def jobs_due(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -> list[RobotJob]:
+    """What every robot seat the games wait for has to decide now (``game_ids``: of those
+    games only), each from its own seat's view: the robots' seats, and the seats of away
+    players in games opened with ``away=robot``. A seat whose first message of this
+    moment was sent already is left out, so a refused robot is not asked again (nor
+    made to think) until the game moves on."""
+    found: list[RobotJob] = []
     for game_row in _games_to_play(tx, game_ids, now):
-        found += _orders_in(tx, game_row, now)
-    return [o for o in found if not tx.inbound_seen(o.platform, o.message_id)]
+        found += _jobs_in(tx, game_row, now)
+    return [j for j in found if not tx.inbound_seen(j.platform, f"{j.base}:0")]
+
+
+def orders_of(job: RobotJob, thought: thinking.Thought) -> list[RobotOrder]:
+    """The messages ``job``'s robot decided (``thought``), as its seat's."""
+    return [
+        RobotOrder(
+            job.game_id, job.turn, job.platform, job.channel, job.user_id, job.name,
+            f"{job.tag} {text}" if public else text,
+            public, f"{job.base}:{index}", away=job.away,
+        )
+        for index, (text, public) in enumerate(thought)
+    ]  # fmt: skip
+
+
+def orders_due(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -> list[RobotOrder]:
+    """What every robot seat the games wait for would send now (see :func:`jobs_due`),
+    thought out here, in the transaction (for tests and tools; the host thinks outside)."""
+    return [
+        order
+        for job in jobs_due(tx, now=now, game_ids=game_ids)
+        for order in orders_of(job, thinking.think(job.job))
+    ]
 
 
 def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list[records.Game]:
@@ -195,7 +235,7 @@ def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list
     return games
 
 
-def _orders_in(tx: Tx, game_row: records.Game, now: float) -> list[RobotOrder]:
+def _jobs_in(tx: Tx, game_row: records.Game, now: float) -> list[RobotJob]:
     game = get_game(game_row.kind)
     state = game.codec.decode_state(loads(game_row.state))
     players = tx.players(game_row.id)
@@ -225,20 +265,17 @@ def _orders_in(tx: Tx, game_row: records.Game, now: float) -> list[RobotOrder]:
     found = []
     for key in sorted(acting & set(seats)):
         player, level = seats[key]
-        robot = game.robot_at(level)
-        if robot is None:
+        if game.robot_at(level) is None:
             continue
         base = f"{MESSAGE_PREFIX}{game_row.id}:{moment}:{key}"
-        rng = random.Random(f"{game_row.seed}:{base}")
-        for index, said in enumerate(robot.orders(game.views.view(state, key), key, rng)):
-            found.append(
-                RobotOrder(
-                    game_row.id, turn, player.platform, game_row.channel, player.user_id,
-                    player.account_name or player.name,
-                    f"{game.tag} {said.text}" if said.public else said.text,
-                    said.public, f"{base}:{index}", away=not player.robot,
-                )
-            )  # fmt: skip
+        found.append(
+            RobotJob(
+                thinking.Job(game_row.id, game_row.kind, level, game.views.view(state, key), key,
+                             f"{game_row.seed}:{base}"),
+                game_row.id, turn, player.platform, game_row.channel, player.user_id,
+                player.account_name or player.name, game.tag, base, away=not player.robot,
+            )
+        )  # fmt: skip
     return found
 
 

@@ -53,6 +53,7 @@ from bot.host.messages import (
     scoped_catch_up_of,
 )
 from bot.host.outbox import AttachmentSource, Relay
+from bot.host.thinking import InThread, Thinker
 from bot.host.turns import TurnClock
 from bot.host.yielding import yielding
 from bot.store import DatabaseCursors, Store
@@ -128,9 +129,12 @@ class Host:
         web_base_url: str = "",
         limits: Limits = NO_LIMITS,
         draw_secret: Callable[[], str] | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         """``health_port``: serve the health signal (:mod:`bot.host.health`) while
-        :meth:`run` runs, on ``health_address`` (0: any free port; None: none)."""
+        :meth:`run` runs, on ``health_address`` (0: any free port; None: none).
+        ``thinker``: where robots think (default: on the clock's thread; ``bst run``:
+        worker processes, see :mod:`bot.host.thinking`); :meth:`stop` closes it."""
         self.store = store
         self.clock = clock
         self.reminder_seconds = reminder_seconds
@@ -201,6 +205,7 @@ class Host:
         self._robot_games: set[int] = set()
         self._robots_playing = False
         self._robots_again = False
+        self.thinker: Thinker = thinker if thinker is not None else InThread()
 
     # --- what adapters call ------------------------------------------------
 
@@ -437,7 +442,8 @@ class Host:
         game) sends what it decided, from its own seat's view, as a message of the seat's
         (see bot.host.robots); again, while robots acted, up to :data:`ROBOT_ROUNDS` rounds
         (a game of robots alone plays on until a person or the clock is needed). The
-        robots think on the clock's thread, never on the event loop."""
+        robots think on the clock's thread or in worker processes (:attr:`thinker`),
+        after the transaction that gathered their views, never on the event loop."""
         if self._robots_playing:
             self._robots_again = True  # (the pass running now looks again)
             return
@@ -445,7 +451,13 @@ class Host:
         try:
             for _ in range(ROBOT_ROUNDS):
                 self._robots_again = False
-                due = await self._off_loop(functools.partial(self.turns.robot_orders, game_ids))
+                jobs = await self._off_loop(functools.partial(self.turns.robot_jobs, game_ids))
+                thoughts = await self.thinker.think([j.job for j in jobs], self._off_loop)
+                due = [
+                    order
+                    for job, thought in zip(jobs, thoughts, strict=True)
+                    for order in robots.orders_of(job, thought)
+                ]
                 if game_ids is None:
                     self._robot_games |= {sent.game_id for sent in due} | set(
                         await self._off_loop(self.turns.robot_games)
@@ -572,6 +584,8 @@ class Host:
             self._scheduler = None
         if self.health_server is not None:
             await self.health_server.stop()
+        # (Off the loop: closing a pool waits for its workers to exit.)
+        await asyncio.to_thread(self.thinker.close)
 
     async def _arm_deadline_off_loop(self) -> None:
         if self._scheduler is None:

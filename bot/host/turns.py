@@ -76,11 +76,12 @@ class TurnClock:
         with self.store.transaction() as tx:
             away.announce_pass(tx, sent.game_id, sent.turn, now=self.clock.now())
 
-    def robot_orders(self, game_ids: Collection[int] | None = None) -> list[robots.RobotOrder]:
-        """What the robot seats (and the away players' robots) would send now: each robot
-        thinks here, on the clock's thread (see bot.host.robots)."""
+    def robot_jobs(self, game_ids: Collection[int] | None = None) -> list[robots.RobotJob]:
+        """What the robot seats (and the away players' robots) have to decide now, each
+        from its seat's view: gathered here, thought out after the transaction (see
+        bot.host.thinking)."""
         with self.store.transaction() as tx:
-            return robots.orders_due(tx, now=self.clock.now(), game_ids=game_ids)
+            return robots.jobs_due(tx, now=self.clock.now(), game_ids=game_ids)
 
     def robot_games(self) -> list[int]:
         """The games in play with a robot seated."""
