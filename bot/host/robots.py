@@ -181,6 +181,16 @@ class RobotJob:
     away: bool = False
 
 
+def games_to_look_at(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -> list[int]:
+    """The games whose robot seats :func:`jobs_due` looks at (``game_ids``: of those
+    only; None: the games with robots seated, and those of players away), in order."""
+    wanted = set(games_with_robots(tx) if game_ids is None else game_ids)
+    if game_ids is None:
+        for platform, user_id in away_accounts(tx, now):
+            wanted |= {g.id for g in tx.games_of(platform, user_id) if g.id is not None}
+    return sorted(wanted)
+
+
 def jobs_due(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -> list[RobotJob]:
     """What every robot seat the games wait for has to decide now (``game_ids``: of those
     games only), each from its own seat's view: the robots' seats, and the seats of away
@@ -188,9 +198,9 @@ def jobs_due(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -> 
     moment was sent already is left out, so a refused robot is not asked again (nor
     made to think) until the game moves on."""
     found: list[RobotJob] = []
-    for game_row in _games_to_play(tx, game_ids, now):
+    for game_row in _games_to_play(tx, games_to_look_at(tx, now=now, game_ids=game_ids), now):
         found += _jobs_in(tx, game_row, now)
-    return [j for j in found if not tx.inbound_seen(j.platform, f"{j.base}:0")]
+    return found
 
 
 def orders_of(job: RobotJob, thought: thinking.Thought) -> list[RobotOrder]:
@@ -215,13 +225,9 @@ def orders_due(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -
     ]
 
 
-def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list[records.Game]:
-    wanted = set(games_with_robots(tx) if game_ids is None else game_ids)
-    if game_ids is None:
-        for platform, user_id in away_accounts(tx, now):
-            wanted |= {g.id for g in tx.games_of(platform, user_id)}
+def _games_to_play(tx: Tx, game_ids: list[int], now: float) -> list[records.Game]:
     games = []
-    for game_id in sorted(wanted):
+    for game_id in game_ids:
         game_row = tx.game(game_id)
         if (
             game_row is None
@@ -237,7 +243,6 @@ def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list
 
 def _jobs_in(tx: Tx, game_row: records.Game, now: float) -> list[RobotJob]:
     game = get_game(game_row.kind)
-    state = game.codec.decode_state(loads(game_row.state))
     players = tx.players(game_row.id)
     seats = {p.key: (p, p.robot) for p in players if p.robot}
     if game_row.phase == GamePhase.RUNNING and away.option_of(game_row) == away.ROBOT:
@@ -255,25 +260,34 @@ def _jobs_in(tx: Tx, game_row: records.Game, now: float) -> list[RobotJob]:
         return []
     if game_row.phase == GamePhase.SETUP:
         # Once a setup (options changed: a new setup, sent again), every robot seat.
-        acting = set(seats)
         moment = f"setup{zlib.crc32(game_row.options.encode()):08x}"
         turn = 0
+        waiting = set(seats)
     else:
-        acting = set(game.rules.to_act(state)) - set(tx.standing_orders(game_row.id, game_row.turn))
         moment = f"{game_row.turn}:{tx.next_step(game_row.id, game_row.turn)}"
         turn = game_row.turn
+        waiting = set(seats) - set(tx.standing_orders(game_row.id, game_row.turn))
+    bases = {key: f"{MESSAGE_PREFIX}{game_row.id}:{moment}:{key}" for key in waiting}
+    waiting = {
+        key
+        for key in waiting
+        if game.robot_at(seats[key][1]) is not None
+        and not tx.inbound_seen(seats[key][0].platform, f"{bases[key]}:0")
+    }
+    if not waiting:
+        return []  # (decided already: the state is not even read)
+    state = game.codec.decode_state(loads(game_row.state))
+    if game_row.phase != GamePhase.SETUP:
+        waiting &= set(game.rules.to_act(state))
     found = []
-    for key in sorted(acting & set(seats)):
+    for key in sorted(waiting):
         player, level = seats[key]
-        if game.robot_at(level) is None:
-            continue
-        base = f"{MESSAGE_PREFIX}{game_row.id}:{moment}:{key}"
         found.append(
             RobotJob(
                 thinking.Job(game_row.id, game_row.kind, level, game.views.view(state, key), key,
-                             f"{game_row.seed}:{base}"),
+                             f"{game_row.seed}:{bases[key]}"),
                 game_row.id, turn, player.platform, game_row.channel, player.user_id,
-                player.account_name or player.name, game.tag, base, away=not player.robot,
+                player.account_name or player.name, game.tag, bases[key], away=not player.robot,
             )
         )  # fmt: skip
     return found

@@ -83,6 +83,19 @@ def robot_inbound(sent: robots.RobotOrder, now: float) -> Inbound:
     )
 
 
+def _together(due: list[robots.RobotOrder]) -> list[list[robots.RobotOrder]]:
+    """The robots' messages in groups sent at once, in order: a message for an away
+    player alone (its announcement follows it before the next message, as it always
+    did), the others as long runs."""
+    groups: list[list[robots.RobotOrder]] = []
+    for sent in due:
+        if sent.away or not groups or groups[-1][-1].away:
+            groups.append([sent])
+        else:
+            groups[-1].append(sent)
+    return groups
+
+
 class HostCursors(DatabaseCursors):
     """The adapters' cursors in the database, and the forgetting of those no live game
     needs any more (a finished game's channel, a DM with someone who plays no more)."""
@@ -451,7 +464,9 @@ class Host:
         try:
             for _ in range(ROBOT_ROUNDS):
                 self._robots_again = False
-                jobs = await self._off_loop(functools.partial(self.turns.robot_jobs, game_ids))
+                jobs = await self._off_loop(
+                    functools.partial(self.turns.robot_jobs, game_ids, self._make_way)
+                )
                 thoughts = await self.thinker.think([j.job for j in jobs], self._off_loop)
                 due = [
                     order
@@ -462,16 +477,28 @@ class Host:
                     self._robot_games |= {sent.game_id for sent in due} | set(
                         await self._off_loop(self.turns.robot_games)
                     )
-                for sent in due:
-                    try:
-                        effect = await self.on_inbound(robot_inbound(sent, self.clock.now()))
-                    except Exception:
-                        log.exception("the robot's message %s failed", sent.message_id)
-                        continue
-                    if sent.away and effect.outcome is Outcome.HANDLED:
-                        await self._off_loop(
-                            functools.partial(self.turns.announce_away_robot, sent)
-                        )
+                for group in _together(due):
+                    # A group's messages queue at once, so the command worker takes them in
+                    # a few batches (one transaction each), in this order, not one by one.
+                    now = self.clock.now()
+                    effects = await asyncio.gather(
+                        *(self.on_inbound(robot_inbound(sent, now)) for sent in group),
+                        return_exceptions=True,
+                    )
+                    for sent, effect in zip(group, effects, strict=True):
+                        if isinstance(effect, Exception):
+                            log.error(
+                                "the robot's message %s failed",
+                                sent.message_id,
+                                exc_info=effect,
+                            )
+                            continue
+                        if isinstance(effect, BaseException):
+                            raise effect
+                        if sent.away and effect.outcome is Outcome.HANDLED:
+                            await self._off_loop(
+                                functools.partial(self.turns.announce_away_robot, sent)
+                            )
                 if not due and not self._robots_again:
                     break
                 if self._robots_again:
