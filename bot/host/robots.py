@@ -215,16 +215,6 @@ def orders_of(job: RobotJob, thought: thinking.Thought) -> list[RobotOrder]:
     ]  # fmt: skip
 
 
-def orders_due(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -> list[RobotOrder]:
-    """What every robot seat the games wait for would send now (see :func:`jobs_due`),
-    thought out here, in the transaction (for tests and tools; the host thinks outside)."""
-    return [
-        order
-        for job in jobs_due(tx, now=now, game_ids=game_ids)
-        for order in orders_of(job, thinking.think(job.job))
-    ]
-
-
 def _games_to_play(tx: Tx, game_ids: list[int], now: float) -> list[records.Game]:
     games = []
     for game_id in game_ids:

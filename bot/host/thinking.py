@@ -42,6 +42,11 @@ Thought = tuple[tuple[str, bool], ...]
 OffLoop = Callable[[Callable[[], T]], Awaitable[T]]
 """How the host runs blocking work off its event loop (``Host._off_loop``)."""
 
+DEATHS_BEFORE_GIVING_UP = 3
+"""Passes in a row in which a worker died before the pool is given up for good (a worker
+that cannot even start, say): the robots then think on the clock's thread, instead of a
+new process being spawned, and dying, at every pass."""
+
 JOBS_PER_TASK = 64
 """Jobs sent to a worker in one task: enough to make the pickling and the pipe cheap
 beside the thinking, few enough that several workers share a storm's robots."""
@@ -110,6 +115,8 @@ class ProcessPool:
         self.processes = processes
         self._workers: list[ProcessPoolExecutor | None] = [None] * processes
         self.replaced = 0  # workers replaced after one died (for the log and tests)
+        self.deaths_in_a_row = 0  # passes in a row in which a worker died
+        self.given_up = False
 
     def _worker(self, index: int) -> ProcessPoolExecutor:
         worker = self._workers[index]
@@ -122,6 +129,8 @@ class ProcessPool:
 
     async def think(self, jobs: Sequence[Job], off_loop: OffLoop[list[Thought]]) -> list[Thought]:
         listed = list(jobs)
+        if self.given_up or not listed:
+            return await InThread().think(listed, off_loop)
         shares: dict[int, list[int]] = {}
         for index, job in enumerate(listed):
             shares.setdefault(job.game_id % self.processes, []).append(index)
@@ -146,9 +155,17 @@ class ProcessPool:
             else:
                 for index, thought in zip(chunk, answer, strict=True):
                     thoughts[index] = thought
+        self.deaths_in_a_row = self.deaths_in_a_row + 1 if lost else 0
         if lost:
             for worker in sorted({worker for worker, _ in lost}):
                 self._replace(worker)
+            if self.deaths_in_a_row >= DEATHS_BEFORE_GIVING_UP:
+                self.given_up = True
+                log.error(
+                    "robots' worker processes died in %d passes in a row: robots think on "
+                    "the clock's thread from now on (see the log above for why they died)",
+                    self.deaths_in_a_row,
+                )
             again = sorted(index for _, chunk in lost for index in chunk)
             log.warning(
                 "a robots' worker process died: %d robots think on the clock's thread this "

@@ -16,7 +16,7 @@ from sqlmodel import select
 
 from bot.config import Config, ConfigError, parse_config
 from bot.host.clock import VirtualClock
-from bot.host.thinking import InThread, ProcessPool
+from bot.host.thinking import DEATHS_BEFORE_GIVING_UP, InThread, ProcessPool
 from bot.store import Store
 from bot.store.models import InboundRow
 from bot.wiring import build_host, sqlite_url
@@ -117,6 +117,38 @@ def _robots_game_on(kit: HostKit, turns: int) -> list[tuple[str, str]]:
     with kit.store.transaction() as tx:
         rows = tx.session.exec(select(InboundRow).order_by(InboundRow.id)).all()
     return [(r.message_id, r.text) for r in rows if r.message_id.startswith("robot:")]
+
+
+def test_workers_dying_pass_after_pass_are_given_up_and_robots_think_in_the_thread(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    in_thread = _kit(tmp_path / "thread")
+    in_pool = _kit(tmp_path / "pool")
+    thinker = ProcessPool(1)
+    in_pool.host.thinker = thinker
+    try:
+        expected = _robots_game(in_thread, "sonar", turns=0)
+        in_pool.say("alice", "#sonar new robots=2")
+        with caplog.at_level(logging.WARNING, logger="bot.host.thinking"):
+            for _ in range(DEATHS_BEFORE_GIVING_UP):
+                worker = thinker._worker(0)
+                worker.submit(int).result()  # (its process started)
+                for process in list(worker._processes.values()):
+                    process.kill()
+                    process.join()
+                asyncio.run(in_pool.host._robots_play())  # a pass: its worker is dead
+        # (Sonar's robots send nothing in setup: each pass asks them again.)
+        assert thinker.replaced == DEATHS_BEFORE_GIVING_UP
+        assert thinker.given_up
+        assert "think on the clock's thread from now on" in caplog.text
+        in_pool.say("alice", "#sonar start")  # the rest of the game: no process started
+        assert not thinker.started
+        assert _robots_game_on(in_pool, turns=0) == expected  # (sonar's robots remember
+        # nothing between turns: the same orders wherever they thought)
+    finally:
+        thinker.close()
+        in_thread.store.dispose()
+        in_pool.store.dispose()
 
 
 def test_the_host_shuts_its_robots_pool_down_when_it_stops(tmp_path: Path) -> None:
