@@ -13,7 +13,9 @@ replayed by ``bst verify`` like any order. Each such message's id is made of the
 the turn, its step and the seat: sent once, whatever retries, and a robot that was
 refused is not asked again until the game moves on. The host asks between messages,
 never on its event loop (see ``Host._robots_play``), as soon as a turn opens: a robot
-never holds a deadline back.
+never holds a deadline back. What a seat has to decide is gathered in a transaction
+(:func:`jobs_due`: its view, its key, its seed) and decided after it, wherever the host's
+thinker thinks (:mod:`bot.host.thinking`); :func:`orders_of` makes the messages.
 
 ``away=robot`` (a host option of ``new``, beside ``away=pass``): while a player is away
 (``me away``), the game's robot plays their seat from that seat's view, announced once
