@@ -24,12 +24,15 @@ import asyncio
 import logging
 import multiprocessing
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from bot.games.base import Robot
 from bot.games.catalog import get_game
 
 log = logging.getLogger(__name__)
@@ -65,9 +68,37 @@ class Job:
     seed: str
 
 
+MINDS_KEPT = 4096
+"""Games whose robots' memories a process keeps (the least recently asked is forgotten
+first): a live host's games with robots, many times over; a forgotten game's robots play
+on from what their views show, as after a restart."""
+
+_minds: OrderedDict[tuple[int, str, str], Robot] = OrderedDict()
+_minds_lock = threading.Lock()
+
+
+def _mind(job: Job) -> Robot | None:
+    """The robot of ``job``'s game and level, with that game's memory: a game's catalog
+    robot is one object for every game, and it keeps its memories by seat (``p1``), so
+    two games sharing it would share (and overwrite) their seats' memories."""
+    found = (job.game_id, job.kind, job.level)
+    with _minds_lock:
+        mind = _minds.get(found)
+        if mind is not None:
+            _minds.move_to_end(found)
+            return mind
+        catalog_robot = get_game(job.kind).robot_at(job.level)
+        if catalog_robot is None:
+            return None
+        mind = _minds[found] = type(catalog_robot)()
+        while len(_minds) > MINDS_KEPT:
+            _minds.popitem(last=False)
+        return mind
+
+
 def think(job: Job) -> Thought:
     """The robot's orders for ``job``: the same wherever they are made."""
-    robot = get_game(job.kind).robot_at(job.level)
+    robot = _mind(job)
     if robot is None:
         return ()
     said = robot.orders(job.view, job.key, random.Random(job.seed))

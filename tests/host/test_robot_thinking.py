@@ -192,3 +192,34 @@ def test_a_robots_processes_count_out_of_bounds_is_refused_naming_the_key(
 ) -> None:
     with pytest.raises(ConfigError, match=r"\[robots\] processes: expected .*got -?\d+"):
         parse_config({"robots": {"processes": processes}}, "test.toml")
+
+
+@pytest.mark.parametrize("level", ["", ":strong"])
+def test_two_games_robots_keep_their_own_memories(tmp_path: Path, level: str) -> None:
+    """A game's catalog robot is one object, keeping memories by seat (``p1``): a second
+    game's robots in the same process must not take over (or reset) the first's."""
+
+    def first_games_robot_messages(kit: HostKit, *, with_a_second: bool) -> list[str]:
+        kit.say("alice", f"#bst new size=10 turn=1h robots=2{level}")
+        kit.say("alice", "#bst start")
+        kit.clock.set(kit.game().deadline)
+        kit.tick()  # turn 1: the first game's robots remember what they shot
+        if with_a_second:
+            kit.say("carol", "#bst new size=10 turn=2h robots=2", channel="other")
+            kit.say("carol", "#bst start", channel="other")  # its robots place: new seats p1, p2
+        for _ in range(3):
+            kit.clock.set(kit.game().deadline)
+            kit.tick()
+        with kit.store.transaction() as tx:
+            rows = tx.session.exec(select(InboundRow).order_by(InboundRow.id)).all()
+        return [r.text for r in rows if r.message_id.startswith("robot:1:")]
+
+    alone = _kit(tmp_path / "alone")
+    beside = _kit(tmp_path / "beside")
+    try:
+        played_alone = first_games_robot_messages(alone, with_a_second=False)
+        assert len(played_alone) > 6
+        assert first_games_robot_messages(beside, with_a_second=True) == played_alone
+    finally:
+        alone.store.dispose()
+        beside.store.dispose()
