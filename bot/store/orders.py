@@ -26,6 +26,14 @@ SQL_STANDING = (
 )
 
 
+_ORDER_COLUMNS = ", ".join(f'"{name}"' for name in ORDER_FIELDS)  # ("order" is a keyword)
+
+
+SQL_ORDERS_OF_TURN = (
+    f"SELECT {_ORDER_COLUMNS} FROM orders WHERE game_id = :game_id AND turn = :turn ORDER BY id"
+)
+
+
 SQL_INSERT_ORDER = (
     'INSERT INTO orders (game_id, player_key, turn, "order", text, inbound_id, sent_at) '
     "VALUES (:game_id, :player_key, :turn, :order, :text, :inbound_id, :sent_at)"
@@ -110,13 +118,8 @@ class OrderTable(TxBase):
     def orders_of_turn(self, game_id: int, turn: int) -> list[Order]:
         """Every order given in a turn, oldest first (the game decides which stand), but
         for those a player withdrew: a withdrawal takes back the orders before it."""
-        query = (
-            select(*columns_of(OrderRow, ORDER_FIELDS))
-            .where(OrderRow.game_id == game_id, OrderRow.turn == turn)
-            .order_by(col(OrderRow.id))
-        )
         given: list[Order] = []
-        for found in self.session.execute(query).all():
+        for found in self._run(SQL_ORDERS_OF_TURN, {"game_id": game_id, "turn": turn}).fetchall():
             row = Order(*found)
             if row.order == WITHDRAWN:
                 given = [g for g in given if g.player_key != row.player_key]
