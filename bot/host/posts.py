@@ -203,7 +203,7 @@ def reply(
         created_at=row.received_at,
         extras=extra,
     )
-    tx.post(post)
+    tx.post_later(post)  # (nothing asks whether it was written: one insert for the batch)
     if recipient == "public" and game_id and every_room:
         # Said in public about a game: in every room it is played from (see bridges).
         tx.post_all(copies_for_rooms(tx, post, home=None))

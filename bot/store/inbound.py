@@ -89,7 +89,9 @@ class InboundTable(TxBase):
             "game_id": row.game_id if game_id is None else game_id,
             "outcome": row.outcome,
         }
-        row_id = self._insert(SQL_INSERT_INBOUND, params)
+        # (Before the rows left to insert: a batch's inserts of orders and replies then
+        # go together, see Tx.insert_later.)
+        row_id = self._insert(SQL_INSERT_INBOUND, params, first=True)
         if row_id is None:
             return False
         row.id = row_id

@@ -36,7 +36,7 @@ SQL_ORDERS_OF_TURN = (
 
 SQL_INSERT_ORDER = (
     'INSERT INTO orders (game_id, player_key, turn, "order", text, inbound_id, sent_at) '
-    "VALUES (:game_id, :player_key, :turn, :order, :text, :inbound_id, :sent_at)"
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -95,17 +95,8 @@ class OrderTable(TxBase):
                 SQL_STANDING, {"game_id": game_id, "turn": turn, "player_key": player_key}
             ).fetchone()
             previous = None if found is None else found[0]
-        self._insert(
-            SQL_INSERT_ORDER,
-            {
-                "game_id": game_id,
-                "player_key": player_key,
-                "turn": turn,
-                "order": order,
-                "text": text,
-                "inbound_id": inbound_id,
-                "sent_at": sent_at,
-            },
+        self.insert_later(
+            SQL_INSERT_ORDER, (game_id, player_key, turn, order, text, inbound_id, sent_at)
         )
         self._standing[known] = order
         identity_map = self.session.identity_map

@@ -67,6 +67,7 @@ class Store:
             tx = Tx(session, postgres=self.postgres, clock_scope=self.clock_scope)
             yield tx
             tx.write_staged()  # (before the commit)
+            tx.write_later()
 
     def migrate(self) -> list[str]:
         return migrate(self.engine)
