@@ -360,6 +360,9 @@ class Capabilities:
     # A person types here: a step that cannot be undone (leaving a game) is confirmed
     # (``leave yes``); a script's lines act at once.
     confirms_final_steps: bool = False
+    # How a person picks a game's verb from the platform's menu, as a template of
+    # ``{kind}`` and ``{verb}`` (Discord: ``/{kind} {verb}``); "": verbs are only typed.
+    menu_command: str = ""
 
 
 @dataclass(frozen=True)

@@ -714,13 +714,16 @@ class Relay:
         if game is None or address.user_id is None:
             return
         who = posts.mention_token(address.user_id)
+        adapter = self.adapters.get(address.platform)
+        form = "" if adapter is None else adapter.capabilities.menu_command
+        picked = f" (or {form.format(kind=game.kind, verb='board')})" if form else ""
         posts.announce(
             tx,
             game,
             kind=PostKind.of(NUDGE, address.user_id),
             text=(
                 f"{who}, I can't send you direct messages. Open your DMs to me, "
-                f"or ask for your board with `board` (on Discord: /{game.kind} board)."
+                f"or ask for your board with `board`{picked}."
             ),
             now=now,
             extra=posts.extras(mentions=[(address.user_id, address.user_name or "player")]),

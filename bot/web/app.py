@@ -13,6 +13,7 @@ noindex`` (see :data:`bot.web.pages.ROBOTS`). The access log writes a private li
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -85,6 +86,31 @@ def _security(response: StreamResponse, *, private: bool) -> None:
         # 304): a revoked link's page or picture must not outlive it in a cache.
         stored = "no-store" in headers.get("Cache-Control", "")
         headers["Cache-Control"] = "private, no-store" if stored else "private, no-cache"
+
+
+class _Request(web.Request):
+    """aiohttp's request, whose answers to a request it could not parse (a bad request
+    line, a bad or too long header: a 400 aiohttp builds itself, before any middleware
+    or ``on_response_prepare`` runs) carry the security headers too.
+
+    Private API: ``_prepare_hook`` is the one step every answer passes through (in
+    ``StreamResponse.prepare``), and ``_match_info`` is None only when the request never
+    reached the router, which a parse error never does. Checked against the aiohttp
+    range pinned in pyproject.toml; ``tests/web/test_parser_errors.py`` sends malformed
+    bytes to the real server and fails if an upgrade stops this working."""
+
+    async def _prepare_hook(self, response: StreamResponse) -> None:
+        if self._match_info is None:
+            _security(response, private=False)
+            response.headers.setdefault("Cache-Control", "no-store")
+        await super()._prepare_hook(response)
+
+
+def _secure_parser_errors(runner: web.AppRunner) -> None:
+    """Make ``runner``'s server build :class:`_Request` requests (``runner`` set up)."""
+    server = runner.server
+    assert server is not None
+    server.request_factory = functools.partial(runner.app._make_request, _cls=_Request)
 
 
 @web.middleware
@@ -530,6 +556,7 @@ class WebServer:
             keepalive_timeout=self.limits.header_seconds,
         )
         await runner.setup()
+        _secure_parser_errors(runner)
         site = GuardedSite(runner, self.host, self.port, connections=self.limits.connections)
         try:
             await site.start()

@@ -39,6 +39,8 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.web.pages import CONTENT_SECURITY_POLICY, ROBOTS
+
 log = logging.getLogger(__name__)
 
 RETRY_AFTER = 10
@@ -245,6 +247,10 @@ _REFUSAL = (
     b"HTTP/1.1 503 Service Unavailable\r\n"
     b"Content-Type: text/plain; charset=utf-8\r\n"
     + f"Retry-After: {RETRY_AFTER}\r\nContent-Length: {len(_REFUSED_TEXT)}\r\n".encode()
+    # written before aiohttp sees the connection: the headers every answer carries, here
+    + f"Content-Security-Policy: {CONTENT_SECURITY_POLICY}\r\n".encode()
+    + b"Referrer-Policy: no-referrer\r\nX-Content-Type-Options: nosniff\r\n"
+    + f"X-Robots-Tag: {ROBOTS}\r\nCache-Control: no-store\r\n".encode()
     + b"Connection: close\r\n\r\n"
     + _REFUSED_TEXT
 )

@@ -43,6 +43,10 @@ nav.steps span.off{opacity:.45}
 .tiles{position:relative;overflow:auto;max-width:100%;height:80vh;border:1px solid var(--line);background:#0c1b2b}
 .plane{position:relative;overflow:hidden}
 .plane img{position:absolute;display:block;image-rendering:pixelated}
+.tiled{position:relative}
+.minimap{box-sizing:content-box;position:absolute;top:.5rem;right:1.1rem;z-index:1;overflow:hidden;border:1px solid var(--line);background:#0c1b2b;box-shadow:0 1px 5px rgba(0,0,0,.55);cursor:crosshair;touch-action:none}
+.minimap img{position:absolute;display:block;pointer-events:none}
+.minimap .inview{position:absolute;min-width:4px;min-height:4px;border:2px solid #ffd23f;box-shadow:0 0 0 1px rgba(0,0,0,.7);pointer-events:none}
 .zoom{display:flex;flex-wrap:wrap;gap:.5rem;margin:.4rem 0}
 .zoom button{font:inherit;padding:.25rem .8rem}
 pre{white-space:pre-wrap;overflow-x:auto;background:rgba(127,127,127,.08);padding:.5rem;border-radius:.3rem}
@@ -149,7 +153,53 @@ function zoomable(root){
   gestures(box,function(ratio,x,y){if(ratio>1.1||ratio<0.9){zoomAt((scale||fitted())*ratio,x,y);}});
  });
 }
-var kept=null;
+var kept=null,overviewOpen=true;
+function overview(wrap,bar,view,src,rows,cols,size,cells,level){
+ // The whole board drawn small (its tiles at the smallest scale: the same view as the
+ // tiles, public on the public page), the part in view outlined; a click or drag there
+ // moves the view. For pointers only: to a screen reader it is a picture, and the keys
+ // pan the view itself. A button in the zoom bar folds it away (a phone's screen is small).
+ var most=window.innerWidth<600?96:160,s=most/Math.max(rows,cols),filled=false;
+ var mini=document.createElement('div');mini.className='minimap';mini.hidden=true;
+ mini.setAttribute('role','img');
+ mini.setAttribute('aria-label','Overview of the whole board, the part in view outlined');
+ mini.style.width=Math.round(cols*s)+'px';mini.style.height=Math.round(rows*s)+'px';
+ var frame=document.createElement('div');frame.className='inview';mini.appendChild(frame);
+ wrap.appendChild(mini);
+ var toggle=document.createElement('button');toggle.type='button';toggle.hidden=true;
+ toggle.textContent='Overview';bar.appendChild(toggle);
+ function fill(){
+  if(filled){return;}filled=true;var c=cells[0],step=size*s/c;
+  for(var y=0;y*size<rows*c;y++){for(var x=0;x*size<cols*c;x++){
+   var t=new Image();t.alt='';t.decoding='async';
+   t.style.left=(x*step)+'px';t.style.top=(y*step)+'px';t.style.width=t.style.height=step+'px';
+   t.src=src+'/0/'+x+'/'+y+'.png';mini.insertBefore(t,frame);
+  }}
+ }
+ function outline(){
+  var l=level();if(l<0||mini.hidden){return;}
+  var w=cols*cells[l],h=rows*cells[l],mw=cols*s,mh=rows*s;
+  frame.style.left=(view.scrollLeft/w*mw)+'px';frame.style.top=(view.scrollTop/h*mh)+'px';
+  frame.style.width=(Math.min(1,view.clientWidth/w)*mw)+'px';
+  frame.style.height=(Math.min(1,view.clientHeight/h)*mh)+'px';
+ }
+ function update(){
+  var on=level()>=0;toggle.hidden=!on;toggle.setAttribute('aria-pressed',String(overviewOpen));
+  mini.hidden=!on||!overviewOpen;if(!mini.hidden){fill();outline();}
+ }
+ function moveTo(e){
+  var l=level();if(l<0){return;}
+  var r=mini.getBoundingClientRect();
+  view.scrollLeft=(e.clientX-r.left)/r.width*cols*cells[l]-view.clientWidth/2;
+  view.scrollTop=(e.clientY-r.top)/r.height*rows*cells[l]-view.clientHeight/2;
+ }
+ mini.addEventListener('pointerdown',function(e){
+  e.preventDefault();if(mini.setPointerCapture){mini.setPointerCapture(e.pointerId);}moveTo(e);
+ });
+ mini.addEventListener('pointermove',function(e){if(e.buttons){moveTo(e);}});
+ toggle.addEventListener('click',function(){overviewOpen=!overviewOpen;update();});
+ return {update:update,outline:outline};
+}
 function tiled(root){
  root.querySelectorAll('[data-tiles]').forEach(function(box){
   var bar=box.previousElementSibling;
@@ -159,8 +209,10 @@ function tiled(root){
   var cells=box.dataset.cells.split(',').map(Number);
   var view=document.createElement('div');view.className='tiles';view.hidden=true;
   var plane=document.createElement('div');plane.className='plane';view.appendChild(plane);
-  box.parentNode.insertBefore(view,box.nextSibling);
+  var wrap=document.createElement('div');wrap.className='tiled';wrap.appendChild(view);
+  box.parentNode.insertBefore(wrap,box.nextSibling);
   var level=-1,shown={};
+  var mini=overview(wrap,bar,view,src,rows,cols,size,cells,function(){return level;});
   function place(){
    if(level<0){return;}
    var c=cells[level],w=view.clientWidth,h=view.clientHeight;
@@ -183,13 +235,13 @@ function tiled(root){
   }
   function show(next,at,px,py){
    // The board's point at (fractions) lands at (px, py) of the view: its middle unless said.
-   if(next<0){level=-1;view.hidden=true;box.hidden=false;return;}
+   if(next<0){level=-1;view.hidden=true;box.hidden=false;mini.update();return;}
    var c=cells[next];level=next;shown={};plane.textContent='';
    plane.style.width=(cols*c)+'px';plane.style.height=(rows*c)+'px';
    box.hidden=true;view.hidden=false;
    var x=px===undefined?view.clientWidth/2:px,y=py===undefined?view.clientHeight/2:py;
    view.scrollLeft=at[0]*cols*c-x;view.scrollTop=at[1]*rows*c-y;
-   place();
+   place();mini.update();
   }
   function zoomAt(ratio,x,y){
    if(ratio<1.1&&ratio>0.9){return;}
@@ -229,7 +281,7 @@ function tiled(root){
    show(level<=first()?-1:level-1,centre());
   });
   bar.querySelector('[data-fit]').addEventListener('click',function(){show(-1);});
-  view.addEventListener('scroll',function(){window.requestAnimationFrame(place);},{passive:true});
+  view.addEventListener('scroll',function(){window.requestAnimationFrame(function(){place();mini.outline();});},{passive:true});
   if(kept){show(Math.min(kept.level,cells.length-1),kept.at);}
  });
 }

@@ -21,6 +21,7 @@ from host_fakes import HostKit
 from web_kit import Served, served
 
 from bot.web.guards import Busy, FairQueue, Limits, RateLimited, client_address, proxies
+from bot.web.pages import CONTENT_SECURITY_POLICY, ROBOTS
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +131,12 @@ def test_connections_over_the_cap_are_answered_503(database: Path) -> None:
         over.close()
         assert answer.startswith(b"HTTP/1.1 503 ")
         assert b"\r\nRetry-After: " in answer
+        # refused before aiohttp sees it, it carries the security headers all the same
+        head = answer.split(b"\r\n\r\n")[0].decode()
+        assert f"\r\nContent-Security-Policy: {CONTENT_SECURITY_POLICY}\r\n" in head
+        assert "\r\nX-Content-Type-Options: nosniff\r\n" in head
+        assert "\r\nReferrer-Policy: no-referrer\r\n" in head
+        assert f"\r\nX-Robots-Tag: {ROBOTS}\r\n" in head
         for client in clients:
             client.close()
         # the held ones gone, the page answers again

@@ -131,6 +131,8 @@ class DiscordAdapter:
         shows_cards=True,
         # A person types here: a step that cannot be undone (leaving a game) is confirmed.
         confirms_final_steps=True,
+        # A game's verbs are its slash-command group's subcommands.
+        menu_command="/{kind} {verb}",
     )
 
     def __init__(

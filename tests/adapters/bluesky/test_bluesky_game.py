@@ -152,6 +152,8 @@ async def test_a_player_who_takes_no_dms_from_the_bot_is_nudged_in_public(
         text = nudges[0]["value"]["text"]
         assert "@bob.bsky.social" in text and nudges[0]["value"]["reply"]["root"]["uri"] == root
         assert not any(secret in text for secret in ("F1", "H6", "cruiser"))
+        # Bluesky has no menu of commands: the board is asked for by typing, nothing else.
+        assert "Discord" not in text and "/bst" not in text and "`board`." in text
         assert fake_bsky.dms_to(BOB) == []
     finally:
         store.dispose()

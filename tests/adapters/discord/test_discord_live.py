@@ -81,6 +81,8 @@ async def test_7_the_nudge_mentions_the_player_so_discord_notifies_them(
         assert all(n["content"].startswith("<@") for n in nudges)
         named = {n["content"].split(">", 1)[0] for n in nudges}
         assert named <= {f"<@{USER_ID}", f"<@{OTHER_USER_ID}"}
+        # The board is one of the game's slash commands here.
+        assert all("(or /bst board)" in n["content"] for n in nudges)
         # Each pings the player it names, and nobody else.
         for nudge in nudges:
             pinged = nudge["allowed_mentions"]["users"]
