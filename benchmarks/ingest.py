@@ -21,7 +21,7 @@ burst: the futures, their settling, the tasks): four statements an order (the in
 message's insert, run at once since its id and whether it is new are needed; the
 journal entry, the order and the reply, left to be inserted with the batch's others by
 one positional ``executemany`` a statement, see ``Tx.insert_later``) and the commit are
-~15%; the rest is Python: the message's record and its sender's name (~11%), parsing
+~15–20%; the rest is Python: the message's record (~4%; its sender's name was ~8%), parsing
 (~9%), the game's accept (~8%), the order's and the journal's JSON (~9%), the reply
 (~8%), routing and the checks (~10%). What made it fast: decoded states cached by their
 stored JSON, plain SQL behind Tx methods (INSERT … ON CONFLICT decides duplicates),
