@@ -231,6 +231,10 @@ class Commands:
                 except Exception as error:
                     raise _RetryWithSavepoints from error  # (rolls the transaction back)
                 tx.end_message()
+            try:
+                tx.write_later()  # (the batch's rows made to go together: a failure is theirs)
+            except Exception as error:
+                raise _RetryWithSavepoints from error
         return results
 
     def _handle_with_savepoints(self, inbounds: Sequence[Inbound]) -> list[Effect | Exception]:

@@ -24,6 +24,18 @@ def rooms_of(tx: Tx, game_id: int) -> list[GameRoomRow]:
     return list(tx.session.exec(query).all())
 
 
+SQL_ROOM_PLACES = (
+    "SELECT platform, channel FROM game_rooms WHERE game_id = :game_id "
+    "ORDER BY bridged_at, platform"
+)
+
+
+def room_places(tx: Tx, game_id: int) -> list[tuple[str, str]]:
+    """(platform, channel) of each room a game is also played from, in :func:`rooms_of`'s
+    order: plain SQL, since every public post of every game asks (a storm's thousand)."""
+    return [(str(p), str(c)) for p, c in tx._run(SQL_ROOM_PLACES, {"game_id": game_id}).fetchall()]
+
+
 def add_room(tx: Tx, row: GameRoomRow) -> None:
     tx.session.add(row)
     tx.session.flush()
@@ -34,4 +46,4 @@ def remove_room(tx: Tx, row: GameRoomRow) -> None:
     tx.session.flush()
 
 
-__all__ = ["add_room", "remove_room", "room", "rooms_of"]
+__all__ = ["add_room", "remove_room", "room", "room_places", "rooms_of"]
