@@ -101,8 +101,17 @@ async def _acks_while_robots_think(
     store = Store(sqlite_url(folder / "ack-storm-robots.db"))
     adapter = production_adapter(store)
     clock = RealClock()
+    host = None
     try:
-        host = build_host(store, clock, {"discord": adapter}, Config(), avatar_fetch=no_network)
+        config = Config()
+        host = build_host(
+            store,
+            clock,
+            {"discord": adapter},
+            config,
+            avatar_fetch=no_network,
+            robot_processes=config.robots.processes,  # (as `bst run` thinks)
+        )
         _setup_game(host, fake_module, commands)
         prepare_games(store, games, start=clock.now() - TURN_SECONDS - 1.0, robots=STORM_ROBOTS)
         began = _when_robots_think(host, asyncio.get_running_loop())
@@ -131,6 +140,8 @@ async def _acks_while_robots_think(
         return latencies, ended[0] - storm_started, ended[0] > last_ack, int(robot_orders)
     finally:
         await adapter.stop()
+        if host is not None:
+            await asyncio.to_thread(host.thinker.close)
         store.dispose()
 
 
@@ -138,7 +149,7 @@ def _when_robots_think(host: Any, loop: asyncio.AbstractEventLoop) -> asyncio.Ev
     """Set once the robots are asked for their orders after the storm's turns resolved
     (the pass before it finds none: the games are due)."""
     began = asyncio.Event()
-    resolve, think = host.turns.resolve_due, host.turns.robot_orders
+    resolve, gather = host.turns.resolve_due, host.turns.robot_jobs
     resolved: list[bool] = []
 
     def resolve_due(*args: Any, **kwargs: Any) -> Any:
@@ -147,12 +158,12 @@ def _when_robots_think(host: Any, loop: asyncio.AbstractEventLoop) -> asyncio.Ev
         finally:
             resolved.append(True)
 
-    def robot_orders(*args: Any, **kwargs: Any) -> Any:
+    def robot_jobs(*args: Any, **kwargs: Any) -> Any:
         if resolved:
             loop.call_soon_threadsafe(began.set)
-        return think(*args, **kwargs)
+        return gather(*args, **kwargs)
 
-    host.turns.resolve_due, host.turns.robot_orders = resolve_due, robot_orders
+    host.turns.resolve_due, host.turns.robot_jobs = resolve_due, robot_jobs
     return began
 
 

@@ -15,19 +15,24 @@ pairs' ratios: this machine's speed drifts by tens of percent within seconds, an
 two halves of a pair see the same machine. The detail also gives the rate of
 ``Commands.handle``, one order per transaction.
 
-Where the time goes (py-spy, handle_many in batches of 200; ~50–60 µs an order on a
-quiet machine, plus ~10–20 µs of asyncio hand-off between the callers' loop and the
-worker in a burst): about a third is SQLite running the three statements an order
-needs (insert the inbound message, the order and the reply: ~9, ~6 and ~9 µs) and the
-commit; the rest is Python: parsing (~10%), the game's accept and describe, the
-order's JSON (~6%), the reply's outbox row. What made it fast: decoded states cached
-by their stored JSON, plain SQL behind Tx methods (INSERT … ON CONFLICT decides
-duplicates), group commit, plain snapshots of game and captain rows, lazily seeded
-random sources, the newest order standing (a replacement is one INSERT, no UPDATE),
-and batches tried without savepoints (taken only if a message raises). Tried and
-dropped: a class-based savepoint instead of the generator. Not done: positional
-(``?``) parameters for the hot inserts (~1 µs a statement in a micro-benchmark), one
-``executemany`` per batch for the orders and replies.
+Where the time goes (cProfile and py-spy of ``handle_many`` in batches of 200; ~80–110
+µs of CPU an order on this shared 2-core machine, plus ~20 µs on the callers' loop in a
+burst: the futures, their settling, the tasks): four statements an order (the inbound
+message's insert, run at once since its id and whether it is new are needed; the
+journal entry, the order and the reply, left to be inserted with the batch's others by
+one positional ``executemany`` a statement, see ``Tx.insert_later``) and the commit are
+~15–20%; the rest is Python: the message's record (~4%; its sender's name was ~8%), parsing
+(~9%), the game's accept (~8%), the order's and the journal's JSON (~9%), the reply
+(~8%), routing and the checks (~10%). What made it fast: decoded states cached by their
+stored JSON, plain SQL behind Tx methods (INSERT … ON CONFLICT decides duplicates),
+group commit, plain snapshots of game and captain rows, lazily seeded random sources,
+the newest order standing (a replacement is one INSERT, no UPDATE), batches tried
+without savepoints (taken only if a message raises), rows inserted later in one
+``executemany`` (issue 45), the sender's plain name remembered, the store's JSON encoder
+made once. Tried and dropped: a class-based savepoint instead of the generator. Not
+done: the inbound insert later too (ids and duplicates would have to be decided in
+Python), a faster JSON library. The goal of 0.5 is not reached: the Python of an order
+is about twice the floor's whole row.
 """
 
 from __future__ import annotations

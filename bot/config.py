@@ -97,6 +97,13 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class RobotsConfig:
+    # Worker processes the robots of `bst run` think in, away from the process that
+    # answers the platforms; 0 = on the host's clock thread (as scripts and the demo do).
+    processes: int = 1
+
+
+@dataclass(frozen=True)
 class ConsoleConfig:
     images_dir: str = "bst-console"
 
@@ -111,6 +118,7 @@ class Config:
     console: ConsoleConfig = field(default_factory=ConsoleConfig)
     health: HealthConfig = field(default_factory=HealthConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    robots: RobotsConfig = field(default_factory=RobotsConfig)
     # Each registered platform's section as read from the file (bot/platforms.py); a
     # platform whose section the file leaves out has its defaults (see `section`).
     platform_sections: Mapping[str, Any] = field(default_factory=dict)
@@ -193,6 +201,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "console": ConsoleConfig,
     "health": HealthConfig,
     "web": WebConfig,
+    "robots": RobotsConfig,
 }
 
 _DURATION_KEYS = {
@@ -208,6 +217,7 @@ _LIST_ITEMS: dict[tuple[str, str], type] = {
     ("games", "admins"): str,
     ("web", "trusted_proxies"): str,
 }
+_MAX_ROBOT_PROCESSES = 64  # more would only crowd the machine the host runs on
 _MAX_AVATAR_BYTES = 1_000_000  # the renderers refuse bigger avatars whatever this says
 
 _ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]{0,63}$")
@@ -330,6 +340,15 @@ def parse_config(data: Mapping[str, Any], source: str) -> Config:
                 raise ConfigError(
                     f"{where}: at least {_MAX_AVATAR_BYTES} (room for one avatar), e.g. "
                     f"64000000, got {coerced}"
+                )
+            if (
+                (name, key) == ("robots", "processes")
+                and isinstance(coerced, int)
+                and not 0 <= coerced <= _MAX_ROBOT_PROCESSES
+            ):
+                raise ConfigError(
+                    f"{where}: expected 0 (think on the host's thread) to "
+                    f"{_MAX_ROBOT_PROCESSES} worker processes, e.g. 1, got {coerced}"
                 )
             choices = _CHOICES.get((name, key))
             if choices and coerced not in choices:

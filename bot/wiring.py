@@ -21,6 +21,7 @@ from bot.host.clock import Clock
 from bot.host.limits import NO_LIMITS, Limits
 from bot.host.messages import ChatAdapter
 from bot.host.service import Host
+from bot.host.thinking import thinker_for
 from bot.store import Store
 
 
@@ -57,11 +58,14 @@ def build_host(
     avatar_fetch: Callable[[str], Awaitable[bytes]] | None = None,
     limits: Limits = NO_LIMITS,
     draw_secret: Callable[[], str] | None = None,
+    robot_processes: int = 0,
 ) -> Host:
     """``limits``: what one person may ask (:func:`limits_of` the config for ``bst run``,
     on a real clock; none for the virtual clocks of scripts, the demo and ``play``).
     ``draw_secret``: committed luck for games opened without ``seed=`` (``bst run``;
-    scripts keep drawing from their seed, so their records stay the same)."""
+    scripts keep drawing from their seed, so their records stay the same).
+    ``robot_processes``: worker processes the robots think in (``bst run``: the config's
+    ``[robots] processes``; 0, for scripts, the demo and ``play``: the clock's thread)."""
     cache_dir = config.render.avatar_cache_dir or None
     avatars = AvatarCache(
         cache_dir=cache_dir,
@@ -95,6 +99,7 @@ def build_host(
         health_address=config.health.address,
         web_base_url=config.web.base_url,
         draw_secret=draw_secret,
+        thinker=thinker_for(robot_processes),
     )
 
 

@@ -64,7 +64,13 @@ def run_hosted(config: Config, args: argparse.Namespace) -> int:
     if not adapters:
         return _run_console(config, store)
     host = build_host(
-        store, RealClock(), adapters, config, limits=limits_of(config), draw_secret=draw_secret
+        store,
+        RealClock(),
+        adapters,
+        config,
+        limits=limits_of(config),
+        draw_secret=draw_secret,
+        robot_processes=config.robots.processes,
     )
     heap.settle()  # everything start-up made, out of the collector's full passes
     try:
@@ -217,6 +223,7 @@ def _run_console(config: Config, store: Store) -> int:
         config,
         limits=limits_of(config),
         draw_secret=draw_secret,
+        robot_processes=config.robots.processes,
     )
 
     async def session() -> None:

@@ -203,12 +203,42 @@ def end(call: HostCall) -> None:
     )  # fmt: skip
 
 
-def robot_seat(call: HostCall) -> None:
-    """``add robot [LEVEL]`` and ``remove robot NAME``."""
-    _robot_seat(
-        call.commands, call.tx, call.row, call.game, call.game_row, call.state,
-        call.word, call.rest, call.now,
+def add_robot(call: HostCall) -> None:
+    """``add robot [LEVEL]``, in setup: a robot takes a seat (see bot.host.robots)."""
+    argument = _robot_named(call, "add robot")
+    game, game_row, tx = call.game, call.game_row, call.tx
+    level = parse_level(game, argument, "add robot")
+    state, player = robots.seat(tx, game, game_row, call.state, level)
+    game_row = lifecycle.store_state(tx, game, game_row, state, now=call.now)
+    call.commands.states.remember(game_row.id, game_row.state_digest, state)
+    posts.reply(
+        tx, game_row.id, call.row,
+        f"{player.name} (a robot, level {level}) takes a seat in {posts.title(game_row)}.",
+        public=True,
     )  # fmt: skip
+
+
+def remove_robot(call: HostCall) -> None:
+    """``remove robot NAME``, in setup: the robot's seat is taken back."""
+    argument = _robot_named(call, "remove robot easy-robot-2")
+    game, game_row, tx, state = call.game, call.game_row, call.tx, call.state
+    target = robots.find_robot(tx, game_row, argument)
+    removed = game.rules.remove(state, target.key)
+    journal.note(tx, game_row.id, "remove", player=target.key, cause="kick", at=call.now)
+    change_and_say(
+        tx, game, game_row, state, removed, cause="kick", row=call.row,
+        now=call.now, headline=f"{target.name} was removed from the game by the host.",
+    )  # fmt: skip
+
+
+def _robot_named(call: HostCall, example: str) -> str:
+    """What follows ``robot`` in ``add robot …`` / ``remove robot …``, in setup."""
+    what, _, argument = call.rest.strip().partition(" ")
+    if what.lower() != robots.VERB:
+        raise Refusal(f"expected `{example}`; got `{call.word} {call.rest.strip()[:40]}`")
+    if call.game_row.phase != GamePhase.SETUP:
+        raise Refusal(f"robots are seated and removed in setup, before `start`: not `{call.word}`")
+    return argument
 
 
 def change_options(call: HostCall) -> None:
@@ -216,44 +246,6 @@ def change_options(call: HostCall) -> None:
     _change_options(
         call.commands, call.tx, call.row, call.game, call.game_row, call.state,
         call.rest, call.now,
-    )  # fmt: skip
-
-
-def _robot_seat(
-    commands: CommandContext,
-    tx: Tx,
-    row: Cause,
-    game: Any,
-    game_row: records.Game,
-    state: Any,
-    word: str,
-    rest: str,
-    now: float,
-) -> None:
-    """``add robot [LEVEL]`` and ``remove robot NAME``, in setup (see bot.host.robots)."""
-    what, _, argument = rest.strip().partition(" ")
-    if what.lower() != robots.VERB:
-        example = "add robot" if word == "add" else "remove robot easy-robot-2"
-        raise Refusal(f"expected `{example}`; got `{word} {rest.strip()[:40]}`")
-    if game_row.phase != GamePhase.SETUP:
-        raise Refusal(f"robots are seated and removed in setup, before `start`: not `{word}`")
-    if word == "add":
-        level = parse_level(game, argument, "add robot")
-        state, player = robots.seat(tx, game, game_row, state, level)
-        game_row = lifecycle.store_state(tx, game, game_row, state, now=now)
-        commands.states.remember(game_row.id, game_row.state_digest, state)
-        posts.reply(
-            tx, game_row.id, row,
-            f"{player.name} (a robot, level {level}) takes a seat in {posts.title(game_row)}.",
-            public=True,
-        )  # fmt: skip
-        return
-    target = robots.find_robot(tx, game_row, argument)
-    removed = game.rules.remove(state, target.key)
-    journal.note(tx, game_row.id, "remove", player=target.key, cause="kick", at=now)
-    change_and_say(
-        tx, game, game_row, state, removed, cause="kick", row=row,
-        now=now, headline=f"{target.name} was removed from the game by the host.",
     )  # fmt: skip
 
 

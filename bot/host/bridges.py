@@ -43,6 +43,9 @@ YES, NO = "yes", "no"
 # post of the game, so one host cannot spread a game over any number of rooms.
 MOST_ROOMS = 3
 EXAMPLE = "`bridge 12` (12: the game's number, as its posts say: `game 12`)"
+# Where each is sent, as the refusal elsewhere says (the dispatch's, see bot.host.verbs).
+SENT_IN_A_ROOM = f"send this in the public room the game should be played from: {EXAMPLE}"
+UNDONE_IN_A_ROOM = f"send `{UNDO}` in a room a game was bridged into (with {EXAMPLE})"
 
 
 def hosts(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game) -> bool:
@@ -60,7 +63,7 @@ def bridge(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> records.G
     the room accepts it already); ``bridge yes`` / ``bridge no`` there: a room's admin
     answers the offer. The game, where there is one."""
     if row.kind != "public" or not row.channel:
-        raise Refusal(f"send this in the public room the game should be played from: {EXAMPLE}")
+        raise Refusal(SENT_IN_A_ROOM)
     answer = rest.strip().lower()
     if answer in (YES, NO):
         return _answer(commands, tx, row, answer)
@@ -138,7 +141,7 @@ def unbridge(commands: CommandContext, tx: Tx, row: Cause) -> records.Game:
     if bridged is None and offered_here(tx, row):
         return _withdraw(commands, tx, row)
     if bridged is None:
-        raise Refusal(f"send `{UNDO}` in a room a game was bridged into (with {EXAMPLE})")
+        raise Refusal(UNDONE_IN_A_ROOM)
     game_row = tx.game(bridged.game_id)
     assert game_row is not None
     if not (row.is_channel_admin or hosts(commands, tx, row, game_row)):

@@ -3,11 +3,10 @@
 Each message is recorded with its platform id (a redelivery is a no-op: the
 unique ``(platform, message_id)`` key decides, inside the database), the game
 changes, and every reply is written to the outbox, as one unit: either all of it
-happens or none of it does. What the message asks is decided by
-:mod:`bot.host.routing` and carried out by the handler :mod:`bot.host.verbs`
-declares for its verb (join, leave, status, board, help, rules: :mod:`bot.host.lobby`;
-the host's verbs: :mod:`bot.host.admin`), by :mod:`bot.host.lobby` (new) or by
-:mod:`bot.host.orders` (everything else: an order to the game).
+happens or none of it does. A message's first word is looked up in the host's verbs
+table (:mod:`bot.host.verbs`), whose row says where the verb is heard and sent, who may
+use it, how it finds its game and which handler carries it out; any other word is an
+order to the message's game (:mod:`bot.host.orders`), found by :mod:`bot.host.routing`.
 
 Group commit. :meth:`Commands.handle_many` handles a batch of messages in ONE
 transaction (one commit, which is what a message costs on a disk), each message
@@ -53,24 +52,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.games.base import GameError, GamePhase, OrderSyntaxError, WrongChannelError
-from bot.games.catalog import get_game
-from bot.host import admin, bridges, lobby, orders, posts, substitutes, verbs
+from bot.games.catalog import games, get_game
+from bot.host import admin, orders, posts, verbs
 from bot.host.clock import Clock
 from bot.host.limits import NO_LIMITS, CommandRates, Limits
 from bot.host.messages import Inbound, InboundKind
 from bot.host.names import plain_name
 from bot.host.posts import Cause
 from bot.host.routing import (
-    ANSWERED_ANY_TIME,
-    HOST_WORDS,
-    PLAYER_WORDS,
     NoGameHere,
     Refusal,
     addresses_the_host,
     clean_text,
     command_word,
     find_game,
-    game_to_join_by_dm,
+    game_here,
+    tagged_kind,
 )
 from bot.host.states import Descriptions, States
 from bot.store import Received, Store, Tx, is_passing_failure, records
@@ -234,6 +231,10 @@ class Commands:
                 except Exception as error:
                     raise _RetryWithSavepoints from error  # (rolls the transaction back)
                 tx.end_message()
+            try:
+                tx.write_later()  # (the batch's rows made to go together: a failure is theirs)
+            except Exception as error:
+                raise _RetryWithSavepoints from error
         return results
 
     def _handle_with_savepoints(self, inbounds: Sequence[Inbound]) -> list[Effect | Exception]:
@@ -341,7 +342,8 @@ class Commands:
 
     def _answer(self, tx: Tx, row: Cause, about: _About) -> Effect:
         """What the message asks, carried out (a refusal raises); ``about`` learns the
-        message's game as soon as it is found."""
+        message's game as soon as it is found. The host's verbs are found in their table
+        (bot.host.verbs); any other word is an order to the message's game."""
         if len(row.text) > MAX_TEXT:
             raise Refusal(
                 f"that message is {len(row.text)} characters long; orders are short, "
@@ -355,106 +357,74 @@ class Commands:
         throttled = self._throttle(row, answer=self._counts(row, word))
         if throttled is not None:
             return throttled
-        explicit_host = word == "host" and command_word(rest)[0] in HOST_WORDS | {bridges.UNDO}
-        if explicit_host:
+        prefixed = verbs.after_host_prefix(word, rest)
+        if prefixed is not None:
             # `host end`: the host's verb, where the game has an order of that name.
             text = rest
-            word, rest = command_word(text)
-        answered = self._before_any_game(tx, row, word, rest, explicit_host=explicit_host)
-        if answered is not None:
-            return answered
-        game_row = self._game_of(tx, row, word, rest)
+            word, rest = prefixed
+        verb = verbs.find(word)
+        if verb is not None and verb.on_room is not None:
+            answered = self._before_any_game(tx, row, verb, rest, after_host=prefixed is not None)
+            if answered is not None:
+                return answered
+        game_row = (verb.finds if verb is not None else game_here)(tx, row, rest)
         about.game_row = game_row
-        set_aside = self._set_aside(tx, row, game_row, word)
+        set_aside = self._set_aside(tx, row, game_row, verb)
         if set_aside is not None:
             return set_aside
-        found = game_row
-        hosts = lambda: admin.is_host(self, tx, row, found)  # noqa: E731 - asked only if needed
-        if word in HOST_WORDS and not explicit_host and _is_order(tx, row, found, text, hosts):
-            # The game has an order of that name (U-Boat's `start E6`, Silent Ships'
-            # `end`): from one of its players, and readable as that order, it is the
-            # player's order. The host's verb is then `host end`.
-            word = ""
-        late = self._late(row, game_row, word)
+        if verb is not None and verb.hosts_a_game and prefixed is None:
+            hosts = lambda: admin.is_host(self, tx, row, game_row)  # noqa: E731 - if needed
+            if _is_order(tx, row, game_row, text, hosts):
+                # The game has an order of that name (U-Boat's `start E6`, Silent Ships'
+                # `end`): from one of its players, and readable as that order, it is the
+                # player's order. The host's verb is then `host end`.
+                verb = None
+        late = self._late(row, game_row, verb)
         if late is not None:
             return late
         row.game_id = game_row.id
-        if word in HOST_WORDS or word in PLAYER_WORDS:
+        if verb is None or verb.on_game is None:
+            if not orders.order(self, tx, row, game_row, text):
+                return Effect(Outcome.HANDLED, game_row.id, unanswered=True)
+            return Effect(Outcome.HANDLED, game_row.id)
+        verbs.refuse_elsewhere(verb, row, get_game(game_row.kind).tag)
+        if verb.asks_the_game:
             # These may change more than an order does: the game is read again, locked
             # (a game found to join by DM was read without a lock).
             loaded = tx.game(game_row.id, lock=True)
             assert loaded is not None
-            verbs.run_game_verb(self, tx, row, loaded, word, rest)
-        elif word == "withdraw":
-            orders.withdraw(tx, row, game_row)
-        else:
-            if not orders.order(self, tx, row, game_row, text):
-                return Effect(Outcome.HANDLED, game_row.id, unanswered=True)
+            game_row = loaded
+        verbs.run_game_verb(self, tx, row, game_row, verb, rest)
         return Effect(Outcome.HANDLED, game_row.id)
 
     def _before_any_game(
-        self, tx: Tx, row: Cause, word: str, rest: str, *, explicit_host: bool
+        self, tx: Tx, row: Cause, verb: verbs.HostVerb, rest: str, *, after_host: bool
     ) -> Effect | None:
-        """The verbs answered before any game is found (the message names what they act
-        on, or they act on none); None: the message is about a game."""
-        if word == "me" and (row.kind != _PUBLIC or addresses_the_host(row.text)):
-            # A person's own settings, whatever game they play (always answered privately).
-            verbs.run_personal_verb(tx, row, rest, now=self.clock.now())
-            return Effect(Outcome.HANDLED)
-        if word == "new":
-            return Effect(Outcome.HANDLED, lobby.new(self, tx, row, rest).id)
-        if word == bridges.VERB and (
-            row.kind != _PUBLIC or addresses_the_host(row.text) or bridges.offered_here(tx, row)
-        ):
-            bridged = bridges.bridge(self, tx, row, rest)
-            return Effect(Outcome.HANDLED, None if bridged is None else bridged.id)
-        if word == bridges.UNDO and (
-            row.kind != _PUBLIC or explicit_host or addresses_the_host(row.text)
-        ):
-            return Effect(Outcome.HANDLED, verbs.run_room_verb(self, tx, row, word, rest))
-        if word == substitutes.VERB and row.kind != _PUBLIC:
-            # (By DM only: a seat's answer is nobody else's business.)
-            return Effect(Outcome.HANDLED, substitutes.answer(self, tx, row, rest))
-        if word == "games" and (row.kind != _PUBLIC or not rest or addresses_the_host(row.text)):
-            lobby.my_games(self, tx, row)
-            return Effect(Outcome.HANDLED)
-        if word in ("help", "rules") and not find_game(tx, row, required=False):
-            lobby.outside_help(tx, row, word, private=self.limits.private_answers)
-            return Effect(Outcome.HANDLED)
-        return None
+        """A verb answered before any game is found (the message names what it acts on,
+        or it acts on none), where the table says it is heard; None: the message is
+        about a game."""
+        if not verbs.is_heard(verb, verbs.Hearing(tx, row, rest, after_host)):
+            return None
+        verbs.refuse_elsewhere(verb, row, self._tag_named(row, rest))
+        return Effect(Outcome.HANDLED, verbs.run_room_verb(self, tx, row, verb, rest))
 
-    def _game_of(self, tx: Tx, row: Cause, word: str, rest: str) -> records.Game:
-        """The game the message is about (refused if it is about none)."""
-        game_row: records.Game | None
-        if word == "join" and row.kind != _PUBLIC and not row.channel:
-            game_row = game_to_join_by_dm(tx, row, rest)
-        elif word == "board" and row.kind != _PUBLIC:
-            # In no game now: the board of the last one, finished (its final board).
-            game_row = find_game(tx, row, required=False)
-            if game_row is None and not tx.games_of(row.platform, row.user_id):
-                game_row = tx.last_game_of(row.platform, row.user_id)
-            game_row = game_row or find_game(tx, row, required=True)
-        elif word == "board" and row.channel:
-            # Asked in a channel whose game is over: its final board, to a player of
-            # it (by DM, as every board).
-            game_row = find_game(tx, row, required=False)
-            if game_row is None:
-                ended = tx.latest_game_in(row.platform, row.channel)
-                if (
-                    ended is not None
-                    and ended.phase == GamePhase.FINISHED
-                    and tx.player(ended.id, row.platform, row.user_id)
-                ):
-                    game_row = ended
-            game_row = game_row or find_game(tx, row, required=True)
-        else:
-            game_row = find_game(tx, row, required=True)
-        assert game_row is not None
-        return game_row
+    def _tag_named(self, row: Cause, rest: str) -> str:
+        """The tag of the game a message names (by its tag, its first word, or this host's
+        default game), for an example."""
+        kind = tagged_kind(row.text) or self.default_game
+        first = rest.split()[:1]
+        if first and "=" not in first[0]:
+            kind = first[0].lower()
+        known = {game.name: game.tag for game in games()}
+        return known.get(kind, "#TAG")
 
-    def _set_aside(self, tx: Tx, row: Cause, game_row: records.Game, word: str) -> Effect | None:
+    def _set_aside(
+        self, tx: Tx, row: Cause, game_row: records.Game, verb: verbs.HostVerb | None
+    ) -> Effect | None:
         """People's talk in a game's channel: recorded, not for the host (no reply)."""
-        if row.kind == _PUBLIC and word not in HOST_WORDS and _is_talk(game_row, row.text):
+        hosts_a_game = verb is not None and verb.hosts_a_game
+        asks = verb is not None and verb.asks_the_game
+        if row.kind == _PUBLIC and not hosts_a_game and _is_talk(game_row, row.text):
             # Talk in the game's channel: in a game whose public orders carry its tag,
             # a message without it is people chatting, not for the host (no reply).
             row.outcome = "ignored"
@@ -462,7 +432,7 @@ class Commands:
             return Effect(Outcome.IGNORED, game_row.id)
         if (
             row.kind == _PUBLIC
-            and word not in HOST_WORDS | PLAYER_WORDS
+            and not asks
             and not addresses_the_host(row.text)
             and not _plays_in(tx, row, game_row)
         ):
@@ -474,7 +444,9 @@ class Commands:
             return Effect(Outcome.IGNORED, game_row.id)
         return None
 
-    def _late(self, row: Cause, game_row: records.Game, word: str) -> Effect | None:
+    def _late(
+        self, row: Cause, game_row: records.Game, verb: verbs.HostVerb | None
+    ) -> Effect | None:
         """A message past its turn's deadline (held for the next turn), or sent in a turn
         that has resolved since (refused)."""
         battle = game_row.phase == GamePhase.RUNNING
@@ -483,7 +455,7 @@ class Commands:
             battle
             and deadline is not None
             and row.sent_at >= deadline
-            and word not in ANSWERED_ANY_TIME
+            and not (verb is not None and verb.answered_any_time)
         ):
             # Sent after this turn's deadline: it belongs to the next turn,
             # which opens when this one resolves. Keep it until then.
@@ -495,7 +467,7 @@ class Commands:
             battle
             and opened_at is not None
             and row.sent_at < opened_at
-            and word not in HOST_WORDS | PLAYER_WORDS
+            and not (verb is not None and verb.asks_the_game)
         ):
             # Fetched late (an X poll can lag): it was sent during a turn that
             # has already resolved, and orders count for the turn they were sent in.
@@ -542,14 +514,7 @@ class Commands:
         """Whether a message speaks to the host, so that past its sender's rate it is told
         to slow down: anything sent to the bot privately, and in public what addresses
         the host (not people's talk, which counts toward the rate unanswered)."""
-        return (
-            row.kind != _PUBLIC
-            or word in HOST_WORDS
-            or word in PLAYER_WORDS
-            or word
-            in ("new", "games", "withdraw", "me", bridges.VERB, bridges.UNDO, substitutes.VERB)
-            or addresses_the_host(row.text)
-        )
+        return row.kind != _PUBLIC or verbs.find(word) is not None or addresses_the_host(row.text)
 
     def _throttle(self, row: Cause, *, answer: bool) -> Effect | None:
         """Past the sender's command rate: the first message answered once with when to

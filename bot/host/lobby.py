@@ -39,6 +39,9 @@ from bot.host.verb_call import VerbCall
 from bot.store import NewGame, NewPlayer, Tx, dumps, records
 from bot.store.settings import accounts_of
 
+# Where ``new`` is sent, as the refusal elsewhere says (the dispatch's, see bot.host.verbs).
+OPENED_IN_PUBLIC = "start a game in a public channel: post `{tag} new` there"
+
 
 def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> records.Game:
     """``new [KIND] [key=value …]``: open a game in a public channel; its maker hosts it."""
@@ -109,7 +112,7 @@ def _kind_to_open(commands: CommandContext, tx: Tx, row: Cause, tokens: list[str
         raise Refusal(f"say which game to open: `new KIND`, with KIND one of {', '.join(known)}")
     if row.kind != "public" or not row.channel:
         tag = get_game(kind).tag if kind in known else "#TAG"
-        raise Refusal(f"start a game in a public channel: post `{tag} new` there")
+        raise Refusal(OPENED_IN_PUBLIC.format(tag=tag))
     existing = tx.game_in(row.platform, row.channel) or bridged_to(tx, row)
     if existing is not None:
         raise Refusal(
@@ -257,13 +260,16 @@ def my_games(commands: CommandContext, tx: Tx, row: Cause) -> None:
     posts.reply(tx, 0, row, "\n".join(lines), public=False)
 
 
-def outside_help(tx: Tx, row: Cause, word: str, *, private: bool = False) -> None:
-    """``help``/``rules`` where no game is: a tagged word asks that game; else the list.
+def outside_help(
+    tx: Tx, row: Cause, verbs_listed: list[str], *, rules: bool, private: bool = False
+) -> None:
+    """``help`` (``rules``: ``rules``) where no game is: a tagged word asks that game; else
+    the list of games and then ``verbs_listed``, the host's verbs as its table lists them.
     ``private``: answered privately even when asked in public."""
     kind = tagged_kind(row.text)
     if kind is not None:
         game = get_game(kind)
-        reply = game.words.help_text() if word == "help" else game.words.rules_text()
+        reply = game.words.rules_text() if rules else game.words.help_text()
     else:
         lines = ["I host these games (start one in a channel with `new KIND`):"]
         lines += [f"- {g.name}: {g.title} — tag {g.tag}" for g in games()]
@@ -273,6 +279,7 @@ def outside_help(tx: Tx, row: Cause, word: str, *, private: bool = False) -> Non
             "A seat a game's host offered you (or asked you to hand on): answer me by DM "
             f"`{substitutes.VERB} yes 12` or `{substitutes.VERB} no 12` (12: the game's number)."
         )
+        lines += verbs_listed
         reply = "\n".join(lines)
     posts.reply(tx, 0, row, reply, public=row.kind == "public" and not private)
 

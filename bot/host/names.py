@@ -14,6 +14,7 @@ markup makes of the rest (Discord's ``*``, ``[…](…)``, ``#``) is its adapter
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -25,8 +26,11 @@ _LOOK_ALIKES = str.maketrans({"`": "ˋ", "<": "‹", ">": "›"})
 _SPACES = re.compile(r"\s+")
 
 
+@functools.lru_cache(maxsize=1024)
 def plain_name(name: str | None) -> str:
-    """``name`` as the host keeps and shows it (see the module docstring)."""
+    """``name`` as the host keeps and shows it (see the module docstring). Remembered:
+    every message's sender is named, and a burst comes from a few people (a tenth of an
+    order's handling was spent here)."""
     if not name:
         return ""  # (no name given: the platform's own fallback applies, as before)
     text = unicodedata.normalize("NFKC", name)

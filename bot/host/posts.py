@@ -28,7 +28,7 @@ from bot.host.outbox_wire import PostKind, decode_address, encode_address
 from bot.host.timers import TimerEntry
 from bot.store import Received, Tx, dumps, loads, records
 from bot.store.repository import NewPost
-from bot.store.rooms import rooms_of
+from bot.store.rooms import room_places
 
 # A message being answered (handled as it arrives, or held until its turn opened).
 Cause = Received
@@ -142,7 +142,7 @@ def copies_for_rooms(tx: Tx, post: NewPost, *, home: records.Game | None) -> lis
     (so each platform sends, retries and records it on its own). Nothing for a game
     played in one room (one indexed read). A copy answers no message there, links no
     channel of another platform and pings nobody: those belong to the original's room."""
-    rooms = rooms_of(tx, post.game_id)
+    rooms = room_places(tx, post.game_id)
     if not rooms:
         return []
     game = home if home is not None else tx.game(post.game_id)
@@ -150,7 +150,7 @@ def copies_for_rooms(tx: Tx, post: NewPost, *, home: records.Game | None) -> lis
         return []
     address = decode_address(post.address)
     here = (address.platform, address.channel)
-    targets = [(game.platform, game.channel), *((r.platform, r.channel) for r in rooms)]
+    targets = [(game.platform, game.channel), *rooms]
     carried = {k: v for k, v in (loads(post.extras) if post.extras else {}).items()
                if k not in ("mentions", "room")}  # fmt: skip
     text = WHERE_TOKEN.sub("", post.text)
@@ -203,7 +203,7 @@ def reply(
         created_at=row.received_at,
         extras=extra,
     )
-    tx.post(post)
+    tx.post_later(post)  # (nothing asks whether it was written: one insert for the batch)
     if recipient == "public" and game_id and every_room:
         # Said in public about a game: in every room it is played from (see bridges).
         tx.post_all(copies_for_rooms(tx, post, home=None))

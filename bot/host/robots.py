@@ -13,7 +13,9 @@ replayed by ``bst verify`` like any order. Each such message's id is made of the
 the turn, its step and the seat: sent once, whatever retries, and a robot that was
 refused is not asked again until the game moves on. The host asks between messages,
 never on its event loop (see ``Host._robots_play``), as soon as a turn opens: a robot
-never holds a deadline back.
+never holds a deadline back. What a seat has to decide is gathered in a transaction
+(:func:`jobs_due`: its view, its key, its seed) and decided after it, wherever the host's
+thinker thinks (:mod:`bot.host.thinking`); :func:`orders_of` makes the messages.
 
 ``away=robot`` (a host option of ``new``, beside ``away=pass``): while a player is away
 (``me away``), the game's robot plays their seat from that seat's view, announced once
@@ -30,7 +32,7 @@ from typing import Any
 
 from bot.games.base import ROBOT_LEVELS, Game, GameError, GamePhase, PlayerRef
 from bot.games.catalog import get_game
-from bot.host import away, journal, posts
+from bot.host import away, journal, posts, thinking
 from bot.host.new_options import FILL, levels_of
 from bot.host.outbox_wire import PostKind
 from bot.host.routing import Refusal
@@ -164,24 +166,60 @@ class RobotOrder:
     away: bool = False
 
 
-def orders_due(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -> list[RobotOrder]:
-    """What every robot seat the games wait for would send now (``game_ids``: of those
-    games only), each decided from its own seat's view: the robots' seats, and the seats
-    of away players in games opened with ``away=robot``. Messages sent already (their
-    ids) are left out, so a refused robot is not asked again until the game moves on."""
-    found: list[RobotOrder] = []
-    for game_row in _games_to_play(tx, game_ids, now):
-        found += _orders_in(tx, game_row, now)
-    return [o for o in found if not tx.inbound_seen(o.platform, o.message_id)]
+@dataclass(frozen=True)
+class RobotJob:
+    """A robot seat's decision to make now (``job``, thought out anywhere: see
+    bot.host.thinking) and where its messages go: ``base`` begins each message's id."""
+
+    job: thinking.Job
+    game_id: int
+    turn: int
+    platform: str
+    channel: str
+    user_id: str
+    name: str
+    tag: str
+    base: str
+    away: bool = False
 
 
-def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list[records.Game]:
+def games_to_look_at(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -> list[int]:
+    """The games whose robot seats :func:`jobs_due` looks at (``game_ids``: of those
+    only; None: the games with robots seated, and those of players away), in order."""
     wanted = set(games_with_robots(tx) if game_ids is None else game_ids)
     if game_ids is None:
         for platform, user_id in away_accounts(tx, now):
-            wanted |= {g.id for g in tx.games_of(platform, user_id)}
+            wanted |= {g.id for g in tx.games_of(platform, user_id) if g.id is not None}
+    return sorted(wanted)
+
+
+def jobs_due(tx: Tx, *, now: float, game_ids: Collection[int] | None = None) -> list[RobotJob]:
+    """What every robot seat the games wait for has to decide now (``game_ids``: of those
+    games only), each from its own seat's view: the robots' seats, and the seats of away
+    players in games opened with ``away=robot``. A seat whose first message of this
+    moment was sent already is left out, so a refused robot is not asked again (nor
+    made to think) until the game moves on."""
+    found: list[RobotJob] = []
+    for game_row in _games_to_play(tx, games_to_look_at(tx, now=now, game_ids=game_ids), now):
+        found += _jobs_in(tx, game_row, now)
+    return found
+
+
+def orders_of(job: RobotJob, thought: thinking.Thought) -> list[RobotOrder]:
+    """The messages ``job``'s robot decided (``thought``), as its seat's."""
+    return [
+        RobotOrder(
+            job.game_id, job.turn, job.platform, job.channel, job.user_id, job.name,
+            f"{job.tag} {text}" if public else text,
+            public, f"{job.base}:{index}", away=job.away,
+        )
+        for index, (text, public) in enumerate(thought)
+    ]  # fmt: skip
+
+
+def _games_to_play(tx: Tx, game_ids: list[int], now: float) -> list[records.Game]:
     games = []
-    for game_id in sorted(wanted):
+    for game_id in game_ids:
         game_row = tx.game(game_id)
         if (
             game_row is None
@@ -195,9 +233,8 @@ def _games_to_play(tx: Tx, game_ids: Collection[int] | None, now: float) -> list
     return games
 
 
-def _orders_in(tx: Tx, game_row: records.Game, now: float) -> list[RobotOrder]:
+def _jobs_in(tx: Tx, game_row: records.Game, now: float) -> list[RobotJob]:
     game = get_game(game_row.kind)
-    state = game.codec.decode_state(loads(game_row.state))
     players = tx.players(game_row.id)
     seats = {p.key: (p, p.robot) for p in players if p.robot}
     if game_row.phase == GamePhase.RUNNING and away.option_of(game_row) == away.ROBOT:
@@ -215,30 +252,36 @@ def _orders_in(tx: Tx, game_row: records.Game, now: float) -> list[RobotOrder]:
         return []
     if game_row.phase == GamePhase.SETUP:
         # Once a setup (options changed: a new setup, sent again), every robot seat.
-        acting = set(seats)
         moment = f"setup{zlib.crc32(game_row.options.encode()):08x}"
         turn = 0
+        waiting = set(seats)
     else:
-        acting = set(game.rules.to_act(state)) - set(tx.standing_orders(game_row.id, game_row.turn))
         moment = f"{game_row.turn}:{tx.next_step(game_row.id, game_row.turn)}"
         turn = game_row.turn
+        waiting = set(seats) - set(tx.standing_orders(game_row.id, game_row.turn))
+    bases = {key: f"{MESSAGE_PREFIX}{game_row.id}:{moment}:{key}" for key in waiting}
+    waiting = {
+        key
+        for key in waiting
+        if game.robot_at(seats[key][1]) is not None
+        and not tx.inbound_seen(seats[key][0].platform, f"{bases[key]}:0")
+    }
+    if not waiting:
+        return []  # (decided already: the state is not even read)
+    state = game.codec.decode_state(loads(game_row.state))
+    if game_row.phase != GamePhase.SETUP:
+        waiting &= set(game.rules.to_act(state))
     found = []
-    for key in sorted(acting & set(seats)):
+    for key in sorted(waiting):
         player, level = seats[key]
-        robot = game.robot_at(level)
-        if robot is None:
-            continue
-        base = f"{MESSAGE_PREFIX}{game_row.id}:{moment}:{key}"
-        rng = random.Random(f"{game_row.seed}:{base}")
-        for index, said in enumerate(robot.orders(game.views.view(state, key), key, rng)):
-            found.append(
-                RobotOrder(
-                    game_row.id, turn, player.platform, game_row.channel, player.user_id,
-                    player.account_name or player.name,
-                    f"{game.tag} {said.text}" if said.public else said.text,
-                    said.public, f"{base}:{index}", away=not player.robot,
-                )
-            )  # fmt: skip
+        found.append(
+            RobotJob(
+                thinking.Job(game_row.id, game_row.kind, level, game.views.view(state, key), key,
+                             f"{game_row.seed}:{bases[key]}"),
+                game_row.id, turn, player.platform, game_row.channel, player.user_id,
+                player.account_name or player.name, game.tag, bases[key], away=not player.robot,
+            )
+        )  # fmt: skip
     return found
 
 

@@ -39,8 +39,6 @@ HOST_WORDS = frozenset(
 )
 # What any player may ask of a game, whatever the game.
 PLAYER_WORDS = frozenset({"join", "leave", "board", "status", "help", "rules", "link"})
-# Words answered even after a turn's deadline has passed (they are not orders).
-ANSWERED_ANY_TIME = HOST_WORDS | {"status", "help", "rules", "board", "link"}
 
 # Only the mentions in front of a command address the bot (an X reply starts
 # with them); a mention after the command word is an argument (`kick @carol`).
@@ -136,6 +134,40 @@ def find_game(tx: Tx, row: Cause, *, required: bool) -> records.Game | None:
     if not games:
         raise Refusal("you are not in a game: send `join` in a game's channel")
     raise Refusal("you are in several games; send this from the game's channel so I know which")
+
+
+def game_here(tx: Tx, row: Cause, rest: str) -> records.Game:
+    """The game a message is about, by its place (refused if it is about none)."""
+    found = find_game(tx, row, required=True)
+    assert found is not None
+    return found
+
+
+def game_to_join(tx: Tx, row: Cause, rest: str) -> records.Game:
+    """The game `join` is about: by DM where a DM belongs to no channel, the one
+    :func:`game_to_join_by_dm` names; elsewhere the game of the place."""
+    if row.kind != "public" and not row.channel:
+        return game_to_join_by_dm(tx, row, rest)
+    return game_here(tx, row, rest)
+
+
+def game_to_show_board(tx: Tx, row: Cause, rest: str) -> records.Game:
+    """The game whose board `board` shows: the game of the place; by DM from someone in
+    no game now, the last one they played (its final board); in a channel whose game is
+    over, that game, to a player of it (by DM, as every board)."""
+    found = find_game(tx, row, required=False)
+    if found is None and row.kind != "public":
+        if not tx.games_of(row.platform, row.user_id):
+            found = tx.last_game_of(row.platform, row.user_id)
+    elif found is None and row.channel:
+        ended = tx.latest_game_in(row.platform, row.channel)
+        if (
+            ended is not None
+            and ended.phase == GamePhase.FINISHED
+            and tx.player(ended.id, row.platform, row.user_id)
+        ):
+            found = ended
+    return found or game_here(tx, row, rest)
 
 
 def bridged_to(tx: Tx, row: Cause) -> records.Game | None:

@@ -53,6 +53,7 @@ from bot.host.messages import (
     scoped_catch_up_of,
 )
 from bot.host.outbox import AttachmentSource, Relay
+from bot.host.thinking import InThread, Thinker
 from bot.host.turns import TurnClock
 from bot.host.yielding import yielding
 from bot.store import DatabaseCursors, Store
@@ -80,6 +81,19 @@ def robot_inbound(sent: robots.RobotOrder, now: float) -> Inbound:
         message_id=sent.message_id,
         sent_at=to_datetime(now),
     )
+
+
+def _together(due: list[robots.RobotOrder]) -> list[list[robots.RobotOrder]]:
+    """The robots' messages in groups sent at once, in order: a message for an away
+    player alone (its announcement follows it before the next message, as it always
+    did), the others as long runs."""
+    groups: list[list[robots.RobotOrder]] = []
+    for sent in due:
+        if sent.away or not groups or groups[-1][-1].away:
+            groups.append([sent])
+        else:
+            groups[-1].append(sent)
+    return groups
 
 
 class HostCursors(DatabaseCursors):
@@ -128,9 +142,12 @@ class Host:
         web_base_url: str = "",
         limits: Limits = NO_LIMITS,
         draw_secret: Callable[[], str] | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         """``health_port``: serve the health signal (:mod:`bot.host.health`) while
-        :meth:`run` runs, on ``health_address`` (0: any free port; None: none)."""
+        :meth:`run` runs, on ``health_address`` (0: any free port; None: none).
+        ``thinker``: where robots think (default: on the clock's thread; ``bst run``:
+        worker processes, see :mod:`bot.host.thinking`); :meth:`stop` closes it."""
         self.store = store
         self.clock = clock
         self.reminder_seconds = reminder_seconds
@@ -201,6 +218,7 @@ class Host:
         self._robot_games: set[int] = set()
         self._robots_playing = False
         self._robots_again = False
+        self.thinker: Thinker = thinker if thinker is not None else InThread()
 
     # --- what adapters call ------------------------------------------------
 
@@ -437,7 +455,8 @@ class Host:
         game) sends what it decided, from its own seat's view, as a message of the seat's
         (see bot.host.robots); again, while robots acted, up to :data:`ROBOT_ROUNDS` rounds
         (a game of robots alone plays on until a person or the clock is needed). The
-        robots think on the clock's thread, never on the event loop."""
+        robots think on the clock's thread or in worker processes (:attr:`thinker`),
+        after the transaction that gathered their views, never on the event loop."""
         if self._robots_playing:
             self._robots_again = True  # (the pass running now looks again)
             return
@@ -445,21 +464,41 @@ class Host:
         try:
             for _ in range(ROBOT_ROUNDS):
                 self._robots_again = False
-                due = await self._off_loop(functools.partial(self.turns.robot_orders, game_ids))
+                jobs = await self._off_loop(
+                    functools.partial(self.turns.robot_jobs, game_ids, self._make_way)
+                )
+                thoughts = await self.thinker.think([j.job for j in jobs], self._off_loop)
+                due = [
+                    order
+                    for job, thought in zip(jobs, thoughts, strict=True)
+                    for order in robots.orders_of(job, thought)
+                ]
                 if game_ids is None:
                     self._robot_games |= {sent.game_id for sent in due} | set(
                         await self._off_loop(self.turns.robot_games)
                     )
-                for sent in due:
-                    try:
-                        effect = await self.on_inbound(robot_inbound(sent, self.clock.now()))
-                    except Exception:
-                        log.exception("the robot's message %s failed", sent.message_id)
-                        continue
-                    if sent.away and effect.outcome is Outcome.HANDLED:
-                        await self._off_loop(
-                            functools.partial(self.turns.announce_away_robot, sent)
-                        )
+                for group in _together(due):
+                    # A group's messages queue at once, so the command worker takes them in
+                    # a few batches (one transaction each), in this order, not one by one.
+                    now = self.clock.now()
+                    effects = await asyncio.gather(
+                        *(self.on_inbound(robot_inbound(sent, now)) for sent in group),
+                        return_exceptions=True,
+                    )
+                    for sent, effect in zip(group, effects, strict=True):
+                        if isinstance(effect, Exception):
+                            log.error(
+                                "the robot's message %s failed",
+                                sent.message_id,
+                                exc_info=effect,
+                            )
+                            continue
+                        if isinstance(effect, BaseException):
+                            raise effect
+                        if sent.away and effect.outcome is Outcome.HANDLED:
+                            await self._off_loop(
+                                functools.partial(self.turns.announce_away_robot, sent)
+                            )
                 if not due and not self._robots_again:
                     break
                 if self._robots_again:
@@ -572,6 +611,8 @@ class Host:
             self._scheduler = None
         if self.health_server is not None:
             await self.health_server.stop()
+        # (Off the loop: closing a pool waits for its workers to exit.)
+        await asyncio.to_thread(self.thinker.close)
 
     async def _arm_deadline_off_loop(self) -> None:
         if self._scheduler is None:

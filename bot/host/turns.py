@@ -45,6 +45,10 @@ about 23 characters a name), so an adapter never has to cut one."""
 QUIET_LOOKAHEAD = 86_400.0
 """How much earlier than usual a reminder may come, to miss someone's quiet hours."""
 
+ROBOT_GAMES_PER_LOOK = 10
+"""Games whose robot seats one transaction looks at: a storm's thousand games with robots
+are looked at in short transactions, the event loop given its way between them."""
+
 FETCH_PATIENCE = 600.0
 """How long past its deadline a turn waits for a platform that could not be asked for
 the orders it still holds, before it resolves without them."""
@@ -76,11 +80,26 @@ class TurnClock:
         with self.store.transaction() as tx:
             away.announce_pass(tx, sent.game_id, sent.turn, now=self.clock.now())
 
-    def robot_orders(self, game_ids: Collection[int] | None = None) -> list[robots.RobotOrder]:
-        """What the robot seats (and the away players' robots) would send now: each robot
-        thinks here, on the clock's thread (see bot.host.robots)."""
+    def robot_jobs(
+        self,
+        game_ids: Collection[int] | None = None,
+        between: Callable[[], None] | None = None,
+    ) -> list[robots.RobotJob]:
+        """What the robot seats (and the away players' robots) have to decide now, each
+        from its seat's view: gathered here, a few games a transaction, thought out
+        afterwards (see bot.host.thinking). ``between`` runs between two transactions
+        (the host makes way there for its event loop, as between two resolutions)."""
+        now = self.clock.now()
         with self.store.transaction() as tx:
-            return robots.orders_due(tx, now=self.clock.now(), game_ids=game_ids)
+            looked_at = robots.games_to_look_at(tx, now=now, game_ids=game_ids)
+        jobs: list[robots.RobotJob] = []
+        for start in range(0, len(looked_at), ROBOT_GAMES_PER_LOOK):
+            if start and between is not None:
+                between()
+            with self.store.transaction() as tx:
+                chunk = looked_at[start : start + ROBOT_GAMES_PER_LOOK]
+                jobs += robots.jobs_due(tx, now=now, game_ids=chunk)
+        return jobs
 
     def robot_games(self) -> list[int]:
         """The games in play with a robot seated."""

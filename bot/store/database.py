@@ -274,9 +274,9 @@ def migrate(engine: Engine) -> list[str]:
 
 
 @contextmanager
-def session_scope(engine: Engine) -> Iterator[Session]:
+def session_scope(engine: Engine, session_class: type[Session] = Session) -> Iterator[Session]:
     """One transaction: commit on success, roll back on any error."""
-    with Session(engine, expire_on_commit=False) as session:
+    with session_class(engine, expire_on_commit=False) as session:
         try:
             yield session
             session.commit()

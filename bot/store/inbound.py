@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlmodel import col, select
+from sqlmodel import select
 
 from bot.store.models import (
     InboundRow,
@@ -58,6 +58,13 @@ _RECEIVED_FIELDS = (
 )  # fmt: skip
 
 
+# (Read for every game a deadline resolves: plain SQL, as the hot path's.)
+SQL_HELD_INBOUND = (
+    f"SELECT {', '.join(_RECEIVED_FIELDS)} FROM inbound "
+    "WHERE game_id = :game_id AND outcome = 'held' ORDER BY sent_at, id"
+)
+
+
 class InboundTable(TxBase):
     """The reads and writes of inbound messages."""
 
@@ -82,7 +89,9 @@ class InboundTable(TxBase):
             "game_id": row.game_id if game_id is None else game_id,
             "outcome": row.outcome,
         }
-        row_id = self._insert(SQL_INSERT_INBOUND, params)
+        # (Before the rows left to insert: a batch's inserts of orders and replies then
+        # go together, see Tx.insert_later.)
+        row_id = self._insert(SQL_INSERT_INBOUND, params, first=True)
         if row_id is None:
             return False
         row.id = row_id
@@ -109,12 +118,9 @@ class InboundTable(TxBase):
 
     def held_inbound(self, game_id: int) -> list[Received]:
         """The game's messages held until their turn opened, as they were sent."""
-        query = (
-            select(*(col(getattr(InboundRow, name)) for name in _RECEIVED_FIELDS))
-            .where(InboundRow.game_id == game_id, InboundRow.outcome == "held")
-            .order_by(col(InboundRow.sent_at), col(InboundRow.id))
-        )
-        return [
-            Received(**dict(zip(_RECEIVED_FIELDS, found, strict=True)))
-            for found in self.session.execute(query).all()
-        ]
+        held = []
+        for found in self._run(SQL_HELD_INBOUND, {"game_id": game_id}).fetchall():
+            row = Received(**dict(zip(_RECEIVED_FIELDS, found, strict=True)))
+            row.is_channel_admin = bool(row.is_channel_admin)  # (SQLite's driver gives 0 or 1)
+            held.append(row)
+        return held

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.store.tx import TxBase
 
-SQL_INSERT_JOURNAL = "INSERT INTO journal (game_id, entry) VALUES (:game_id, :entry)"
+SQL_INSERT_JOURNAL = "INSERT INTO journal (game_id, entry) VALUES (?, ?)"
 
 
 SQL_JOURNAL = "SELECT entry FROM journal WHERE game_id = :game_id ORDER BY id"
@@ -15,7 +15,7 @@ class JournalTable(TxBase):
 
     def add_journal(self, game_id: int, entry: str) -> None:
         """Append one entry (JSON) to a game's journal (see bot.host.journal)."""
-        self._run(SQL_INSERT_JOURNAL, {"game_id": game_id, "entry": entry})
+        self.insert_later(SQL_INSERT_JOURNAL, (game_id, entry))
 
     def journal(self, game_id: int) -> list[str]:
         """A game's journal entries (JSON), oldest first."""

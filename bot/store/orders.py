@@ -26,9 +26,17 @@ SQL_STANDING = (
 )
 
 
+_ORDER_COLUMNS = ", ".join(f'"{name}"' for name in ORDER_FIELDS)  # ("order" is a keyword)
+
+
+SQL_ORDERS_OF_TURN = (
+    f"SELECT {_ORDER_COLUMNS} FROM orders WHERE game_id = :game_id AND turn = :turn ORDER BY id"
+)
+
+
 SQL_INSERT_ORDER = (
     'INSERT INTO orders (game_id, player_key, turn, "order", text, inbound_id, sent_at) '
-    "VALUES (:game_id, :player_key, :turn, :order, :text, :inbound_id, :sent_at)"
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -87,17 +95,8 @@ class OrderTable(TxBase):
                 SQL_STANDING, {"game_id": game_id, "turn": turn, "player_key": player_key}
             ).fetchone()
             previous = None if found is None else found[0]
-        self._insert(
-            SQL_INSERT_ORDER,
-            {
-                "game_id": game_id,
-                "player_key": player_key,
-                "turn": turn,
-                "order": order,
-                "text": text,
-                "inbound_id": inbound_id,
-                "sent_at": sent_at,
-            },
+        self.insert_later(
+            SQL_INSERT_ORDER, (game_id, player_key, turn, order, text, inbound_id, sent_at)
         )
         self._standing[known] = order
         identity_map = self.session.identity_map
@@ -110,13 +109,8 @@ class OrderTable(TxBase):
     def orders_of_turn(self, game_id: int, turn: int) -> list[Order]:
         """Every order given in a turn, oldest first (the game decides which stand), but
         for those a player withdrew: a withdrawal takes back the orders before it."""
-        query = (
-            select(*columns_of(OrderRow, ORDER_FIELDS))
-            .where(OrderRow.game_id == game_id, OrderRow.turn == turn)
-            .order_by(col(OrderRow.id))
-        )
         given: list[Order] = []
-        for found in self.session.execute(query).all():
+        for found in self._run(SQL_ORDERS_OF_TURN, {"game_id": game_id, "turn": turn}).fetchall():
             row = Order(*found)
             if row.order == WITHDRAWN:
                 given = [g for g in given if g.player_key != row.player_key]

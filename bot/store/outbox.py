@@ -49,6 +49,15 @@ SQL_INSERT_OUTBOX = (
 )
 
 
+# (The same, positional: for the rows inserted later, see Tx.insert_later.)
+SQL_INSERT_OUTBOX_LATER = (
+    "INSERT INTO outbox (game_id, turn, kind, recipient, address, text, render, status, "
+    "attempts, next_attempt_at, platform_message_id, error, created_at, extras) VALUES "
+    "(?, ?, ?, ?, ?, ?, ?, 'pending', 0, 0.0, NULL, '', ?, ?) "
+    "ON CONFLICT (game_id, turn, kind, recipient) DO NOTHING"
+)
+
+
 _OUTBOX_FIELDS = (
     "game_id", "turn", "kind", "recipient", "address", "text", "render", "status",
     "attempts", "next_attempt_at", "platform_message_id", "error", "created_at", "extras",
@@ -88,6 +97,20 @@ class NewPost:
             "created_at": self.created_at,
             "extras": self.extras,
         }
+
+    def row(self) -> tuple[Any, ...]:
+        """The parameters of SQL_INSERT_OUTBOX_LATER."""
+        return (
+            self.game_id,
+            self.turn,
+            self.kind,
+            self.recipient,
+            self.address,
+            self.text,
+            self.render,
+            self.created_at,
+            self.extras,
+        )
 
 
 def _values(row: Any, fields: tuple[str, ...]) -> dict[str, Any]:
@@ -131,6 +154,12 @@ class PostTable(TxBase):
         if _to_a_robot(post.address):
             return False
         return self._insert(SQL_INSERT_OUTBOX, post.params()) is not None
+
+    def post_later(self, post: NewPost) -> None:
+        """:meth:`post`, written with the batch's other rows (see Tx.insert_later): for a
+        row whose outcome nobody asks for (an order's acknowledgement)."""
+        if not _to_a_robot(post.address):
+            self.insert_later(SQL_INSERT_OUTBOX_LATER, post.row())
 
     def post_all(self, posts: Sequence[NewPost]) -> None:
         """:meth:`post` of several rows at once, in the order given (a turn's map and

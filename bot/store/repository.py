@@ -22,7 +22,7 @@ from bot.store.orders import WITHDRAWN, OrderTable
 from bot.store.outbox import NewPost, PostTable
 from bot.store.players import PlayerTable
 from bot.store.steps import StepTable
-from bot.store.tx import ClockScope, build, dumps, loads
+from bot.store.tx import ClockScope, TxSession, build, dumps, loads
 
 
 class Tx(
@@ -63,10 +63,11 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
-        with session_scope(self.engine) as session:
+        with session_scope(self.engine, TxSession) as session:
             tx = Tx(session, postgres=self.postgres, clock_scope=self.clock_scope)
             yield tx
             tx.write_staged()  # (before the commit)
+            tx.write_later()
 
     def migrate(self) -> list[str]:
         return migrate(self.engine)

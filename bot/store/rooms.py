@@ -39,6 +39,18 @@ def rooms_of(tx: Tx, game_id: int) -> list[Room]:
     return _rooms(tx, query)
 
 
+SQL_ROOM_PLACES = (
+    "SELECT platform, channel FROM game_rooms WHERE game_id = :game_id "
+    "ORDER BY bridged_at, platform"
+)
+
+
+def room_places(tx: Tx, game_id: int) -> list[tuple[str, str]]:
+    """(platform, channel) of each room a game is also played from, in :func:`rooms_of`'s
+    order: plain SQL, since every public post of every game asks (a storm's thousand)."""
+    return [(str(p), str(c)) for p, c in tx._run(SQL_ROOM_PLACES, {"game_id": game_id}).fetchall()]
+
+
 def add_room(tx: Tx, added: Room) -> None:
     tx.session.add(GameRoomRow(**asdict(added)))
     tx.session.flush()
@@ -53,4 +65,4 @@ def remove_room(tx: Tx, removed: Room) -> None:
     )
 
 
-__all__ = ["add_room", "remove_room", "room", "rooms_of"]
+__all__ = ["add_room", "remove_room", "room", "room_places", "rooms_of"]

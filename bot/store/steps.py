@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
 
-from sqlalchemy import func
 from sqlmodel import col, select
 
 from bot.store.changes import NewStep
@@ -18,15 +16,25 @@ from bot.store.records import (
 )
 from bot.store.tx import TxBase, columns_of
 
+# The resolve path's statements (a storm runs them for each of a thousand games): plain
+# SQL on the transaction's connection, as the hot path's (see bot.store.games).
+_NEW_STEP_COLUMNS = tuple(NewStep.__dataclass_fields__)
+
+SQL_INSERT_STEP = (
+    f"INSERT INTO turns ({', '.join(_NEW_STEP_COLUMNS)}) "
+    f"VALUES ({', '.join(':' + name for name in _NEW_STEP_COLUMNS)})"
+)
+
+
+SQL_LAST_STEP = "SELECT MAX(step) FROM turns WHERE game_id = :game_id AND number = :number"
+
 
 class StepTable(TxBase):
     """The reads and writes of a game's steps."""
 
     def add_turn(self, new: NewStep) -> None:
         """Store a step of a game's history."""
-        self.drop_snapshots()
-        self.session.add(TurnRow(**{f.name: getattr(new, f.name) for f in fields(new)}))
-        self.session.flush()
+        self._run(SQL_INSERT_STEP, {name: getattr(new, name) for name in _NEW_STEP_COLUMNS})
 
     def _steps(self, query: Any) -> list[Step]:
         return [Step(*found) for found in self.session.execute(query).all()]
@@ -65,8 +73,5 @@ class StepTable(TxBase):
 
     def next_step(self, game_id: int, number: int) -> int:
         """The step number the next change of turn ``number`` takes (0 for its first)."""
-        query = select(func.max(TurnRow.step)).where(
-            TurnRow.game_id == game_id, TurnRow.number == number
-        )
-        found = self.session.exec(query).first()
+        found = self._run(SQL_LAST_STEP, {"game_id": game_id, "number": number}).fetchone()[0]
         return 0 if found is None else int(found) + 1

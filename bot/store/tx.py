@@ -76,6 +76,17 @@ def _for_postgres(sql: str) -> str:
 _POSTGRES_SQL: dict[str, str] = {}
 
 
+_POSTGRES_POSITIONAL: dict[str, str] = {}
+
+
+def _for_postgres_positional(sql: str) -> str:
+    """psycopg's paramstyle for a statement of ``?`` parameters (see insert_later)."""
+    converted = _POSTGRES_POSITIONAL.get(sql)
+    if converted is None:
+        converted = _POSTGRES_POSITIONAL[sql] = sql.replace("?", "%s")
+    return converted
+
+
 @dataclass(frozen=True, slots=True)
 class Staged:
     """A game's state left to be written (Tx.stage_game_state)."""
@@ -103,14 +114,49 @@ class ClockScope:
     channel: str
 
 
+_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+"""``json.dumps`` with the store's options, its encoder made once: ``json.dumps`` makes
+one a call (a third of the cost of a small value; an order is encoded three times)."""
+
+
 def dumps(value: Any) -> str:
     """JSON as the store keeps it: compact, keys in the order they were built
     (the record's order: ``type`` first in an event)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODE(value)
 
 
 def loads(value: str) -> Any:
     return json.loads(value) if value else None
+
+
+class TxSession(Session):
+    """The session a transaction runs on. Its :class:`TxBase` hears the session's flushes
+    and ORM statements through listeners set once on this class: listeners set on each
+    session cost ~50 µs a transaction, and a storm is a thousand transactions."""
+
+
+_TX = "bst_tx"  # (the key of a session's TxBase in ``Session.info``)
+
+
+@event.listens_for(TxSession, "before_flush")
+def _on_before_flush(session: Session, _context: Any, _instances: Any) -> None:
+    tx = session.info.get(_TX)
+    if tx is not None:
+        tx._before_flush()
+
+
+@event.listens_for(TxSession, "after_flush")
+def _on_after_flush(session: Session, _context: Any) -> None:
+    tx = session.info.get(_TX)
+    if tx is not None:
+        tx.drop_snapshots()
+
+
+@event.listens_for(TxSession, "do_orm_execute")
+def _on_orm_statement(execute: Any) -> None:
+    tx = execute.session.info.get(_TX)
+    if tx is not None:
+        tx._before_orm_statement(execute)
 
 
 class TxBase:
@@ -136,10 +182,18 @@ class TxBase:
         # game id → a state a command left to be written (see stage_game_state).
         self._staged: dict[int, Staged] = {}
         self._staged_count = 0
-        # Any write through the ORM may change a game or a player: drop the snapshots.
-        event.listen(session, "after_flush", self._after_flush)
-        # A statement of the ORM about games reads or writes what a staged state changes.
-        event.listen(session, "do_orm_execute", self._before_orm_statement)
+        # Rows left to be inserted together (see insert_later): statement → rows, in order.
+        self._later: dict[str, list[tuple[Any, ...]]] = {}
+        # The session's events (listened to on TxSession): any write through the ORM may
+        # change a game or a player (after a flush, the snapshots are dropped); what is
+        # left to insert goes before the ORM's rows (so rows keep the order they were made
+        # in); a statement of the ORM about games reads or writes what a staged state
+        # changes.
+        session.info[_TX] = self
+        if not isinstance(session, TxSession):
+            event.listen(session, "after_flush", lambda *_: self.drop_snapshots())
+            event.listen(session, "before_flush", lambda *_: self._before_flush())
+            event.listen(session, "do_orm_execute", self._before_orm_statement)
 
     # Snapshots: the records read of games and players (game_in, games_of, player,
     # players) are kept for the rest of the transaction, so the orders of one batch read
@@ -151,8 +205,9 @@ class TxBase:
     # this one runs, so snapshots last one message only (begin_message, end_message):
     # each message reads its game afresh, as before.
 
-    def _after_flush(self, _session: Any, _context: Any) -> None:
-        self.drop_snapshots()
+    def _before_flush(self) -> None:
+        if self._later:
+            self.write_later()
 
     def drop_snapshots(self) -> None:
         """Forget every game and player snapshot: the next peek reads the database."""
@@ -198,9 +253,45 @@ class TxBase:
 
     def _run(self, sql: str, params: Mapping[str, Any] | None = None) -> Any:
         """Run a statement on this transaction's connection, bypassing the ORM: whatever
-        the ORM holds unwritten is flushed first so the statement sees it."""
+        the ORM holds unwritten, and every row left to insert, is written first so the
+        statement sees it."""
         cursor, sql = self._prepare(sql)
         cursor.execute(sql, params or {})
+        return cursor
+
+    # Rows inserted later: a batch of orders writes each one's journal entry, order and
+    # reply, and nothing reads them back before the batch commits, so they go in one
+    # ``executemany`` a statement (positional parameters) instead of a statement a row.
+    # They are written before anything else runs on the connection (another statement,
+    # an ORM flush or query, a savepoint's release) and before the commit, so every
+    # statement sees them and every table's rows keep the order they were made in.
+
+    def insert_later(self, sql: str, row: tuple[Any, ...]) -> None:
+        """Insert ``row`` (``?`` parameters, in order) with ``sql`` before the next
+        statement: for a row whose id and outcome nobody asks for."""
+        rows = self._later.get(sql)
+        if rows is None:
+            rows = self._later[sql] = []
+        rows.append(row)
+
+    def write_later(self) -> None:
+        """Insert every row left to insert now (see :meth:`insert_later`)."""
+        later = self._later
+        if not later:
+            return
+        self._later = {}
+        cursor = self._connection_cursor()
+        for sql, rows in later.items():
+            cursor.executemany(_for_postgres_positional(sql) if self._postgres else sql, rows)
+
+    def _run_first(self, sql: str, params: Mapping[str, Any]) -> Any:
+        """:meth:`_run`, leaving the rows to insert later where they are: for a statement
+        that neither reads nor writes their tables (an inbound message's insert)."""
+        session = self.session
+        if session._new or session._deleted or session.identity_map._modified:
+            return self._run(sql, params)  # (the ORM's rows, and so everything before them)
+        cursor = self._connection_cursor()
+        cursor.execute(self._in_paramstyle(sql), params)
         return cursor
 
     def _run_many(self, sql: str, params: Sequence[Mapping[str, Any]]) -> None:
@@ -216,17 +307,27 @@ class TxBase:
         # Session._is_clean(), inlined (this runs for every statement of the hot path).
         if session._new or session._deleted or session.identity_map._modified:
             session.flush()
-        cursor = self._cursor
-        if cursor is None:
-            # session.connection() begins the transaction (BEGIN IMMEDIATE on SQLite).
-            cursor = session.connection().connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-            self._cursor = cursor
+        if self._later:
+            self.write_later()
+        return self._connection_cursor(), self._in_paramstyle(sql)
+
+    def _in_paramstyle(self, sql: str) -> str:
+        """``sql`` (``:name`` parameters) in the driver's paramstyle."""
         if self._postgres:
             converted = _POSTGRES_SQL.get(sql)
             if converted is None:
                 converted = _POSTGRES_SQL[sql] = _for_postgres(sql)
-            sql = converted
-        return cursor, sql
+            return converted
+        return sql
+
+    def _connection_cursor(self) -> Any:
+        """The DBAPI cursor of this transaction's connection."""
+        cursor = self._cursor
+        if cursor is None:
+            # session.connection() begins the transaction (BEGIN IMMEDIATE on SQLite).
+            cursor = self.session.connection().connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+            self._cursor = cursor
+        return cursor
 
     def _forget(self, cls: type[Any], row_id: int) -> None:
         """A statement changed this row behind the ORM: drop the ORM's copy, if it has one."""
@@ -255,6 +356,7 @@ class TxBase:
                 self.session.flush()
         except BaseException:
             self.drop_snapshots()  # they may hold what the rollback undoes
+            self._later = {}  # (rows of the block: what came before went in at SAVEPOINT)
             # What was staged before stays staged (if the block wrote it, the rollback
             # undid the write); what the block staged goes with the rest of it.
             self._staged = staged
@@ -276,12 +378,14 @@ class TxBase:
         """Drop every ORM object: the next read of a row loads it afresh."""
         self.session.expunge_all()
 
-    def _insert(self, sql: str, params: Mapping[str, Any]) -> int | None:
-        """Insert one row; its id, or None when ON CONFLICT DO NOTHING skipped it."""
+    def _insert(self, sql: str, params: Mapping[str, Any], *, first: bool = False) -> int | None:
+        """Insert one row; its id, or None when ON CONFLICT DO NOTHING skipped it.
+        ``first``: before the rows left to insert later (see :meth:`_run_first`)."""
+        run = self._run_first if first else self._run
         if self._postgres:
-            found = self._run(sql + " RETURNING id", params).fetchone()
+            found = run(sql + " RETURNING id", params).fetchone()
             return None if found is None else int(found[0])
-        cursor = self._run(sql, params)
+        cursor = run(sql, params)
         return int(cursor.lastrowid) if cursor.rowcount == 1 else None
 
     def save(self, row: Any) -> None:
@@ -307,5 +411,7 @@ class TxBase:
         return digest
 
     def _before_orm_statement(self, execute: Any) -> None:
+        if self._later:
+            self.write_later()
         if self._staged and any(m.class_ is GameRow for m in execute.all_mappers):
             self.write_staged()

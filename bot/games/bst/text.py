@@ -125,14 +125,17 @@ def _grid(public: PublicView, private: PrivateView | None) -> str:
             marks[cell] = "#"
     for shot in public.shots:
         marks[shot.cell] = "x" if shot.hit else "o"
-    width = len(row_label(public.rows - 1))
-    header = " " * (width + 1) + " ".join(f"{col + 1:>2}" for col in range(public.cols))
-    rows = [
-        f"{row_label(row):>{width}} "
-        + " ".join(f"{marks.get(Cell(row, col), '.'):>2}" for col in range(public.cols))
-        for row in range(public.rows)
-    ]
-    return "\n".join([header, *rows])
+    rows, cols = public.rows, public.cols
+    # Squares written into a grid of rows rather than a lookup per square: every board
+    # of every captain of a storm's thousand games is drawn so (issue 45).
+    grid = [[" ."] * cols for _ in range(rows)]
+    for cell, mark in marks.items():
+        if 0 <= cell.row < rows and 0 <= cell.col < cols:
+            grid[cell.row][cell.col] = f"{mark:>2}"
+    width = len(row_label(rows - 1))
+    header = " " * (width + 1) + " ".join(f"{col + 1:>2}" for col in range(cols))
+    lines = [f"{row_label(row):>{width}} " + " ".join(grid[row]) for row in range(rows)]
+    return "\n".join([header, *lines])
 
 
 HELP_TEXT = """\
