@@ -44,9 +44,9 @@ from typing import Any
 
 from benchmarks.timing import Figure
 from bot.config import Config, DiscordConfig
-from bot.host.clock import RealClock
-from bot.host.inbox import Outcome
+from bot.host.commands.inbox import Outcome
 from bot.host.messages import Inbound, InboundKind, Sender
+from bot.host.runtime.clock import RealClock
 from bot.store import DatabaseCursors, Store
 from bot.wiring import build_host, no_network, registered_games, sqlite_url
 

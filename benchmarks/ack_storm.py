@@ -46,7 +46,7 @@ from benchmarks.ack import (
 from benchmarks.storm import TURN_SECONDS, prepare_games
 from benchmarks.timing import Figure
 from bot.config import Config
-from bot.host.clock import RealClock
+from bot.host.runtime.clock import RealClock
 from bot.store import Store
 from bot.wiring import build_host, no_network, sqlite_url
 

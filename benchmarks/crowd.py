@@ -40,10 +40,10 @@ from bot.games.base import Channel, PlayerRef
 from bot.games.bst import BST, BstState, Captain, Order, Place, Shoot
 from bot.games.bst.cells import Cell
 from bot.games.bst.placement import place_at_random
-from bot.host.clock import VirtualClock
-from bot.host.collector import collector_paused
-from bot.host.inbox import Commands
-from bot.host.turns import TurnClock
+from bot.host.commands.inbox import Commands
+from bot.host.play.turns import TurnClock
+from bot.host.runtime.clock import VirtualClock
+from bot.host.runtime.collector import collector_paused
 from bot.store import GameRow, OrderRow, OutboxRow, PlayerRow, Store, dumps
 from renderers.bst import PICTURES
 from renderers.bst.neighbourhood import neighbourhood_png
@@ -117,7 +117,7 @@ def _resolver(state: BstState) -> tuple[Callable[[], object], Callable[[], objec
     orders = fixtures.given(fixtures.mixed_orders(state))
 
     def resolve() -> None:
-        with collector_paused():  # as the turn clock resolves (bot/host/collector.py)
+        with collector_paused():  # as the turn clock resolves (bot/host/runtime/collector.py)
             BST.rules.resolve(state, orders, random.Random(7))
 
     def bare_pass() -> None:
@@ -228,7 +228,7 @@ def _stored_crowd(store: Store, state: BstState, orders: dict[str, Order], start
     inserts, as ``benchmarks.storm`` writes its games: 100,000 joins would take hours)."""
     deadline = start + TURN_SECONDS
     side = state.options.rows
-    # The turn's timer, as the host arms it (bot/host/lifecycle.py).
+    # The turn's timer, as the host arms it (bot/host/play/lifecycle.py).
     timer = {"key": "turn:1", "label": "Turn 1", "deadline": deadline, "remaining": None,
              "held": False}  # fmt: skip
     with store.transaction() as tx:

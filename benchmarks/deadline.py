@@ -51,7 +51,7 @@ from benchmarks.ack import load_fake
 from benchmarks.storm import TURN_SECONDS, prepare_games
 from benchmarks.timing import Figure
 from bot.config import Config, DiscordConfig
-from bot.host.clock import RealClock
+from bot.host.runtime.clock import RealClock
 from bot.store import CursorRow, DatabaseCursors, GameRow, OutboxRow, Store, dumps, loads
 from bot.wiring import build_host, no_network, registered_games, sqlite_url
 

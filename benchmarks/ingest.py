@@ -8,7 +8,7 @@ and 10% rotations by DM), all submitted at once the way a platform burst arrives
 sent; the relay is not running). Timed from the first submission until every caller
 has its effect, so every order is committed: the host's worker takes whatever has
 queued while its previous batch committed (at most ``BATCH_LIMIT``) and commits it as
-one transaction (group commit; see bot/host/inbox.py). The floor is plain sqlite3
+one transaction (group commit; see bot/host/commands/inbox.py). The floor is plain sqlite3
 ``BEGIN; INSERT; COMMIT`` of one small row per order. Each round of the host is paired
 with a round of the floor run right after it and the figure is the median of the
 pairs' ratios: this machine's speed drifts by tens of percent within seconds, and the
@@ -51,10 +51,10 @@ from benchmarks import fixtures
 from benchmarks.scratch import postgres_schema
 from benchmarks.timing import Figure
 from bot.games.bst import BST, BstState, Move, Rotate, Shoot
-from bot.host.clock import VirtualClock
-from bot.host.inbox import Commands, Outcome
+from bot.host.commands.inbox import Commands, Outcome
 from bot.host.messages import Inbound, InboundKind, Sender
-from bot.host.service import Host
+from bot.host.runtime.clock import VirtualClock
+from bot.host.runtime.service import Host
 from bot.store import Store, loads
 
 PLATFORM = "bench"

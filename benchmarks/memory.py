@@ -42,7 +42,7 @@ def _status_kb(field: str) -> int:
 def child(database: str, deadline: float) -> dict[str, float]:
     """Run in the fresh process: build the host, touch the games, report memory."""
     from bot.config import Config
-    from bot.host.clock import VirtualClock
+    from bot.host.runtime.clock import VirtualClock
     from bot.store import Store
     from bot.wiring import build_host, no_network, sqlite_url
 
@@ -65,7 +65,7 @@ def host_rss_mb(games: int = 1000, captains: int = 12) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="bst-bench-memory-") as name:
         database = Path(name) / "memory.db"
         store = Store(f"sqlite:///{database}")
-        from bot.host.clock import VirtualClock
+        from bot.host.runtime.clock import VirtualClock
 
         deadline = prepare_games(store, games, captains, start=VirtualClock().now())
         store.dispose()

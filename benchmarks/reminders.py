@@ -20,9 +20,9 @@ from sqlalchemy import delete
 
 from benchmarks.storm import prepare_games
 from benchmarks.timing import Figure, median_seconds
-from bot.host.clock import VirtualClock
-from bot.host.inbox import Commands
-from bot.host.turns import TurnClock
+from bot.host.commands.inbox import Commands
+from bot.host.play.turns import TurnClock
+from bot.host.runtime.clock import VirtualClock
 from bot.store import OrderRow, Store
 from bot.store.models import PlayerSettingsRow
 

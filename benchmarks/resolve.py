@@ -8,7 +8,7 @@ import time
 from benchmarks import fixtures
 from benchmarks.timing import Figure, median_seconds, per_call_seconds
 from bot.games.bst import BST
-from bot.host.collector import collector_paused
+from bot.host.runtime.collector import collector_paused
 
 
 def resolve_ms(captains: int, rows: int, cols: int, *, repeats: int, calls: int = 1) -> float:
@@ -18,7 +18,7 @@ def resolve_ms(captains: int, rows: int, cols: int, *, repeats: int, calls: int 
     orders = fixtures.given(fixtures.mixed_orders(state))
 
     def run() -> None:
-        with collector_paused():  # as the turn clock resolves (bot/host/collector.py)
+        with collector_paused():  # as the turn clock resolves (bot/host/runtime/collector.py)
             BST.rules.resolve(state, orders, random.Random(7))
 
     if calls > 1:

@@ -31,9 +31,9 @@ from benchmarks import fixtures
 from benchmarks.scratch import postgres_schema
 from benchmarks.timing import Figure
 from bot.games.bst import BST
-from bot.host.clock import VirtualClock
-from bot.host.inbox import Commands
-from bot.host.turns import TurnClock
+from bot.host.commands.inbox import Commands
+from bot.host.play.turns import TurnClock
+from bot.host.runtime.clock import VirtualClock
 from bot.store import GameRow, OrderRow, OutboxRow, PlayerRow, Store, dumps
 from bot.store.records import ROBOT_USER
 
@@ -57,7 +57,7 @@ def prepare_games(
     by bulk insert instead of one command each. ``channel_of(n)`` and ``user_of(n, seat)``
     (n from 0, seats from 1) name the ``n``-th game's channel and captains on ``platform``.
     ``robots``: each game's last seats are played by that many (easy) robots, seated as
-    the host seats them (bot.host.robots): they order as each turn opens."""
+    the host seats them (bot.host.play.robots): they order as each turn opens."""
     deadline = start + TURN_SECONDS
     with store.transaction() as tx:
         session = tx.session
@@ -86,7 +86,7 @@ def prepare_games(
                     "phase": "battle",
                     "turn": 1,
                     "deadline": deadline,
-                    # The turn's timer, as the host arms it (bot/host/lifecycle.py).
+                    # The turn's timer, as the host arms it (bot/host/play/lifecycle.py).
                     "timers": dumps([turn_timer]),
                     "state": dumps(BST.codec.encode_state(state)),
                     "created_at": start,

@@ -25,9 +25,9 @@ START_DELAY_S = 6.0  # time for the interpreters to start before the common star
 
 def child(url: str, deadline: float, start_at: float) -> dict[str, float]:
     """Run in a fresh process: resolve what is due from ``start_at`` (wall clock)."""
-    from bot.host.clock import VirtualClock
-    from bot.host.inbox import Commands
-    from bot.host.turns import TurnClock
+    from bot.host.commands.inbox import Commands
+    from bot.host.play.turns import TurnClock
+    from bot.host.runtime.clock import VirtualClock
     from bot.store import Store
 
     store = Store(url, auto_migrate=False)
@@ -44,7 +44,7 @@ def child(url: str, deadline: float, start_at: float) -> dict[str, float]:
 
 def storm(url: str, processes: int, games: int, captains: int) -> tuple[float, int]:
     """Seconds for ``processes`` processes to resolve ``games`` due games; how many resolved."""
-    from bot.host.clock import VirtualClock
+    from bot.host.runtime.clock import VirtualClock
     from bot.store import Store
 
     store = Store(url, auto_migrate=False)

@@ -24,7 +24,7 @@ from bot.games.sugardog import SUGARDOG, Phase, SugarDogState
 from bot.games.sugardog.board import Cell, board_size
 from bot.games.sugardog.robot import ROBOT
 from bot.games.sugardog.views import PrivateView
-from bot.host.collector import collector_paused
+from bot.host.runtime.collector import collector_paused
 from renderers.sugardog.sea import render_private_map
 
 CAPTAINS = 11
@@ -66,7 +66,7 @@ def action_ms(state: SugarDogState, text: str, *, repeats: int, calls: int) -> f
     rng = random.Random(7)
 
     def run() -> None:
-        with collector_paused():  # as the host resolves (bot/host/collector.py)
+        with collector_paused():  # as the host resolves (bot/host/runtime/collector.py)
             accepted = SUGARDOG.rules.accept(state, mover, order, Channel.PRIVATE, rng)
             SUGARDOG.rules.resolve(accepted.state, [Given(mover, order, 0.0, 0)], rng)
 

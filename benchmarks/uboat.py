@@ -18,7 +18,7 @@ from benchmarks.timing import Figure, per_call_seconds
 from bot.games.base import Channel, Given, PlayerRef
 from bot.games.uboat import UBOAT, Order, UboatState
 from bot.games.uboat.views import PublicView
-from bot.host.collector import collector_paused
+from bot.host.runtime.collector import collector_paused
 from renderers.uboat import render_public_map
 
 STARTS = ("C2", "E3", "H2", "B8", "E7", "H8")
@@ -59,7 +59,7 @@ def resolve_ms(*, repeats: int, calls: int) -> float:
     rng = random.Random(7)
 
     def run() -> None:
-        with collector_paused():  # as the turn clock resolves (bot/host/collector.py)
+        with collector_paused():  # as the turn clock resolves (bot/host/runtime/collector.py)
             UBOAT.rules.expire(state, "round:1", given, rng)
 
     return per_call_seconds(run, calls=calls, repeats=repeats) * 1000

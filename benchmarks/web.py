@@ -34,7 +34,7 @@ from typing import Any
 from benchmarks.fixtures import battle, given, mixed_orders, side_for
 from benchmarks.timing import Figure
 from bot.games.bst import BST
-from bot.host import heap
+from bot.host.runtime import heap
 from bot.store import GameRow, NewPlayer, NewStep, Store, dumps
 from bot.web.app import WebServer
 from bot.wiring import sqlite_url
@@ -100,7 +100,7 @@ async def _bot_loop(
         timed_acks,
     )
     from bot.config import Config
-    from bot.host.clock import RealClock
+    from bot.host.runtime.clock import RealClock
     from bot.wiring import build_host, no_network
 
     store = Store(url)
@@ -126,7 +126,7 @@ async def _bot_loop(
     async def turns() -> None:
         # Each turn on the host's clock thread, as the host resolves a due turn
         # (``Host._off_loop``: its own thread, the loop's heartbeat, the short switch
-        # interval of bot.host.yielding), not on a bare thread of the benchmark's own.
+        # interval of bot.host.runtime.yielding), not on a bare thread of the benchmark's own.
         nonlocal state
         number = 1
         while time.monotonic() < ends:

@@ -166,7 +166,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from bot.host.record import RecordError, game_record
+    from bot.host.play.record import RecordError, game_record
     from bot.store import Store
 
     try:

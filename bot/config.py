@@ -46,7 +46,7 @@ class GamesConfig:
 
 @dataclass(frozen=True)
 class LimitsConfig:
-    """What one person may ask of the hosted bot (see bot/host/limits.py)."""
+    """What one person may ask of the hosted bot (see bot/host/runtime/limits.py)."""
 
     min_duration: str = "1m"  # the shortest turn, move time, window or setup deadline
     commands_per_minute: int = 20  # per person; past it one "slow down", then quiet

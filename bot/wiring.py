@@ -15,13 +15,13 @@ from bot.config import Config
 from bot.games import catalog
 from bot.games.base import Game
 from bot.games.duration import parse_duration
-from bot.host.attachments import AttachmentRenderer
-from bot.host.avatar_cache import AvatarCache
-from bot.host.clock import Clock
-from bot.host.limits import NO_LIMITS, Limits
 from bot.host.messages import ChatAdapter
-from bot.host.service import Host
-from bot.host.thinking import thinker_for
+from bot.host.outbox.attachments import AttachmentRenderer
+from bot.host.outbox.avatar_cache import AvatarCache
+from bot.host.play.thinking import thinker_for
+from bot.host.runtime.clock import Clock
+from bot.host.runtime.limits import NO_LIMITS, Limits
+from bot.host.runtime.service import Host
 from bot.store import Store
 
 
@@ -36,7 +36,7 @@ def registered_games() -> Sequence[Game[Any, Any]]:
 
 
 def limits_of(config: Config) -> Limits:
-    """The ``[limits]`` section as the host's :class:`~bot.host.limits.Limits`."""
+    """The ``[limits]`` section as the host's :class:`~bot.host.runtime.limits.Limits`."""
     section = config.limits
     return Limits(
         min_duration_s=(

@@ -2,7 +2,7 @@
 
 Every function here is pure: the same view and options give the same bytes. Nothing in this
 package imports the host, the store, an adapter or a platform SDK; avatars are downloaded by
-``bot.host.avatar_cache`` and handed in as images.
+``bot.host.outbox.avatar_cache`` and handed in as images.
 
 The shared parts are at the top: ``style`` (palette, fonts, text), ``avatars``, ``marks``
 (anti-aliased hulls, shots, name tags), ``grid`` (a labelled square board), ``header`` (a

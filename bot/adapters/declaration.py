@@ -21,7 +21,7 @@ from bot.host.messages import PlatformFace
 if TYPE_CHECKING:
     from bot.games.base import Game
     from bot.host.messages import ChatAdapter
-    from bot.host.service import HostCursors
+    from bot.host.runtime.service import HostCursors
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from pathlib import Path
 from bot.adapters.local_base import LocalAdapter
 from bot.games.base import OptionError
 from bot.games.duration import parse_duration
-from bot.host.clock import VirtualClock, to_datetime
 from bot.host.messages import Address, Inbound, InboundKind, Outbound, Sender
+from bot.host.runtime.clock import VirtualClock, to_datetime
 
 PLATFORM = "script"
 CHANNEL = "script"

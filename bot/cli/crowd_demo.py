@@ -50,9 +50,9 @@ from bot.config import Config
 from bot.games.base import Channel, Crowd, Game, GameError, Given, PlayerRef
 from bot.games.catalog import game_names, get_game
 from bot.games.duration import parse_duration
-from bot.host.clock import VirtualClock
-from bot.host.collector import collector_paused
-from bot.host.inbox import Outcome
+from bot.host.commands.inbox import Outcome
+from bot.host.runtime.clock import VirtualClock
+from bot.host.runtime.collector import collector_paused
 from bot.store import NewPlayer, Store, dumps
 from bot.wiring import build_host, no_network, sqlite_url
 
@@ -212,7 +212,7 @@ class CrowdDemo:
             acting = self.seats(self.game.rules.to_act(state))
             with self.phase(f"turn {turn}: orders", f"{len(acting):,} through the host"):
                 givens = await self.orders(state, acting)
-            # (The collector paused, as the host's turn clock pauses it: bot.host.collector.)
+            # (The collector paused, as the host's turn clock pauses it: bot.host.runtime.collector.)
             with self.phase(f"turn {turn}: resolve (the rules alone)"), collector_paused():
                 self.game.rules.resolve(state, givens, random.Random(turn))
             with self.phase(f"turn {turn}: resolve, store and outbox"):

@@ -29,11 +29,11 @@ from bot.config import Config
 from bot.games.base import Game, GameError, GamePhase, Robot
 from bot.games.catalog import get_game
 from bot.games.duration import parse_duration
-from bot.host import posts
-from bot.host.clock import VirtualClock, to_datetime
-from bot.host.inbox import Outcome
+from bot.host.commands.inbox import Outcome
 from bot.host.messages import Inbound, InboundKind, Sender
-from bot.host.record import game_record
+from bot.host.outbox import posts
+from bot.host.play.record import game_record
+from bot.host.runtime.clock import VirtualClock, to_datetime
 from bot.store import Store, loads, records
 from bot.wiring import build_host, no_network, sqlite_url
 

@@ -20,8 +20,8 @@ from bot.adapters.console_adapter import CHANNEL, HELP, PLATFORM, ConsoleAdapter
 from bot.config import Config
 from bot.games.base import OptionError
 from bot.games.catalog import get_game
-from bot.host.clock import VirtualClock
-from bot.host.service import Host
+from bot.host.runtime.clock import VirtualClock
+from bot.host.runtime.service import Host
 from bot.store import Store
 from bot.wiring import build_host, no_network, sqlite_url
 

@@ -22,11 +22,11 @@ from bot import platforms
 from bot.adapters.console_adapter import ConsoleAdapter
 from bot.adapters.declaration import BuildContext
 from bot.config import Config, ConfigError, secret, secret_values
-from bot.host import heap
-from bot.host.clock import RealClock
 from bot.host.messages import ChatAdapter, DeliveryError, PlatformRefused
-from bot.host.seeds import draw_secret
-from bot.host.service import Host, HostCursors
+from bot.host.play.seeds import draw_secret
+from bot.host.runtime import heap
+from bot.host.runtime.clock import RealClock
+from bot.host.runtime.service import Host, HostCursors
 from bot.logs import configure_logging
 from bot.store import Store, is_passing_failure
 from bot.store.database import DatabaseGone, when_gone

@@ -19,9 +19,9 @@ from bot.adapters.script_adapter import (
 )
 from bot.config import Config
 from bot.games.duration import parse_duration
-from bot.host.clock import VirtualClock
-from bot.host.record import game_record
-from bot.host.service import Host
+from bot.host.play.record import game_record
+from bot.host.runtime.clock import VirtualClock
+from bot.host.runtime.service import Host
 from bot.store import ClockScope, Store
 from bot.wiring import build_host, no_network, sqlite_url
 

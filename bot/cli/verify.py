@@ -17,9 +17,9 @@ from typing import Any
 
 from bot.games.base import RecordContext
 from bot.games.catalog import get_game
-from bot.host.journal import JOURNAL_FORMAT, Replayed, ReplayError, replay
-from bot.host.receipts import SALT_BYTES, merkle_paths, merkle_root, path_root, receipt
-from bot.host.seeds import LUCK_PROCEDURE, SECRET_BYTES, luck_rng, mixed_luck, seeded
+from bot.host.play.journal import JOURNAL_FORMAT, Replayed, ReplayError, replay
+from bot.host.play.receipts import SALT_BYTES, merkle_paths, merkle_root, path_root, receipt
+from bot.host.play.seeds import LUCK_PROCEDURE, SECRET_BYTES, luck_rng, mixed_luck, seeded
 
 
 class Mismatch(Exception):
@@ -355,7 +355,7 @@ Draw = Callable[[bool, Sequence[object]], random.Random]
 
 
 def _draws(record: dict[str, Any], section: dict[str, Any]) -> Draw | None:
-    """The game's draws as the host made them (``bot.host.seeds``); None while secret."""
+    """The game's draws as the host made them (``bot.host.play.seeds``); None while secret."""
     luck = record.get("luck")
     if isinstance(luck, dict):
         if "secret" not in luck:

@@ -10,8 +10,8 @@ import signal
 import sys
 
 from bot.config import Config, redacted_url, secret_values
-from bot.host import heap
 from bot.host.messages import PlatformFace
+from bot.host.runtime import heap
 from bot.logs import configure_logging
 from bot.platforms import platforms
 from bot.store import Store

@@ -198,7 +198,7 @@ class DeliveryError(Exception):
 
 
 # The handler's result may say ``answered`` is false: nothing will be sent in reply
-# (see :class:`bot.host.inbox.Effect`), so an adapter that shows a placeholder while the
+# (see :class:`bot.host.commands.inbox.Effect`), so an adapter that shows a placeholder while the
 # host works removes it instead of leaving it spinning.
 InboundHandler = Callable[[Inbound], Awaitable[object]]
 
@@ -404,7 +404,7 @@ class LaneAdapter(Protocol):
     """A platform that says which relay lane a message travels in (optional: declared by
     ``Capabilities.lanes``; without it a platform is one lane).
 
-    Lanes send side by side, each in order (see :mod:`bot.host.outbox`)."""
+    Lanes send side by side, each in order (see :mod:`bot.host.outbox.relay`)."""
 
     def lane(self, address: Address) -> str | None:
         """The lane's name, or None when another process is to send it (it holds the

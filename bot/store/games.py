@@ -250,7 +250,7 @@ class GameTable(TxBase):
     # crowd's state is tens of megabytes (a second to encode at 100,000 captains), so
     # one placement at a time could not keep up with a crowd placing its fleets.
     # Meanwhile the game's record carries the staged state's token as its digest,
-    # under which the decoded-state cache (bot.host.states) holds the staged state.
+    # under which the decoded-state cache (bot.host.play.states) holds the staged state.
 
     def stage_game_state(
         self,

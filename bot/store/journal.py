@@ -14,7 +14,7 @@ class JournalTable(TxBase):
     """The reads and writes of the journal."""
 
     def add_journal(self, game_id: int, entry: str) -> None:
-        """Append one entry (JSON) to a game's journal (see bot.host.journal)."""
+        """Append one entry (JSON) to a game's journal (see bot.host.play.journal)."""
         self.insert_later(SQL_INSERT_JOURNAL, (game_id, entry))
 
     def journal(self, game_id: int) -> list[str]:

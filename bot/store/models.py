@@ -40,7 +40,7 @@ class GameRow(SQLModel, table=True):
     # members alone may join it by DM, unless its host opened it to all.
     community: str = ""
     open_to_all: bool = False
-    # Committed luck (bot.host.seeds): the host's secret (hex of 32 bytes; "" for a game
+    # Committed luck (bot.host.play.seeds): the host's secret (hex of 32 bytes; "" for a game
     # opened with seed=, or before this existed) and, once the game started, the key
     # mixed from it and the players' join nonces. Both revealed only in the record.
     secret: str = ""
@@ -76,7 +76,7 @@ class PlayerRow(SQLModel, table=True):
     # record's). "" while the seat's first player plays it.
     account_name: str = ""
     # The level of the robot that plays the seat (``easy``, ``strong``; see
-    # bot.host.robots), "" for a person: the host sends such a seat no message.
+    # bot.host.play.robots), "" for a person: the host sends such a seat no message.
     robot: str = ""
 
 
@@ -121,7 +121,7 @@ class OrderRow(SQLModel, table=True):
 
 
 class JournalRow(SQLModel, table=True):
-    """One call the host made to a game's rules, in order (``bot.host.journal``): with
+    """One call the host made to a game's rules, in order (``bot.host.play.journal``): with
     the record's options and the game's luck, the journal makes the game again, so
     ``bst verify`` can check every event. ``entry``: JSON, player ids, never names."""
 
@@ -173,7 +173,7 @@ class OutboxRow(SQLModel, table=True):
     text: str
     render: str = ""  # JSON of what to attach, rendered at send time
     # JSON of what the message carries besides text and pictures, where the platform can
-    # show it: buttons, who it pings, a card (see bot.host.posts.extras); or "".
+    # show it: buttons, who it pings, a card (see bot.host.outbox.posts.extras); or "".
     extras: str = ""
     # pending | sent | undeliverable | skipped (the platform cannot do it: see Relay)
     status: str = "pending"

@@ -73,7 +73,7 @@ class NewPost:
     turn: int
     kind: str
     recipient: str
-    address: str  # JSON (see bot.host.posts)
+    address: str  # JSON (see bot.host.outbox.posts)
     text: str
     render: str  # JSON of what to draw and attach, or ""
     created_at: float

@@ -3,7 +3,7 @@
 A record is a plain value read in a transaction: no ORM object, no session, nothing
 written by changing it (the host writes by handing the store a change, see
 :mod:`bot.store.changes`). The one column read late is a game's ``state``: a crowd's
-is tens of megabytes that the decoded-state cache (``bot.host.states``) mostly holds
+is tens of megabytes that the decoded-state cache (``bot.host.play.states``) mostly holds
 already, as ``state_digest`` tells it, so it is read from the transaction the first
 time it is asked for (ask inside the transaction that read the record)."""
 
@@ -187,7 +187,7 @@ class GameHeading:
     id: int
     kind: str
     platform: str
-    open_to_all: bool  # opened ``reach=all``: the web lists it (bot.host.links.listed)
+    open_to_all: bool  # opened ``reach=all``: the web lists it (bot.host.commands.links.listed)
     phase: str
 
 

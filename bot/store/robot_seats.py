@@ -1,4 +1,4 @@
-"""What the host asks of the store about robot seats (see bot.host.robots)."""
+"""What the host asks of the store about robot seats (see bot.host.play.robots)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def last_sent(tx: Tx, game_id: int, platform: str, user_id: str) -> tuple[int, i
 def left_the_game(tx: Tx, game_id: int, key: str) -> bool:
     """Whether the seat ``key`` was taken out of the game (``leave``, ``kick``): the last
     call of the game's journal that seated or removed it removed it. (Entries are compact
-    JSON, ``do`` first and ``player`` second: see bot.host.journal.)"""
+    JSON, ``do`` first and ``player`` second: see bot.host.play.journal.)"""
     seated = f'{{"do":"join","player":{dumps(key)},%'
     removed = f'{{"do":"remove","player":{dumps(key)},%'
     query = (

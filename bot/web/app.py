@@ -24,7 +24,7 @@ from aiohttp.web_request import BaseRequest
 from aiohttp.web_response import StreamResponse
 
 from bot.games.catalog import game_names
-from bot.host.links import listed
+from bot.host.commands.links import listed
 from bot.host.messages import PlatformFace
 from bot.store import Store, reads
 from bot.web.drawing import DrawingProcess

@@ -2,7 +2,7 @@
 player's board, the tiles of a board too big for one picture, and a finished game's
 replay.
 
-As for chat (:mod:`bot.host.attachments`), a picture is drawn by the game's renderers
+As for chat (:mod:`bot.host.outbox.attachments`), a picture is drawn by the game's renderers
 from a view (``view(state, None)`` for the public, ``view(state, player)`` for a
 player), never from the state. A stored step never changes, so its picture is drawn
 once, under a key that names it, and served with a strong ETag (its bytes' hash): a
@@ -26,8 +26,8 @@ from typing import Any, Protocol
 from PIL import Image
 
 from bot.games.catalog import get_game
-from bot.host.attachments import OUTSIDE_PLAY
-from bot.host.yielding import off_loop
+from bot.host.outbox.attachments import OUTSIDE_PLAY
+from bot.host.runtime.yielding import off_loop
 from bot.store import Store, loads, reads
 from bot.web.guards import CLIENT, FairQueue
 from bot.web.players import public_standing
@@ -99,7 +99,7 @@ class PictureCache:
         there is one (it has a cache of its own over the same database), else on a
         worker thread. Drawing and decoding hold the interpreter lock for long
         stretches: off this process, or with the short switch interval (see
-        bot.host.yielding), the event loop keeps answering cached pages meanwhile.
+        bot.host.runtime.yielding), the event loop keeps answering cached pages meanwhile.
 
         With a :attr:`queue`, the work waits its client's turn first (:data:`CLIENT`: who
         asked), or raises :class:`~bot.web.guards.Busy` when that client, or everyone, has too much

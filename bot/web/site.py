@@ -24,11 +24,11 @@ from typing import Any
 from bot.games.base import Event, GameError, GamePhase
 from bot.games.catalog import games as all_games
 from bot.games.catalog import get_game
-from bot.host import timers
-from bot.host.links import listed
+from bot.host.commands.links import listed
 from bot.host.messages import PlatformFace
-from bot.host.record import game_record
-from bot.host.yielding import off_loop
+from bot.host.play import timers
+from bot.host.play.record import game_record
+from bot.host.runtime.yielding import off_loop
 from bot.store import Store, Tx, loads, reads, records
 from bot.store.rooms import rooms_of
 from bot.store.seats import seat_changes

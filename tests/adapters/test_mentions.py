@@ -23,6 +23,6 @@ def test_links_and_addresses_keep_their_at_signs() -> None:
 
 
 def test_a_defused_name_copied_into_a_command_reads_as_typed() -> None:
-    from bot.host.routing import readable
+    from bot.host.commands.routing import readable
 
     assert readable(f"kick {defuse('@alice')}") == "kick @alice"

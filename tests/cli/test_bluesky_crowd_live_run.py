@@ -18,7 +18,7 @@ from typing import Any
 
 import test_bluesky_live_run as live
 
-from bot.host.outbox import address_of
+from bot.host.outbox.relay import address_of
 from bot.store import Store
 from bot.wiring import sqlite_url
 

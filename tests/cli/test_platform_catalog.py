@@ -137,7 +137,7 @@ def test_run_builds_it_scrubs_its_secret_and_the_wiring_reminds_on_it(
 ) -> None:
     from bot.cli.run import build_adapters
     from bot.config import secret_values
-    from bot.host.clock import VirtualClock
+    from bot.host.runtime.clock import VirtualClock
     from bot.store import Store
     from bot.wiring import build_host, sqlite_url
 

@@ -15,7 +15,7 @@ from bot.adapters.console_adapter import CHANNEL, PLATFORM, ConsoleAdapter
 from bot.cli.play import console_session, opening_command
 from bot.config import Config
 from bot.games.base import GamePhase
-from bot.host.clock import SCRIPT_EPOCH, VirtualClock
+from bot.host.runtime.clock import SCRIPT_EPOCH, VirtualClock
 from bot.store import Store
 from bot.wiring import sqlite_url
 

@@ -20,7 +20,7 @@ import live_servers as servers
 import pytest
 import test_live_run as live
 
-from bot.host.outbox import address_of
+from bot.host.outbox.relay import address_of
 from bot.store import Store
 from bot.wiring import sqlite_url
 

@@ -12,7 +12,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bot.host.clock import VirtualClock, to_datetime
 from bot.host.messages import (
     Address,
     Attachment,
@@ -24,7 +23,8 @@ from bot.host.messages import (
     Outbound,
     Sender,
 )
-from bot.host.service import Host
+from bot.host.runtime.clock import VirtualClock, to_datetime
+from bot.host.runtime.service import Host
 from bot.store import OutboxRow, Store
 from bot.wiring import sqlite_url
 
@@ -168,7 +168,7 @@ COMMITTED_SECRET = "5a" * 32
 def short_finished_game_record(folder: Path) -> dict[str, Any]:
     """The record of a two-player bst game played for a turn, a move and an ``end``, with a
     committed secret: what ``bst verify``'s tests check (and tamper with)."""
-    from bot.host.record import game_record
+    from bot.host.play.record import game_record
 
     kit = HostKit(folder, draw_secret=lambda: COMMITTED_SECRET)
     kit.two_player_battle()

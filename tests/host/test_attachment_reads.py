@@ -16,12 +16,12 @@ import pytest
 from sqlalchemy import select
 
 from benchmarks.storm import prepare_games
-from bot.host import attachments
-from bot.host.attachments import AttachmentRenderer
-from bot.host.avatar_cache import AvatarCache
-from bot.host.clock import VirtualClock
-from bot.host.inbox import Commands
-from bot.host.turns import TurnClock
+from bot.host.commands.inbox import Commands
+from bot.host.outbox import attachments
+from bot.host.outbox.attachments import AttachmentRenderer
+from bot.host.outbox.avatar_cache import AvatarCache
+from bot.host.play.turns import TurnClock
+from bot.host.runtime.clock import VirtualClock
 from bot.store import OutboxRow, Store, loads
 from bot.wiring import no_network
 

@@ -204,7 +204,7 @@ def test_with_away_pass_an_away_defender_answers_pass_at_once_not_at_the_timeout
     kit.clock.advance(30)
     kit.tick()
     assert kit.clock.now() < window
-    from bot.host.record import game_record
+    from bot.host.play.record import game_record
 
     passes = [
         o

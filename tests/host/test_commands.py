@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from host_fakes import HostKit
 
-from bot.host.clock import to_datetime
-from bot.host.inbox import Outcome
-from bot.host.routing import clean_text
+from bot.host.commands.inbox import Outcome
+from bot.host.commands.routing import clean_text
+from bot.host.runtime.clock import to_datetime
 from bot.store import loads
 
 

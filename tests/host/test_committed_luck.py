@@ -14,8 +14,8 @@ from host_fakes import HostKit
 
 from bot.games.base import Channel
 from bot.games.catalog import get_game
-from bot.host.record import game_record
-from bot.host.seeds import (
+from bot.host.play.record import game_record
+from bot.host.play.seeds import (
     commitment,
     draw_secret,
     game_rng,

@@ -1,5 +1,5 @@
 """Once a bot or web process has started, its long-lived objects are frozen out of the
-cyclic collector's full passes (bot.host.heap): a full collection, which stops the
+cyclic collector's full passes (bot.host.runtime.heap): a full collection, which stops the
 event loop while it runs, walks only what was made since (issue 28,
 ``ack_p99_web_ms``: full passes of 80–200 ms met bursts of slash commands)."""
 
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.host import heap
+from bot.host.runtime import heap
 
 
 @pytest.fixture

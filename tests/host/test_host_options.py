@@ -11,7 +11,7 @@ from host_fakes import HostKit
 
 from bot.games.base import Game, GamePhase, OptionError
 from bot.games.catalog import games
-from bot.host.new_options import host_options, new_args
+from bot.host.commands.new_options import host_options, new_args
 from bot.store import loads
 
 GAMES: list[Game[Any, Any]] = list(games())

@@ -12,10 +12,10 @@ from host_fakes import HostKit
 from sqlmodel import select
 
 from bot.games.catalog import get_game
-from bot.host import posts
-from bot.host.inbox import FAILED_REPLY, Effect, Outcome
+from bot.host.commands.inbox import FAILED_REPLY, Effect, Outcome
 from bot.host.messages import Address
-from bot.host.outbox_wire import encode_address
+from bot.host.outbox import posts
+from bot.host.outbox.wire import encode_address
 from bot.store import GameChange, InboundRow, OrderRow, Store, Tx, dumps, loads
 
 
@@ -216,7 +216,7 @@ def test_a_failed_message_leaves_no_standing_order_behind(
 
 
 def test_reply_addresses_are_the_bytes_address_writes() -> None:
-    """An address is written from a cached head (bot.host.outbox_wire): the same JSON as
+    """An address is written from a cached head (bot.host.outbox.wire): the same JSON as
     _address/dumps."""
     for platform, channel, user_id, user_name, reply_to in [
         ("discord", "c1", None, None, "m1"),

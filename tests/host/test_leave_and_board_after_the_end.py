@@ -12,7 +12,7 @@ from bot.adapters.discord.adapter import DiscordAdapter
 from bot.adapters.mastodon.adapter import MastodonAdapter
 from bot.adapters.twitter.adapter import TwitterAdapter
 from bot.games.base import GamePhase
-from bot.host.inbox import Outcome
+from bot.host.commands.inbox import Outcome
 
 DECK = "frigate,salvage,ram,speed,patrol"
 

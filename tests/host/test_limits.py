@@ -12,10 +12,10 @@ import pytest
 from host_fakes import RecordingAdapter, no_attachments
 
 from bot.config import ConfigError, parse_config
-from bot.host.clock import VirtualClock, to_datetime
-from bot.host.limits import NO_LIMITS, Limits
 from bot.host.messages import Capabilities, Inbound, InboundKind, Sender
-from bot.host.service import Host
+from bot.host.runtime.clock import VirtualClock, to_datetime
+from bot.host.runtime.limits import NO_LIMITS, Limits
+from bot.host.runtime.service import Host
 from bot.store import NewGame, Store
 from bot.wiring import limits_of, sqlite_url
 

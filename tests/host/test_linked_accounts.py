@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 from host_fakes import HostKit
 
-from bot.host.clock import to_datetime
-from bot.host.inbox import Effect
+from bot.host.commands.inbox import Effect
 from bot.host.messages import Inbound, InboundKind, Sender
+from bot.host.runtime.clock import to_datetime
 
 
 def _on_other(kit: HostKit, user: str, text: str, number: list[int] = [0]) -> Effect:  # noqa: B006

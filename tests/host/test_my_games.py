@@ -53,7 +53,7 @@ def test_talk_that_starts_with_games_in_a_sonar_channel_is_ignored(tmp_path: Pat
 
 
 def _closes(kit: HostKit) -> str:
-    from bot.host.clock import format_utc
+    from bot.host.runtime.clock import format_utc
 
     deadline = kit.game(1).deadline
     assert deadline is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.host.names import MAX_NAME, plain_name
+from bot.host.commands.names import MAX_NAME, plain_name
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import pytest
 
 from bot.adapters.script_adapter import ScriptError, parse_script
 from bot.games import catalog
-from bot.host.routing import no_game_here
+from bot.host.commands.routing import no_game_here
 from tests.tug import TUG
 
 

@@ -18,8 +18,8 @@ sys.path.append(str(Path(__file__).resolve().parents[1] / "reliability"))
 
 from host_kit import MultiKit
 
-from bot.host import bridges
-from bot.host.bridges import MOST_ROOMS
+from bot.host.commands import bridges
+from bot.host.commands.bridges import MOST_ROOMS
 from bot.store import loads
 from bot.store.rooms import room
 

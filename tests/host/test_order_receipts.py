@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from host_fakes import HostKit
 
-from bot.host.receipts import canonical, merkle_paths, merkle_root, path_root, receipt, salt_of
-from bot.host.record import game_record
+from bot.host.play.receipts import canonical, merkle_paths, merkle_root, path_root, receipt, salt_of
+from bot.host.play.record import game_record
 
 SECRET = "5a" * 32
 

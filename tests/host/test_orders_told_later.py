@@ -8,7 +8,7 @@ from pathlib import Path
 
 from host_fakes import HostKit
 
-from bot.host.inbox import Outcome
+from bot.host.commands.inbox import Outcome
 
 
 def test_an_order_told_later_is_handled_unanswered(tmp_path: Path) -> None:

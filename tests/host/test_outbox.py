@@ -10,7 +10,7 @@ import pytest
 from host_fakes import HostKit, RecordingAdapter, no_attachments
 
 from bot.host.messages import Address, DeliveryError, Outbound
-from bot.host.outbox import Relay, backoff
+from bot.host.outbox.relay import Relay, backoff
 from bot.store import OutboxRow, Tx, dumps
 
 
@@ -159,7 +159,7 @@ class SlowAdapter(RecordingAdapter):
 def test_a_send_longer_than_its_lease_keeps_the_row_from_a_second_relay(
     kit: HostKit, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.host import outbox
+    from bot.host.outbox import relay as outbox
 
     monkeypatch.setattr(outbox, "RENEW_SECONDS", 0.02)
     kit.say("alice", "#bst new size=10x10")
@@ -199,7 +199,7 @@ def test_a_platform_down_for_hours_delays_messages_but_loses_none(kit: HostKit) 
 
 
 def test_a_message_failing_for_days_is_given_up_at_last(kit: HostKit) -> None:
-    from bot.host.outbox import GIVE_UP_SECONDS
+    from bot.host.outbox.relay import GIVE_UP_SECONDS
 
     kit.say("alice", "#bst new size=10x10")
     kit.adapter.fail_for = lambda _address: DeliveryError("503 Service Unavailable")

@@ -1,5 +1,5 @@
 """The outbox's kinds and addresses are typed values with one wire format
-(bot.host.outbox_wire), and that format is the one every database already holds: the
+(bot.host.outbox.wire), and that format is the one every database already holds: the
 same strings, byte for byte, so no migration and no record changes."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from bot.host import outbox_wire as kinds
 from bot.host.messages import Address
-from bot.host.outbox_wire import Act, PostKind, decode_address, encode_address
+from bot.host.outbox import wire as kinds
+from bot.host.outbox.wire import Act, PostKind, decode_address, encode_address
 
 # Kinds as the host has always stored them (f-strings before the typed kinds).
 STORED = [

@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 from host_fakes import HostKit
 
-from bot.host.local_time import PersonalTime, SettingError, parse_quiet, parse_zone
+from bot.host.commands.local_time import PersonalTime, SettingError, parse_quiet, parse_zone
 
 
 def _private(kit: HostKit, user: str) -> list[str]:

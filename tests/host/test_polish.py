@@ -20,10 +20,10 @@ from bot.adapters.discord.adapter import DiscordAdapter
 from bot.adapters.files_adapter import FilesAdapter
 from bot.adapters.twitter.adapter import TwitterAdapter
 from bot.games.standings import places
-from bot.host.ending import ordinal
 from bot.host.messages import Address, Attachment, AttachmentKind, Outbound
-from bot.host.outbox import outbound_of
-from bot.host.posts import extras
+from bot.host.outbox.posts import extras
+from bot.host.outbox.relay import outbound_of
+from bot.host.play.ending import ordinal
 from bot.store import OutboxRow
 
 Record = dict[str, Any]
@@ -294,7 +294,7 @@ def test_6_a_collision_is_told_once(run_script_text: Run) -> None:
 
 def test_tied_standings_are_no_markdown_list_that_a_platform_renumbers() -> None:
     from bot.games.base import Standing
-    from bot.host.ending import standings_text
+    from bot.host.play.ending import standings_text
 
     standings = [Standing("a", 1), Standing("b", 2, ("adrift",)), Standing("c", 2)]
     text = standings_text("#uboat game 1", standings, {"a": "ann", "b": "ben", "c": "cy"})

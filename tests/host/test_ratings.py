@@ -9,7 +9,7 @@ from typing import Any
 from host_fakes import HostKit
 
 from bot.games.base import Outcome
-from bot.host import ratings
+from bot.host.play import ratings
 from bot.store.ratings import ratings_of, top_ratings
 
 

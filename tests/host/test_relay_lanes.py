@@ -11,9 +11,9 @@ import random
 import pytest
 from host_fakes import HostKit, RecordingAdapter, no_attachments
 
-from bot.host import outbox
 from bot.host.messages import Address, Capabilities, DeliveryError, Outbound
-from bot.host.outbox import Relay
+from bot.host.outbox import relay as outbox
+from bot.host.outbox.relay import Relay
 from bot.store import OutboxRow, dumps
 
 

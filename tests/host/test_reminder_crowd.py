@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from host_fakes import HostKit
 
-from bot.host import posts
-from bot.host.turns import NAMES_PER_REMINDER
+from bot.host.outbox import posts
+from bot.host.play.turns import NAMES_PER_REMINDER
 
 
 def test_a_reminder_naming_a_crowd_is_split_each_post_naming_its_own(kit: HostKit) -> None:

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from host_fakes import HostKit
 
-from bot.host.clock import to_datetime
+from bot.host.runtime.clock import to_datetime
 
 
 def test_4_reminder_goes_once_to_captains_without_an_order(kit: HostKit) -> None:

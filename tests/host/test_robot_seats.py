@@ -14,7 +14,7 @@ from sqlmodel import select
 
 from bot.cli.verify import verify
 from bot.games.base import GamePhase
-from bot.host.record import game_record
+from bot.host.play.record import game_record
 from bot.store import PlayerRow
 from bot.store.models import InboundRow
 

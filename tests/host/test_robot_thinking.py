@@ -15,8 +15,8 @@ from host_fakes import HostKit
 from sqlmodel import select
 
 from bot.config import Config, ConfigError, parse_config
-from bot.host.clock import VirtualClock
-from bot.host.thinking import DEATHS_BEFORE_GIVING_UP, InThread, ProcessPool
+from bot.host.play.thinking import DEATHS_BEFORE_GIVING_UP, InThread, ProcessPool
+from bot.host.runtime.clock import VirtualClock
 from bot.store import Store
 from bot.store.models import InboundRow
 from bot.wiring import build_host, sqlite_url
@@ -90,7 +90,7 @@ def test_a_dead_worker_is_replaced_and_its_robots_think_in_the_thread_meanwhile(
         for worker in workers:
             worker.kill()
             worker.join()
-        with caplog.at_level(logging.WARNING, logger="bot.host.thinking"):
+        with caplog.at_level(logging.WARNING, logger="bot.host.play.thinking"):
             sent = _robots_game_on(in_pool, turns=3)
         # Nothing lost: every robot ordered at every turn, with the same message ids (a
         # bst captain's memory of earlier turns died with the worker: its later shots
@@ -129,7 +129,7 @@ def test_workers_dying_pass_after_pass_are_given_up_and_robots_think_in_the_thre
     try:
         expected = _robots_game(in_thread, "sonar", turns=0)
         in_pool.say("alice", "#sonar new robots=2")
-        with caplog.at_level(logging.WARNING, logger="bot.host.thinking"):
+        with caplog.at_level(logging.WARNING, logger="bot.host.play.thinking"):
             for _ in range(DEATHS_BEFORE_GIVING_UP):
                 worker = thinker._worker(0)
                 worker.submit(int).result()  # (its process started)

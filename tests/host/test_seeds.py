@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.host.seeds import seeded, seeded_on_first_draw
+from bot.host.play.seeds import seeded, seeded_on_first_draw
 
 
 def test_a_source_seeded_on_first_draw_draws_exactly_what_a_seeded_one_draws() -> None:

@@ -12,7 +12,7 @@ from test_migrations import POSTGRES, fresh_postgres_schema
 
 from benchmarks.storm import prepare_games
 from bot.config import Config
-from bot.host.clock import VirtualClock
+from bot.host.runtime.clock import VirtualClock
 from bot.store import GameRow, OutboxRow, Store, dumps
 from bot.wiring import build_host, no_network
 

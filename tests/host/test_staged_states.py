@@ -13,7 +13,7 @@ from host_fakes import HostKit
 
 from bot.games.bst import codec
 from bot.games.catalog import get_game
-from bot.host import orders
+from bot.host.play import orders
 from bot.store import PlayerRow, loads
 
 FLEETS = {

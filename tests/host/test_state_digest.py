@@ -12,7 +12,7 @@ import pytest
 from host_fakes import HostKit
 
 from bot.games.catalog import get_game
-from bot.host.states import States
+from bot.host.play.states import States
 from bot.store import Tx, dumps, records, state_digest
 
 

@@ -75,7 +75,7 @@ def test_outbox_unique_per_game_turn_kind_recipient(store: Store) -> None:
 def test_cursor_reads_and_writes_leave_the_event_loop_free(store: Store) -> None:
     """A cursor call that waits for the database lock (up to 30 s on SQLite while a
     deadline resolves) waits on a worker thread: the event loop goes on meanwhile."""
-    from bot.host.service import HostCursors
+    from bot.host.runtime.service import HostCursors
 
     cursors = HostCursors(store)
     locked = threading.Event()

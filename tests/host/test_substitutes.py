@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from host_fakes import HostKit
 
-from bot.host.record import game_record
+from bot.host.play.record import game_record
 
 HOST = "fake:id-ref"  # an admin of the bot who plays no seat
 

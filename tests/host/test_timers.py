@@ -1,4 +1,4 @@
-"""A game's timers are typed entries and pure functions of them (bot.host.timers), stored
+"""A game's timers are typed entries and pure functions of them (bot.host.play.timers), stored
 as the same JSON the host always wrote."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.games.base import Timer
-from bot.host import timers
-from bot.host.timers import TimerEntry
+from bot.host.play import timers
+from bot.host.play.timers import TimerEntry
 
 T0 = 1_767_225_600.0  # 2026-01-01 00:00 UTC
 

@@ -15,7 +15,7 @@ import pytest
 
 from bot.games.base import Channel, Given, PlayerRef, RecordContext, Step
 from bot.games.catalog import register, unregister
-from bot.host.seeds import seeded
+from bot.host.play.seeds import seeded
 from tests.tug import TUG
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "tug" / "scripts"

@@ -9,9 +9,9 @@ import pytest
 from host_fakes import HostKit
 
 from bot.games.catalog import get_game
-from bot.host.clock import VirtualClock
-from bot.host.inbox import Commands
-from bot.host.turns import TurnClock
+from bot.host.commands.inbox import Commands
+from bot.host.play.turns import TurnClock
+from bot.host.runtime.clock import VirtualClock
 from bot.store import Store
 
 HOUR = 3600.0
@@ -84,7 +84,7 @@ def test_4_catch_up_resolves_each_overdue_turn_once_on_the_same_schedule(kit: Ho
 
 def test_4_catch_up_puts_each_order_in_the_turn_it_was_stamped(kit: HostKit) -> None:
     t0 = started(kit)
-    from bot.host.clock import to_datetime
+    from bot.host.runtime.clock import to_datetime
     from bot.store import loads
 
     kit.adapter.pending += [

@@ -1,4 +1,4 @@
-"""The host's verbs are one declared table (bot.host.verbs): the dispatch reads it."""
+"""The host's verbs are one declared table (bot.host.commands.verbs): the dispatch reads it."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ import pytest
 from host_fakes import HostKit
 
 from bot.games.base import Arg, ArgKind
-from bot.host import lobby, verbs
-from bot.host.inbox import Commands, Outcome
-from bot.host.routing import HOST_WORDS, PLAYER_WORDS
-from bot.host.verb_call import VerbCall
-from bot.host.verbs import HostVerb, Where, Who
+from bot.host.commands import lobby, verbs
+from bot.host.commands.inbox import Commands, Outcome
+from bot.host.commands.routing import HOST_WORDS, PLAYER_WORDS
+from bot.host.commands.verb_call import VerbCall
+from bot.host.commands.verbs import HostVerb, Where, Who
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -169,8 +169,8 @@ def test_new_and_bridge_by_dm_are_refused_by_the_dispatch_with_their_own_words(
 
 def test_no_command_word_is_compared_in_the_dispatch() -> None:
     """The dispatch finds verbs in the table: no ``word == "…"`` or ``word in (…)`` of
-    string literals in bot/host/inbox.py."""
-    tree = ast.parse((ROOT / "bot" / "host" / "inbox.py").read_text(encoding="utf-8"))
+    string literals in bot/host/commands/inbox.py."""
+    tree = ast.parse((ROOT / "bot" / "host" / "commands" / "inbox.py").read_text(encoding="utf-8"))
     compared = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name):
@@ -189,7 +189,7 @@ HANDLER_LINES = 60
 
 
 def _handlers() -> list[Callable[..., object]]:
-    """The table's handlers; where one is a few lines of bot.host.verbs passing the call
+    """The table's handlers; where one is a few lines of bot.host.commands.verbs passing the call
     on, the functions it passes it to."""
     found: list[Callable[..., object]] = []
     for verb in (*verbs.HOST_VERBS, *verbs.PLAYER_VERBS, *verbs.PLACE_VERBS):

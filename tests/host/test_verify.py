@@ -19,7 +19,7 @@ from sqlalchemy import text
 
 from bot.__main__ import main
 from bot.cli.verify import Mismatch, verify
-from bot.host.record import game_record
+from bot.host.play.record import game_record
 
 SECRET = COMMITTED_SECRET
 

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import bot.games.bst  # noqa: F401  (registers the game)
-from bot.host.clock import VirtualClock, to_datetime
 from bot.host.messages import (
     Address,
     Attachment,
@@ -23,7 +22,8 @@ from bot.host.messages import (
     Outbound,
     Sender,
 )
-from bot.host.service import Host
+from bot.host.runtime.clock import VirtualClock, to_datetime
+from bot.host.runtime.service import Host
 from bot.store import OutboxRow, Store
 from bot.wiring import sqlite_url
 

@@ -27,7 +27,6 @@ import sys
 from pathlib import Path
 
 from bot.config import Config
-from bot.host.clock import to_datetime
 from bot.host.messages import (
     Address,
     Capabilities,
@@ -38,6 +37,7 @@ from bot.host.messages import (
     Outbound,
     Sender,
 )
+from bot.host.runtime.clock import to_datetime
 from bot.store import Store
 from bot.wiring import build_host, no_network, sqlite_url
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from bot.games.base import Given
 from bot.games.catalog import get_game
-from bot.host.outbox import address_of, outbound_of
-from bot.host.seeds import seeded
+from bot.host.outbox.relay import address_of, outbound_of
+from bot.host.play.seeds import seeded
 from bot.store import Store, loads
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.host.clock import SCRIPT_EPOCH
+from bot.host.runtime.clock import SCRIPT_EPOCH
 
 HERE = Path(__file__).parent
 HOST_PROCESS = HERE / "host_process.py"

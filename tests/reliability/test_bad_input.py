@@ -18,8 +18,8 @@ from bot.games.base import GameError
 from bot.games.bst import BST
 from bot.games.bst.cells import parse_cell
 from bot.games.duration import parse_duration
-from bot.host.inbox import MAX_TEXT, Outcome
-from bot.host.routing import (
+from bot.host.commands.inbox import MAX_TEXT, Outcome
+from bot.host.commands.routing import (
     HOST_WORDS,
     PLAYER_WORDS,
     addresses_the_host,
@@ -199,7 +199,7 @@ def test_commands_handle_refuses_bad_input_with_a_reply_and_no_change(
 ) -> None:
     kit = battle
     try:
-        # The host drops NUL characters as it takes a message in (bot/host/inbox.py).
+        # The host drops NUL characters as it takes a message in (bot/host/commands/inbox.py).
         BST.rules.parse(clean_text(text.replace("\x00", "")))
         parses = True
     except GameError:

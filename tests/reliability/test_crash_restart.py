@@ -17,7 +17,7 @@ import pytest
 from invariants import check_orders_kept, check_sent_exactly_once, check_turns_exactly_once
 from process_kit import HostProcess, ProcessFiles, nightly, wait_for
 
-from bot.host.outbox import CLAIM_SECONDS
+from bot.host.outbox.relay import CLAIM_SECONDS
 from bot.store import Store
 from bot.wiring import sqlite_url
 

@@ -16,10 +16,10 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 from host_kit import MultiKit
 
-from bot.host.attachments import AttachmentRenderer
-from bot.host.avatar_cache import AvatarCache
-from bot.host.clock import to_datetime
 from bot.host.messages import Inbound, InboundKind, Sender
+from bot.host.outbox.attachments import AttachmentRenderer
+from bot.host.outbox.avatar_cache import AvatarCache
+from bot.host.runtime.clock import to_datetime
 from renderers import AvatarError, decode_avatar, generated_avatar
 
 FIFTY_MB = 50 * 1024 * 1024

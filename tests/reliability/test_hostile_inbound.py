@@ -37,9 +37,9 @@ from sqlmodel import col, select
 
 import bot.games.catalog  # noqa: F401  (registers every game)
 from bot.adapters.console_adapter import ConsoleAdapter, read_line
-from bot.host.clock import SCRIPT_EPOCH, VirtualClock
-from bot.host.inbox import Outcome
-from bot.host.service import Host
+from bot.host.commands.inbox import Outcome
+from bot.host.runtime.clock import SCRIPT_EPOCH, VirtualClock
+from bot.host.runtime.service import Host
 from bot.store import Store
 from bot.store.models import GameRow, InboundRow, OrderRow, PlayerRow
 from bot.wiring import sqlite_url

@@ -125,7 +125,7 @@ def _get(port: int) -> tuple[int, dict]:
 
 
 def test_12_health_turns_unhealthy_when_a_platform_is_down_over_a_minute(tmp_path: Path) -> None:
-    from bot.host.service import Host
+    from bot.host.runtime.service import Host
 
     kit = MultiKit(tmp_path, platforms=())
     platform = LinkedPlatform("discord")
@@ -165,7 +165,7 @@ def test_12_health_turns_unhealthy_when_a_platform_is_down_over_a_minute(tmp_pat
 
 
 def test_12_health_turns_unhealthy_when_the_relay_is_stuck(tmp_path: Path) -> None:
-    from bot.host.service import Host
+    from bot.host.runtime.service import Host
 
     kit = MultiKit(tmp_path, platforms=("discord",))
     kit.battle("discord", "d")

@@ -22,10 +22,10 @@ from sqlmodel import col, select
 from test_migrations import POSTGRES, fresh_postgres_schema
 
 from bot.adapters.script_adapter import ScriptError
-from bot.host import orders
-from bot.host.clock import to_datetime
-from bot.host.inbox import FAILED_REPLY, Outcome, quote_briefly
+from bot.host.commands.inbox import FAILED_REPLY, Outcome, quote_briefly
 from bot.host.messages import Inbound, InboundKind, Sender
+from bot.host.play import orders
+from bot.host.runtime.clock import to_datetime
 from bot.store.models import GameRow, InboundRow
 
 HUGE = "99999999999999999999"

@@ -22,8 +22,8 @@ import pytest
 
 import bot.games.catalog  # noqa: F401  (registers every game)
 from bot.adapters.console_adapter import ConsoleAdapter
-from bot.host.clock import VirtualClock
-from bot.host.service import Host
+from bot.host.runtime.clock import VirtualClock
+from bot.host.runtime.service import Host
 from bot.store import DatabaseCursors, Store
 from bot.wiring import sqlite_url
 

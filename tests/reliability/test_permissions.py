@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from host_kit import MultiKit
 
-from bot.host.inbox import Outcome
+from bot.host.commands.inbox import Outcome
 
 PLATFORMS = ("discord", "twitter", "console", "script")
 HOST_COMMANDS = ("start", "pause", "resume", "extend 2h", "kick @bob", "end", "kick alice")

@@ -19,7 +19,7 @@ import pytest
 from host_kit import FakePlatform, MultiKit
 
 from bot.host.messages import Address, DeliveryError, Outbound
-from bot.host.turns import FETCH_PATIENCE
+from bot.host.play.turns import FETCH_PATIENCE
 from bot.store import loads
 
 

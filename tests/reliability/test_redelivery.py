@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from host_kit import MultiKit
 
-from bot.host.inbox import Outcome
+from bot.host.commands.inbox import Outcome
 from bot.store.models import InboundRow, OrderRow
 
 PLATFORM = "discord"

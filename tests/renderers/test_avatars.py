@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.host.avatar_cache import AvatarCache, safe_url
+from bot.host.outbox.avatar_cache import AvatarCache, safe_url
 from renderers.avatars import AvatarError, decode_avatar, generated_avatar, round_avatar
 
 

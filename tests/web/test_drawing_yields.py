@@ -1,6 +1,6 @@
 """The web server draws and decodes big boards on worker threads; while it does, the
 interpreter hands its lock back to the event loop every half millisecond instead of
-every 5 ms (bot.host.yielding), so the pages and pictures already drawn keep being
+every 5 ms (bot.host.runtime.yielding), so the pages and pictures already drawn keep being
 served at their pace while a new turn's map is drawn (issue 28, ``web_p99_ms``)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from bot.host.yielding import SWITCH_INTERVAL
+from bot.host.runtime.yielding import SWITCH_INTERVAL
 from bot.store import Store
 from bot.web.pictures import Drawn, PictureCache
 from bot.wiring import sqlite_url
@@ -38,7 +38,7 @@ def test_a_picture_is_drawn_with_the_short_switch_interval_and_it_is_restored(
 
 
 def test_the_interval_stays_short_until_the_last_of_several_drawings_ends() -> None:
-    from bot.host.yielding import off_loop
+    from bot.host.runtime.yielding import off_loop
 
     before = sys.getswitchinterval()
 

@@ -16,7 +16,7 @@ from test_sugardog_scenarios import _apart
 from test_uboat_scenarios import TWIN
 from web_kit import Served, play, served
 
-from bot.host.record import game_record
+from bot.host.play.record import game_record
 from bot.store import Store
 from bot.store.links import issue_link
 from bot.web import pictures as pictures_module

@@ -276,7 +276,7 @@ class BlueskyAdapter:
         return await self._delivery.send(address, outbound)
 
     def lane(self, address: Address) -> str:
-        """The relay lane of a message to ``address`` (see :mod:`bot.host.outbox`): chat
+        """The relay lane of a message to ``address`` (see :mod:`bot.host.outbox.relay`): chat
         messages travel in one of their own, so their pace (``[bluesky] dms_per_minute``)
         holds back only DMs, never a turn's post, a reminder or an answer in a thread."""
         return DMS if address.is_dm else PLATFORM

@@ -540,7 +540,7 @@ class DiscordAdapter:
         return await self._delivery.send(address, outbound)
 
     def lane(self, address: Address) -> str | None:
-        """The relay lane of a message to ``address`` (see :mod:`bot.host.outbox`).
+        """The relay lane of a message to ``address`` (see :mod:`bot.host.outbox.relay`).
 
         Follow-ups to interactions this process holds have a lane of their own: each
         must come within its interaction's 15 minutes, whatever waits in the channel

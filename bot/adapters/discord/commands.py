@@ -47,8 +47,8 @@ from bot.adapters.discord.text import (
     zone_suggestions,
 )
 from bot.games.base import Arg, ArgKind, Game, Verb
-from bot.host import verbs
-from bot.host.new_options import new_args
+from bot.host.commands import verbs
+from bot.host.commands.new_options import new_args
 
 # (interaction, privacy, typed text) → awaitable: what every command calls.
 CommandHandler = Callable[[discord.Interaction[Any], Privacy, str], Awaitable[None]]
@@ -122,7 +122,7 @@ def subcommands(game: Game[Any, Any]) -> list[Subcommand]:
 def host_subcommands(tag: str = "") -> list[Subcommand]:
     """The host's verbs, typed ``host WORD`` (the host's word even where a game has an
     order of that name), for the game of the channel they are used in; behind ``tag``
-    in a game's own group. Read from the host's table (bot.host.verbs)."""
+    in a game's own group. Read from the host's table (bot.host.commands.verbs)."""
     return [
         _typed(
             tag,
@@ -139,7 +139,7 @@ def host_subcommands(tag: str = "") -> list[Subcommand]:
 
 
 def me_subcommands(kinds: Sequence[str]) -> list[Subcommand]:
-    """A person's own settings (the host's ``me …``, read from its table in bot.host.verbs),
+    """A person's own settings (the host's ``me …``, read from its table in bot.host.commands.verbs),
     the same in every game; each is private (a DM inbound, answered to them alone).
     ``kinds``: the games a CHOICE of game offers."""
     found = []

@@ -1,7 +1,7 @@
 """The host's plain words in Discord's own markup, without the SDK.
 
 * **Times.** The host writes a deadline as ``2026-01-01 08:00 UTC`` (its one format,
-  :func:`bot.host.clock.format_utc`), which every platform can show. On Discord a
+  :func:`bot.host.runtime.clock.format_utc`), which every platform can show. On Discord a
   timestamp tag shows it in each reader's own time zone, and counting down:
   ``<t:1767254400:f> (<t:1767254400:R>)``, to the second: the host names a deadline
   to the minute, and gives its exact moment beside the text (``Outbound.instants``).

@@ -286,7 +286,7 @@ class TwitterAdapter:
         return await self._delivery.send(address, replace(outbound, text=text))
 
     def lane(self, address: Address) -> str:
-        """The relay lane of a message to ``address`` (see :mod:`bot.host.outbox`): DMs
+        """The relay lane of a message to ``address`` (see :mod:`bot.host.outbox.relay`): DMs
         travel in one of their own, so their pace (``[twitter] dms_per_minute``) holds back
         only DMs, never a turn's post, a reminder or an answer in a thread."""
         return DMS if address.is_dm else PLATFORM

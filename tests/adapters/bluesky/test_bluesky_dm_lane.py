@@ -14,9 +14,9 @@ from bluesky_support import FakeClock
 from fake_bluesky import ALICE, BOB, BOT_HANDLE, CAROL, FakeBluesky
 
 from bot.adapters.bluesky.platform import BlueskyConfig
-from bot.host.clock import VirtualClock
 from bot.host.messages import Attachment
-from bot.host.outbox import Relay
+from bot.host.outbox.relay import Relay
+from bot.host.runtime.clock import VirtualClock
 from bot.store import OutboxRow, Store, dumps
 from bot.wiring import sqlite_url
 

@@ -7,8 +7,8 @@ import itertools
 
 from bot.adapters.bluesky.sending import tid_for
 from bot.games.base import Standing
-from bot.host.ending import standings_text
 from bot.host.messages import Address, Outbound
+from bot.host.play.ending import standings_text
 
 PUBLIC = Address("bluesky")
 

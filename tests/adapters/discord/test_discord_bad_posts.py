@@ -11,8 +11,8 @@ import pytest
 from discord_fake import CHANNEL_ID, GUILD_ID, MEMBER_PERMISSIONS, user_payload
 from test_discord_game import DiscordTable, message_bodies, option
 
-from bot.host import lobby
-from bot.host.inbox import FAILED_REPLY
+from bot.host.commands import lobby
+from bot.host.commands.inbox import FAILED_REPLY
 
 HUGE = "99999999999999999999"
 MEMBER = {"roles": [], "joined_at": "2025-01-01T00:00:00+00:00",

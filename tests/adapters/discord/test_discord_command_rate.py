@@ -11,10 +11,10 @@ import pytest
 from discord_fake import APP_ID, MEMBER_PERMISSIONS
 from test_discord_game import DiscordTable, message_bodies
 
-from bot.host.attachments import AttachmentRenderer
-from bot.host.avatar_cache import AvatarCache
-from bot.host.limits import Limits
-from bot.host.service import Host
+from bot.host.outbox.attachments import AttachmentRenderer
+from bot.host.outbox.avatar_cache import AvatarCache
+from bot.host.runtime.limits import Limits
+from bot.host.runtime.service import Host
 from bot.wiring import no_network
 
 DELETE_PLACEHOLDER = rf"/webhooks/{APP_ID}/[^/]+/messages/@original"

@@ -16,9 +16,9 @@ from discord_fake import CHANNEL_ID, USER_ID, FakeDiscord
 
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.discord.sending import DM_OPEN_FIRST_BACKOFF
-from bot.host.clock import VirtualClock
 from bot.host.messages import Address, Attachment, DeliveryError, Outbound
-from bot.host.outbox import Relay
+from bot.host.outbox.relay import Relay
+from bot.host.runtime.clock import VirtualClock
 from bot.store import OutboxRow, Store, dumps
 from bot.wiring import sqlite_url
 

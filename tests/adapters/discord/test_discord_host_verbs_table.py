@@ -1,4 +1,4 @@
-"""Discord's menus of the host's verbs are read from the host's table (bot.host.verbs)."""
+"""Discord's menus of the host's verbs are read from the host's table (bot.host.commands.verbs)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from test_discord_game_commands import payload, shape
 
 from bot.games.base import Arg, ArgKind
 from bot.games.catalog import games
-from bot.host import verbs
-from bot.host.verbs import HostVerb, Where, Who
+from bot.host.commands import verbs
+from bot.host.commands.verbs import HostVerb, Where, Who
 
 STRING = 3
 

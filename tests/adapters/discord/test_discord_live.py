@@ -123,10 +123,10 @@ async def test_11_a_mention_of_someone_else_is_not_an_order(adapter, inbox, fake
 
 
 def _host_over(adapter: Any, tmp_path: Any) -> Any:
-    from bot.host.attachments import AttachmentRenderer
-    from bot.host.avatar_cache import AvatarCache
-    from bot.host.clock import RealClock
-    from bot.host.service import Host
+    from bot.host.outbox.attachments import AttachmentRenderer
+    from bot.host.outbox.avatar_cache import AvatarCache
+    from bot.host.runtime.clock import RealClock
+    from bot.host.runtime.service import Host
     from bot.store import Store
     from bot.wiring import no_network, sqlite_url
 
@@ -222,8 +222,8 @@ LIVE_A, LIVE_B, DEAD = 1100000000000000041, 1100000000000000042, 110000000000000
 
 
 async def _say(table: Any, channel: int, user: int, text: str, *, dm: bool = False) -> None:
-    from bot.host.clock import to_datetime
     from bot.host.messages import Inbound, InboundKind, Sender
+    from bot.host.runtime.clock import to_datetime
 
     await table.host.on_inbound(
         Inbound(
@@ -458,9 +458,9 @@ async def test_10_a_follow_up_is_sent_by_the_process_that_holds_the_interaction(
     from bot.adapters.discord import DiscordAdapter
     from bot.config import DiscordConfig
     from bot.games.catalog import games
-    from bot.host.attachments import AttachmentRenderer
-    from bot.host.avatar_cache import AvatarCache
-    from bot.host.service import Host
+    from bot.host.outbox.attachments import AttachmentRenderer
+    from bot.host.outbox.avatar_cache import AvatarCache
+    from bot.host.runtime.service import Host
     from bot.wiring import no_network
 
     def process(shard: int) -> DiscordAdapter:

@@ -35,10 +35,10 @@ from test_discord_setup import _as_documented
 
 import bot.games.bst
 import bot.games.silentships  # noqa: F401  (importing a game registers it)
-from bot.host.attachments import AttachmentRenderer
-from bot.host.avatar_cache import AvatarCache
-from bot.host.clock import SCRIPT_EPOCH, VirtualClock
-from bot.host.service import Host
+from bot.host.outbox.attachments import AttachmentRenderer
+from bot.host.outbox.avatar_cache import AvatarCache
+from bot.host.runtime.clock import SCRIPT_EPOCH, VirtualClock
+from bot.host.runtime.service import Host
 from bot.store import Store
 from bot.wiring import no_network, sqlite_url
 

@@ -13,7 +13,7 @@ from host_fakes import no_attachments
 from test_discord_game import DiscordTable, option
 
 from bot.games.base import GamePhase
-from bot.host.service import Host
+from bot.host.runtime.service import Host
 
 # Per game: its robots, and the person's orders as (subcommand, options), before the
 # start then after it (refused or not: they are hers; the robots never play her seat).

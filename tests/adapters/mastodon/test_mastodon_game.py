@@ -15,10 +15,10 @@ from typing import Any
 from fake_mastodon import FakeMastodon, Posted
 
 import bot.games.bst  # noqa: F401  (registers the game)
-from bot.host.attachments import AttachmentRenderer
-from bot.host.avatar_cache import AvatarCache
-from bot.host.clock import VirtualClock
-from bot.host.service import Host
+from bot.host.outbox.attachments import AttachmentRenderer
+from bot.host.outbox.avatar_cache import AvatarCache
+from bot.host.runtime.clock import VirtualClock
+from bot.host.runtime.service import Host
 from bot.store import DatabaseCursors, Store
 from bot.wiring import no_network, sqlite_url
 

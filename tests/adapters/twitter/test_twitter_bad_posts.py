@@ -13,12 +13,12 @@ from x_support import ALICE, BOB
 import bot.games.bst  # noqa: F401  (registers the game)
 from bot.adapters.twitter import catch_up
 from bot.adapters.twitter.catch_up import DM_CURSOR, MENTIONS_CURSOR
-from bot.host import lobby
-from bot.host.attachments import AttachmentRenderer
-from bot.host.avatar_cache import AvatarCache
-from bot.host.clock import VirtualClock
-from bot.host.inbox import FAILED_REPLY
-from bot.host.service import Host
+from bot.host.commands import lobby
+from bot.host.commands.inbox import FAILED_REPLY
+from bot.host.outbox.attachments import AttachmentRenderer
+from bot.host.outbox.avatar_cache import AvatarCache
+from bot.host.runtime.clock import VirtualClock
+from bot.host.runtime.service import Host
 from bot.store import DatabaseCursors, Store
 from bot.wiring import no_network, sqlite_url
 

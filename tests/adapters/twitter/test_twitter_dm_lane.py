@@ -13,9 +13,9 @@ from fake_x_api import FakeX
 from x_support import ALICE, BOB
 
 from bot.config import TwitterConfig
-from bot.host.clock import VirtualClock
 from bot.host.messages import Attachment
-from bot.host.outbox import Relay
+from bot.host.outbox.relay import Relay
+from bot.host.runtime.clock import VirtualClock
 from bot.store import OutboxRow, Store, dumps
 from bot.wiring import sqlite_url
 

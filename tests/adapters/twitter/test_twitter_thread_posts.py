@@ -7,8 +7,8 @@ from itertools import pairwise
 
 from bot.adapters.short_posts import weighted_length
 from bot.games.base import Standing
-from bot.host.ending import standings_text
 from bot.host.messages import Address, Outbound
+from bot.host.play.ending import standings_text
 
 PUBLIC = Address("twitter", channel="timeline")
 

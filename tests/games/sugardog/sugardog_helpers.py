@@ -115,7 +115,7 @@ class Table:
     def post(
         self, before: SugarDogState, resolution: Resolution[SugarDogState], turn_over: bool
     ) -> None:
-        """What the host posts of a change (bot/host/lifecycle.py, posts.py): the public
+        """What the host posts of a change (bot/host/play/lifecycle.py, posts.py): the public
         report when a turn ended, the game did, or something public happened, headed
         ``Turn N:`` here; each changed captain's private report."""
         names = self.names

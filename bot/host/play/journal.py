@@ -17,7 +17,7 @@ One entry a call, JSON, player ids (never names), written after the call succeed
 A call that may change the history carries ``at`` (epoch seconds): when its step counts
 from, which records show; times are the host's, not the rules'.
 
-Every draw is the game's luck at the label ``draw`` names (``bot.host.seeds``): the
+Every draw is the game's luck at the label ``draw`` names (``bot.host.play.seeds``): the
 secret before the start, the mixed key from it on; or the game's ``seed``.
 
 :func:`replay` is the inverse: the game made again, step by step, as the host stored it.

@@ -2,7 +2,7 @@
 and its handler.
 
 The games declare their verbs as data (``Game.verbs``); so does the host, here. The
-dispatch (:mod:`bot.host.inbox`: :func:`find`, :func:`is_heard`, :func:`run_game_verb`,
+dispatch (:mod:`bot.host.commands.inbox`: :func:`find`, :func:`is_heard`, :func:`run_game_verb`,
 :func:`run_room_verb`) reads this table, and so do the help (:func:`help_lines`) and every
 platform's menu (Discord's ``/host`` group is built from :data:`HOST_VERBS`), so a new verb
 of the host is one entry here and its handler: no platform copies the list.
@@ -16,10 +16,9 @@ from dataclasses import dataclass
 
 from bot.games.base import Arg, ArgKind, GamePhase
 from bot.games.catalog import get_game
-from bot.host import admin, bridges, lobby, me, orders, substitutes
-from bot.host.context import CommandContext
-from bot.host.posts import Cause
-from bot.host.routing import (
+from bot.host.commands import admin, bridges, lobby, me, substitutes
+from bot.host.commands.context import CommandContext
+from bot.host.commands.routing import (
     Refusal,
     addresses_the_host,
     command_word,
@@ -28,7 +27,9 @@ from bot.host.routing import (
     game_to_join,
     game_to_show_board,
 )
-from bot.host.verb_call import VerbCall
+from bot.host.commands.verb_call import VerbCall
+from bot.host.outbox.posts import Cause
+from bot.host.play import orders
 from bot.store import Tx, records
 
 

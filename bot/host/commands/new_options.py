@@ -27,14 +27,14 @@ FILL = "fill"
 usual table."""
 AWAY = "away"
 """``away=12h``, ``away=pass`` or ``away=robot``: what a turn does for a player who is
-away (see :mod:`bot.host.away`)."""
+away (see :mod:`bot.host.play.away`)."""
 
 STORED = (AWAY, FILL)
 """The host's options kept with the game's in its row (``reach`` and ``seed`` have
 columns of their own; ``robots`` is done once ``new`` has seated them)."""
 
 PASS = "pass"
-ROBOT = "robot"  # a robot plays the away player's seat (see bot.host.robots)
+ROBOT = "robot"  # a robot plays the away player's seat (see bot.host.play.robots)
 MOST_AT_ONCE = 50
 """Robots one ``robots=N`` seats at most (a game's own table limit refuses sooner)."""
 LONGEST_WAIT = timedelta(days=7)

@@ -1,6 +1,6 @@
 """The outbox's wire format: a row's kind and its address, typed values with one
-encoding each, written by the host (:mod:`bot.host.posts`) and read by the relay
-(:mod:`bot.host.outbox`).
+encoding each, written by the host (:mod:`bot.host.outbox.posts`) and read by the relay
+(:mod:`bot.host.outbox.relay`).
 
 A row's kind is part of its idempotency key ``(game, turn, kind, recipient)`` and says
 what the relay does with it (:class:`Act`: send it, withdraw a message, open, join or

@@ -4,9 +4,9 @@ Each message is recorded with its platform id (a redelivery is a no-op: the
 unique ``(platform, message_id)`` key decides, inside the database), the game
 changes, and every reply is written to the outbox, as one unit: either all of it
 happens or none of it does. A message's first word is looked up in the host's verbs
-table (:mod:`bot.host.verbs`), whose row says where the verb is heard and sent, who may
+table (:mod:`bot.host.commands.verbs`), whose row says where the verb is heard and sent, who may
 use it, how it finds its game and which handler carries it out; any other word is an
-order to the message's game (:mod:`bot.host.orders`), found by :mod:`bot.host.routing`.
+order to the message's game (:mod:`bot.host.play.orders`), found by :mod:`bot.host.commands.routing`.
 
 Group commit. :meth:`Commands.handle_many` handles a batch of messages in ONE
 transaction (one commit, which is what a message costs on a disk), each message
@@ -53,13 +53,9 @@ from dataclasses import dataclass
 
 from bot.games.base import GameError, GamePhase, OrderSyntaxError, WrongChannelError
 from bot.games.catalog import games, get_game
-from bot.host import admin, orders, posts, verbs
-from bot.host.clock import Clock
-from bot.host.limits import NO_LIMITS, CommandRates, Limits
-from bot.host.messages import Inbound, InboundKind
-from bot.host.names import plain_name
-from bot.host.posts import Cause
-from bot.host.routing import (
+from bot.host.commands import admin, verbs
+from bot.host.commands.names import plain_name
+from bot.host.commands.routing import (
     NoGameHere,
     Refusal,
     addresses_the_host,
@@ -69,7 +65,13 @@ from bot.host.routing import (
     game_here,
     tagged_kind,
 )
-from bot.host.states import Descriptions, States
+from bot.host.messages import Inbound, InboundKind
+from bot.host.outbox import posts
+from bot.host.outbox.posts import Cause
+from bot.host.play import orders
+from bot.host.play.states import Descriptions, States
+from bot.host.runtime.clock import Clock
+from bot.host.runtime.limits import NO_LIMITS, CommandRates, Limits
 from bot.store import Received, Store, Tx, is_passing_failure, records
 from bot.store.settings import accounts_of
 
@@ -343,7 +345,7 @@ class Commands:
     def _answer(self, tx: Tx, row: Cause, about: _About) -> Effect:
         """What the message asks, carried out (a refusal raises); ``about`` learns the
         message's game as soon as it is found. The host's verbs are found in their table
-        (bot.host.verbs); any other word is an order to the message's game."""
+        (bot.host.commands.verbs); any other word is an order to the message's game."""
         if len(row.text) > MAX_TEXT:
             raise Refusal(
                 f"that message is {len(row.text)} characters long; orders are short, "

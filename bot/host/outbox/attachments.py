@@ -21,10 +21,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.games.catalog import get_game
-from bot.host import posts
-from bot.host.avatar_cache import AvatarCache
-from bot.host.ending import FINAL_MAP
 from bot.host.messages import Attachment, AttachmentKind
+from bot.host.outbox import posts
+from bot.host.outbox.avatar_cache import AvatarCache
+from bot.host.play.ending import FINAL_MAP
 from bot.store import Store, loads, records
 from renderers.catalog import pictures_for
 from renderers.pictures import Pictures, Replay

@@ -6,7 +6,7 @@ that room the game; once the room accepts, it is one of the game's rooms: anyone
 may ``join`` it, orders sent there (or by DM from any platform) count like any other,
 and the game's public posts — its map, its reports, what its host says in public — go to
 every one of its rooms, each a copy of its own in the outbox (see
-:func:`bot.host.posts.copies_for_rooms`). Private boards go to each player on the
+:func:`bot.host.outbox.posts.copies_for_rooms`). Private boards go to each player on the
 platform they joined from.
 
 A room is not the host's to fill (issue 39): the room accepts the bridge, either because
@@ -16,7 +16,7 @@ are threads), or later by ``bridge yes`` sent there by an admin of the room
 (``bridge no`` declines). A game has at most :data:`MOST_ROOMS` rooms besides its own
 (offers waiting included), and ``unbridge``, sent in a bridged room by the game's host or
 one of the room's admins, takes that room out again (or withdraws an offer waiting there). A bridged room's admins have no
-say over the game itself (see :func:`bot.host.admin.is_host`).
+say over the game itself (see :func:`bot.host.commands.admin.is_host`).
 
 Why not ``link``: that word is the player's own private link to the web page (``link``,
 ``link revoke``); a room is not a link to anyone, it is a bridge between rooms.
@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from bot.games.base import GamePhase
 from bot.games.numbers import looks_like_a_number, whole_number
-from bot.host import posts
-from bot.host.context import CommandContext
-from bot.host.posts import Cause
-from bot.host.routing import Refusal, player_identity, row_community
+from bot.host.commands.context import CommandContext
+from bot.host.commands.routing import Refusal, player_identity, row_community
+from bot.host.outbox import posts
+from bot.host.outbox.posts import Cause
 from bot.store import Tx, records
 from bot.store.changes import NewOffer
 from bot.store.rooms import add_room, remove_room, room, rooms_of
@@ -43,7 +43,7 @@ YES, NO = "yes", "no"
 # post of the game, so one host cannot spread a game over any number of rooms.
 MOST_ROOMS = 3
 EXAMPLE = "`bridge 12` (12: the game's number, as its posts say: `game 12`)"
-# Where each is sent, as the refusal elsewhere says (the dispatch's, see bot.host.verbs).
+# Where each is sent, as the refusal elsewhere says (the dispatch's, see bot.host.commands.verbs).
 SENT_IN_A_ROOM = f"send this in the public room the game should be played from: {EXAMPLE}"
 UNDONE_IN_A_ROOM = f"send `{UNDO}` in a room a game was bridged into (with {EXAMPLE})"
 

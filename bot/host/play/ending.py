@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.base import Game, Standing, Step
-from bot.host import posts
-from bot.host.outbox_wire import STANDINGS, PostKind
+from bot.host.outbox import posts
+from bot.host.outbox.wire import STANDINGS, PostKind
 from bot.store import Tx, loads, records
 
 FINAL_MAP = "final_map"

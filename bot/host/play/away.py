@@ -29,13 +29,14 @@ from typing import Any
 from bot.games.base import Channel, Game, GameError, GamePhase
 from bot.games.catalog import get_game
 from bot.games.duration import humanize, parse_duration
-from bot.host import lifecycle, posts
-from bot.host.clock import format_utc
-from bot.host.new_options import AWAY
-from bot.host.new_options import PASS as PASS
-from bot.host.new_options import ROBOT as ROBOT
-from bot.host.outbox_wire import PostKind
-from bot.host.timers import TimerEntry
+from bot.host.commands.new_options import AWAY
+from bot.host.commands.new_options import PASS as PASS
+from bot.host.commands.new_options import ROBOT as ROBOT
+from bot.host.outbox import posts
+from bot.host.outbox.wire import PostKind
+from bot.host.play import lifecycle
+from bot.host.play.timers import TimerEntry
+from bot.host.runtime.clock import format_utc
 from bot.store import Tx, loads, records
 from bot.store.settings import away_accounts
 

@@ -12,34 +12,27 @@ from typing import Any
 from bot.games.base import ArgKind, GameError, GamePhase, PlayerRef
 from bot.games.catalog import game_of_tag, games, get_game, tag_pattern
 from bot.games.duration import format_duration, parse_duration
-from bot.host import (
-    ending,
-    journal,
-    lifecycle,
-    links,
-    posts,
-    robots,
-    seeds,
-    substitutes,
-)
-from bot.host.clock import format_utc
-from bot.host.context import CommandContext
-from bot.host.me import personal_time
-from bot.host.messages import Choice
-from bot.host.new_options import REACH, ROBOTS, SEED, STORED, host_options
-from bot.host.posts import Cause
-from bot.host.routing import (
+from bot.host.commands import links, substitutes
+from bot.host.commands.context import CommandContext
+from bot.host.commands.me import personal_time
+from bot.host.commands.new_options import REACH, ROBOTS, SEED, STORED, host_options
+from bot.host.commands.routing import (
     Refusal,
     bridged_to,
     player_identity,
     row_community,
     tagged_kind,
 )
-from bot.host.verb_call import VerbCall
+from bot.host.commands.verb_call import VerbCall
+from bot.host.messages import Choice
+from bot.host.outbox import posts
+from bot.host.outbox.posts import Cause
+from bot.host.play import ending, journal, lifecycle, robots, seeds
+from bot.host.runtime.clock import format_utc
 from bot.store import NewGame, NewPlayer, Tx, dumps, records
 from bot.store.settings import accounts_of
 
-# Where ``new`` is sent, as the refusal elsewhere says (the dispatch's, see bot.host.verbs).
+# Where ``new`` is sent, as the refusal elsewhere says (the dispatch's, see bot.host.commands.verbs).
 OPENED_IN_PUBLIC = "start a game in a public channel: post `{tag} new` there"
 
 
@@ -67,7 +60,7 @@ def new(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> records.Game
         if given_seed is not None
         else zlib.crc32(f"{row.platform}:{row.message_id}".encode())
     )
-    # Committed luck (bot.host.seeds) for a live game without seed=: a fresh secret, its
+    # Committed luck (bot.host.play.seeds) for a live game without seed=: a fresh secret, its
     # SHA-256 published below before anyone joins, the secret revealed in the record.
     secret = commands.draw_secret() if commands.draw_secret and not seed_text else ""
     now = commands.clock.now()
@@ -506,7 +499,7 @@ def _join(
                 name=name,
                 avatar_url=row.avatar_url,
                 join_order=seat,
-                # Mixed into the game's luck at its start (bot.host.seeds.mixed_luck).
+                # Mixed into the game's luck at its start (bot.host.play.seeds.mixed_luck).
                 nonce=f"{row.platform}:{row.message_id}"
                 if game_row.phase == GamePhase.SETUP
                 else "",

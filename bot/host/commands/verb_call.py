@@ -1,12 +1,12 @@
-"""One use of a verb on a game, as its handler gets it (see bot.host.verbs)."""
+"""One use of a verb on a game, as its handler gets it (see bot.host.commands.verbs)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from bot.host.context import CommandContext
-from bot.host.posts import Cause
+from bot.host.commands.context import CommandContext
+from bot.host.outbox.posts import Cause
 from bot.store import Tx, records
 
 

@@ -6,7 +6,7 @@ host keeps one :class:`TimerEntry` for each, stored with the game as a JSON list
 (``deadline`` set) or is stopped with the time it had left (``remaining``): held by the
 game, or the whole game paused. Nothing here reads a clock or a row: every moment comes
 in as an argument, so each step of a timer's life is a function of its inputs
-(see :mod:`bot.host.lifecycle` for where they are read and saved).
+(see :mod:`bot.host.play.lifecycle` for where they are read and saved).
 """
 
 from __future__ import annotations

@@ -16,14 +16,16 @@ from typing import Any
 from bot.games.base import GameError, GamePhase, PlayerRef
 from bot.games.catalog import get_game
 from bot.games.duration import LONGEST, format_duration, humanize, parse_duration
-from bot.host import bridges, journal, lifecycle, posts, robots, substitutes
-from bot.host.clock import format_utc
-from bot.host.context import CommandContext
-from bot.host.lobby import change_and_say, check_clocks, option_pairs, refuse_while_paused
-from bot.host.new_options import STORED, host_options, parse_level
-from bot.host.posts import Cause
-from bot.host.routing import Refusal, row_community
-from bot.host.verb_call import VerbCall
+from bot.host.commands import bridges, substitutes
+from bot.host.commands.context import CommandContext
+from bot.host.commands.lobby import change_and_say, check_clocks, option_pairs, refuse_while_paused
+from bot.host.commands.new_options import STORED, host_options, parse_level
+from bot.host.commands.routing import Refusal, row_community
+from bot.host.commands.verb_call import VerbCall
+from bot.host.outbox import posts
+from bot.host.outbox.posts import Cause
+from bot.host.play import journal, lifecycle, robots
+from bot.host.runtime.clock import format_utc
 from bot.store import GameChange, Tx, dumps, loads, records
 from bot.store.rooms import room
 
@@ -48,7 +50,7 @@ def _in_the_games_own_place(tx: Tx, row: Cause, game_row: records.Game) -> bool:
     )
 
 
-# One use of a host's verb (the dispatch in bot.host.verbs checks who asks, and whether
+# One use of a host's verb (the dispatch in bot.host.commands.verbs checks who asks, and whether
 # the game has finished).
 HostCall = VerbCall
 
@@ -171,7 +173,7 @@ def kick(call: HostCall) -> None:
 
 
 def replace(call: HostCall) -> None:
-    """``replace PLAYER SUBSTITUTE``: see bot.host.substitutes."""
+    """``replace PLAYER SUBSTITUTE``: see bot.host.commands.substitutes."""
     commands, tx, row, game, game_row = call.commands, call.tx, call.row, call.game, call.game_row
     state, now, rest = call.state, call.now, call.rest
     substitutes.replace(
@@ -204,7 +206,7 @@ def end(call: HostCall) -> None:
 
 
 def add_robot(call: HostCall) -> None:
-    """``add robot [LEVEL]``, in setup: a robot takes a seat (see bot.host.robots)."""
+    """``add robot [LEVEL]``, in setup: a robot takes a seat (see bot.host.play.robots)."""
     argument = _robot_named(call, "add robot")
     game, game_row, tx = call.game, call.game_row, call.tx
     level = parse_level(game, argument, "add robot")

@@ -1,8 +1,8 @@
 """The running host: commands, the turn clock, the relay and the alarm clock, wired once.
 
 Every platform adapter hands its messages to :meth:`Host.on_inbound`; the
-same :class:`~bot.host.inbox.Commands`, :class:`~bot.host.turns.TurnClock`
-and :class:`~bot.host.outbox.Relay` serve Discord, X, the console, the demo and
+same :class:`~bot.host.commands.inbox.Commands`, :class:`~bot.host.play.turns.TurnClock`
+and :class:`~bot.host.outbox.relay.Relay` serve Discord, X, the console, the demo and
 scripts. In production an APScheduler ``AsyncIOScheduler`` is the alarm clock:
 a ``date`` job armed at the earliest deadline in the database plus a sweeper
 every 30 s, both calling :meth:`Host.tick`, which is idempotent.
@@ -11,7 +11,7 @@ Nothing slow runs on the event loop, which must stay free to acknowledge platfor
 events (Discord's 3-second deferral): commands run on the command worker thread,
 and the turn clock (reminders, finding what is due, resolving it) on its own clock
 thread, so a storm of 1,000 deadlines resolving never delays an acknowledgement.
-The relay sends in lanes (see :mod:`bot.host.outbox`). A platform that refuses the
+The relay sends in lanes (see :mod:`bot.host.outbox.relay`). A platform that refuses the
 bot for good (:class:`~bot.host.messages.PlatformRefused`, through its adapter's
 ``link``) stops :meth:`Host.run` with the reason.
 
@@ -35,11 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from bot.host import away, robots
-from bot.host.clock import Clock, to_datetime
-from bot.host.health import DISCONNECTED_AFTER, STUCK_AFTER, Health, HealthServer, assess
-from bot.host.inbox import Commands, Effect, Outcome
-from bot.host.limits import NO_LIMITS, Limits
+from bot.host.commands.inbox import Commands, Effect, Outcome
 from bot.host.messages import (
     CatchUpIncomplete,
     ChatAdapter,
@@ -52,10 +48,14 @@ from bot.host.messages import (
     link_of,
     scoped_catch_up_of,
 )
-from bot.host.outbox import AttachmentSource, Relay
-from bot.host.thinking import InThread, Thinker
-from bot.host.turns import TurnClock
-from bot.host.yielding import yielding
+from bot.host.outbox.relay import AttachmentSource, Relay
+from bot.host.play import away, robots
+from bot.host.play.thinking import InThread, Thinker
+from bot.host.play.turns import TurnClock
+from bot.host.runtime.clock import Clock, to_datetime
+from bot.host.runtime.health import DISCONNECTED_AFTER, STUCK_AFTER, Health, HealthServer, assess
+from bot.host.runtime.limits import NO_LIMITS, Limits
+from bot.host.runtime.yielding import yielding
 from bot.store import DatabaseCursors, Store
 from bot.store.rooms import rooms_of
 
@@ -71,7 +71,7 @@ T = TypeVar("T")
 
 
 def robot_inbound(sent: robots.RobotOrder, now: float) -> Inbound:
-    """A robot's message, as its seat's (see bot.host.robots)."""
+    """A robot's message, as its seat's (see bot.host.play.robots)."""
     return Inbound(
         platform=sent.platform,
         channel=sent.channel,
@@ -144,10 +144,10 @@ class Host:
         draw_secret: Callable[[], str] | None = None,
         thinker: Thinker | None = None,
     ) -> None:
-        """``health_port``: serve the health signal (:mod:`bot.host.health`) while
+        """``health_port``: serve the health signal (:mod:`bot.host.runtime.health`) while
         :meth:`run` runs, on ``health_address`` (0: any free port; None: none).
         ``thinker``: where robots think (default: on the clock's thread; ``bst run``:
-        worker processes, see :mod:`bot.host.thinking`); :meth:`stop` closes it."""
+        worker processes, see :mod:`bot.host.play.thinking`); :meth:`stop` closes it."""
         self.store = store
         self.clock = clock
         self.reminder_seconds = reminder_seconds
@@ -453,7 +453,7 @@ class Host:
     async def _robots_play(self, game_ids: Collection[int] | None = None) -> None:
         """Each robot seat the games wait for (``game_ids``: of those games; None: every
         game) sends what it decided, from its own seat's view, as a message of the seat's
-        (see bot.host.robots); again, while robots acted, up to :data:`ROBOT_ROUNDS` rounds
+        (see bot.host.play.robots); again, while robots acted, up to :data:`ROBOT_ROUNDS` rounds
         (a game of robots alone plays on until a person or the clock is needed). The
         robots think on the clock's thread or in worker processes (:attr:`thinker`),
         after the transaction that gathered their views, never on the event loop."""
@@ -508,7 +508,7 @@ class Host:
 
     async def _pass_for_away(self) -> None:
         """In games opened with ``away=pass``: send ``pass`` for each away player the game
-        waits for, as a message of theirs (see bot.host.away), before anything is due."""
+        waits for, as a message of theirs (see bot.host.play.away), before anything is due."""
         for sent in await self._off_loop(self.turns.away_passes):
             inbound = Inbound(
                 platform=sent.platform,
@@ -577,7 +577,7 @@ class Host:
             await self.stop()
 
     def health(self) -> Health:
-        """Connected and sending? (The health signal's answer, see :mod:`bot.host.health`.)"""
+        """Connected and sending? (The health signal's answer, see :mod:`bot.host.runtime.health`.)"""
         silent = time.monotonic() - self.relay.last_read if self.relay.running else 0.0
         return assess(
             self.links(),

@@ -3,7 +3,7 @@ for every game: ``me`` shows them, ``me tz ZONE`` sets the time zone every priva
 message to them is written in, ``me quiet START-END`` (or ``off``) their quiet hours, in
 which no reminder reaches them, ``me away 3d`` / ``me back`` whether they are away from
 all their games (what that changes is each game's ``away`` option, see
-:mod:`bot.host.away`). Nobody else sees them."""
+:mod:`bot.host.play.away`). Nobody else sees them."""
 
 from __future__ import annotations
 
@@ -16,8 +16,7 @@ from datetime import timedelta
 from bot.games.base import GameError
 from bot.games.catalog import games
 from bot.games.duration import format_duration, parse_duration
-from bot.host import posts
-from bot.host.local_time import (
+from bot.host.commands.local_time import (
     DEFAULT_ZONE,
     PersonalTime,
     SettingError,
@@ -25,9 +24,10 @@ from bot.host.local_time import (
     parse_quiet,
     parse_zone,
 )
-from bot.host.posts import Cause
-from bot.host.ratings import ordinal
-from bot.host.routing import Refusal
+from bot.host.commands.routing import Refusal
+from bot.host.outbox import posts
+from bot.host.outbox.posts import Cause
+from bot.host.play.ratings import ordinal
 from bot.store import Tx, records
 from bot.store.changes import NewOffer
 from bot.store.ratings import ratings_of, top_ratings

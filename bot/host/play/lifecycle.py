@@ -25,12 +25,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.base import Game, GamePhase, Given, IllegalOrderError, Resolution
-from bot.host import ending, journal, posts, ratings, receipts, timers
-from bot.host.clock import format_utc
-from bot.host.collector import collector_paused
-from bot.host.outbox_wire import PostKind
-from bot.host.seeds import game_rng, mixed_luck
-from bot.host.timers import TimerEntry
+from bot.host.outbox import posts
+from bot.host.outbox.wire import PostKind
+from bot.host.play import ending, journal, ratings, receipts, timers
+from bot.host.play.seeds import game_rng, mixed_luck
+from bot.host.play.timers import TimerEntry
+from bot.host.runtime.clock import format_utc
+from bot.host.runtime.collector import collector_paused
 from bot.store import GameChange, NewStep, Tx, dumps, loads, records
 from bot.store.changes import changed
 

@@ -20,12 +20,12 @@ from typing import Any
 from bot.games.base import Game, GamePhase, Notice, Resolution
 from bot.games.catalog import get_game
 from bot.games.duration import humanize
-from bot.host import outbox_wire as kinds
-from bot.host import timers
-from bot.host.clock import format_utc
 from bot.host.messages import Address, Card, Choice
-from bot.host.outbox_wire import PostKind, decode_address, encode_address
-from bot.host.timers import TimerEntry
+from bot.host.outbox import wire as kinds
+from bot.host.outbox.wire import PostKind, decode_address, encode_address
+from bot.host.play import timers
+from bot.host.play.timers import TimerEntry
+from bot.host.runtime.clock import format_utc
 from bot.store import Received, Tx, dumps, loads, records
 from bot.store.repository import NewPost
 from bot.store.rooms import room_places

@@ -41,8 +41,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from bot.host import links, posts
-from bot.host.clock import Clock
+from bot.host.commands import links
 from bot.host.messages import (
     Address,
     Attachment,
@@ -59,7 +58,9 @@ from bot.host.messages import (
     mentions_of,
     withdrawing_of,
 )
-from bot.host.outbox_wire import NUDGE, Act, PostKind, decode_address
+from bot.host.outbox import posts
+from bot.host.outbox.wire import NUDGE, Act, PostKind, decode_address
+from bot.host.runtime.clock import Clock
 from bot.store import Store, Tx, loads, records
 from bot.store.changes import PostChange
 
@@ -156,7 +157,7 @@ def outbound_of(
     *,
     shows_pictures: bool = False,
 ) -> Outbound:
-    """The message a row says, with its extras (see :func:`bot.host.posts.extras`), and the
+    """The message a row says, with its extras (see :func:`bot.host.outbox.posts.extras`), and the
     people and channels it names in the platform's own markup (``@name`` where it has
     none; a channel only where the platform links channels).
 
@@ -219,7 +220,7 @@ class Relay:
         web_base_url: str = "",
     ) -> None:
         """``web_base_url``: the web page's public address ([web] base_url); a game's turn
-        and end posts then carry a link to its page (see :func:`bot.host.posts.links_page`)."""
+        and end posts then carry a link to its page (see :func:`bot.host.outbox.posts.links_page`)."""
         self.store = store
         self.web_base_url = web_base_url
         self.clock = clock

@@ -1,15 +1,15 @@
 """What a command handler needs of the host that runs it: the clock, who may host any
 game, the defaults for new games and the decoded-state cache. (A protocol, so the
-handlers depend on it and not on :class:`bot.host.inbox.Commands`, which calls them.)"""
+handlers depend on it and not on :class:`bot.host.commands.inbox.Commands`, which calls them.)"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Protocol
 
-from bot.host.clock import Clock
-from bot.host.limits import Limits
-from bot.host.states import Descriptions, States
+from bot.host.play.states import Descriptions, States
+from bot.host.runtime.clock import Clock
+from bot.host.runtime.limits import Limits
 
 
 class CommandContext(Protocol):
@@ -33,6 +33,6 @@ class CommandContext(Protocol):
     web_base_url: str
     # What one person may ask of this host (clock minimums, command rates, quotas).
     limits: Limits
-    # Draws a game's secret (bot.host.seeds.draw_secret) for committed luck; None (scripts,
+    # Draws a game's secret (bot.host.play.seeds.draw_secret) for committed luck; None (scripts,
     # tests) = games draw from their seed as before, so their records stay the same.
     draw_secret: Callable[[], str] | None

@@ -17,12 +17,14 @@ from typing import Any
 
 from bot.games.base import Channel, GamePhase, Notice, OrderSyntaxError, Resolution
 from bot.games.catalog import get_game
-from bot.host import journal, lifecycle, posts, receipts, substitutes
-from bot.host.context import CommandContext
+from bot.host.commands import substitutes
+from bot.host.commands.context import CommandContext
+from bot.host.commands.routing import HOST_WORDS, PLAYER_WORDS, Refusal, command_word
 from bot.host.messages import Choice, InboundKind
-from bot.host.posts import Cause
-from bot.host.routing import HOST_WORDS, PLAYER_WORDS, Refusal, command_word
-from bot.host.seeds import game_rng_on_first_draw
+from bot.host.outbox import posts
+from bot.host.outbox.posts import Cause
+from bot.host.play import journal, lifecycle, receipts
+from bot.host.play.seeds import game_rng_on_first_draw
 from bot.store import GameChange, Tx, dumps, records
 from bot.store.repository import WITHDRAWN
 
@@ -162,7 +164,7 @@ def _answer(
             notice.to == sender or (notice.to is None and row.kind == _PUBLIC and row.channel)
             for notice in accepted.notices
         )
-    # The player's receipt for this order (bot.host.receipts) in a game of committed
+    # The player's receipt for this order (bot.host.play.receipts) in a game of committed
     # luck: the turn's post will carry a root over it, the record the salt to check it.
     mine = ""
     if game_row.secret:

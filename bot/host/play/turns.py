@@ -25,12 +25,13 @@ from collections.abc import Callable, Collection
 
 from bot.games.base import GamePhase
 from bot.games.catalog import get_game
-from bot.host import away, lifecycle, posts, robots
-from bot.host import outbox_wire as kinds
-from bot.host.clock import Clock
-from bot.host.collector import collector_paused
-from bot.host.inbox import Commands
-from bot.host.me import as_personal_time
+from bot.host.commands.inbox import Commands
+from bot.host.commands.me import as_personal_time
+from bot.host.outbox import posts
+from bot.host.outbox import wire as kinds
+from bot.host.play import away, lifecycle, robots
+from bot.host.runtime.clock import Clock
+from bot.host.runtime.collector import collector_paused
 from bot.store import Store, loads, records
 from bot.store.robot_seats import games_with_robots
 from bot.store.settings import quiet_accounts
@@ -72,7 +73,7 @@ class TurnClock:
             return tx.next_deadline()
 
     def away_passes(self) -> list[away.AwayPass]:
-        """The ``pass`` orders to send now for players who are away (see bot.host.away)."""
+        """The ``pass`` orders to send now for players who are away (see bot.host.play.away)."""
         with self.store.transaction() as tx:
             return away.passes_due(tx, now=self.clock.now())
 
@@ -87,7 +88,7 @@ class TurnClock:
     ) -> list[robots.RobotJob]:
         """What the robot seats (and the away players' robots) have to decide now, each
         from its seat's view: gathered here, a few games a transaction, thought out
-        afterwards (see bot.host.thinking). ``between`` runs between two transactions
+        afterwards (see bot.host.play.thinking). ``between`` runs between two transactions
         (the host makes way there for its event loop, as between two resolutions)."""
         now = self.clock.now()
         with self.store.transaction() as tx:

@@ -15,7 +15,7 @@ refused is not asked again until the game moves on. The host asks between messag
 never on its event loop (see ``Host._robots_play``), as soon as a turn opens: a robot
 never holds a deadline back. What a seat has to decide is gathered in a transaction
 (:func:`jobs_due`: its view, its key, its seed) and decided after it, wherever the host's
-thinker thinks (:mod:`bot.host.thinking`); :func:`orders_of` makes the messages.
+thinker thinks (:mod:`bot.host.play.thinking`); :func:`orders_of` makes the messages.
 
 ``away=robot`` (a host option of ``new``, beside ``away=pass``): while a player is away
 (``me away``), the game's robot plays their seat from that seat's view, announced once
@@ -32,10 +32,11 @@ from typing import Any
 
 from bot.games.base import ROBOT_LEVELS, Game, GameError, GamePhase, PlayerRef
 from bot.games.catalog import get_game
-from bot.host import away, journal, posts, thinking
-from bot.host.new_options import FILL, levels_of
-from bot.host.outbox_wire import PostKind
-from bot.host.routing import Refusal
+from bot.host.commands.new_options import FILL, levels_of
+from bot.host.commands.routing import Refusal
+from bot.host.outbox import posts
+from bot.host.outbox.wire import PostKind
+from bot.host.play import away, journal, thinking
 from bot.store import NewPlayer, Tx, loads, records
 from bot.store.records import ROBOT_USER
 from bot.store.robot_seats import games_with_robots, last_sent
@@ -169,7 +170,7 @@ class RobotOrder:
 @dataclass(frozen=True)
 class RobotJob:
     """A robot seat's decision to make now (``job``, thought out anywhere: see
-    bot.host.thinking) and where its messages go: ``base`` begins each message's id."""
+    bot.host.play.thinking) and where its messages go: ``base`` begins each message's id."""
 
     job: thinking.Job
     game_id: int

@@ -8,9 +8,9 @@ from typing import Any
 
 from bot.games.base import GamePhase, RecordContext, Step
 from bot.games.catalog import get_game
-from bot.host import journal, receipts
-from bot.host.lifecycle import timer_entries
-from bot.host.seeds import LUCK_PROCEDURE, commitment
+from bot.host.play import journal, receipts
+from bot.host.play.lifecycle import timer_entries
+from bot.host.play.seeds import LUCK_PROCEDURE, commitment
 from bot.store import Store, loads, records
 from bot.store.seats import seat_changes
 
@@ -84,7 +84,7 @@ def replay_section(
     game_row: records.Game, entries: list[str], context: RecordContext
 ) -> dict[str, Any]:
     """What makes the game again (README, "Fair play"): the journal of every call the
-    host made to the rules (``bot.host.journal``); for a game without committed luck, the
+    host made to the rules (``bot.host.play.journal``); for a game without committed luck, the
     seed its draws came from (a game of luck draws from its ``luck`` section, which
     reveals the secret only at the end); the deadlines pending, which are the host's
     clock, not the rules'. A game from before the journal has none."""

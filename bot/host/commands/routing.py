@@ -17,7 +17,7 @@ import unicodedata
 from bot.games.base import GamePhase
 from bot.games.catalog import example_game, game_of_tag, tag_pattern
 from bot.games.numbers import looks_like_a_number, whole_number
-from bot.host.posts import Cause
+from bot.host.outbox.posts import Cause
 from bot.store import Tx, records
 from bot.store.rooms import room
 

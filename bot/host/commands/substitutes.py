@@ -27,7 +27,7 @@ A robot may take a seat too (``replace OLD robot`` or ``replace OLD robot LEVEL`
 44), for a player who is gone: it accepts at once (the seat's player still agrees where
 a host who plays hands it), is shown as a robot (``strong-robot-2`` plays the seat,
 which keeps its name) and plays it from then on from that seat's view alone, as a robot
-seated at the start does (bot.host.robots).
+seated at the start does (bot.host.play.robots).
 """
 
 from __future__ import annotations
@@ -39,12 +39,13 @@ from typing import Any
 from bot.games.base import GamePhase
 from bot.games.catalog import get_game
 from bot.games.numbers import looks_like_a_number, whole_number
-from bot.host import posts, robots
-from bot.host.context import CommandContext
-from bot.host.new_options import parse_level
-from bot.host.outbox_wire import PostKind
-from bot.host.posts import Cause
-from bot.host.routing import Refusal
+from bot.host.commands.context import CommandContext
+from bot.host.commands.new_options import parse_level
+from bot.host.commands.routing import Refusal
+from bot.host.outbox import posts
+from bot.host.outbox.posts import Cause
+from bot.host.outbox.wire import PostKind
+from bot.host.play import robots
 from bot.store import Tx, records
 from bot.store.changes import NewOffer
 from bot.store.records import ROBOT_USER

@@ -1,0 +1,1 @@
+"""The host's verbs: the declared table, its dispatch and its handlers."""

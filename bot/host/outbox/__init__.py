@@ -1,0 +1,1 @@
+"""Everything the host sends: posts, typed kinds and addresses, the relay."""

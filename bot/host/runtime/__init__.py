@@ -1,0 +1,1 @@
+"""The running host: its service loop, clock, limits, health and threads."""
