@@ -35,7 +35,7 @@ from bot.host.clock import VirtualClock
 from bot.host.inbox import Commands
 from bot.host.turns import TurnClock
 from bot.store import GameRow, OrderRow, OutboxRow, PlayerRow, Store, dumps
-from bot.store.models import ROBOT_USER
+from bot.store.records import ROBOT_USER
 
 PLATFORM = "bench"
 TURN_SECONDS = 8 * 3600.0

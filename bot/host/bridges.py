@@ -31,7 +31,7 @@ from bot.host.context import CommandContext
 from bot.host.posts import Cause
 from bot.host.routing import Refusal, player_identity, row_community
 from bot.store import Tx, records
-from bot.store.models import GameRoomRow, OfferRow
+from bot.store.changes import NewOffer
 from bot.store.rooms import add_room, remove_room, room, rooms_of
 from bot.store.seats import add_offer, drop_offer, game_offers, room_offers
 from bot.store.settings import accounts_of
@@ -81,7 +81,7 @@ def bridge(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> records.G
     now = commands.clock.now()
     offer = add_offer(
         tx,
-        OfferRow(
+        NewOffer(
             game_id=game_row.id,
             kind=VERB,
             platform=row.platform,
@@ -190,7 +190,7 @@ def _answer(commands: CommandContext, tx: Tx, row: Cause, answer: str) -> record
 
 
 def _make(
-    commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, offer: OfferRow
+    commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, offer: records.Offer
 ) -> records.Game:
     if tx.game_in(offer.platform, offer.channel) or room(tx, offer.platform, offer.channel):
         drop_offer(tx, offer)
@@ -198,7 +198,7 @@ def _make(
     drop_offer(tx, offer)
     add_room(
         tx,
-        GameRoomRow(
+        records.Room(
             platform=offer.platform,
             channel=offer.channel,
             game_id=game_row.id,

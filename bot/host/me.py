@@ -28,19 +28,18 @@ from bot.host.local_time import (
 from bot.host.posts import Cause
 from bot.host.ratings import ordinal
 from bot.host.routing import Refusal
-from bot.store import Tx
-from bot.store.models import OfferRow, PlayerSettingsRow
+from bot.store import Tx, records
+from bot.store.changes import NewOffer
+from bot.store.ratings import ratings_of, top_ratings
 from bot.store.seats import add_offer, drop_offer, latest_sender, pending_link
 from bot.store.settings import (
     account_key,
     linked_accounts,
     own_row,
     person_of,
-    ratings_of,
     row_by_link_digest,
     save_settings,
     settings_of,
-    top_ratings,
 )
 
 USAGE = (
@@ -62,7 +61,7 @@ def personal_time(tx: Tx, platform: str, user_id: str) -> PersonalTime:
     return PersonalTime() if row is None else as_personal_time(row)
 
 
-def as_personal_time(row: PlayerSettingsRow) -> PersonalTime:
+def as_personal_time(row: records.AccountSettings) -> PersonalTime:
     return PersonalTime(row.time_zone, row.quiet_start, row.quiet_end)
 
 
@@ -210,14 +209,18 @@ def _change(tx: Tx, row: Cause, change: Change, *, now: float) -> None:
         changed = change(standing)
     except SettingError as error:
         raise Refusal(str(error)) from error
-    row_to_save = stored or PlayerSettingsRow(platform=row.platform, user_id=row.user_id)
-    row_to_save.time_zone = changed.time.zone or DEFAULT_ZONE
-    row_to_save.quiet_start = changed.time.quiet_start
-    row_to_save.quiet_end = changed.time.quiet_end
-    row_to_save.away_until = changed.away_until
-    row_to_save.on_web = changed.on_web
-    row_to_save.updated_at = now
-    save_settings(tx, row_to_save)
+    save_settings(
+        tx,
+        replace(
+            stored or records.AccountSettings(row.platform, row.user_id),
+            time_zone=changed.time.zone or DEFAULT_ZONE,
+            quiet_start=changed.time.quiet_start,
+            quiet_end=changed.time.quiet_end,
+            away_until=changed.away_until,
+            on_web=changed.on_web,
+            updated_at=now,
+        ),
+    )
     said = describe(changed.time, changed.away_until, now, on_web=changed.on_web)
     posts.reply(tx, 0, row, said, public=False)
 
@@ -246,7 +249,7 @@ def _digest(code: str) -> str:
     return hashlib.sha256(code.encode("ascii", "replace")).hexdigest()
 
 
-def _linked_text(tx: Tx, row: Cause, standing: PlayerSettingsRow | None) -> str:
+def _linked_text(tx: Tx, row: Cause, standing: records.AccountSettings | None) -> str:
     """``; linked with your accounts on discord and x`` where the account is linked."""
     if standing is None:
         return ""
@@ -266,8 +269,8 @@ def _link(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
     words = argument.split()
     confirmed = len(words) > 1 and words[-1].lower() == CONFIRM
     given = "".join(words[:-1] if confirmed else words).replace("-", "").upper()
-    own = own_row(tx, row.platform, row.user_id) or PlayerSettingsRow(
-        platform=row.platform, user_id=row.user_id
+    own = own_row(tx, row.platform, row.user_id) or records.AccountSettings(
+        row.platform, row.user_id
     )
     if not given:
         _show_a_code(tx, row, own, now=now)
@@ -294,17 +297,12 @@ def _link(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
         return
     drop_offer(tx, warned)
     person = issuer.person or account_key(issuer.platform, issuer.user_id)
-    issuer.link_digest = None
-    issuer.link_expires = None
-    save_settings(tx, issuer)
+    save_settings(tx, replace(issuer, link_digest=None, link_expires=None))
     if person != mine:
         # Accounts linked to this one come along: one person, one row of settings.
         for other in linked_accounts(tx, mine):
-            other.person = person
-            save_settings(tx, other)
-        own.person = person
-        own.updated_at = now
-        save_settings(tx, own)
+            save_settings(tx, replace(other, person=person))
+        save_settings(tx, replace(own, person=person, updated_at=now))
     standing = settings_of(tx, row.platform, row.user_id)
     current = PersonalTime() if standing is None else as_personal_time(standing)
     away_until = None if standing is None else standing.away_until
@@ -313,13 +311,13 @@ def _link(tx: Tx, row: Cause, argument: str, *, now: float) -> None:
 
 
 def _warn_before_linking(
-    tx: Tx, row: Cause, issuer: PlayerSettingsRow, given: str, *, now: float
+    tx: Tx, row: Cause, issuer: records.AccountSettings, given: str, *, now: float
 ) -> None:
     """What linking to the account that was shown ``given`` means, said before it is done
     (the warning is remembered: the same code with ``yes`` then links)."""
     add_offer(
         tx,
-        OfferRow(
+        NewOffer(
             game_id=0, kind=LINK_OFFER, platform=row.platform, user_id=row.user_id,
             player_key=_digest(given), created_at=now,
         ),
@@ -338,13 +336,13 @@ def _warn_before_linking(
     )  # fmt: skip
 
 
-def _show_a_code(tx: Tx, row: Cause, own: PlayerSettingsRow, *, now: float) -> None:
+def _show_a_code(tx: Tx, row: Cause, own: records.AccountSettings, *, now: float) -> None:
     """``me link``: a fresh code (only its digest is kept), shown to this account alone."""
     code = "".join(secrets.choice(_CODE_LETTERS) for _ in range(_CODE_LENGTH))
-    own.link_digest = _digest(code)
-    own.link_expires = now + LINK_SECONDS
-    own.updated_at = now
-    save_settings(tx, own)
+    save_settings(
+        tx,
+        replace(own, link_digest=_digest(code), link_expires=now + LINK_SECONDS, updated_at=now),
+    )
     shown = f"{code[:4]}-{code[4:]}"
     posts.reply(
         tx,
@@ -368,8 +366,7 @@ def _unlink(tx: Tx, row: Cause, *, now: float) -> None:
                 "from the account you want to part"
             )
         raise Refusal("this account is linked to no other; `me link` links one")
-    own.person = None
-    own.updated_at = now
+    own = replace(own, person=None, updated_at=now)
     save_settings(tx, own)
     current = as_personal_time(own)
     posts.reply(tx, 0, row, "Unlinked. " + describe(current, own.away_until, now), public=False)

@@ -17,19 +17,21 @@ games they played with a robot at the table (``me rating``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from openskill.models import PlackettLuce
 
 from bot.games.base import Game
 from bot.store import Tx, records
-from bot.store.models import ROBOT_USER, RatingRow
-from bot.store.settings import person_of, rating_of, save_ratings
+from bot.store.ratings import rating_of, save_ratings
+from bot.store.records import ROBOT_USER
+from bot.store.settings import person_of
 
 _MODEL = PlackettLuce()
 
 
-def ordinal(row: RatingRow) -> float:
+def ordinal(row: records.Rating) -> float:
     """The figure a leaderboard sorts by: mu - 3 sigma (at least this, almost surely)."""
     return row.mu - 3 * row.sigma
 
@@ -61,14 +63,13 @@ def rate_finished(
         return 0
     winners = set(outcome.winners)
     ranks: list[float] = [1.0 if outcome.draw or winners & set(team) else 2.0 for team in teams]
-    rows: dict[str, RatingRow] = {}
+    rows: dict[str, records.Rating] = {}
     for team in teams:
         for key in team:
             who = person[key]
-            row = rows.get(who) or rating_of(tx, game_row.kind, who)
-            if row is None:
-                row = RatingRow(kind=game_row.kind, person=who, mu=_MODEL.mu, sigma=_MODEL.sigma)
-            rows[who] = row
+            rows[who] = (
+                rows.get(who) or rating_of(tx, game_row.kind, who) or _new(game_row.kind, who)
+            )
     before = [
         [_MODEL.rating(mu=rows[person[k]].mu, sigma=rows[person[k]].sigma) for k in team]
         for team in teams
@@ -83,15 +84,35 @@ def rate_finished(
             if person[key] in moved:
                 continue
             moved.add(person[key])
-            row.mu, row.sigma = float(new.mu), float(new.sigma)
-            row.played += 1
-            row.won += 1 if rank == 1.0 and not outcome.draw else 0
-            row.awards += 1 if key in outcome.awarded else 0
-            row.robot_games += 1 if robots - {key} else 0
-            row.name = names[key]
-            row.updated_at = now
+            rows[person[key]] = replace(
+                row,
+                mu=float(new.mu),
+                sigma=float(new.sigma),
+                played=row.played + 1,
+                won=row.won + (1 if rank == 1.0 and not outcome.draw else 0),
+                awards=row.awards + (1 if key in outcome.awarded else 0),
+                robot_games=row.robot_games + (1 if robots - {key} else 0),
+                name=names[key],
+                updated_at=now,
+            )
     save_ratings(tx, rows.values())
     return len(rows)
+
+
+def _new(kind: str, person: str) -> records.Rating:
+    """A rating not yet moved: the model's starting figures."""
+    return records.Rating(
+        kind=kind,
+        person=person,
+        name="",
+        mu=_MODEL.mu,
+        sigma=_MODEL.sigma,
+        played=0,
+        won=0,
+        awards=0,
+        robot_games=0,
+        updated_at=0.0,
+    )
 
 
 def _rated_as(tx: Tx, player: records.Player) -> str:

@@ -37,7 +37,7 @@ from bot.host.new_options import FILL, levels_of
 from bot.host.outbox_wire import PostKind
 from bot.host.routing import Refusal
 from bot.store import NewPlayer, Tx, loads, records
-from bot.store.models import ROBOT_USER
+from bot.store.records import ROBOT_USER
 from bot.store.robot_seats import games_with_robots, last_sent
 from bot.store.settings import away_accounts
 

@@ -46,10 +46,12 @@ from bot.host.outbox_wire import PostKind
 from bot.host.posts import Cause
 from bot.host.routing import Refusal
 from bot.store import Tx, records
-from bot.store.models import ROBOT_USER, OfferRow
+from bot.store.changes import NewOffer
+from bot.store.records import ROBOT_USER
 from bot.store.robot_seats import left_the_game
 from bot.store.seats import (
     add_offer,
+    answer_offer,
     closes,
     drop_offer,
     hand_seat,
@@ -57,7 +59,6 @@ from bot.store.seats import (
     held_seats,
     latest_sender,
     offers_to,
-    save_offer,
     sent_since,
 )
 from bot.store.settings import accounts_of
@@ -97,7 +98,7 @@ def replace(
     consent = "asked" if _needs_consent(tx, row, game_row, seat) else ""
     offer = add_offer(
         tx,
-        OfferRow(
+        NewOffer(
             game_id=game_row.id,
             kind=VERB,
             platform=newcomer.platform,
@@ -162,7 +163,7 @@ def _offer_to_a_robot(
             f"hand it to a person, such as {EXAMPLE}"
         )
     consent = "asked" if _needs_consent(tx, row, game_row, seat) else ""
-    offer = OfferRow(
+    offer = NewOffer(
         game_id=game_row.id,
         kind=VERB,
         platform=game_row.platform,
@@ -179,23 +180,23 @@ def _offer_to_a_robot(
     if not consent:
         _hand_over(commands, tx, row, game_row, seat, offer)
         return
-    offer = add_offer(tx, offer)
+    added = add_offer(tx, offer)
     yes, no = f"`{VERB} {YES} {game_row.id}`", f"`{VERB} {NO} {game_row.id}`"
     posts.reply(
         tx, game_row.id, row,
         f"{posts.title(game_row)}: the host would hand {seat.name}'s seat to a robot "
-        f"({offer.name}). It plays it once {seat.name} agrees (the same {yes}).",
+        f"({added.name}). It plays it once {seat.name} agrees (the same {yes}).",
         public=True,
     )  # fmt: skip
     posts.notify(
         tx, game_row, seat,
         f"{posts.title(game_row)}: the host would hand your seat ({seat.name}) to a robot "
-        f"({offer.name}). Send {yes} to me by DM to agree ({no} keeps it yours).",
-        kind=PostKind.of("seat-consent", offer.id),
+        f"({added.name}). Send {yes} to me by DM to agree ({no} keeps it yours).",
+        kind=PostKind.of("seat-consent", added.id),
     )  # fmt: skip
 
 
-def robot_level(offer: OfferRow) -> str:
+def robot_level(offer: records.Offer | NewOffer) -> str:
     """The level of the robot an offer hands a seat to ("" for a person): a robot's
     account begins ``robot:`` and its name is ``LEVEL-robot-N``."""
     if not offer.user_id.startswith(ROBOT_USER):
@@ -245,11 +246,12 @@ def answer(commands: CommandContext, tx: Tx, row: Cause, rest: str) -> int:
         )  # fmt: skip
         posts.reply(tx, game_row.id, row, "Done: the seat stays as it was.", public=False)
         return game_row.id
-    if newcomer:
-        offer.accepted = True
-    else:
-        offer.holder_consent = "given"
-    save_offer(tx, offer)
+    offer = answer_offer(
+        tx,
+        offer,
+        accepted=offer.accepted or newcomer,
+        holder_consent=offer.holder_consent if newcomer else "given",
+    )
     if not offer.accepted or offer.holder_consent == "asked":
         waits = offer.name if not offer.accepted else seat.name
         posts.reply(
@@ -270,7 +272,7 @@ def _hand_over(
     row: Cause,
     game_row: records.Game,
     seat: records.Player,
-    offer: OfferRow,
+    offer: records.Offer | NewOffer,
 ) -> None:
     """Both said yes: from the turn in progress on, the seat is the newcomer's."""
     now = commands.clock.now()
@@ -365,7 +367,7 @@ def _account(player: records.Player) -> str:
     return f"{player.platform}:{player.user_id}"
 
 
-def _as_player(game_row: records.Game, offer: OfferRow) -> records.Player:
+def _as_player(game_row: records.Game, offer: records.Offer) -> records.Player:
     """The newcomer as an address for a DM (they hold no seat yet)."""
     return records.Player(
         0, game_row.id, f"{offer.platform}:{offer.user_id}", offer.platform, offer.user_id,

@@ -128,3 +128,23 @@ class NewStep:
     resolved_at: float
     deadline: float | None = None
     step: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class NewOffer:
+    """An offer to write (bot.store.seats.add_offer): its columns but its id (see
+    bot.store.models.OfferRow for what each means)."""
+
+    game_id: int
+    kind: str
+    platform: str
+    created_at: float
+    channel: str = ""
+    community: str = ""
+    user_id: str = ""
+    name: str = ""
+    avatar_url: str | None = None
+    player_key: str = ""
+    holder: str = ""
+    holder_consent: str = ""
+    accepted: bool = False

@@ -162,6 +162,18 @@ class GameTable(TxBase):
             found.append(record)
         return found
 
+    def games_numbered(self, ids: Collection[int]) -> list[Game]:
+        """The records of the games numbered ``ids`` that exist, newest first (their
+        states read late, as any record's)."""
+        if not ids:
+            return []
+        query = (
+            select(*_gamecolumns_of()[:-1])
+            .where(col(GameRow.id).in_(ids))
+            .order_by(col(GameRow.id).desc())
+        )
+        return [self._game_record(row) for row in self.session.execute(query).all()]
+
     def count_open_games(
         self,
         platform: str,

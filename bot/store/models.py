@@ -56,11 +56,6 @@ class GameRow(SQLModel, table=True):
     state: str  # the game's encoded state (JSON)
 
 
-ROBOT_USER = "robot:"
-"""How a robot's seat's user id begins (``robot:12:1``): no platform gives its people such
-an id, and the store writes no message to an address naming one."""
-
-
 class PlayerRow(SQLModel, table=True):
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("game_id", "platform", "user_id"),)

@@ -12,11 +12,11 @@ from sqlmodel import col, select
 
 from bot.store.changes import PostChange
 from bot.store.models import (
-    ROBOT_USER,
     OutboxRow,
 )
 from bot.store.records import (
     POST_FIELDS,
+    ROBOT_USER,
     Post,
 )
 from bot.store.tx import TxBase, loads

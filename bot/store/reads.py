@@ -1,6 +1,10 @@
-"""What the web page reads: games, players and stored steps, without the columns it
-does not need (a step's state is read only for the one picture being drawn). Each
-function works inside the caller's transaction (a read-only store's, for the web)."""
+"""What the web page reads besides the records the tables give every reader (a game's,
+``Tx.game`` and ``Tx.games_numbered``; its rooms' and seat changes'): the list of games'
+headings, counts, the players' names and robots' levels, ratings shown and stored steps,
+without the columns it does not need (a step's state is read only for the one picture
+being drawn; a 1,000-seat game's page reads two columns of its players, not their whole
+records: measured 1-4 ms less a page built). Each function works inside the caller's
+transaction (a read-only store's, for the web)."""
 
 from __future__ import annotations
 
@@ -11,35 +15,15 @@ from sqlalchemy import func, select
 from sqlmodel import col
 
 from bot.store.models import (
-    GameRoomRow,
     GameRow,
     PlayerRow,
     PlayerSettingsRow,
     RatingRow,
-    SeatChangeRow,
     TurnRow,
 )
+from bot.store.records import RATING_FIELDS, GameHeading, Rating
 from bot.store.repository import Tx
-
-
-@dataclass(frozen=True, slots=True)
-class GameFacts:
-    """A game row without its options, seed or state (what a page may show of it)."""
-
-    id: int
-    kind: str
-    platform: str
-    channel: str
-    lobby: str
-    phase: str
-    turn: int
-    deadline: float | None
-    timers: str
-    paused_remaining: float | None
-    created_at: float
-    finished_at: float | None
-    open_to_all: bool  # opened ``reach=all``: the web lists it (bot.web.site.listed)
-    steps: int  # how many steps are stored: any change to the history changes it
+from bot.store.tx import columns_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,52 +38,33 @@ class StepFacts:
     deadline: float | None
 
 
-_GAME_COLUMNS = (
-    col(GameRow.id),
-    col(GameRow.kind),
-    col(GameRow.platform),
-    col(GameRow.channel),
-    col(GameRow.lobby),
-    col(GameRow.phase),
-    col(GameRow.turn),
-    col(GameRow.deadline),
-    col(GameRow.timers),
-    col(GameRow.paused_remaining),
-    col(GameRow.created_at),
-    col(GameRow.finished_at),
-    col(GameRow.open_to_all),
-)
-
-
-def _step_counts(tx: Tx, ids: Sequence[int] | None) -> dict[int, int]:
-    query = select(col(TurnRow.game_id), func.count()).group_by(col(TurnRow.game_id))
-    if ids is not None:
-        query = query.where(col(TurnRow.game_id).in_(ids))
-    return {int(game_id): int(count) for game_id, count in tx.session.execute(query).all()}
-
-
-def games(tx: Tx, ids: Sequence[int] | None = None) -> list[GameFacts]:
-    """Every game (or those of ``ids``), newest first."""
-    query = select(*_GAME_COLUMNS).order_by(col(GameRow.id).desc())
-    if ids is not None:
-        query = query.where(col(GameRow.id).in_(ids))
-    rows = tx.session.execute(query).all()
-    counts = _step_counts(tx, ids)
-    return [GameFacts(*row, counts.get(int(row[0]), 0)) for row in rows]  # type: ignore[call-arg]
-
-
-def reach(tx: Tx) -> list[tuple[int, str, bool]]:
-    """(id, platform, opened ``reach=all``) of every game, newest first: what the list of
-    games needs to choose the games it shows, before it reads their facts."""
-    query = select(col(GameRow.id), col(GameRow.platform), col(GameRow.open_to_all)).order_by(
-        col(GameRow.id).desc()
+def player_names(tx: Tx, game_id: int) -> list[tuple[str, str]]:
+    """(key, display name) of each player, in the order they joined."""
+    query = (
+        select(col(PlayerRow.key), col(PlayerRow.name))
+        .where(col(PlayerRow.game_id) == game_id)
+        .order_by(col(PlayerRow.join_order))
     )
-    return [(int(i), str(p), bool(o)) for i, p, o in tx.session.execute(query).all()]
+    return [(str(key), str(name)) for key, name in tx.session.execute(query).all()]
 
 
-def game(tx: Tx, game_id: int) -> GameFacts | None:
-    found = games(tx, [game_id])
-    return found[0] if found else None
+def robot_levels(tx: Tx, game_id: int) -> dict[str, str]:
+    """(key: level) of each seat a robot plays (issue 44), people's seats left out."""
+    query = select(col(PlayerRow.key), col(PlayerRow.robot)).where(
+        col(PlayerRow.game_id) == game_id, col(PlayerRow.robot) != ""
+    )
+    return {str(key): str(level) for key, level in tx.session.execute(query).all()}
+
+
+def step_counts(tx: Tx, ids: Sequence[int]) -> dict[int, int]:
+    """How many steps are stored, per game of ``ids`` (games with none left out): any
+    change to a game's history changes it (a page's version, bot.web.site.version_of)."""
+    query = (
+        select(col(TurnRow.game_id), func.count())
+        .where(col(TurnRow.game_id).in_(ids))
+        .group_by(col(TurnRow.game_id))
+    )
+    return {int(game_id): int(count) for game_id, count in tx.session.execute(query).all()}
 
 
 def final_state(tx: Tx, game_id: int) -> str | None:
@@ -119,24 +84,6 @@ def setup_state(tx: Tx, game_id: int) -> str | None:
     )
     found = tx.session.execute(query).first()
     return None if found is None else str(found[0])
-
-
-def player_names(tx: Tx, game_id: int) -> list[tuple[str, str]]:
-    """(key, display name) of each player, in the order they joined."""
-    query = (
-        select(col(PlayerRow.key), col(PlayerRow.name))
-        .where(col(PlayerRow.game_id) == game_id)
-        .order_by(col(PlayerRow.join_order))
-    )
-    return [(str(key), str(name)) for key, name in tx.session.execute(query).all()]
-
-
-def robot_levels(tx: Tx, game_id: int) -> dict[str, str]:
-    """(key: level) of each seat a robot plays (issue 44), people's seats left out."""
-    query = select(col(PlayerRow.key), col(PlayerRow.robot)).where(
-        col(PlayerRow.game_id) == game_id, col(PlayerRow.robot) != ""
-    )
-    return {str(key): str(level) for key, level in tx.session.execute(query).all()}
 
 
 def robot_counts(tx: Tx, ids: Sequence[int]) -> dict[int, int]:
@@ -192,20 +139,10 @@ def all_states(tx: Tx, game_id: int) -> list[tuple[int, int, str, str]]:
     return [(int(n), int(s), str(c), str(st)) for n, s, c, st in tx.session.execute(query).all()]
 
 
-@dataclass(frozen=True, slots=True)
-class Listed:
-    """What the list of games filters and orders by, read for every game at once."""
-
-    id: int
-    kind: str
-    platform: str
-    open_to_all: bool
-    phase: str
-
-
-def listing(tx: Tx) -> list[Listed]:
-    """Every game's :class:`Listed`, newest first (the list of games pages, filters and
-    puts the live ones first from these before it reads any game's facts)."""
+def listing(tx: Tx) -> list[GameHeading]:
+    """Every game's :class:`~bot.store.records.GameHeading`, newest first (the list of
+    games pages, filters and puts the live ones first from these before it reads any
+    game's record)."""
     query = select(
         col(GameRow.id),
         col(GameRow.kind),
@@ -214,53 +151,9 @@ def listing(tx: Tx) -> list[Listed]:
         col(GameRow.phase),
     ).order_by(col(GameRow.id).desc())
     return [
-        Listed(int(i), str(k), str(p), bool(o), str(ph))
+        GameHeading(int(i), str(k), str(p), bool(o), str(ph))
         for i, k, p, o, ph in tx.session.execute(query).all()
     ]
-
-
-def options(tx: Tx, game_id: int) -> str:
-    """The options a game was opened with, as given (JSON; "" for no such game): they
-    were given in public, where the game was opened."""
-    query = select(col(GameRow.options)).where(col(GameRow.id) == game_id)
-    found = tx.session.execute(query).first()
-    return "" if found is None else str(found[0])
-
-
-def rooms(tx: Tx, game_id: int) -> list[tuple[str, str]]:
-    """(platform, channel) of each room the game is also played from (``bridge``), in
-    the order they were added."""
-    query = (
-        select(col(GameRoomRow.platform), col(GameRoomRow.channel))
-        .where(col(GameRoomRow.game_id) == game_id)
-        .order_by(col(GameRoomRow.bridged_at), col(GameRoomRow.platform))
-    )
-    return [(str(p), str(c)) for p, c in tx.session.execute(query).all()]
-
-
-def substitutes(tx: Tx, game_id: int) -> list[tuple[str, int, str]]:
-    """(seat's key, from which turn, the name of who plays it since) of each seat handed
-    to someone else (announced in the game's channel when it was), in order."""
-    query = (
-        select(col(SeatChangeRow.player_key), col(SeatChangeRow.turn), col(SeatChangeRow.to_name))
-        .where(col(SeatChangeRow.game_id) == game_id)
-        .order_by(col(SeatChangeRow.id))
-    )
-    return [(str(k), int(t), str(n)) for k, t, n in tx.session.execute(query).all()]
-
-
-@dataclass(frozen=True, slots=True)
-class Rated:
-    """A person's rating in one kind of game (see RatingRow), as the web shows it."""
-
-    kind: str
-    person: str
-    name: str
-    mu: float
-    sigma: float
-    played: int
-    won: int
-    awards: int
 
 
 def _off_the_web(tx: Tx) -> set[str]:
@@ -271,29 +164,16 @@ def _off_the_web(tx: Tx) -> set[str]:
     return {f"{p}:{u}" for p, u in tx.session.execute(query).all()}
 
 
-def shown_ratings(tx: Tx) -> list[Rated]:
+def shown_ratings(tx: Tx) -> list[Rating]:
     """Every rating of the persons who let the web show them, best first in each kind
     (by OpenSkill's ordinal, mu - 3 sigma), kinds in order."""
     hidden = _off_the_web(tx)
-    query = select(
-        col(RatingRow.kind),
-        col(RatingRow.person),
-        col(RatingRow.name),
-        col(RatingRow.mu),
-        col(RatingRow.sigma),
-        col(RatingRow.played),
-        col(RatingRow.won),
-        col(RatingRow.awards),
-    ).order_by(
+    query = select(*columns_of(RatingRow, RATING_FIELDS)).order_by(
         col(RatingRow.kind),
         (col(RatingRow.mu) - 3 * col(RatingRow.sigma)).desc(),
         col(RatingRow.person),
     )
-    return [
-        Rated(str(k), str(p), str(n), float(m), float(s), int(pl), int(w), int(a))
-        for k, p, n, m, s, pl, w, a in tx.session.execute(query).all()
-        if str(p) not in hidden
-    ]
+    return [Rating(*row) for row in tx.session.execute(query).all() if str(row[1]) not in hidden]
 
 
 def games_of_person(tx: Tx, person: str) -> list[int]:
@@ -312,24 +192,17 @@ def games_of_person(tx: Tx, person: str) -> list[int]:
 
 
 __all__ = [
-    "GameFacts",
-    "Listed",
-    "Rated",
     "StepFacts",
     "all_states",
     "final_state",
-    "game",
-    "games",
     "games_of_person",
     "listing",
-    "options",
     "player_counts",
     "player_names",
-    "reach",
-    "rooms",
+    "robot_levels",
     "setup_state",
     "shown_ratings",
+    "step_counts",
     "step_state",
     "steps",
-    "substitutes",
 ]

@@ -12,6 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+ROBOT_USER = "robot:"
+"""How a robot's seat's user id begins (``robot:12:1``): no platform gives its people such
+an id, and the store writes no message to an address naming one."""
+
 
 class StoredState:
     """A game's encoded state as a record carries it: known, or read (with the digest
@@ -171,3 +175,139 @@ class Step:
 
 
 STEP_FIELDS = tuple(f for f in Step.__dataclass_fields__)
+
+
+@dataclass(frozen=True, slots=True)
+class GameHeading:
+    """What the list of games filters and orders every game by, read for all of them
+    at once (3,000 games: a whole :class:`Game` each would be read to be dropped). One
+    purpose: choosing which games a page of the list shows, before it reads their
+    :class:`Game` records."""
+
+    id: int
+    kind: str
+    platform: str
+    open_to_all: bool  # opened ``reach=all``: the web lists it (bot.host.links.listed)
+    phase: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A row of ``ratings``: a person's rating in one kind of game (see
+    bot.store.models.RatingRow)."""
+
+    kind: str
+    person: str
+    name: str
+    mu: float
+    sigma: float
+    played: int
+    won: int
+    awards: int
+    robot_games: int
+    updated_at: float
+
+
+RATING_FIELDS = tuple(f for f in Rating.__dataclass_fields__)
+"""The columns of a :class:`Rating`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class AccountSettings:
+    """A row of ``player_settings``: one platform account's own settings (see
+    bot.store.models.PlayerSettingsRow for what each column means)."""
+
+    platform: str
+    user_id: str
+    time_zone: str = "UTC"
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    away_until: float | None = None
+    person: str | None = None
+    link_digest: str | None = None
+    link_expires: float | None = None
+    updated_at: float = 0.0
+    on_web: bool = True
+
+
+SETTINGS_FIELDS = tuple(f for f in AccountSettings.__dataclass_fields__)
+"""The columns of :class:`AccountSettings`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A row of ``offers``: something a game's host offered that waits for someone
+    else's yes (see bot.store.models.OfferRow)."""
+
+    id: int
+    game_id: int
+    kind: str
+    platform: str
+    channel: str
+    community: str
+    user_id: str
+    name: str
+    avatar_url: str | None
+    player_key: str
+    holder: str
+    holder_consent: str
+    accepted: bool
+    created_at: float
+
+
+OFFER_FIELDS = tuple(f for f in Offer.__dataclass_fields__)
+"""The columns of an :class:`Offer`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """A row of ``game_rooms``: a room a game is also played from (see
+    bot.store.models.GameRoomRow)."""
+
+    platform: str
+    channel: str
+    game_id: int
+    community: str
+    bridged_at: float
+
+
+ROOM_FIELDS = tuple(f for f in Room.__dataclass_fields__)
+"""The columns of a :class:`Room`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class WebLink:
+    """A row of ``web_links``: a player's private link to their own view of a game on
+    the web page (see bot.store.models.WebLinkRow)."""
+
+    id: int
+    game_id: int
+    player_key: str
+    token: str
+    digest: str
+    created_at: float
+    revoked_at: float | None
+
+
+WEB_LINK_FIELDS = tuple(f for f in WebLink.__dataclass_fields__)
+"""The columns of a :class:`WebLink`, in the record's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """A row of ``seat_changes``: a seat handed to someone else (see
+    bot.store.models.SeatChangeRow)."""
+
+    id: int
+    game_id: int
+    player_key: str
+    turn: int
+    from_account: str
+    from_name: str
+    to_account: str
+    to_name: str
+    changed_at: float
+
+
+SEAT_CHANGE_FIELDS = tuple(f for f in SeatChange.__dataclass_fields__)
+"""The columns of a :class:`SeatChange`, in the record's order."""

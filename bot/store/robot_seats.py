@@ -5,7 +5,8 @@ from __future__ import annotations
 from sqlmodel import col, func, select
 
 from bot.games.base import GamePhase
-from bot.store.models import ROBOT_USER, GameRow, InboundRow, JournalRow, PlayerRow
+from bot.store.models import GameRow, InboundRow, JournalRow, PlayerRow
+from bot.store.records import ROBOT_USER
 from bot.store.repository import Tx, dumps
 
 

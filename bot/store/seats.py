@@ -3,12 +3,18 @@ transaction (:class:`Tx`)."""
 
 from __future__ import annotations
 
-from sqlalchemy import func
+from dataclasses import asdict, fields, replace
+from typing import Any
+
+from sqlalchemy import delete, func, update
 from sqlmodel import col, select
 
+from bot.store.changes import NewOffer
+from bot.store.inbound import Received
 from bot.store.models import InboundRow, OfferRow, SeatChangeRow, TurnRow, WebLinkRow
-from bot.store.records import Player
+from bot.store.records import OFFER_FIELDS, SEAT_CHANGE_FIELDS, Offer, Player, SeatChange
 from bot.store.repository import Tx
+from bot.store.tx import columns_of
 
 
 def hand_seat(
@@ -22,7 +28,7 @@ def hand_seat(
     robot: str,
     turn: int,
     now: float,
-) -> tuple[SeatChangeRow, Player]:
+) -> tuple[SeatChange, Player]:
     """From ``turn`` on, the account (``platform``, ``user_id``) plays ``player``'s seat;
     the seat keeps its key and name. The seat's private web link, if any, is revoked
     (the newcomer gets one of their own when they ask). Returns the change and the seat
@@ -38,61 +44,80 @@ def hand_seat(
         changed_at=now,
     )
     account_name = "" if name == player.name else name
-    links = select(WebLinkRow).where(
-        WebLinkRow.game_id == player.game_id,
-        WebLinkRow.player_key == player.key,
-        col(WebLinkRow.revoked_at).is_(None),
+    tx.session.execute(
+        update(WebLinkRow)
+        .where(
+            col(WebLinkRow.game_id) == player.game_id,
+            col(WebLinkRow.player_key) == player.key,
+            col(WebLinkRow.revoked_at).is_(None),
+        )
+        .values(revoked_at=now)
     )
-    for link in tx.session.exec(links).all():
-        link.revoked_at = now
-        tx.session.add(link)
     tx.session.add(change)
     tx.session.flush()
+    assert change.id is not None
+    tx.session.expunge(change)
+    handed = SeatChange(**{name: getattr(change, name) for name in SEAT_CHANGE_FIELDS})
     seat = tx.change_seat(
         player, platform=platform, user_id=user_id, avatar_url=avatar_url,
         account_name=account_name, robot=robot,
     )  # fmt: skip
-    return change, seat
+    return handed, seat
 
 
-def seat_changes(tx: Tx, game_id: int) -> list[SeatChangeRow]:
+def _seat_changes(tx: Tx, query: Any) -> list[SeatChange]:
+    return [SeatChange(*row) for row in tx.session.execute(query).all()]
+
+
+def seat_changes(tx: Tx, game_id: int) -> list[SeatChange]:
     query = (
-        select(SeatChangeRow)
-        .where(SeatChangeRow.game_id == game_id)
+        select(*columns_of(SeatChangeRow, SEAT_CHANGE_FIELDS))
+        .where(col(SeatChangeRow.game_id) == game_id)
         .order_by(col(SeatChangeRow.id))
     )
-    return list(tx.session.exec(query).all())
+    return _seat_changes(tx, query)
 
 
-def handed_away(tx: Tx, game_id: int, platform: str, user_id: str) -> SeatChangeRow | None:
+def handed_away(tx: Tx, game_id: int, platform: str, user_id: str) -> SeatChange | None:
     """The latest hand-over of a seat this account played in the game, if it has one
     and plays no seat there now."""
     query = (
-        select(SeatChangeRow)
+        select(*columns_of(SeatChangeRow, SEAT_CHANGE_FIELDS))
         .where(
-            SeatChangeRow.game_id == game_id,
-            SeatChangeRow.from_account == f"{platform}:{user_id}",
+            col(SeatChangeRow.game_id) == game_id,
+            col(SeatChangeRow.from_account) == f"{platform}:{user_id}",
         )
         .order_by(col(SeatChangeRow.id).desc())
+        .limit(1)
     )
-    return tx.session.exec(query).first()
+    found = _seat_changes(tx, query)
+    return found[0] if found else None
 
 
-def latest_sender(
-    tx: Tx, platform: str, *, user_id: str = "", handle: str = ""
-) -> InboundRow | None:
+def latest_sender(tx: Tx, platform: str, *, user_id: str = "", handle: str = "") -> Received | None:
     """The newest message an account sent the host on ``platform``: the account with
     ``user_id``, else the one whose name is the handle ``@handle`` (any case): where a
     platform names its people by their handle (X, Mastodon, Bluesky), that name is the
     account's own; a display name (Discord's) is anyone's to choose and never starts a
     match unless it is written exactly so. Whom a host can name as a substitute."""
-    query = select(InboundRow).where(InboundRow.platform == platform)
+    query = select(*columns_of(InboundRow, _SENT_FIELDS)).where(
+        col(InboundRow.platform) == platform
+    )
     if user_id:
-        query = query.where(InboundRow.user_id == user_id)
+        query = query.where(col(InboundRow.user_id) == user_id)
     else:
         wanted = "@" + handle.lower().lstrip("@")
         query = query.where(func.lower(InboundRow.user_name) == wanted)
-    return tx.session.exec(query.order_by(col(InboundRow.id).desc()).limit(1)).first()
+    found = tx.session.execute(query.order_by(col(InboundRow.id).desc()).limit(1)).first()
+    if found is None:
+        return None
+    values = dict(zip(_SENT_FIELDS, found, strict=True))
+    values["is_channel_admin"] = bool(values["is_channel_admin"])
+    return Received(**values)
+
+
+_SENT_FIELDS = tuple(f.name for f in fields(Received) if f.name not in ("community", "communities"))
+"""The stored columns of a message (its community and communities are not stored)."""
 
 
 def held_seats(tx: Tx, game_id: int, accounts: list[tuple[str, str]]) -> set[str]:
@@ -135,67 +160,100 @@ def sent_since(tx: Tx, game_id: int, accounts: list[tuple[str, str]], since: flo
     return False
 
 
-def add_offer(tx: Tx, offer: OfferRow) -> OfferRow:
+def _offers(tx: Tx, query: Any) -> list[Offer]:
+    return [
+        Offer(**dict(zip(OFFER_FIELDS, (*row[:-2], bool(row[-2]), row[-1]), strict=True)))
+        for row in tx.session.execute(query.order_by(col(OfferRow.id))).all()
+    ]
+
+
+def _offer_columns() -> Any:
+    return select(*columns_of(OfferRow, OFFER_FIELDS))
+
+
+def add_offer(tx: Tx, new: NewOffer) -> Offer:
     """Write an offer; an open offer of the same seat (or room) is withdrawn by it."""
-    same = select(OfferRow).where(OfferRow.game_id == offer.game_id, OfferRow.kind == offer.kind)
-    if offer.kind == "seat":
-        same = same.where(OfferRow.player_key == offer.player_key)
-    elif offer.kind == "link":
-        same = same.where(OfferRow.platform == offer.platform, OfferRow.user_id == offer.user_id)
+    same = delete(OfferRow).where(
+        col(OfferRow.game_id) == new.game_id, col(OfferRow.kind) == new.kind
+    )
+    if new.kind == "seat":
+        same = same.where(col(OfferRow.player_key) == new.player_key)
+    elif new.kind == "link":
+        same = same.where(
+            col(OfferRow.platform) == new.platform, col(OfferRow.user_id) == new.user_id
+        )
     else:
-        same = same.where(OfferRow.platform == offer.platform, OfferRow.channel == offer.channel)
-    for old in tx.session.exec(same).all():
-        tx.session.delete(old)
-    tx.session.add(offer)
+        same = same.where(
+            col(OfferRow.platform) == new.platform, col(OfferRow.channel) == new.channel
+        )
+    tx.session.execute(same)
+    row = OfferRow(**asdict(new))
+    tx.session.add(row)
     tx.session.flush()
-    return offer
+    assert row.id is not None
+    tx.session.expunge(row)
+    return Offer(**{name: getattr(row, name) for name in OFFER_FIELDS})
 
 
-def offers_to(tx: Tx, kind: str, platform: str, user_id: str) -> list[OfferRow]:
+def offers_to(tx: Tx, kind: str, platform: str, user_id: str) -> list[Offer]:
     """Open seat offers this account is the newcomer of, or whose seat it plays and is
     asked to agree to (``kind`` "seat"), oldest first."""
     account = f"{platform}:{user_id}"
-    query = select(OfferRow).where(
-        OfferRow.kind == kind,
-        ((OfferRow.platform == platform) & (OfferRow.user_id == user_id))
-        | ((OfferRow.holder == account) & (OfferRow.holder_consent == "asked")),
+    query = _offer_columns().where(
+        col(OfferRow.kind) == kind,
+        ((col(OfferRow.platform) == platform) & (col(OfferRow.user_id) == user_id))
+        | ((col(OfferRow.holder) == account) & (col(OfferRow.holder_consent) == "asked")),
     )
-    return list(tx.session.exec(query.order_by(col(OfferRow.id))).all())
+    return _offers(tx, query)
 
 
-def game_offers(tx: Tx, game_id: int, kind: str) -> list[OfferRow]:
+def game_offers(tx: Tx, game_id: int, kind: str) -> list[Offer]:
     """A game's open offers of one kind, oldest first."""
-    query = select(OfferRow).where(OfferRow.game_id == game_id, OfferRow.kind == kind)
-    return list(tx.session.exec(query.order_by(col(OfferRow.id))).all())
+    query = _offer_columns().where(col(OfferRow.game_id) == game_id, col(OfferRow.kind) == kind)
+    return _offers(tx, query)
 
 
-def room_offers(tx: Tx, platform: str, channel: str) -> list[OfferRow]:
+def room_offers(tx: Tx, platform: str, channel: str) -> list[Offer]:
     """Open bridge offers of this room, oldest first."""
-    query = select(OfferRow).where(
-        OfferRow.kind == "bridge", OfferRow.platform == platform, OfferRow.channel == channel
+    query = _offer_columns().where(
+        col(OfferRow.kind) == "bridge",
+        col(OfferRow.platform) == platform,
+        col(OfferRow.channel) == channel,
     )
-    return list(tx.session.exec(query.order_by(col(OfferRow.id))).all())
+    return _offers(tx, query)
 
 
-def pending_link(tx: Tx, platform: str, user_id: str, digest: str) -> OfferRow | None:
+def pending_link(tx: Tx, platform: str, user_id: str, digest: str) -> Offer | None:
     """The warning this account was given about the link code with this digest, if any
     (``me link CODE``, before ``me link CODE yes``)."""
-    query = select(OfferRow).where(
-        OfferRow.kind == "link",
-        OfferRow.platform == platform,
-        OfferRow.user_id == user_id,
-        OfferRow.player_key == digest,
+    query = _offer_columns().where(
+        col(OfferRow.kind) == "link",
+        col(OfferRow.platform) == platform,
+        col(OfferRow.user_id) == user_id,
+        col(OfferRow.player_key) == digest,
     )
-    return tx.session.exec(query).first()
+    found = _offers(tx, query)
+    return found[0] if found else None
 
 
-def drop_offer(tx: Tx, offer: OfferRow) -> None:
-    tx.session.delete(offer)
-    tx.session.flush()
+def drop_offer(tx: Tx, offer: Offer) -> None:
+    tx.session.execute(delete(OfferRow).where(col(OfferRow.id) == offer.id))
+
+
+def answer_offer(tx: Tx, offer: Offer, *, accepted: bool, holder_consent: str) -> Offer:
+    """Write an offer's answers so far (the newcomer's yes, the seat's player's
+    consent); the offer as it now reads."""
+    tx.session.execute(
+        update(OfferRow)
+        .where(col(OfferRow.id) == offer.id)
+        .values(accepted=accepted, holder_consent=holder_consent)
+    )
+    return replace(offer, accepted=accepted, holder_consent=holder_consent)
 
 
 __all__ = [
     "add_offer",
+    "answer_offer",
     "closes",
     "drop_offer",
     "game_offers",
@@ -209,9 +267,3 @@ __all__ = [
     "seat_changes",
     "sent_since",
 ]
-
-
-def save_offer(tx: Tx, offer: OfferRow) -> None:
-    """Write an offer's answers so far (accepted, the holder's consent)."""
-    tx.session.add(offer)
-    tx.session.flush()

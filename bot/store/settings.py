@@ -7,24 +7,43 @@ their settings follow them to every platform."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from dataclasses import asdict
+from typing import Any
 
 from sqlmodel import col, select
 
-from bot.store.models import PlayerSettingsRow, RatingRow
+from bot.store.models import PlayerSettingsRow
+from bot.store.records import SETTINGS_FIELDS, AccountSettings
 from bot.store.repository import Tx
+from bot.store.tx import columns_of
 
 
 def account_key(platform: str, user_id: str) -> str:
     return f"{platform}:{user_id}"
 
 
-def own_row(tx: Tx, platform: str, user_id: str) -> PlayerSettingsRow | None:
-    """The account's own row (linked or not)."""
-    return tx.session.get(PlayerSettingsRow, (platform, user_id))
+def _columns() -> Any:
+    return select(*columns_of(PlayerSettingsRow, SETTINGS_FIELDS))
 
 
-def settings_of(tx: Tx, platform: str, user_id: str) -> PlayerSettingsRow | None:
+def _settings(tx: Tx, query: Any) -> list[AccountSettings]:
+    # (SQLite's driver gives a boolean column as 0 or 1.)
+    return [
+        AccountSettings(**dict(zip(SETTINGS_FIELDS, (*row[:-1], bool(row[-1])), strict=True)))
+        for row in tx.session.execute(query).all()
+    ]
+
+
+def own_row(tx: Tx, platform: str, user_id: str) -> AccountSettings | None:
+    """The account's own settings (linked or not)."""
+    query = _columns().where(
+        col(PlayerSettingsRow.platform) == platform, col(PlayerSettingsRow.user_id) == user_id
+    )
+    found = _settings(tx, query)
+    return found[0] if found else None
+
+
+def settings_of(tx: Tx, platform: str, user_id: str) -> AccountSettings | None:
     """The settings that stand for the account (its person's, when linked), or None where
     it never set one (UTC, no quiet hours, not away)."""
     row = own_row(tx, platform, user_id)
@@ -34,49 +53,50 @@ def settings_of(tx: Tx, platform: str, user_id: str) -> PlayerSettingsRow | None
     return own_row(tx, person_platform, person_user) or row
 
 
-def save_settings(tx: Tx, row: PlayerSettingsRow) -> None:
-    tx.session.add(row)
+def save_settings(tx: Tx, settings: AccountSettings) -> None:
+    """Write an account's settings as given (a new row, or the row changed)."""
+    tx.session.merge(PlayerSettingsRow(**asdict(settings)))
     tx.session.flush()
 
 
-def _with_linked(tx: Tx, rows: list[PlayerSettingsRow]) -> dict[tuple[str, str], PlayerSettingsRow]:
+def _with_linked(tx: Tx, rows: list[AccountSettings]) -> dict[tuple[str, str], AccountSettings]:
     """Each of ``rows`` (settings that stand) by its account and by every account linked
     to it."""
     found = {(r.platform, r.user_id): r for r in rows if r.person is None}
     by_key = {account_key(*key): row for key, row in found.items()}
     if by_key:
-        query = select(PlayerSettingsRow).where(col(PlayerSettingsRow.person).in_(list(by_key)))
-        for linked in tx.session.exec(query).all():
+        query = _columns().where(col(PlayerSettingsRow.person).in_(list(by_key)))
+        for linked in _settings(tx, query):
             found[(linked.platform, linked.user_id)] = by_key[str(linked.person)]
     return found
 
 
-def quiet_accounts(tx: Tx) -> dict[tuple[str, str], PlayerSettingsRow]:
+def quiet_accounts(tx: Tx) -> dict[tuple[str, str], AccountSettings]:
     """Every account with quiet hours, by (platform, user_id), with the settings that
     stand for it: what the reminders look at (few people set them, so one read a tick)."""
-    query = select(PlayerSettingsRow).where(col(PlayerSettingsRow.quiet_start).is_not(None))
-    return _with_linked(tx, list(tx.session.exec(query).all()))
+    query = _columns().where(col(PlayerSettingsRow.quiet_start).is_not(None))
+    return _with_linked(tx, _settings(tx, query))
 
 
 def away_accounts(tx: Tx, now: float) -> dict[tuple[str, str], float]:
     """Every account away at ``now``, by (platform, user_id): until when."""
-    query = select(PlayerSettingsRow).where(col(PlayerSettingsRow.away_until) > now)
-    rows = _with_linked(tx, list(tx.session.exec(query).all()))
+    query = _columns().where(col(PlayerSettingsRow.away_until) > now)
+    rows = _with_linked(tx, _settings(tx, query))
     return {key: float(row.away_until or 0.0) for key, row in rows.items()}
 
 
-def row_by_link_digest(tx: Tx, digest: str, now: float) -> PlayerSettingsRow | None:
+def row_by_link_digest(tx: Tx, digest: str, now: float) -> AccountSettings | None:
     """The account that showed the link code with this SHA-256, while it is valid."""
-    query = select(PlayerSettingsRow).where(
-        PlayerSettingsRow.link_digest == digest, col(PlayerSettingsRow.link_expires) > now
+    query = _columns().where(
+        col(PlayerSettingsRow.link_digest) == digest, col(PlayerSettingsRow.link_expires) > now
     )
-    return tx.session.exec(query).first()
+    found = _settings(tx, query.limit(1))
+    return found[0] if found else None
 
 
-def linked_accounts(tx: Tx, person: str) -> list[PlayerSettingsRow]:
+def linked_accounts(tx: Tx, person: str) -> list[AccountSettings]:
     """The accounts linked to ``person`` (not counting the person's own row)."""
-    query = select(PlayerSettingsRow).where(PlayerSettingsRow.person == person)
-    return list(tx.session.exec(query).all())
+    return _settings(tx, _columns().where(col(PlayerSettingsRow.person) == person))
 
 
 def person_of(tx: Tx, platform: str, user_id: str) -> str:
@@ -96,30 +116,3 @@ def accounts_of(tx: Tx, platform: str, user_id: str) -> list[tuple[str, str]]:
     others = [(person_platform, person_user)] if own.person else []
     others += [(r.platform, r.user_id) for r in linked_accounts(tx, person)]
     return [(platform, user_id), *[a for a in dict.fromkeys(others) if a != (platform, user_id)]]
-
-
-def rating_of(tx: Tx, kind: str, person: str) -> RatingRow | None:
-    return tx.session.get(RatingRow, (kind, person))
-
-
-def ratings_of(tx: Tx, person: str) -> list[RatingRow]:
-    query = select(RatingRow).where(RatingRow.person == person).order_by(col(RatingRow.kind))
-    return list(tx.session.exec(query).all())
-
-
-def top_ratings(tx: Tx, kind: str, limit: int) -> list[RatingRow]:
-    """The best of a kind by OpenSkill's ordinal (mu - 3 sigma: sure to be at least that)."""
-    query = (
-        select(RatingRow)
-        .where(RatingRow.kind == kind)
-        .order_by((col(RatingRow.mu) - 3 * col(RatingRow.sigma)).desc(), col(RatingRow.person))
-        .limit(limit)
-    )
-    return list(tx.session.exec(query).all())
-
-
-def save_ratings(tx: Tx, rows: Iterable[RatingRow]) -> None:
-    """Write ratings moved by a game's end (new ones and changed ones)."""
-    for row in rows:
-        tx.session.add(row)
-    tx.session.flush()

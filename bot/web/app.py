@@ -45,7 +45,7 @@ from bot.web.links import mask_tokens_in_logs, redact
 from bot.web.live import LiveHub
 from bot.web.pages import CONTENT_SECURITY_POLICY, ROBOTS, STATES
 from bot.web.pictures import Drawn, PictureCache
-from bot.web.site import LIST, MISSING, Reply, Site, list_version, version_of
+from bot.web.site import LIST, MISSING, Reply, Site, list_version, versions_of
 from bot.web.validators import UNSATISFIABLE, Part, byte_range, none_match
 from renderers.tiles import TileRect
 
@@ -426,7 +426,7 @@ async def no_icon(_request: web.Request) -> web.StreamResponse:
 def _versions(store: Store) -> Callable[[Sequence[int]], Mapping[int, str]]:
     def versions(ids: Sequence[int]) -> Mapping[int, str]:
         with store.transaction() as tx:
-            found = {facts.id: version_of(facts) for facts in reads.games(tx, ids)}
+            found = versions_of(tx, ids)
             if LIST in ids:
                 shown = [g for g in reads.listing(tx) if listed(g.platform, g.open_to_all)]
                 found[LIST] = list_version(shown)

@@ -36,10 +36,9 @@ def holder_of(store: Store, token: str) -> Holder | None:
         found = link_holder(tx, digest)
     if found is None:
         return None
-    game_id, player_key, stored = found
-    if not hmac.compare_digest(stored.encode("utf-8"), token.encode("utf-8")):
+    if not hmac.compare_digest(found.token.encode("utf-8"), token.encode("utf-8")):
         return None
-    return Holder(game_id, player_key)
+    return Holder(found.game_id, found.player_key)
 
 
 def redact(path: str) -> str:

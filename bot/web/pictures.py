@@ -228,7 +228,7 @@ class PictureCache:
         of anyone else's; None once the game has begun. Never kept: a placement may
         change it at any moment."""
         with self.store.transaction() as tx:
-            facts = reads.game(tx, game_id)
+            facts = tx.game(game_id)
             state_json = reads.setup_state(tx, game_id)
         if facts is None or state_json is None:
             return None
@@ -244,7 +244,7 @@ class PictureCache:
                 self._states.move_to_end(key)
                 return self._states[key]
         with self.store.transaction() as tx:
-            facts = reads.game(tx, game_id)
+            facts = tx.game(game_id)
             state_json = reads.step_state(tx, game_id, number, step)
         found = None
         if facts is not None and state_json is not None:
@@ -279,7 +279,7 @@ class PictureCache:
 
     def draw_own_replay(self, game_id: int, player: str, result: str) -> Drawn | None:
         with self.store.transaction() as tx:
-            facts = reads.game(tx, game_id)
+            facts = tx.game(game_id)
             final = reads.final_state(tx, game_id)
             history = reads.all_states(tx, game_id)
             deadlines = {(s.number, s.step): s.deadline for s in reads.steps(tx, game_id)}
@@ -328,7 +328,7 @@ class PictureCache:
 
     def draw_board(self, game_id: int, number: int, step: int, viewer: str | None) -> Drawn | None:
         with self.store.transaction() as tx:
-            facts = reads.game(tx, game_id)
+            facts = tx.game(game_id)
             state_json = reads.step_state(tx, game_id, number, step)
             stored = [s for s in reads.steps(tx, game_id) if (s.number, s.step) == (number, step)]
         if facts is None or state_json is None or not stored:
@@ -355,7 +355,7 @@ class PictureCache:
 
     def draw_replay(self, game_id: int) -> Drawn | None:
         with self.store.transaction() as tx:
-            facts = reads.game(tx, game_id)
+            facts = tx.game(game_id)
             final = reads.final_state(tx, game_id)
             history = reads.all_states(tx, game_id)
         if facts is None or final is None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from bot.store.reads import Rated
+from bot.store.records import Rating
 from bot.web.pages import document
 
 LEADERS = 20
@@ -25,12 +25,12 @@ def player_address(person: str) -> str:
     return f"/players/{digest}"
 
 
-def ordinal(rated: Rated) -> float:
+def ordinal(rated: Rating) -> float:
     """OpenSkill's ordinal: a rating sure to be at least this (mu - 3 sigma)."""
     return rated.mu - 3 * rated.sigma
 
 
-def _awards(rated: Rated, award: tuple[str, str] | None) -> str:
+def _awards(rated: Rating, award: tuple[str, str] | None) -> str:
     if award is None:
         return ""
     return f"{rated.awards} {award[0] if rated.awards == 1 else award[1]}"
@@ -47,7 +47,7 @@ class PlayedGame:
 
 
 def leaderboards(
-    by_kind: Sequence[tuple[str, Sequence[Rated]]], awards: dict[str, tuple[str, str]]
+    by_kind: Sequence[tuple[str, Sequence[Rating]]], awards: dict[str, tuple[str, str]]
 ) -> bytes:
     """Each kind's best (:data:`LEADERS` at most), a link to each one's page."""
     sections = []
@@ -70,7 +70,7 @@ def leaderboards(
 
 def player_page(
     name: str,
-    rated: Sequence[Rated],
+    rated: Sequence[Rating],
     games: Sequence[PlayedGame],
     awards: dict[str, tuple[str, str]],
 ) -> bytes:

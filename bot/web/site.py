@@ -29,7 +29,9 @@ from bot.host.links import listed
 from bot.host.messages import PlatformFace
 from bot.host.record import game_record
 from bot.host.yielding import off_loop
-from bot.store import Store, loads, reads
+from bot.store import Store, Tx, loads, reads, records
+from bot.store.rooms import rooms_of
+from bot.store.seats import seat_changes
 from bot.web import pages, players_pages
 from bot.web.links import Holder, holder_of
 from bot.web.pictures import Drawn, PictureCache, title_of
@@ -77,18 +79,22 @@ def _validator(body: bytes) -> dict[str, str]:
     return {"ETag": '"' + hashlib.sha256(body).hexdigest()[:32] + '"'}
 
 
-def version_of(facts: reads.GameFacts) -> str:
-    """A word that changes whenever the game's page would (live updates compare it)."""
-    return (
-        f"{facts.steps}-{facts.turn}-{facts.phase}-{facts.deadline}-"
-        f"{facts.paused_remaining is not None}"
-    )
+def version_of(game: records.Game, steps: int) -> str:
+    """A word that changes whenever the game's page would (live updates compare it);
+    ``steps``: how many of its steps are stored (see :func:`reads.step_counts`)."""
+    return f"{steps}-{game.turn}-{game.phase}-{game.deadline}-{game.paused_remaining is not None}"
 
 
-def where_of(facts: reads.GameFacts, faces: Mapping[str, PlatformFace]) -> tuple[str, str]:
+def versions_of(tx: Tx, ids: Sequence[int]) -> dict[int, str]:
+    """The :func:`version_of` each game of ``ids`` that exists."""
+    steps = reads.step_counts(tx, ids)
+    return {g.id: version_of(g, steps.get(g.id, 0)) for g in tx.games_numbered(ids)}
+
+
+def where_of(game: records.Game, faces: Mapping[str, PlatformFace]) -> tuple[str, str]:
     """(where the game is played, a link to it where one can be made), see
     :func:`where_is`."""
-    return where_is(facts.platform, facts.channel, faces)
+    return where_is(game.platform, game.channel, faces)
 
 
 def where_is(
@@ -129,7 +135,7 @@ LIST = 0
 """The number the list of games is watched by for live updates (games count from 1)."""
 
 
-def list_version(shown: Sequence[reads.Listed]) -> str:
+def list_version(shown: Sequence[records.GameHeading]) -> str:
     """A word that changes whenever a game is listed, starts or ends (what the list of
     games shows in sections): an open list follows it live."""
     said = ";".join(f"{g.id}:{g.phase}" for g in shown)
@@ -180,16 +186,25 @@ class Site:
         # (game, turn, its steps stored) → the turn's line in the list of turns
         self._lines: dict[tuple[int, int, int], str] = {}  # (a game's reach never changes)
         # (when read, the listed games newest first, their version, the pages built)
-        self._ratings: tuple[float, list[reads.Rated]] | None = None
+        self._ratings: tuple[float, list[records.Rating]] | None = None
         self._listing: (
-            tuple[float, list[reads.Listed], str, dict[tuple[int, str, str], Reply]] | None
+            tuple[float, list[records.GameHeading], str, dict[tuple[int, str, str], Reply]] | None
         ) = None
 
     # --- reading -----------------------------------------------------------------
 
-    def facts(self, game_id: int) -> reads.GameFacts | None:
+    def facts(self, game_id: int) -> records.Game | None:
+        """The game's record (its state never read here), None for no such game."""
         with self.store.transaction() as tx:
-            return reads.game(tx, game_id)
+            return tx.game(game_id)
+
+    def _versioned(self, game_id: int) -> tuple[records.Game, str] | None:
+        """The game's record and its page's version (:func:`version_of`), read at once."""
+        with self.store.transaction() as tx:
+            game = tx.game(game_id)
+            if game is None:
+                return None
+            return game, version_of(game, reads.step_counts(tx, [game_id]).get(game_id, 0))
 
     def is_listed(self, game_id: int) -> bool:
         """Whether the game's public pages are served (see :func:`listed`); False for a
@@ -211,7 +226,7 @@ class Site:
     def holder(self, token: str) -> Holder | None:
         return holder_of(self.store, token)
 
-    def _result(self, facts: reads.GameFacts, names: dict[str, str]) -> str:
+    def _result(self, facts: records.Game, names: dict[str, str]) -> str:
         if facts.phase != GamePhase.FINISHED:
             return ""
         known = self._results.get(facts.id)
@@ -241,7 +256,7 @@ class Site:
 
     def _read_list(
         self, newest: str | None = None
-    ) -> tuple[float, list[reads.Listed], str, dict[tuple[int, str, str], Reply]]:
+    ) -> tuple[float, list[records.GameHeading], str, dict[tuple[int, str, str], Reply]]:
         """(when read, the listed games newest first, the list's version (see
         :func:`list_version`), the pages built of it), read again at most every
         :data:`LIST_SECONDS`, or at once when ``newest`` (the version live updates
@@ -278,7 +293,7 @@ class Site:
             return MISSING
         shown = [g.id for g in chosen[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
         with self.store.transaction() as tx:
-            by_id = {g.id: g for g in reads.games(tx, shown)} if shown else {}
+            by_id = {g.id: g for g in tx.games_numbered(shown)}
             counts = reads.player_counts(tx, shown)
             robot_counts = reads.robot_counts(tx, shown)
             finished = {
@@ -322,7 +337,7 @@ class Site:
 
     # --- players ----------------------------------------------------------------------
 
-    def _rated(self) -> list[reads.Rated]:
+    def _rated(self) -> list[records.Rating]:
         """The ratings shown (see :func:`reads.shown_ratings`), read again at most every
         :data:`LIST_SECONDS`."""
         now = time.monotonic()
@@ -333,7 +348,7 @@ class Site:
 
     def leaderboards(self) -> Reply:
         """Each kind's leaderboard, of the persons who let the web show them."""
-        by_kind: dict[str, list[reads.Rated]] = {}
+        by_kind: dict[str, list[records.Rating]] = {}
         for rated in self._rated():
             by_kind.setdefault(rated.kind, []).append(rated)
         body = players_pages.leaderboards(list(by_kind.items()), _awards())
@@ -348,7 +363,7 @@ class Site:
         person = rated[0].person
         with self.store.transaction() as tx:
             ids = reads.games_of_person(tx, person)
-            games = [g for g in reads.games(tx, ids) if listed(g.platform, g.open_to_all)]
+            games = [g for g in tx.games_numbered(ids) if listed(g.platform, g.open_to_all)]
             names = {
                 g.id: dict(reads.player_names(tx, g.id))
                 for g in games
@@ -376,16 +391,18 @@ class Site:
         ``base`` (their link's path); ``turn`` None shows the newest turn. Built once per
         version of the game (concurrent asks wait for the one building), off the event
         loop: a big game's state takes a while to decode."""
-        facts = await asyncio.to_thread(self.facts, game_id)
-        if facts is None or (viewer is None and not listed(facts.platform, facts.open_to_all)):
+        versioned = await asyncio.to_thread(self._versioned, game_id)
+        if versioned is None:
+            return MISSING
+        facts, version = versioned
+        if viewer is None and not listed(facts.platform, facts.open_to_all):
             return MISSING
         base = base or f"/games/{game_id}"
         if viewer is not None and facts.phase == GamePhase.SETUP:
             # A placement changes a player's own page and not the game's version: built
             # afresh for each ask (a game in setup is small and its page cheap).
-            body = await self._build(facts, turn, viewer, base)
+            body = await self._build(facts, version, turn, viewer, base)
             return MISSING if body is None else Reply(200, body, headers=_validator(body))
-        version = version_of(facts)
         before = self._just_before(game_id, version)
         key = (game_id, version, turn, viewer, base)
         cached = self._pages.get(key)
@@ -393,7 +410,7 @@ class Site:
             return Reply(200, cached, headers=_validator(cached))
         building = self._building.get(key)
         if building is None:
-            building = asyncio.ensure_future(self._build(facts, turn, viewer, base))
+            building = asyncio.ensure_future(self._build(facts, version, turn, viewer, base))
             self._building[key] = building
             building.add_done_callback(lambda done: self._built(key, done))
         # The newest turn's page, while its next version is being drawn: the one before
@@ -435,16 +452,21 @@ class Site:
             self._newest[(key[0], key[3], key[4])] = (key[1], body)
 
     async def _build(
-        self, facts: reads.GameFacts, turn: int | None, viewer: str | None, base: str
+        self,
+        facts: records.Game,
+        version: str,
+        turn: int | None,
+        viewer: str | None,
+        base: str,
     ) -> bytes | None:
         game_id = facts.id
 
         def read() -> tuple[dict[str, str], list[reads.StepFacts], Public, dict[str, str]]:
             with self.store.transaction() as tx:
                 public = Public(
-                    reads.options(tx, game_id),
-                    tuple(reads.rooms(tx, game_id)),
-                    tuple(reads.substitutes(tx, game_id)),
+                    facts.options,
+                    tuple((r.platform, r.channel) for r in rooms_of(tx, game_id)),
+                    tuple((c.player_key, c.turn, c.to_name) for c in seat_changes(tx, game_id)),
                 )
                 names = dict(reads.player_names(tx, game_id))
                 robots = reads.robot_levels(tx, game_id)
@@ -476,6 +498,7 @@ class Site:
         return await off_loop(
             self._page,
             facts,
+            version,
             turn,
             viewer,
             base,
@@ -493,7 +516,8 @@ class Site:
 
     def _page(
         self,
-        facts: reads.GameFacts,
+        facts: records.Game,
+        version: str,
         turn: int | None,
         viewer: str | None,
         base: str,
@@ -582,7 +606,7 @@ class Site:
             tiled=tiled,
             summary=summary,
             rules=game.words.rules_text(),
-            version=version_of(facts),
+            version=version,
             # An unlisted game's public replay and record are not served at a public
             # address: its players' page offers their own replay and the record there.
             replay_src=f"/games/{game_id}/replay.mp4" if finished and shown_publicly else "",

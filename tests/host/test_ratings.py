@@ -10,7 +10,7 @@ from host_fakes import HostKit
 
 from bot.games.base import Outcome
 from bot.host import ratings
-from bot.store.settings import ratings_of, top_ratings
+from bot.store.ratings import ratings_of, top_ratings
 
 
 def _private(kit: HostKit, user: str) -> list[str]:
