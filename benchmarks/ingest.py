@@ -29,7 +29,7 @@ group commit, plain snapshots of game and captain rows, lazily seeded random sou
 the newest order standing (a replacement is one INSERT, no UPDATE), batches tried
 without savepoints (taken only if a message raises), rows inserted later in one
 ``executemany`` (issue 45), the sender's plain name remembered, the store's JSON encoder
-made once, the host's verbs looked up by name in a dict (scanning the tables was ~1 µs
+made once (and its C encoder: ~1 µs a value, two an order), the host's verbs looked up by name in a dict (scanning the tables was ~1 µs
 a message), an order's reply key written out (``reply:ID``, not a PostKind joined: ~1
 µs). Measured by alternating rounds in one process (``time.process_time`` around
 ``handle_many``; separate processes differ by tens of percent on this machine). Tried and
