@@ -195,7 +195,8 @@ def reply(
     post = NewPost(
         game_id=game_id,
         turn=0,
-        kind=kinds.reply(row.id, kind_suffix).key(),
+        # (Every order's reply: its key written out, not made as a PostKind and joined.)
+        kind=kinds.reply(row.id, kind_suffix).key() if kind_suffix else f"{kinds.REPLY}:{row.id}",
         recipient=recipient,
         address=encode_address(address),
         text=text,
