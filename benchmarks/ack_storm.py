@@ -28,6 +28,7 @@ clock's thread, as ``Host._robots_play`` does) would show in every acknowledgeme
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import statistics
 import tempfile
 import time
@@ -113,6 +114,9 @@ async def _acks_while_robots_think(
             robot_processes=config.robots.processes,  # (as `bst run` thinks)
         )
         _setup_game(host, fake_module, commands)
+        # As `bst run` does when it starts (Host.run): the robots' workers spawned and the
+        # games loaded in them, long before a storm.
+        concurrent.futures.wait(host.thinker.warm())
         prepare_games(store, games, start=clock.now() - TURN_SECONDS - 1.0, robots=STORM_ROBOTS)
         began = _when_robots_think(host, asyncio.get_running_loop())
         outcomes = await logged_in(host, adapter, fake_module, fake)

@@ -223,3 +223,22 @@ def test_two_games_robots_keep_their_own_memories(tmp_path: Path, level: str) ->
     finally:
         alone.store.dispose()
         beside.store.dispose()
+
+
+def test_a_warmed_pool_has_its_workers_ready_before_any_robot_thinks() -> None:
+    """``Host.run`` warms the thinker: a worker's imports (a core for a second) are paid at
+    the start, not in the middle of a turn's storm while platform events want answers."""
+    from concurrent.futures import wait
+
+    from bot.games.catalog import games
+
+    warmed = ProcessPool(2)
+    try:
+        assert not warmed.started
+        answers = warmed.warm()
+        assert len(answers) == 2 and warmed.started
+        done, _ = wait(answers, timeout=120)
+        assert [f.result() for f in done] == [len(games())] * 2
+    finally:
+        warmed.close()
+    assert InThread().warm() == ()

@@ -27,13 +27,13 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from bot.games.base import Robot
-from bot.games.catalog import get_game
+from bot.games.catalog import games, get_game
 
 log = logging.getLogger(__name__)
 
@@ -114,9 +114,20 @@ class Thinker(Protocol):
         """Each job's thought, in order. ``off_loop`` runs work on the host's clock thread."""
         ...
 
+    def warm(self) -> Sequence[Future[int]]:
+        """Start what the thinker needs before the first robot thinks (the host starts),
+        without waiting: the answers say when each part is ready (none: nothing to start)."""
+        ...
+
     def close(self) -> None:
         """Stop what the thinker started (the host stops)."""
         ...
+
+
+def ready() -> int:
+    """A worker's first task: the games' catalog loaded, every robot with it, so the
+    first robots to think do not wait for a new interpreter's imports."""
+    return len(games())
 
 
 class InThread:
@@ -127,6 +138,9 @@ class InThread:
             return []
         listed = list(jobs)
         return await off_loop(lambda: think_all(listed))
+
+    def warm(self) -> Sequence[Future[int]]:
+        return ()
 
     def close(self) -> None:
         return None
@@ -157,6 +171,20 @@ class ProcessPool:
             )
             self._workers[index] = worker
         return worker
+
+    def warm(self) -> Sequence[Future[int]]:
+        """Spawn every worker now and have it load the games: a new interpreter's imports
+        take a core for a second, which the host can spare at its start better than in
+        the middle of a turn's storm, while it acknowledges platform events."""
+        if self.given_up:
+            return ()
+        started = []
+        for index in range(self.processes):
+            try:
+                started.append(self._worker(index).submit(ready))
+            except BrokenProcessPool:
+                self._replace(index)  # (the first pass spawns it again)
+        return started
 
     async def think(self, jobs: Sequence[Job], off_loop: OffLoop[list[Thought]]) -> list[Thought]:
         listed = list(jobs)

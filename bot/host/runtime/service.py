@@ -545,6 +545,7 @@ class Host:
 
         for link in self.links().values():
             link.on_refusal(on_refusal)
+        self.thinker.warm()  # (robots' workers load now, not in a turn's storm)
         scheduler = AsyncIOScheduler(timezone=UTC)
         scheduler.add_job(
             self.tick,
