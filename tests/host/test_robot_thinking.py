@@ -37,14 +37,14 @@ def _robots_game(kit: HostKit, kind: str, turns: int = 3) -> list[tuple[str, str
     (id, text) in order, and every post of the host."""
     kit.say("alice", f"#{kind} new robots=2")
     kit.say("alice", f"#{kind} start")
-    for _ in range(turns):
-        deadline = kit.game().deadline
-        if deadline is not None:
-            kit.clock.set(deadline)
-        kit.tick()
+    return _robots_game_on(kit, turns)
+
+
+def _robot_messages(kit: HostKit, prefix: str = "robot:") -> list[tuple[str, str]]:
+    """Every robot message stored (id, text) whose id starts with ``prefix``, in order."""
     with kit.store.transaction() as tx:
         rows = tx.session.exec(select(InboundRow).order_by(InboundRow.id)).all()
-    return [(r.message_id, r.text) for r in rows if r.message_id.startswith("robot:")]
+    return [(r.message_id, r.text) for r in rows if r.message_id.startswith(prefix)]
 
 
 def _kit(folder: Path) -> HostKit:
@@ -114,9 +114,7 @@ def _robots_game_on(kit: HostKit, turns: int) -> list[tuple[str, str]]:
         if deadline is not None:
             kit.clock.set(deadline)
         kit.tick()
-    with kit.store.transaction() as tx:
-        rows = tx.session.exec(select(InboundRow).order_by(InboundRow.id)).all()
-    return [(r.message_id, r.text) for r in rows if r.message_id.startswith("robot:")]
+    return _robot_messages(kit)
 
 
 def test_workers_dying_pass_after_pass_are_given_up_and_robots_think_in_the_thread(
@@ -210,9 +208,7 @@ def test_two_games_robots_keep_their_own_memories(tmp_path: Path, level: str) ->
         for _ in range(3):
             kit.clock.set(kit.game().deadline)
             kit.tick()
-        with kit.store.transaction() as tx:
-            rows = tx.session.exec(select(InboundRow).order_by(InboundRow.id)).all()
-        return [r.text for r in rows if r.message_id.startswith("robot:1:")]
+        return [text for _, text in _robot_messages(kit, "robot:1:")]
 
     alone = _kit(tmp_path / "alone")
     beside = _kit(tmp_path / "beside")
