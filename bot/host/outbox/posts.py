@@ -540,15 +540,23 @@ def send_board(
     """A player's board on request: text always, the picture of the last stored step
     (``last``: its turn and step) once the game has one."""
     text = game.words.summary(state, player.key)
-    render = None
-    if last is not None:
-        turn, step = last
-        extra: dict[str, Any] = {"player": player.key}
-        if step:
-            extra["step"] = step
-        render = render_spec("private_board", game_row, turn, now, **extra)
+    render = _board_picture(game_row, player, now, last)
     board = extras(board=game.words.text_board(state, player.key))
     reply(tx, game_row.id, cause, text, public=False, render=render, extra=board)
+
+
+def _board_picture(
+    game_row: records.Game, player: records.Player, now: float, last: tuple[int, int] | None
+) -> dict[str, Any] | None:
+    """The picture of a player's board after the last stored step (``last``: its turn and
+    step; None: the game has none yet, so no picture)."""
+    if last is None:
+        return None
+    turn, step = last
+    extra: dict[str, Any] = {"player": player.key}
+    if step:
+        extra["step"] = step
+    return render_spec("private_board", game_row, turn, now, **extra)
 
 
 def welcome_substitute(
@@ -565,13 +573,7 @@ def welcome_substitute(
 ) -> None:
     """A seat's board (as :func:`send_board` gives it), by DM to who now plays it,
     after ``text``: what a substitute sees first."""
-    render = None
-    if last is not None:
-        turn, step = last
-        extra: dict[str, Any] = {"player": player.key}
-        if step:
-            extra["step"] = step
-        render = render_spec("private_board", game_row, turn, now, **extra)
+    render = _board_picture(game_row, player, now, last)
     _enqueue(
         tx,
         game_id=game_row.id,
