@@ -48,6 +48,7 @@ from benchmarks.storm import TURN_SECONDS, prepare_games
 from benchmarks.timing import Figure
 from bot.config import Config
 from bot.host.runtime.clock import RealClock
+from bot.host.runtime.collector import freeze_the_start
 from bot.store import Store
 from bot.wiring import build_host, no_network, sqlite_url
 
@@ -117,6 +118,7 @@ async def _acks_while_robots_think(
         # As `bst run` does when it starts (Host.run): the robots' workers spawned and the
         # games loaded in them, long before a storm.
         concurrent.futures.wait(host.thinker.warm())
+        freeze_the_start()  # (and, once started, its start left out of the collector's passes)
         prepare_games(store, games, start=clock.now() - TURN_SECONDS - 1.0, robots=STORM_ROBOTS)
         began = _when_robots_think(host, asyncio.get_running_loop())
         outcomes = await logged_in(host, adapter, fake_module, fake)

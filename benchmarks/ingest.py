@@ -63,6 +63,7 @@ from bot.games.bst import BST, BstState, Move, Rotate, Shoot
 from bot.host.commands.inbox import Commands, Outcome
 from bot.host.messages import Inbound, InboundKind, Sender
 from bot.host.runtime.clock import VirtualClock
+from bot.host.runtime.collector import freeze_the_start
 from bot.host.runtime.service import Host
 from bot.store import Store, loads
 
@@ -162,6 +163,7 @@ class HostIngest:
         self.texts = order_texts(state, orders)
         self.rounds = 0
         self.round()
+        freeze_the_start()  # as Host.run does once the host has started
 
     def round(self) -> float:
         """One round: orders per second."""
