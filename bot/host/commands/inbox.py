@@ -137,10 +137,6 @@ def _plays_in(tx: Tx, row: Cause, game_row: records.Game) -> bool:
     return any(tx.player(game_row.id, *account) is not None for account in others)
 
 
-def _is_talk(game_row: records.Game, text: str) -> bool:
-    return get_game(game_row.kind).public_needs_tag and not addresses_the_host(text)
-
-
 def _is_order(
     tx: Tx, row: Cause, game_row: records.Game, text: str, hosts: Callable[[], bool]
 ) -> bool:
@@ -307,7 +303,7 @@ class Commands:
         guessed = None if guess is None else guess.id
         if not tx.record_inbound(row, game_id=guessed):
             return Effect(Outcome.DUPLICATE)
-        effect = self._carry_out(tx, row)
+        effect = self._carry_out(tx, row, guess)
         if row.game_id != guessed or row.outcome != "handled":
             tx.update_inbound(row)
         return effect
@@ -335,8 +331,9 @@ class Commands:
 
     # ------------------------------------------------------------------
 
-    def _carry_out(self, tx: Tx, row: Cause) -> Effect:
-        about = _About()
+    def _carry_out(self, tx: Tx, row: Cause, guess: records.Game | None = None) -> Effect:
+        """``guess``: the game the message's place finds, if it was looked for already."""
+        about = _About(guess)
         try:
             return self._answer(tx, row, about)
         except (Refusal, GameError) as error:
@@ -354,9 +351,10 @@ class Commands:
         text = clean_text(row.text)
         word, rest = command_word(text)
         # Every message counts toward its sender's rate (a reply whose leading mention
-        # the platform's adapter took off reaches the host bare, and is as costly);
-        # only one that speaks to the host is told to slow down.
-        throttled = self._throttle(row, answer=self._counts(row, word))
+        # the platform's adapter took off reaches the host bare, and is as costly); only
+        # one that speaks to the host is told to slow down. (`addressed`: read once.)
+        addressed = row.kind == _PUBLIC and addresses_the_host(row.text)
+        throttled = self._throttle(row, answer=self._counts(row, word, addressed))
         if throttled is not None:
             return throttled
         prefixed = verbs.after_host_prefix(word, rest)
@@ -369,9 +367,12 @@ class Commands:
             answered = self._before_any_game(tx, row, verb, rest, after_host=prefixed is not None)
             if answered is not None:
                 return answered
-        game_row = (verb.finds if verb is not None else game_here)(tx, row, rest)
+        if verb is not None:
+            game_row = verb.finds(tx, row, rest)
+        else:  # (an order: the game of its place, found already if it has one)
+            game_row = about.guess or game_here(tx, row, rest)
         about.game_row = game_row
-        set_aside = self._set_aside(tx, row, game_row, verb)
+        set_aside = self._set_aside(tx, row, game_row, verb, addressed)
         if set_aside is not None:
             return set_aside
         if verb is not None and verb.hosts_a_game and prefixed is None:
@@ -421,23 +422,29 @@ class Commands:
         return known.get(kind, "#TAG")
 
     def _set_aside(
-        self, tx: Tx, row: Cause, game_row: records.Game, verb: verbs.HostVerb | None
+        self,
+        tx: Tx,
+        row: Cause,
+        game_row: records.Game,
+        verb: verbs.HostVerb | None,
+        addressed: bool,
     ) -> Effect | None:
-        """People's talk in a game's channel: recorded, not for the host (no reply)."""
+        """People's talk in a game's channel: recorded, not for the host (no reply).
+        ``addressed``: a public message that is for the host (``addresses_the_host``)."""
         hosts_a_game = verb is not None and verb.hosts_a_game
         asks = verb is not None and verb.asks_the_game
-        if row.kind == _PUBLIC and not hosts_a_game and _is_talk(game_row, row.text):
+        if (
+            row.kind == _PUBLIC
+            and not hosts_a_game
+            and not addressed
+            and get_game(game_row.kind).public_needs_tag
+        ):
             # Talk in the game's channel: in a game whose public orders carry its tag,
             # a message without it is people chatting, not for the host (no reply).
             row.outcome = "ignored"
             row.game_id = game_row.id
             return Effect(Outcome.IGNORED, game_row.id)
-        if (
-            row.kind == _PUBLIC
-            and not asks
-            and not addresses_the_host(row.text)
-            and not _plays_in(tx, row, game_row)
-        ):
+        if row.kind == _PUBLIC and not asks and not addressed and not _plays_in(tx, row, game_row):
             # Untagged words in a game's channel (a reply, whose mention of the bot the
             # platform's adapter took off) from someone who plays no seat there: talk,
             # not an order. No answer: a bystander's replies cost nothing to send.
@@ -512,11 +519,11 @@ class Commands:
         posts.reply(tx, game_id or 0, row, message, public=False)
         return Effect(Outcome.REFUSED, game_id)
 
-    def _counts(self, row: Cause, word: str) -> bool:
+    def _counts(self, row: Cause, word: str, addressed: bool) -> bool:
         """Whether a message speaks to the host, so that past its sender's rate it is told
         to slow down: anything sent to the bot privately, and in public what addresses
         the host (not people's talk, which counts toward the rate unanswered)."""
-        return row.kind != _PUBLIC or verbs.find(word) is not None or addresses_the_host(row.text)
+        return row.kind != _PUBLIC or verbs.find(word) is not None or addressed
 
     def _throttle(self, row: Cause, *, answer: bool) -> Effect | None:
         """Past the sender's command rate: the first message answered once with when to
@@ -542,10 +549,12 @@ class Commands:
         return get_game(kind).words.example() if kind else "`join` or `help`"
 
 
+@dataclass(slots=True)
 class _About:
     """The game a message turned out to be about, once found (a refusal is recorded with
     it)."""
 
+    guess: records.Game | None = None  # the game the message's place finds, if looked for
     game_row: records.Game | None = None
 
 
