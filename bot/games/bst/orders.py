@@ -90,9 +90,18 @@ _PLACE_WORDS = re.compile(r"^(?:place\s+)?(?:random|at random|random placement|r
 def _clean(text: str) -> str:
     """Drop tags and mentions, lower-case, and squeeze spaces within each line (fullwidth
     forms are read as plain ones before, by :mod:`bot.games.lookalikes`)."""
-    text = _TAGS.sub(" ", text)
-    lines = (" ".join(line.split()) for line in text.lower().splitlines())
-    return "\n".join(line for line in lines if line)
+    if "#" in text or "@" in text:
+        text = _TAGS.sub(" ", text)
+    lines = text.lower().splitlines()
+    if len(lines) == 1:  # (an order is one line)
+        return " ".join(lines[0].split())
+    squeezed = (" ".join(line.split()) for line in lines)
+    return "\n".join(line for line in squeezed if line)
+
+
+def _typed(text: str) -> str:
+    """The text as it was written, tags dropped, for a refusal to quote."""
+    return " ".join(_TAGS.sub(" ", text).split())
 
 
 def _kind(word: str) -> ShipKind:
@@ -110,7 +119,6 @@ def parse_order(text: str) -> Order:
     if not clean:
         raise OrderSyntaxError(f"expected an order such as {EXAMPLES}")
     one_line = clean.replace("\n", " ")
-    typed = " ".join(_TAGS.sub(" ", text).split())  # quoted in refusals as it was written
     if one_line == "pass":
         return Pass()
     if _PLACE_WORDS.match(one_line):
@@ -131,7 +139,8 @@ def parse_order(text: str) -> Order:
         return Rotate(_kind(match.group(1)), parse_cell(match.group(2)))
     match = _MOVE.match(one_line)
     if match:
-        return _move(match, typed)
+        return _move(match, text)
+    typed = _typed(text)  # (quoted in refusals as it was written)
     if re.match(rf"^(?:place\s+)?{_SHIP}\s*:?\s*{ROW_LETTERS}\s*-?\s*\d", one_line):
         return _placement(clean, typed)
     other = _OTHER_SHIP.match(one_line)
@@ -167,7 +176,7 @@ def _move(match: re.Match[str], text: str) -> Move:
     if word not in ("up", "down", "left", "right"):
         raise OrderSyntaxError(
             "ships have no bow, so moves say up, down, left or right, "
-            f"e.g. `move cruiser at G7 3 up`; got {text!r}"
+            f"e.g. `move cruiser at G7 3 up`; got {_typed(text)!r}"
         )
     steps = int(match.group(3)) if match.group(3) else 1
     return Move(kind, at, steps, Direction(word))
