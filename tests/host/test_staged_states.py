@@ -82,10 +82,10 @@ def test_a_message_that_fails_after_staging_takes_back_only_its_own_state(
     _opened(kit)
     answer = orders._answer
 
-    def failing(commands: Any, tx: Any, row: Any, *rest: Any) -> None:
-        if row.user_id == "id-bob":
+    def failing(commands: Any, tx: Any, given: Any, *rest: Any) -> None:
+        if given.row.user_id == "id-bob":
             raise RuntimeError("a fault after bob's placement was staged")
-        answer(commands, tx, row, *rest)
+        answer(commands, tx, given, *rest)
 
     monkeypatch.setattr(orders, "_answer", failing)
     batch = [kit.inbound(name, fleet, dm=True) for name, fleet in FLEETS.items()]

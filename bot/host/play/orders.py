@@ -41,65 +41,101 @@ def _meant(text: str) -> str | None:
 
 
 def order(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, text: str) -> bool:
-    """An order: the fast path (an order that stands, the state unchanged or changed in
-    setup) stages the state (Tx.stage_game_state: written once for the batch); anything
-    that changes the game's history reads the game again, locked, and changes it.
-    Returns whether the order was answered by a reply (not when the game tells it later)."""
+    """An order: read, accepted by the game and journaled, kept if it stands, and then
+    either answered (the game's history unchanged: :func:`_answer_standing`) or acted on
+    (:func:`_act`). Returns whether the order was answered by a reply (not when the game
+    tells it later)."""
     game = get_game(game_row.kind)
     game_id = game_row.id
     player = tx.player(game_id, row.platform, row.user_id)
-    try:
-        parsed = game.rules.parse(text)
-    except OrderSyntaxError as error:
-        guess = _meant(text)
-        if guess is None:
-            raise
-        raise OrderSyntaxError(f"{error} (did you mean `{guess}`?)") from None
+    parsed = _parsed(game, text)
     if player is None:
         substitutes.refuse_the_replaced(tx, row, game_id)
         raise Refusal("you are not in this game: send `join` to play")
     if game_row.paused_remaining is not None and not game.simultaneous:
         raise Refusal("the game is paused: orders wait until its host resumes it")
-    player_key = player.key
     state = commands.states.of(game, game_row)
     channel = Channel.PUBLIC if row.kind == _PUBLIC else Channel.PRIVATE
     rng = game_rng_on_first_draw(game_row, "accept", row.platform, row.message_id)
-    accepted = game.rules.accept(state, player_key, parsed, channel, rng)
+    accepted = game.rules.accept(state, player.key, parsed, channel, rng)
     journal.note(
-        tx, game_id, "accept", player=player_key, text=text, channel=channel.value,
+        tx, game_id, "accept", player=player.key, text=text, channel=channel.value,
         draw=["accept", row.platform, row.message_id], at=row.sent_at,
     )  # fmt: skip
-    standing = accepted.standing
-    turn = game_row.turn
-    previous = None
-    if standing is not None:
-        previous = tx.new_order(
+    given = _Given(row, game, player, state, accepted, game_row.turn)
+    if accepted.standing is not None:
+        given.previous = tx.new_order(
             game_id=game_id,
-            player_key=player_key,
-            turn=turn,
-            order=dumps(game.codec.encode_order(standing)),
+            player_key=player.key,
+            turn=given.turn,
+            order=dumps(game.codec.encode_order(accepted.standing)),
             text=row.text,
             inbound_id=row.id or 0,
             sent_at=row.sent_at,
         )
+    if _history_unchanged(game, state, accepted):
+        return _answer_standing(commands, tx, given, game_row)
+    return _act(commands, tx, given, game_row)
+
+
+@dataclasses.dataclass(slots=True)
+class _Given:
+    """An order the game accepted, and what answering it needs."""
+
+    row: Cause
+    game: Any
+    player: records.Player
+    state: Any  # the state the order was given in
+    accepted: Any
+    turn: int
+    previous: str | None = None  # the JSON of the standing order it replaced, if any
+
+
+def _parsed(game: Any, text: str) -> Any:
+    """The game's reading of an order; a host word typed wrong is pointed out."""
+    try:
+        return game.rules.parse(text)
+    except OrderSyntaxError as error:
+        guess = _meant(text)
+        if guess is None:
+            raise
+        raise OrderSyntaxError(f"{error} (did you mean `{guess}`?)") from None
+
+
+def _history_unchanged(game: Any, state: Any, accepted: Any) -> bool:
+    """Whether the order leaves the game's history and timers as they were: it stands (or
+    changed the state in setup, a placement), so nothing is recorded, posted or armed."""
+    if accepted.events or accepted.orders or accepted.resolve_now:
+        return False
     changed = accepted.state is not state
-    acts = bool(accepted.events or accepted.orders or accepted.resolve_now)
-    if not acts and (not changed or game.rules.timers(accepted.state) == game.rules.timers(state)):
-        if changed:
-            # Written once for the batch (a crowd's placements: see Tx.stage_game_state).
-            new = accepted.state
-            game_row = tx.stage_game_state(
-                game_row,
-                new,
-                encode=lambda staged: dumps(game.codec.encode_state(staged)),
-                written=lambda digest: commands.states.remember(game_id, digest, new),
-            )
-            commands.states.remember(game_id, game_row.state_digest, new)
-        return _answer(
-            commands, tx, row, game, game_row, player, accepted, standing, previous, turn
+    return not changed or game.rules.timers(accepted.state) == game.rules.timers(state)
+
+
+def _answer_standing(
+    commands: CommandContext, tx: Tx, given: _Given, game_row: records.Game
+) -> bool:
+    """An order that leaves the history as it was: a state it changed is staged (written
+    once for the batch: a crowd's placements, see Tx.stage_game_state), then answered."""
+    new = given.accepted.state
+    if new is not given.state:
+        game, game_id = given.game, game_row.id
+        game_row = tx.stage_game_state(
+            game_row,
+            new,
+            encode=lambda staged: dumps(game.codec.encode_state(staged)),
+            written=lambda digest: commands.states.remember(game_id, digest, new),
         )
+        commands.states.remember(game_id, game_row.state_digest, new)
+    return _answer(commands, tx, given, game_row)
+
+
+def _act(commands: CommandContext, tx: Tx, given: _Given, game_row: records.Game) -> bool:
+    """An order that changes the game's history: the game read again, locked, its change
+    recorded and posted (or its timers armed), the order answered, and the turn resolved
+    now if the order completed it."""
+    game, row, accepted, state = given.game, given.row, given.accepted, given.state
     now = commands.clock.now()
-    loaded = tx.game(game_id, lock=True)
+    loaded = tx.game(game_row.id, lock=True)
     assert loaded is not None
     if accepted.events or accepted.orders:
         # What the game tells a player whose board this change redraws goes in that board's
@@ -112,7 +148,7 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, 
             notices=folded,
             orders=accepted.orders,
         )
-        accepted = dataclasses.replace(accepted, notices=alone)
+        given.accepted = dataclasses.replace(accepted, notices=alone)
         loaded = lifecycle.record_and_post(
             tx, game, loaded, state, change, cause="action", moment=row.sent_at, now=now
         )
@@ -120,7 +156,7 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, 
         armed = lifecycle.arm(game, loaded, accepted.state, moment=row.sent_at, now=now)
         new_state = GameChange(state=dumps(game.codec.encode_state(accepted.state)))
         loaded = tx.change_game(loaded, new_state.then(armed))
-    answered = _answer(commands, tx, row, game, loaded, player, accepted, standing, previous, turn)
+    answered = _answer(commands, tx, given, loaded)
     if accepted.resolve_now and loaded.phase == GamePhase.RUNNING:
         lifecycle.resolve_now(tx, game, loaded, accepted.state, moment=row.sent_at, now=now)
     return answered
@@ -139,21 +175,18 @@ def _split_by_board(game: Any, accepted: Any) -> tuple[tuple[Notice, ...], tuple
     return tuple(folded), tuple(alone)
 
 
-def _answer(
-    commands: CommandContext,
-    tx: Tx,
-    row: Cause,
-    game: Any,
-    game_row: Any,
-    player: records.Player,
-    accepted: Any,
-    standing: Any,
-    previous: str | None,
-    turn: int,
-) -> bool:
+def _answer(commands: CommandContext, tx: Tx, given: _Given, game_row: Any) -> bool:
     """The game's notices, then the acknowledgement of an order that stands; whether the
     sender got a reply."""
+    row, game, accepted, player, turn = (
+        given.row,
+        given.game,
+        given.accepted,
+        given.player,
+        given.turn,
+    )
     sender = player.key
+    standing = accepted.standing
     if accepted.notices:
         posts.deliver_notices(
             tx, game, game_row, accepted.state, accepted.notices, cause=row,
@@ -179,6 +212,7 @@ def _answer(
                 tx, game_row.id, row, f"Turn {turn}: your order counted. {mine}", public=False
             )
         return True
+    previous = given.previous
     replaced = None if previous is None else commands.described.decoded(game, previous)
     text = game.words.acknowledge(turn, standing, replaced)
     if mine:
