@@ -15,33 +15,34 @@ pairs' ratios: this machine's speed drifts by tens of percent within seconds, an
 two halves of a pair see the same machine. The detail also gives the rate of
 ``Commands.handle``, one order per transaction.
 
-Where the time goes (cProfile and py-spy of ``handle_many`` in batches of 200; ~80–110
-µs of CPU an order on this shared 2-core machine, plus ~20 µs on the callers' loop in a
-burst: the futures, their settling, the tasks): four statements an order (the inbound
-message's insert, run at once since its id and whether it is new are needed; the
-journal entry, the order and the reply, left to be inserted with the batch's others by
-one positional ``executemany`` a statement, see ``Tx.insert_later``) and the commit are
-~15–20%; the rest is Python: the message's record (~4%; its sender's name was ~8%), parsing
-(~9%), the game's accept (~8%), the order's and the journal's JSON (~9%), the reply
-(~8%), routing and the checks (~10%). What made it fast: decoded states cached by their
-stored JSON, plain SQL behind Tx methods (INSERT … ON CONFLICT decides duplicates),
-group commit, plain snapshots of game and captain rows, lazily seeded random sources,
-the newest order standing (a replacement is one INSERT, no UPDATE), batches tried
-without savepoints (taken only if a message raises), rows inserted later in one
-``executemany`` (issue 45), the sender's plain name remembered, the store's JSON encoder
-made once (and its C encoder: ~1 µs a value, two an order), the host's verbs looked up by name in a dict (scanning the tables was ~1 µs
-a message), an order's reply key written out (``reply:ID``, not a PostKind joined: ~1
-µs). Measured by alternating rounds in one process (``time.process_time`` around
-``handle_many``; separate processes differ by tens of percent on this machine). Tried and
-dropped: a class-based savepoint instead of the generator; reads of games, players and
-standing orders that leave the rows to insert later waiting (a batch of 200 then runs
-its three ``executemany`` once, not ~30 times: no CPU difference to measure, the
-statements' rows cost the same however they are grouped). Not done: the inbound insert
-later too (ids and duplicates would have to be decided in Python), a faster JSON
-library; the callers' side (~16–18 µs an order in a burst, measured) is the tasks and
-futures of ``asyncio.gather`` themselves: the worker already settles a batch's callers
-with one ``call_soon_threadsafe`` a loop. The goal of 0.5 is not reached: the Python of an order
-is about twice the floor's whole row.
+Where the time goes (issue 45, 2026-12-02). Callgrind counts ~438,000 instructions an
+order through ``handle_many`` in batches of 200 (~471,000 before this session's cuts);
+the floor's row is ~50,000 instructions, the rest of its ~23 µs being the kernel's part
+of a commit (the WAL's write). py-spy of ``handle_many``: SQLite's own work for the four
+rows an order writes (the inbound message, the journal entry, the order, the reply: ten
+b-tree entries with their keys and indexes) ~17%, the commit ~3%; the rest is Python
+spread thin, no part over 5%: the message's record (~4%), routing and the checks (~10%),
+parsing (~11%), the game's accept (~9%), the order's and the journal's JSON (~5%), the
+reply and its address (~7%), the frozen values made (~5%). On top, a burst's asyncio
+(the callers' tasks and futures) is ~7 µs an order, and a full pass of the collector
+over the process's start was ~100 ms every few rounds, until the host froze its start
+(``freeze_the_start``, as ``Host.run`` does). What made it fast: decoded states cached
+by their stored JSON, plain SQL behind Tx methods (INSERT … ON CONFLICT decides
+duplicates), group commit, plain snapshots of game and captain rows, lazily seeded
+random sources, the newest order standing (a replacement is one INSERT, no UPDATE),
+batches tried without savepoints (taken only if a message raises), rows inserted later
+in one ``executemany``, the sender's plain name remembered, the store's JSON encoder made
+once (and its C encoder), the host's verbs looked up by name in a dict, an order's
+reply key written out, the start frozen, an order's game found once. Measured by
+alternating rounds in one process and by callgrind's counts (this machine's speed
+drifts by tens of percent within seconds). Tried and dropped: a class-based savepoint
+instead of the generator; reads that leave the rows to insert later waiting (no CPU
+difference); the inbound message inserted with the batch's other rows too, its id given
+in Python under SQLite's write lock and the batch's duplicates asked in one query (3% of
+the instructions, 471k → 457k: the row's b-tree work is SQLite's wherever it runs, and
+the code to keep ids and duplicates exact was not worth it). The goal of 0.5 is not
+reached: it would take an order at ~2× the floor's row, where the Python of an order
+alone is about 2× the floor's whole row and SQLite's part of its four rows is ~half of it.
 """
 
 from __future__ import annotations
