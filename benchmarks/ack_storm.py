@@ -47,8 +47,8 @@ from benchmarks.ack import (
 from benchmarks.storm import TURN_SECONDS, prepare_games
 from benchmarks.timing import Figure
 from bot.config import Config
+from bot.host.runtime import heap
 from bot.host.runtime.clock import RealClock
-from bot.host.runtime.collector import freeze_the_start
 from bot.store import Store
 from bot.wiring import build_host, no_network, sqlite_url
 
@@ -118,7 +118,7 @@ async def _acks_while_robots_think(
         # As `bst run` does when it starts (Host.run): the robots' workers spawned and the
         # games loaded in them, long before a storm.
         concurrent.futures.wait(host.thinker.warm())
-        freeze_the_start()  # (and, once started, its start left out of the collector's passes)
+        heap.settle()  # as `bst run` does once it has started (bot/host/runtime/heap.py)
         prepare_games(store, games, start=clock.now() - TURN_SECONDS - 1.0, robots=STORM_ROBOTS)
         began = _when_robots_think(host, asyncio.get_running_loop())
         outcomes = await logged_in(host, adapter, fake_module, fake)

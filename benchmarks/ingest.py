@@ -24,16 +24,16 @@ b-tree entries with their keys and indexes) ~17%, the commit ~3%; the rest is Py
 spread thin, no part over 5%: the message's record (~4%), routing and the checks (~10%),
 parsing (~11%), the game's accept (~9%), the order's and the journal's JSON (~5%), the
 reply and its address (~7%), the frozen values made (~5%). On top, a burst's asyncio
-(the callers' tasks and futures) is ~7 µs an order, and a full pass of the collector
-over the process's start was ~100 ms every few rounds, until the host froze its start
-(``freeze_the_start``, as ``Host.run`` does). What made it fast: decoded states cached
-by their stored JSON, plain SQL behind Tx methods (INSERT … ON CONFLICT decides
+(the callers' tasks and futures) is ~7 µs an order. A full pass of the collector over
+the process's start was ~100 ms every few rounds until the benchmark settled the heap as
+``bst run`` does (``heap.settle``; it had been left out here). What made it fast: decoded
+states cached by their stored JSON, plain SQL behind Tx methods (INSERT … ON CONFLICT decides
 duplicates), group commit, plain snapshots of game and captain rows, lazily seeded
 random sources, the newest order standing (a replacement is one INSERT, no UPDATE),
 batches tried without savepoints (taken only if a message raises), rows inserted later
 in one ``executemany``, the sender's plain name remembered, the store's JSON encoder made
 once (and its C encoder), the host's verbs looked up by name in a dict, an order's
-reply key written out, the start frozen, an order's game found once. Measured by
+reply key written out, the heap settled as in `bst run`, an order's game found once. Measured by
 alternating rounds in one process and by callgrind's counts (this machine's speed
 drifts by tens of percent within seconds). Tried and dropped: a class-based savepoint
 instead of the generator; reads that leave the rows to insert later waiting (no CPU
@@ -63,8 +63,8 @@ from benchmarks.timing import Figure
 from bot.games.bst import BST, BstState, Move, Rotate, Shoot
 from bot.host.commands.inbox import Commands, Outcome
 from bot.host.messages import Inbound, InboundKind, Sender
+from bot.host.runtime import heap
 from bot.host.runtime.clock import VirtualClock
-from bot.host.runtime.collector import freeze_the_start
 from bot.host.runtime.service import Host
 from bot.store import Store, loads
 
@@ -164,7 +164,7 @@ class HostIngest:
         self.texts = order_texts(state, orders)
         self.rounds = 0
         self.round()
-        freeze_the_start()  # as Host.run does once the host has started
+        heap.settle()  # as `bst run` does once it has started (bot/host/runtime/heap.py)
 
     def round(self) -> float:
         """One round: orders per second."""

@@ -53,7 +53,6 @@ from bot.host.play import away, robots
 from bot.host.play.thinking import InThread, Thinker
 from bot.host.play.turns import TurnClock
 from bot.host.runtime.clock import Clock, to_datetime
-from bot.host.runtime.collector import freeze_the_start
 from bot.host.runtime.health import DISCONNECTED_AFTER, STUCK_AFTER, Health, HealthServer, assess
 from bot.host.runtime.limits import NO_LIMITS, Limits
 from bot.host.runtime.yielding import yielding
@@ -574,9 +573,6 @@ class Host:
                     # link, if it has one, shows it down); the others play on.
                     log.exception("%s could not start; the other platforms go on", name)
             await self.tick()
-            # Everything started lives as long as the process: out of the collector's
-            # full passes (see bot.host.runtime.collector).
-            freeze_the_start()
             raise await refused
         finally:
             await self.stop()
