@@ -15,6 +15,7 @@ other captain's ship can reach it.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Collection, Sequence
 
 from PIL import Image, ImageDraw
@@ -160,18 +161,25 @@ def _step(cell: int) -> int:
 
 def _draw_labels(image: Image.Image, layout: GridLayout, rect: TileRect) -> None:
     """Column numbers along the tile's top edge, row letters down its left edge, every
-    ``step`` cells (the first row and column, then every multiple of ``step``)."""
+    ``step`` cells (the first row and column, then every multiple of ``step``). A label
+    centred near the tile's edge runs onto the next tile: each of the two draws its part
+    (the labels of the cells that far past its edges too), so side by side they show it
+    whole ("160", not "16" on one tile and nothing on the next)."""
     draw = ImageDraw.Draw(image)
     font = style.font(LABEL_SIZE)
     cell = layout.cell
     step = _step(cell)
     top, bottom, left, right = rect.cells()
     pad = 3
+    stroke = 2
+    widest = font.getlength(layout.labels.col(layout.cols - 1)) / 2 + stroke
+    across = math.ceil(widest / cell)  # cells a column's number reaches past its own
+    down = math.ceil((LABEL_SIZE / 2 + stroke) / cell)  # and a row's letters, up or down
 
     def labelled(index: int) -> bool:
         return index == 0 or (index + 1) % step == 0
 
-    for col in range(max(0, left), min(right, layout.cols - 1) + 1):
+    for col in range(max(0, left - across), min(right + across, layout.cols - 1) + 1):
         if labelled(col):
             centre = layout.x0 + col * cell + cell / 2
             draw.text(
@@ -180,10 +188,10 @@ def _draw_labels(image: Image.Image, layout: GridLayout, rect: TileRect) -> None
                 font=font,
                 fill=style.LABEL,
                 anchor="mt",
-                stroke_width=2,
+                stroke_width=stroke,
                 stroke_fill=style.BACKGROUND,
             )
-    for row in range(max(0, top), min(bottom, layout.rows - 1) + 1):
+    for row in range(max(0, top - down), min(bottom + down, layout.rows - 1) + 1):
         if labelled(row):
             middle = layout.y0 + row * cell + cell / 2
             draw.text(
@@ -192,6 +200,6 @@ def _draw_labels(image: Image.Image, layout: GridLayout, rect: TileRect) -> None
                 font=font,
                 fill=style.LABEL,
                 anchor="lm",
-                stroke_width=2,
+                stroke_width=stroke,
                 stroke_fill=style.BACKGROUND,
             )

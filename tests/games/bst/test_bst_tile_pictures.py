@@ -52,3 +52,24 @@ def test_a_tile_shows_a_wreck_and_a_shot_where_the_map_puts_them() -> None:
     # beyond the board's edge: the background, not water
     edge = draw_public_tile(view, TileRect(6, 62, 62))
     assert edge.getpixel((TILE - 1, TILE - 1)) == style.BACKGROUND
+
+
+def _has_label_ink(tile: Image.Image, box: tuple[int, int, int, int]) -> bool:
+    """Whether a label's letters colour a pixel of ``box`` (their edges are smoothed)."""
+    left, top, right, bottom = box
+
+    def ink(pixel: tuple[int, int, int]) -> bool:
+        return all(abs(a - b) <= 24 for a, b in zip(pixel, style.LABEL, strict=True))
+
+    return any(ink(tile.getpixel((x, y))) for x in range(left, right) for y in range(top, bottom))
+
+
+def test_a_label_on_a_tiles_edge_runs_on_into_the_next_tile() -> None:
+    view = big_public(shots=0)  # (no shot's light marker where the labels are looked for)
+    # At 8 pixels a cell, column 159 ("160") is the last of tile x=4, centred 4 pixels
+    # from its right edge: its last digit is drawn on tile x=5, at its left edge.
+    assert _has_label_ink(draw_public_tile(view, TileRect(3, 4, 1)), (TILE - 8, 0, TILE, 16))
+    assert _has_label_ink(draw_public_tile(view, TileRect(3, 5, 1)), (0, 0, 6, 16))
+    # Row 159 is the last of tile y=4: its letters run onto the top of tile y=5.
+    assert _has_label_ink(draw_public_tile(view, TileRect(3, 1, 4)), (0, TILE - 6, 24, TILE))
+    assert _has_label_ink(draw_public_tile(view, TileRect(3, 1, 5)), (0, 0, 24, 4))
