@@ -159,12 +159,20 @@ function overview(wrap,bar,view,src,rows,cols,size,cells,level){
  // tiles, public on the public page), the part in view outlined; a click or drag there
  // moves the view. For pointers only: to a screen reader it is a picture, and the keys
  // pan the view itself. A button in the zoom bar folds it away (a phone's screen is small).
- var most=window.innerWidth<600?96:160,s=most/Math.max(rows,cols),filled=false;
+ var s=0,filled=false;
  var mini=document.createElement('div');mini.className='minimap';mini.hidden=true;
  mini.setAttribute('role','img');
  mini.setAttribute('aria-label','Overview of the whole board, the part in view outlined');
- mini.style.width=Math.round(cols*s)+'px';mini.style.height=Math.round(rows*s)+'px';
  var frame=document.createElement('div');frame.className='inview';mini.appendChild(frame);
+ function measure(){
+  // 160 pixels across, 96 on a phone; measured again when the window changes (a phone
+  // turned, a window narrowed), the small tiles then placed again at the new size.
+  var most=window.innerWidth<600?96:160,next=most/Math.max(rows,cols);
+  if(next===s){return;}s=next;
+  mini.style.width=Math.round(cols*s)+'px';mini.style.height=Math.round(rows*s)+'px';
+  if(filled){filled=false;mini.querySelectorAll('img').forEach(function(t){t.remove();});}
+ }
+ measure();
  wrap.appendChild(mini);
  var toggle=document.createElement('button');toggle.type='button';toggle.hidden=true;
  toggle.textContent='Overview';bar.appendChild(toggle);
@@ -198,6 +206,7 @@ function overview(wrap,bar,view,src,rows,cols,size,cells,level){
  });
  mini.addEventListener('pointermove',function(e){if(e.buttons){moveTo(e);}});
  toggle.addEventListener('click',function(){overviewOpen=!overviewOpen;update();});
+ window.addEventListener('resize',function(){measure();update();});
  return {update:update,outline:outline};
 }
 function tiled(root){

@@ -116,6 +116,35 @@ def test_a_big_boards_minimap_follows_the_view_and_moves_it(
     assert watched.errors == []
 
 
+def test_the_minimap_is_measured_again_when_the_window_changes(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A window narrowed to a phone's width (or a phone turned) gets the phone's small
+    overview, drawn again at that size, and the wide one back when it widens."""
+    database = tmp_path / "big.sqlite"
+    in_thread(lambda: play(database, BIG, tmp_path / "scripts"))
+    width = "() => document.querySelector('.minimap').getBoundingClientRect().width"
+    with served(database) as site:
+        watched = Watched(browser, width=1280, height=800)
+        page = watched.page
+        page.goto(f"{site.base}/games/1")
+        _zoomed_in(page)
+        assert 158 <= page.evaluate(width) <= 162
+        page.set_viewport_size({"width": 390, "height": 800})
+        page.wait_for_function(f"() => ({width})() <= 98")
+        page.wait_for_function(
+            "() => { const ts = document.querySelectorAll('.minimap img');"
+            " return ts.length > 0 && Array.from(ts).every(t => t.complete &&"
+            " t.getBoundingClientRect().width < 100); }"
+        )
+        narrowed = page.evaluate(OUTLINE)
+        assert 0 < narrowed[2] <= 1 and 0 < narrowed[3] <= 1
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.wait_for_function(f"() => ({width})() >= 158")
+        watched.close()
+    assert watched.errors == []
+
+
 def test_a_small_board_has_no_minimap_and_no_script_none(browser: Any, tmp_path: Path) -> None:
     database = tmp_path / "small.sqlite"
     in_thread(lambda: play(database, BIG.replace("250x250", "12x12"), tmp_path / "small"))
