@@ -62,23 +62,24 @@ def order(commands: CommandContext, tx: Tx, row: Cause, game_row: records.Game, 
         tx, game_id, "accept", player=player.key, text=text, channel=channel.value,
         draw=["accept", row.platform, row.message_id], at=row.sent_at,
     )  # fmt: skip
-    given = _Given(row, game, player, state, accepted, game_row.turn)
+    previous = None
     if accepted.standing is not None:
-        given.previous = tx.new_order(
+        previous = tx.new_order(
             game_id=game_id,
             player_key=player.key,
-            turn=given.turn,
+            turn=game_row.turn,
             order=dumps(game.codec.encode_order(accepted.standing)),
             text=row.text,
             inbound_id=row.id or 0,
             sent_at=row.sent_at,
         )
+    given = _Given(row, game, player, state, accepted, game_row.turn, previous)
     if _history_unchanged(game, state, accepted):
         return _answer_standing(commands, tx, given, game_row)
     return _act(commands, tx, given, game_row)
 
 
-@dataclasses.dataclass(slots=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class _Given:
     """An order the game accepted, and what answering it needs."""
 
@@ -88,7 +89,7 @@ class _Given:
     state: Any  # the state the order was given in
     accepted: Any
     turn: int
-    previous: str | None = None  # the JSON of the standing order it replaced, if any
+    previous: str | None  # the JSON of the standing order it replaced, if any
 
 
 def _parsed(game: Any, text: str) -> Any:
@@ -148,7 +149,7 @@ def _act(commands: CommandContext, tx: Tx, given: _Given, game_row: records.Game
             notices=folded,
             orders=accepted.orders,
         )
-        given.accepted = dataclasses.replace(accepted, notices=alone)
+        given = dataclasses.replace(given, accepted=dataclasses.replace(accepted, notices=alone))
         loaded = lifecycle.record_and_post(
             tx, game, loaded, state, change, cause="action", moment=row.sent_at, now=now
         )
