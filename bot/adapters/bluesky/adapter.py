@@ -13,7 +13,8 @@ also the catch-up after downtime). The pieces, one job each:
 * :mod:`~bot.adapters.bluesky.catch_up`: the polls of notifications, search and chat;
 * :mod:`~bot.adapters.bluesky.sending`: posts and chat messages out;
 * :mod:`~bot.adapters.bluesky.media`: pictures re-encoded within 1 MB;
-* :mod:`~bot.adapters.bluesky.text`: graphemes, facets, a DM split to fit;
+* :mod:`~bot.adapters.bluesky.text`: graphemes, facets, a long answer in parts, a DM
+  split to fit;
 * :mod:`~bot.adapters.bluesky.threads`: which game's thread a post belongs to;
 * :mod:`~bot.adapters.bluesky.check`: ``bst check-config --online`` for Bluesky.
 

@@ -3,7 +3,9 @@
 A post is a record the bot writes in its own repository (``app.bsky.feed.post``) with
 a record key of its choosing: a TID derived from the outbox row, so a retry of the same
 row names the same record, and finding it already there means it was delivered. Its
-hashtags, links and mentions are facets; a game's posts are replies in its thread.
+hashtags, links and mentions are facets; a game's posts are replies in its thread. A
+post holds 300 graphemes: a game's own post is shortened to one, an answer to someone's
+post too long for one goes whole, as numbered replies under it.
 
 A chat message carries text only (≤ 1,000 graphemes, no pictures): a longer message goes
 as several, split between lines. A chat message takes no idempotency key, so a retried
@@ -36,7 +38,7 @@ from bot.adapters.bluesky.inbound import POST, parse_time
 from bot.adapters.bluesky.media import IMAGES_PER_POST, fit_image
 from bot.adapters.bluesky.people import People
 from bot.adapters.bluesky.section import BlueskyConfig
-from bot.adapters.bluesky.text import compose_parts, dm_parts, facets, renamed
+from bot.adapters.bluesky.text import answer_parts, compose_parts, dm_parts, facets, renamed
 from bot.adapters.bluesky.threads import Threads
 from bot.adapters.pacing import Pace
 from bot.adapters.short_posts import mute_line
@@ -316,7 +318,10 @@ class Delivery:
             did = live.get(handle)
             return did if did is not None and self.mentions.allow(did) else None
 
-        texts = compose_parts(
+        # An answer to someone's post goes whole (numbered posts under it); a game's own
+        # post is one post (see answer_parts).
+        split = answer_parts if address.reply_to else compose_parts
+        texts = split(
             said,
             mute_line(outbound.text, self._games),
             link=outbound.link,
@@ -326,8 +331,9 @@ class Delivery:
         first = await self._send_one(
             address, outbound, texts[0], tid_for(key, outbound.written_at), mention
         )
-        # A list too long for one post (the standings) goes on in numbered replies, each
-        # under the one before, each with its own record key (a retry makes no twin).
+        # A long answer, or a list too long for one post (the standings), goes on in
+        # numbered replies, each under the one before, each with its own record key (a
+        # retry makes no twin).
         parent = first
         for number, text in enumerate(texts[1:], start=2):
             under = dataclasses.replace(address, reply_to=parent)

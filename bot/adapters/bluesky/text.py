@@ -1,4 +1,5 @@
-"""Bluesky text: the grapheme limits, the post's facets, a DM cut to fit.
+"""Bluesky text: the grapheme limits, the post's facets, a long answer in parts, a DM cut
+to fit.
 
 SDK-free on purpose: pure string functions the adapter and its tests share.
 
@@ -17,7 +18,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.adapters.short_posts import compose_post, compose_thread
+from bot.adapters.numbered_posts import numbered
+from bot.adapters.short_posts import URL_WEIGHT, compose_post, compose_thread
 
 POST_GRAPHEMES = 300
 POST_BYTES = 3000
@@ -64,6 +66,26 @@ def compose_parts(
     parts = compose_thread(text, mute, limit=POST_GRAPHEMES, link=link, keep=keep)
     if len(parts) > 1 and all(fits(part, POST_GRAPHEMES, POST_BYTES) for part in parts):
         return parts
+    return [compose(text, mute, link=link, keep=keep)]
+
+
+def answer_parts(
+    text: str, mute: str = "", *, link: str = "", keep: Sequence[str] = ()
+) -> list[str]:
+    """The posts of an answer to someone's post (the help, the rules, a status asked in
+    public): one when it fits, else numbered posts, nothing cut (as Mastodon sends every
+    long message; see bot.adapters.numbered_posts). A game's own posts stay one post
+    each (:func:`compose_parts`): a thousand games post at one deadline, at five posts
+    a minute. X's weight, which the parts are measured by, counts a link as 23 where
+    Bluesky counts it whole: the budget leaves room for the ``link``'s difference, and
+    shrinks further, by a step that doubles, while a part (a link in the text) overflows."""
+    limit = POST_GRAPHEMES - max(0, graphemes(link) - URL_WEIGHT)
+    for attempt in range(8):
+        parts = numbered(text, limit=limit, mute=mute, link=link, keep=keep)
+        if all(fits(part, POST_GRAPHEMES, POST_BYTES) for part in parts):
+            return parts
+        overflow = max(graphemes(part) for part in parts) - POST_GRAPHEMES
+        limit -= max(1, overflow) << attempt
     return [compose(text, mute, link=link, keep=keep)]
 
 

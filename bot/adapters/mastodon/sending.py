@@ -22,7 +22,7 @@
   (the board as text).
 * Text: within the instance's ``max_characters`` (500 by default, read from
   ``/api/v2/instance``); a longer message goes as numbered statuses, nothing cut
-  (:mod:`~bot.adapters.mastodon.parts`): a post's parts as a thread of replies, a
+  (:mod:`~bot.adapters.numbered_posts`): a post's parts as a thread of replies, a
   direct post's each a direct post to the one player.
 * An answer to a status names its author first (``@alice …``), as Mastodon's apps do:
   Mastodon notifies the accounts a status mentions, never the author it replies to.
@@ -59,8 +59,8 @@ from bot.adapters.mastodon.client import (
     MastodonClient,
     RateLimited,
 )
-from bot.adapters.mastodon.parts import numbered
 from bot.adapters.mastodon.text import direct_text, handle, unmention
+from bot.adapters.numbered_posts import numbered
 from bot.adapters.pacing import Pace
 from bot.adapters.short_posts import mute_line
 from bot.host.messages import Address, Attachment, AttachmentKind, DeliveryError, Outbound

@@ -1,12 +1,14 @@
-"""A message longer than one status, as numbered statuses: nothing cut.
+"""A message longer than one post, as numbered posts: nothing cut.
 
-Mastodon caps a status at the instance's ``max_characters`` (500 by default). The help,
-the rules or a busy turn's report run past it; cut with "…" they would lose what a
-player needs, so they go as a short run of statuses numbered ``(1/3)``, ``(2/3)``, …,
-split between lines (a line longer than a status between words). The parts a message
-must keep whole (``Outbound.keep``: a commitment, a receipts root) are never split
-across two statuses. Past :data:`MAX_PARTS` statuses (a giant board as text), the last
-one is shortened as a single post would be, its kept parts still whole.
+Mastodon caps a status at the instance's ``max_characters`` (500 by default), Bluesky a
+post at 300 graphemes. The help, the rules or a busy turn's report run past them; cut
+with "…" they would lose what a player needs, so they go as a short run of posts
+numbered ``(1/3)``, ``(2/3)``, …, split between lines (a line longer than a post between
+words). Mastodon sends every long message so; Bluesky its answers to someone's post
+(see bot.adapters.bluesky.text). The parts a message must keep whole (``Outbound.keep``:
+a commitment, a receipts root) are never split across two posts. Past
+:data:`MAX_PARTS` posts (a giant board as text), the last one is shortened as a single
+post would be, its kept parts still whole.
 
 SDK-free: pure string functions. Lengths are :func:`~bot.adapters.short_posts.weighted_length`
 (a URL 23, as on Mastodon; never less than Mastodon counts).
@@ -35,7 +37,7 @@ def numbered(text: str, *, limit: int, mute: str = "", link: str = "",
     body = [line for line in body if line.strip() not in (mute, link) or not line.strip()]
     budget = limit - _NUMBER_ROOM
     kept = [part.strip() for part in keep if part.strip()]
-    parts = _packed(_units(body, budget, kept), budget)
+    parts = _packed(body, budget, kept)
     ending = compose_post("", mute, limit=budget, link=link)
     if ending:
         if parts and weighted_length(parts[-1] + "\n" + ending) <= budget:
@@ -51,17 +53,6 @@ def numbered(text: str, *, limit: int, mute: str = "", link: str = "",
     return [f"({n}/{count}) {part}" for n, part in enumerate(parts, 1)]
 
 
-def _units(lines: Sequence[str], budget: int, keep: Sequence[str]) -> list[str]:
-    """The lines, each over ``budget`` broken into runs of words (a kept part one word)."""
-    units: list[str] = []
-    for line in lines:
-        if weighted_length(line) <= budget:
-            units.append(line)
-            continue
-        units.extend(_packed(_words(line, keep), budget, joiner=" "))
-    return units
-
-
 def _words(line: str, keep: Sequence[str]) -> list[str]:
     if not keep:
         return line.split()
@@ -75,27 +66,41 @@ def _words(line: str, keep: Sequence[str]) -> list[str]:
     return words
 
 
-def _packed(units: Sequence[str], budget: int, joiner: str = "\n") -> list[str]:
-    """``units`` joined into as few runs of at most ``budget`` as they go, in order; a
-    unit longer than ``budget`` alone (a giant word) is cut to it."""
+def _packed(lines: Sequence[str], budget: int, keep: Sequence[str]) -> list[str]:
+    """``lines`` joined into as few runs of at most ``budget`` as they go, in order. A line
+    that fits a post is never split: it opens the next post when this one is full. A
+    longer line (the host's verbs in one line, say) runs on word by word from where the
+    post is (a kept part one word); a word longer than ``budget`` alone is cut to it."""
     parts: list[str] = []
     current = ""
-    for unit in units:
-        if not unit.strip() and not current:
+    for line in lines:
+        if not line.strip() and not current:
             continue  # a part never opens with a blank line
-        candidate = f"{current}{joiner}{unit}" if current else unit
+        candidate = f"{current}\n{line}" if current else line
         if weighted_length(candidate) <= budget:
             current = candidate
             continue
-        if current.strip():
-            parts.append(current.rstrip())
-        current = unit
-        while weighted_length(current) > budget:
-            cut = budget
-            while cut > 1 and weighted_length(current[:cut]) > budget:
-                cut -= 1
-            parts.append(current[:cut])
-            current = current[cut:]
+        if weighted_length(line) <= budget:
+            if current.strip():
+                parts.append(current.rstrip())
+            current = line
+            continue
+        joiner = "\n"
+        for word in _words(line, keep):
+            candidate = f"{current}{joiner}{word}" if current else word
+            joiner = " "
+            if weighted_length(candidate) <= budget:
+                current = candidate
+                continue
+            if current.strip():
+                parts.append(current.rstrip())
+            current = word
+            while weighted_length(current) > budget:
+                cut = budget
+                while cut > 1 and weighted_length(current[:cut]) > budget:
+                    cut -= 1
+                parts.append(current[:cut])
+                current = current[cut:]
     if current.strip():
         parts.append(current.rstrip())
     return parts

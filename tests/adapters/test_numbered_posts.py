@@ -1,8 +1,10 @@
-"""A message longer than a status, as numbered statuses (bot.adapters.mastodon.parts)."""
+"""A message longer than one post, as numbered posts (bot.adapters.numbered_posts)."""
 
 from __future__ import annotations
 
-from bot.adapters.mastodon.parts import MAX_PARTS, numbered
+import itertools
+
+from bot.adapters.numbered_posts import MAX_PARTS, numbered
 from bot.adapters.short_posts import weighted_length
 
 
@@ -32,3 +34,17 @@ def test_past_the_most_statuses_the_last_is_shortened_keeping_its_proof() -> Non
     assert len(parts) == MAX_PARTS and all(weighted_length(p) <= 500 for p in parts)
     assert proof in parts[-1] and parts[-1].endswith("https://x.example/7\n\nmute #bst")
     assert parts[0].startswith(f"(1/{MAX_PARTS}) row")
+
+
+def test_a_line_longer_than_a_post_runs_on_from_where_the_post_is() -> None:
+    """The host's verbs are one long line each: each post is filled before the next opens
+    (before, a long line's tail was a post of its own, and the help on Bluesky ran past
+    the most posts and was cut)."""
+    long_line = " ".join(f"`verb{n}`: does {n};" for n in range(40))
+    parts = numbered(f"Anywhere:\n{long_line}\nThe end.", limit=120)
+    bodies = [part.split(") ", 1)[1] for part in parts]
+    room = 120 - weighted_length(f"({MAX_PARTS}/{MAX_PARTS}) ")
+    for body, after in itertools.pairwise(bodies):
+        assert weighted_length(f"{body} {after.split()[0]}") > room  # full: no word fits
+    assert " ".join(" ".join(bodies).split()) == " ".join(f"Anywhere: {long_line} The end.".split())
+    assert bodies[0].startswith("Anywhere:\n`verb0`")
