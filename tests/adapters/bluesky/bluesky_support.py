@@ -7,6 +7,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.host.outbox.attachments import AttachmentRenderer
+from bot.host.outbox.avatar_cache import AvatarCache
+from bot.host.runtime.clock import VirtualClock
+from bot.host.runtime.limits import NO_LIMITS, Limits
+from bot.host.runtime.service import Host
+from bot.store import Store
+from bot.wiring import no_network
+
+
+def bluesky_host(
+    store: Store, clock: VirtualClock, adapter: Any, *, limits: Limits = NO_LIMITS
+) -> Host:
+    """The real host with ``adapter`` as its one platform, pictures drawn offline."""
+    return Host(
+        store,
+        clock,
+        {"bluesky": adapter},
+        AttachmentRenderer(store, AvatarCache(fetch=no_network), replay_gif=False),
+        limits=limits,
+    )
+
 
 class Collector:
     """An on_inbound handler that records what it was given."""

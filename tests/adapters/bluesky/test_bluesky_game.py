@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bluesky_support import bluesky_host
 from fake_bluesky import ALICE, BOB, BOT_HANDLE, CAROL
 
 import bot.games.bst  # noqa: F401  (registers the game)
@@ -19,22 +20,13 @@ from bot.wiring import no_network, sqlite_url
 START = datetime(2026, 7, 26, 9, 0, tzinfo=UTC)
 
 
-def _host(store: Store, clock: VirtualClock, adapter: Any) -> Host:
-    return Host(
-        store,
-        clock,
-        {"bluesky": adapter},
-        AttachmentRenderer(store, AvatarCache(fetch=no_network), replay_gif=False),
-    )
-
-
 async def test_a_public_game_in_its_thread_with_text_boards_by_dm(
     make_adapter: Any, fake_bsky: Any, tmp_path: Any, clock: Any
 ) -> None:
     store = Store(sqlite_url(tmp_path / "b.db"))
     virtual = VirtualClock(START.timestamp())
     adapter = make_adapter(cursors=DatabaseCursors(store))
-    host = _host(store, virtual, adapter)
+    host = bluesky_host(store, virtual, adapter)
 
     async def poll(minutes: int) -> None:
         virtual.set(max(virtual.now(), (START + timedelta(minutes=minutes)).timestamp()))
@@ -90,7 +82,7 @@ async def test_two_games_at_once_each_in_its_thread(
     store = Store(sqlite_url(tmp_path / "b.db"))
     virtual = VirtualClock(START.timestamp())
     adapter = make_adapter(cursors=DatabaseCursors(store))
-    host = _host(store, virtual, adapter)
+    host = bluesky_host(store, virtual, adapter)
 
     async def poll() -> None:
         fake_bsky.tick(60)
@@ -128,7 +120,7 @@ async def test_a_player_who_takes_no_dms_from_the_bot_is_nudged_in_public(
     store = Store(sqlite_url(tmp_path / "b.db"))
     virtual = VirtualClock(START.timestamp())
     adapter = make_adapter(cursors=DatabaseCursors(store))
-    host = _host(store, virtual, adapter)
+    host = bluesky_host(store, virtual, adapter)
     fake_bsky.people[BOB].accepts_dms = False
 
     async def poll() -> None:
@@ -195,7 +187,7 @@ async def test_chatter_with_the_tag_found_by_search_gets_no_answer(
     and a bot that answers strangers who used a hashtag is labelled spam."""
     store = Store(sqlite_url(tmp_path / "b.db"))
     adapter = make_adapter(cursors=DatabaseCursors(store))
-    host = _host(store, VirtualClock(START.timestamp()), adapter)
+    host = bluesky_host(store, VirtualClock(START.timestamp()), adapter)
     try:
         fake_bsky.post(CAROL, "loving the #bst games this week, so tense")
         await adapter.fetch_since(host.cursors, host.on_inbound)

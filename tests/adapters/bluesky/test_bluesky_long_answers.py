@@ -9,17 +9,15 @@ import itertools
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bluesky_support import bluesky_host
 from fake_bluesky import ALICE, BOT_HANDLE
 
 from bot.adapters.bluesky.text import POST_GRAPHEMES, answer_parts, graphemes
 from bot.host.messages import Address, Outbound
-from bot.host.outbox.attachments import AttachmentRenderer
-from bot.host.outbox.avatar_cache import AvatarCache
 from bot.host.runtime.clock import VirtualClock
 from bot.host.runtime.limits import Limits
-from bot.host.runtime.service import Host
 from bot.store import DatabaseCursors, Store
-from bot.wiring import no_network, sqlite_url
+from bot.wiring import sqlite_url
 
 START = datetime(2026, 7, 26, 9, 0, tzinfo=UTC)
 
@@ -37,13 +35,8 @@ async def test_the_help_asked_in_public_arrives_whole_in_numbered_posts(
     store = Store(sqlite_url(tmp_path / "b.db"))
     virtual = VirtualClock(START.timestamp())
     adapter = make_adapter(cursors=DatabaseCursors(store))
-    host = Host(
-        store,
-        virtual,
-        {"bluesky": adapter},
-        AttachmentRenderer(store, AvatarCache(fetch=no_network), replay_gif=False),
-        limits=Limits(private_answers=False),  # (answered where it was asked)
-    )
+    # (private_answers off: answered where it was asked)
+    host = bluesky_host(store, virtual, adapter, limits=Limits(private_answers=False))
     try:
         asked = fake_bsky.post(ALICE, f"@{BOT_HANDLE} help")
         virtual.set((START + timedelta(minutes=1)).timestamp())
